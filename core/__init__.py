@@ -1,0 +1,1 @@
+"""hexwar core: hexes, maps, quantities, dice, the turn engine and the plugin host."""

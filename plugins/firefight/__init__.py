@@ -1,0 +1,1 @@
+"""firefight game system."""

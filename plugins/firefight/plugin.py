@@ -1,0 +1,1 @@
+"""firefight system plugin (placeholder until registered)."""

@@ -1,0 +1,1 @@
+"""firepower game system."""

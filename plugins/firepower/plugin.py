@@ -1,0 +1,1 @@
+"""firepower system plugin (placeholder until registered)."""

@@ -1,0 +1,1 @@
+"""mbt game system."""

@@ -1,0 +1,1 @@
+"""mbt system plugin (placeholder until registered)."""
