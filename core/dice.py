@@ -1,0 +1,101 @@
+"""The dice of the rulebooks, drawn from one seeded source per game.
+
+Every roll is recorded with its purpose, so a log shows why each die was thrown, and a replay from
+the same seed and the same decisions throws the same dice.
+
+Conventions:
+
+* ``d10``: one ten-sided die read 1-10; the face 0 reads 10 (MBT 4.2, Firepower 4.2, Firefight
+  Equipment). ``d10_zero`` reads 0-9 for the tables that want it.
+* ``d100``: two ten-sided dice, white then coloured, read as tens and units, 01-100; 00 reads 100
+  (MBT 4.2).
+* ``d6``: an ordinary six-sided die (Firefight [4.2]).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One recorded throw: what for, which dice, the faces shown and the value read."""
+
+    purpose: str
+    dice: str
+    faces: tuple[int, ...]
+    value: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"purpose": self.purpose, "dice": self.dice, "faces": list(self.faces),
+                "value": self.value}
+
+
+class Dice:
+    """A seeded source of dice. ``on_roll`` is told of every throw (the game logs it)."""
+
+    def __init__(self, seed: int, on_roll: Callable[[Roll], None] | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._on_roll = on_roll
+        self.count = 0
+        #: dice forced by the caller (``hexwar ... fire --dice``): consumed before the RNG
+        self._forced: list[int] = []
+
+    def force(self, *faces: int) -> None:
+        """Queue faces to be read before any random face (for adjudicating a table roll)."""
+        self._forced.extend(faces)
+
+    def _face(self, sides: int) -> int:
+        if self._forced:
+            face = self._forced.pop(0)
+            if not 0 <= face <= sides:
+                raise ValueError(f"forced die face {face} is not on a d{sides}")
+            return 0 if face == sides else face  # a ten may be given as 10 or as 0
+        return self._rng.randrange(sides)
+
+    def _record(self, purpose: str, dice: str, faces: tuple[int, ...], value: int) -> int:
+        self.count += 1
+        if self._on_roll is not None:
+            self._on_roll(Roll(purpose, dice, faces, value))
+        return value
+
+    def d10(self, purpose: str) -> int:
+        """One d10 read 1-10 (a 0 face reads 10)."""
+        face = self._face(10)
+        return self._record(purpose, "d10", (face,), 10 if face == 0 else face)
+
+    def d10_zero(self, purpose: str) -> int:
+        """One d10 read 0-9."""
+        face = self._face(10)
+        return self._record(purpose, "d10", (face,), face)
+
+    def d100(self, purpose: str) -> int:
+        """Two d10, white for tens and coloured for units, read 01-100 (00 reads 100)."""
+        white = self._face(10)
+        coloured = self._face(10)
+        value = white * 10 + coloured
+        return self._record(purpose, "d100", (white, coloured), 100 if value == 0 else value)
+
+    def d6(self, purpose: str) -> int:
+        """One d6 read 1-6."""
+        if self._forced:
+            face = self._forced.pop(0)
+            if not 1 <= face <= 6:
+                raise ValueError(f"forced die face {face} is not on a d6")
+        else:
+            face = self._rng.randint(1, 6)
+        return self._record(purpose, "d6", (face,), face)
+
+    def choice_index(self, purpose: str, n: int) -> int:
+        """A uniform draw of 0..n-1 (a chit from a cup, a random direction); recorded like a roll."""
+        if n <= 0:
+            raise ValueError("cannot draw from an empty set")
+        index = self._rng.randrange(n)
+        return self._record(purpose, f"draw/{n}", (index,), index)
+
+    def getstate(self) -> object:
+        return self._rng.getstate()

@@ -1,0 +1,286 @@
+"""A game: one scenario, one seed, one plugin manager, driven decision by decision.
+
+The sequence of play is a list of phases; each phase is a generator that yields
+:class:`Decision` or :class:`Simultaneous` and receives the choice (or the list of choices). The
+engine owns the loop, the record of every decision and the state hash after each, so human, AI,
+scripted and replayed play all run the same code.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Generator, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.dice import Dice, Roll
+from hexwar.core.engine.decisions import Decision, Simultaneous
+from hexwar.core.engine.record import EventLog
+from hexwar.core.engine.state import GameState, Unit
+from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.manager import Hooks, build_plugin_manager
+from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
+
+if TYPE_CHECKING:
+    from hexwar.core.board import Board
+    from hexwar.core.engine.controllers import Controller
+    from hexwar.core.engine.view import SideView
+    from hexwar.core.los import LosRules
+    from hexwar.core.scenario import Scenario
+
+
+class Game:
+    """One game of a scenario. Build it, then call :meth:`play` with a controller per side, or
+    drive it yourself with :attr:`pending` and :meth:`answer`."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        *,
+        seed: int = 0,
+        options: Iterable[str] = (),
+        extra_plugins: Iterable[tuple[str, object]] = (),
+        log: EventLog | None = None,
+    ) -> None:
+        self.scenario = scenario
+        self.seed = seed
+        self.rules_enabled = tuple(sorted(set(scenario.rules) | set(options)))
+        self.pm = build_plugin_manager(
+            scenario.system, self.rules_enabled, guests=scenario.guest_systems(),
+            extra=extra_plugins,
+        )
+        self.hooks = Hooks(self.pm)
+        self.system = self.hooks.system_info(scenario.system)
+        self.board: Board = scenario.build_board(self.hooks)
+        self.unit_types = self.hooks.unit_types()
+        self.state = GameState(
+            units=scenario.build_units(self.board, self.unit_types), sides=scenario.side_names()
+        )
+        self.log = log if log is not None else EventLog()
+        self.dice = Dice(seed, on_roll=self._on_roll)
+        self.sequence = self.hooks.sequence(scenario.system)
+        self._los_rules: LosRules | None = None
+        self.result: GameResult | None = None
+        self.decisions: list[dict[str, Any]] = []
+        self._deferred: list[tuple[str, Callable[[], None]]] = []
+        self._pending: list[Decision] = []
+        self._answers: list[Choice] = []
+        self._simultaneous = False
+        self.log.open(self._header())
+        self._gen = self._main()
+        self._advance(None)
+
+    # -- identity ----------------------------------------------------------------------------
+    def _header(self) -> dict[str, Any]:
+        from hexwar.core.manager import installed_plugins
+
+        installed = installed_plugins()
+        names = [self.scenario.system, *self.scenario.guest_systems(), *self.rules_enabled]
+        return {
+            "hexwar": _hexwar_version(),
+            "plugins": {n: installed[n].version for n in names if n in installed},
+            "system": self.scenario.system,
+            "rules": list(self.rules_enabled),
+            "scenario": self.scenario.id,
+            "scenario_sha256": self.scenario.sha256,
+            "scenario_text": self.scenario.text,
+            "seed": self.seed,
+        }
+
+    # -- the loop ------------------------------------------------------------------------------
+    def _main(self) -> Generator[Decision | Simultaneous, Any, None]:
+        self.hooks.setup_game(self)
+        for phase in (p for p in self.sequence if p.when == "setup"):
+            yield from self._run_phase(phase)
+            if self._check_over():
+                return
+        turn_phases = [p for p in self.sequence if p.when == "turn"]
+        while self.state.turn < self.scenario.turns:
+            self.state.turn += 1
+            self.emit("turn", turn=self.state.turn)
+            self.hooks.turn_start(self)
+            for phase in turn_phases:
+                yield from self._run_phase(phase)
+                if self._check_over():
+                    return
+            self.hooks.turn_end(self)
+            if self._check_over():
+                return
+        self._finish(self.hooks.final_result(self))
+
+    def _run_phase(self, phase: PhaseSpec) -> Generator[Decision | Simultaneous, Any, None]:
+        self.state.phase = phase.name
+        self.emit("phase", phase=phase.name, rule=phase.rule)
+        self.hooks.phase_start(self, phase)
+        yield from phase.run(self)
+        self.apply_deferred()
+        self.hooks.phase_end(self, phase)
+
+    def _check_over(self) -> bool:
+        if self.result is not None:
+            return True
+        result = self.hooks.game_over(self)
+        if result is not None:
+            self._finish(result)
+            return True
+        return False
+
+    def _finish(self, result: GameResult) -> None:
+        self.result = result
+        self.state.phase = "over"
+        self.emit("game_over", result=result.as_dict())
+
+    def end_now(self, result: GameResult) -> None:
+        """End the game at the next check (a system's automatic victory)."""
+        if self.result is None:
+            self._finish(result)
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None and not self._pending
+
+    # -- decisions -----------------------------------------------------------------------------
+    @property
+    def pending(self) -> Decision | None:
+        """The decision waiting for an answer, or ``None`` when the game is over."""
+        if not self._pending:
+            return None
+        return self._pending[len(self._answers)] if self._simultaneous else self._pending[0]
+
+    def answer(self, choice: Choice) -> None:
+        """Answer the pending decision. An illegal choice raises :class:`RulesError` and changes
+        nothing."""
+        decision = self.pending
+        if decision is None:
+            raise HexwarError("the game is over; there is no decision to answer")
+        decision.check(choice)
+        self.decisions.append({"side": decision.side, "kind": decision.kind, "choice": choice})
+        if self._simultaneous:
+            self._answers.append(choice)
+            if len(self._answers) < len(self._pending):
+                self._record_decision(decision, choice)
+                return
+            answers, self._answers = self._answers, []
+            self._advance(answers)
+        else:
+            self._advance(choice)
+        self._record_decision(decision, choice)
+
+    def _record_decision(self, decision: Decision, choice: Choice) -> None:
+        digest = self.state.digest()
+        self.decisions[-1]["hash"] = digest
+        # a secret choice is the deciding side's alone until the phase reveals it
+        self.log.append(
+            {"type": "decision", "n": len(self.decisions), "side": decision.side,
+             "kind": decision.kind, "choice": choice, "hash": digest},
+            visible_to=(decision.side,),
+        )
+
+    def _advance(self, value: Any) -> None:
+        try:
+            item = self._gen.send(value)
+        except StopIteration:
+            self._pending = []
+            self._simultaneous = False
+            return
+        if isinstance(item, Simultaneous):
+            if not item.decisions:
+                raise HexwarError("a phase yielded an empty set of simultaneous decisions")
+            self._pending, self._simultaneous = list(item.decisions), True
+        elif isinstance(item, Decision):
+            self._pending, self._simultaneous = [item], False
+        else:
+            raise HexwarError(f"phase {self.state.phase!r} yielded {item!r}, not a Decision")
+
+    def play(
+        self,
+        controllers: Mapping[str, Controller],
+        *,
+        on_decision: Callable[[Game], None] | None = None,
+        max_decisions: int = 1_000_000,
+    ) -> GameResult:
+        """Run to the end, asking each side's controller; returns the result."""
+        missing = [s for s in self.state.sides if s not in controllers]
+        if missing:
+            raise HexwarError(f"no controller for side(s) {', '.join(missing)}")
+        count = 0
+        while (decision := self.pending) is not None:
+            view = self.view(decision.side)
+            choice = controllers[decision.side].choose(decision, view)
+            self.answer(choice)
+            count += 1
+            if on_decision is not None:
+                on_decision(self)
+            if count >= max_decisions:
+                raise HexwarError(f"game did not end within {max_decisions} decisions")
+        assert self.result is not None
+        return self.result
+
+    # -- services for phases ------------------------------------------------------------------
+    def emit(self, type: str, *, visible_to: Iterable[str] | None = None, **payload: Any) -> None:
+        """Log an event. ``visible_to`` limits it to those sides (``None``: everyone)."""
+        event = {"type": type, "turn": self.state.turn, "phase": self.state.phase, **payload}
+        self.log.append(event, visible_to=None if visible_to is None else tuple(visible_to))
+
+    def report(
+        self,
+        what: str,
+        *,
+        result: Any,
+        modifiers: Iterable[Modifier] = (),
+        rules: Iterable[str] = (),
+        visible_to: Iterable[str] | None = None,
+        **payload: Any,
+    ) -> None:
+        """Log a rules result with the modifiers and rule references that produced it."""
+        self.emit(
+            "result", visible_to=visible_to, what=what, result=result,
+            modifiers=[m.as_dict() for m in modifiers], rules=sorted(set(rules)), **payload,
+        )
+
+    def defer(self, label: str, effect: Callable[[], None]) -> None:
+        """Queue an effect to apply when the current step ends (MBT 5.3: simultaneous steps)."""
+        self._deferred.append((label, effect))
+
+    def apply_deferred(self) -> None:
+        """Apply every queued effect, in the order they were queued."""
+        queued, self._deferred = self._deferred, []
+        for _label, effect in queued:
+            effect()
+
+    @property
+    def los_rules(self) -> LosRules:
+        if self._los_rules is None:
+            self._los_rules = self.hooks.los_rules(self, self.scenario.system)
+        return self._los_rules
+
+    def unit(self, unit_id: str) -> Unit:
+        try:
+            return self.state.units[unit_id]
+        except KeyError:
+            raise RulesError(f"no unit with id {unit_id!r} in this game") from None
+
+    def other_sides(self, side: str) -> list[str]:
+        return [s for s in self.state.sides if s != side]
+
+    def view(self, side: str | None) -> SideView:
+        """What ``side`` may know now (``None``: the umpire, who knows everything)."""
+        from hexwar.core.engine.view import build_view
+
+        return build_view(self, side)
+
+    def _on_roll(self, roll: Roll) -> None:
+        self.log.append({"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
+                         **roll.as_dict()}, visible_to=None)
+
+
+def _hexwar_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hexwar")
+    except PackageNotFoundError:  # running from a source tree without an install
+        return "0+unknown"
+
+
+def now() -> float:
+    return time.perf_counter()

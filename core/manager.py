@@ -1,0 +1,358 @@
+"""Plugin discovery, the per-game plugin manager, and the typed facade over its hooks.
+
+Every plugin, built-in or third-party, is a module named by an entry point in the group
+``hexwar.plugins`` and carries a module attribute ``PLUGIN`` (a :class:`PluginManifest`). A game's
+manager holds the core defaults, the scenario's system, and exactly the optional rules the scenario
+enables; nothing is global.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
+
+import pluggy
+
+from hexwar.core import hookspecs
+from hexwar.core.errors import PluginError
+from hexwar.core.markers import PROJECT
+from hexwar.core.types import (
+    ControllerSpec,
+    DataSource,
+    GameResult,
+    Modifier,
+    PhaseSpec,
+    PluginManifest,
+    Problem,
+    SequenceEdit,
+    SystemInfo,
+    TerrainType,
+    UnitType,
+    sort_modifiers,
+)
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.los import LosRules
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.tables import Disclosed
+
+ENTRY_POINT_GROUP = "hexwar.plugins"
+
+
+@dataclass(frozen=True)
+class InstalledPlugin:
+    """A plugin found through an entry point: its manifest, its module and its distribution."""
+
+    manifest: PluginManifest
+    module: ModuleType
+    distribution: str
+    version: str
+
+
+_cache: dict[str, InstalledPlugin] | None = None
+
+
+def installed_plugins(*, refresh: bool = False) -> dict[str, InstalledPlugin]:
+    """Every plugin installed in this environment, by name (entry points of ``hexwar.plugins``).
+
+    A plugin whose module cannot be imported, or which lacks a valid ``PLUGIN`` manifest, or whose
+    entry-point name differs from its manifest's name, raises :class:`PluginError` naming it.
+    """
+    global _cache
+    if _cache is not None and not refresh:
+        return _cache
+    found: dict[str, InstalledPlugin] = {}
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            module = ep.load()
+        except Exception as exc:  # a broken third-party package must be named, not swallowed
+            raise PluginError(f"plugin {ep.name!r} ({ep.value}) failed to import: {exc}") from exc
+        manifest = getattr(module, "PLUGIN", None)
+        if not isinstance(manifest, PluginManifest):
+            raise PluginError(
+                f"plugin {ep.name!r} ({ep.value}) has no PLUGIN manifest "
+                "(a hexwar.core.types.PluginManifest module attribute)"
+            )
+        if manifest.name != ep.name:
+            raise PluginError(
+                f"entry point {ep.name!r} loads a plugin whose manifest is named {manifest.name!r}"
+            )
+        if ep.name in found:
+            raise PluginError(f"two installed packages both provide plugin {ep.name!r}")
+        dist = ep.dist.name if ep.dist is not None else "?"
+        version = ep.dist.version if ep.dist is not None else "?"
+        found[ep.name] = InstalledPlugin(manifest, module, dist, version)
+    _cache = found
+    return found
+
+
+def systems() -> dict[str, InstalledPlugin]:
+    """The installed game systems, by name."""
+    return {n: p for n, p in installed_plugins().items() if p.manifest.kind == "system"}
+
+
+def options_of(system: str) -> dict[str, InstalledPlugin]:
+    """The optional rules (and adapters) installed for ``system``, by name."""
+    if system not in systems():
+        raise PluginError(unknown_message("system", system, sorted(systems())))
+    return {
+        n: p
+        for n, p in installed_plugins().items()
+        if p.manifest.kind != "system" and (p.manifest.system == system or system in p.manifest.bridges)
+    }
+
+
+def unknown_message(kind: str, name: str, known: Sequence[str]) -> str:
+    """A 'not found' message that suggests the closest known names."""
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    listing = ", ".join(known) if len(known) <= 12 else ", ".join(known[:12]) + ", ..."
+    return f"unknown {kind} {name!r}{hint} (known: {listing or 'none'})"
+
+
+def resolve_rules(system: str, rules: Iterable[str], *, guests: Iterable[str] = ()) -> list[str]:
+    """Check a system's enabled optional rules: each known, of that system, requirements present,
+    no two in conflict. Returns them sorted. Raises :class:`PluginError` with every problem."""
+    installed = installed_plugins()
+    if system not in installed or installed[system].manifest.kind != "system":
+        raise PluginError(unknown_message("system", system, sorted(systems())))
+    chosen = sorted(set(rules))
+    allowed_systems = {system, *guests}
+    problems: list[str] = []
+    for name in chosen:
+        plugin = installed.get(name)
+        if plugin is None:
+            known = sorted(n for n, p in installed.items() if p.manifest.kind != "system")
+            problems.append(unknown_message("optional rule", name, known))
+            continue
+        m = plugin.manifest
+        if m.kind == "system":
+            problems.append(f"{name!r} is a game system, not an optional rule")
+        elif m.kind == "adapter":
+            if not set(m.bridges) <= allowed_systems:
+                problems.append(f"adapter {name!r} bridges {m.bridges}, not the scenario's systems")
+        elif m.system not in allowed_systems:
+            problems.append(
+                f"optional rule {name!r} belongs to system {m.system!r}, not to {system!r}"
+            )
+    for name in chosen:
+        plugin = installed.get(name)
+        if plugin is None:
+            continue
+        m = plugin.manifest
+        for req in m.requires:
+            if req not in chosen and req != m.system:
+                problems.append(f"optional rule {name!r} requires {req!r}, which is not enabled")
+    for i, name in enumerate(chosen):
+        for other in chosen[i + 1 :]:
+            a, b = installed.get(name), installed.get(other)
+            if a and b and (other in a.manifest.conflicts or name in b.manifest.conflicts):
+                problems.append(f"optional rules {name!r} and {other!r} conflict; enable one")
+    if problems:
+        raise PluginError("; ".join(dict.fromkeys(problems)))
+    return chosen
+
+
+def build_plugin_manager(
+    system: str,
+    rules: Iterable[str] = (),
+    *,
+    guests: Iterable[str] = (),
+    extra: Iterable[tuple[str, object]] = (),
+) -> pluggy.PluginManager:
+    """A fresh manager for one game: core defaults, the system, guest systems, enabled rules.
+
+    ``extra`` registers further plugin objects by name (tests use it). Raises :class:`PluginError`
+    for unknown or conflicting plugins.
+    """
+    from hexwar.core import defaults
+
+    guests = sorted(set(guests) - {system})
+    chosen = resolve_rules(system, rules, guests=guests)
+    installed = installed_plugins()
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(defaults, name="core.defaults")
+    for name in [system, *guests, *chosen]:
+        if name not in installed:
+            raise PluginError(unknown_message("plugin", name, sorted(installed)))
+        module = installed[name].module
+        extra_specs = getattr(module, "HOOKSPECS", None)
+        if extra_specs is not None:
+            pm.add_hookspecs(extra_specs)
+        pm.register(module, name=name)
+    for name, obj in extra:
+        pm.register(obj, name=name)
+    pm.check_pending()
+    if os.environ.get("HEXWAR_TRACE_PLUGINS"):
+        pm.trace.root.setwriter(print)
+        pm.enable_tracing()
+    return pm
+
+
+def discovery_manager() -> pluggy.PluginManager:
+    """A manager holding every installed plugin, for listing commands (never for a game)."""
+    from hexwar.core import defaults
+
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(defaults, name="core.defaults")
+    for name, plugin in installed_plugins().items():
+        extra_specs = getattr(plugin.module, "HOOKSPECS", None)
+        if extra_specs is not None:
+            pm.add_hookspecs(extra_specs)
+        pm.register(plugin.module, name=name)
+    return pm
+
+
+def _unique(records: Iterable[Any], what: str) -> list[Any]:
+    by_name: dict[str, Any] = {}
+    for rec in records:
+        if rec.name in by_name and by_name[rec.name] != rec:
+            raise PluginError(f"two plugins register a {what} named {rec.name!r}")
+        by_name[rec.name] = rec
+    return [by_name[k] for k in sorted(by_name)]
+
+
+def _flatten(results: Iterable[Iterable[Any] | None]) -> list[Any]:
+    out: list[Any] = []
+    for r in results:
+        if r:
+            out.extend(r)
+    return out
+
+
+_EDIT_ORDER = {"remove": 0, "replace": 1, "insert_before": 2, "insert_after": 3}
+
+
+class Hooks:
+    """Typed calls into one manager's hooks; engine code never calls ``pm.hook`` by string."""
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        self.pm = pm
+        self._hook = pm.hook
+
+    # -- registration ------------------------------------------------------------------------
+    def systems(self) -> list[SystemInfo]:
+        return _unique(_flatten(self._hook.hexwar_register_systems()), "system")
+
+    def system_info(self, name: str) -> SystemInfo:
+        for info in self.systems():
+            if info.name == name:
+                return info
+        raise PluginError(unknown_message("system", name, [s.name for s in self.systems()]))
+
+    def unit_types(self) -> dict[str, UnitType]:
+        return {u.name: u for u in _unique(_flatten(self._hook.hexwar_register_unit_types()), "unit type")}
+
+    def terrain_types(self) -> dict[str, TerrainType]:
+        recs = _unique(_flatten(self._hook.hexwar_register_terrain()), "terrain type")
+        return {t.name: t for t in recs}
+
+    def data_sources(self, kind: str | None = None) -> list[DataSource]:
+        recs: list[DataSource] = _unique(_flatten(self._hook.hexwar_register_data()), "data source")
+        return [r for r in recs if kind is None or r.kind == kind]
+
+    def disclosed(self) -> list[Disclosed]:
+        return _flatten(self._hook.hexwar_register_disclosed())
+
+    def controllers(self) -> dict[str, ControllerSpec]:
+        recs = _unique(_flatten(self._hook.hexwar_register_controllers()), "controller")
+        return {c.name: c for c in recs}
+
+    def sequence(self, system: str) -> list[PhaseSpec]:
+        """The sequence of play: the system's phases with every enabled rule's edits applied."""
+        phases: list[PhaseSpec] = _flatten(self._hook.hexwar_register_phases(system=system))
+        names = [p.name for p in phases]
+        if len(set(names)) != len(names):
+            raise PluginError(f"system {system!r} registers a phase name twice: {names}")
+        edits: list[SequenceEdit] = _flatten(self._hook.hexwar_sequence_edits(system=system))
+        edits.sort(key=lambda e: (_EDIT_ORDER[e.op], e.anchor, e.phase.name if e.phase else ""))
+        for edit in edits:
+            index = next((i for i, p in enumerate(phases) if p.name == edit.anchor), None)
+            if index is None:
+                raise PluginError(
+                    f"sequence edit {edit.op} {edit.phase.name if edit.phase else ''!r} names "
+                    f"phase {edit.anchor!r}, which is not in the sequence ({', '.join(p.name for p in phases)})"
+                )
+            if edit.op == "remove":
+                del phases[index]
+                continue
+            if edit.phase is None:
+                raise PluginError(f"sequence edit {edit.op} at {edit.anchor!r} has no phase")
+            if edit.op == "replace":
+                phases[index] = edit.phase
+            elif edit.op == "insert_before":
+                phases.insert(index, edit.phase)
+            else:
+                # after the anchor and after anything already inserted after it, in name order
+                j = index + 1
+                inserted_after = {e.phase.name for e in edits if e.op == "insert_after"
+                                  and e.anchor == edit.anchor and e.phase is not None}
+                while j < len(phases) and phases[j].name in inserted_after:
+                    j += 1
+                phases.insert(j, edit.phase)
+        return phases
+
+    # -- scenario and lifecycle --------------------------------------------------------------
+    def validate_scenario(self, scenario: Scenario) -> list[Problem]:
+        return _flatten(self._hook.hexwar_validate_scenario(scenario=scenario))
+
+    def setup_game(self, game: Game) -> None:
+        self._hook.hexwar_setup_game(game=game)
+
+    def turn_start(self, game: Game) -> None:
+        self._hook.hexwar_turn_start(game=game)
+
+    def turn_end(self, game: Game) -> None:
+        self._hook.hexwar_turn_end(game=game)
+
+    def phase_start(self, game: Game, phase: PhaseSpec) -> None:
+        self._hook.hexwar_phase_start(game=game, phase=phase)
+
+    def phase_end(self, game: Game, phase: PhaseSpec) -> None:
+        self._hook.hexwar_phase_end(game=game, phase=phase)
+
+    def game_over(self, game: Game) -> GameResult | None:
+        return cast("GameResult | None", self._hook.hexwar_game_over(game=game))
+
+    def final_result(self, game: Game) -> GameResult:
+        return cast(GameResult, self._hook.hexwar_final_result(game=game))
+
+    # -- fire, LOS, movement -----------------------------------------------------------------
+    def los_rules(self, game: Game | None, system: str) -> LosRules:
+        return cast("LosRules", self._hook.hexwar_los_rules(game=game, system=system))
+
+    def fire_modifiers(self, game: Game, attack: dict[str, Any]) -> list[Modifier]:
+        return sort_modifiers(_flatten(self._hook.hexwar_fire_modifiers(game=game, attack=attack)))
+
+    def move_cost_modifiers(self, game: Game, unit_id: str, src: Any, dst: Any) -> list[Modifier]:
+        return sort_modifiers(
+            _flatten(self._hook.hexwar_move_cost_modifiers(game=game, unit_id=unit_id, src=src, dst=dst))
+        )
+
+    # -- hidden information ------------------------------------------------------------------
+    def visible_units(self, game: Game, side: str) -> set[str]:
+        return set(self._hook.hexwar_visible_units(game=game, side=side))
+
+    def unit_view(self, game: Game, side: str, unit_id: str) -> dict[str, Any]:
+        return cast("dict[str, Any]", self._hook.hexwar_unit_view(game=game, side=side, unit_id=unit_id))
+
+    def describe_state(self, game: Game, side: str | None) -> dict[str, Any]:
+        return cast("dict[str, Any]", self._hook.hexwar_describe_state(game=game, side=side) or {})
+
+    def explain_decision(self, view: Any, decision: Any) -> str:
+        return cast(str, self._hook.hexwar_explain_decision(view=view, decision=decision))
+
+
+def import_plugin_module(dotted: str) -> ModuleType:
+    """Import a module by dotted name (used by tests that register plugins directly)."""
+    return importlib.import_module(dotted)

@@ -1,0 +1,346 @@
+"""Scenario files (TOML): the system, its optional rules, the board, the forces, the victory rules.
+
+A scenario is read in two passes. :meth:`Scenario.from_text` checks the file's structure and reports
+every problem at once with its file, key and line. :func:`validate_scenario` then checks it against
+the installed plugins: the system and rules exist, every unit type is known, every hex is on the
+board, and the system's own checks (victory, special rules) pass.
+
+The format is documented in ``docs/scenario-format.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.errors import DataError, HexwarError, PluginError
+from hexwar.core.types import Problem
+
+if TYPE_CHECKING:
+    from hexwar.core.board import Board
+    from hexwar.core.engine.state import Unit
+    from hexwar.core.manager import Hooks
+    from hexwar.core.types import UnitType
+
+
+class ScenarioError(DataError):
+    """A scenario has one or more problems; ``problems`` lists them all."""
+
+    def __init__(self, problems: list[Problem], path: str) -> None:
+        self.problems = problems
+        text = f"{len(problems)} problem(s) in scenario:\n" + "\n".join(f"  {p}" for p in problems)
+        super().__init__(text)
+        self.path = path
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class UnitSetup:
+    """One unit as the scenario places it."""
+
+    id: str
+    type: str
+    side: str
+    hex: str | None
+    facing: int
+    state: Mapping[str, Any]
+    enter: Mapping[str, Any] | None
+    line: int | None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A parsed scenario. ``raw`` keeps the whole TOML for the system's own sections."""
+
+    id: str
+    title: str
+    system: str
+    rules: tuple[str, ...]
+    turns: int
+    sides: Mapping[str, Mapping[str, Any]]
+    units: tuple[UnitSetup, ...]
+    board: Mapping[str, Any]
+    victory: Mapping[str, Any]
+    notes: str
+    text: str
+    path: str
+    raw: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
+    @classmethod
+    def load(cls, path: str | Path) -> Scenario:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise DataError(f"cannot read scenario: {exc.strerror}", path=str(p)) from exc
+        return cls.from_text(text, path=str(p))
+
+    @classmethod
+    def from_text(cls, text: str, *, path: str = "<scenario>") -> Scenario:
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            line = _toml_error_line(str(exc))
+            raise ScenarioError(
+                [Problem(f"not valid TOML: {exc}", path=path, line=line,
+                         hint="check quotes, brackets and '=' on that line")], path
+            ) from exc
+        problems: list[Problem] = []
+        loc = _Locator(text, path)
+
+        head = raw.get("scenario")
+        if not isinstance(head, dict):
+            problems.append(loc.problem("missing the [scenario] table", "scenario",
+                                        hint="start the file with [scenario] and id, system, turns"))
+            head = {}
+        sid = _get(head, "id", str, problems, loc, "scenario")
+        system = _get(head, "system", str, problems, loc, "scenario")
+        title = _get(head, "title", str, problems, loc, "scenario", default=sid or "")
+        turns = _get(head, "turns", int, problems, loc, "scenario")
+        if isinstance(turns, int) and turns < 1:
+            problems.append(loc.problem("turns must be at least 1", "scenario.turns"))
+        rules = _get(head, "rules", list, problems, loc, "scenario", default=[])
+        for i, r in enumerate(rules or []):
+            if not isinstance(r, str):
+                problems.append(loc.problem(f"rule names are strings, not {r!r}", f"scenario.rules[{i}]"))
+        notes = _get(head, "notes", str, problems, loc, "scenario", default="")
+
+        sides = raw.get("sides", {})
+        if not isinstance(sides, dict) or not sides:
+            problems.append(loc.problem("no sides: add a [sides.NAME] table for each side", "sides"))
+            sides = {}
+        for name, spec in sides.items():
+            if not isinstance(spec, dict):
+                problems.append(loc.problem("a side is a table", f"sides.{name}"))
+
+        board = raw.get("board", {})
+        if not isinstance(board, dict):
+            problems.append(loc.problem("[board] must be a table", "board"))
+            board = {}
+
+        units: list[UnitSetup] = []
+        seen: dict[str, int] = {}
+        raw_units = raw.get("units", [])
+        if not isinstance(raw_units, list):
+            problems.append(loc.problem("units must be an array of tables: [[units]]", "units"))
+            raw_units = []
+        for i, u in enumerate(raw_units):
+            key = f"units[{i}]"
+            line = loc.array_line("units", i)
+            if not isinstance(u, dict):
+                problems.append(Problem("each unit is a table", path, key, line))
+                continue
+            uid = _get(u, "id", str, problems, loc, key, line=line)
+            utype = _get(u, "type", str, problems, loc, key, line=line)
+            side = _get(u, "side", str, problems, loc, key, line=line)
+            hexlabel = _get(u, "hex", str, problems, loc, key, line=line, default=None)
+            facing = _get(u, "facing", int, problems, loc, key, line=line, default=1)
+            state = _get(u, "state", dict, problems, loc, key, line=line, default={})
+            enter = _get(u, "enter", dict, problems, loc, key, line=line, default=None)
+            if isinstance(utype, str) and ":" not in utype:
+                problems.append(Problem(
+                    f"unit type {utype!r} must name its system", path, f"{key}.type", line,
+                    hint=f"write '{system or 'system'}:{utype}'"))
+            if isinstance(facing, int) and not 1 <= facing <= 6:
+                problems.append(Problem(f"facing {facing} is not a direction 1-6", path,
+                                        f"{key}.facing", line))
+            if isinstance(side, str) and sides and side not in sides:
+                problems.append(Problem(f"side {side!r} is not one of {', '.join(sides)}", path,
+                                        f"{key}.side", line))
+            if isinstance(uid, str):
+                if uid in seen:
+                    problems.append(Problem(f"duplicate unit id {uid!r} (first at line {seen[uid]})",
+                                            path, f"{key}.id", line))
+                else:
+                    seen[uid] = line or 0
+            if uid and utype and side:
+                units.append(UnitSetup(uid, utype, side, hexlabel, facing or 1, state or {}, enter,
+                                       line))
+        victory = raw.get("victory", {})
+        if not isinstance(victory, dict):
+            problems.append(loc.problem("[victory] must be a table", "victory"))
+            victory = {}
+        known = {"scenario", "sides", "board", "units", "victory", "setup", "special", "reinforcements"}
+        for extra in sorted(set(raw) - known):
+            problems.append(loc.problem(f"unknown top-level table [{extra}]", extra,
+                                        hint=f"known tables: {', '.join(sorted(known))}"))
+        if problems:
+            raise ScenarioError(problems, path)
+        return cls(
+            id=sid or "", title=title or "", system=system or "", rules=tuple(rules or ()),
+            turns=turns or 1, sides=sides, units=tuple(units), board=board, victory=victory,
+            notes=notes or "", text=text, path=path, raw=raw,
+        )
+
+    # -- used by the engine --------------------------------------------------------------------
+    def side_names(self) -> tuple[str, ...]:
+        return tuple(self.sides)
+
+    def guest_systems(self) -> tuple[str, ...]:
+        """Systems other than the host whose units this scenario fields."""
+        return tuple(sorted({u.type.split(":", 1)[0] for u in self.units} - {self.system}))
+
+    def build_board(self, hooks: Hooks) -> Board:
+        from hexwar.core.board import board_from_spec
+
+        return board_from_spec(self.board, hooks, path=self.path)
+
+    def build_units(self, board: Board, unit_types: Mapping[str, UnitType]) -> dict[str, Unit]:
+        from hexwar.core.engine.state import Unit
+
+        units: dict[str, Unit] = {}
+        for u in self.units:
+            if u.type not in unit_types:
+                raise HexwarError(f"{self.path}: unknown unit type {u.type!r} for unit {u.id!r}")
+            where = board.parse(u.hex) if u.hex else None
+            state = dict(u.state)
+            if u.enter is not None:
+                state["enter"] = dict(u.enter)
+            units[u.id] = Unit(u.id, u.type, u.side, where, u.facing, state)
+        return units
+
+    def locate(self, key: str) -> int | None:
+        return _Locator(self.text, self.path).line_of_key(key)
+
+
+def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = ()) -> list[Problem]:
+    """Check a parsed scenario against the installed plugins; returns every problem found."""
+    from hexwar.core.manager import Hooks, build_plugin_manager
+
+    path = scenario.path
+    loc = _Locator(scenario.text, path)
+    try:
+        pm = build_plugin_manager(scenario.system, set(scenario.rules) | set(options),
+                                  guests=scenario.guest_systems())
+    except PluginError as exc:
+        return [Problem(str(exc), path, "scenario.rules" if scenario.system else "scenario.system",
+                        loc.line_of_key("scenario.rules") or loc.line_of_key("scenario.system"),
+                        hint="`hexwar systems` and `hexwar options SYSTEM` list what is installed")]
+    hooks = Hooks(pm)
+    problems: list[Problem] = []
+    unit_types = hooks.unit_types()
+    board = None
+    try:
+        board = scenario.build_board(hooks)
+    except ScenarioError as exc:
+        problems.extend(exc.problems)
+    except HexwarError as exc:
+        problems.append(Problem(str(exc), path, "board", loc.line_of_key("board")))
+    for i, u in enumerate(scenario.units):
+        key = f"units[{i}]"
+        if u.type not in unit_types:
+            system_types = sorted(t for t in unit_types if t.split(":")[0] == u.type.split(":")[0])
+            from hexwar.core.manager import unknown_message
+
+            problems.append(Problem(unknown_message("unit type", u.type, system_types), path,
+                                    f"{key}.type", u.line))
+        if u.hex is not None and board is not None:
+            try:
+                h = board.parse(u.hex)
+                if not board.contains(h):
+                    raise ValueError(f"hex {u.hex!r} is off the board")
+            except (ValueError, HexwarError) as exc:
+                problems.append(Problem(str(exc), path, f"{key}.hex", u.line,
+                                        hint="labels look like the board's own (see `hexwar render`)"))
+        if u.hex is None and u.enter is None and not scenario.raw.get("setup"):
+            problems.append(Problem("unit has neither a hex nor an 'enter' table", path, key, u.line,
+                                    hint="give hex = \"...\" or enter = { turn = 1, ... }"))
+    problems.extend(hooks.validate_scenario(scenario))
+    return problems
+
+
+def load_and_validate(path: str | Path, *, options: tuple[str, ...] = ()) -> Scenario:
+    """Load a scenario and raise :class:`ScenarioError` with every problem if it is not playable."""
+    scenario = Scenario.load(path)
+    problems = validate_scenario(scenario, options=options)
+    if problems:
+        raise ScenarioError(problems, scenario.path)
+    return scenario
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _get(table: Mapping[str, Any], name: str, kind: type, problems: list[Problem], loc: _Locator,
+         prefix: str, *, default: Any = _MISSING, line: int | None = None) -> Any:
+    key = f"{prefix}.{name}"
+    if name not in table:
+        if default is _MISSING:
+            problems.append(Problem(f"missing required key {name!r}", loc.path, key,
+                                    line if line is not None else loc.line_of_key(prefix)))
+            return None
+        return default
+    value = table[name]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        problems.append(Problem(
+            f"{name!r} must be {_kind_name(kind)}, not {type(value).__name__} {value!r}",
+            loc.path, key, loc.line_in_block(line, name) if line else loc.line_of_key(key)))
+        return None
+    return value
+
+
+def _kind_name(kind: type) -> str:
+    return {str: "a string", int: "an integer", list: "an array", dict: "a table"}.get(
+        kind, kind.__name__)
+
+
+def _toml_error_line(message: str) -> int | None:
+    m = re.search(r"line (\d+)", message)
+    return int(m.group(1)) if m else None
+
+
+class _Locator:
+    """Finds the line of a key in the TOML text (tomllib keeps no positions)."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.lines = text.splitlines()
+        self.path = path
+
+    def problem(self, message: str, key: str, *, hint: str = "") -> Problem:
+        return Problem(message, self.path, key, self.line_of_key(key), hint)
+
+    def array_line(self, name: str, index: int) -> int | None:
+        count = -1
+        pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
+        for i, line in enumerate(self.lines, start=1):
+            if pattern.match(line):
+                count += 1
+                if count == index:
+                    return i
+        return None
+
+    def line_in_block(self, start: int | None, name: str) -> int | None:
+        if start is None:
+            return None
+        pattern = re.compile(rf"^\s*{re.escape(name)}\s*=")
+        for i in range(start, len(self.lines) + 1):
+            line = self.lines[i - 1]
+            if i > start and line.lstrip().startswith("["):
+                break
+            if pattern.match(line):
+                return i
+        return start
+
+    def line_of_key(self, key: str) -> int | None:
+        parts = key.replace("]", "").replace("[", ".").split(".")
+        table, last = parts[0], parts[-1]
+        header = re.compile(rf"^\s*\[+\s*{re.escape(table)}\b")
+        start = next((i for i, line in enumerate(self.lines, 1) if header.match(line)), None)
+        if start is None:
+            return None
+        if len(parts) == 1:
+            return start
+        return self.line_in_block(start, last)
