@@ -118,12 +118,28 @@ def unknown_message(kind: str, name: str, known: Sequence[str]) -> str:
     return f"unknown {kind} {name!r}{hint} (known: {listing or 'none'})"
 
 
-def resolve_rules(system: str, rules: Iterable[str], *, guests: Iterable[str] = ()) -> list[str]:
+def local_plugin(module: object, *, distribution: str = "<local>") -> InstalledPlugin:
+    """Wrap a module or object carrying a ``PLUGIN`` manifest that was not installed through an
+    entry point (tests, notebooks). Pass it to :func:`build_plugin_manager` as ``local``."""
+    manifest = getattr(module, "PLUGIN", None)
+    if not isinstance(manifest, PluginManifest):
+        raise PluginError(f"{module!r} has no PLUGIN manifest")
+    return InstalledPlugin(manifest, cast(ModuleType, module), distribution, manifest.version)
+
+
+def resolve_rules(
+    system: str,
+    rules: Iterable[str],
+    *,
+    guests: Iterable[str] = (),
+    local: Sequence[InstalledPlugin] = (),
+) -> list[str]:
     """Check a system's enabled optional rules: each known, of that system, requirements present,
     no two in conflict. Returns them sorted. Raises :class:`PluginError` with every problem."""
-    installed = installed_plugins()
+    installed = {**installed_plugins(), **{p.manifest.name: p for p in local}}
     if system not in installed or installed[system].manifest.kind != "system":
-        raise PluginError(unknown_message("system", system, sorted(systems())))
+        known = sorted(n for n, p in installed.items() if p.manifest.kind == "system")
+        raise PluginError(unknown_message("system", system, known))
     chosen = sorted(set(rules))
     allowed_systems = {system, *guests}
     problems: list[str] = []
@@ -167,17 +183,19 @@ def build_plugin_manager(
     *,
     guests: Iterable[str] = (),
     extra: Iterable[tuple[str, object]] = (),
+    local: Sequence[InstalledPlugin] = (),
 ) -> pluggy.PluginManager:
     """A fresh manager for one game: core defaults, the system, guest systems, enabled rules.
 
-    ``extra`` registers further plugin objects by name (tests use it). Raises :class:`PluginError`
-    for unknown or conflicting plugins.
+    ``local`` offers plugins that are not installed through entry points (see
+    :func:`local_plugin`); ``extra`` registers further plain hook objects by name. Raises
+    :class:`PluginError` for unknown or conflicting plugins.
     """
     from hexwar.core import defaults
 
     guests = sorted(set(guests) - {system})
-    chosen = resolve_rules(system, rules, guests=guests)
-    installed = installed_plugins()
+    chosen = resolve_rules(system, rules, guests=guests, local=local)
+    installed = {**installed_plugins(), **{p.manifest.name: p for p in local}}
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(defaults, name="core.defaults")

@@ -17,7 +17,7 @@ from hexwar.core.engine.decisions import Decision, Simultaneous
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit
 from hexwar.core.errors import HexwarError, RulesError
-from hexwar.core.manager import Hooks, build_plugin_manager
+from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin
 from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ class Game:
         seed: int = 0,
         options: Iterable[str] = (),
         extra_plugins: Iterable[tuple[str, object]] = (),
+        local_plugins: Iterable[object] = (),
         log: EventLog | None = None,
     ) -> None:
         self.scenario = scenario
@@ -46,7 +47,7 @@ class Game:
         self.rules_enabled = tuple(sorted(set(scenario.rules) | set(options)))
         self.pm = build_plugin_manager(
             scenario.system, self.rules_enabled, guests=scenario.guest_systems(),
-            extra=extra_plugins,
+            extra=extra_plugins, local=[local_plugin(m) for m in local_plugins],
         )
         self.hooks = Hooks(self.pm)
         self.system = self.hooks.system_info(scenario.system)
