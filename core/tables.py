@@ -1004,10 +1004,14 @@ class Disclosed:
     rule: str
     column: str | None = None
 
-    def describe(self) -> str:
+    def cell(self) -> str:
+        """``table[key=value, ...] -> column``: the cell this disclosure is about."""
         keys = ", ".join(f"{k}={v!r}" for k, v in self.keys.items())
         col = f" -> {self.column}" if self.column else ""
-        return f"{self.table}[{keys}]{col} = {self.value!r} ({self.rule})"
+        return f"{self.table}[{keys}]{col}"
+
+    def describe(self) -> str:
+        return f"{self.cell()} = {self.value!r} ({self.rule})"
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -1056,13 +1060,13 @@ def check_disclosed(tables: Mapping[str, Table], disclosed: Iterable[Disclosed])
         row = table.find_row(d.keys)
         if not _same(got.value, expected):
             problems.append(Problem(
-                f"{d.rule} discloses {d.value!r} but the table holds {got.value!r} "
-                f"[{got.source}] for {key}",
+                f"{d.rule} discloses {d.value!r} for {d.cell()}, but the table holds "
+                f"{got.value!r} [{got.source}]",
                 path=table.path or "", line=row.line, key=d.table,
             ))
         elif is_estimated(got.source):
             problems.append(Problem(
-                f"value {got.value!r} is disclosed by {d.rule} but marked estimated",
+                f"{d.cell()} = {got.value!r} is disclosed by {d.rule} but marked estimated",
                 path=table.path or "", line=row.line, key=d.table,
                 hint=f"set its source to {d.rule!r}",
             ))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pint
 import pytest
@@ -22,9 +23,10 @@ from hypothesis import strategies as st
 
 
 def test_registry_is_pints_application_registry() -> None:
-    assert ureg is pint.get_application_registry()
+    app = pint.get_application_registry()  # type: ignore[no-untyped-call]
+    assert ureg is app
     # Quantities built by pint's own application-level helpers interoperate with ours.
-    other = pint.get_application_registry().Quantity(3, "m")
+    other = app.Quantity(3, "m")
     assert (Q_(1, "m") + other).m_as("m") == 4
 
 
@@ -81,7 +83,7 @@ def test_require_dimension_rejects_bare_numbers_with_a_fix() -> None:
 
 
 def test_require_dimension_rejects_foreign_registry() -> None:
-    foreign = pint.UnitRegistry()
+    foreign: Any = pint.UnitRegistry()
     with pytest.raises(UnitsError, match="different pint registry"):
         require_dimension(foreign.Quantity(3, "m"), "[length]", "height")
 
@@ -108,6 +110,7 @@ def test_scale_firefight() -> None:
     # Scenario 2: 1000 meters is 20 hexes.
     assert ff.length_to_hexes(Q_(1000, "m")) == 20
     assert ff.hexes_to_length(4).m_as("m") == 200  # [27.23] 200 meters (four hexes)
+    assert ff.turn_length is not None
     assert as_float(15 * ff.turn_length, "min") == 10  # 15 turns = 10 minutes
 
 
