@@ -369,6 +369,16 @@ class Table:
                 None if any(hi is None for hi in his) or not his
                 else max(hi for hi in his if hi is not None),
             )
+        # Per label group, the rows bucketed by their first band key: a lookup scans the
+        # distinct bands of that key, then only the rows inside the matching buckets.
+        self._buckets: dict[tuple[str, ...], list[tuple[Band, list[Row]]]] = {}
+        if self._band_idx:
+            first = self._band_idx[0]
+            for label, group in self._groups.items():
+                by_band: dict[Band, list[Row]] = {}
+                for row in group:
+                    by_band.setdefault(_band(row, first), []).append(row)
+                self._buckets[label] = sorted(by_band.items(), key=lambda item: _lo(item[0]))
         self._memo: dict[tuple[Any, ...], Row] = {}
         self._check_overlaps()
 
@@ -488,17 +498,32 @@ class Table:
                     if hi is not None and v > hi:
                         v = hi
                 wanted.append(v)
-        group = self._groups.get(tuple(wanted[i] for i in self._label_idx), [])
-        for row in group:
-            if all(
-                (row.keys[i] == wanted[i]) if isinstance(wanted[i], Band)
-                else (wanted[i] in _band(row, i))
-                for i in self._band_idx
-            ):
-                with contextlib.suppress(TypeError):
-                    self._memo[memo_key] = row
-                return row
-        raise TableLookupError(self._miss_message(keys))
+        label = tuple(wanted[i] for i in self._label_idx)
+        found: Row | None = None
+        if not self._band_idx:
+            group = self._groups.get(label)
+            found = group[0] if group else None
+        else:
+            first, rest = self._band_idx[0], self._band_idx[1:]
+            w0 = wanted[first]
+            for band, rows in self._buckets.get(label, []):
+                if not (band == w0 if isinstance(w0, Band) else w0 in band):
+                    continue
+                for row in rows:
+                    if all(
+                        (row.keys[i] == wanted[i]) if isinstance(wanted[i], Band)
+                        else (wanted[i] in _band(row, i))
+                        for i in rest
+                    ):
+                        found = row
+                        break
+                if found is not None:
+                    break
+        if found is None:
+            raise TableLookupError(self._miss_message(keys))
+        with contextlib.suppress(TypeError):
+            self._memo[memo_key] = found
+        return found
 
     def _miss_message(self, keys: Mapping[str, Any]) -> str:
         given = ", ".join(f"{n}={keys[n]!r}" for n in self._key_names)
@@ -597,6 +622,10 @@ class Table:
 
 
 _MISSING = object()
+
+
+def _lo(band: Band) -> float:
+    return -math.inf if band.lo is None else band.lo
 
 
 def _band(row: Row, i: int) -> Band:

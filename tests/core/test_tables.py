@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
@@ -616,3 +617,33 @@ def test_records_file_errors(tmp_path: Path) -> None:
         load_records(tmp_path / "missing.toml")
     with pytest.raises(DataError, match="malformed source"):
         split_provenance({"a": 1}, default_source="guess")
+
+
+def _bands_from_cuts(cuts: list[int]) -> list[Band]:
+    edges = sorted(set(cuts))
+    return [Band(a, b - 1) for a, b in itertools.pairwise(edges)]
+
+
+@given(
+    st.lists(st.integers(-30, 30), min_size=2, max_size=8, unique=True),
+    st.lists(st.integers(-30, 30), min_size=2, max_size=8, unique=True),
+    st.lists(st.tuples(st.integers(-35, 35), st.integers(-35, 35)), max_size=30),
+)
+def test_indexed_lookup_matches_a_linear_scan(
+    xs: list[int], ys: list[int], probes: list[tuple[int, int]]
+) -> None:
+    xb, yb = _bands_from_cuts(xs), _bands_from_cuts(ys)
+    lines = ["x:band,y:band,value:int,source"]
+    expected: dict[tuple[Band, Band], int] = {}
+    for i, bx in enumerate(xb):
+        for j, by in enumerate(yb):
+            expected[(bx, by)] = 100 * i + j
+            lines.append(f"{bx},{by},{100 * i + j},estimated")
+    t = csv_table("\n".join(lines))
+    for x, y in probes + probes:  # twice: the second pass reads the memo
+        hits = [v for (bx, by), v in expected.items() if x in bx and y in by]
+        if hits:
+            assert t.value(x=x, y=y) == hits[0]
+        else:
+            with pytest.raises(TableLookupError):
+                t.value(x=x, y=y)
