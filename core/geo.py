@@ -33,12 +33,12 @@ This module works on plain ``(q, r)`` integer tuples so it does not depend on th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from hexwar.core.errors import HexwarError
+from hexwar.core.errors import DataError, HexwarError
 from hexwar.core.units import as_float
 from pyproj import CRS, Transformer
 
@@ -164,6 +164,47 @@ class GeoReference:
         _crs(crs)
         easting, northing = _transformer(WGS84, crs).transform(lon, lat)
         return cls(crs, float(easting), float(northing), rotation_deg, hex_size_m)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], *, path: str | None = None) -> GeoReference:
+        """Build from a scenario-file table. Keys: ``crs`` (optional when ``lon``/``lat`` are
+        given: the UTM zone is chosen), either ``origin_easting`` + ``origin_northing`` or
+        ``lon`` + ``lat`` (the centre of hex (0, 0)), ``rotation_deg`` (default 0) and
+        ``hex_size_m``. Problems raise :class:`DataError` naming ``path`` and the key."""
+        known = {"crs", "origin_easting", "origin_northing", "lon", "lat", "rotation_deg",
+                 "hex_size_m"}
+        extra = sorted(set(data) - known)
+        if extra:
+            raise DataError(f"unknown georeference key {extra[0]!r}", path=path, key=extra[0],
+                            hint=f"keys are {', '.join(sorted(known))}")
+        if "hex_size_m" not in data:
+            raise DataError("georeference needs hex_size_m", path=path, key="hex_size_m")
+        try:
+            if "lon" in data or "lat" in data:
+                lon, lat = float(data["lon"]), float(data["lat"])
+                crs = str(data.get("crs") or utm_crs_for(lon, lat))
+                return cls.from_lonlat(crs, lon, lat, float(data.get("rotation_deg", 0.0)),
+                                       float(data["hex_size_m"]))
+            return cls(str(data["crs"]), float(data["origin_easting"]),
+                       float(data["origin_northing"]), float(data.get("rotation_deg", 0.0)),
+                       float(data["hex_size_m"]))
+        except KeyError as exc:
+            raise DataError(f"georeference needs {exc.args[0]!r}", path=path,
+                            key=str(exc.args[0]),
+                            hint="give crs, origin_easting and origin_northing, or lon and lat"
+                            ) from None
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"bad georeference: {exc}", path=path) from None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as plain values (the inverse of :meth:`from_mapping`)."""
+        return {
+            "crs": self.crs,
+            "origin_easting": self.origin_easting,
+            "origin_northing": self.origin_northing,
+            "rotation_deg": self.rotation_deg,
+            "hex_size_m": self.hex_size_m,
+        }
 
     # -- frames ---------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ __all__ = [
     "is_estimated",
     "is_transcription",
     "load_records",
+    "load_records_dir",
     "split_provenance",
 ]
 
@@ -324,3 +325,11 @@ def load_records(path: str | Path, *, default_source: str | None = None) -> Reco
     except OSError as exc:
         raise DataError(f"cannot read file: {exc}", path=str(p)) from exc
     return split_provenance(tree, default_source=default_source, path=str(p))
+
+
+def load_records_dir(folder: str | Path) -> dict[str, Records]:
+    """Every ``*.toml`` file of ``folder`` (not recursive), by file stem."""
+    p = Path(folder)
+    if not p.is_dir():
+        raise DataError("not a folder of records", path=str(p))
+    return {f.stem: load_records(f) for f in sorted(p.glob("*.toml")) if f.is_file()}

@@ -40,6 +40,7 @@ __all__ = [
     "Scale",
     "UnitsError",
     "as_float",
+    "parse_quantity",
     "require_dimension",
     "setup_registry",
     "ureg",
@@ -122,6 +123,23 @@ def require_dimension(value: object, dimension: str, name: str) -> Any:
             f"{_describe(value)}"
         )
     return value
+
+
+def parse_quantity(text: object, dimension: str, name: str) -> Any:
+    """Read a quantity from a data file (``"50 m"``, ``"25 ft"``, ``"40 s"``, ``"60 tonne"``)
+    and check its dimension. Bare numbers are rejected. Raises :class:`UnitsError`."""
+    if isinstance(text, pint.Quantity):
+        return require_dimension(text, dimension, name)
+    if not isinstance(text, str):
+        raise UnitsError(
+            f"`{name}` needs a quantity with a unit such as \"50 m\", got {text!r}"
+        )
+    try:
+        value = ureg.Quantity(text)
+    except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AttributeError,
+            TypeError, ValueError, SyntaxError) as exc:
+        raise UnitsError(f"`{name}`: cannot read {text!r} as a quantity ({exc})") from None
+    return require_dimension(value, dimension, name)
 
 
 def as_float(q: object, unit: str) -> float:

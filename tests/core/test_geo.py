@@ -6,6 +6,7 @@ import math
 
 import pytest
 from hexwar.core import geo
+from hexwar.core.errors import DataError
 from hexwar.core.geo import (
     GeoError,
     GeoReference,
@@ -241,3 +242,32 @@ def test_axial_round_is_nearest_centre(qf: float, rf: float) -> None:
 @given(coords, coords, st.floats(1.0, 500.0))
 def test_local_round_trip(q: int, r: int, size: float) -> None:
     assert local_to_hex(*hex_to_local(q, r, size), size) == (q, r)
+
+
+def test_from_mapping_and_as_dict() -> None:
+    g = GeoReference.from_mapping({"lon": FULDA[0], "lat": FULDA[1], "hex_size_m": 50})
+    assert g.crs == UTM32N and g.hex_size_m == 50.0  # UTM zone chosen from lon/lat
+    assert GeoReference.from_mapping(g.as_dict()) == g
+    h = GeoReference.from_mapping(
+        {"crs": "EPSG:3035", "lon": FULDA[0], "lat": FULDA[1], "rotation_deg": 45,
+         "hex_size_m": 100}
+    )
+    assert h.crs == "EPSG:3035" and h.rotation_deg == 45.0
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "needle"),
+    [
+        ({"lon": 1.0, "lat": 50.0}, "hex_size_m", "needs hex_size_m"),
+        ({"crs": UTM32N, "hex_size_m": 50}, "origin_easting", "needs 'origin_easting'"),
+        ({"lon": "x", "lat": 50.0, "hex_size_m": 50}, None, "bad georeference"),
+        ({"crs": "EPSG:4326", "origin_easting": 0, "origin_northing": 0, "hex_size_m": 50},
+         None, "not projected"),
+        ({"hex_size_m": 50, "rotation": 3}, "rotation", "unknown georeference key"),
+    ],
+)
+def test_from_mapping_errors(data: dict[str, object], key: str | None, needle: str) -> None:
+    with pytest.raises(DataError) as info:
+        GeoReference.from_mapping(data, path="scenario.toml")
+    assert info.value.key == key and needle in str(info.value)
+    assert str(info.value).startswith("scenario.toml")

@@ -17,6 +17,7 @@ from hexwar.core.provenance import (
     is_estimated,
     is_transcription,
     load_records,
+    load_records_dir,
     split_provenance,
 )
 from hexwar.core.tables import (
@@ -647,3 +648,14 @@ def test_indexed_lookup_matches_a_linear_scan(
         else:
             with pytest.raises(TableLookupError):
                 t.value(x=x, y=y)
+
+
+def test_load_records_dir(tmp_path: Path) -> None:
+    shutil.copy(DATA / "cards" / "t80a.toml", tmp_path / "t80a.toml")
+    (tmp_path / "m1.toml").write_text('source = "estimated"\n[m1]\nspeed = 6\n')
+    (tmp_path / "readme.txt").write_text("not a card")
+    cards = load_records_dir(tmp_path)
+    assert sorted(cards) == ["m1", "t80a"]
+    assert cards["m1"].get("m1.speed") == Sourced(6, "estimated")
+    with pytest.raises(DataError, match="not a folder"):
+        load_records_dir(tmp_path / "nope")

@@ -14,6 +14,7 @@ from hexwar.core.units import (
     Scale,
     UnitsError,
     as_float,
+    parse_quantity,
     require_dimension,
     setup_registry,
     ureg,
@@ -154,3 +155,26 @@ def test_scale_length_to_hexes_checks_dimension() -> None:
     with pytest.raises(UnitsError, match="`length`"):
         s.length_to_hexes(3)
     assert math.isclose(s.length_to_hexes(Q_(1, "km")), 20)
+
+
+def test_parse_quantity_from_data_files() -> None:
+    assert parse_quantity("50 m", "[length]", "hex_size") == Q_(50, "m")
+    assert as_float(parse_quantity("25 ft", "[length]", "height"), "m") == pytest.approx(7.62)
+    assert as_float(parse_quantity("60 tonne", "[mass]", "limit"), "kg") == 60000
+    assert parse_quantity(Q_(40, "s"), "[time]", "turn") == Q_(40, "s")
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("50", "dimensionless"),
+        ("50 furlongz", "cannot read"),
+        ("", "cannot read"),
+        (50, "needs a quantity with a unit"),
+        ("40 s", "[time]"),
+    ],
+)
+def test_parse_quantity_errors(text: object, needle: str) -> None:
+    with pytest.raises(UnitsError) as info:
+        parse_quantity(text, "[length]", "hex_size")
+    assert "`hex_size`" in str(info.value) and needle in str(info.value)
