@@ -56,40 +56,52 @@ class InstalledPlugin:
 
 
 _cache: dict[str, InstalledPlugin] | None = None
+_broken: dict[str, str] = {}
 
 
 def installed_plugins(*, refresh: bool = False) -> dict[str, InstalledPlugin]:
-    """Every plugin installed in this environment, by name (entry points of ``hexwar.plugins``).
+    """Every working plugin installed in this environment, by name (entry points of
+    ``hexwar.plugins``).
 
-    A plugin whose module cannot be imported, or which lacks a valid ``PLUGIN`` manifest, or whose
-    entry-point name differs from its manifest's name, raises :class:`PluginError` naming it.
+    A plugin whose module cannot be imported, which lacks a valid ``PLUGIN`` manifest, or whose
+    entry-point name differs from its manifest's name is left out and listed by
+    :func:`broken_plugins`; asking for it by name raises :class:`PluginError` with the reason. One
+    broken package never stops the others from working.
     """
     global _cache
     if _cache is not None and not refresh:
         return _cache
     found: dict[str, InstalledPlugin] = {}
+    _broken.clear()
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         try:
             module = ep.load()
-        except Exception as exc:  # a broken third-party package must be named, not swallowed
-            raise PluginError(f"plugin {ep.name!r} ({ep.value}) failed to import: {exc}") from exc
+        except Exception as exc:  # a broken third-party package is reported, not fatal
+            _broken[ep.name] = f"plugin {ep.name!r} ({ep.value}) failed to import: {exc}"
+            continue
         manifest = getattr(module, "PLUGIN", None)
         if not isinstance(manifest, PluginManifest):
-            raise PluginError(
-                f"plugin {ep.name!r} ({ep.value}) has no PLUGIN manifest "
-                "(a hexwar.core.types.PluginManifest module attribute)"
-            )
+            _broken[ep.name] = (f"plugin {ep.name!r} ({ep.value}) has no PLUGIN manifest "
+                                "(a hexwar.core.types.PluginManifest module attribute)")
+            continue
         if manifest.name != ep.name:
-            raise PluginError(
-                f"entry point {ep.name!r} loads a plugin whose manifest is named {manifest.name!r}"
-            )
+            _broken[ep.name] = (f"entry point {ep.name!r} loads a plugin whose manifest is "
+                                f"named {manifest.name!r}")
+            continue
         if ep.name in found:
-            raise PluginError(f"two installed packages both provide plugin {ep.name!r}")
+            _broken[ep.name] = f"two installed packages both provide plugin {ep.name!r}"
+            continue
         dist = ep.dist.name if ep.dist is not None else "?"
         version = ep.dist.version if ep.dist is not None else "?"
         found[ep.name] = InstalledPlugin(manifest, module, dist, version)
     _cache = found
     return found
+
+
+def broken_plugins() -> dict[str, str]:
+    """Installed plugins that could not be loaded, with the reason."""
+    installed_plugins()
+    return dict(_broken)
 
 
 def systems() -> dict[str, InstalledPlugin]:
@@ -109,8 +121,11 @@ def options_of(system: str) -> dict[str, InstalledPlugin]:
 
 
 def unknown_message(kind: str, name: str, known: Sequence[str]) -> str:
-    """A 'not found' message that suggests the closest known names."""
+    """A 'not found' message that suggests the closest known names (or why it is broken)."""
     import difflib
+
+    if name in _broken:
+        return f"{kind} {name!r} is installed but broken: {_broken[name]}"
 
     close = difflib.get_close_matches(name, known, n=3)
     hint = f"; did you mean {', '.join(close)}?" if close else ""

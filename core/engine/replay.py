@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from hexwar.core.engine.controllers import ReplayController
@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 
 def rebuild(saved: SavedGame, *, verify: bool = True,
-            on_step: Callable[[int, int], None] | None = None) -> Game:
+            on_step: Callable[[int, int], None] | None = None,
+            local_plugins: Iterable[object] = ()) -> Game:
     """Re-run the saved decisions from the saved seed; with ``verify`` compare the state hash
     after every decision. Returns the game positioned after the last saved decision."""
     from hexwar.core.engine.game import Game
@@ -26,7 +27,8 @@ def rebuild(saved: SavedGame, *, verify: bool = True,
         raise DataError("the embedded scenario does not match its recorded hash", path=saved.path,
                         key="header.scenario_sha256")
     extra_rules = [r for r in header.get("rules", []) if r not in scenario.rules]
-    game = Game(scenario, seed=int(header["seed"]), options=extra_rules)
+    game = Game(scenario, seed=int(header["seed"]), options=extra_rules,
+                local_plugins=local_plugins)
     replay = ReplayController(saved.decisions)
     total = len(saved.decisions)
     while not replay.exhausted:

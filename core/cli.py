@@ -1,0 +1,543 @@
+"""The ``hexwar`` command line.
+
+Commands that a program would read take ``--json``. Long work (many games, long replays) shows a
+progress bar on a terminal. Each installed system may add its own group (``hexwar mbt ...``).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
+
+from hexwar.core.errors import HexwarError
+from hexwar.core.types import GameResult
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+
+
+@contextmanager
+def _progress(total: int | None, description: str, *, enabled: bool) -> Iterator[Progress]:
+    progress = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=err_console, disable=not enabled, transient=False,
+    )
+    with progress:
+        progress.add_task(description, total=total)
+        yield progress
+
+
+class HexwarGroup(click.Group):
+    """The root group: turns hexwar's own errors into a clean message and exit code 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except HexwarError as exc:
+            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            ctx.exit(2)
+
+
+@click.group(cls=HexwarGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="hexwar", prog_name="hexwar")
+def cli() -> None:
+    """hexwar adjudicates hex-and-counter tactical wargames.
+
+    Play a built-in scenario AI against AI:
+
+        hexwar play firefight:scenario-1 --players ai,ai --seed 1
+
+    Explain a line of sight on a scenario's map:
+
+        hexwar los mbt:basic-a 2EE3 1G7
+    """
+
+
+# -- listings ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def systems(as_json: bool) -> None:
+    """List the installed game systems."""
+    from hexwar.core.manager import Hooks, discovery_manager, installed_plugins, systems
+
+    hooks = Hooks(discovery_manager())
+    infos = {s.name: s for s in hooks.systems()}
+    rows = []
+    for name, plugin in sorted(systems().items()):
+        info = infos.get(name)
+        rows.append({
+            "name": name, "title": plugin.manifest.title, "version": plugin.version,
+            "distribution": plugin.distribution,
+            "publisher": info.publisher if info else "",
+            "options": sum(1 for p in installed_plugins().values()
+                           if p.manifest.kind != "system" and p.manifest.system == name),
+        })
+    if as_json:
+        _emit_json(rows)
+        return
+    table = RichTable("system", "title", "publisher", "optional rules", "package")
+    for r in rows:
+        table.add_row(r["name"], r["title"], r["publisher"], str(r["options"]),
+                      f"{r['distribution']} {r['version']}")
+    console.print(table)
+
+
+@cli.command()
+@click.argument("system")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def options(system: str, as_json: bool) -> None:
+    """List the optional rules of SYSTEM, with what each requires and conflicts with."""
+    from hexwar.core.manager import options_of
+
+    rows = [
+        {"name": n, "title": p.manifest.title, "summary": p.manifest.summary,
+         "implements": list(p.manifest.implements), "requires": list(p.manifest.requires),
+         "conflicts": list(p.manifest.conflicts)}
+        for n, p in sorted(options_of(system).items())
+    ]
+    if as_json:
+        _emit_json(rows)
+        return
+    if not rows:
+        console.print(f"{system} has no optional rules installed.")
+        return
+    table = RichTable("option", "what it does", "rules", "requires", "conflicts")
+    for r in rows:
+        table.add_row(r["name"], r["summary"], " ".join(r["implements"][:4]),
+                      ", ".join(r["requires"]), ", ".join(r["conflicts"]))
+    console.print(table)
+
+
+@cli.command()
+@click.argument("system", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def scenarios(system: str | None, as_json: bool) -> None:
+    """List the built-in scenarios (of SYSTEM, or of every system)."""
+    rows = []
+    for source in _scenario_sources():
+        if system and not source.name.startswith(f"{system}:"):
+            continue
+        from hexwar.core.scenario import Scenario
+
+        try:
+            sc = Scenario.load(source.path)
+            rows.append({"name": source.name, "title": sc.title, "system": sc.system,
+                         "turns": sc.turns, "rules": list(sc.rules), "path": str(source.path)})
+        except HexwarError as exc:
+            rows.append({"name": source.name, "title": f"(broken: {exc})", "system": "",
+                         "turns": 0, "rules": [], "path": str(source.path)})
+    if as_json:
+        _emit_json(rows)
+        return
+    table = RichTable("scenario", "title", "turns", "optional rules")
+    for r in rows:
+        table.add_row(r["name"], r["title"], str(r["turns"]), ", ".join(r["rules"]))
+    console.print(table)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def plugins(as_json: bool) -> None:
+    """List every installed plugin: systems, optional rules and adapters."""
+    from hexwar.core.manager import installed_plugins
+
+    rows = [{"name": n, "kind": p.manifest.kind, "system": p.manifest.system,
+             "title": p.manifest.title, "distribution": p.distribution, "version": p.version}
+            for n, p in sorted(installed_plugins().items())]
+    if as_json:
+        _emit_json(rows)
+        return
+    table = RichTable("plugin", "kind", "system", "title", "package")
+    for r in rows:
+        table.add_row(r["name"], r["kind"], r["system"], r["title"],
+                      f"{r['distribution']} {r['version']}")
+    console.print(table)
+
+
+def _scenario_sources() -> list[Any]:
+    from hexwar.core.manager import Hooks, discovery_manager
+
+    return Hooks(discovery_manager()).data_sources("scenario")
+
+
+def _resolve_scenario_path(name: str) -> Path:
+    """A scenario given by path or by its registered name (``mbt:basic-a``)."""
+    path = Path(name)
+    if path.exists():
+        return path
+    sources = {s.name: s for s in _scenario_sources()}
+    if name in sources:
+        return Path(sources[name].path)
+    from hexwar.core.manager import unknown_message
+
+    raise HexwarError(unknown_message("scenario (file or name)", name, sorted(sources)))
+
+
+# -- validate ----------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("file")
+@click.option("--option", "options_", multiple=True, help="Also enable this optional rule.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def validate(file: str, options_: tuple[str, ...], as_json: bool) -> None:
+    """Check a scenario file and report every problem with its file, key, line and a hint."""
+    from hexwar.core.scenario import Scenario, ScenarioError, validate_scenario
+
+    path = _resolve_scenario_path(file)
+    try:
+        problems = validate_scenario(Scenario.load(path), options=options_)
+    except ScenarioError as exc:
+        problems = exc.problems
+    if as_json:
+        _emit_json([{"message": p.message, "path": p.path, "key": p.key, "line": p.line,
+                     "hint": p.hint} for p in problems])
+    elif problems:
+        for p in problems:
+            err_console.print(f"[red]✗[/] {p}", highlight=False)
+        err_console.print(f"{len(problems)} problem(s)")
+    else:
+        console.print(f"[green]✓[/] {path} is a valid scenario")
+    if problems:
+        sys.exit(1)
+
+
+# -- play, resume, replay ----------------------------------------------------------------------
+
+
+def _controllers(game: Any, players: str, seed: int) -> tuple[dict[str, Any], dict[str, str]]:
+    from hexwar.core.engine.controllers import make_controller
+
+    words = [w.strip() for w in players.split(",") if w.strip()]
+    sides = list(game.state.sides)
+    if len(words) == 1:
+        words = words * len(sides)
+    if len(words) != len(sides):
+        raise HexwarError(f"--players names {len(words)} player(s) but the scenario has "
+                          f"{len(sides)} sides ({', '.join(sides)})")
+    offered = game.hooks.controllers()
+    return ({side: make_controller(w, side, seed, offered) for side, w in zip(sides, words, strict=True)},
+            dict(zip(sides, words, strict=True)))
+
+
+def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
+    if as_json:
+        _emit_json({"scenario": game.scenario.id, "seed": game.seed, "turn": game.state.turn,
+                    "decisions": len(game.decisions), "result": result.as_dict()})
+        return
+    who = result.winner or "nobody"
+    console.print(f"[bold]{game.scenario.title}[/] ({game.scenario.id}), seed {game.seed}: "
+                  f"{who} wins ({result.level}) after turn {game.state.turn}, "
+                  f"{len(game.decisions)} decisions")
+    if result.scores:
+        console.print("  scores: " + ", ".join(f"{k} {v:g}" for k, v in result.scores.items()))
+    for reason in result.reasons:
+        console.print(f"  - {reason}", highlight=False)
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's dice.")
+@click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
+@click.option("--players", default="ai,ai", show_default=True,
+              help="One player per side, comma-separated: ai, random, human or script:FILE.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the event log (JSON lines).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+              help="Save the game here (after every decision when a human plays, else at the end).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
+         save_path: str | None, as_json: bool) -> None:
+    """Play SCENARIO (a file or a built-in name) to its end."""
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.record import EventLog, save_game
+    from hexwar.core.scenario import load_and_validate
+
+    sc = load_and_validate(_resolve_scenario_path(scenario), options=options_)
+    with _open_log(log_path) as stream:
+        game = Game(sc, seed=seed, options=options_, log=EventLog(stream))
+        controllers, words = _controllers(game, players, seed)
+        human = any(w == "human" for w in words.values())
+
+        def after(g: Any) -> None:
+            if save_path and human:
+                save_game(g, save_path, players=words)
+
+        try:
+            with _progress(sc.turns, f"{sc.id}", enabled=not as_json and not human
+                           and sys.stderr.isatty()) as bar:
+                def step(g: Any) -> None:
+                    after(g)
+                    bar.update(bar.task_ids[0], completed=g.state.turn)
+                result = game.play(controllers, on_decision=step)
+        finally:
+            if save_path:
+                save_game(game, save_path, players=words)
+    _print_result(game, result, as_json)
+
+
+@contextmanager
+def _open_log(path: str | None) -> Iterator[Any]:
+    if path is None:
+        yield None
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        yield handle
+
+
+@cli.command()
+@click.argument("save", type=click.Path(exists=True, dir_okay=False))
+@click.option("--players", default=None, help="Players for the rest of the game (default: as saved).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save here (default: SAVE).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def resume(save: str, players: str | None, save_path: str | None, as_json: bool) -> None:
+    """Resume a saved game and play it to its end."""
+    from hexwar.core.engine.record import load_saved, save_game
+    from hexwar.core.engine.replay import rebuild
+
+    saved = load_saved(save)
+    game = rebuild(saved, verify=True)
+    words_text = players or ",".join(saved.players.get(s, "ai") for s in game.state.sides)
+    controllers, words = _controllers(game, words_text, game.seed)
+    target = save_path or save
+    if game.pending is None:
+        console.print("the saved game is already over")
+    try:
+        result = game.play(controllers, on_decision=lambda g: save_game(g, target, players=words)
+                           if "human" in words.values() else None)
+    finally:
+        save_game(game, target, players=words)
+    _print_result(game, result, as_json)
+
+
+@cli.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False))
+@click.option("--verify", is_flag=True, help="Check the state hash after every decision.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def replay(log: str, verify: bool, as_json: bool) -> None:
+    """Re-run a game from its log or save (its seed and decisions)."""
+    from hexwar.core.engine.record import load_saved
+    from hexwar.core.engine.replay import rebuild
+
+    saved = load_saved(log)
+    with _progress(len(saved.decisions), "replay", enabled=not as_json and sys.stderr.isatty()) as bar:
+        game = rebuild(saved, verify=verify,
+                       on_step=lambda i, n: bar.update(bar.task_ids[0], completed=i))
+    data = {"decisions": len(saved.decisions), "verified": verify, "hash": game.state.digest(),
+            "turn": game.state.turn, "over": game.result is not None,
+            "result": game.result.as_dict() if game.result else None}
+    if as_json:
+        _emit_json(data)
+    else:
+        state = "over" if game.result else "in progress"
+        check = "every state hash matched" if verify else "not verified"
+        console.print(f"replayed {len(saved.decisions)} decisions: {check}; game {state} at turn "
+                      f"{game.state.turn}")
+        if game.result:
+            _print_result(game, game.result, False)
+
+
+# -- many games --------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--games", "n_games", type=int, default=20, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
+@click.option("--players", default="ai,ai", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def simulate(scenario: str, n_games: int, seed: int, options_: tuple[str, ...], players: str,
+             as_json: bool) -> None:
+    """Play many games of SCENARIO (seeds SEED, SEED+1, ...) and report how they ended."""
+    import time
+
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import load_and_validate
+
+    sc = load_and_validate(_resolve_scenario_path(scenario), options=options_)
+    wins: Counter[str] = Counter()
+    levels: Counter[str] = Counter()
+    decisions: list[int] = []
+    start = time.perf_counter()
+    with _progress(n_games, "games", enabled=not as_json and sys.stderr.isatty()) as bar:
+        for i in range(n_games):
+            game = Game(sc, seed=seed + i, options=options_)
+            controllers, _ = _controllers(game, players, seed + i)
+            result = game.play(controllers)
+            wins[result.winner or "draw"] += 1
+            levels[result.level] += 1
+            decisions.append(len(game.decisions))
+            bar.update(bar.task_ids[0], completed=i + 1)
+    elapsed = time.perf_counter() - start
+    data = {"scenario": sc.id, "games": n_games, "players": players, "wins": dict(wins),
+            "levels": dict(levels), "mean_decisions": statistics.fmean(decisions) if decisions else 0,
+            "seconds": round(elapsed, 3)}
+    if as_json:
+        _emit_json(data)
+        return
+    table = RichTable("outcome", "games", "share")
+    for k, v in wins.most_common():
+        table.add_row(k, str(v), f"{v / n_games:.0%}")
+    console.print(table)
+    console.print(f"{n_games} games in {elapsed:.1f}s; {data['mean_decisions']:.0f} decisions a game")
+
+
+# -- pictures and line of sight ----------------------------------------------------------------
+
+
+def _load_situation(source: str) -> Any:
+    """A game from a save/log, or a fresh game at set-up from a scenario."""
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.record import load_saved
+    from hexwar.core.engine.replay import rebuild
+    from hexwar.core.scenario import load_and_validate
+
+    path = Path(source)
+    if path.exists() and path.suffix in {".json", ".jsonl", ".log", ".save"}:
+        return rebuild(load_saved(path), verify=False)
+    return Game(load_and_validate(_resolve_scenario_path(source)), seed=0)
+
+
+@cli.command()
+@click.argument("source")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
+@click.option("--side", default=None, help="Draw only what this side may see.")
+def render(source: str, output: str, side: str | None) -> None:
+    """Draw a scenario's board or a saved game as SVG."""
+    from hexwar.core.render import render_game
+
+    game = _load_situation(source)
+    Path(output).write_text(render_game(game, side), encoding="utf-8")
+    console.print(f"wrote {output}")
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("from_hex")
+@click.argument("to_hex")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def los(source: str, from_hex: str, to_hex: str, as_json: bool) -> None:
+    """Explain the line of sight between two hexes (labels as on the map) of a scenario or save."""
+    from hexwar.core.los import line_of_sight
+
+    game = _load_situation(source)
+    a, b = game.board.parse(from_hex), game.board.parse(to_hex)
+    result = line_of_sight(game.board, a, b, game.los_rules, {"game": game})
+    data = result.as_dict(game.board) if hasattr(result, "as_dict") else {"clear": result.clear}
+    if as_json:
+        _emit_json(data)
+        return
+    verdict = "[green]clear[/]" if result.clear else "[red]blocked[/]"
+    console.print(f"line of sight {from_hex} → {to_hex}: {verdict}")
+    for line in result.explain(game.board) if hasattr(result, "explain") else []:
+        console.print(f"  {line}", highlight=False)
+
+
+# -- data --------------------------------------------------------------------------------------
+
+
+@cli.group()
+def data() -> None:
+    """Inspect the shipped data: tables, cards, and how much of it is still estimated."""
+
+
+@data.command("check")
+@click.argument("system")
+@click.option("--pack", type=click.Path(exists=True, file_okay=False),
+              help="A folder of your own tables that replace shipped ones by name.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--all", "show_all", is_flag=True, help="List every estimated value, not the first 50.")
+def data_check(system: str, pack: str | None, as_json: bool, show_all: bool) -> None:
+    """Validate SYSTEM's data (and a table pack), compare every number the rulebook discloses,
+    and report what is still estimated."""
+    from hexwar.core.manager import Hooks, build_plugin_manager
+    from hexwar.core.tables import TableSet, check_disclosed
+
+    hooks = Hooks(build_plugin_manager(system, ()))
+    tables = TableSet()
+    for source in hooks.data_sources("tables"):
+        if source.name.split(":")[0] == system:
+            loaded = TableSet.load_dir(source.path)
+            tables = TableSet([*tables.values(), *loaded.values()])
+    if pack:
+        tables = tables.with_pack(pack)
+    problems = check_disclosed(tables, hooks.disclosed())
+    summaries = tables.provenance()
+    card_rows = _card_provenance(hooks, system)
+    if as_json:
+        _emit_json({
+            "system": system, "pack": pack,
+            "tables": [{"table": s.name, "cited": s.cited, "estimated": s.estimated,
+                        "transcription": s.transcription} for s in summaries],
+            "cards": card_rows, "problems": [str(p) for p in problems],
+        })
+    else:
+        console.print(tables.report(list_estimated=True, limit=10_000 if show_all else 50),
+                      highlight=False)
+        if card_rows:
+            table = RichTable("card file", "cited", "estimated", "transcription")
+            for r in card_rows:
+                table.add_row(r["name"], str(r["cited"]), str(r["estimated"]), str(r["transcription"]))
+            console.print(table)
+        if problems:
+            for p in problems:
+                err_console.print(f"[red]✗[/] {p}", highlight=False)
+        else:
+            console.print(f"[green]✓[/] every disclosed number agrees "
+                          f"({len(hooks.disclosed())} checked)")
+    if problems:
+        sys.exit(1)
+
+
+def _card_provenance(hooks: Any, system: str) -> list[dict[str, Any]]:
+    from hexwar.core.provenance import SourceKind, load_records
+
+    rows = []
+    for source in hooks.data_sources("cards"):
+        if source.name.split(":")[0] != system:
+            continue
+        folder = Path(source.path)
+        for path in sorted(folder.glob("*.toml")) if folder.is_dir() else [folder]:
+            records = load_records(path)
+            rows.append({"name": path.name, "cited": records.count(SourceKind.CITED),
+                         "estimated": records.count(SourceKind.ESTIMATED),
+                         "transcription": records.count(SourceKind.TRANSCRIPTION)})
+    return rows
+
+
+# -- system commands ---------------------------------------------------------------------------
+
+
+def _add_system_commands() -> None:
+    from hexwar.core.manager import discovery_manager
+
+    try:
+        discovery_manager().hook.hexwar_register_commands(group=cli)
+    except HexwarError as exc:  # a broken plugin must not take the whole CLI down
+        err_console.print(f"[yellow]warning:[/] plugin commands unavailable: {exc}")
+
+
+def main() -> None:
+    _add_system_commands()
+    cli(prog_name="hexwar")
+
+
+if __name__ == "__main__":
+    main()
