@@ -103,7 +103,7 @@ def test_as_float_round_trip(x: float) -> None:
     assert as_float(Q_(x, "m"), "km") * 1000 == pytest.approx(x, abs=1e-6)
 
 
-def test_scale_firefight() -> None:
+def test_ff_6_scale_conversion() -> None:
     # Firefight [2.0]: a hex is fifty meters across; a Game-Turn is 40 seconds. [13.1]: 20 m
     # contour interval.
     ff = Scale("firefight", Q_(50, "m"), Q_(20, "m"), Q_(40, "s"), rule="Firefight [2.0]")
