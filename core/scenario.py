@@ -214,26 +214,31 @@ class Scenario:
         return _Locator(self.text, self.path).line_of_key(key)
 
 
-def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = ()) -> list[Problem]:
-    """Check a parsed scenario against the installed plugins; returns every problem found."""
-    from hexwar.core.manager import Hooks, build_plugin_manager
+def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
+                      local_plugins: tuple[object, ...] = ()) -> list[Problem]:
+    """Check a parsed scenario against the installed plugins (and ``local_plugins``, modules
+    carrying a manifest); returns every problem found."""
+    from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin
 
     path = scenario.path
     loc = _Locator(scenario.text, path)
     try:
         pm = build_plugin_manager(scenario.system, set(scenario.rules) | set(options),
-                                  guests=scenario.guest_systems())
+                                  guests=scenario.guest_systems(),
+                                  local=[local_plugin(m) for m in local_plugins])
     except PluginError as exc:
         return [Problem(str(exc), path, "scenario.rules" if scenario.system else "scenario.system",
                         loc.line_of_key("scenario.rules") or loc.line_of_key("scenario.system"),
                         hint="`hexwar systems` and `hexwar options SYSTEM` list what is installed")]
+    from hexwar.core.board import MapValidationError
+
     hooks = Hooks(pm)
     problems: list[Problem] = []
     unit_types = hooks.unit_types()
     board = None
     try:
         board = scenario.build_board(hooks)
-    except ScenarioError as exc:
+    except (ScenarioError, MapValidationError) as exc:
         problems.extend(exc.problems)
     except HexwarError as exc:
         problems.append(Problem(str(exc), path, "board", loc.line_of_key("board")))
@@ -244,14 +249,14 @@ def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = ()) -> l
             from hexwar.core.manager import unknown_message
 
             problems.append(Problem(unknown_message("unit type", u.type, system_types), path,
-                                    f"{key}.type", u.line))
+                                    f"{key}.type", loc.line_in_block(u.line, "type")))
         if u.hex is not None and board is not None:
             try:
                 h = board.parse(u.hex)
                 if not board.contains(h):
                     raise ValueError(f"hex {u.hex!r} is off the board")
             except (ValueError, HexwarError) as exc:
-                problems.append(Problem(str(exc), path, f"{key}.hex", u.line,
+                problems.append(Problem(str(exc), path, f"{key}.hex", loc.line_in_block(u.line, "hex"),
                                         hint="labels look like the board's own (see `hexwar render`)"))
         if u.hex is None and u.enter is None and not scenario.raw.get("setup"):
             problems.append(Problem("unit has neither a hex nor an 'enter' table", path, key, u.line,

@@ -1,0 +1,89 @@
+"""Scenario files: every kind of bad input gets a clear error naming what and where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hexwar.core.scenario import Scenario, ScenarioError, validate_scenario
+
+from .toy import toy_system
+
+TOY = (Path(__file__).parent / "toy" / "scenario.toml").read_text()
+
+
+def problems_of(text: str, options: tuple[str, ...] = ()) -> list[str]:
+    try:
+        scenario = Scenario.from_text(text, path="s.toml")
+    except ScenarioError as exc:
+        return [str(p) for p in exc.problems]
+    return [str(p) for p in validate_scenario(scenario, options=options, local_plugins=(toy_system,))]
+
+
+def test_the_toy_scenario_is_valid() -> None:
+    assert problems_of(TOY) == []
+
+
+def test_broken_toml_names_the_line() -> None:
+    (problem,) = problems_of(TOY.replace('id = "r1"', 'id = "r1'))
+    assert problem.startswith("s.toml:") and "not valid TOML" in problem
+    assert problem.startswith("s.toml:15:")  # the line of id = "r1
+
+
+def test_unknown_unit_type_suggests_close_names() -> None:
+    (problem,) = problems_of(TOY.replace('type = "toy:gun"', 'type = "toy:gnu"', 1))
+    assert "unknown unit type 'toy:gnu'" in problem and "did you mean toy:gun" in problem
+    assert "s.toml:16 [units[0].type]" in problem
+
+
+def test_hex_off_the_board() -> None:
+    (problem,) = problems_of(TOY.replace('hex = "1H6"', 'hex = "1H9"'))
+    assert "units[1].hex" in problem and "1H9" in problem
+
+
+def test_wrong_type_names_key_and_line() -> None:
+    (problem,) = problems_of(TOY.replace("facing = 4", 'facing = "south"'))
+    assert "'facing' must be an integer" in problem and "s.toml:25 [units[1].facing]" in problem
+
+
+def test_missing_system_and_turns_are_both_reported() -> None:
+    text = TOY.replace('system = "toy"\n', "").replace("turns = 3\n", "")
+    found = problems_of(text)
+    assert any("missing required key 'system'" in p for p in found)
+    assert any("missing required key 'turns'" in p for p in found)
+
+
+def test_unknown_option() -> None:
+    (problem,) = problems_of(TOY, options=("toy.nonsense",))
+    assert "unknown optional rule 'toy.nonsense'" in problem
+    assert "hexwar options SYSTEM" in problem
+
+
+def test_duplicate_unit_id() -> None:
+    (problem,) = problems_of(TOY.replace('id = "b1"', 'id = "r1"'))
+    assert "duplicate unit id 'r1' (first at line 14)" in problem
+
+
+def test_unit_type_must_name_its_system_and_side_must_exist() -> None:
+    found = problems_of(TOY.replace('type = "toy:gun"', 'type = "gun"', 1).replace(
+        'side = "blue"', 'side = "green"'))
+    assert any("must name its system" in p and "toy:gun" in p for p in found)
+    assert any("side 'green' is not one of red, blue" in p for p in found)
+
+
+def test_unknown_top_level_table() -> None:
+    found = problems_of(TOY + "\n[victroy]\nx = 1\n")
+    assert any("unknown top-level table [victroy]" in p for p in found)
+
+
+def test_unknown_panel() -> None:
+    found = problems_of(TOY.replace("toy:panel-1", "toy:panel-9"))
+    assert any("unknown panel 'toy:panel-9'" in p and "toy:panel-1" in p for p in found)
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    text = TOY.replace('type = "toy:gun"', 'type = "gun"').replace("facing = 4", "facing = 9")
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_text(text, path="s.toml")
+    assert len(err.value.problems) == 3
