@@ -761,26 +761,42 @@ def _data_lines(text: str) -> Iterator[tuple[int, str]]:
         yield number, line
 
 
-def parse_table_csv(text: str, name: str, *, path: str | None = None) -> Table:
-    """Parse a long-format CSV table (see ``docs/data-format.md``).
-
-    Blank lines and lines starting with ``#`` are ignored; a leading ``# title: ...`` comment
-    sets the title. Quoted fields may not span lines.
-    """
-    title = ""
-    for line in text.splitlines():
+def _directives(text: str) -> dict[str, tuple[int, str]]:
+    """``# title: ...`` and ``# value: ...`` comments before the header: name -> (line, text)."""
+    found: dict[str, tuple[int, str]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
         s = line.strip()
-        if s.lower().startswith("# title:"):
-            title = s.split(":", 1)[1].strip()
-            break
         if s and not s.startswith("#"):
             break
-    lines = iter(_data_lines(text.lstrip("\ufeff")))
+        m = re.match(r"^#\s*(title|value)\s*:(.*)$", s, re.IGNORECASE)
+        if m and m.group(1).lower() not in found:
+            found[m.group(1).lower()] = (number, m.group(2).strip())
+    return found
+
+
+def parse_table_csv(text: str, name: str, *, path: str | None = None) -> Table:
+    """Parse a CSV table (see ``docs/data-format.md``), long or wide.
+
+    Blank lines and lines starting with ``#`` are ignored; a ``# title: ...`` comment before the
+    header sets the title. Quoted fields may not span lines.
+
+    *Wide* ("grid") form: header cells written ``<key>:<kind>=<cell>`` (e.g. ``modifier:band=-3``)
+    are the columns of a printed chart; they all belong to one key. Each non-blank grid cell
+    becomes one row; a blank grid cell is no entry. A cell may carry its own source after a bar,
+    ``56 | MBT 7.4.3``; otherwise the row's ``source`` applies. The value column is ``value``
+    (auto type) unless a ``# value: <name>:<type>`` comment before the header says otherwise.
+    """
+    text = text.lstrip("\ufeff")
+    directives = _directives(text)
+    title = directives.get("title", (0, ""))[1]
+    lines = iter(_data_lines(text))
     try:
         header_line, header_text = next(lines)
     except StopIteration:
         raise DataError("empty table: no header line", path=path) from None
     header = _csv_cells(header_text, path, header_line)
+    if any("=" in cell for cell in header):
+        return _parse_wide(name, header, header_line, lines, directives, path=path, title=title)
     schema, special = _build_schema(
         [_parse_header_cell(c) for c in header], path=path, line=header_line
     )
@@ -788,11 +804,7 @@ def parse_table_csv(text: str, name: str, *, path: str | None = None) -> Table:
     rows: list[Row] = []
     for number, line in lines:
         cells = _csv_cells(line, path, number)
-        if len(cells) != len(names):
-            raise DataError(
-                f"{len(cells)} cells but the header has {len(names)} columns", path=path,
-                line=number, hint="quote cells that contain commas",
-            )
+        _check_width(cells, names, path, number)
         by_name = dict(zip(names, cells, strict=True))
         note_col = "note" if "note" in special else "notes"
         rows.append(_make_row(
@@ -806,6 +818,109 @@ def parse_table_csv(text: str, name: str, *, path: str | None = None) -> Table:
         ))
     if not rows:
         raise DataError(f"table {name!r} has a header but no rows", path=path, line=header_line)
+    return Table(name, schema, rows, path=path, title=title, header_line=header_line)
+
+
+def _check_width(cells: list[str], names: list[str], path: str | None, number: int) -> None:
+    if len(cells) != len(names):
+        raise DataError(
+            f"{len(cells)} cells but the header has {len(names)} columns", path=path,
+            line=number, hint="quote cells that contain commas",
+        )
+
+
+def _parse_wide(
+    name: str,
+    header: list[str],
+    header_line: int,
+    lines: Iterator[tuple[int, str]],
+    directives: Mapping[str, tuple[int, str]],
+    *,
+    path: str | None,
+    title: str,
+) -> Table:
+    """The wide (grid) CSV form; see :func:`parse_table_csv`."""
+    pivot_name: str | None = None
+    pivot_kind: str | None = None
+    pivot_cols: list[tuple[int, str, Band | str]] = []  # (position, header text, key cell)
+    plain: list[tuple[str, str | None, bool]] = []
+    plain_pos: list[int] = []
+    for pos, cell in enumerate(header):
+        if "=" not in cell:
+            plain.append(_parse_header_cell(cell))
+            plain_pos.append(pos)
+            continue
+        left, _, right = cell.partition("=")
+        key, _, kind = left.strip().partition(":")
+        key, kind = key.strip(), kind.strip()
+        if kind not in KEY_KINDS:
+            raise DataError(
+                f"grid column {cell!r} must name its key and kind, e.g. modifier:band=-3",
+                path=path, line=header_line, key=cell,
+            )
+        if pivot_name is not None and (key, kind) != (pivot_name, pivot_kind):
+            raise DataError(
+                f"grid column {cell!r} names another key than {pivot_name}:{pivot_kind}",
+                path=path, line=header_line, key=cell, hint="a grid spreads only one key",
+            )
+        pivot_name, pivot_kind = key, kind
+        try:
+            pivot_cols.append((pos, cell, _parse_key(right.strip(), kind)))
+        except DataError as exc:
+            raise DataError(exc.message, path=path, line=header_line, key=cell,
+                            hint=exc.hint) from None
+    assert pivot_name is not None and pivot_kind is not None
+    vline, vdecl = directives.get("value", (header_line, "value"))
+    vname, vtype, voptional = _parse_header_cell(vdecl)
+    plain_keys = [c for c in plain if c[1] in KEY_KINDS]
+    others = [c for c in plain if c[1] not in KEY_KINDS]
+    if any(c[0] == pivot_name for c in plain):
+        raise DataError(f"key {pivot_name!r} is both a column and a grid key", path=path,
+                        line=header_line, key=pivot_name)
+    if any(c[0] not in RESERVED for c in others):
+        bad = next(c[0] for c in others if c[0] not in RESERVED)
+        raise DataError(
+            f"column {bad!r} in a grid table", path=path, line=header_line, key=bad,
+            hint="a grid table has key columns (:band/:label), grid columns (key:kind=cell), "
+                 "source and note; declare the value with a '# value: name:type' comment",
+        )
+    columns = [*plain_keys, (pivot_name, pivot_kind, False), (vname, vtype, voptional),
+               ("source", None, False)]
+    try:
+        schema, _ = _build_schema(columns, path=path, line=header_line)
+    except DataError as exc:
+        if exc.key == vname:
+            raise DataError(exc.message, path=path, line=vline, key=vname, hint=exc.hint) \
+                from None
+        raise
+    names = [_parse_header_cell(c)[0] if "=" not in c else c for c in header]
+    rows: list[Row] = []
+    for number, line in lines:
+        cells = _csv_cells(line, path, number)
+        _check_width(cells, names, path, number)
+        by_pos = dict(enumerate(cells))
+        by_name = {plain[i][0]: by_pos[p] for i, p in enumerate(plain_pos)}
+        for pos, head, pivot_cell in pivot_cols:
+            raw = by_pos[pos]
+            if not raw:
+                continue
+            value_text, bar, cell_source = raw.partition("|")
+            key_cells: dict[str, object] = {k[0]: by_name[k[0]] for k in plain_keys}
+            key_cells[pivot_name] = str(pivot_cell)
+            try:
+                row = _make_row(
+                    schema, key_cells, {vname: value_text.strip()}, by_name.get("source", ""),
+                    {vname: cell_source.strip()} if bar else {},
+                    path=path, line=number, where=f"cell {head!r} of table {name!r}",
+                    note=by_name.get("note", by_name.get("notes", "")).strip(),
+                )
+            except DataError as exc:
+                raise DataError(exc.message, path=path, line=number,
+                                key=head if exc.key in (vname, "source", f"source.{vname}")
+                                else exc.key, hint=exc.hint) from None
+            rows.append(row)
+    if not rows:
+        raise DataError(f"table {name!r} has a header but no cells", path=path, line=header_line)
     return Table(name, schema, rows, path=path, title=title, header_line=header_line)
 
 

@@ -659,3 +659,54 @@ def test_load_records_dir(tmp_path: Path) -> None:
     assert cards["m1"].get("m1.speed") == Sourced(6, "estimated")
     with pytest.raises(DataError, match="not a folder"):
         load_records_dir(tmp_path / "nope")
+
+
+# -- wide (grid) CSV ---------------------------------------------------------------------------
+
+
+def test_grid_csv_is_the_same_table_as_long_form(tables: TableSet) -> None:
+    grid = load_table(DATA / "grid_pack" / "ap_hit.csv")
+    assert grid.schema == tables["ap_hit"].schema
+    assert grid.lookup(ap=14, modifier=-3) == Sourced(56, "MBT 7.4.3")
+    assert grid.lookup(ap=18, modifier=-6) == Sourced(59, "MBT 7.4.3")
+    assert grid.lookup(ap=15, modifier=-1) == Sourced(61, "transcription: fixture grid")
+    assert grid.title.startswith("the same chart as a grid")
+    with pytest.raises(TableLookupError):  # a blank grid cell is no entry
+        grid.value(ap=18, modifier=3)
+    assert len(grid) == 7 and grid.find_row({"ap": 14, "modifier": -1}).line == 4
+    packed = tables.with_pack(DATA / "grid_pack")
+    assert packed.replaced == {"ap_hit"} and check_disclosed(packed, MBT_DISCLOSED) == []
+
+
+def test_grid_csv_label_pivot_and_default_value_column() -> None:
+    # Firefight [11.1] printed as its two columns.
+    t = csv_table(
+        "terrain:label,target:label=Personnel,target:label=Vehicle,source\n"
+        "Clear,20,60,Firefight [11.1]\nForest,5,10,Firefight [11.1]\n"
+    )
+    assert t.value(terrain="Forest", target="Vehicle") == 10
+    assert t.value_names == ("value",) and t.schema.value("value").type == "auto"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key", "needle"),
+    [
+        ("a:band,m=1,source\n1,2,estimated\n", 1, "m=1", "must name its key and kind"),
+        ("a:band,m:band=1,n:band=2,source\n1,2,3,estimated\n", 1, "n:band=2", "another key"),
+        ("a:band,m:band=1-,source\n1,2,estimated\n", 1, "m:band=1-", "malformed band"),
+        ("a:band,m:band=1,m:band=1-2,source\n1,2,3,estimated\n", 2, None, "rows overlap"),
+        ("a:band,m:band=1,source\n1,2,\n", 2, "m:band=1", "missing source"),
+        ("a:band,m:band=1,source\n1,2 | est.,MBT 1.1\n", 2, "m:band=1", "malformed source"),
+        ("# value: v:int\na:band,m:band=1,source\n1,x,estimated\n", 3, "m:band=1", "valid int"),
+        ("# value: v:intt\na:band,m:band=1,source\n1,2,estimated\n", 1, "v", "unknown column"),
+        ("a:band,m:band=1,extra,source\n1,2,3,estimated\n", 1, "extra", "in a grid table"),
+        ("m:band,m:band=1,source\n1,2,estimated\n", 1, "m", "both a column and a grid key"),
+        ("a:band,m:band=1,source\n1,,estimated\n", 1, None, "no cells"),
+        ("a:band,m:band=1,source\n1,2\n", 2, None, "2 cells but the header has 3"),
+    ],
+)
+def test_grid_csv_errors(text: str, line: int, key: str | None, needle: str) -> None:
+    with pytest.raises(DataError) as info:
+        csv_table(text, "grid")
+    err = info.value
+    assert (err.path, err.line, err.key) == ("grid.csv", line, key) and needle in str(err)
