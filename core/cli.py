@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import click
+from hexwar.core.errors import HexwarError
+from hexwar.core.types import GameResult
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
-
-from hexwar.core.errors import HexwarError
-from hexwar.core.types import GameResult
 
 console = Console()
 err_console = Console(stderr=True)
@@ -79,7 +78,7 @@ def systems(as_json: bool) -> None:
 
     hooks = Hooks(discovery_manager())
     infos = {s.name: s for s in hooks.systems()}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, plugin in sorted(systems().items()):
         info = infos.get(name)
         rows.append({
@@ -106,7 +105,7 @@ def options(system: str, as_json: bool) -> None:
     """List the optional rules of SYSTEM, with what each requires and conflicts with."""
     from hexwar.core.manager import options_of
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"name": n, "title": p.manifest.title, "summary": p.manifest.summary,
          "implements": list(p.manifest.implements), "requires": list(p.manifest.requires),
          "conflicts": list(p.manifest.conflicts)}

@@ -17,7 +17,6 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
-
 from hexwar.core import hookspecs
 from hexwar.core.errors import PluginError
 from hexwar.core.markers import PROJECT
@@ -314,7 +313,8 @@ class Hooks:
             if index is None:
                 raise PluginError(
                     f"sequence edit {edit.op} {edit.phase.name if edit.phase else ''!r} names "
-                    f"phase {edit.anchor!r}, which is not in the sequence ({', '.join(p.name for p in phases)})"
+                    f"phase {edit.anchor!r}, which is not in the sequence "
+                    f"({', '.join(p.name for p in phases)})"
                 )
             if edit.op == "remove":
                 del phases[index]

@@ -289,7 +289,7 @@ def _get(table: Mapping[str, Any], name: str, kind: type, problems: list[Problem
             return None
         return default
     value = table[name]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         problems.append(Problem(
             f"{name!r} must be {_kind_name(kind)}, not {type(value).__name__} {value!r}",
             loc.path, key, loc.line_in_block(line, name) if line else loc.line_of_key(key)))

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hexwar.core.manager import (
     Hooks,
     InstalledPlugin,
@@ -65,8 +64,9 @@ def check_plugin_contract(plugin: str | object) -> list[str]:
     passed.append("registers into a fresh manager and passes check_pending")
     hooks = Hooks(pm)
     try:
-        for record in [*hooks.unit_types().values(), *hooks.terrain_types().values(),
-                       *hooks.data_sources()]:
+        records: list[Any] = [*hooks.unit_types().values(), *hooks.terrain_types().values(),
+                              *hooks.data_sources()]
+        for record in records:
             if ":" not in record.name:
                 breaches.append(f"record {record.name!r} is not qualified with its system")
         passed.append("registration records are unique and qualified")

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from hexwar.core.engine.controllers import RandomController, ScriptedController
 from hexwar.core.engine.game import Game
 from hexwar.core.engine.record import load_saved, save_game, write_atomic
@@ -105,7 +104,7 @@ def test_modifiers_from_an_extra_plugin_are_logged_with_their_rule() -> None:
     game = new_game(extra_plugins=[("toy.plus1", toy_system.Plus1())])
     game.answer("b1")
     game.answer("pass")
-    fire = [e for e in game.log.events if e["type"] == "result"][0]
+    fire = next(e for e in game.log.events if e["type"] == "result")
     assert fire["modifiers"] == [{"name": "sharpshooter", "value": 1, "rule": "toy 4", "stage": 0}]
     assert any(e["type"] == "roll" and e["dice"] == "d6" for e in game.log.events)
 

@@ -9,7 +9,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import PluginError
@@ -36,7 +35,7 @@ def local(*modules: object) -> list[Any]:
 
 
 def test_unknown_rule_is_named_with_suggestions() -> None:
-    with pytest.raises(PluginError, match="unknown optional rule 'toy.smok'.*did you mean toy.smoke"):
+    with pytest.raises(PluginError, match=r"unknown optional rule 'toy\.smok'.*did you mean toy\.smoke"):
         resolve_rules("toy", ["toy.smok"], local=local(toy_system, rule("toy.smoke")))
 
 
@@ -134,7 +133,7 @@ def test_an_edit_naming_a_missing_phase_fails_clearly() -> None:
 
     bad = rule("toy.bad", hexwar_sequence_edits=Impl().hexwar_sequence_edits)
     pm = build_plugin_manager("toy", ["toy.bad"], local=local(toy_system, bad))
-    with pytest.raises(PluginError, match="names phase 'toy.nope', which is not in the sequence"):
+    with pytest.raises(PluginError, match=r"names phase 'toy\.nope', which is not in the sequence"):
         Hooks(pm).sequence("toy")
 
 

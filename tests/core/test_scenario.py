@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from hexwar.core.scenario import Scenario, ScenarioError, validate_scenario
 
 from .toy import toy_system

@@ -120,7 +120,7 @@ def hexwar_final_result(game: Any) -> GameResult:
 def hexwar_game_over(game: Any) -> GameResult | None:
     for side in game.state.sides:
         if all(u.state.get("dead") for u in game.state.units_of(side)):
-            other = [s for s in game.state.sides if s != side][0]
+            other = next(s for s in game.state.sides if s != side)
             return GameResult(other, "elimination")
     return None
 
