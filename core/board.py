@@ -331,6 +331,11 @@ class PanelPlacement:
     its own numbering continued that many columns right and rows down (so ``(33, 0)`` puts the
     panel's cell (0, 0) where the panel's own cell (33, 0) would be; with the same shift parity two
     panels then join row to row). Rotation 180 turns the panel about its local hex (0, 0) first.
+
+    To chain panels (3, 2, 1 in a row, MBT 2.1) use :meth:`aligned`, which puts one of the
+    panel's hexes on a board hex of a panel already placed, e.g.
+    ``PanelPlacement.aligned(p1, "1A1", pl2.hex("2HH1"))``: a column offset by an odd number
+    shifts the grid by half a hex, so offsets are not additive across panels.
     """
 
     panel: Panel
@@ -696,6 +701,14 @@ def validate_board(
 # ---------------------------------------------------------------------------------------------
 
 
+def _owns(panel: Panel, label: str) -> bool:
+    try:
+        panel.parse(label)
+    except ValueError:
+        return False
+    return True
+
+
 class _DataHooks(Protocol):
     def data_sources(self, kind: str | None = None) -> list[Any]: ...
 
@@ -711,6 +724,7 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
         panels = [
           { panel = "mbt-3" },                       # a registered panel (DataSource)
           { panel = "mbt-2", offset = [33, 0] },     # (columns, rows): see PanelPlacement
+          { panel = "mbt-1", join = ["1A1", "2HH1"] },  # 1A1 is the half hex 2HH1
           { file = "maps/my-panel.toml", hex = [66, -33], rotation = 180 },  # axial offset
         ]
         terrain = { "2G7" = "woods" }                           # scenario terrain changes
@@ -751,6 +765,18 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
             problems.append(Problem(f"rotation must be 0 or 180, got {rot!r}", path, key))
             rot = 0
         offset: Hex | tuple[int, int] = Hex(0, 0)
+        if "join" in e:
+            # join = ["2A1", "3HH1"]: this panel's hex 2A1 is the hex called 3HH1 on an
+            # earlier panel (the half hexes of MBT 1.1 / Firepower 1.1).
+            try:
+                mine, theirs = (str(x) for x in e["join"])
+                target = next(pl.hex(theirs) for pl in placements
+                              if _owns(pl.panel, theirs))
+                placements.append(PanelPlacement.aligned(panel, mine, target, rot))
+            except (ValueError, StopIteration, TypeError) as exc:
+                problems.append(Problem(f"bad join {e.get('join')!r}: {exc or 'no such hex'}",
+                                        path, key, hint='join = ["2A1", "3HH1"]'))
+            continue
         if "hex" in e:
             q, r = e["hex"]
             offset = Hex(int(q), int(r))

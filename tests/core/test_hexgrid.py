@@ -6,9 +6,6 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from hexwar.core.hexgrid import (
     ARCS,
     DIRECTIONS,
@@ -20,6 +17,8 @@ from hexwar.core.hexgrid import (
     rotate_direction,
     trace,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 coord = st.integers(min_value=-60, max_value=60)
 hexes = st.builds(Hex, coord, coord)
@@ -27,7 +26,7 @@ small = st.integers(min_value=-12, max_value=12)
 near_hexes = st.builds(Hex, small, small)
 direction = st.integers(min_value=1, max_value=6)
 
-O = Hex(0, 0)
+ORIGIN = Hex(0, 0)
 
 
 # -- directions ---------------------------------------------------------------------------------
@@ -35,18 +34,18 @@ O = Hex(0, 0)
 
 def test_direction_vectors_match_the_rulebook_numbering() -> None:
     # MBT 1.1 / Firepower 1.1: hexsides 1..6 clockwise from the top; flat-topped hexes.
-    assert [O.neighbor(d) for d in range(1, 7)] == [
+    assert [ORIGIN.neighbor(d) for d in range(1, 7)] == [
         Hex(0, -1), Hex(1, -1), Hex(1, 0), Hex(0, 1), Hex(-1, 1), Hex(-1, 0)
     ]
     # Pixel y grows toward direction 4 (down); direction 1 is straight up, 2 is up-right.
-    x1, y1 = O.neighbor(1).to_pixel()
-    x2, y2 = O.neighbor(2).to_pixel()
-    x4, y4 = O.neighbor(4).to_pixel()
+    x1, y1 = ORIGIN.neighbor(1).to_pixel()
+    x2, y2 = ORIGIN.neighbor(2).to_pixel()
+    x4, y4 = ORIGIN.neighbor(4).to_pixel()
     assert x1 == 0 and y1 < 0 and x4 == 0 and y4 > 0
     assert x2 > 0 and y2 < 0
     # Clockwise: the angle from "up" grows 60 degrees per direction.
     for d in range(1, 7):
-        x, y = O.neighbor(d).to_pixel()
+        x, y = ORIGIN.neighbor(d).to_pixel()
         bearing = math.degrees(math.atan2(x, -y)) % 360
         assert bearing == pytest.approx(60 * (d - 1))
 
@@ -69,7 +68,7 @@ def test_opposite_and_rotate() -> None:
     with pytest.raises(ValueError, match="direction must be"):
         opposite(7)
     with pytest.raises(ValueError, match="direction must be"):
-        O.neighbor(0)
+        ORIGIN.neighbor(0)
 
 
 @given(hexes, direction)
@@ -125,9 +124,9 @@ def test_within_is_the_disc(h: Hex, radius: int) -> None:
 
 
 def test_ring_starts_north_and_runs_clockwise() -> None:
-    assert O.ring(1) == tuple(O.neighbor(d) for d in range(1, 7))
+    assert ORIGIN.ring(1) == tuple(ORIGIN.neighbor(d) for d in range(1, 7))
     with pytest.raises(ValueError):
-        O.ring(-1)
+        ORIGIN.ring(-1)
 
 
 # -- pixels -----------------------------------------------------------------------------------
@@ -149,7 +148,7 @@ def test_points_inside_the_inner_circle_round_to_the_hex(h: Hex, fx: float, fy: 
 
 def test_adjacent_centres_are_sqrt3_sizes_apart() -> None:
     for d in range(1, 7):
-        x, y = O.neighbor(d).to_pixel(2.0)
+        x, y = ORIGIN.neighbor(d).to_pixel(2.0)
         assert math.hypot(x, y) == pytest.approx(2.0 * math.sqrt(3))
 
 
@@ -159,9 +158,9 @@ def test_adjacent_centres_are_sqrt3_sizes_apart() -> None:
 def test_front60_arc_near_hexes() -> None:
     # MBT 7.2.1.2 / Firepower 6.3.3: 60 degrees centred on the facing hexside; hexes centred on
     # the corner lines are partly inside and count.
-    inside = {h for h in O.within(2) if h != O and in_arc(O, 1, h)}
+    inside = {h for h in ORIGIN.within(2) if h != ORIGIN and in_arc(ORIGIN, 1, h)}
     assert inside == {Hex(0, -1), Hex(0, -2), Hex(-1, -1), Hex(1, -2)}
-    strict = {h for h in O.within(2) if h != O and in_arc(O, 1, h, boundary="exclude")}
+    strict = {h for h in ORIGIN.within(2) if h != ORIGIN and in_arc(ORIGIN, 1, h, boundary="exclude")}
     assert strict == {Hex(0, -1), Hex(0, -2)}
 
 
@@ -172,47 +171,47 @@ def test_firepower_digest_cube_formula_for_the_60_arc() -> None:
         v = DIRECTIONS[d]
         vec = (v.q, v.r, v.s)
         i, j, k = vec.index(1), vec.index(-1), vec.index(0)
-        for h in O.within(8):
-            if h == O:
+        for h in ORIGIN.within(8):
+            if h == ORIGIN:
                 continue
             c = (h.q, h.r, h.s)
-            assert in_arc(O, d, h, "front60") == (c[j] <= c[k] <= c[i]), (d, h)
+            assert in_arc(ORIGIN, d, h, "front60") == (c[j] <= c[k] <= c[i]), (d, h)
 
 
 def test_mbt_23_hex_directly_behind_is_outside_the_60_arc() -> None:
     # MBT 12.3.1: a suppressed unit sights only into its 60-degree arc. Facing 1, a unit straight
     # behind (direction 4) is outside it, but inside the 360 arc of an unsuppressed unit.
-    behind = O.neighbor(4).neighbor(4)
-    assert not in_arc(O, 1, behind, "60")
-    assert in_arc(O, 1, behind, "360")
-    assert in_arc(O, 1, behind, "60R")
+    behind = ORIGIN.neighbor(4).neighbor(4)
+    assert not in_arc(ORIGIN, 1, behind, "60")
+    assert in_arc(ORIGIN, 1, behind, "360")
+    assert in_arc(ORIGIN, 1, behind, "60R")
 
 
 def test_front120_and_side_arcs() -> None:
-    ring1 = O.ring(1)
-    assert {h for h in ring1 if in_arc(O, 1, h, "120")} == {O.neighbor(6), O.neighbor(1),
-                                                             O.neighbor(2)}
-    assert {h for h in ring1 if in_arc(O, 1, h, "right120")} == {O.neighbor(2), O.neighbor(3)}
-    assert {h for h in ring1 if in_arc(O, 1, h, "left120")} == {O.neighbor(5), O.neighbor(6)}
-    assert {h for h in ring1 if in_arc(O, 1, h, "front180")} == {O.neighbor(6), O.neighbor(1),
-                                                                  O.neighbor(2)}
+    ring1 = ORIGIN.ring(1)
+    assert {h for h in ring1 if in_arc(ORIGIN, 1, h, "120")} == {ORIGIN.neighbor(6), ORIGIN.neighbor(1),
+                                                             ORIGIN.neighbor(2)}
+    assert {h for h in ring1 if in_arc(ORIGIN, 1, h, "right120")} == {ORIGIN.neighbor(2), ORIGIN.neighbor(3)}
+    assert {h for h in ring1 if in_arc(ORIGIN, 1, h, "left120")} == {ORIGIN.neighbor(5), ORIGIN.neighbor(6)}
+    assert {h for h in ring1 if in_arc(ORIGIN, 1, h, "front180")} == {ORIGIN.neighbor(6), ORIGIN.neighbor(1),
+                                                                  ORIGIN.neighbor(2)}
     # the half-plane boundary runs through the corners at the ends of the side hexsides and on
     # through the centre of hex (2, -1) (two columns right, half a hex up, same height: y = 0)
-    assert O.neighbor(2).neighbor(3).to_pixel()[1] == 0
-    assert in_arc(O, 1, Hex(2, -1), "front180") and in_arc(O, 1, Hex(2, -1), "rear180")
-    assert not in_arc(O, 1, Hex(2, -1), "front180", boundary="exclude")
+    assert ORIGIN.neighbor(2).neighbor(3).to_pixel()[1] == 0
+    assert in_arc(ORIGIN, 1, Hex(2, -1), "front180") and in_arc(ORIGIN, 1, Hex(2, -1), "rear180")
+    assert not in_arc(ORIGIN, 1, Hex(2, -1), "front180", boundary="exclude")
 
 
 def test_origin_is_in_every_arc() -> None:
-    assert all(in_arc(O, d, O, a) for d in range(1, 7) for a in ARCS)
+    assert all(in_arc(ORIGIN, d, ORIGIN, a) for d in range(1, 7) for a in ARCS)
 
 
 @given(near_hexes, direction)
 def test_six_60_arcs_cover_and_overlap_only_on_corner_lines(h: Hex, facing: int) -> None:
-    if h == O:
+    if h == ORIGIN:
         return
-    inc = [d for d in range(1, 7) if in_arc(O, d, h, "60")]
-    exc = [d for d in range(1, 7) if in_arc(O, d, h, "60", boundary="exclude")]
+    inc = [d for d in range(1, 7) if in_arc(ORIGIN, d, h, "60")]
+    exc = [d for d in range(1, 7) if in_arc(ORIGIN, d, h, "60", boundary="exclude")]
     assert 1 <= len(inc) <= 2
     assert len(exc) <= 1
     # a hex in two arcs sits exactly on a corner line: a multiple of a diagonal vector
@@ -222,35 +221,35 @@ def test_six_60_arcs_cover_and_overlap_only_on_corner_lines(h: Hex, facing: int)
     )
     assert (len(inc) == 2) == on_line
     assert (len(exc) == 0) == on_line
-    assert arc_directions(O, h) == tuple(inc)
+    assert arc_directions(ORIGIN, h) == tuple(inc)
 
 
 @given(near_hexes, direction, st.sampled_from(["60", "120", "front180", "right120"]))
 def test_front_and_rear_arcs_mirror(h: Hex, facing: int, arc: str) -> None:
     # an arc for facing d equals the same arc for the opposite facing, reflected through the origin
-    assert in_arc(O, facing, h, arc) == in_arc(O, opposite(facing), -h, arc)
+    assert in_arc(ORIGIN, facing, h, arc) == in_arc(ORIGIN, opposite(facing), -h, arc)
     # rotating the target with the facing keeps membership
     rot = Hex(-h.r, -h.s)  # 60 degrees clockwise in axial coordinates
-    assert in_arc(O, facing, h, arc) == in_arc(O, rotate_direction(facing, 1), rot, arc)
+    assert in_arc(ORIGIN, facing, h, arc) == in_arc(ORIGIN, rotate_direction(facing, 1), rot, arc)
 
 
 @given(near_hexes, direction)
 def test_halves_partition(h: Hex, facing: int) -> None:
-    if h == O:
+    if h == ORIGIN:
         return
-    front = in_arc(O, facing, h, "front180")
-    rear = in_arc(O, facing, h, "rear180")
+    front = in_arc(ORIGIN, facing, h, "front180")
+    rear = in_arc(ORIGIN, facing, h, "rear180")
     assert front or rear
-    assert not (in_arc(O, facing, h, "front180", boundary="exclude")
-                and in_arc(O, facing, h, "rear180", boundary="exclude"))
-    assert in_arc(O, facing, h, "60") <= front
-    assert in_arc(O, facing, h, "60R") <= rear
+    assert not (in_arc(ORIGIN, facing, h, "front180", boundary="exclude")
+                and in_arc(ORIGIN, facing, h, "rear180", boundary="exclude"))
+    assert in_arc(ORIGIN, facing, h, "60") <= front
+    assert in_arc(ORIGIN, facing, h, "60R") <= rear
 
 
 @given(hexes, near_hexes, direction)
 def test_arcs_are_translation_invariant(origin: Hex, rel: Hex, facing: int) -> None:
     for name in ("60", "120", "60R"):
-        assert in_arc(origin, facing, origin + rel, name) == in_arc(O, facing, rel, name)
+        assert in_arc(origin, facing, origin + rel, name) == in_arc(ORIGIN, facing, rel, name)
 
 
 # -- traces -----------------------------------------------------------------------------------
@@ -295,14 +294,14 @@ def _reference_touch(a: Hex, b: Hex) -> tuple[set[Hex], set[Hex]]:
 
 
 def test_trace_same_hex() -> None:
-    t = trace(O, O)
-    assert t.hexes() == (O,)
+    t = trace(ORIGIN, ORIGIN)
+    assert t.hexes() == (ORIGIN,)
     assert t.intervening() == ()
 
 
 def test_trace_straight_row() -> None:
-    t = trace(O, Hex(3, 0))
-    assert t.hexes() == (O, Hex(1, 0), Hex(2, 0), Hex(3, 0))
+    t = trace(ORIGIN, Hex(3, 0))
+    assert t.hexes() == (ORIGIN, Hex(1, 0), Hex(2, 0), Hex(3, 0))
     assert not t.along_hexside and not t.through_vertex
     assert t.hexsides_crossed() == tuple(
         frozenset((Hex(i, 0), Hex(i + 1, 0))) for i in range(3)
@@ -324,12 +323,12 @@ def test_trace_runs_along_a_hexside_between_neighbours() -> None:
 def test_trace_through_a_corner_reports_the_grazed_hex() -> None:
     # (0,0) -> (4,-1): the line passes exactly through corners; the reference says which.
     found = False
-    for b in O.within(7):
-        t = trace(O, b)
+    for b in ORIGIN.within(7):
+        t = trace(ORIGIN, b)
         for stp in t.steps:
             if stp.grazed:
                 found = True
-                touched, points = _reference_touch(O, b)
+                _touched, points = _reference_touch(ORIGIN, b)
                 assert set(stp.grazed) <= points
     assert found
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.labels import (
     ColumnRow,
@@ -17,6 +14,8 @@ from hexwar.core.labels import (
     parse_ccrr,
     parse_letter_number,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 FF = ColumnRow("A")
 
