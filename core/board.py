@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import networkx as nx
+
 from hexwar.core.errors import HexwarError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.labels import (

@@ -7,6 +7,7 @@ from typing import Any
 
 import networkx as nx
 import pytest
+
 from hexwar.core.board import (
     Board,
     MapValidationError,

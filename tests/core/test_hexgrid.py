@@ -6,6 +6,9 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hexwar.core.hexgrid import (
     ARCS,
     DIRECTIONS,
@@ -17,8 +20,6 @@ from hexwar.core.hexgrid import (
     rotate_direction,
     trace,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 coord = st.integers(min_value=-60, max_value=60)
 hexes = st.builds(Hex, coord, coord)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.labels import (
     ColumnRow,
@@ -14,8 +17,6 @@ from hexwar.core.labels import (
     parse_ccrr,
     parse_letter_number,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 FF = ColumnRow("A")
 
