@@ -438,15 +438,26 @@ def los(source: str, from_hex: str, to_hex: str, as_json: bool) -> None:
 
     game = _load_situation(source)
     a, b = game.board.parse(from_hex), game.board.parse(to_hex)
-    result = line_of_sight(game.board, a, b, game.los_rules, {"game": game})
-    data = result.as_dict(game.board) if hasattr(result, "as_dict") else {"clear": result.clear}
+    result = line_of_sight(game.board, a, b, game.los_rules, data=game, exhaustive=True)
+    reasons = result.reasons(game.board)
     if as_json:
-        _emit_json(data)
+        _emit_json({
+            "from": from_hex, "to": to_hex, "clear": result.clear, "modifier": result.modifier,
+            "distance": a.distance(b),
+            "crossed": [game.board.label(h) for h in result.trace.hexes() if game.board.contains(h)],
+            "findings": [{"kind": f.effect.kind, "modifier": f.effect.modifier,
+                          "reason": f.effect.reason, "rule": f.effect.rule, "what": f.what,
+                          "where": [game.board.label(h) if game.board.contains(h) else repr(h)
+                                    for h in f.where]} for f in result.findings],
+        })
         return
     verdict = "[green]clear[/]" if result.clear else "[red]blocked[/]"
-    console.print(f"line of sight {from_hex} → {to_hex}: {verdict}")
-    for line in result.explain(game.board) if hasattr(result, "explain") else []:
+    console.print(f"line of sight {from_hex} → {to_hex} ({a.distance(b)} hexes): {verdict}"
+                  + (f", modifier {result.modifier:+d}" if result.modifier else ""))
+    for line in reasons:
         console.print(f"  {line}", highlight=False)
+    if not reasons:
+        console.print("  nothing along the line blocks or hinders it", highlight=False)
 
 
 # -- data --------------------------------------------------------------------------------------

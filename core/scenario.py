@@ -192,9 +192,15 @@ class Scenario:
         return tuple(sorted({u.type.split(":", 1)[0] for u in self.units} - {self.system}))
 
     def build_board(self, hooks: Hooks) -> Board:
+        """Assemble the board; with a ``[board.geo]`` table it is also placed on the Earth
+        (``board.geo``, a :class:`~hexwar.core.geo.GeoReference`)."""
         from hexwar.core.board import board_from_spec
+        from hexwar.core.geo import GeoReference
 
-        return board_from_spec(self.board, hooks, path=self.path)
+        board = board_from_spec(self.board, hooks, path=self.path)
+        geo = self.board.get("geo")
+        board.geo = None if geo is None else GeoReference.from_mapping(geo, path=self.path)
+        return board
 
     def build_units(self, board: Board, unit_types: Mapping[str, UnitType]) -> dict[str, Unit]:
         from hexwar.core.engine.state import Unit
@@ -261,7 +267,29 @@ def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
         if u.hex is None and u.enter is None and not scenario.raw.get("setup"):
             problems.append(Problem("unit has neither a hex nor an 'enter' table", path, key, u.line,
                                     hint="give hex = \"...\" or enter = { turn = 1, ... }"))
+    problems.extend(_adapter_problems(scenario, options, local_plugins, loc))
     problems.extend(hooks.validate_scenario(scenario))
+    return problems
+
+
+def _adapter_problems(scenario: Scenario, options: tuple[str, ...], local_plugins: tuple[object, ...],
+                      loc: _Locator) -> list[Problem]:
+    """Units of a guest system may only share a board with the host's through an adapter plugin
+    that the scenario enables; an interaction with no adapter is never guessed."""
+    from hexwar.core.manager import installed_plugins, local_plugin
+
+    available = {**installed_plugins(), **{p.manifest.name: p for p in map(local_plugin, local_plugins)}}
+    enabled = set(scenario.rules) | set(options)
+    bridges = [set(available[n].manifest.bridges) for n in enabled
+               if n in available and available[n].manifest.kind == "adapter"]
+    problems = []
+    for guest in scenario.guest_systems():
+        if not any({scenario.system, guest} <= b for b in bridges):
+            problems.append(Problem(
+                f"units of system {guest!r} share the board with host system {scenario.system!r}, "
+                "but no enabled adapter plugin bridges the two", scenario.path, "scenario.rules",
+                loc.line_of_key("scenario.rules") or loc.line_of_key("scenario"),
+                hint="enable an adapter (`hexwar plugins` lists kind 'adapter') or field one system"))
     return problems
 
 
