@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import click
-from hexwar.core.errors import HexwarError
-from hexwar.core.types import GameResult
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
+
+from hexwar.core.errors import HexwarError
+from hexwar.core.types import GameResult
 
 console = Console()
 err_console = Console(stderr=True)

@@ -38,9 +38,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pyproj import CRS, Transformer
+
 from hexwar.core.errors import DataError, HexwarError
 from hexwar.core.units import as_float
-from pyproj import CRS, Transformer
 
 __all__ = [
     "GeoError",

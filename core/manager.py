@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
+
 from hexwar.core import hookspecs
 from hexwar.core.errors import PluginError
 from hexwar.core.markers import PROJECT

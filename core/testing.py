@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from hexwar.core.manager import (
     Hooks,
     InstalledPlugin,

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pint
+
 from hexwar.core.errors import HexwarError
 
 __all__ = [

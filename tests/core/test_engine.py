@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from hexwar.core.engine.controllers import RandomController, ScriptedController
 from hexwar.core.engine.game import Game
 from hexwar.core.engine.record import load_saved, save_game, write_atomic

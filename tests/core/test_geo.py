@@ -5,6 +5,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pyproj import Geod
+
 from hexwar.core import geo
 from hexwar.core.errors import DataError
 from hexwar.core.geo import (
@@ -16,9 +20,6 @@ from hexwar.core.geo import (
     utm_crs_for,
 )
 from hexwar.core.units import Q_
-from hypothesis import given
-from hypothesis import strategies as st
-from pyproj import Geod
 
 # Fulda, Hesse: Firefight's maps are of central Germany (the Fulda Gap).
 FULDA = (9.6753, 50.5558)

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import PluginError

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hexwar.core.scenario import Scenario, ScenarioError, validate_scenario
 
 from .toy import toy_system

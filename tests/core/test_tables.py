@@ -7,6 +7,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hexwar.core.errors import DataError
 from hexwar.core.provenance import (
     Records,
@@ -32,8 +35,6 @@ from hexwar.core.tables import (
     parse_table_csv,
     parse_table_toml,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 DATA = Path(__file__).parent / "data"
 TABLES = DATA / "tables"

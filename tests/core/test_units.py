@@ -7,6 +7,9 @@ from typing import Any
 
 import pint
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from hexwar.core.errors import HexwarError
 from hexwar.core.units import (
     Q_,
@@ -19,8 +22,6 @@ from hexwar.core.units import (
     setup_registry,
     ureg,
 )
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 def test_registry_is_pints_application_registry() -> None:

@@ -38,7 +38,7 @@ def test_a_view_never_holds_units_the_side_may_not_see() -> None:
     while (d := game.pending) is not None:
         for side in game.state.sides:
             view = game.view(side)
-            for uid, shown in view.units.items():
+            for uid in view.units:
                 unit = game.state.units[uid]
                 assert unit.side == side or any(
                     o.hex is not None and unit.hex is not None and o.hex.distance(unit.hex) <= 2
