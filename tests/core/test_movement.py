@@ -53,7 +53,7 @@ def test_costs_and_impassable() -> None:
     got = reachable_hexes(b, start, 2, terrain_cost)
     assert got[b.parse("1E4")] == 2.0
     assert b.parse("1E6") not in got
-    assert b.parse("1E3") not in got  # 1E3 needs 2 via a neighbour of 1E4... 3 through the woods
+    assert b.parse("1E3") not in got  # two hexes straight ahead: only through the woods, 3 MP
     path = least_cost_hex_path(b, start, b.parse("1E7"), terrain_cost)
     assert path is not None and path.cost == 3.0
     assert b.parse("1E6") not in path.states
