@@ -13,6 +13,16 @@ from hexwar.core.types import Choice
 PASS = "pass"
 
 
+def canonical(choice: Choice) -> str:
+    """A choice as canonical JSON: tuples and lists, key order and the like do not matter."""
+    return json.dumps(choice, sort_keys=True, separators=(",", ":"))
+
+
+def normalise(choice: Choice) -> Choice:
+    """The choice as it reads back from a save, so live play and replay see the same value."""
+    return json.loads(canonical(choice))
+
+
 @dataclass
 class Decision:
     """A question the game asks one side.
@@ -34,10 +44,10 @@ class Decision:
     def check(self, choice: Choice) -> None:
         """Raise :class:`RulesError` if ``choice`` is not legal here; the game is left unchanged."""
         try:
-            json.dumps(choice)
+            text = canonical(choice)
         except (TypeError, ValueError) as exc:
             raise RulesError(f"{self.kind}: a choice must be a JSON value, not {choice!r}") from exc
-        if self.options is not None and choice in self.options:
+        if self.options is not None and text in self._option_texts():
             return
         if self.validate is not None:
             error = self.validate(choice)
@@ -51,6 +61,13 @@ class Decision:
             f"(legal: {shown}{more})",
             rule=self.rule or None,
         )
+
+    def _option_texts(self) -> frozenset[str]:
+        cached: frozenset[str] | None = self.__dict__.get("_texts")
+        if cached is None:
+            cached = frozenset(canonical(o) for o in self.options or ())
+            self.__dict__["_texts"] = cached
+        return cached
 
     def summary(self) -> dict[str, Any]:
         return {"side": self.side, "kind": self.kind, "rule": self.rule}

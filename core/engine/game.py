@@ -13,7 +13,7 @@ from collections.abc import Callable, Generator, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.dice import Dice, Roll
-from hexwar.core.engine.decisions import Decision, Simultaneous
+from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit
 from hexwar.core.errors import HexwarError, RulesError
@@ -154,6 +154,7 @@ class Game:
         if decision is None:
             raise HexwarError("the game is over; there is no decision to answer")
         decision.check(choice)
+        choice = normalise(choice)
         self.decisions.append({"side": decision.side, "kind": decision.kind, "choice": choice})
         if self._simultaneous:
             self._answers.append(choice)

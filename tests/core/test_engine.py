@@ -175,3 +175,12 @@ def test_scripted_controller_reads_choices_and_reports_running_out(tmp_path: Pat
     ctl = {"red": ScriptedController.from_file(script), "blue": RandomController("blue", 0)}
     with pytest.raises(HexwarError, match="ran out of choices"):
         game.play(ctl)
+
+
+def test_a_choice_matches_its_option_whatever_the_json_shape() -> None:
+    from hexwar.core.engine.decisions import Decision
+
+    d = Decision("red", "move", options=[{"unit": "a", "to": (1, 2)}, "pass"])
+    d.check({"to": [1, 2], "unit": "a"})  # a list where the option has a tuple; keys reordered
+    with pytest.raises(RulesError):
+        d.check({"unit": "a", "to": [2, 1]})
