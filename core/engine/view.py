@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -10,25 +10,40 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
-@dataclass(frozen=True)
 class SideView:
-    """A side's knowledge at one moment.
+    """A side's knowledge at one moment (``side=None``: the umpire, who knows everything).
 
-    ``units`` holds only the units the system's sighting rules let the side see, each as the
-    system chooses to show it (a face-down counter shows less). ``events`` holds only the log
-    entries the side may read. ``system_state`` is the system's public state for that side.
-    ``board`` is the map, which every side knows.
+    ``units`` holds only the units the system's sighting rules let the side see, each as the system
+    chooses to show it (a face-down counter shows less); :meth:`events` only the log entries the side
+    may read; ``system_state`` the system's public state for that side. The board is known to all.
+    Each part is computed when first read, so a controller that never looks pays nothing.
+
+    ``game`` is there for rules computations (LOS, hit numbers). A controller must take what its
+    side knows from the view, never from ``game.state``.
     """
 
-    side: str | None
-    turn: int
-    phase: str
-    board: Board
-    units: dict[str, dict[str, Any]]
-    system_state: dict[str, Any]
-    #: the game, for rules computations (LOS, hit numbers). A controller must take what its side
-    #: knows from ``units``, ``system_state`` and :meth:`events`, never from ``game.state``.
-    game: Game
+    def __init__(self, game: Game, side: str | None) -> None:
+        self.game = game
+        self.side = side
+        self.turn = game.state.turn
+        self.phase = game.state.phase
+        self.board: Board = game.board
+
+    @cached_property
+    def units(self) -> dict[str, dict[str, Any]]:
+        game, side = self.game, self.side
+        if side is None:
+            return {k: game.state.units[k].to_dict() for k in sorted(game.state.units)}
+        shown_units: dict[str, dict[str, Any]] = {}
+        for unit_id in sorted(game.hooks.visible_units(game, side)):
+            shown = game.hooks.unit_view(game, side, unit_id)
+            if shown is not None:
+                shown_units[str(shown.get("id", unit_id))] = shown
+        return shown_units
+
+    @cached_property
+    def system_state(self) -> dict[str, Any]:
+        return self.game.hooks.describe_state(self.game, self.side)
 
     def events(self) -> list[dict[str, Any]]:
         """The log entries this side may read."""
@@ -42,22 +57,4 @@ class SideView:
 
 
 def build_view(game: Game, side: str | None) -> SideView:
-    if side is None:
-        visible = set(game.state.units)
-        units = {k: game.state.units[k].to_dict() for k in sorted(visible)}
-    else:
-        visible = game.hooks.visible_units(game, side)
-        units = {}
-        for unit_id in sorted(visible):
-            shown = game.hooks.unit_view(game, side, unit_id)
-            if shown is not None:
-                units[str(shown.get("id", unit_id))] = shown
-    return SideView(
-        side=side,
-        turn=game.state.turn,
-        phase=game.state.phase,
-        board=game.board,
-        units=units,
-        system_state=game.hooks.describe_state(game, side),
-        game=game,
-    )
+    return SideView(game, side)
