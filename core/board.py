@@ -24,7 +24,7 @@ import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import networkx as nx
 
@@ -38,6 +38,9 @@ from hexwar.core.labels import (
     column_letters,
 )
 from hexwar.core.types import Problem
+
+if TYPE_CHECKING:
+    from hexwar.core.geo import GeoReference
 
 __all__ = [
     "Board",
@@ -396,6 +399,8 @@ class Board:
         self.placements = tuple(placements)
         self.system: str = str(graph.graph.get("system", ""))
         self.hex_size_m: float = float(graph.graph.get("hex_size_m", 0.0))
+        #: where the board lies on the Earth, when the scenario says (``[board.geo]``)
+        self.geo: GeoReference | None = None
         self._rebuild()
 
     def _rebuild(self) -> None:
