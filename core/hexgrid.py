@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = [
     "ARCS",
@@ -358,15 +358,15 @@ def arc_directions(origin: Hex, target: Hex) -> tuple[int, ...]:
 StepEntry = Literal["start", "hexside", "vertex"]
 
 
-@dataclass(frozen=True, slots=True)
-class TraceStep:
+class TraceStep(NamedTuple):
     """One piece of a trace, in order from ``a`` to ``b``.
 
     ``hexes`` is one hex the line passes through, or two hexes (sorted) when the line runs exactly
     along the hexside between them: the two are alternatives and the system decides what that
-    means. ``entry`` says how the line came into this step from the previous one: through a hexside,
-    or exactly through a hex corner ("vertex"). ``grazed`` lists hexes that the line touches only in
-    that corner point (the third hex at a corner the line passes straight through).
+    means. ``entry`` says how the line came into this step from the previous one: through a
+    hexside, or exactly through a hex corner ("vertex"). ``grazed`` lists hexes that the line
+    touches only in that corner point (the third hex at a corner the line passes straight
+    through). A named tuple, because traces build many of them in the hot path.
     """
 
     hexes: tuple[Hex, ...]
@@ -459,6 +459,11 @@ class Trace:
 _SIDE = {1: (1, -1), 2: (0, 1), 3: (2, -1), 4: (1, 1), 5: (0, -1), 6: (2, 1)}
 # For each lattice coordinate and sign of its rate: the hexside the line leaves through.
 _EXIT = {(0, 1): 2, (0, -1): 5, (1, 1): 4, (1, -1): 1, (2, 1): 6, (2, -1): 3}
+# Change of the lattice coordinates (u, v, w) when stepping across each hexside.
+_LATTICE_STEP = {
+    i + 1: (_DQ[i] - _DR[i], _DR[i] + _DQ[i] + _DR[i], -_DQ[i] - _DR[i] - _DQ[i])
+    for i in range(6)
+}
 # Diagonal (between-neighbours) steps: axial vector -> the two hexside directions it straddles.
 _DIAG = {
     (_DQ[i] + _DQ[(i + 1) % 6], _DR[i] + _DR[(i + 1) % 6]): (i + 1, (i + 1) % 6 + 1)
@@ -491,51 +496,57 @@ def trace(a: Hex, b: Hex) -> Trace:
     # Lattice rates of the segment (per unit t): D_u, D_v, D_w; none is zero here.
     ds = -dq - dr
     rate = (dq - dr, dr - ds, ds - dq)
+    sg0, sg1, sg2 = (1 if x > 0 else -1 for x in rate)
+    den0, den1, den2 = abs(rate[0]), abs(rate[1]), abs(rate[2])
     # The three hexsides the line can leave a hex through (one per lattice coordinate).
-    exits = tuple(_EXIT[(i, 1 if rate[i] > 0 else -1)] for i in range(3))
-    au, av, aw = a.q - a.r, a.r - a.s, a.s - a.q
+    exits = (_EXIT[(0, sg0)], _EXIT[(1, sg1)], _EXIT[(2, sg2)])
+    # Hex H is left through coordinate i at t = n_i / den_i with n_i = 1 + sg_i (H_i - A_i)
+    # (lattice coordinates); n_i changes by sg_i * delta_i when H steps across a hexside.
+    inc = {d: (sg0 * lu, sg1 * lv, sg2 * lw) for d, (lu, lv, lw) in _LATTICE_STEP.items()}
+    n0 = n1 = n2 = 1
     steps: list[TraceStep] = [TraceStep((a,), "start")]
+    append = steps.append
     q, r = a.q, a.r
     bq, br = b.q, b.r
     while q != bq or r != br:
-        s = -q - r
-        # Offset of the line's origin from this hex in lattice coordinates.
-        off = (au - (q - r), av - (r - s), aw - (s - q))
-        # Exit time along coordinate i: (1 - sign * off_i) / |rate_i|, a fraction n/d with d > 0.
-        best_n, best_d, best_i, tie_i = 0, 0, -1, -1
-        for i in range(3):
-            ri = rate[i]
-            if ri > 0:
-                n, d = 1 - off[i], ri
-            else:
-                n, d = 1 + off[i], -ri
-            if best_i < 0:
-                best_n, best_d, best_i = n, d, i
-                continue
-            c = n * best_d - best_n * d
-            if c < 0:
-                best_n, best_d, best_i, tie_i = n, d, i, -1
-            elif c == 0:
-                tie_i = i
-        d1 = exits[best_i]
-        if tie_i < 0:
+        c = n0 * den1 - n1 * den0
+        if c < 0:
+            bi, bn, bd, tie = 0, n0, den0, -1
+        elif c > 0:
+            bi, bn, bd, tie = 1, n1, den1, -1
+        else:
+            bi, bn, bd, tie = 0, n0, den0, 1
+        c = n2 * bd - bn * den2
+        if c < 0:
+            bi, tie = 2, -1
+        elif c == 0:
+            tie = 2
+        d1 = exits[bi]
+        if tie < 0:
             q += _DQ[d1 - 1]
             r += _DR[d1 - 1]
-            steps.append(TraceStep((Hex(q, r),), "hexside"))
+            i0, i1, i2 = inc[d1]
+            n0 += i0
+            n1 += i1
+            n2 += i2
+            append(TraceStep((Hex(q, r),), "hexside"))
             continue
         # Exactly through the corner between hexsides d1 and d2: three hexes meet there.
-        d2 = exits[tie_i]
-        n1 = (q + _DQ[d1 - 1], r + _DR[d1 - 1])
-        n2 = (q + _DQ[d2 - 1], r + _DR[d2 - 1])
-        # Seen from n1, the shared hexside with n2 lies in direction (n2 - n1); if the line moves
-        # toward it at this moment, it goes on into n2, otherwise into n1.
-        dside = _DIR_OF[(n2[0] - n1[0], n2[1] - n1[1])]
+        d2 = exits[tie]
+        # Seen from the hex across d1, the hexside shared with the hex across d2 lies in
+        # direction (d2 - d1); if the line moves toward it at this moment, it goes on into the
+        # hex across d2, otherwise into the hex across d1.
+        dside = _DIR_OF[(_DQ[d2 - 1] - _DQ[d1 - 1], _DR[d2 - 1] - _DR[d1 - 1])]
         ci, sign = _SIDE[dside]
-        if sign * rate[ci] > 0:
-            (q, r), grazed = n2, n1
-        else:
-            (q, r), grazed = n1, n2
-        steps.append(TraceStep((Hex(q, r),), "vertex", (Hex(*grazed),)))
+        go, other = (d2, d1) if sign * rate[ci] > 0 else (d1, d2)
+        grazed = Hex(q + _DQ[other - 1], r + _DR[other - 1])
+        q += _DQ[go - 1]
+        r += _DR[go - 1]
+        i0, i1, i2 = inc[go]
+        n0 += i0
+        n1 += i1
+        n2 += i2
+        append(TraceStep((Hex(q, r),), "vertex", (grazed,)))
     return Trace(a, b, tuple(steps))
 
 
