@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from hexwar.core.types import UnitType
 
 
+_BOARDS: dict[tuple[Any, ...], Board] = {}
+
+
 class ScenarioError(DataError):
     """A scenario has one or more problems; ``problems`` lists them all."""
 
@@ -197,9 +200,18 @@ class Scenario:
         from hexwar.core.board import board_from_spec
         from hexwar.core.geo import GeoReference
 
-        board = board_from_spec(self.board, hooks, path=self.path)
-        geo = self.board.get("geo")
-        board.geo = None if geo is None else GeoReference.from_mapping(geo, path=self.path)
+        # Boards are read-only during a game (changing state such as smoke or wrecks lives in the
+        # game state), so games of one scenario share the board assembled for the first of them.
+        panels = tuple(sorted((s.name, str(s.path)) for s in hooks.data_sources("panel")))
+        key = (self.sha256, self.path, panels, tuple(sorted(hooks.terrain_types())))
+        board = _BOARDS.get(key)
+        if board is None:
+            board = board_from_spec(self.board, hooks, path=self.path)
+            geo = self.board.get("geo")
+            board.geo = None if geo is None else GeoReference.from_mapping(geo, path=self.path)
+            if len(_BOARDS) >= 32:
+                _BOARDS.pop(next(iter(_BOARDS)))
+            _BOARDS[key] = board
         return board
 
     def build_units(self, board: Board, unit_types: Mapping[str, UnitType]) -> dict[str, Unit]:
