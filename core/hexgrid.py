@@ -550,18 +550,18 @@ def trace(a: Hex, b: Hex) -> Trace:
     return Trace(a, b, tuple(steps))
 
 
-def _diagonal(dq: int, dr: int) -> tuple[int, int, int, int] | None:
-    """If (dq, dr) is k times a diagonal vector: (k, unit dq, unit dr, ...) else None."""
+def _diagonal(dq: int, dr: int) -> tuple[int, int, int] | None:
+    """``(k, unit_q, unit_r)`` if ``(dq, dr)`` is ``k`` times a diagonal vector, else ``None``."""
     ds = -dq - dr
     if dq - dr == 0 or dr - ds == 0 or ds - dq == 0:
         g = math.gcd(dq, dr)
         uq, ur = dq // g, dr // g
         if (uq, ur) in _DIAG:
-            return g, uq, ur, 0
+            return g, uq, ur
     return None
 
 
-def _trace_diagonal(a: Hex, b: Hex, k: int, uq: int, ur: int, _: int) -> Trace:
+def _trace_diagonal(a: Hex, b: Hex, k: int, uq: int, ur: int) -> Trace:
     d1, d2 = _DIAG[(uq, ur)]
     steps: list[TraceStep] = [TraceStep((a,), "start")]
     q, r = a.q, a.r

@@ -388,3 +388,29 @@ def test_hexside_case_iff_diagonal(a: Hex, b: Hex) -> None:
     d = b - a
     diagonal = a != b and 0 in (d.q - d.r, d.r - d.s, d.s - d.q)
     assert trace(a, b).along_hexside == diagonal
+
+
+def test_entry_hexsides() -> None:
+    # Firefight [5.2]: the defilade status of a target depends on the hexside the line enters by.
+    assert trace(ORIGIN, Hex(3, 0)).entry_hexsides() == (6,)
+    assert trace(Hex(3, 0), ORIGIN).entry_hexsides() == (3,)
+    assert trace(ORIGIN, ORIGIN).entry_hexsides() == ()
+    # entering through a corner gives the two hexsides that meet there
+    for b in ORIGIN.within(6):
+        t = trace(ORIGIN, b)
+        if b != ORIGIN and t.steps[-1].entry == "vertex":
+            sides = t.entry_hexsides()
+            assert len(sides) == 2 and abs(sides[0] - sides[1]) in (1, 5)
+        elif b != ORIGIN:
+            (side,) = t.entry_hexsides()
+            assert b.neighbor(side) == t.steps[-2].hexes[0]
+
+
+@given(hexes, hexes)
+def test_crossed_hexsides_join_consecutive_hexes(a: Hex, b: Hex) -> None:
+    t = trace(a, b)
+    for side in t.hexsides_crossed():
+        x, y = sorted(side)
+        assert x.distance(y) == 1
+    n_cross = sum(1 for s in t.steps if s.entry == "hexside")
+    assert len(t.hexsides_crossed()) == n_cross
