@@ -142,6 +142,15 @@ def main() -> int:
     print(f"    (the naive line misses hexes the segment clips, or picks one side of a hexside, "
           f"on {sampled_short} of {len(pairs)} pairs)")
 
+    flat = build_board()
+    for h in flat.hexes:
+        flat.set_terrain(h, "clear")
+        flat.set_height(h, 440)
+    t_fast_f, fast_f = timed(lambda: [line_of_sight(flat, a, b, rules).clear for a, b in pairs])
+    t_naive_f, naive_f = timed(lambda: [naive_los(flat, a, b) for a, b in pairs])
+    assert all(fast_f) and all(naive_f)
+    print(f"    same pairs on flat open ground (every line walked to the end): hexwar {t_fast_f:.3f} s"
+          f", naive {t_naive_f:.3f} s, speed-up x{t_naive_f / t_fast_f:.1f}")
     t_trace, _ = timed(lambda: [trace(a, b) for a, b in pairs])
     t_line, _ = timed(lambda: [naive_linedraw(a, b) for a, b in pairs])
     print(f"    trace alone: {t_trace:.3f} s vs naive linedraw alone {t_line:.3f} s "

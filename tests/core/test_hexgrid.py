@@ -203,6 +203,18 @@ def test_front120_and_side_arcs() -> None:
     assert not in_arc(ORIGIN, 1, Hex(2, -1), "front180", boundary="exclude")
 
 
+@given(near_hexes, direction)
+def test_arcs_wider_than_180_are_complements(h: Hex, facing: int) -> None:
+    from hexwar.core.hexgrid import Arc
+
+    wide = Arc("front240", -4, 4)
+    assert wide.degrees == 240
+    assert in_arc(ORIGIN, facing, h, wide) == (
+        h == ORIGIN or not in_arc(ORIGIN, facing, h, "rear120", boundary="exclude"))
+    assert in_arc(ORIGIN, facing, h, wide, boundary="exclude") == (
+        h != ORIGIN and not in_arc(ORIGIN, facing, h, "rear120")) or h == ORIGIN
+
+
 def test_origin_is_in_every_arc() -> None:
     assert all(in_arc(ORIGIN, d, ORIGIN, a) for d in range(1, 7) for a in ARCS)
 
