@@ -426,3 +426,15 @@ def test_crossed_hexsides_join_consecutive_hexes(a: Hex, b: Hex) -> None:
         assert x.distance(y) == 1
     n_cross = sum(1 for s in t.steps if s.entry == "hexside")
     assert len(t.hexsides_crossed()) == n_cross
+
+
+@given(hexes, near_hexes)
+def test_trace_covers_dense_pixel_samples(a: Hex, rel: Hex) -> None:
+    # Independent of the lattice formulation: points sampled along the pixel segment fall in
+    # hexes of the trace (the trace may hold more: slivers and corners that sampling misses).
+    b = a + rel
+    touched = set(trace(a, b).hexes())
+    (ax, ay), (bx, by) = a.to_pixel(), b.to_pixel()
+    n = 64 * max(1, a.distance(b))
+    sampled = {from_pixel(ax + (bx - ax) * k / n, ay + (by - ay) * k / n) for k in range(n + 1)}
+    assert sampled <= touched
