@@ -210,11 +210,15 @@ def line_of_sight(
 
     Walks :func:`~hexwar.core.hexgrid.trace` in order; stops at the first blocking step unless
     ``exhaustive`` (then every finding is collected, for explanations). ``data`` is handed to the
-    rules in :class:`LosContext`. Each hex and hexside is examined once.
+    rules in :class:`LosContext`. Each hex and hexside is examined once. Both end hexes must be
+    on the board (``ValueError`` otherwise).
     """
+    hexes = board.hexes
+    for end in (a, b):
+        if end not in hexes:
+            raise ValueError(f"line of sight: {end!r} is not on the board")
     tr = trace(a, b)
     ctx = LosContext(a, b, a.distance(b), data)
-    hexes = board.hexes
     include_ends = rules.include_endpoints
     policy = rules.hexside_policy
     touch = rules.vertex_policy == "touch"

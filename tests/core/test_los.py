@@ -299,3 +299,9 @@ def test_elevation_los_is_symmetric(c1: int, r1: int, c2: int, r2: int, seed: in
             b.set_terrain(h, "forest")
     a, t = b.parse(f"{c1:02d}{r1:02d}"), b.parse(f"{c2:02d}{r2:02d}")
     assert line_of_sight(b, a, t, FF2).clear == line_of_sight(b, t, a, FF2).clear
+
+
+def test_end_hexes_must_be_on_the_board() -> None:
+    b = ff_board()
+    with pytest.raises(ValueError, match="not on the board"):
+        line_of_sight(b, b.parse("2010"), Hex(500, 500), OpenGroundLos())
