@@ -1,1 +1,196 @@
-"""firepower system plugin (placeholder until registered)."""
+"""The Firepower system plugin: registration and game hooks of the Basic Game (rules 1-7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.markers import hookimpl
+from hexwar.core.types import (
+    ControllerSpec,
+    DataSource,
+    GameResult,
+    PhaseSpec,
+    PluginManifest,
+    Problem,
+    SystemInfo,
+    TerrainType,
+    UnitType,
+)
+from hexwar.plugins.firepower import hookspecs
+
+if TYPE_CHECKING:
+    import click
+
+    from hexwar.core.engine.game import Game
+    from hexwar.core.los import LosRules
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.tables import Disclosed
+
+SYSTEM = "firepower"
+HERE = Path(__file__).parent
+HOOKSPECS = hookspecs
+
+PLUGIN = PluginManifest(
+    name=SYSTEM,
+    system=SYSTEM,
+    kind="system",
+    title="Firepower (Avalon Hill): Basic Game",
+    summary="Individual soldiers, blind sequence-unit draws, Impulses of Actions (rules 1-7).",
+    implements=("Firepower 1", "Firepower 2", "Firepower 3", "Firepower 4", "Firepower 5",
+                "Firepower 6", "Firepower 7"),
+    version="0.1",
+)
+
+WEAPONS = {"LMG": "light machinegun", "PST": "pistol", "RFL": "rifle"}
+
+
+@hookimpl
+def hexwar_register_systems() -> Sequence[SystemInfo]:
+    from hexwar.core.units import Q_, Scale
+
+    scale = Scale(
+        SYSTEM, Q_(5, "yard"), Q_(3, "foot"), Q_(30, "second"),
+        notes="hex about five yards and Turn about thirty seconds: outside transcription of the "
+              "Basic Game introduction (digest Appendix A, unverified); a height averages three "
+              "feet (Firepower 8.2.2)",
+        rule="Firepower 8.2.2",
+    )
+    return [SystemInfo(SYSTEM, "Firepower", "Avalon Hill", scale, ("d10",), ("A", "B"),
+                       rule="Firepower 1.3",
+                       notes="decimal die, 0 reads 10 (1.3); side A tan, side B green (1.2)")]
+
+
+@hookimpl
+def hexwar_register_phases(system: str) -> Sequence[PhaseSpec]:
+    if system != SYSTEM:
+        return []
+    from hexwar.plugins.firepower.engine import PHASES
+
+    return list(PHASES)
+
+
+@hookimpl
+def hexwar_register_unit_types() -> Sequence[UnitType]:
+    return [UnitType(f"{SYSTEM}:{code}", f"soldier with {name} ({code})", "soldier",
+                     {"weapon": code}, {"weapon": "Firepower 1.2.1"})
+            for code, name in WEAPONS.items()]
+
+
+@hookimpl
+def hexwar_register_terrain() -> Sequence[TerrainType]:
+    return [
+        TerrainType(f"{SYSTEM}:clear", "clear", "Firepower 1.1", "#e8e4c9"),
+        TerrainType(f"{SYSTEM}:tree", "tree", "Firepower 6.3.6.2.2", "#5f8f4e",
+                    {"cover": True, "concealment": True, "los_modifier": 1}),
+        TerrainType(f"{SYSTEM}:rough", "rough", "Firepower 6.3.6.2.2", "#b59f7a",
+                    {"cover": True}),
+        TerrainType(f"{SYSTEM}:scrub", "scrub", "Firepower 6.3.6.2.3", "#a9c27a",
+                    {"concealment": True}),
+        TerrainType(f"{SYSTEM}:hill", "hill (height > 0: contour levels)", "Firepower 6.3.4.1",
+                    "#c9a66b", {"blocks": True}),
+        TerrainType(f"{SYSTEM}:depression", "depression (height < 0)", "Firepower 6.3.4.4",
+                    "#9fb7c9"),
+    ]
+
+
+@hookimpl
+def hexwar_register_data() -> Sequence[DataSource]:
+    return [
+        DataSource(f"{SYSTEM}:basic-card", HERE / "data" / "tables", "tables",
+                   "Basic Game Card charts (Firepower 6.2, 6.3)"),
+        DataSource(f"{SYSTEM}:weapons", HERE / "data" / "weapons.toml", "cards",
+                   "Basic Game weapons: rates of fire and ranges (Firepower 6.3.2, 6.3.5)"),
+        DataSource(f"{SYSTEM}:panel-1", HERE / "panels" / "panel1.toml", "panel",
+                   "Firepower panel 1 (stand-in)"),
+        DataSource(f"{SYSTEM}:panel-2", HERE / "panels" / "panel2.toml", "panel",
+                   "Firepower panel 2 (stand-in)"),
+        DataSource(f"{SYSTEM}:basic", HERE / "scenarios" / "basic.toml", "scenario",
+                   "The Basic Game Scenario (Firepower 2, 7)"),
+    ]
+
+
+@hookimpl
+def hexwar_register_disclosed() -> Sequence[Disclosed]:
+    from hexwar.plugins.firepower.tables import disclosed
+
+    return disclosed()
+
+
+@hookimpl
+def hexwar_register_controllers() -> Sequence[ControllerSpec]:
+    from hexwar.plugins.firepower.ai import make_ai
+
+    return [ControllerSpec("ai", SYSTEM, make_ai,
+                           "Firepower AI: cover and posture, good shots, grenades at stacks, "
+                           "melee at favourable odds")]
+
+
+@hookimpl
+def hexwar_register_commands(group: click.Group) -> None:
+    from hexwar.plugins.firepower.commands import firepower
+
+    if "firepower" not in group.commands:
+        group.add_command(firepower)
+
+
+@hookimpl
+def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
+    if scenario.system != SYSTEM:
+        return []
+    problems: list[Problem] = []
+    for name, spec in scenario.sides.items():
+        for key in ("sequence_units", "impulses"):
+            v = spec.get(key, 1)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+                problems.append(Problem(f"{key} must be a positive integer", scenario.path,
+                                        f"sides.{name}.{key}"))
+    fold = scenario.raw.get("special", {}).get("fold")
+    if fold is not None and not (isinstance(fold, str) and fold.isalpha()):
+        problems.append(Problem("special.fold names the fold's column letters", scenario.path,
+                                "special.fold", hint='e.g. fold = "Q"'))
+    if len(scenario.sides) != 2:
+        problems.append(Problem("the Basic Game is played by two sides", scenario.path, "sides"))
+    return problems
+
+
+@hookimpl
+def hexwar_setup_game(game: Game) -> None:
+    if game.scenario.system != SYSTEM:
+        return
+    from hexwar.plugins.firepower.engine import setup_units
+
+    setup_units(game)
+
+
+@hookimpl
+def hexwar_final_result(game: Game) -> GameResult | None:
+    if game.scenario.system != SYSTEM:
+        return None
+    from hexwar.plugins.firepower.engine import final_result
+
+    return final_result(game)
+
+
+@hookimpl
+def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
+    if system != SYSTEM or game is None:
+        return None
+    from hexwar.plugins.firepower.engine import fp_map
+    from hexwar.plugins.firepower.los import FirepowerLos
+
+    return FirepowerLos(fp_map(game))
+
+
+@hookimpl
+def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
+    if game.scenario.system != SYSTEM:
+        return None
+    from hexwar.plugins.firepower.engine import data, victory_points
+
+    d = data(game)
+    # Firepower 6.1: no player may examine drawn or undrawn sequence units; only counts show.
+    return {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
+            "board_side": d.get("board_side", {}), "phase": d.get("phase"),
+            "victory_points": victory_points(game)}

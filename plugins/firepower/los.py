@@ -1,0 +1,177 @@
+"""Basic Game line of sight (Firepower 6.3.4) and the counts it feeds to the firing modifiers.
+
+Lines run from sighting dot to sighting dot. Intervening hexes are those the straight edge passes
+through or along, hexsides and corners included ("the hexsides of a hill hex count as part of a hill
+hex", 6.3.4.1; the same for trees, 6.3.6.2.5, and friendly-occupied hexes, 6.3.4.3), without the
+firer's and target's hexes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hexwar.core.board import Board
+from hexwar.core.hexgrid import Hex
+from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
+from hexwar.plugins.firepower.tables import POSTURE_RANK
+from hexwar.plugins.firepower.terrain import FpMap, intervening
+
+
+@dataclass(frozen=True)
+class LosResult:
+    """What a line of sight meets. ``blocked`` with the ``rule`` and ``reason``; otherwise the
+    tree hexes and hedge pictures it passes (Firepower 6.3.6.2.5)."""
+
+    blocked: bool
+    rule: str = ""
+    reason: str = ""
+    trees: int = 0
+    hedges: int = 0
+    tree_hexes: tuple[Hex, ...] = ()
+    hedge_hexes: tuple[Hex, ...] = ()
+
+
+def basic_los(
+    m: FpMap,
+    a: Hex,
+    b: Hex,
+    *,
+    firer_posture: str,
+    firer_side: int | None = None,
+    target_posture: str | None = None,
+    target_side: int | None = None,
+    friendly: Mapping[Hex, str] | None = None,
+) -> LosResult:
+    """Line of sight from a firer in ``a`` to hex ``b`` (Firepower 6.3.4.1-6.3.4.4).
+
+    ``target_posture`` is None when the target is a hex (a grenade, 6.3.1.1). ``friendly`` maps
+    hexes holding soldiers of the firer's side (other than ``a`` and ``b``) to the highest posture
+    there (A-12 of the digest: the highest posture in the hex decides).
+    """
+    if a == b:
+        return LosResult(False)
+    hexes = intervening(a, b)
+    both_hill = m.is_hill(a) and m.is_hill(b)
+    prone = firer_posture == "prone" or target_posture == "prone"
+    trees: list[Hex] = []
+    hedges: list[Hex] = []
+    firer_level = m.level.get(a, 0)
+    firer_rank = POSTURE_RANK[firer_posture]
+    for h in hexes:
+        # Firepower 6.3.4.1: an intervening hill hex (its hexsides included) blocks, unless both
+        # the firer's and the target's hexes are hill hexes.
+        if not both_hill and m.is_hill(h):
+            return LosResult(True, "Firepower 6.3.4.1", f"hill hex {m.label(h)} in the way")
+        # Firepower 6.3.4.2: a fence picture crossed blocks when either unit is Prone.
+        fence = m.fence.get(h)
+        if prone and fence is not None and fence.crossed_by(a, b):
+            return LosResult(True, "Firepower 6.3.4.2",
+                             f"fence in {m.label(h)} and a Prone unit")
+        # Firepower 6.3.4.3: friendly soldiers of the same or a higher posture, on the same height
+        # terrain as the firer, block; opposing soldiers never do.
+        if (friendly and h in friendly and POSTURE_RANK[friendly[h]] >= firer_rank
+                and m.level.get(h, 0) == firer_level):
+            return LosResult(True, "Firepower 6.3.4.3",
+                             f"friendly soldiers in {m.label(h)}")
+        if m.cover.get(h) == "tree":
+            trees.append(h)
+        hedge = m.hedge.get(h)
+        if hedge is not None and hedge.crossed_by(a, b):
+            hedges.append(h)
+    if prone:
+        # Firepower 6.3.4.2: the fence may be in the firer's or the target's own hex.
+        f = m.fence.get(a)
+        if f is not None and f.between(firer_side, b):
+            return LosResult(True, "Firepower 6.3.4.2",
+                             f"fence in the firer's hex {m.label(a)} and a Prone unit")
+        f = m.fence.get(b)
+        if f is not None and target_posture is not None and f.between(target_side, a):
+            return LosResult(True, "Firepower 6.3.4.2",
+                             f"fence in the target's hex {m.label(b)} and a Prone unit")
+    return LosResult(False, trees=len(trees), hedges=len(hedges), tree_hexes=tuple(trees),
+                     hedge_hexes=tuple(hedges))
+
+
+class FirepowerLos(BaseLosRules):
+    """The Basic LOS as a core :class:`~hexwar.core.los.LosRules` (``hexwar_los_rules``).
+
+    ``core.los.line_of_sight(board, a, b, rules, data)`` with ``data`` = a dict holding
+    ``firer_posture``, ``target_posture`` (None for a hex), ``firer_side``, ``target_side`` and
+    ``friendly`` (hex -> highest friendly posture) gives the same answer as :func:`basic_los`,
+    which the fire procedure, the AI and the table-side commands call directly (no per-hex calls).
+    Hexsides of hill and tree hexes count as part of them (6.3.4.1, 6.3.6.2.5): both hexes of a
+    hexside-exact line and hexes touched at a corner are examined ("either", "touch").
+    """
+
+    include_endpoints: bool = True
+    hexside_policy: HexsidePolicy = "either"
+    vertex_policy: VertexPolicy = "touch"
+
+    def __init__(self, m: FpMap) -> None:
+        self.map = m
+
+    def hex_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
+        m = self.map
+        d = ctx.cache.get("data")
+        if d is None:
+            d = ctx.cache["data"] = _los_data(ctx)
+        fp, tp = str(d.get("firer_posture", "stand")), d.get("target_posture")
+        prone = fp == "prone" or tp == "prone"
+        if h in (ctx.a, ctx.b):
+            fence = m.fence.get(h)
+            if prone and fence is not None and not (h == ctx.b and tp is None):
+                side = d.get("firer_side") if h == ctx.a else d.get("target_side")
+                if fence.between(side, ctx.b if h == ctx.a else ctx.a):
+                    return LosEffect("block", 0, "fence between and a Prone unit",
+                                     "Firepower 6.3.4.2")
+            return None
+        if not (m.is_hill(ctx.a) and m.is_hill(ctx.b)) and m.is_hill(h):
+            return LosEffect("block", 0, "hill hex", "Firepower 6.3.4.1")
+        fence = m.fence.get(h)
+        if prone and fence is not None and fence.crossed_by(ctx.a, ctx.b):
+            return LosEffect("block", 0, "fence picture and a Prone unit", "Firepower 6.3.4.2")
+        friendly = d.get("friendly") or {}
+        if h in friendly and POSTURE_RANK[friendly[h]] >= POSTURE_RANK[fp] and \
+                m.level.get(h, 0) == m.level.get(ctx.a, 0):
+            return LosEffect("block", 0, "friendly soldiers", "Firepower 6.3.4.3")
+        mod = 1 if m.cover.get(h) == "tree" else 0
+        hedge = m.hedge.get(h)
+        if hedge is not None and hedge.crossed_by(ctx.a, ctx.b):
+            mod += 1
+        if mod:
+            return LosEffect("hinder", mod, "tree hex / hedge picture", "Firepower 6.3.6.2.5")
+        return None
+
+    def off_board_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
+        return None
+
+
+def _los_data(ctx: LosContext) -> dict[str, Any]:
+    """The line's parameters: a dict as documented, or derived from a Game (``hexwar los``): the
+    first soldier in each end hex gives the postures, his side the friendly soldiers."""
+    raw = ctx.data
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    state = getattr(raw, "state", None)
+    if state is None:
+        return {}
+    from hexwar.plugins.firepower.soldiers import soldiers_of
+
+    sol = sorted(soldiers_of(state.units).values(), key=lambda s: s.id)
+    firer = next((s for s in sol if s.hex == ctx.a), None)
+    target = next((s for s in sol if s.hex == ctx.b), None)
+    out: dict[str, Any] = {"firer_posture": firer.posture if firer else "stand",
+                           "firer_side": firer.fence_side if firer else None,
+                           "target_posture": target.posture if target else None,
+                           "target_side": target.fence_side if target else None}
+    if firer is not None:
+        friendly: dict[Hex, str] = {}
+        for s in sol:
+            if s.side == firer.side and s.hex not in (ctx.a, ctx.b) and (
+                    s.hex not in friendly
+                    or POSTURE_RANK[s.posture] > POSTURE_RANK[friendly[s.hex]]):
+                friendly[s.hex] = s.posture
+        out["friendly"] = friendly
+    return out

@@ -1,0 +1,88 @@
+"""Soldiers as the rules functions see them: one counter, one man (Firepower 1.2.1, 4.3-4.7).
+
+A soldier's markers live in ``Unit.state`` as JSON values:
+
+* ``weapon``: major personal weapon code (``LMG``, ``PST``, ``RFL``), Firepower 1.2.1;
+* ``posture``: ``stand`` / ``crouch`` / ``prone`` (no marker = Standing), Firepower 4.4;
+* ``speed``: ``normal`` / ``running``, Firepower 4.5;
+* ``status``: ``None`` / ``suppressed`` / ``stunned``, Firepower 4.6;
+* ``side``: in a fence or hedge hex, a hexside number on the part of the hex he occupies
+  (the direction unit, Firepower 4.7); ``None`` elsewhere;
+* ``eliminated``: true once removed from play.
+
+Facing is ``Unit.facing``: always a hexside, never a hex angle (Firepower 4.3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.state import Unit
+
+#: MF allowance of a soldier (Firepower 6.2)
+BASE_MF = 4
+#: new hexes in one Impulse that make a soldier Running (Firepower 4.5, 6.2.1)
+RUNNING_HEXES = 4
+
+
+@dataclass(frozen=True)
+class Soldier:
+    """A plain, immutable view of one soldier for the pure rules functions."""
+
+    id: str
+    side: str
+    hex: Hex
+    facing: int = 1
+    weapon: str = "RFL"
+    posture: str = "stand"
+    speed: str = "normal"
+    status: str | None = None
+    fence_side: int | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.speed == "running"
+
+    @property
+    def suppressed(self) -> bool:
+        return self.status == "suppressed"
+
+    @property
+    def stunned(self) -> bool:
+        return self.status == "stunned"
+
+    def with_(self, **kw: Any) -> Soldier:
+        return replace(self, **kw)
+
+
+def mf_allowance(status: str | None, base: int = BASE_MF) -> int:
+    """Firepower 6.2.8: Stunned soldiers may spend no MF; Suppressed soldiers lose one."""
+    if status == "stunned":
+        return 0
+    if status == "suppressed":
+        return base - 1
+    return base
+
+
+def soldier_of(unit: Unit) -> Soldier:
+    assert unit.hex is not None, f"{unit.id} is not on the board"
+    s = unit.state
+    return Soldier(unit.id, unit.side, unit.hex, unit.facing, str(s.get("weapon", "RFL")),
+                   str(s.get("posture", "stand")), str(s.get("speed", "normal")),
+                   s.get("status"), s.get("side"))
+
+
+def soldiers_of(units: Mapping[str, Unit]) -> dict[str, Soldier]:
+    """Every soldier still on the board."""
+    return {k: soldier_of(u) for k, u in units.items()
+            if u.hex is not None and not u.state.get("eliminated")}
+
+
+def initial_state(weapon: str, posture: str = "stand") -> dict[str, Any]:
+    return {"weapon": weapon, "posture": posture, "speed": "normal", "status": None,
+            "side": None, "eliminated": False}
