@@ -310,3 +310,19 @@ def test_board_from_spec_joins_panels(tmp_path: Path) -> None:
         board_from_spec({"panels": [{"file": "panel2.toml"},
                                     {"panel": "mbt-1", "join": ["1A1", "9A1"]}]},
                         _Hooks(p), path=str(tmp_path / "scn.toml"))
+
+
+def test_every_label_round_trips_on_a_joined_board() -> None:
+    # Panel 2 turned 180 degrees and joined to the right of panel 3: its column D (now on its
+    # left) is the shared half-hex column, with the rows running the other way.
+    p3, p2 = _panel("3"), _panel("2")
+    pl3 = PanelPlacement(p3)
+    board = Board.assemble([pl3, PanelPlacement.aligned(p2, "2D4", pl3.hex("3D1"), 180)])
+    assert len(board.hexes) == 16 + 16 - 4
+    assert [board.parse(f"2D{r}") for r in (4, 3, 2, 1)] == [
+        board.parse(f"3D{r}") for r in (1, 2, 3, 4)
+    ]
+    assert board.parse("2C4").to_pixel()[0] > board.parse("2D4").to_pixel()[0]
+    for h in board.hexes:
+        assert board.parse(board.label(h)) == h
+        assert all(board.parse(x) == h for x in board.labels(h))
