@@ -1,0 +1,269 @@
+"""A sensible Firepower AI (``--players ai``): greedy, one Action at a time, with a position
+evaluation.
+
+* Set-up: forward hexes of its zone with cover (tree, rough) or a fence in front, spread out so a
+  grenade cannot catch many, facing the enemy.
+* Impulses: the soldiers with the best thing to do act first.
+* Actions: fire where the expected kills are good (hit number against every modifier, 6.3.6),
+  grenades at stacks, melee only at favourable odds (6.5.2), otherwise move to where the enemy's
+  fire is weak and his own is good, toward the far side of the fold as the Turns run out (7), and
+  go Crouching or Prone when exposed.
+
+It reads only the units in its view (everything is open in the Basic Game) and calls the pure
+rules functions through ``view.game`` for hit numbers and lines of sight.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex, in_arc, opposite
+from hexwar.core.types import total
+
+from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower.los import basic_los
+from hexwar.plugins.firepower.soldiers import Soldier
+from hexwar.plugins.firepower.tables import card
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
+
+KILL = 10.0
+
+
+class FirepowerAI:
+    name = "ai"
+
+    def __init__(self, side: str, seed: int) -> None:
+        self.side = side
+        self._rng = random.Random(f"{seed}:{side}:firepower-ai")
+
+    # -- entry point ------------------------------------------------------------------------------
+    def choose(self, decision: Decision, view: SideView) -> Any:
+        game = view.game
+        kind = decision.kind
+        opts = list(decision.options or [])
+        if kind == "board_side":
+            return opts[0]
+        if kind == "place":
+            return self._place(game, decision, opts)
+        if kind == "impulse":
+            return self._impulse(game, opts)
+        if kind == "action":
+            return self._action(game, opts)
+        return self._rng.choice(opts)
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _sol(self, game: Game) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
+        sol = engine.soldiers(game)
+        mine = [s for s in sol.values() if s.side == self.side]
+        theirs = [s for s in sol.values() if s.side != self.side]
+        return sol, mine, theirs
+
+    def _threat(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
+        """Expected hits the enemy could score on ``me`` next time (best weapon, any facing)."""
+        m, c = engine.fp_map(game), card()
+        threat = 0.0
+        for e in theirs:
+            if e.stunned:
+                continue
+            rng = e.hex.distance(me.hex)
+            w = c.weapons[e.weapon]
+            best = 0.0
+            for mode in w.modes:
+                if not c.in_range(e.weapon, mode, rng):
+                    continue
+                los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
+                                firer_side=e.fence_side, target_posture=me.posture,
+                                target_side=me.fence_side)
+                if los.blocked:
+                    break
+                mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
+                    e.hex, e.facing, me.hex) else 0)
+                p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
+                shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
+                best = max(best, 1 - (1 - p) ** shots)
+            threat += best
+        return threat
+
+    def _offense(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
+        """Best single-shot chance against any enemy from this position and facing."""
+        m, c = engine.fp_map(game), card()
+        w = c.weapons[me.weapon]
+        best = 0.0
+        for e in theirs:
+            rng = me.hex.distance(e.hex)
+            if not in_arc(me.hex, me.facing, e.hex):
+                continue
+            for mode in w.modes:
+                if not c.in_range(me.weapon, mode, rng):
+                    continue
+                los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
+                                firer_side=me.fence_side, target_posture=e.posture,
+                                target_side=e.fence_side)
+                if los.blocked:
+                    break
+                mods = combat.fire_modifiers(m, me, e, los, 0)
+                best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
+                                                        total(mods)))
+        return best
+
+    def _progress(self, game: Game, h: Hex) -> float:
+        """How far toward (and past) the fold, in columns, for this side."""
+        bs = engine.data(game).get("board_side", {}).get(self.side, "5/6")
+        col = engine.column_of(game, h)
+        fold = engine.fold_column(game)
+        return float(col - fold if bs == "5/6" else fold - col)
+
+    def _position(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
+        m = engine.fp_map(game)
+        turn = max(1, game.state.turn)
+        prog = self._progress(game, me.hex)
+        late = turn >= game.scenario.turns - 1
+        score = 0.0
+        score -= 6.0 * self._threat(game, me, theirs)
+        score += 3.0 * self._offense(game, me, theirs)
+        score += (0.8 if late else 0.25) * min(prog, 3.0)
+        if prog > 0:
+            score += 3.0 * (1.0 if turn == game.scenario.turns else 0.5 if late else 0.1)
+        if m.cover.get(me.hex) in ("tree", "rough"):
+            score += 0.5
+        if me.running:
+            score += 0.3
+        return score
+
+    # -- set-up -----------------------------------------------------------------------------------
+    def _place(self, game: Game, decision: Decision, opts: list[Any]) -> Any:
+        m = engine.fp_map(game)
+        placed = [u.hex for u in game.state.units_of(self.side) if u.hex is not None]
+        best, best_s = opts[0], -1e9
+        for o in opts:
+            h = m.parse(o["hex"])
+            s = self._progress(game, h) * 0.6
+            cov = m.cover.get(h)
+            s += 2.0 if cov == "tree" else 1.5 if cov == "rough" else 0.5 if cov == "scrub" else 0
+            s -= 2.5 * sum(1 for p in placed if p.distance(h) <= 2)
+            s -= 0.05 * abs(engine.column_of(game, h) - 16) * 0 + 0.02 * abs(h.r + h.q / 2 - 16)
+            s += self._rng.random() * 0.3
+            if s > best_s:
+                best, best_s = o, s
+        weapon = decision.context.get("weapon")
+        choice = dict(best)
+        choice["posture"] = "crouch" if weapon == "LMG" else "stand"
+        return choice
+
+    # -- impulses ---------------------------------------------------------------------------------
+    def _impulse(self, game: Game, opts: list[Any]) -> Any:
+        _sol, mine, theirs = self._sol(game)
+        by_id = {s.id: s for s in mine}
+        best, best_s = "pass", -1e9
+        for o in opts:
+            if o == "pass" or len(o["units"]) != 1:
+                continue
+            s = by_id.get(o["units"][0])
+            if s is None:
+                continue
+            v = 4.0 * self._offense(game, s, theirs) + 2.0 * self._threat(game, s, theirs)
+            v += 0.5 * max(0.0, 3.0 - max(0.0, self._progress(game, s.hex)))
+            v += self._rng.random() * 0.2
+            if v > best_s:
+                best, best_s = o, v
+        if best == "pass":
+            singles = [o for o in opts if o != "pass"]
+            return singles[0] if singles else "pass"
+        return best
+
+    # -- actions ----------------------------------------------------------------------------------
+    def _action(self, game: Game, opts: list[Any]) -> Any:
+        sol, mine, theirs = self._sol(game)
+        ph = engine.data(game)["phase"]
+        best: Any = "end"
+        best_s = 0.0
+        base: dict[str, float] = {}
+        for o in opts:
+            if o == "end":
+                continue
+            try:
+                v = self._value(game, ph, o, sol, theirs, base)
+            except RulesError:
+                continue
+            if v > best_s + 1e-9:
+                best, best_s = o, v
+        return best
+
+    def _value(self, game: Game, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
+               theirs: list[Soldier], base: dict[str, float]) -> float:
+        act = o["act"]
+        c, m = card(), engine.fp_map(game)
+        if act == "melee":
+            n_att, defenders = len(o["units"]), [s for s in theirs if m.label(s.hex) == o["hex"]]
+            mod = combat.melee_modifier(n_att, len(defenders))
+            p = combat.hit_probability(combat.MELEE_HIT, mod.value if mod else 0)
+            if p < 0.55:
+                return -1
+            return KILL * (p * len(defenders) - (1 - p) * n_att)
+        me = sol[o["unit"]]
+        if act == "fire":
+            ctx = engine.fire_context(game, me.id, o)
+            combat.check_only(ctx)
+            combat.step_hit_number(ctx)
+            w = c.weapons[me.weapon]
+            shots = w.automatic[1] if o["mode"] == "auto" and w.automatic else (w.semi or 1)
+            ev = 0.0
+            for t in o["targets"]:
+                p = combat.hit_probability(ctx.hit, total(ctx.mods_for(sol[t])))
+                ev += 1 - (1 - p) ** shots
+            if o["mode"] == "auto":
+                ev += 0.05 * sum(1 for s in theirs if s.hex == ctx.target_hex)
+            ev -= 0.02 * o.get("after", 0)
+            if ev < 0.08:
+                return -1
+            return KILL * ev + (0.5 if o.get("after", 0) and self._threat(game, me, theirs) > 0.3
+                                else 0)
+        if act == "grenade":
+            ctx = engine.fire_context(game, me.id, o)
+            combat.check_only(ctx)
+            combat.step_grenade_hit(ctx)
+            p_hit = combat.hit_probability(ctx.hit, total(ctx.modifiers["throw"]))
+            assert ctx.target_hex is not None
+            ev = 0.0
+            for s in sol.values():
+                d = s.hex.distance(ctx.target_hex)
+                if d > 2:
+                    continue
+                mods = combat.blast_modifiers(c, m, s, ctx.target_hex, me.hex)
+                pk = combat.hit_probability(5, total(mods))
+                sign = 1.0 if s.side != self.side else -1.5
+                ev += sign * (pk + (0.3 if d == 0 else 0.05))
+            ev *= p_hit
+            return KILL * ev if ev > 0.15 else -1
+        # movement and posture: compare the position after the Action with the position now
+        key = me.id
+        if key not in base:
+            base[key] = self._position(game, me, theirs)
+        after = me
+        if act == "enter":
+            after = me.with_(hex=me.hex.neighbor(me.facing))
+            n = int(ph["entered"].get(me.id, 0)) + 1
+            if n >= 4:
+                after = after.with_(speed="running")
+            pic = m.fence.get(after.hex) or m.hedge.get(after.hex)
+            after = after.with_(fence_side=opposite(me.facing) if pic else None)
+        elif act == "turn":
+            after = me.with_(facing=o["to"])
+        elif act == "posture":
+            after = me.with_(posture=o["to"])
+        elif act == "cross":
+            after = me.with_(fence_side=engine.check_action(game, o)["to"])
+        gain = self._position(game, after, theirs) - base[key]
+        if act == "posture" and o["to"] == "stand" and me.posture == "prone":
+            gain -= 0.3
+        return gain - 0.05
+
+
+def make_ai(side: str, seed: int) -> FirepowerAI:
+    return FirepowerAI(side, seed)

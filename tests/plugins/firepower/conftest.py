@@ -1,0 +1,64 @@
+"""Helpers for the Firepower tests: small games on a test panel with chosen terrain."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hexwar.core.engine.game import Game
+from hexwar.core.scenario import Scenario
+
+PANEL_HEAD = """[panel]
+id = "1"
+system = "firepower"
+title = "test panel"
+stand_in = true
+labels = "letter-number"
+columns = ["A", "P"]
+rows = [1, 15]
+default_terrain = "clear"
+source = "estimated"
+"""
+
+GameFactory = Callable[..., Game]
+
+
+@pytest.fixture
+def fp_game(tmp_path: Path) -> GameFactory:
+    """``fp_game(units, hexes=[...], seed=0)``: a Firepower game on a 16x15 test panel.
+
+    ``units`` are tuples (id, weapon, side, hex, facing[, state]); ``hexes`` are [[hex]] tables of
+    the panel (dicts with at, terrain, height, features). The set-up phases have nothing to place,
+    so the game waits at the choice of board side; tests drive the engine functions directly.
+    """
+
+    def make(units: list[tuple[Any, ...]], hexes: list[dict[str, Any]] | None = None,
+             seed: int = 0, turns: int = 1) -> Game:
+        panel = [PANEL_HEAD]
+        for h in hexes or []:
+            panel.append("[[hex]]")
+            for k, v in h.items():
+                panel.append(f"{k} = {v!r}".replace("'", '"'))
+        (tmp_path / "panel.toml").write_text("\n".join(panel) + "\n", encoding="utf-8")
+        lines = [
+            "[scenario]", 'id = "test"', 'system = "firepower"', f"turns = {turns}",
+            "[sides.A]", "sequence_units = 3", "impulses = 2",
+            "[sides.B]", "sequence_units = 3", "impulses = 2",
+            "[board]", 'panels = [{ file = "panel.toml" }]',
+            "[special]", 'fold = "H"',
+        ]
+        for u in units:
+            uid, weapon, side, hx, facing = u[:5]
+            lines += ["[[units]]", f'id = "{uid}"', f'type = "firepower:{weapon}"',
+                      f'side = "{side}"', f'hex = "{hx}"', f"facing = {facing}"]
+            if len(u) > 5:
+                st = ", ".join(f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}"
+                               for k, v in u[5].items())
+                lines.append(f"state = {{ {st} }}")
+        text = "\n".join(lines) + "\n"
+        return Game(Scenario.from_text(text, path=str(tmp_path / "s.toml")), seed=seed)
+
+    return make
