@@ -1,0 +1,384 @@
+"""MBT data cards (MBT 1.3): loading, checking and fast lookups.
+
+A card is one TOML file (format: ``cards/README.md``) with per-field provenance
+(:mod:`hexwar.core.provenance`). :func:`load_cards` reads the shipped folder and then any user
+folders; a user card with the same ``card.name`` replaces the shipped one.
+
+Lookups used in the hot path (AP factor by range, armour basis, hit location by roll) read plain
+tuples and dicts built once per card.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from hexwar.core.errors import DataError
+from hexwar.core.provenance import Records, load_records
+from hexwar.core.tables import Band, parse_band
+
+SHIPPED = Path(__file__).resolve().parent / "cards"
+ANGLES = ("Front", "Front-Side", "Rear-Side", "Rear")
+ELEVATIONS = ("Level", "Rising", "Falling")
+#: hit-location columns checked only for falling shots (7.4.5.2.3) or air fire (20.1.3.2.2.1)
+FALLING_COLUMNS = {"TTG": "TT", "HDG": "HD"}
+AIR_COLUMNS = {"TTA": "TT", "HDA": "HD"}
+TURRET_LOCATIONS = frozenset({"TF", "TS", "TR", "TT"})
+HULL_LOCATIONS = frozenset({"HF", "HS", "HR", "HD"})
+DAMAGE_COLUMNS = (("no_dam", "No Dam"), ("cmp_hit", "Cmp Hit"), ("knk_out", "Knk Out"),
+                  ("brw_up", "Brw Up"))
+
+
+@dataclass(frozen=True)
+class AmmoLine:
+    """One "Type Ammo Fired" line of a weapon (MBT 7.4.1.2): AP and PV by range band, damage."""
+
+    type: str
+    energy: str
+    bands: tuple[Band, ...]
+    ap: tuple[int | None, ...]
+    pv: tuple[int | None, ...]
+    damage: tuple[tuple[int, int, str], ...]
+
+    def band_index(self, rng: int) -> int | None:
+        for i, b in enumerate(self.bands):
+            if rng in b:
+                return i
+        return None
+
+    def ap_at(self, rng: int) -> int | None:
+        """AP factor at ``rng`` (MBT 7.4.1.3); ``None`` below the minimum or beyond the maximum
+        range (MBT 4.7.2: a blank band)."""
+        i = self.band_index(rng)
+        return None if i is None else self.ap[i]
+
+    def pv_at(self, rng: int) -> int | None:
+        i = self.band_index(rng)
+        return None if i is None else self.pv[i]
+
+    def band_label(self, rng: int) -> str:
+        i = self.band_index(rng)
+        return "-" if i is None else str(self.bands[i])
+
+    @property
+    def max_range(self) -> int:
+        """MBT 4.7.2: the last band holding a number."""
+        last = max(i for i, v in enumerate(self.ap) if v is not None)
+        hi = self.bands[last].hi
+        assert hi is not None
+        return hi
+
+    @property
+    def min_range(self) -> int:
+        first = min(i for i, v in enumerate(self.ap) if v is not None)
+        lo = self.bands[first].lo
+        return 1 if lo is None else lo
+
+    def damage_of(self, roll: int) -> str:
+        """MBT 7.4.7: the damage column whose band holds ``roll``."""
+        for lo, hi, result in self.damage:
+            if lo <= roll <= hi:
+                return result
+        return "No Dam"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon of the FIRING INFORMATION section (MBT 7.4.1.1)."""
+
+    name: str
+    kind: str  # "gun" or "atgm"
+    main_gun: bool
+    mount: str  # "turret" or "hull"
+    arc: str
+    stab: int | None
+    cls: int | None
+    max_rof: int
+    trn: int
+    ammo: Mapping[str, AmmoLine]
+    speeds: Mapping[str, int] = field(default_factory=dict)
+    gp: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def movement_line(self) -> str:
+        """The firer line of the Movement Modifiers chart (MBT 7.4.2.2): Stab. or Class."""
+        if self.kind == "atgm":
+            return f"class-{self.cls if self.cls is not None else 1}"
+        return f"stab-{self.stab if self.stab is not None else 0}"
+
+    def ammo_line(self, ammo: str) -> AmmoLine:
+        try:
+            return self.ammo[ammo]
+        except KeyError:
+            raise DataError(f"the {self.name} fires {', '.join(self.ammo)}, not {ammo!r}") from None
+
+
+@dataclass(frozen=True)
+class Card:
+    """A vehicle data card, as plain values."""
+
+    name: str
+    id: str
+    nation: str
+    side: str
+    kind: str
+    points: tuple[int, int, int]
+    stacking: int
+    crew: int
+    size: int
+    gp_defense: int
+    ca_defense: int
+    weapons: tuple[Weapon, ...]
+    hit_location: Mapping[str, tuple[tuple[str, int, int], ...]]
+    falling_location: Mapping[str, tuple[tuple[str, int, int], ...]]
+    air_location: Mapping[str, tuple[tuple[str, int, int], ...]]
+    armor: Mapping[tuple[str, str, str, str], int]
+    mf: Fraction
+    road: Fraction
+    path_cost: Fraction
+    turn_costs: tuple[int, ...]
+    move_costs: Mapping[str, int | None]
+    height_costs: Mapping[int, int | None]
+    records: Records = field(repr=False, compare=False, hash=False)
+
+    @property
+    def type_name(self) -> str:
+        return f"mbt:{self.name}"
+
+    @property
+    def main_gun(self) -> Weapon | None:
+        return next((w for w in self.weapons if w.main_gun), None)
+
+    @property
+    def missiles(self) -> tuple[Weapon, ...]:
+        return tuple(w for w in self.weapons if w.kind == "atgm")
+
+    @property
+    def trn(self) -> int:
+        g = self.main_gun or (self.weapons[0] if self.weapons else None)
+        return g.trn if g is not None else 0
+
+    def weapon(self, name: str) -> Weapon:
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        raise DataError(f"{self.name} has no weapon {name!r} (it has "
+                        f"{', '.join(w.name for w in self.weapons)})")
+
+    def locate(self, angle: str, roll: int, *, falling: bool = False,
+               air: bool = False) -> tuple[str, bool]:
+        """MBT 7.4.5.2.2-7.4.5.2.3: the hit location for ``roll`` at ``angle``; the second value
+        is True when a TTG/HDG (or air) column superseded the normal one ("Above" angle)."""
+        if air or falling:
+            for loc, lo, hi in (self.air_location if air else self.falling_location).get(angle, ()):
+                if lo <= roll <= hi:
+                    return loc, True
+        for loc, lo, hi in self.hit_location.get(angle, ()):
+            if lo <= roll <= hi:
+                return loc, False
+        return "miss", False
+
+    def armor_basis(self, energy: str, elevation: str, angle: str, loc: str) -> int:
+        """MBT 7.4.6.1-7.4.6.3: armour basis; ``angle`` is "Above" for TT/HD hits from above."""
+        key = (energy, elevation, angle, loc)
+        try:
+            return self.armor[key]
+        except KeyError:
+            raise DataError(f"card {self.id} {self.name} has no armour basis for {energy} "
+                            f"{elevation} {angle}/{loc}") from None
+
+    def source(self, dotted: str) -> str:
+        return self.records.sources.get(dotted, "")
+
+
+def _band(text: Any, where: str) -> Band:
+    try:
+        return parse_band(str(text))
+    except (DataError, ValueError) as exc:
+        raise DataError(f"bad band {text!r}: {exc}", key=where) from None
+
+
+def _opt_int(v: Any, where: str, path: str) -> int | None:
+    if v == "-" or v is None:
+        return None
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    raise DataError(f"expected a whole number or \"-\", got {v!r}", path=path, key=where)
+
+
+def _cost(v: Any, where: str, path: str) -> int | None:
+    if v == "P":
+        return None
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        return v
+    raise DataError(f"a movement cost is a whole number or \"P\", got {v!r}", path=path, key=where)
+
+
+def _fraction(v: Any, where: str, path: str) -> Fraction:
+    try:
+        return Fraction(str(v))
+    except (ValueError, ZeroDivisionError):
+        raise DataError(f"expected a number or a fraction like \"1/3\", got {v!r}", path=path,
+                        key=where) from None
+
+
+def _loc_table(rows: Mapping[str, Any], where: str,
+               path: str) -> tuple[dict[str, tuple[tuple[str, int, int], ...]], ...]:
+    normal: dict[str, tuple[tuple[str, int, int], ...]] = {}
+    falling: dict[str, tuple[tuple[str, int, int], ...]] = {}
+    air: dict[str, tuple[tuple[str, int, int], ...]] = {}
+    for angle, cols in rows.items():
+        if angle not in ANGLES:
+            raise DataError(f"unknown hit angle {angle!r} (angles: {', '.join(ANGLES)})", path=path,
+                            key=f"{where}.{angle}")
+        n: list[tuple[str, int, int]] = []
+        f: list[tuple[str, int, int]] = []
+        a: list[tuple[str, int, int]] = []
+        for loc, text in cols.items():
+            b = _band(text, f"{where}.{angle}.{loc}")
+            if b.lo is None or b.hi is None or b.lo < 1 or b.hi > 100:
+                raise DataError(f"roll band {text!r} must lie within 1-100", path=path,
+                                key=f"{where}.{angle}.{loc}")
+            item = (loc, b.lo, b.hi)
+            if loc in FALLING_COLUMNS:
+                f.append((FALLING_COLUMNS[loc], b.lo, b.hi))
+            elif loc in AIR_COLUMNS:
+                a.append((AIR_COLUMNS[loc], b.lo, b.hi))
+            else:
+                n.append(item)
+        for group, name in ((n, "normal"), (f, "falling"), (a, "air")):
+            group.sort(key=lambda x: x[1])
+            for (l1, _a1, h1), (l2, a2, _h2) in zip(group, group[1:], strict=False):
+                if a2 <= h1:
+                    raise DataError(f"{angle}: {name} locations {l1} and {l2} overlap", path=path,
+                                    key=f"{where}.{angle}")
+        normal[angle], falling[angle], air[angle] = tuple(n), tuple(f), tuple(a)
+    return normal, falling, air
+
+
+def card_from_records(rec: Records) -> Card:
+    """Build and check a :class:`Card`; every problem names the file and the dotted key."""
+    v = rec.values
+    path = rec.path or "<card>"
+    head = v.get("card", {})
+    target = v.get("target", {})
+    name = head.get("name")
+    if not isinstance(name, str) or not name:
+        raise DataError("card.name is missing", path=path, key="card.name")
+    weapons: list[Weapon] = []
+    for wi, w in enumerate(v.get("weapons", [])):
+        wk = f"weapons[{wi}]"
+        bands = tuple(_band(b, f"{wk}.bands") for b in w.get("bands", []))
+        if not bands:
+            raise DataError("a weapon needs its range bands", path=path, key=f"{wk}.bands")
+        ammo: dict[str, AmmoLine] = {}
+        for ai, a in enumerate(w.get("ammo", [])):
+            ak = f"{wk}.ammo[{ai}]"
+            ap = tuple(_opt_int(x, f"{ak}.ap", path) for x in a.get("ap", []))
+            pv = tuple(_opt_int(x, f"{ak}.pv", path) for x in a.get("pv", []))
+            if len(ap) != len(bands) or len(pv) != len(bands):
+                raise DataError(f"ap and pv need one entry per range band ({len(bands)})", path=path,
+                                key=ak)
+            if all(x is None for x in ap):
+                raise DataError("an ammunition line needs at least one AP factor", path=path,
+                                key=f"{ak}.ap")
+            dmg: list[tuple[int, int, str]] = []
+            for col, label in DAMAGE_COLUMNS:
+                text = a.get("damage", {}).get(col)
+                if text in (None, "-"):
+                    continue
+                b = _band(text, f"{ak}.damage.{col}")
+                assert b.lo is not None and b.hi is not None
+                dmg.append((b.lo, b.hi, label))
+            dmg.sort()
+            covered = [x for lo, hi, _ in dmg for x in range(lo, hi + 1)]
+            if sorted(covered) != list(range(1, 101)):
+                raise DataError("damage bands must cover 01-100 exactly once", path=path,
+                                key=f"{ak}.damage")
+            line = AmmoLine(str(a["type"]), str(a.get("energy", "KE")), bands, ap, pv, tuple(dmg))
+            mr = a.get("max_range")
+            if mr is not None and mr != line.max_range:
+                raise DataError(f"max_range {mr} disagrees with the last band holding a number "
+                                f"({line.max_range}, MBT 4.7.2)", path=path, key=f"{ak}.max_range")
+            ammo[line.type] = line
+        trn_text = str(w.get("trn", "1T"))
+        digits = "".join(ch for ch in trn_text if ch.isdigit())
+        weapons.append(Weapon(
+            name=str(w["name"]), kind=str(w.get("kind", "gun")), main_gun=bool(w.get("main_gun")),
+            mount=str(w.get("mount", "turret")), arc=str(w.get("arc", "turret")),
+            stab=w.get("stab"), cls=w.get("class"), max_rof=int(w.get("max_rof", 1)),
+            trn=int(digits) if digits else 6, ammo=ammo,
+            speeds={str(k): int(x) for k, x in w.get("speeds", {}).items()}, gp=w.get("gp", {}),
+        ))
+    normal, falling, air = _loc_table(v.get("hit_location", {}), "hit_location", path)
+    armor: dict[tuple[str, str, str, str], int] = {}
+    for energy, elevs in v.get("armor", {}).items():
+        for elev, angles in elevs.items():
+            if elev not in ELEVATIONS:
+                raise DataError(f"unknown elevation {elev!r} (Level, Rising, Falling; MBT 7.4.6.2)",
+                                path=path, key=f"armor.{energy}.{elev}")
+            for angle, locs in angles.items():
+                for loc, val in locs.items():
+                    armor[(energy, elev, angle, loc)] = int(val)
+    speeds = v.get("speeds", {})
+    pts = head.get("points", [0, 0, 0])
+    if not (isinstance(pts, list) and len(pts) == 3):
+        raise DataError("points must be a triple like [80, 40, 20] (MBT 9.4.2.1)", path=path,
+                        key="card.points")
+    return Card(
+        name=name, id=str(head.get("id", "")), nation=str(head.get("nation", "")),
+        side=str(head.get("side", "")), kind=str(head.get("kind", "vehicle")),
+        points=(int(pts[0]), int(pts[1]), int(pts[2])), stacking=int(head.get("stacking", 2)),
+        crew=int(head.get("crew", 4)), size=int(target.get("size", 0)),
+        gp_defense=int(target.get("gp_defense", 0)), ca_defense=int(target.get("ca_defense", 0)),
+        weapons=tuple(weapons), hit_location=normal, falling_location=falling, air_location=air,
+        armor=armor, mf=_fraction(speeds.get("normal", 0), "speeds.normal", path),
+        road=_fraction(speeds.get("road", "1"), "speeds.road", path),
+        path_cost=_fraction(speeds.get("path", "1"), "speeds.path", path),
+        turn_costs=tuple(int(x) for x in v.get("turn_costs", [0, 1, 2])),
+        move_costs={str(k): _cost(x, f"movement_costs.{k}", path)
+                    for k, x in v.get("movement_costs", {}).items()},
+        height_costs={int(k): _cost(x, f"height_costs.{k}", path)
+                      for k, x in v.get("height_costs", {}).items()},
+        records=rec,
+    )
+
+
+def load_card(path: str | Path) -> Card:
+    return card_from_records(load_records(path))
+
+
+def card_dirs_from_env() -> tuple[str, ...]:
+    """User card folders from ``HEXWAR_MBT_CARDS`` (separated by the OS path separator)."""
+    raw = os.environ.get("HEXWAR_MBT_CARDS", "")
+    return tuple(p for p in raw.split(os.pathsep) if p)
+
+
+@lru_cache(maxsize=16)
+def _load(dirs: tuple[str, ...]) -> dict[str, Card]:
+    cards: dict[str, Card] = {}
+    for d in (str(SHIPPED), *dirs):
+        p = Path(d)
+        files = [p] if p.is_file() else sorted(p.glob("*.toml")) if p.is_dir() else None
+        if files is None:
+            raise DataError("no such card folder or file", path=d)
+        for f in files:
+            card = load_card(f)
+            cards[card.name] = card  # a user card replaces the shipped card of the same name
+    return cards
+
+
+def load_cards(dirs: Iterable[str | Path] = ()) -> dict[str, Card]:
+    """Every card by name: the shipped cards, replaced or extended by ``dirs`` (in order), then by
+    ``HEXWAR_MBT_CARDS``."""
+    key = tuple(str(Path(d).resolve()) for d in dirs) + card_dirs_from_env()
+    return _load(key)
+
+
+def card_names(cards: Mapping[str, Card]) -> Sequence[str]:
+    return sorted(cards)
