@@ -256,6 +256,11 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
     posture = str(u.state.get("posture", "stand"))
     if act == "enter":
         cost, dest, parts = enter_cost(c, m, u)
+        named = choice.get("hex")
+        if named is not None and named != m.label(dest) and (
+                not isinstance(named, str) or m.parse_label.get(named.upper()) != dest):
+            raise RulesError(f"{u.id} may enter only the hex directly in front "
+                             f"({m.label(dest)}), not {named}", rule="Firepower 6.2.1")
         if any(s.hex == dest and s.side != u.side for s in soldiers(game).values()):
             raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                              rule="Firepower 6.2.1")

@@ -53,7 +53,7 @@ def fp_game(tmp_path: Path) -> GameFactory:
         for u in units:
             uid, weapon, side, hx, facing = u[:5]
             lines += ["[[units]]", f'id = "{uid}"', f'type = "firepower:{weapon}"',
-                      f'side = "{side}"', f'hex = "{hx}"', f"facing = {facing}"]
+                      f'side = "{side}"', f'hex = "1{hx}"', f"facing = {facing}"]
             if len(u) > 5:
                 st = ", ".join(f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}"
                                for k, v in u[5].items())

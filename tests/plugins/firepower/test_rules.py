@@ -383,7 +383,7 @@ def test_fp_106_fence_blocks_only_with_a_prone_unit() -> None:
     # (the line runs along the top hexside of (1, 0); the picture lies across its lower half)
     side = plain(pictures=[Picture("fence", Hex(1, 0), 3, 5)])
     assert not basic_los(side, Hex(0, 0), Hex(2, -1), target_posture="prone", **args).blocked
-    top = plain(pictures=[Picture("fence", Hex(1, 0), 6, 2)])
+    top = plain(pictures=[Picture("fence", Hex(1, 0), 1, 4)])
     assert basic_los(top, Hex(0, 0), Hex(2, -1), target_posture="prone", **args).blocked
 
 
