@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.types import total
-
 from hexwar.plugins.firepower import combat, engine
 from hexwar.plugins.firepower.los import basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
@@ -179,7 +178,7 @@ class FirepowerAI:
 
     # -- actions ----------------------------------------------------------------------------------
     def _action(self, game: Game, opts: list[Any]) -> Any:
-        sol, mine, theirs = self._sol(game)
+        sol, _mine, theirs = self._sol(game)
         ph = engine.data(game)["phase"]
         best: Any = "end"
         best_s = 0.0
@@ -219,11 +218,11 @@ class FirepowerAI:
                 ev += 1 - (1 - p) ** shots
             if o["mode"] == "auto":
                 ev += 0.05 * sum(1 for s in theirs if s.hex == ctx.target_hex)
-            ev -= 0.02 * o.get("after", 0)
+            after_mf = int(o.get("after", 0))
+            ev -= 0.02 * after_mf
             if ev < 0.08:
                 return -1
-            return KILL * ev + (0.5 if o.get("after", 0) and self._threat(game, me, theirs) > 0.3
-                                else 0)
+            return KILL * ev + (0.5 if after_mf and self._threat(game, me, theirs) > 0.3 else 0.0)
         if act == "grenade":
             ctx = engine.fire_context(game, me.id, o)
             combat.check_only(ctx)

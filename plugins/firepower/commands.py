@@ -16,7 +16,6 @@ import click
 from hexwar.core.errors import HexwarError, RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import Modifier, total
-
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.los import LosResult
 from hexwar.plugins.firepower.soldiers import Soldier
@@ -30,7 +29,8 @@ def _dice(text: str | None) -> list[int] | None:
     try:
         faces = [int(x) for x in text.replace(" ", "").split(",") if x]
     except ValueError:
-        raise click.BadParameter("dice are numbers 1-10 separated by commas", param_hint="--dice")
+        raise click.BadParameter("dice are numbers 1-10 separated by commas",
+                                 param_hint="--dice") from None
     for f in faces:
         if not 0 <= f <= 10:
             raise click.BadParameter(f"{f} is not on a decimal die", param_hint="--dice")
@@ -142,8 +142,9 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
                              target_terrain, fence_between, hedge_between, trees, hedges, running,
                              suppressed)
     try:
-        combat.step_check_fire(ctx) if situation else None
-        if not situation:
+        if situation:
+            combat.step_check_fire(ctx)
+        else:
             ctx.range = int(target)
             c.hit_number(ctx.weapon, ctx.mode, ctx.range)
         combat.step_hit_number(ctx)
@@ -237,8 +238,7 @@ def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...
 def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | None, posture: str,
                 vertex_side: int | None, dice: str | None, as_json: bool) -> None:
     """Range, hit number and modifiers of a throw, the spread hexes and the blast zone."""
-    from hexwar.core.hexgrid import DIRECTIONS, arc_directions
-
+    from hexwar.core.hexgrid import arc_directions
     from hexwar.plugins.firepower import engine
 
     c = card()
@@ -259,7 +259,6 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
         f = facing or (arc_directions(h, target) or (1,))[0]
         t = Soldier("thrower", "A", h, f, "RFL", posture)
         sol = {**sol, "thrower": t}
-    del DIRECTIONS
     ctx = combat.FireContext("grenade", c, m, sol, t, "HGN", "throw", _no_roll,
                              target_hex=target, vertex_side=vertex_side)
     try:
