@@ -12,7 +12,7 @@ Conventions shared by the hooks
 then call plain methods. Per-attack, per-step and per-decision hooks are fine.
 
 **Units.** ``game.state.units[uid]`` is a core ``Unit``; Firefight keeps its status in
-``unit.state`` (JSON values). Keys a rule may read or set (``plugins/firefight/state.py`` documents
+``unit.state`` (JSON values). Keys a rule may read or set (``plugins/firefight/mechanics.py`` uses
 them with their rules):
 
 * ``fired`` (bool, fired this Game-Turn [6.11]), ``moved`` (bool, moved this turn [7.21]),
@@ -33,7 +33,7 @@ Game-wide state lives in ``game.state.data["firefight"]`` (a dict); rules keep t
 their own key, e.g. ``game.state.data["firefight.smoke"]``.
 
 **Attacks.** An attack is a dict (JSON values), built by
-:func:`hexwar.plugins.firefight.fire.describe_attack` and passed to the fire hooks:
+:func:`hexwar.plugins.firefight.mechanics.describe_attack` and passed to the fire hooks:
 
 ``{"firer": uid | None, "firer_side": str, "firer_type": "T62", "target": uid,
 "target_type": "M60A1", "target_class": "personnel" | "apc" | "tank", "weapon": str,

@@ -2,8 +2,37 @@
 
 from __future__ import annotations
 
-from hexwar.core.types import PluginManifest
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.markers import hookimpl
+from hexwar.core.types import (
+    ControllerSpec,
+    DataSource,
+    GameResult,
+    PhaseSpec,
+    PluginManifest,
+    Problem,
+    SystemInfo,
+    TerrainType,
+    UnitType,
+)
 from hexwar.plugins.firefight import hookspecs as HOOKSPECS  # the manager adds these
+from hexwar.plugins.firefight import indirect as IF
+from hexwar.plugins.firefight.data import DATA, disclosed, ff_data
+from hexwar.plugins.firefight.mechanics import ff, los_rules
+
+if TYPE_CHECKING:
+    import click
+
+    from hexwar.core.engine.game import Game
+    from hexwar.core.los import LosRules
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.tables import Disclosed
+
+SYSTEM = "firefight"
+HERE = Path(__file__).parent
 
 PLUGIN = PluginManifest(
     name="firefight",
@@ -13,5 +42,229 @@ PLUGIN = PluginManifest(
     summary="SPI 1976, Firefight I: direct fire, movement, opportunity fire, indirect fire.",
     implements=("[1.0]", "[2.0]", "[3.0]", "[4.0]", "[5.0]", "[6.0]", "[7.0]", "[8.0]", "[9.0]"),
 )
+
+SCENARIOS = {f"scenario{i}": f"Scenario {i}" for i in range(1, 10)}
+
+
+def scale() -> Any:
+    from hexwar.core.units import Scale, ureg
+
+    return Scale(system=SYSTEM, hex_size=50 * ureg.meter, height_unit=20 * ureg.meter,
+                 turn_length=40 * ureg.second, rule="Firefight [2.0], [13.1]",
+                 notes="hex 50 m across, Game-Turn 40 s [2.0]; contour interval 20 m [13.1]")
+
+
+@hookimpl
+def hexwar_register_systems() -> Sequence[SystemInfo]:
+    return [SystemInfo(name=SYSTEM, title=PLUGIN.title, publisher="SPI (1976)", scale=scale(),
+                       dice=("d6", "2d6"), sides=("US", "SU"), rule="[2.0]",
+                       notes="Stand-in maps and firing tables: see data/ (provenance per value).")]
+
+
+@hookimpl
+def hexwar_register_phases(system: str) -> Sequence[PhaseSpec]:
+    if system != SYSTEM:
+        return []
+    from hexwar.plugins.firefight.phases import phases
+
+    return phases()
+
+
+@hookimpl
+def hexwar_register_unit_types() -> Sequence[UnitType]:
+    out = []
+    for name, u in sorted(ff_data().units.items()):
+        data = {"side": u.side, "class": u.cls, "ma": u.ma, "men": u.men, "capacity": u.capacity,
+                "weapons": list(u.weapons), "at_weapons": list(u.at_weapons),
+                "missile": u.missile}
+        prov = {k: u.source.get(k, "estimated" if k in ("weapons",) else "Firefight [3.3]")
+                for k in data}
+        out.append(UnitType(f"{SYSTEM}:{name}", u.title, u.cls, data, prov))
+    return out
+
+
+@hookimpl
+def hexwar_register_terrain() -> Sequence[TerrainType]:
+    return [
+        TerrainType(f"{SYSTEM}:clear", "Clear", "Firefight TEC", "#e8e4c8", {"move_cost": 1}),
+        TerrainType(f"{SYSTEM}:forest", "Forest", "Firefight TEC; [5.1]", "#4f8a3c",
+                    {"move_cost": 2, "blocks_los": True}),
+        TerrainType(f"{SYSTEM}:town", "Town", "Firefight TEC; [5.1]", "#b0a090",
+                    {"move_cost": 3, "blocks_los": True}),
+    ]
+
+
+@hookimpl
+def hexwar_register_data() -> Sequence[DataSource]:
+    out = [
+        DataSource(f"{SYSTEM}:tables", DATA / "tables", "tables",
+                   "Firefight tables (stand-ins except the disclosed cells)"),
+        DataSource(f"{SYSTEM}:map-a", DATA / "maps" / "map_a.toml", "panel",
+                   "Map A (stand-in)"),
+        DataSource(f"{SYSTEM}:map-b", DATA / "maps" / "map_b.toml", "panel",
+                   "Map B (stand-in)"),
+    ]
+    for i in range(1, 10):
+        out.append(DataSource(f"{SYSTEM}:scenario{i}", HERE / "scenarios" / f"scenario{i}.toml",
+                              "scenario", f"Firefight Scenario {i}"))
+    return out
+
+
+@hookimpl
+def hexwar_register_disclosed() -> Sequence[Disclosed]:
+    return disclosed()
+
+
+@hookimpl
+def hexwar_register_controllers() -> Sequence[ControllerSpec]:
+    from hexwar.plugins.firefight.ai import FirefightAI
+
+    return [ControllerSpec("ai", SYSTEM, FirefightAI,
+                           "Firefight AI: best expected-kill fire, cover, objectives")]
+
+
+@hookimpl
+def hexwar_register_commands(group: click.Group) -> None:
+    from hexwar.plugins.firefight.cli import firefight_group
+
+    if "firefight" not in group.commands:
+        group.add_command(firefight_group)
+
+
+@hookimpl
+def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
+    if scenario.system != SYSTEM:
+        return []
+    from hexwar.plugins.firefight.victory import validate
+
+    problems = list(validate(scenario.victory, scenario.path))
+    for e in scenario.raw.get("special", {}).get("indirect", []):
+        if str(e.get("type")) not in ff_data().if_data:
+            problems.append(Problem(f"unknown indirect fire unit type {e.get('type')!r}",
+                                    scenario.path, "special.indirect",
+                                    hint="one of " + ", ".join(sorted(ff_data().if_data))))
+        if e.get("status", "organic") not in ("organic", "direct"):
+            problems.append(Problem("status must be 'organic' or 'direct' [8.4]", scenario.path,
+                                    "special.indirect"))
+    for side in scenario.sides:
+        if side not in ("US", "SU"):
+            problems.append(Problem(f"Firefight sides are US and SU, not {side!r}",
+                                    scenario.path, "sides"))
+    return problems
+
+
+@hookimpl
+def hexwar_setup_game(game: Game) -> None:
+    if game.scenario.system != SYSTEM:
+        return
+    data = ff(game)
+    data.setdefault("attacked", [])
+    data.setdefault("impacts", [])
+    IF.setup_if_units(game)
+    for u in game.state.units.values():  # passengers listed with their carrier [7.4]
+        c = u.state.get("carrier")
+        if c:
+            v = game.state.units[c]
+            v.state.setdefault("passengers", [])
+            if u.id not in v.state["passengers"]:
+                v.state["passengers"].append(u.id)
+            u.hex = v.hex
+            if "enter" in v.state:
+                u.state.pop("enter", None)
+    frozen = game.scenario.raw.get("special", {}).get("frozen_until", {})
+    for uid, turn in frozen.items():
+        if uid in game.state.units:
+            game.state.units[uid].state["frozen_until"] = int(turn)
+
+
+@hookimpl
+def hexwar_game_over(game: Game) -> GameResult | None:
+    if game.scenario.system != SYSTEM:
+        return None
+    from hexwar.plugins.firefight.victory import evaluate
+
+    return evaluate(game, final=False)
+
+
+@hookimpl
+def hexwar_turn_end(game: Game) -> None:
+    if game.scenario.system != SYSTEM:
+        return
+    from hexwar.plugins.firefight.victory import random_end
+
+    random_end(game)
+
+
+@hookimpl
+def hexwar_final_result(game: Game) -> GameResult | None:
+    if game.scenario.system != SYSTEM:
+        return None
+    from hexwar.plugins.firefight.victory import evaluate
+
+    return evaluate(game, final=True)
+
+
+@hookimpl
+def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
+    if system != SYSTEM:
+        return None
+    return los_rules(game)
+
+
+@hookimpl
+def hexwar_visible_units(game: Game, side: str) -> Iterable[str] | None:
+    """Firefight I is open information [5.0], except units not drawn (Scn 7, 9) and what the
+    optional rules hide (face-down units [11])."""
+    if game.scenario.system != SYSTEM:
+        return None
+    hidden: set[str] = set()
+    hk = getattr(game.pm.hook, "firefight_hidden_units", None)
+    if hk is not None and hk.get_hookimpls():
+        for res in hk(game=game, side=side):
+            hidden.update(res or ())
+    return [k for k, u in game.state.units.items()
+            if k not in hidden and (u.side == side or not u.state.get("not_drawn"))]
+
+
+SECRET_KEYS = ("weapon",)  # Dragon / RPG-7 assignments are written secretly [6.81, 6.9]
+
+
+@hookimpl
+def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | None:
+    if game.scenario.system != SYSTEM:
+        return None
+    u = game.state.units[unit_id]
+    shown = u.to_dict()
+    if u.side != side:
+        shown["state"] = {k: v for k, v in u.state.items() if k not in SECRET_KEYS}
+    hk = getattr(game.pm.hook, "firefight_unit_view", None)
+    if hk is not None and hk.get_hookimpls():
+        over = hk(game=game, side=side, unit_id=unit_id, shown=shown)
+        if over is not None:
+            return dict(over)
+    return shown
+
+
+@hookimpl
+def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
+    """Public state: impact markers [8.8]; own side's secret fire plan (Target List, plotted
+    missions [8.1, 8.2]) only for that side (everything for the umpire)."""
+    if game.scenario.system != SYSTEM:
+        return None
+    data = ff(game)
+    out: dict[str, Any] = {"impacts": list(data.get("impacts", [])),
+                           "mover": data.get("mover"), "attacked": list(data.get("attacked", []))}
+    tl = data.get("target_list", {})
+    units = IF.if_units(game)
+    out["target_list"] = {s: v for s, v in tl.items() if side is None or s == side}
+    out["if_units"] = {k: (v if side is None or v["side"] == side else
+                           {"side": v["side"], "type": v["type"], "status": v["status"]})
+                       for k, v in units.items()}
+    hk = getattr(game.pm.hook, "firefight_describe", None)
+    if hk is not None and hk.get_hookimpls():
+        for res in hk(game=game, side=side):
+            out.update(dict(res or {}))
+    return out
+
 
 __all__ = ["HOOKSPECS", "PLUGIN"]

@@ -1,0 +1,347 @@
+"""Indirect fire [8.0-8.8]: target lists, requests and delays, availability, adjustment, scatter,
+impact zones, the IF CRT and its terrain notes (ERR), and attacks on moving units [8.8].
+
+State (``game.state.data["firefight"]``): ``if_units`` {id: {side, type, status, mission,
+last_impact, impacted_turn}}, ``target_list`` {side: [labels]} (secret), ``impacts`` [{unit,
+side, hex, pattern, turn}]. A mission: {unit, side, hex, kind, planned, continuous, scheduled,
+requested, impact_turn}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex
+from hexwar.plugins.firefight.data import ff_data
+from hexwar.plugins.firefight.mechanics import (
+    _hook,
+    apply_result,
+    carried,
+    ff,
+    has_los,
+    hexof,
+    is_vehicle,
+)
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+TARGETS_PER_UNIT = 4  # [8.13]
+ADJUST_RANGE = 2  # [8.51]
+CONTINUOUS_RANGE = 2  # [8.32]
+
+
+def if_units(game: Game, side: str | None = None) -> dict[str, dict[str, Any]]:
+    units: dict[str, dict[str, Any]] = ff(game).setdefault("if_units", {})
+    return {k: v for k, v in units.items() if side is None or v["side"] == side}
+
+
+def setup_if_units(game: Game) -> None:
+    """Read ``[special] indirect`` of the scenario: [{id, type, side, status}] (status ``organic``
+    or ``direct``) [8.4]."""
+    spec = game.scenario.raw.get("special", {}).get("indirect", [])
+    units = ff(game).setdefault("if_units", {})
+    for e in spec:
+        units[str(e["id"])] = {"side": str(e["side"]), "type": str(e["type"]),
+                               "status": str(e.get("status", "organic")), "mission": None,
+                               "last_impact": None, "impacted_turn": None}
+
+
+def target_list_limit(game: Game, side: str) -> int:
+    """[8.13] four hexes per Indirect Fire unit."""
+    return TARGETS_PER_UNIT * len(if_units(game, side))
+
+
+def target_list_problem(game: Game, side: str, hexes: Sequence[str]) -> str | None:
+    if not isinstance(hexes, list | tuple):
+        return "a target list is a list of hex labels"
+    if len(hexes) > target_list_limit(game, side):
+        return f"at most {target_list_limit(game, side)} hexes (4 per IF unit) [8.13]"
+    for x in hexes:
+        try:
+            game.board.parse(str(x))
+        except ValueError as exc:
+            return str(exc)
+    if len(set(hexes)) != len(hexes):
+        return "a hex is listed twice [8.13]"
+    return None
+
+
+def sees(game: Game, side: str, h: Hex) -> bool:
+    """[8.71] some unit of ``side`` on the map can see hex ``h``."""
+    return any(u.hex is not None and not carried(u) and has_los(game, u.hex, h)
+               for u in game.state.units_of(side))
+
+
+def base_delay(game: Game, mission: dict[str, Any]) -> int:
+    """[8.31, 8.32] the IF Data Table delay: On Call (planned) or Target of Opportunity;
+    Continuous Fire lands next turn."""
+    if mission.get("continuous"):
+        return 1
+    data = ff_data().if_data[if_units(game)[mission["unit"]]["type"]]
+    return data.on_call if mission.get("planned") else data.too
+
+
+def request_problem(game: Game, side: str, unit_id: str, hex_label: str, *,
+                    continuous: bool = False, kind: str = "he") -> str | None:
+    """Why this request may not be made now [8.2, 8.21, 8.22, 8.32, 8.71, 8.72]."""
+    units = if_units(game)
+    if unit_id not in units or units[unit_id]["side"] != side:
+        return f"{unit_id} is not an Indirect Fire unit of {side}"
+    if game.state.phase not in ("firefight.if_request", "setup"):
+        return "requests are made only at the end of the Indirect Fire Phase [8.22]"
+    u = units[unit_id]
+    if u["mission"] is not None:
+        return "the unit is engaged in a mission [8.21, 8.72]"
+    try:
+        h = game.board.parse(hex_label)
+    except ValueError as exc:
+        return str(exc)
+    if kind != "he" and kind not in mission_kinds(game, side, unit_id):
+        return f"mission kind {kind!r} is not available"
+    if continuous:
+        if u.get("impacted_turn") != game.state.turn or u.get("last_impact") is None:
+            return "Continuous Fire only in the turn the unit's fire impacted [8.32]"
+        last = game.board.parse(u["last_impact"])
+        if last.distance(h) > CONTINUOUS_RANGE:
+            return "Continuous Fire may shift at most two hexes [8.32]"
+        if not sees(game, side, last):
+            return "no friendly unit sees the impact hex [8.71]"
+        return None
+    if not sees(game, side, h):
+        return "no friendly unit can see the hex [8.71]"
+    return None
+
+
+def mission_kinds(game: Game, side: str, unit_id: str) -> list[str]:
+    out = ["he"]
+    h = _hook(game, "firefight_mission_kinds")
+    if h is not None:
+        for res in h(game=game, side=side, if_unit=unit_id):
+            out.extend(x for x in res or () if x not in out)
+    return out
+
+
+def request(game: Game, side: str, unit_id: str, hex_label: str, *, continuous: bool = False,
+            kind: str = "he") -> dict[str, Any]:
+    """Plot a mission (secret); returns it. RulesError if not allowed."""
+    why = request_problem(game, side, unit_id, hex_label, continuous=continuous, kind=kind)
+    if why:
+        raise RulesError(why, rule=_rule(why))
+    label = game.board.label(game.board.parse(hex_label))
+    planned = label in ff(game).get("target_list", {}).get(side, [])
+    u = if_units(game)[unit_id]
+    if continuous:
+        planned = bool(u.get("last_planned", planned))
+    m = {"unit": unit_id, "side": side, "hex": label, "kind": kind, "planned": planned,
+         "continuous": continuous, "scheduled": False, "requested": game.state.turn}
+    delay = base_delay(game, m)
+    h = _hook(game, "firefight_mission_delay")
+    if h is not None:
+        over = h(game=game, mission=dict(m), base=delay)
+        if over is not None:
+            delay = int(over)
+    m["impact_turn"] = game.state.turn + max(1, delay)
+    u["mission"] = m
+    game.emit("if_request", visible_to=[side], mission=dict(m),
+              rule="[8.32]" if continuous else "[8.11, 8.31]")
+    return m
+
+
+def schedule(game: Game, side: str, unit_id: str, hex_label: str, turn: int) -> dict[str, Any]:
+    """[8.12] Scheduled Fire plotted before play; always arrives on time [8.43]."""
+    units = if_units(game)
+    if unit_id not in units or units[unit_id]["side"] != side:
+        raise RulesError(f"{unit_id} is not an IF unit of {side}", rule="[8.12]")
+    if units[unit_id]["mission"] is not None:
+        raise RulesError("one mission at a time per IF unit", rule="[8.72]")
+    label = game.board.label(hexof(game, hex_label))
+    m = {"unit": unit_id, "side": side, "hex": label, "kind": "he",
+         "planned": label in ff(game).get("target_list", {}).get(side, []), "continuous": False,
+         "scheduled": True, "requested": 0, "impact_turn": int(turn)}
+    units[unit_id]["mission"] = m
+    return m
+
+
+def due(game: Game, side: str) -> list[str]:
+    return sorted(k for k, v in if_units(game, side).items()
+                  if v["mission"] is not None and v["mission"]["impact_turn"] == game.state.turn)
+
+
+def availability(game: Game, unit_id: str) -> bool:
+    """[8.41-8.43] Direct Support fire arrives on 1-5; on 6 it is delayed by a second die
+    (then it arrives automatically, design 9.3 #27). Organic, Continuous and Scheduled fire
+    always arrive. Returns True if the fire arrives now (else the impact turn moved)."""
+    u = if_units(game)[unit_id]
+    m = u["mission"]
+    if u["status"] != "direct" or m["continuous"] or m["scheduled"] or m.get("redelayed"):
+        return True
+    roll = game.dice.d6(f"availability {unit_id}")
+    if roll <= 5:
+        return True
+    extra = game.dice.d6(f"extra delay {unit_id}")
+    m["impact_turn"] = game.state.turn + extra
+    m["redelayed"] = True
+    game.emit("if_delayed", visible_to=[u["side"]], unit=unit_id, turns=extra, rule="[8.41]")
+    return False
+
+
+def adjust_problem(game: Game, side: str, unit_id: str, to_label: str) -> str | None:
+    """[8.51, 8.71] shift at most two hexes, seeing both hexes."""
+    m = if_units(game)[unit_id]["mission"]
+    plotted = game.board.parse(m["hex"])
+    try:
+        to = game.board.parse(to_label)
+    except ValueError as exc:
+        return str(exc)
+    if to == plotted:
+        return None
+    if plotted.distance(to) > ADJUST_RANGE:
+        return "fire may be adjusted at most two hexes [8.51]"
+    if not (sees(game, side, plotted) and sees(game, side, to)):
+        return "adjusting needs a unit that sees both hexes [8.71]"
+    return None
+
+
+def scatter(game: Game, unit_id: str, h: Hex) -> Hex:
+    """[8.52] even: no scatter; odd: a second die picks the adjacent hex (Scatter Diagram)."""
+    m = if_units(game)[unit_id]["mission"]
+    n: int | None = None
+    hk = _hook(game, "firefight_scatter")
+    if hk is not None:
+        n = hk(game=game, mission=dict(m))
+    if n is None:
+        n = 1 if game.dice.d6(f"scatter {unit_id}") % 2 else 0
+    if n <= 0:
+        return h
+    direction = ff_data().scatter[game.dice.d6(f"scatter direction {unit_id}")]
+    out = h
+    for _ in range(n):
+        nxt = out.neighbor(direction)
+        if nxt not in game.board.hexes:
+            break
+        out = nxt
+    return out
+
+
+def pattern(game: Game, unit_id: str) -> tuple[int, int, int]:
+    m = if_units(game)[unit_id]["mission"]
+    base = ff_data().if_data[if_units(game)[unit_id]["type"]].pattern
+    hk = _hook(game, "firefight_impact_pattern")
+    if hk is not None:
+        over = hk(game=game, mission=dict(m))
+        if over is not None:
+            return (int(over[0]), int(over[1]), int(over[2]))
+    return base
+
+
+def place(game: Game, unit_id: str, hex_label: str) -> None:
+    """[8.52] put the Impact Marker down; the unit is free again [8.21]."""
+    u = if_units(game)[unit_id]
+    m = u["mission"]
+    hk = _hook(game, "firefight_place_impact")
+    handled = hk(game=game, mission=dict(m), hex_label=hex_label) if hk is not None else None
+    if not handled:
+        ff(game).setdefault("impacts", []).append(
+            {"unit": unit_id, "side": u["side"], "hex": hex_label,
+             "pattern": list(pattern(game, unit_id)), "turn": game.state.turn})
+    u["last_impact"] = hex_label
+    u["last_planned"] = m["planned"]
+    u["impacted_turn"] = game.state.turn
+    u["mission"] = None
+    game.emit("if_impact", unit=unit_id, side=u["side"], hex=hex_label, plotted=m["hex"],
+              kind=m["kind"], rule="[8.52]")
+
+
+def zone_ar(game: Game, h: Hex, impacts: Iterable[dict[str, Any]] | None = None
+            ) -> tuple[int, str | None]:
+    """[8.54, 8.55] the summed Attack Rating of every Impact Marker bearing on hex ``h`` (impact
+    hex, adjacent, two away) and the side of the largest contribution."""
+    total = 0
+    best: tuple[int, str | None] = (0, None)
+    for imp in impacts if impacts is not None else ff(game).get("impacts", []):
+        d = game.board.parse(imp["hex"]).distance(h)
+        if d <= 2:
+            v = int(imp["pattern"][d])
+            total += v
+            if v > best[0]:
+                best = (v, imp["side"])
+    return total, best[1]
+
+
+def zone_hexes(game: Game) -> set[Hex]:
+    out: set[Hex] = set()
+    for imp in ff(game).get("impacts", []):
+        out.update(x for x in game.board.parse(imp["hex"]).within(2) if x in game.board.hexes)
+    return out
+
+
+def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[str, str, str]:
+    """[8.62, 8.64, ERR] the IF CRT result for one unit: vehicles ignore rolls of 6 or less;
+    dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns (result, table, why)."""
+    d = ff_data()
+    if ar <= 0:
+        return "-", "-", "AR 0"
+    table = d.if_crt[(side, min(ar, d.if_crt_max), roll)]
+    if table == "-":
+        return "-", table, ""
+    if is_vehicle(unit) and roll <= 6:
+        return "-", table, "vehicle: rolls of 6 or less are no effect (ERR, [8.62])"
+    assert unit.hex is not None
+    if not is_vehicle(unit) and roll in (3, 4) and game.board.terrain_of.get(unit.hex) == "town":
+        return "-", table, "personnel in Town: rolls 3-4 are no effect (ERR, [8.64])"
+    return table, table, ""
+
+
+def attack_unit(game: Game, unit: Unit, ar: int, side: str, why: str,
+                roll: int | None = None) -> dict[str, Any]:
+    """One IF attack on one unit [7.34, 8.6, 8.63]; passengers ride it out (design 9.3 #33)."""
+    if roll is None:
+        roll = game.dice.d6(f"IF {unit.id} die 1") + game.dice.d6(f"IF {unit.id} die 2")
+    res, table, note = if_result(game, unit, ar, side, roll)
+    applied = apply_result(game, unit.id, res, "indirect")
+    game.report("indirect_fire", result=res, rules=["[8.6]", "[8.64]", "[8.65]"],
+                target=unit.id, ar=ar, roll=roll, table=table, note=note, applied=applied,
+                why=why)
+    return {"target": unit.id, "ar": ar, "roll": roll, "result": res, "applied": applied}
+
+
+def attack_zones(game: Game) -> list[dict[str, Any]]:
+    """[8.54-8.63] after all markers of the phase are down: attack each unit in every zone hex,
+    each separately, at the hex's summed AR [7.34, 8.55]."""
+    fresh = [i for i in ff(game).get("impacts", []) if i["turn"] == game.state.turn]
+    if not fresh:
+        return []
+    out = []
+    hexes: set[Hex] = set()
+    for imp in fresh:
+        hexes.update(x for x in game.board.parse(imp["hex"]).within(2) if x in game.board.hexes)
+    for h in sorted(hexes):
+        ar, side = zone_ar(game, h, fresh)
+        if ar <= 0 or side is None:
+            continue
+        for u in sorted((u for u in game.state.units.values() if u.hex == h and not carried(u)),
+                        key=lambda u: u.id):
+            out.append(attack_unit(game, u, ar, side, "impact zone [8.5]"))
+    return out
+
+
+def attack_mover(game: Game, unit: Unit) -> dict[str, Any] | None:
+    """[8.8, CL 8.8] a unit that moves into a hex of an Impact Zone is attacked at once, at that
+    hex's AR, for each such hex it enters."""
+    if unit.hex is None or unit.hex not in zone_hexes(game):
+        return None
+    ar, side = zone_ar(game, unit.hex)
+    if ar <= 0 or side is None:
+        return None
+    return attack_unit(game, unit, ar, side, "moved into an Impact Zone [8.8]")
+
+
+def _rule(text: str) -> str:
+    import re
+
+    m = re.search(r"\[([0-9.]+)", text)
+    return f"[{m.group(1)}]" if m else "[8.0]"
