@@ -1,0 +1,74 @@
+"""Firepower Basic Game benchmark: the AI against the random AI from both sides, and AI vs AI speed.
+
+Run: ``python benchmarks/bench_firepower.py [games_per_side] [ai_vs_ai_games]`` (defaults 20, 10).
+Prints win rates (the AI must beat the random AI clearly from either side) and games/s and
+decisions/s of the Basic Game Scenario played AI vs AI.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from hexwar.core.engine.controllers import RandomController
+from hexwar.core.engine.game import Game
+from hexwar.core.scenario import Scenario
+from hexwar.plugins.firepower.ai import make_ai
+from hexwar.plugins.firepower.plugin import HERE
+
+SCENARIO = Scenario.load(HERE / "scenarios" / "basic.toml")
+
+
+def play(seed: int, players: dict[str, str]) -> tuple[Any, int]:
+    game = Game(SCENARIO, seed=seed)
+    ctl: dict[str, Any] = {
+        side: make_ai(side, seed) if word == "ai" else RandomController(side, seed)
+        for side, word in players.items()
+    }
+    result = game.play(ctl)
+    return result, len(game.decisions)
+
+
+def versus_random(n: int) -> None:
+    for ai_side in ("A", "B"):
+        other = "B" if ai_side == "A" else "A"
+        wins = draws = losses = 0
+        vp_ai = vp_other = 0.0
+        for seed in range(n):
+            result, _ = play(1000 + seed, {ai_side: "ai", other: "random"})
+            if result.winner == ai_side:
+                wins += 1
+            elif result.winner is None:
+                draws += 1
+            else:
+                losses += 1
+            vp_ai += result.scores.get(ai_side, 0.0)
+            vp_other += result.scores.get(other, 0.0)
+        print(f"AI as side {ai_side} vs random: {n} games, won {wins} ({100 * wins / n:.0f}%), "
+              f"drew {draws}, lost {losses}; mean VP {vp_ai / n:.1f} to {vp_other / n:.1f}")
+
+
+def ai_vs_ai(n: int) -> None:
+    decisions = 0
+    outcome = {"A": 0, "B": 0, None: 0}
+    start = time.perf_counter()
+    for seed in range(n):
+        result, d = play(2000 + seed, {"A": "ai", "B": "ai"})
+        decisions += d
+        outcome[result.winner] += 1
+    elapsed = time.perf_counter() - start
+    print(f"AI vs AI: {n} games in {elapsed:.1f} s: {n / elapsed:.2f} games/s, "
+          f"{decisions / elapsed:.0f} decisions/s ({decisions / n:.0f} decisions a game); "
+          f"A won {outcome['A']}, B won {outcome['B']}, draws {outcome[None]}")
+
+
+def main(argv: list[str]) -> None:
+    n = int(argv[0]) if argv else 20
+    m = int(argv[1]) if len(argv) > 1 else 10
+    versus_random(n)
+    ai_vs_ai(m)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
