@@ -411,7 +411,11 @@ def _singulars(name: str) -> list[str]:
             out.append(head[: -len(a)] + b + sep + tail)
     if head.endswith("s") and not head.endswith("Headquarters"):
         out.append(head[:-1] + sep + tail)
-    # "Reconnaissance Platoons (Luchs)" -> plural inside head before the parenthesis
+    if name.endswith("s") and not name.endswith("Headquarters"):
+        out.append(name[:-1])  # "Flak (Gun) Sections"
+    for a, b in (("Companies", "Company"), ("Batteries", "Battery")):
+        if name.endswith(a):
+            out.append(name[: -len(a)] + b)
     return out
 
 
