@@ -322,17 +322,12 @@ def step_check_fire(ctx: FireContext) -> None:
     ctx.target_hex = hexes.pop()
     ctx.range = check_target_hex(ctx.card, ctx.map, ctx.firer, ctx.target_hex, ctx.weapon,
                                  ctx.mode)
-    ctx.los = basic_los(ctx.map, ctx.firer.hex, ctx.target_hex,
-                        firer_posture=ctx.firer.posture, firer_side=ctx.firer.fence_side,
-                        target_posture=max((s.posture for s in targets),
-                                           key=lambda p: -("stand", "crouch", "prone").index(p)),
-                        target_side=targets[0].fence_side,
-                        friendly=ctx.friendly_postures())
-    # the fence rule looks at each target's posture: check each target separately
+    # Firepower 6.3.4: the fence rule looks at each target's posture, so check each target
+    friendly = ctx.friendly_postures()
     for s in targets:
         los = basic_los(ctx.map, ctx.firer.hex, s.hex, firer_posture=ctx.firer.posture,
                         firer_side=ctx.firer.fence_side, target_posture=s.posture,
-                        target_side=s.fence_side, friendly=ctx.friendly_postures())
+                        target_side=s.fence_side, friendly=friendly)
         if los.blocked:
             raise RulesError(f"no line of sight to {s.id}: {los.reason}", rule=los.rule)
         ctx.los = los

@@ -178,9 +178,20 @@ def phase_of(game: Game) -> dict[str, Any]:
     return dict(ph)
 
 
+def _hook(game: Game, name: str) -> Any:
+    """A ``firepower_`` hook if some plugin implements it (the hot paths skip it otherwise)."""
+    hook = getattr(game.pm.hook, name, None)
+    return hook if hook is not None and hook.get_hookimpls() else None
+
+
 def mf_left(game: Game, ph: dict[str, Any], uid: str) -> int:
+    """MF a soldier may still spend this Impulse Phase (Firepower 6.2, 6.2.8)."""
     u = game.state.units[uid]
-    return mf_allowance(u.state.get("status")) - int(ph["spent"].get(uid, 0))
+    allowance = mf_allowance(u.state.get("status"))
+    hook = _hook(game, "firepower_mf_modifiers")
+    if hook is not None and allowance > 0:
+        allowance += int(sum(m.value for ms in hook(game=game, unit_id=uid) for m in ms or []))
+    return allowance - int(ph["spent"].get(uid, 0))
 
 
 def _check_active(game: Game, ph: dict[str, Any], uid: Any) -> Unit:
@@ -349,8 +360,8 @@ def fire_context(game: Game, uid: str, choice: dict[str, Any]) -> combat.FireCon
 
 
 def _extra_modifiers(game: Game) -> Any:
-    hook = getattr(game.pm.hook, "firepower_fire_modifiers", None)
-    if hook is None or not hook.get_hookimpls():
+    hook = _hook(game, "firepower_fire_modifiers")
+    if hook is None:
         return None
 
     def extra(ctx: combat.FireContext, target: Soldier) -> list[Modifier]:
@@ -364,8 +375,8 @@ def _extra_modifiers(game: Game) -> Any:
 
 def fire_steps(game: Game, kind: str) -> list[combat.Step]:
     base = combat.FIRE_STEPS if kind == "fire" else combat.GRENADE_STEPS
-    hook = getattr(game.pm.hook, "firepower_fire_step_edits", None)
-    if hook is None or not hook.get_hookimpls():
+    hook = _hook(game, "firepower_fire_step_edits")
+    if hook is None:
         return list(base)
     edits: list[combat.StepEdit] = []
     for r in hook(kind=kind):
@@ -796,6 +807,9 @@ def start_impulse_phase(game: Game, side: str) -> None:
             u.state["status"] = None
     data(game)["phase"] = new_phase(side)
     game.emit("impulse_phase", side=side, rule="Firepower 6.1")
+    hook = _hook(game, "firepower_impulse_phase_start")
+    if hook is not None:
+        hook(game=game, side=side)
 
 
 def end_impulse_phase(game: Game, side: str) -> None:
@@ -804,6 +818,9 @@ def end_impulse_phase(game: Game, side: str) -> None:
         if alive(u) and u.state.get("status") == "stunned":
             u.state["status"] = "suppressed"
     data(game)["phase"] = None
+    hook = _hook(game, "firepower_impulse_phase_end")
+    if hook is not None:
+        hook(game=game, side=side)
 
 
 def begin_impulse(game: Game, ids: Iterable[str]) -> None:

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.types import Modifier
     from hexwar.plugins.firepower.combat import FireContext, StepEdit
-    from hexwar.plugins.firepower.tables import Weapon
 
 
 @hookspec
@@ -42,19 +41,11 @@ def firepower_fire_step_edits(kind: str) -> Sequence[StepEdit]:
 
 
 @hookspec
-def firepower_weapons() -> Sequence[Weapon]:
-    """Register weapons beyond the Basic Game's LMG, PST, RFL and HGN (Advanced weapon families).
-
-    Called: when the system's weapons are listed.
-    """
-    raise NotImplementedError
-
-
-@hookspec
 def firepower_mf_modifiers(game: Game, unit_id: str) -> Sequence[Modifier]:
     """Change a soldier's MF allowance (weapon Move column 10.7(9), wounds 23.1, leaders 11.1).
 
-    Called: when an Optional rule needs it; the Basic Game uses 4, -1 Suppressed, 0 Stunned (6.2.8).
+    Called: whenever the MF a soldier has left are computed (only when some plugin implements it);
+    the Basic Game uses 4, -1 Suppressed, 0 Stunned (6.2.8). A Stunned soldier stays at 0.
     """
     raise NotImplementedError
 
