@@ -19,6 +19,7 @@ from hexwar.core.types import Modifier, sort_modifiers, total
 from hexwar.plugins.firepower.los import LosResult, basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
 from hexwar.plugins.firepower.tables import BasicCard
+from hexwar.plugins.firepower.tables import card as _card
 from hexwar.plugins.firepower.terrain import FpMap
 
 Roller = Callable[[str], int]
@@ -45,45 +46,51 @@ def target_concealed(m: FpMap, target: Soldier, source: Hex) -> bool:
 
 
 def fire_modifiers(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
-                   noncombat_mf: int) -> list[Modifier]:
-    """Every Basic Game firing modifier for one shot at ``target`` (Firepower 6.3.6.2)."""
+                   noncombat_mf: int, card: BasicCard | None = None) -> list[Modifier]:
+    """Every Basic Game firing modifier for one shot at ``target`` (Firepower 6.3.6.2); the
+    values come from the BASIC GAME FIRING MODIFIERS table."""
+    v = (card or _card()).mod
     mods: list[Modifier] = []
     if firer.suppressed:
-        mods.append(Modifier("firer suppressed", 1, "Firepower 6.3.6.2.1"))
+        mods.append(Modifier("firer suppressed", v["firer_suppressed"], "Firepower 6.3.6.2.1"))
     if target_cover(m, target, firer.hex):
-        mods.append(Modifier("target in cover", 1, "Firepower 6.3.6.2.2"))
+        mods.append(Modifier("target in cover", v["target_in_cover"], "Firepower 6.3.6.2.2"))
     if target_concealed(m, target, firer.hex):
-        mods.append(Modifier("target concealed", 1, "Firepower 6.3.6.2.3"))
+        mods.append(Modifier("target concealed", v["target_concealed"], "Firepower 6.3.6.2.3"))
     if target.posture == "crouch":
-        mods.append(Modifier("target crouching", 1, "Firepower 6.3.6.2.4"))
+        mods.append(Modifier("target crouching", v["target_crouching"], "Firepower 6.3.6.2.4"))
     elif target.posture == "prone":
-        mods.append(Modifier("target prone", 2, "Firepower 6.3.6.2.4"))
+        mods.append(Modifier("target prone", v["target_prone"], "Firepower 6.3.6.2.4"))
+    per = v["per_tree_or_hedge"]
     if los.trees:
-        mods.append(Modifier(f"{los.trees} tree hex(es) in the line of sight", los.trees,
+        mods.append(Modifier(f"{los.trees} tree hex(es) in the line of sight", per * los.trees,
                              "Firepower 6.3.6.2.5"))
     if los.hedges:
-        mods.append(Modifier(f"{los.hedges} hedge(s) in the line of sight", los.hedges,
+        mods.append(Modifier(f"{los.hedges} hedge(s) in the line of sight", per * los.hedges,
                              "Firepower 6.3.6.2.5"))
     if target.running:
-        mods.append(Modifier("target running", 2, "Firepower 6.3.6.2.6"))
+        mods.append(Modifier("target running", v["target_running"], "Firepower 6.3.6.2.6"))
     if noncombat_mf:
-        mods.append(Modifier(f"firer spends {noncombat_mf} MF on other actions", noncombat_mf,
-                             "Firepower 6.3.6.2.7"))
+        mods.append(Modifier(f"firer spends {noncombat_mf} MF on other actions",
+                             v["per_firer_mf"] * noncombat_mf, "Firepower 6.3.6.2.7"))
     return sort_modifiers(mods)
 
 
-def throw_modifiers(thrower: Soldier, los: LosResult) -> list[Modifier]:
+def throw_modifiers(thrower: Soldier, los: LosResult,
+                    card: BasicCard | None = None) -> list[Modifier]:
     """Modifiers of a hand grenade throw (Firepower 6.3.6.3.2): cover, concealment, posture,
     running and firer movement do not apply (6.3.6.2.2-6.3.6.2.7); firer Suppressed and trees or
     hedges in the line of sight do, since no exception is written (digest A-8)."""
+    v = (card or _card()).mod
     mods: list[Modifier] = []
     if thrower.suppressed:
-        mods.append(Modifier("thrower suppressed", 1, "Firepower 6.3.6.2.1"))
+        mods.append(Modifier("thrower suppressed", v["firer_suppressed"], "Firepower 6.3.6.2.1"))
+    per = v["per_tree_or_hedge"]
     if los.trees:
-        mods.append(Modifier(f"{los.trees} tree hex(es) in the line of sight", los.trees,
+        mods.append(Modifier(f"{los.trees} tree hex(es) in the line of sight", per * los.trees,
                              "Firepower 6.3.6.2.5"))
     if los.hedges:
-        mods.append(Modifier(f"{los.hedges} hedge(s) in the line of sight", los.hedges,
+        mods.append(Modifier(f"{los.hedges} hedge(s) in the line of sight", per * los.hedges,
                              "Firepower 6.3.6.2.5"))
     return sort_modifiers(mods)
 
@@ -109,11 +116,11 @@ def blast_modifiers(card: BasicCard, m: FpMap, soldier: Soldier, impact: Hex,
     if not covered and fence is not None and source != soldier.hex:
         covered = fence.between(soldier.fence_side, source)
     if covered:
-        mods.append(Modifier("in cover", 1, "Firepower 6.3.6.2.2"))
+        mods.append(Modifier("in cover", card.mod["target_in_cover"], "Firepower 6.3.6.2.2"))
     if soldier.posture == "crouch":
-        mods.append(Modifier("crouching", 1, "Firepower 6.3.6.2.4"))
+        mods.append(Modifier("crouching", card.mod["target_crouching"], "Firepower 6.3.6.2.4"))
     elif soldier.posture == "prone":
-        mods.append(Modifier("prone", 2, "Firepower 6.3.6.2.4"))
+        mods.append(Modifier("prone", card.mod["target_prone"], "Firepower 6.3.6.2.4"))
     return sort_modifiers(mods)
 
 
@@ -244,7 +251,8 @@ class FireContext:
 
     def mods_for(self, target: Soldier) -> list[Modifier]:
         assert self.los is not None
-        mods = fire_modifiers(self.map, self.firer, target, self.los, self.noncombat_mf)
+        mods = fire_modifiers(self.map, self.firer, target, self.los, self.noncombat_mf,
+                              self.card)
         if self.extra_modifiers is not None:
             mods = sort_modifiers([*mods, *self.extra_modifiers(self, target)])
         return mods
@@ -419,7 +427,7 @@ def step_check_grenade(ctx: FireContext) -> None:
 def step_grenade_hit(ctx: FireContext) -> None:
     ctx.hit = ctx.card.hit_number("HGN", "throw", ctx.range)
     assert ctx.los is not None
-    ctx.modifiers["throw"] = throw_modifiers(ctx.firer, ctx.los)
+    ctx.modifiers["throw"] = throw_modifiers(ctx.firer, ctx.los, ctx.card)
     if ctx.extra_modifiers is not None:
         ctx.modifiers["throw"] = sort_modifiers(
             [*ctx.modifiers["throw"], *ctx.extra_modifiers(ctx, ctx.firer)])

@@ -64,6 +64,10 @@ class BasicCard:
         self.fire = tables["basic_fire"]
         self.blast = tables["grenade_blast"]
         self.spread = tables["grenade_spread"]
+        self.modifiers_table = tables["basic_fire_modifiers"]
+        #: BASIC GAME FIRING MODIFIERS by name (Firepower 6.3.6.2)
+        self.mod: dict[str, int] = {
+            str(row.keys[0]): int(row.values[0]) for row in self.modifiers_table.rows}
         self.weapons: dict[str, Weapon] = {}
         for code, w in weapons.values.items():
             auto = w.get("automatic")
@@ -171,6 +175,16 @@ def disclosed() -> list[Disclosed]:
         hit("HGN", "throw", rng, 5, "Firepower 6.3.2.1.1")
     for rng in (6, 7, 8):
         hit("HGN", "throw", rng, 2, "Firepower 6.3.2.1.1")
+    for name, value, rule in (
+            ("firer_suppressed", 1, "Firepower 6.3.6.2.1"),
+            ("target_in_cover", 1, "Firepower 6.3.6.2.2"),
+            ("target_concealed", 1, "Firepower 6.3.6.2.3"),
+            ("target_crouching", 1, "Firepower 6.3.6.2.4"),
+            ("target_prone", 2, "Firepower 6.3.6.2.4"),
+            ("per_tree_or_hedge", 1, "Firepower 6.3.6.2.5"),
+            ("target_running", 2, "Firepower 6.3.6.2.6"),
+            ("per_firer_mf", 1, "Firepower 6.3.6.2.7")):
+        d.append(Disclosed("basic_fire_modifiers", {"modifier": name}, value, rule))
     for dist, value in ((0, 0), (1, 3), (2, 4)):
         d.append(Disclosed("grenade_blast", {"distance": dist}, value, "Firepower 6.3.6.3.2.2"))
     return d
