@@ -95,7 +95,10 @@ def test_larger_organization() -> None:
     code, out = run("Tank Company", "--grade", "average", "--json")
     d = json.loads(out)
     assert code == 0 and d["nation"] == "USSR" and d["members"][0]["count"] == 1
-    assert d["members"][1]["resolves_to"] == ["Tank Platoon (Tank Regiment)", "Tank Platoon (Motorized Rifle Regiment)"]
+    assert d["members"][1]["resolves_to"] == [
+        "Tank Platoon (Tank Regiment)",
+        "Tank Platoon (Motorized Rifle Regiment)",
+    ]
 
 
 def test_orgs_listing() -> None:

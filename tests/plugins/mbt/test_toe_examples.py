@@ -57,8 +57,16 @@ def test_mbt_167_airborne_at_platoon_sd44() -> None:
 
 
 def test_mbt_168_soviet_truck_sections() -> None:
-    assert [triple("USSR", "Truck Section", v, "all") for v in "abc"] == [(40, 33, 26), (38, 32, 25), (36, 30, 24)]
-    assert [triple("USSR", "Truck Section", v, "none") for v in "abc"] == [(53, 44, 35), (50, 42, 34), (48, 40, 32)]
+    assert [triple("USSR", "Truck Section", v, "all") for v in "abc"] == [
+        (40, 33, 26),
+        (38, 32, 25),
+        (36, 30, 24),
+    ]
+    assert [triple("USSR", "Truck Section", v, "none") for v in "abc"] == [
+        (53, 44, 35),
+        (50, 42, 34),
+        (48, 40, 32),
+    ]
 
 
 def test_mbt_169_us_armored_platoon_a_and_m60a3() -> None:
@@ -108,7 +116,9 @@ def test_mbt_173_scenario_force_totals() -> None:
     # Scenario 2 Matchup 2, German: Recon Co (Panzer) HQ c crack; Recon Platoon c; the same (+) a Jaguar 2;
     # Panzer Pionier Platoon c; half of a Gunship Section a (one BO-105 with rockets).
     plus = organization_points([Line("Leopard 2", 3, 99), Line("Jaguar 2", 1, 70)], AV).points
-    one_bo105 = organization_points([Line("BO-105 PAH-1", 1, av("FRG", "BO-105 PAH-1", "rockets"))], AV).points
+    one_bo105 = organization_points(
+        [Line("BO-105 PAH-1", 1, av("FRG", "BO-105 PAH-1", "rockets"))], AV
+    ).points
     german = (
         price("FRG", "Reconnaissance Company (Panzer) Headquarters", "c", CR)
         + price("FRG", "Reconnaissance Platoon (Panzer)", "c", AV)
@@ -127,10 +137,13 @@ def test_mbt_173_scenario_force_totals() -> None:
     assert soviet == 86 + 195 + 156 + 225 == 662
     # Scenario 3 Matchup 1: Armored Cavalry Platoon z crack 869; Soviet Tank Company 565.
     assert price("USA", "Armored Cavalry Platoon", "z", CR) == 869
-    assert price("USSR", "Tank Company Headquarters", "b", AV) + 3 * price(
-        "USSR", "Tank Platoon (Tank Regiment)", "b", AV
-    ) == 565
-    # Scenario 4 Relief Force: HQ c, Armored Platoon c crack + average, Mech Inf Platoon h, mortar, one AH-64A.
+    assert (
+        price("USSR", "Tank Company Headquarters", "b", AV)
+        + 3 * price("USSR", "Tank Platoon (Tank Regiment)", "b", AV)
+        == 565
+    )
+    # Scenario 4 Relief Force: HQ c, Armored Platoon c crack + average, Mech Inf Platoon h,
+    # mortar section, one AH-64A.
     one_ah64 = av("USA", "AH-64A", "ITOWs", "rockets")
     relief = (
         price("USA", "Armored Company Headquarters", "c", AV)

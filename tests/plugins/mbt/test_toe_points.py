@@ -74,8 +74,14 @@ def test_constant_lines_ignore_grade() -> None:
 
 @pytest.mark.parametrize(
     ("text", "grade"),
-    [("crack", Grade.CRACK), ("Cr", Grade.CRACK), ("AVERAGE", Grade.AVERAGE), ("av", Grade.AVERAGE),
-     ("poor", Grade.POOR), ("Pr", Grade.POOR)],
+    [
+        ("crack", Grade.CRACK),
+        ("Cr", Grade.CRACK),
+        ("AVERAGE", Grade.AVERAGE),
+        ("av", Grade.AVERAGE),
+        ("poor", Grade.POOR),
+        ("Pr", Grade.POOR),
+    ],
 )
 def test_grade_parse(text: str, grade: Grade) -> None:
     assert Grade.parse(text) is grade
