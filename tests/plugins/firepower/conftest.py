@@ -35,6 +35,8 @@ def fp_game(tmp_path: Path) -> GameFactory:
     so the game waits at the choice of board side; tests drive the engine functions directly.
     """
 
+    count = [0]
+
     def make(units: list[tuple[Any, ...]], hexes: list[dict[str, Any]] | None = None,
              seed: int = 0, turns: int = 1) -> Game:
         panel = [PANEL_HEAD]
@@ -42,12 +44,14 @@ def fp_game(tmp_path: Path) -> GameFactory:
             panel.append("[[hex]]")
             for k, v in h.items():
                 panel.append(f"{k} = {v!r}".replace("'", '"'))
-        (tmp_path / "panel.toml").write_text("\n".join(panel) + "\n", encoding="utf-8")
+        count[0] += 1  # a new file each time: panels may be cached by path
+        name = f"panel{count[0]}.toml"
+        (tmp_path / name).write_text("\n".join(panel) + "\n", encoding="utf-8")
         lines = [
             "[scenario]", 'id = "test"', 'system = "firepower"', f"turns = {turns}",
             "[sides.A]", "sequence_units = 3", "impulses = 2",
             "[sides.B]", "sequence_units = 3", "impulses = 2",
-            "[board]", 'panels = [{ file = "panel.toml" }]',
+            "[board]", f'panels = [{{ file = "{name}" }}]',
             "[special]", 'fold = "H"',
         ]
         for u in units:
@@ -59,6 +63,6 @@ def fp_game(tmp_path: Path) -> GameFactory:
                                for k, v in u[5].items())
                 lines.append(f"state = {{ {st} }}")
         text = "\n".join(lines) + "\n"
-        return Game(Scenario.from_text(text, path=str(tmp_path / "s.toml")), seed=seed)
+        return Game(Scenario.from_text(text, path=str(tmp_path / f"s{count[0]}.toml")), seed=seed)
 
     return make

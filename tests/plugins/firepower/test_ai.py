@@ -1,0 +1,80 @@
+"""The Firepower AI makes sensible choices in set pieces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.plugins.firepower import engine
+from hexwar.plugins.firepower.ai import make_ai
+
+
+def ask_action(game: Any, side: str, *units: str) -> Any:
+    engine.start_impulse_phase(game, side)
+    engine.begin_impulse(game, units)
+    opts = engine.legal_actions(game)
+    d = Decision(side, "action", options=opts)
+    return make_ai(side, 0).choose(d, game.view(side))
+
+
+def test_ai_melees_at_favourable_odds(fp_game: Any) -> None:
+    g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
+                 ("A3", "RFL", "A", "C2", 4), ("B1", "PST", "B", "C3", 1, {"posture": "prone"})])
+    choice = ask_action(g, "A", "A1", "A2", "A3")
+    assert choice["act"] in ("melee", "fire", "grenade")
+    # three against one Prone in a tree hex: shots hardly hit, melee wins nine times in ten
+    g2 = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
+                  ("A3", "RFL", "A", "C2", 4), ("B1", "PST", "B", "C3", 1, {"posture": "prone"})],
+                 hexes=[{"at": "C3", "terrain": "tree"}])
+    choice = ask_action(g2, "A", "A1", "A2", "A3")
+    assert choice == {"act": "melee", "units": ["A1", "A2", "A3"], "hex": "1C3"}
+
+
+def test_ai_does_not_melee_at_bad_odds(fp_game: Any) -> None:
+    g = fp_game([("A1", "PST", "A", "C2", 4), ("B1", "RFL", "B", "C3", 1),
+                 ("B2", "RFL", "B", "C3", 1), ("B3", "RFL", "B", "C3", 1)])
+    choice = ask_action(g, "A", "A1")
+    assert choice == "end" or choice["act"] != "melee"
+
+
+def test_ai_throws_a_grenade_at_a_stack(fp_game: Any) -> None:
+    prone = {"posture": "prone"}
+    g = fp_game([("A1", "PST", "A", "C2", 4), ("B1", "RFL", "B", "C6", 1, prone),
+                 ("B2", "RFL", "B", "C6", 1, prone), ("B3", "RFL", "B", "C6", 1, prone)],
+                hexes=[{"at": "C6", "terrain": "tree"}])
+    choice = ask_action(g, "A", "A1")
+    assert choice["act"] == "grenade" and choice["hex"] == "1C6"
+
+
+def test_ai_fires_at_a_good_target(fp_game: Any) -> None:
+    g = fp_game([("A1", "LMG", "A", "C2", 4), ("B1", "RFL", "B", "C12", 1),
+                 ("B2", "RFL", "B", "C12", 1)])
+    choice = ask_action(g, "A", "A1")
+    assert choice["act"] == "fire" and choice["mode"] == "auto"
+    assert sorted(choice["targets"]) == ["B1", "B2"]
+
+
+def test_ai_gets_down_when_exposed(fp_game: Any) -> None:
+    g = fp_game([("A1", "RFL", "A", "C2", 1), ("B1", "LMG", "B", "C8", 1),
+                 ("B2", "RFL", "B", "D8", 1), ("B3", "RFL", "B", "B8", 1)])
+    # A1 faces away and cannot shoot back; the enemy can hit him: he turns, goes down or moves
+    choice = ask_action(g, "A", "A1")
+    assert choice != "end"
+    assert choice["act"] in ("posture", "turn", "enter")
+    if choice["act"] == "posture":
+        assert choice["to"] in ("crouch", "prone")
+
+
+def test_ai_sets_up_in_cover(fp_game: Any) -> None:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.firepower.plugin import HERE
+
+    g = Game(Scenario.load(HERE / "scenarios" / "basic.toml"), seed=4)
+    ai = {s: make_ai(s, 4) for s in ("A", "B")}
+    while g.pending is not None and g.pending.kind in ("board_side", "place"):
+        d = g.pending
+        g.answer(ai[d.side].choose(d, g.view(d.side)))
+    m = engine.fp_map(g)
+    covered = [u for u in g.state.units.values() if m.cover[u.hex] in ("tree", "rough", "scrub")]
+    assert len(covered) >= 6
