@@ -440,6 +440,11 @@ def _nation(nation: str | None) -> str | None:
 @cache
 def load() -> Toe:
     """Load and index the TO&E data (cached)."""
+    return build()
+
+
+def build(derived: bool = True) -> Toe:
+    """Build the index; ``derived=False`` leaves out data/derived.toml (used by derive.py)."""
     toe = Toe()
     al = _load("aliases.toml")
     for a in al.get("unit", []):
@@ -522,7 +527,7 @@ def load() -> Toe:
                 ),
                 source=f"TO&E {nation} {lo['source']}",
             )
-    der = _load("derived.toml")
+    der = _load("derived.toml") if derived else {}
     toe.mine_plow_note = der.get("mine_plow", {}).get("note", "")
     for u in der.get("units", []):
         key = toe.key(u["nation"], u["unit"], tuple(u.get("options", [])), tuple(u.get("elite", [])))

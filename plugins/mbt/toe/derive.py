@@ -23,7 +23,7 @@ from hexwar.plugins.mbt.toe.catalog import (
     UnitPrice,
     Variant,
     applies_doctrine,
-    load,
+    build,
 )
 from hexwar.plugins.mbt.toe.points import Grade, Line, organization_points
 
@@ -117,7 +117,7 @@ def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
 
 
 def main() -> None:
-    toe = load()
+    toe = build(derived=False)
     solved = solve(toe)
     print("# Unit values the TO&E does not print for a single unit (their data cards are not in the")
     print("# text) but that its organization prices determine. status = derived, never published.")
