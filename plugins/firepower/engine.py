@@ -23,7 +23,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
-from hexwar.core.engine.primitives import roll_off
+from hexwar.core.engine.primitives import ChitCup, roll_off
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, opposite
 from hexwar.core.labels import parse_letter_number
@@ -784,10 +784,9 @@ def phase_mix(game: Game) -> Gen:
 def draw(game: Game) -> str:
     """Firepower 6.1: draw one sequence unit blind; its colour is the phasing side."""
     d = data(game)
-    cup = list(d["cup"])
-    i = game.dice.choice_index("Firepower 6.1 draw a sequence unit", len(cup))
-    chit = cup.pop(i)
-    d["cup"] = cup
+    cup = ChitCup(d["cup"])  # the cup's contents live in the game state (saves, hashes)
+    chit = cup.draw(game, "Firepower 6.1 draw a sequence unit")
+    d["cup"] = list(cup.chits)
     d["drawn"] = int(d.get("drawn", 0)) + 1
     for side in game.state.sides:
         if chit.startswith(side) and chit[len(side):].isdigit():

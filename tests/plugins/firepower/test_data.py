@@ -161,7 +161,25 @@ def test_setup_roll_offs_and_zones() -> None:
         g.answer({"hex": "1Q5", "facing": 2, "posture": "stand"})   # outside the zone
 
 
-def test_fp_23_and_fp_108_victory_points(basic_game: Game) -> None:
+def _endgame() -> Game:
+    g = Game(Scenario.load(BASIC), seed=1)
+    g.answer("5/6")
+    engine.data(g)["board_side"] = {"A": "5/6", "B": "2/3"}
+    return g
+
+
+def test_fp_23_victory_point_values() -> None:
+    g = _endgame()
+    units = g.state.units
+    engine.eliminate(g, "B1", "A", "test")
+    assert engine.victory_points(g) == {"A": 1, "B": 0}
+    units["A2"].hex = g.board.parse("1Z5")
+    assert engine.victory_points(g) == {"A": 1 + 3, "B": 0}
+    units["B2"].hex = g.board.parse("1C5")        # B set up on 2/3: C is beyond the fold
+    assert engine.victory_points(g) == {"A": 4, "B": 3}
+
+
+def test_fp_108_victory_example() -> None:
     g = Game(Scenario.load(BASIC), seed=1)
     g.answer("5/6")
     first = g.pending
