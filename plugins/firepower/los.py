@@ -16,7 +16,7 @@ from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
 from hexwar.plugins.firepower.tables import POSTURE_RANK
-from hexwar.plugins.firepower.terrain import FpMap, intervening
+from hexwar.plugins.firepower.terrain import FpMap
 
 
 @dataclass(frozen=True)
@@ -52,34 +52,25 @@ def basic_los(
     """
     if a == b:
         return LosResult(False)
-    hexes = intervening(a, b)
-    both_hill = m.is_hill(a) and m.is_hill(b)
+    st = m.static_los(a, b)
     prone = firer_posture == "prone" or target_posture == "prone"
-    trees: list[Hex] = []
-    hedges: list[Hex] = []
-    firer_level = m.level.get(a, 0)
-    firer_rank = POSTURE_RANK[firer_posture]
-    for h in hexes:
-        # Firepower 6.3.4.1: an intervening hill hex (its hexsides included) blocks, unless both
-        # the firer's and the target's hexes are hill hexes.
-        if not both_hill and m.is_hill(h):
-            return LosResult(True, "Firepower 6.3.4.1", f"hill hex {m.label(h)} in the way")
-        # Firepower 6.3.4.2: a fence picture crossed blocks when either unit is Prone.
-        fence = m.fence.get(h)
-        if prone and fence is not None and fence.crossed_by(a, b):
-            return LosResult(True, "Firepower 6.3.4.2",
-                             f"fence in {m.label(h)} and a Prone unit")
-        # Firepower 6.3.4.3: friendly soldiers of the same or a higher posture, on the same height
-        # terrain as the firer, block; opposing soldiers never do.
-        if (friendly and h in friendly and POSTURE_RANK[friendly[h]] >= firer_rank
-                and m.level.get(h, 0) == firer_level):
-            return LosResult(True, "Firepower 6.3.4.3",
-                             f"friendly soldiers in {m.label(h)}")
-        if m.cover.get(h) == "tree":
-            trees.append(h)
-        hedge = m.hedge.get(h)
-        if hedge is not None and hedge.crossed_by(a, b):
-            hedges.append(h)
+    # Firepower 6.3.4.1: an intervening hill hex (its hexsides included) blocks, unless both
+    # the firer's and the target's hexes are hill hexes.
+    if st.hills and not (m.is_hill(a) and m.is_hill(b)):
+        return LosResult(True, "Firepower 6.3.4.1", f"hill hex {m.label(st.hills[0])} in the way")
+    # Firepower 6.3.4.2: a fence picture crossed blocks when either unit is Prone.
+    if prone and st.fences:
+        return LosResult(True, "Firepower 6.3.4.2",
+                         f"fence in {m.label(st.fences[0])} and a Prone unit")
+    # Firepower 6.3.4.3: friendly soldiers of the same or a higher posture, on the same height
+    # terrain as the firer, block; opposing soldiers never do.
+    if friendly:
+        firer_level = m.level.get(a, 0)
+        firer_rank = POSTURE_RANK[firer_posture]
+        for h, posture in friendly.items():
+            if (h in st.hexes and POSTURE_RANK[posture] >= firer_rank
+                    and m.level.get(h, 0) == firer_level):
+                return LosResult(True, "Firepower 6.3.4.3", f"friendly soldiers in {m.label(h)}")
     if prone:
         # Firepower 6.3.4.2: the fence may be in the firer's or the target's own hex.
         f = m.fence.get(a)
@@ -90,8 +81,8 @@ def basic_los(
         if f is not None and target_posture is not None and f.between(target_side, a):
             return LosResult(True, "Firepower 6.3.4.2",
                              f"fence in the target's hex {m.label(b)} and a Prone unit")
-    return LosResult(False, trees=len(trees), hedges=len(hedges), tree_hexes=tuple(trees),
-                     hedge_hexes=tuple(hedges))
+    return LosResult(False, trees=len(st.trees), hedges=len(st.hedges), tree_hexes=st.trees,
+                     hedge_hexes=st.hedges)
 
 
 class FirepowerLos(BaseLosRules):

@@ -171,6 +171,17 @@ class Picture:
         return min(second) if (rear % 6) + 1 in second else min(first)
 
 
+@dataclass(frozen=True)
+class StaticLos:
+    """What the terrain alone puts on the line between two sighting dots (cached per pair)."""
+
+    hexes: frozenset[Hex]
+    hills: tuple[Hex, ...]
+    fences: tuple[Hex, ...]
+    trees: tuple[Hex, ...]
+    hedges: tuple[Hex, ...]
+
+
 @dataclass
 class FpMap:
     """The Basic Game terrain of a board, as plain dicts for the rules functions."""
@@ -183,6 +194,24 @@ class FpMap:
     hedge: dict[Hex, Picture] = field(default_factory=dict)
     labels: dict[Hex, str] = field(default_factory=dict)
     parse_label: Mapping[str, Hex] = field(default_factory=dict)
+    _static: dict[tuple[Hex, Hex], StaticLos] = field(default_factory=dict, repr=False)
+
+    def static_los(self, a: Hex, b: Hex) -> StaticLos:
+        """Hills, fence pictures crossed, tree hexes and hedge pictures crossed between the
+        sighting dots of ``a`` and ``b`` (end hexes excluded), computed once per pair."""
+        key = (a, b)
+        got = self._static.get(key)
+        if got is None:
+            hexes = intervening(a, b)
+            got = StaticLos(
+                frozenset(hexes),
+                tuple(h for h in hexes if self.level.get(h) == HILL),
+                tuple(h for h in hexes if h in self.fence and self.fence[h].crossed_by(a, b)),
+                tuple(h for h in hexes if self.cover.get(h) == "tree"),
+                tuple(h for h in hexes if h in self.hedge and self.hedge[h].crossed_by(a, b)),
+            )
+            self._static[key] = got
+        return got
 
     @classmethod
     def from_board(cls, board: Board) -> FpMap:
