@@ -1,0 +1,290 @@
+"""A sensible MBT AI (ControllerSpec "ai").
+
+It decides from its side's view: the enemy units it knows are those in ``view.units`` (units its own
+units can see, MBT 6.1), and it never reads an enemy's hidden order (a target's movement modifier is
+assumed "non-moving" unless the order has been revealed). It uses ``view.game`` only for rules
+computations (line of sight, hit numbers, movement costs).
+
+* Set-up: cover near the front of the set-up zone, spread out, facing the enemy.
+* Orders: F when a seen enemy is in the turret arc with a fair chance to kill; ATGM when the missile
+  is the better shot; otherwise OW from good cover, M to move up.
+* Fire: each firer picks the target it is most likely to kill; the side declares the target with
+  the largest expected points first.
+* Overwatch: fires at movers when the chance to kill is fair.
+* Movement: toward cover and the objective hexes, away from exposure to known enemies.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.hexgrid import Hex, arc_directions
+
+from hexwar.plugins.mbt.fire import kill_probability
+from hexwar.plugins.mbt.state import (
+    alive,
+    card_of,
+    ctx,
+    data,
+    enemy_of,
+    in_turret_arc,
+    situation,
+)
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+    from hexwar.core.engine.view import SideView
+
+COVER = {"woods": 3.0, "brick": 3.0, "stone": 3.5, "scrub": 1.5, "rough": 1.0}
+
+
+class MbtAI:
+    name = "ai"
+
+    def __init__(self, side: str, seed: int) -> None:
+        self.side = side
+        self.rng = random.Random(f"{seed}:{side}:mbt-ai")
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _known_enemies(self, view: SideView) -> list[Unit]:
+        game = view.game
+        out = []
+        for uid, u in view.units.items():
+            if u.get("side") != self.side and u.get("hex") is not None:
+                out.append(game.state.units[uid])
+        return out
+
+    def _p(self, game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool = False,
+           missile: bool = False) -> float:
+        card = card_of(game, f)
+        w = card.missiles[0] if missile else card.main_gun
+        if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
+            return 0.0
+        if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
+            return 0.0
+        revealed = t.state.get("revealed")
+        moving = t.state.get("order") in ("M", "FM") if revealed else False
+        s = situation(game, f, w.name, ammo, t, overwatch=overwatch, target_moving=moving)
+        return kill_probability(ctx(game).charts, s)
+
+    def _best_p(self, game: Game, f: Unit, t: Unit, *, overwatch: bool = False,
+                missile: bool = False) -> tuple[str, float]:
+        card = card_of(game, f)
+        w = card.missiles[0] if missile else card.main_gun
+        if w is None:
+            return "", 0.0
+        best = ("", 0.0)
+        for ammo in w.ammo:
+            p = self._p(game, f, t, ammo, overwatch=overwatch, missile=missile)
+            if p > best[1]:
+                best = (ammo, p)
+        return best
+
+    def _enemy_edge_row_sign(self, game: Game) -> int:
+        """+1 when the enemy is toward higher rows (our edge is side 1), else -1."""
+        edges = data(game).get("edge", {})
+        return 1 if edges.get(self.side, "1") == "1" else -1
+
+    def _toward_enemy_facing(self, game: Game) -> int:
+        return 4 if self._enemy_edge_row_sign(game) > 0 else 1
+
+    def _facing_to(self, a: Hex, b: Hex, default: int) -> int:
+        dirs = arc_directions(a, b)
+        return dirs[0] if dirs else default
+
+    # -- dispatch --------------------------------------------------------------------------
+    def choose(self, decision: Decision, view: SideView) -> Any:
+        kind = decision.kind.removeprefix("mbt.")
+        handler = getattr(self, f"_on_{kind}", None)
+        options = list(decision.options or [])
+        if handler is not None:
+            choice = handler(decision, view, options)
+            if choice is not None:
+                return choice
+        if "pass" in options:
+            return "pass"
+        return options[0] if options else None
+
+    def _on_edge(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        return self.rng.choice(options)
+
+    def _on_initiative(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        return "second"  # see the enemy move first; fire steps are simultaneous anyway (5.3)
+
+    def _on_place(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        game = view.game
+        info = ctx(game).info
+        facing = self._toward_enemy_facing(game)
+        own = [game.state.units[k].hex for k in view.own_units()
+               if game.state.units[k].hex is not None]
+        sign = self._enemy_edge_row_sign(game)
+        best, best_s = None, -1e9
+        for lab, f in options:
+            if f != facing:
+                continue
+            h = game.board.parse(lab)
+            kinds = info.kinds[h]
+            s = max(COVER.get(k, 0.0) for k in kinds) + 1.5 * (info.height[h] > 0)
+            _p, row = info.panel_row[h]
+            s += 0.3 * row * sign
+            s -= sum(2.0 for o in own if o is not None and o.distance(h) <= 2)
+            s += self.rng.random() * 0.5
+            if s > best_s:
+                best, best_s = [lab, f], s
+        return best or self.rng.choice(options)
+
+    def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        game = view.game
+        u = game.state.units[d.context["unit"]]
+        enemies = [e for e in self._known_enemies(view) if alive(e)]
+        gun_p = 0.0
+        for e in enemies:
+            if e.hex is not None and in_turret_arc(u, e.hex):
+                gun_p = max(gun_p, self._best_p(game, u, e)[1])
+        atgm_p = 0.0
+        if "ATGM" in options:
+            for e in enemies:
+                if e.hex is not None and in_turret_arc(u, e.hex):
+                    atgm_p = max(atgm_p, self._best_p(game, u, e, missile=True)[1])
+        if atgm_p > gun_p and atgm_p >= 0.05 and "ATGM" in options:
+            return "ATGM"
+        if gun_p >= 0.05 and "F" in options:
+            return "F"
+        info = ctx(game).info
+        assert u.hex is not None
+        cover = max(COVER.get(k, 0.0) for k in info.kinds[u.hex]) + 1.5 * (info.height[u.hex] > 0)
+        near_obj = min((u.hex.distance(o) for o in info.objectives), default=99)
+        if "OW" in options and (enemies or (cover >= 1.5 and near_obj <= 6) or
+                                (cover >= 3 and self.rng.random() < 0.4)):
+            return "OW"
+        if "M" in options:
+            return "M"
+        return "OW" if "OW" in options else options[0]
+
+    def _declaration(self, d: Decision, view: SideView, options: list[Any], *, overwatch: bool,
+                     threshold: float) -> Any:
+        game = view.game
+        singles = [o for o in options if isinstance(o, dict) and len(o["shots"]) == 1]
+        if not singles:
+            return "pass"
+        # each firer's best (target, ammo, p)
+        best_for: dict[str, tuple[str, str, float]] = {}
+        for o in singles:
+            fid, ammo = o["shots"][0]
+            f, t = game.state.units[fid], game.state.units[o["target"]]
+            p = self._p(game, f, t, ammo, overwatch=overwatch)
+            if fid not in best_for or p > best_for[fid][2]:
+                best_for[fid] = (o["target"], ammo, p)
+        value: dict[str, float] = {}
+        miss: dict[str, float] = {}
+        for _fid, (tid, _ammo, p) in best_for.items():
+            miss[tid] = miss.get(tid, 1.0) * (1.0 - p)
+        for tid, m in miss.items():
+            value[tid] = (1.0 - m) * card_of(game, game.state.units[tid]).points[0]
+        if not value:
+            return "pass"
+        tid = max(value, key=lambda k: (value[k], k))
+        shots = [[fid, ammo] for fid, (t, ammo, p) in sorted(best_for.items())
+                 if t == tid and p >= threshold]
+        if not shots:
+            return "pass"
+        return {"target": tid, "shots": shots}
+
+    def _on_fire(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        overwatch = d.context.get("step") == "overwatch"
+        return self._declaration(d, view, options, overwatch=overwatch,
+                                 threshold=0.03 if not overwatch else 0.06)
+
+    def _on_overwatch(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        return self._declaration(d, view, options, overwatch=True, threshold=0.10)
+
+    def _on_atgm(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        game = view.game
+        best, best_p = "pass", 0.02
+        for o in options:
+            if not isinstance(o, dict):
+                continue
+            f, t = game.state.units[o["firer"]], game.state.units[o["target"]]
+            p = self._best_p(game, f, t, missile=True)[1] * card_of(game, t).points[0] / 80
+            if p > best_p:
+                best, best_p = o, p
+        return best
+
+    def _on_move_unit(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        units = [o for o in options if o != "done"]
+        return units[0] if units else "done"
+
+    def _position_score(self, game: Game, u: Unit, h: Hex, facing: int,
+                        enemies: list[Unit]) -> float:
+        info = ctx(game).info
+        kinds = info.kinds[h]
+        s = max(COVER.get(k, 0.0) for k in kinds) + 1.2 * (info.height[h] > 0)
+        objs = info.objectives
+        control = data(game).get("control", {})
+        if objs:
+            targets = [o for o in objs if control.get(game.board.label(o)) != u.side] or list(objs)
+            dist = min(h.distance(o) for o in targets)
+            s -= 0.35 * dist
+            if h in objs and control.get(game.board.label(h)) != u.side:
+                s += 4.0
+        exposure = 0
+        for e in enemies:
+            if e.hex is None:
+                continue
+            r = h.distance(e.hex)
+            if r <= 20 and info.los(h, e.hex):
+                exposure += 1
+                want = self._facing_to(h, e.hex, facing)
+                if facing == want:
+                    s += 0.5
+        s -= 1.2 * exposure
+        if not enemies and facing == self._toward_enemy_facing(game):
+            s += 0.3
+        return s
+
+    def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        game = view.game
+        u = game.state.units[d.context["unit"]]
+        enemies = [e for e in self._known_enemies(view) if alive(e)]
+        best, best_s = None, -1e9
+        assert u.hex is not None
+        if "stay" in options:
+            best, best_s = "stay", self._position_score(game, u, u.hex, u.facing, enemies) + 0.2
+        for o in options:
+            if o == "stay":
+                continue
+            h = game.board.parse(o[0])
+            s = self._position_score(game, u, h, int(o[1]), enemies) + self.rng.random() * 0.3
+            if s > best_s:
+                best, best_s = o, s
+        return best
+
+    def _on_pivot(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        game = view.game
+        u = game.state.units[d.context["unit"]]
+        assert u.hex is not None
+        enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
+        if enemies:
+            near = min(enemies, key=lambda e: u.hex.distance(e.hex) if e.hex and u.hex else 99)
+            assert near.hex is not None
+            return self._facing_to(u.hex, near.hex, u.facing)
+        return u.facing
+
+    def _on_turret(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        game = view.game
+        u = game.state.units[d.context["unit"]]
+        assert u.hex is not None
+        enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
+        if enemies:
+            near = min(enemies, key=lambda e: u.hex.distance(e.hex) if e.hex and u.hex else 99)
+            assert near.hex is not None
+            want = self._facing_to(u.hex, near.hex, u.facing)
+        else:
+            want = self._toward_enemy_facing(game) if u.hex else u.facing
+        facings = sorted({o[0] for o in options},
+                         key=lambda f: (min((f - want) % 6, (want - f) % 6), f))
+        return [facings[0], "open"]
+

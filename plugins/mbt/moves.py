@@ -1,0 +1,185 @@
+"""Basic Game vehicle movement (MBT 8.0) as a least-cost search over (hex, facing) states.
+
+A state is ``(hex, facing, turned)``: ``turned`` records that the vehicle has already turned in this
+hex, because the TURN COSTS (8.3) price one, two or three hexsides turned in one hex together
+("0-1-2" is the cost of the total turned there, not of each hexside). Any facing is one turn of at
+most three hexsides away, so one turn per hex is enough and turning twice in a hex is never needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hexwar.core.hexgrid import Hex, opposite, rotate_direction
+from hexwar.core.movement import least_cost_path, reachable
+
+from hexwar.plugins.mbt.cards import Card
+from hexwar.plugins.mbt.terrain import MapInfo
+
+State = tuple[Hex, int, bool]
+BUILDINGS = frozenset({"brick", "stone"})
+
+
+@dataclass(frozen=True)
+class MoveContext:
+    """What a move depends on besides the card and the map."""
+
+    wrecks: frozenset[Hex] = frozenset()  # 8.5.2: wreck markers stop road movement into a hex
+    burning: frozenset[Hex] = frozenset()  # 8.4.3: a burning wreck counts as smoke ("+")
+    enemies: frozenset[Hex] = frozenset()  # 8.5.2: an enemy combat unit stops road movement
+
+
+def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) -> Fraction | None:
+    """Movement factors to move from ``src`` into adjacent ``dst``; ``None`` if prohibited (8.4.2)."""
+    board = info.board
+    if dst not in board.hexes:
+        return None
+    dh = abs(info.ground[dst] - info.ground[src])
+    feats = board.features_of[dst]
+    if frozenset((src, dst)) in info.road and dst not in ctx.wrecks and dst not in ctx.enemies:
+        # 8.5: road (or path) cost, ignoring other terrain; heights count one less (8.5.3);
+        # +1 still paid for bridge and building hexes
+        cost = card.road
+        if dh > 1:
+            hc = _height_cost(card, dh - 1)
+            if hc is None:
+                return None
+            cost += hc
+        if "bridge" in feats or board.terrain_of[dst] in BUILDINGS:
+            cost += 1
+        return cost
+    kinds = info.kinds[dst]
+    if "bridge" in feats:
+        # 8.6: a bridge hex entered other than along the road is the stream
+        kinds = ("stream",)
+        if dst in ctx.wrecks:  # 8.6.1
+            kinds = ("clear",)
+    costs: list[int] = []
+    for k in kinds:
+        c = card.move_costs.get(k, 1)
+        if c is None:
+            return None
+        costs.append(c)
+    cost = Fraction(max(costs))
+    if dh:
+        hc = _height_cost(card, dh)
+        if hc is None:
+            return None
+        cost += hc
+    if dst in ctx.burning:  # 8.4.3 smoke "+"
+        smoke = card.move_costs.get("smoke", 1)
+        if smoke is None:
+            return None
+        cost += smoke
+    return cost
+
+
+def _height_cost(card: Card, dh: int) -> int | None:
+    if not card.height_costs:
+        return dh
+    top = max(card.height_costs)
+    return card.height_costs.get(min(dh, top))
+
+
+def successors(card: Card, info: MapInfo, ctx: MoveContext,
+               *, allow_reverse: bool = True) -> Callable[[State], Iterable[tuple[State, Fraction]]]:
+    tc = card.turn_costs
+    memo: dict[tuple[Hex, Hex], Fraction | None] = {}
+
+    def cost(a: Hex, b: Hex) -> Fraction | None:
+        key = (a, b)
+        if key not in memo:
+            memo[key] = enter_cost(card, info, a, b, ctx)
+        return memo[key]
+
+    def succ(state: State) -> list[tuple[State, Fraction]]:
+        h, f, turned = state
+        out: list[tuple[State, Fraction]] = []
+        n = h.neighbor(f)
+        c = cost(h, n)
+        if c is not None:
+            out.append(((n, f, False), c))
+        if allow_reverse:  # 8.1.3: reverse, facing kept, twice the cost
+            r = h.neighbor(opposite(f))
+            c = cost(h, r)
+            if c is not None:
+                out.append(((r, f, False), 2 * c))
+        if not turned:  # 8.3
+            for k in (1, 2, 3):
+                if k > len(tc):
+                    break
+                for sign in ((1, -1) if k < 3 else (1,)):
+                    out.append(((h, rotate_direction(f, sign * k), True), Fraction(tc[k - 1])))
+        return out
+
+    return succ
+
+
+def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveContext,
+          *, first_hex_rule: bool = False) -> dict[tuple[Hex, int], Fraction]:
+    """Every (hex, facing) reachable for at most ``budget`` MF, with its least cost.
+
+    ``first_hex_rule`` applies MBT 8.4.4: a unit with M (or OR) orders that has spent nothing on
+    turns may always enter one new hex, whatever it costs (forward or in reverse).
+    """
+    found = reachable(start, budget, successors(card, info, ctx))  # type: ignore[arg-type]
+    out: dict[tuple[Hex, int], Fraction] = {}
+    for (h, f, _t), c in found.items():
+        key = (h, f)
+        if key not in out or c < out[key]:
+            out[key] = Fraction(c)
+    if first_hex_rule:
+        for (nh, f), c in first_hex_entries(card, info, start, ctx).items():
+            if (nh, f) not in out:
+                out[(nh, f)] = c
+    return out
+
+
+def first_hex_entries(card: Card, info: MapInfo, start: State,
+                      ctx: MoveContext) -> dict[tuple[Hex, int], Fraction]:
+    """MBT 8.4.4: hexes enterable from the start with no MF spent on turns (a free turn is fine)."""
+    h, f, turned = start
+    facings = {f}
+    if not turned:
+        for k, c in enumerate(card.turn_costs, start=1):
+            if c == 0:
+                facings |= {rotate_direction(f, k), rotate_direction(f, -k)}
+    out: dict[tuple[Hex, int], Fraction] = {}
+    for g in sorted(facings):
+        for dst, mult in ((h.neighbor(g), 1), (h.neighbor(opposite(g)), 2)):
+            c = enter_cost(card, info, h, dst, ctx)
+            if c is not None:
+                out[(dst, g)] = c * mult
+    return out
+
+
+def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget: Fraction,
+         ctx: MoveContext, *, first_hex_rule: bool = False) -> list[tuple[State, Fraction]] | None:
+    """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs."""
+    succ = successors(card, info, ctx)
+    path = least_cost_path(start, lambda s: (s[0], s[1]) == goal, succ,  # type: ignore[arg-type]
+                           budget=budget)
+    if path is not None:
+        states = list(path.states)
+        return _with_costs(states, succ)
+    if first_hex_rule:
+        entries = first_hex_entries(card, info, start, ctx)
+        if goal in entries:
+            h, f, _ = start
+            steps: list[tuple[State, Fraction]] = [(start, Fraction(0))]
+            if goal[1] != f:
+                steps.append(((h, goal[1], True), Fraction(0)))
+            steps.append(((goal[0], goal[1], False), entries[goal]))
+            return steps
+    return None
+
+
+def _with_costs(states: list[State],
+                succ: Callable[[State], Iterable[tuple[State, Fraction]]]) -> list[tuple[State, Fraction]]:
+    out: list[tuple[State, Fraction]] = [(states[0], Fraction(0))]
+    for a, b in zip(states, states[1:], strict=False):
+        step = min(c for s, c in succ(a) if s == b)
+        out.append((b, step))
+    return out

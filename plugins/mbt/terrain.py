@@ -1,0 +1,160 @@
+"""The board as the MBT Basic Game reads it: terrain kinds, heights, roads, objectives, LOS.
+
+Panels name terrain by short names (``woods``, ``stone``); a hex may also carry the features
+``stream``, ``road`` and ``bridge``. Hill hexes are hexes with a height above 0, depressions below.
+:class:`MapInfo` precomputes per-hex facts for the hot paths and caches line-of-sight answers.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+
+from hexwar.core.board import Board
+from hexwar.core.hexgrid import Hex
+from hexwar.core.los import BaseLosRules, LosContext, LosEffect, line_of_sight
+from hexwar.core.types import TerrainType
+
+from hexwar.plugins.mbt.charts import Charts
+
+#: Basic Game terrain (MBT 2.1, 6.1.4); titles for ``hexwar`` listings
+TERRAIN: dict[str, tuple[str, str, str]] = {
+    "clear": ("Clear", "MBT 6.1.4.2", "#e8dcb0"),
+    "scrub": ("Scrub", "MBT 7.4.2", "#c9d99a"),
+    "rough": ("Rough", "MBT 7.4.2.1", "#b8a07a"),
+    "woods": ("Woods", "MBT 6.1.4.5", "#5d8a4a"),
+    "brick": ("Brick building", "MBT 6.1.4.5", "#b5533c"),
+    "stone": ("Stone building (objective hex, MBT 4.8)", "MBT 4.8", "#8a8a8a"),
+    "stream": ("Stream (fordable)", "MBT 6.1.3.3", "#7fb2e5"),
+    "pond": ("Pond (all-water hex)", "MBT 17.7.1", "#4a7fc1"),
+    "improved_position": ("Improved position (Advanced Game)", "MBT 12.4.1", "#a0a060"),
+}
+
+
+def terrain_types() -> list[TerrainType]:
+    return [TerrainType(f"mbt:{k}", t, r, color=c) for k, (t, r, c) in TERRAIN.items()]
+
+
+def basic_height(board: Board, h: Hex) -> int:
+    """MBT 6.1.4.2-6.1.4.4: hill +1 whatever its contours, depression -1, everything else 0."""
+    g = board.height_of.get(h, 0.0)
+    return 1 if g > 0 else -1 if g < 0 else 0
+
+
+@dataclass
+class MapInfo:
+    """Per-board facts, computed once per board."""
+
+    board: Board
+    charts: Charts
+    kinds: dict[Hex, tuple[str, ...]] = field(default_factory=dict)
+    sight_terrain: dict[Hex, str] = field(default_factory=dict)
+    height: dict[Hex, int] = field(default_factory=dict)
+    ground: dict[Hex, int] = field(default_factory=dict)
+    road: set[frozenset[Hex]] = field(default_factory=set)
+    objectives: tuple[Hex, ...] = ()
+    panel_row: dict[Hex, tuple[str, int]] = field(default_factory=dict)
+    _los: dict[tuple[Hex, Hex], bool] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        b = self.board
+        terrain_cols = self.charts.terrain
+        for h in b.hexes:
+            t = b.terrain_of[h]
+            kinds = [t]
+            if "stream" in b.features_of[h] and t != "stream":
+                kinds.append("stream")
+            self.kinds[h] = tuple(kinds)
+            # 6.1.3.3: a mixed hex uses the terrain column farthest to the right
+            self.sight_terrain[h] = max(kinds, key=lambda k: terrain_cols.get(k, (0, "", 0))[0])
+            self.height[h] = basic_height(b, h)
+            self.ground[h] = int(b.height_of.get(h, 0.0))
+            lab = b.label(h)
+            self.panel_row[h] = (lab[0], _row_of(lab))
+        for (a, c), fs in b.hexside_of.items():
+            if "road" in fs:
+                self.road.add(frozenset((a, c)))
+        # a road that runs on across a panel join (no hexside record spans two panel files)
+        for h in b.hexes:
+            if "road" not in b.features_of[h]:
+                continue
+            for n in b.neighbors_of[h]:
+                if "road" in b.features_of[n] and self.panel_row[h][0] != self.panel_row[n][0]:
+                    self.road.add(frozenset((h, n)))
+        self.objectives = tuple(sorted(h for h in b.hexes if b.terrain_of[h] == "stone"))
+
+    def blocks(self, h: Hex) -> bool:
+        return self.charts.terrain.get(self.board.terrain_of[h], (0, "none", 0))[1] == "block"
+
+    def los(self, a: Hex, b: Hex) -> bool:
+        """MBT 6.1.4: Basic Game line of sight (cached; terrain never changes in the Basic Game)."""
+        key = (a, b) if (a.q, a.r) <= (b.q, b.r) else (b, a)
+        got = self._los.get(key)
+        if got is None:
+            got = self._los[key] = line_of_sight(self.board, key[0], key[1], BasicLos(self)).clear
+        return got
+
+
+def _row_of(label: str) -> int:
+    digits = ""
+    for ch in reversed(label):
+        if ch.isdigit():
+            digits = ch + digits
+        else:
+            break
+    return int(digits or 0)
+
+
+class BasicLos(BaseLosRules):
+    """MBT 6.1.4 as core LOS rules.
+
+    * 6.1.4.1: a blocking hex blocks even if the line only clips it, and a line exactly along one of
+      its hexsides is blocked (``hexside_policy = "either"``). A line through a corner touches the
+      third hex in one point only, which is no fraction of it (``vertex_policy = "ignore"``).
+    * 6.1.4.3: an intervening hill hex blocks unless both end hexes are hill hexes.
+    * 6.1.4.4: from or to a depression, every intervening hex but a depression blocks, unless the
+      other end is a hill: then only hills, woods and buildings block.
+    * 6.1.4.5: woods and buildings always block. The end hexes never block (adjacent is clear).
+    """
+
+    include_endpoints = False
+    hexside_policy = "either"
+    vertex_policy = "ignore"
+
+    def __init__(self, info: MapInfo | None = None) -> None:
+        self.info = info
+
+    def _info(self, board: Board) -> MapInfo:
+        if self.info is None or self.info.board is not board:
+            self.info = map_info(board)
+        return self.info
+
+    def hex_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
+        info = self._info(board)
+        if info.blocks(h):
+            return LosEffect("block", 0, f"{board.terrain_of[h]} (+2)", "MBT 6.1.4.5")
+        ha, hb, hh = info.height[ctx.a], info.height[ctx.b], info.height[h]
+        if ha < 0 or hb < 0:
+            if ha > 0 or hb > 0:
+                if hh > 0:
+                    return LosEffect("block", 0, "hill between depression and hill", "MBT 6.1.4.4")
+            elif hh >= 0:
+                return LosEffect("block", 0, "depression: intervening higher hex", "MBT 6.1.4.4")
+            return None
+        if hh > 0 and not (ha > 0 and hb > 0):
+            return LosEffect("block", 0, "hill (+1)", "MBT 6.1.4.3")
+        return None
+
+
+_INFO: weakref.WeakKeyDictionary[Board, dict[int, MapInfo]] = weakref.WeakKeyDictionary()
+
+
+def map_info(board: Board, charts: Charts | None = None) -> MapInfo:
+    from hexwar.plugins.mbt.charts import load_charts
+
+    ch = charts if charts is not None else load_charts()
+    per = _INFO.setdefault(board, {})
+    info = per.get(id(ch))
+    if info is None:
+        info = per[id(ch)] = MapInfo(board, ch)
+    return info
