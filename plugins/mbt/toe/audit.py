@@ -12,13 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hexwar.plugins.mbt.toe.catalog import (
+    ELITE_AV,
+    FLAMETHROWER_AV,
     MINE_PLOW_AV,
+    Component,
     Organization,
     Price,
     Toe,
     Variant,
     applies_doctrine,
     load,
+    printed_price,
 )
 from hexwar.plugins.mbt.toe.points import Grade, Line, organization_points, unit_points
 
@@ -103,6 +107,36 @@ def grades_consistent(toe: Toe, org: Organization, v: Variant, p: Price) -> bool
     return False
 
 
+def _extras(c: Component) -> int:
+    return sum(ELITE_AV.get(e, 0) for e in c.elite) + (FLAMETHROWER_AV if "Flamethrower" in c.options else 0)
+
+
+def _plain(c: Component) -> tuple[str, int, tuple[str, ...], int]:
+    return (c.unit, c.n, tuple(sorted(o for o in c.options if o != "Flamethrower")), c.mine_plows)
+
+
+def rule_pair_mismatch(toe: Toe, org: Organization, v1: Variant, v2: Variant) -> Mismatch | None:
+    """Two variants that differ only in 17.4.1 add-ons (elite status, flamethrower) must differ in
+    average price by exactly those costs. Checked (from the cheaper to the dearer variant) only when
+    ``v2`` cannot be recomputed unit by unit, with no doctrine on either."""
+    if v1 is v2 or len(v1.components) != len(v2.components):
+        return None
+    pairs = list(zip(v1.components, v2.components, strict=True))
+    if any(_plain(a) != _plain(b) for a, b in pairs):
+        return None
+    diff = sum(b.n * _extras(b) - a.n * _extras(a) for a, b in pairs)
+    if diff <= 0:
+        return None
+    p1, p2 = printed_price(v1, "none"), printed_price(v2, "none")
+    if not diff or p1 is None or p2 is None or p1.av is None or p2.av is None:
+        return None
+    if toe.price(org, v2, Grade.AVERAGE, "none").points is not None:
+        return None
+    if p2.av == p1.av + diff:
+        return None
+    return Mismatch(org.nation, org.name, v2.id, "av", str(p2.av), str(p1.av + diff))
+
+
 def audit(toe: Toe | None = None) -> AuditResult:
     toe = toe or load()
     checked, mism = audit_units(toe)
@@ -148,6 +182,13 @@ def audit(toe: Toe | None = None) -> AuditResult:
                                 org.nation, org.name, v.id, g.abbrev.lower(), str(printed), str(bd.points)
                             )
                         )
+    for org in toe.iter_organizations():
+        for v1 in org.variants:
+            for v2 in org.variants:
+                m = rule_pair_mismatch(toe, org, v1, v2)
+                if m is not None:
+                    checked += 1
+                    mism.append(m)
     return AuditResult(
         checked=checked,
         matched=matched,

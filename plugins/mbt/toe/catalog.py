@@ -28,6 +28,11 @@ NATION_NAMES: dict[str, str] = {
 }
 DOCTRINE_SCOPES = ("none", "all", "vehicle", "vehicle+SPG-9")
 MINE_PLOW_AV = 25  # derived: +25 average points per mine plow (see data/derived.toml [mine_plow])
+# Elite infantry costs (MBT 17.4.1.1 squad plus +15, 17.4.1.2 assault +15 and one flamethrower +10,
+# 17.4.1.3.1 special forces +30), added to the plain squad's average value.
+ELITE_AV: dict[str, int] = {"Squad Plus": 15, "Assault": 15, "Special Forces": 30}
+FLAMETHROWER_AV = 10
+ELITE_RULE = {"Squad Plus": "MBT 17.4.1.1", "Assault": "MBT 17.4.1.2", "Special Forces": "MBT 17.4.1.3.1"}
 
 
 class ToeError(LookupError):
@@ -236,7 +241,42 @@ class Toe:
         return (nation, self.canon_unit(nation, name), self.canon_options(options), tuple(sorted(elite)))
 
     def unit_price(self, nation: str, c: Component) -> UnitPrice | None:
-        return self.units.get(self.key(nation, c.unit, c.options, c.elite))
+        """A component's average value: its own line (TO&E part 1), else the plain squad plus the
+        elite and flamethrower costs of 17.4.1 (rule), else a derived value."""
+        key = self.key(nation, c.unit, c.options, c.elite)
+        own = self.units.get(key)
+        if own is not None and own.status == "published":
+            return own
+        ruled = self._elite_price(key)
+        return ruled if ruled is not None else own
+
+    def _elite_price(self, key: UnitKey) -> UnitPrice | None:
+        nation, name, options, elite = key
+        ft = "Flamethrower" in options
+        if not elite and not ft:
+            return None
+        base_key = (nation, name, tuple(o for o in options if o != "Flamethrower"), ())
+        base = self.units.get(base_key)
+        if base is None or any(e not in ELITE_AV for e in elite):
+            return None
+        extra = sum(ELITE_AV[e] for e in elite) + (FLAMETHROWER_AV if ft else 0)
+        rules = sorted({ELITE_RULE[e] for e in elite} | ({"MBT 17.4.1.2"} if ft else set()))
+        parts = [f"{ELITE_AV[e]} {e}" for e in elite] + ([f"{FLAMETHROWER_AV} flamethrower"] if ft else [])
+        return UnitPrice(
+            nation=nation,
+            name=name,
+            options=options,
+            elite=elite,
+            card=base.card,
+            kind=base.kind,
+            cr=None,
+            av=base.av + extra,
+            pr=None,
+            doctrine=None,
+            printed="",
+            source=f"{base.label} ({base.status}, {base.av}) + {' + '.join(parts)} ({', '.join(rules)})",
+            status="rule",
+        )
 
     # ---- lookup ------------------------------------------------------------------------------
     def iter_organizations(self, nation: str | None = None) -> Iterator[Organization]:

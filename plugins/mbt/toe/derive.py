@@ -41,22 +41,18 @@ PREFER: dict[tuple[str, str, tuple[str, ...]], tuple[str, str]] = {
 }
 
 
-def matches(
-    toe: Toe,
-    org: Organization,
-    v: Variant,
-    p: Price,
-    known: dict[UnitKey, int],
-    unknown: UnitKey | None,
-    x: int,
-) -> bool:
+def matches(toe: Toe, org: Organization, v: Variant, p: Price, unknown: UnitKey | None, x: int) -> bool:
     scope = "none" if p.doctrine == "unstated" else p.doctrine
     lines: list[Line] = []
     for c in v.components:
         k = toe.key(org.nation, c.unit, c.options, c.elite)
-        av = x if k == unknown else known.get(k)
-        if av is None:
-            return False
+        if k == unknown:
+            av = x
+        else:
+            up = toe.unit_price(org.nation, c)
+            if up is None:
+                return False
+            av = up.av
         doc = applies_doctrine(scope, c)
         lines.append(Line(c.unit, c.n, av, doctrine=doc))
         if c.mine_plows:
@@ -71,8 +67,27 @@ def matches(
 
 
 def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
-    known: dict[UnitKey, int] = {k: u.av for k, u in toe.units.items()}
+    """Solve unknown unit values round by round; solved values are added to ``toe.units``."""
     solved: dict[UnitKey, tuple[int, list[str], Component]] = {}
+    # Keys with elite tags or a flamethrower whose plain squad also appears: priced by rule (17.4.1)
+    # once the plain squad is known, so they are solved directly only as a last resort.
+    plain = {
+        toe.key(o.nation, c.unit, c.options, c.elite)
+        for o in toe.iter_organizations()
+        for v in o.variants
+        for c in v.components
+        if not c.elite and "Flamethrower" not in c.options
+    }
+
+    def deferred(k: UnitKey) -> bool:
+        return (k[3] != () or "Flamethrower" in k[2]) and (
+            k[0],
+            k[1],
+            tuple(o for o in k[2] if o != "Flamethrower"),
+            (),
+        ) in plain
+
+    allow_deferred = False
     while True:
         votes: dict[UnitKey, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
         sample: dict[UnitKey, Component] = {}
@@ -80,10 +95,16 @@ def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
             if org.kind == "artillery":
                 continue
             for v in org.variants:
-                unk = {toe.key(org.nation, c.unit, c.options, c.elite) for c in v.components} - known.keys()
+                unk = {
+                    toe.key(org.nation, c.unit, c.options, c.elite)
+                    for c in v.components
+                    if toe.unit_price(org.nation, c) is None
+                }
                 if len(unk) != 1:
                     continue
                 k = next(iter(unk))
+                if deferred(k) and not allow_deferred:
+                    continue
                 sample[k] = next(
                     c for c in v.components if toe.key(org.nation, c.unit, c.options, c.elite) == k
                 )
@@ -92,28 +113,47 @@ def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
                 )
                 for p in v.prices:
                     for x in range(MAX_VALUE):
-                        if matches(toe, org, v, p, known, k, x):
+                        if matches(toe, org, v, p, k, x):
                             tag = "~" if suspect else ""
                             votes[k][x].append(f"{tag}{org.name} {v.id or '(single)'}".strip())
         if not votes:
-            return solved
+            if allow_deferred:
+                return solved
+            allow_deferred = True
+            continue
+        allow_deferred = False
         for k, per in votes.items():
             pref = PREFER.get((k[0], k[1], k[2]))
             if pref is not None:
                 x = next(x for x, src in per.items() if pref[0] in src)
-                known[k] = x
-                solved[k] = (x, [pref[0]], sample[k])
-                continue
-            best = max(
-                per.items(),
-                key=lambda item: (
-                    len({s.lstrip("~") for s in item[1] if not s.startswith("~")}),
-                    len(set(item[1])),
-                    -item[0],
-                ),
+                chosen = (x, [pref[0]])
+            else:
+                best = max(
+                    per.items(),
+                    key=lambda item: (
+                        len({s.lstrip("~") for s in item[1] if not s.startswith("~")}),
+                        len(set(item[1])),
+                        -item[0],
+                    ),
+                )
+                chosen = (best[0], sorted({s.lstrip("~") for s in best[1]}))
+            solved[k] = (chosen[0], chosen[1], sample[k])
+            c = sample[k]
+            toe.units[k] = UnitPrice(
+                nation=k[0],
+                name=k[1],
+                options=k[2],
+                elite=k[3],
+                card=c.card,
+                kind=c.kind,
+                cr=None,
+                av=chosen[0],
+                pr=None,
+                doctrine=None,
+                printed="",
+                source="derived",
+                status="derived",
             )
-            known[k] = best[0]
-            solved[k] = (best[0], sorted({s.lstrip("~") for s in best[1]}), sample[k])
 
 
 def main() -> None:
@@ -150,8 +190,6 @@ def main() -> None:
         print("solved_from = [" + ", ".join(json.dumps(s, ensure_ascii=False) for s in src) + "]")
         print()
 
-
-_ = UnitPrice  # re-exported type used in annotations of callers
 
 if __name__ == "__main__":
     main()

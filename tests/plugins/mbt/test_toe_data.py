@@ -30,6 +30,9 @@ KNOWN_MISMATCHES = {
     *{("FRG", "Panzergrenadier Platoon", v, f) for v in "cd" for f in ("cr", "av", "pr")},
     *{("USA", "Small Company Headquarters", v, f) for v in "ab" for f in ("cr", "av", "pr")},
     ("USSR", "Airborne Platoon", "a", "av"),
+    *{("USSR", "Airborne Platoon", v, f) for v in "mnop" for f in ("cr", "av", "pr")},
+    ("USA", "Engineer Platoon", "f", "av"),
+    ("USA", "Engineer Platoon", "h", "av"),
     ("USSR", "Airborne Platoon", "e", "cr"),
     ("USSR", "Airborne Reconnaissance Platoon", "a", "pr"),
     ("USSR", "Anti-Tank Platoon (BTR)", "e", "cr"),
@@ -102,7 +105,7 @@ def test_audit_finds_exactly_the_known_mismatches() -> None:
     result = audit()
     assert {m.key for m in result.mismatches} == KNOWN_MISMATCHES
     # Nearly everything recomputes.
-    assert result.matched >= 1460
+    assert result.matched >= 1480
 
 
 def test_errata_document_every_mismatch_with_the_printed_value() -> None:

@@ -5,7 +5,7 @@ MBT-164/165/166 (pure B.3 arithmetic) are in test_toe_points.py.
 
 from __future__ import annotations
 
-from hexwar.plugins.mbt.toe.catalog import load
+from hexwar.plugins.mbt.toe.catalog import Component, load
 from hexwar.plugins.mbt.toe.points import Grade, Line, organization_points
 
 CR, AV, PR = Grade.CRACK, Grade.AVERAGE, Grade.POOR
@@ -162,3 +162,35 @@ def test_mbt_173_scenario_1_matchup_1_soviet_alternatives() -> None:
     assert 2 * price("USSR", "Tank Platoon (Tank Regiment)", "c", AV) == 360
     t72_poor = organization_points([Line("T-72M1", 4, 73, doctrine=True)], PR).points
     assert 2 * t72_poor == 350
+
+
+def test_mbt_151_elite_costs_add_to_the_plain_squad() -> None:
+    """17.4.1: special-forces assault squad with a flamethrower = plain squad + 15 + 30 + 10 (+55)."""
+    toe = load()
+    plain = Component(1, "Squad Light Motorized Rifle Infantry", "USSR-11B", "leg", ("RPG-7 V/D",))
+    elite = Component(
+        1, plain.unit, plain.card, "leg", ("RPG-7 V/D", "Flamethrower"), ("Assault", "Special Forces")
+    )
+    base, up = toe.unit_price("USSR", plain), toe.unit_price("USSR", elite)
+    assert base is not None and up is not None
+    assert up.av - base.av == 55 and up.status == "rule" and "17.4.1.3.1" in up.source
+
+
+def test_elite_costs_reproduce_the_toe() -> None:
+    # Assault +15 and flamethrower +10 (17.4.1.2): Soviet dismounted engineers a and e.
+    assert price("USSR", "Airborne Engineer or Engineer Platoon (Dismounted)", "a", AV) == 158
+    assert price("USSR", "Airborne Engineer or Engineer Platoon (Dismounted)", "e", AV) == 168
+    # Squad plus +15 and special forces +30 (17.4.1.1, 17.4.1.3.1): crack-only detachment a = 176.
+    assert price("USSR", "Special Forces Detachment", "a", CR) == 176
+    # FRG assault squads: Panzer Pionier Platoon b/f (dismounted) = 3 x (plain + 15) (+10 flamethrower).
+    assert price("FRG", "Panzer Pionier Platoon", "b", AV) == 243
+    assert price("FRG", "Panzer Pionier Platoon", "f", AV) == 253
+
+
+def test_mbt_161_squad_minus_half_squad_is_7() -> None:
+    """Scenario D.1: a Soviet light motorized rifle squad is 7 points more than its half squad (27 - 20);
+    the TO&E-derived values with the same weapon keep that difference."""
+    for weapon in ("RPG-7 V/D", "RPG-18"):
+        squad = av("USSR", "Squad Light Motorized Rifle Infantry", weapon)
+        half = av("USSR", "½ Squad Light Motorized Rifle Infantry", weapon)
+        assert squad - half == 27 - 20
