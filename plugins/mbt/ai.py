@@ -21,14 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
-
 from hexwar.plugins.mbt.fire import kill_probability
 from hexwar.plugins.mbt.state import (
     alive,
     card_of,
     ctx,
     data,
-    enemy_of,
     in_turret_arc,
     situation,
 )
@@ -203,7 +201,8 @@ class MbtAI:
 
     def _on_atgm(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         game = view.game
-        best, best_p = "pass", 0.02
+        best: Any = "pass"
+        best_p = 0.02
         for o in options:
             if not isinstance(o, dict):
                 continue

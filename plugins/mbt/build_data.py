@@ -281,6 +281,11 @@ TANKS: list[dict[str, Any]] = [
 ]
 
 
+def _four(x: Any) -> tuple[Any, Any, Any, Any]:
+    a, b, c, d = x
+    return a, b, c, d
+
+
 def _card(t: dict[str, Any]) -> dict[str, Any]:
     name = t["name"]
     cited_armor: dict[tuple[str, str, str, str], str] = {}
@@ -306,7 +311,7 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
         ke_ap_v[1] = _v(18, "MBT 7.4.8")
         ke_pv_v[1] = _v(88, "MBT 7.4.8")
     energy_note = "KE"
-    ammo = [
+    ammo: list[dict[str, Any]] = [
         {"type": "APFSDS", "energy": energy_note, "ap": ke_ap_v, "pv": ke_pv_v,
          "max_range": _v(40, "MBT 4.7.2") if name == "T-80A" else _v(40),
          "damage": _damage("125-KE") if t["gun"] == "125mm" else _damage("KE")},
@@ -314,10 +319,11 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
          "max_range": _v(32, "MBT 4.7.2") if name == "T-80A" else _v(32),
          "damage": _damage("CE")},
     ]
+    dmg0: dict[str, Any] = ammo[0]["damage"]
     if t["gun"] == "125mm" and name != "T-80A":
-        ammo[0]["damage"]["knk_out"] = _v("14-74", EST, "same 125mm line as the T-80A's (MBT 7.4.7)")
+        dmg0["knk_out"] = _v("14-74", EST, "same 125mm line as the T-80A's (MBT 7.4.7)")
     if name == "T-72M1":
-        ammo[0]["damage"]["knk_out"] = _v("14-74", EST, "MBT 7.4.8: a damage roll of 60 knocks out")
+        dmg0["knk_out"] = _v("14-74", EST, "MBT 7.4.8: a damage roll of 60 knocks out")
     gp_nm = _series(25, 2, 10)
     gp_mv = _series(17, 2, 10)
     gp_nm_v: list[Any] = list(gp_nm)
@@ -386,7 +392,8 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
         },
         "weapons": weapons,
         "hit_location": hit_loc,
-        "armor": {"KE": _armor(*t["armor_ke"], cited=cited_armor), "CE": _armor(*t["armor_ce"], cited={})},
+        "armor": {"KE": _armor(*_four(t["armor_ke"]), cited=cited_armor),
+                  "CE": _armor(*_four(t["armor_ce"]), cited={})},
         "speeds": {
             "normal": _v(6, "MBT 8.2") if name == "T-80A" else _v(t["mf"]),
             "snow": _v(max(2, t["mf"] - 2)), "mud": _v(max(2, t["mf"] - 3)),
@@ -479,7 +486,7 @@ def build_cards() -> None:
 # Panels (stand-ins: the printed panels are not in the text)
 # ------------------------------------------------------------------------------------------------
 
-COLS = "A B C D E F G H I J K L M N O P Q R S T U V W X Y Z AA BB CC DD EE FF GG HH".split()
+COLS = [chr(65 + i) for i in range(26)] + [chr(65 + i) * 2 for i in range(8)]  # A..Z, AA..HH
 
 
 def _col(i: int) -> str:
@@ -548,7 +555,7 @@ def build_panels() -> None:
         road_col = "Q"
         described: dict[str, dict[str, Any]] = {}
 
-        def put(label: str, **kw: Any) -> None:
+        def put(label: str, described: dict[str, dict[str, Any]] = described, **kw: Any) -> None:
             described.setdefault(label, {}).update(kw)
 
         for key in ("woods", "scrub", "rough", "pond", "brick", "stone"):
@@ -611,7 +618,7 @@ def build_scenarios() -> None:
             f'title = "MBT Basic Game, matchup {key.upper()}: {n_nato} x {nato} vs {n_sov} x {sov}"',
             'system = "mbt"',
             "turns = 10",
-            f'notes = "Panels 1-3 are stand-ins (MBT 2.1). Day, Normal ground (MBT 6.1.3.1, 8.2)."',
+            'notes = "Panels 1-3 are stand-ins (MBT 2.1). Day, Normal ground (MBT 6.1.3.1, 8.2)."',
             "",
             "[sides.NATO]",
             'title = "NATO"',

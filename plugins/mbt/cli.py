@@ -75,8 +75,8 @@ def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terra
          elevation: str, angle: str, hull_down: bool, dice: str, card_dirs: tuple[str, ...],
          table_dirs: tuple[str, ...], seed: int, as_json: bool) -> None:
     """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1)."""
-    from hexwar.plugins.mbt.cards import load_cards
     from hexwar.plugins.mbt.charts import load_charts
+    from hexwar.plugins.mbt.datacards import load_cards
     from hexwar.plugins.mbt.fire import DEFAULT_PIPELINE, Situation
 
     try:
@@ -134,15 +134,15 @@ def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terra
 def cards_cmd(card_dirs: tuple[str, ...], as_json: bool) -> None:
     """List the data cards in use and how many of their values are cited or estimated."""
     from hexwar.core.provenance import SourceKind
-
-    from hexwar.plugins.mbt.cards import load_cards
+    from hexwar.plugins.mbt.datacards import load_cards
 
     rows = []
     for name, card in sorted(load_cards(card_dirs).items()):
-        r = card.records
-        rows.append({"name": name, "id": card.id, "file": r.path, "cited": r.count(SourceKind.CITED),
-                     "estimated": r.count(SourceKind.ESTIMATED),
-                     "transcription": r.count(SourceKind.TRANSCRIPTION)})
+        rec = card.records
+        rows.append({"name": name, "id": card.id, "file": rec.path,
+                     "cited": rec.count(SourceKind.CITED),
+                     "estimated": rec.count(SourceKind.ESTIMATED),
+                     "transcription": rec.count(SourceKind.TRANSCRIPTION)})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return

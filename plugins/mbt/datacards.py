@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -253,7 +254,7 @@ def _loc_table(rows: Mapping[str, Any], where: str,
                 n.append(item)
         for group, name in ((n, "normal"), (f, "falling"), (a, "air")):
             group.sort(key=lambda x: x[1])
-            for (l1, _a1, h1), (l2, a2, _h2) in zip(group, group[1:], strict=False):
+            for (l1, _a1, h1), (l2, a2, _h2) in pairwise(group):
                 if a2 <= h1:
                     raise DataError(f"{angle}: {name} locations {l1} and {l2} overlap", path=path,
                                     key=f"{where}.{angle}")

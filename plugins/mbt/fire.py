@@ -23,9 +23,8 @@ from typing import Any, Literal, Protocol
 
 from hexwar.core.errors import RulesError
 from hexwar.core.types import Modifier
-
-from hexwar.plugins.mbt.cards import TURRET_LOCATIONS, Card
 from hexwar.plugins.mbt.charts import Charts
+from hexwar.plugins.mbt.datacards import TURRET_LOCATIONS, Card
 
 
 class DiceLike(Protocol):

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.types import Modifier
-
     from hexwar.plugins.mbt.fire import Situation, StepEdit
 
 

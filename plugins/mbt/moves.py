@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import pairwise
 
 from hexwar.core.hexgrid import Hex, opposite, rotate_direction
 from hexwar.core.movement import least_cost_path, reachable
-
-from hexwar.plugins.mbt.cards import Card
+from hexwar.plugins.mbt.datacards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
 State = tuple[Hex, int, bool]
@@ -126,14 +126,14 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     """
     found = reachable(start, budget, successors(card, info, ctx))  # type: ignore[arg-type]
     out: dict[tuple[Hex, int], Fraction] = {}
-    for (h, f, _t), c in found.items():
+    for (h, f, _t), cost in found.items():
         key = (h, f)
-        if key not in out or c < out[key]:
-            out[key] = Fraction(c)
+        if key not in out or cost < out[key]:
+            out[key] = Fraction(cost)
     if first_hex_rule:
-        for (nh, f), c in first_hex_entries(card, info, start, ctx).items():
-            if (nh, f) not in out:
-                out[(nh, f)] = c
+        for (nh, g), c2 in first_hex_entries(card, info, start, ctx).items():
+            if (nh, g) not in out:
+                out[(nh, g)] = c2
     return out
 
 
@@ -149,9 +149,9 @@ def first_hex_entries(card: Card, info: MapInfo, start: State,
     out: dict[tuple[Hex, int], Fraction] = {}
     for g in sorted(facings):
         for dst, mult in ((h.neighbor(g), 1), (h.neighbor(opposite(g)), 2)):
-            c = enter_cost(card, info, h, dst, ctx)
-            if c is not None:
-                out[(dst, g)] = c * mult
+            ec = enter_cost(card, info, h, dst, ctx)
+            if ec is not None:
+                out[(dst, g)] = ec * mult
     return out
 
 
@@ -160,7 +160,7 @@ def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget:
     """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs."""
     succ = successors(card, info, ctx)
     path = least_cost_path(start, lambda s: (s[0], s[1]) == goal, succ,  # type: ignore[arg-type]
-                           budget=budget)
+                           budget=budget)  # type: ignore[arg-type]
     if path is not None:
         states = list(path.states)
         return _with_costs(states, succ)
@@ -179,7 +179,7 @@ def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget:
 def _with_costs(states: list[State],
                 succ: Callable[[State], Iterable[tuple[State, Fraction]]]) -> list[tuple[State, Fraction]]:
     out: list[tuple[State, Fraction]] = [(states[0], Fraction(0))]
-    for a, b in zip(states, states[1:], strict=False):
+    for a, b in pairwise(states):
         step = min(c for s, c in succ(a) if s == b)
         out.append((b, step))
     return out

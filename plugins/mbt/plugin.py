@@ -10,7 +10,6 @@ The rules live in :mod:`~hexwar.plugins.mbt.sequence` (sequence of play),
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +25,6 @@ from hexwar.core.types import (
     TerrainType,
     UnitType,
 )
-
 from hexwar.plugins.mbt import hookspecs as HOOKSPECS  # the manager adds these
 
 if TYPE_CHECKING:
@@ -81,7 +79,7 @@ def hexwar_sequence_edits(system: str) -> list[Any]:
 
 @hookimpl
 def hexwar_register_unit_types() -> list[UnitType]:
-    from hexwar.plugins.mbt.cards import load_cards
+    from hexwar.plugins.mbt.datacards import load_cards
 
     out = []
     for name, card in sorted(load_cards().items()):

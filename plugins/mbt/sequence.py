@@ -18,7 +18,6 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import PhaseSpec
-
 from hexwar.plugins.mbt import moves
 from hexwar.plugins.mbt.fire import kill_probability
 from hexwar.plugins.mbt.state import (
@@ -581,7 +580,7 @@ def move_unit(game: Game, u: Unit) -> Step:
         if path is None:  # cannot happen for a listed destination
             raise RulesError(f"{u.id} cannot reach {choice}")
         interrupted = False
-        for (h, f, t), cost in path[1:]:
+        for (h, f, _t), cost in path[1:]:
             entering = h != u.hex
             spent += cost
             if entering:
@@ -715,15 +714,16 @@ def adjust_contested(game: Game) -> None:
             us = by_hex[h]
             turn = game.state.turn
 
-            def new(u: Unit) -> bool:
-                e = u.state.get("entered")
-                return bool(e) and e[0] == turn
+            def new(u: Unit, turn: int = turn) -> bool:
+                e = u.state.get("entered") or [0, 0]
+                return bool(e[0] == turn)
 
             stayers = {u.side for u in us if not new(u)}
             if len(stayers) == 1:
                 keeper = stayers.pop()
             else:
-                keeper = min((u for u in us if new(u)), key=lambda u: u.state["entered"][1]).side
+                keeper = min((u for u in us if new(u)),
+                             key=lambda u: int((u.state.get("entered") or [0, 0])[1])).side
             for u in us:
                 if u.side != keeper and u.state.get("prev"):
                     back = u.state["prev"]
@@ -789,9 +789,9 @@ def turret_phase(game: Game) -> Step:
 def markers_phase(game: Game) -> Step:
     """MBT 9.3: a spotted marker goes when no enemy unit can see the unit now."""
     for u in game.state.units.values():
-        if alive(u) and u.state.get("spotted"):
-            if not any(alive(e) and sees(game, e, u) for e in game.state.units_of(enemy_of(u.side))):
-                u.state["spotted"] = None
+        if alive(u) and u.state.get("spotted") and not any(
+                alive(e) and sees(game, e, u) for e in game.state.units_of(enemy_of(u.side))):
+            u.state["spotted"] = None
     data(game)["ow_declared"] = []
     return
     yield

@@ -25,9 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex, arc_directions, in_arc, trace
-
-from hexwar.plugins.mbt.cards import Card, load_cards
 from hexwar.plugins.mbt.charts import Charts, load_charts
+from hexwar.plugins.mbt.datacards import Card, load_cards
 from hexwar.plugins.mbt.fire import DEFAULT_PIPELINE, FirePipeline, Situation, StepEdit
 from hexwar.plugins.mbt.terrain import MapInfo, map_info
 
@@ -133,7 +132,8 @@ def can_move(u: Unit) -> bool:
 def gun_usable(game: Game, u: Unit) -> bool:
     """7.4.5.3.2 gun hit; 7.4.7.2.1 turret compartment hit (all Basic weapons are turret weapons)."""
     d = u.state["damage"]
-    return alive(u) and not d["gun"] and d["compartment"] != "turret" and card_of(game, u).main_gun is not None
+    return (alive(u) and not d["gun"] and d["compartment"] != "turret"
+            and card_of(game, u).main_gun is not None)
 
 
 def missile_usable(game: Game, u: Unit) -> bool:

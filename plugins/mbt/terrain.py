@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex
-from hexwar.core.los import BaseLosRules, LosContext, LosEffect, line_of_sight
+from hexwar.core.los import (
+    BaseLosRules,
+    HexsidePolicy,
+    LosContext,
+    LosEffect,
+    VertexPolicy,
+    line_of_sight,
+)
 from hexwar.core.types import TerrainType
-
 from hexwar.plugins.mbt.charts import Charts
 
 #: Basic Game terrain (MBT 2.1, 6.1.4); titles for ``hexwar`` listings
@@ -117,9 +123,9 @@ class BasicLos(BaseLosRules):
     * 6.1.4.5: woods and buildings always block. The end hexes never block (adjacent is clear).
     """
 
-    include_endpoints = False
-    hexside_policy = "either"
-    vertex_policy = "ignore"
+    include_endpoints: bool = False
+    hexside_policy: HexsidePolicy = "either"
+    vertex_policy: VertexPolicy = "ignore"
 
     def __init__(self, info: MapInfo | None = None) -> None:
         self.info = info

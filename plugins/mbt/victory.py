@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hexwar.core.types import GameResult
-
 from hexwar.plugins.mbt.state import SIDES, alive, card_of, ctx, data, enemy_of
 
 if TYPE_CHECKING:
