@@ -586,7 +586,14 @@ def check_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
             raise RulesError(f"{fid} is not a unit of {side}", rule="[6.0]")
         why = attack_problem(game, f, target, (weapons_by_firer or {}).get(fid), mode)
         if why:
-            raise RulesError(f"{fid} may not fire at {target_id}: {why}", rule=_rule_of(why))
+            raise RulesError(f"{fid} may not fire at {target_id}: {_strip(why)}",
+                             rule=_rule_of(why))
+
+
+def _strip(text: str) -> str:
+    import re
+
+    return re.sub(r"\s*\[[0-9.,A-Z ]+\]$", "", text)
 
 
 def _rule_of(text: str) -> str:
@@ -828,7 +835,8 @@ def do_step(game: Game, unit: Unit, dst_label: str) -> float:
     dst = hexof(game, dst_label)
     why = step_problem(game, unit, dst)
     if why:
-        raise RulesError(f"{unit.id} may not enter {dst_label}: {why}", rule=_rule_of(why))
+        raise RulesError(f"{unit.id} may not enter {dst_label}: {_strip(why)}",
+                         rule=_rule_of(why))
     if unit.hex is None:
         cost = 1.0 if not is_vehicle(unit) else ff_data().hex_cost.get(
             game.board.terrain_of.get(dst, "clear"), 1.0)

@@ -154,7 +154,7 @@ def row_road(row: int, c0: int, c1: int) -> list[str]:
 def map_a() -> None:
     m = MapBuilder("A", (1, 39), (1, 55))
     # hills first (heights), then the disclosed heights override them
-    m.hill("3406", [(1, 480), (3, 460)], crest=2)
+    m.hill("3406", [(1, 480), (3, 460)])
     m.hill("2841", [(0, 500), (1, 480), (3, 460)], crest=2)        # hill 502 (stand-in)
     m.hex("2841", features=["name:Hill 502"])
     m.hill("1443", [(1, 480), (3, 460)], crest=2)                   # hill 485 (stand-in)

@@ -103,8 +103,9 @@ def fire_table(name: str, lines: dict[str, dict[str, list[int | None]]], title: 
 
 
 def anti_armor(ar: int, roll: int) -> tuple[str, str]:
-    """Stand-in Anti-Armor CRT: low rolls kill ([27.12]); the colour codes say in which target
-    terrain the cell's result is ignored [6.7]."""
+    """Stand-in Anti-Armor CRT: low rolls kill ([27.12]). Each cell has at most one colour: the
+    one terrain in which its result is ignored (green = Forest [6.7]; other codes for Town and
+    defilade), so a green result still applies in Clear, Town or defilade [6.7]."""
     k = ar - 3
     if roll <= k:
         res = "K"
@@ -116,32 +117,27 @@ def anti_armor(ar: int, roll: int) -> tuple[str, str]:
         res = "S"
     else:
         return "-", ""
-    ignored = []
-    if roll >= k:
-        ignored.append("forest")
-    if roll >= k + 1:
-        ignored.append("town")
-    if roll >= k - 1:
-        ignored.append("defilade")
-    return res, " ".join(ignored)
+    colour = {k - 1: "defilade", k: "forest", k + 1: "defilade", k + 2: "town", k + 3: "forest",
+              k + 4: "defilade"}.get(roll, "")
+    return res, colour
 
 
 def anti_personnel(ar: int, roll: int) -> tuple[str, str]:
-    """Stand-in Anti-Personnel CRT; column 8 has a result on every roll ([6.32] example)."""
+    """Stand-in Anti-Personnel CRT; column 8 has a result on every roll ([6.32] example). One
+    colour per cell, as on the Anti-Armor CRT."""
     if roll <= ar - 4:
         res = "K"
     elif roll <= ar + 4:
         res = "S"
     else:
         return "-", ""
-    ignored = []
     if roll >= ar + 1:
-        ignored.append("forest")
-    if roll >= ar - 1:
-        ignored.append("town")
-    if roll >= ar:
-        ignored.append("defilade")
-    return res, " ".join(ignored)
+        colour = "forest" if roll % 2 == 0 else "defilade"
+    elif roll >= ar - 2:
+        colour = "town"
+    else:
+        colour = ""
+    return res, colour
 
 
 def crt(name: str, fn: object, title: str) -> None:
