@@ -37,9 +37,17 @@ KILL = 10.0
 class FirepowerAI:
     name = "ai"
 
-    def __init__(self, side: str, seed: int) -> None:
+    #: weights of the position evaluation (threat = expected hits the enemy can score)
+    W_THREAT = 4.0
+    W_OFFENSE = 3.0
+    W_ADVANCE = (0.4, 1.0)   # per column toward the fold: early Turns, last two Turns
+    W_BEYOND = 3.0           # a survivor beyond the fold scores 3 VP (Firepower 7)
+
+    def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
         self._rng = random.Random(f"{seed}:{side}:firepower-ai")
+        for k, v in weights.items():
+            setattr(self, k, v)
 
     # -- entry point ------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
@@ -124,11 +132,12 @@ class FirepowerAI:
         prog = self._progress(game, me.hex)
         late = turn >= game.scenario.turns - 1
         score = 0.0
-        score -= 6.0 * self._threat(game, me, theirs)
-        score += 3.0 * self._offense(game, me, theirs)
-        score += (0.8 if late else 0.25) * min(prog, 3.0)
+        score -= self.W_THREAT * self._threat(game, me, theirs)
+        score += self.W_OFFENSE * self._offense(game, me, theirs)
+        score += self.W_ADVANCE[1 if late else 0] * min(prog, 2.0)
         if prog > 0:
-            score += 3.0 * (1.0 if turn == game.scenario.turns else 0.5 if late else 0.1)
+            score += self.W_BEYOND * (1.0 if turn == game.scenario.turns else 0.6 if late
+                                      else 0.2)
         if m.cover.get(me.hex) in ("tree", "rough"):
             score += 0.5
         if me.running:
@@ -157,24 +166,28 @@ class FirepowerAI:
 
     # -- impulses ---------------------------------------------------------------------------------
     def _impulse(self, game: Game, opts: list[Any]) -> Any:
+        """The hex (or soldier) whose Impulse promises most: a stack is worth the sum of what
+        its soldiers can do, since all of them act in one Impulse (Firepower 6.2.6)."""
         _sol, mine, theirs = self._sol(game)
         by_id = {s.id: s for s in mine}
-        best, best_s = "pass", -1e9
-        for o in opts:
-            if o == "pass" or len(o["units"]) != 1:
-                continue
-            s = by_id.get(o["units"][0])
-            if s is None:
-                continue
+        single: dict[str, float] = {}
+        for s in mine:
             v = 4.0 * self._offense(game, s, theirs) + 2.0 * self._threat(game, s, theirs)
             v += 0.5 * max(0.0, 3.0 - max(0.0, self._progress(game, s.hex)))
-            v += self._rng.random() * 0.2
+            single[s.id] = v
+        best, best_s = "pass", -1e9
+        for o in opts:
+            if o == "pass":
+                continue
+            ids = [i for i in o["units"] if i in by_id]
+            if not ids:
+                continue
+            vals = sorted((single[i] for i in ids), reverse=True)
+            v = vals[0] + 0.7 * sum(vals[1:]) + self._rng.random() * 0.2
             if v > best_s:
                 best, best_s = o, v
-        if best == "pass":
-            singles = [o for o in opts if o != "pass"]
-            return singles[0] if singles else "pass"
         return best
+
 
     # -- actions ----------------------------------------------------------------------------------
     def _action(self, game: Game, opts: list[Any]) -> Any:
