@@ -131,11 +131,15 @@ def render(d: dict[str, Any]) -> str:
             "" if d["matches_printed"] is None else (" (matches)" if d["matches_printed"] else " (DIFFERS)")
         )
         out.append(f"  printed in the TO&E: {d['printed']}{verdict}")
+    field = {"crack": "cr", "average": "av", "poor": "pr"}[d["grade"]]
+    notes: list[str] = []
     for e in d["errata"]:
-        out.append(
-            f"  erratum [{e['kind']}] {e['field']}: printed {e['printed']}, "
-            f"computed {e['computed']}. {e['note']}"
-        )
+        if e["field"] in ("cr", "av", "pr") and e["field"] != field:
+            continue
+        out.append(f"  erratum [{e['kind']}] {e['field']}: printed {e['printed']}, computed {e['computed']}")
+        if e["note"] not in notes:
+            notes.append(e["note"])
+    out.extend(f"    {n}" for n in notes)
     return "\n".join(out)
 
 
@@ -297,6 +301,11 @@ def points_command(
         if p is not None and p.grades == (Grade.CRACK,) and g is not Grade.CRACK:
             raise ToeError(
                 f"{found.nation} {found.name!r} is priced crack only (special forces, MBT 17.4.1.3.2)"
+            )
+        if g is not Grade.CRACK and any("Special Forces" in c.elite for c in v.components):
+            raise ToeError(
+                f"{found.nation} {found.name!r} {v.id} has special forces, which must be crack "
+                "(MBT 17.4.1.3.2); use --grade crack"
             )
         bd = toe.price(found, v, g, scope)
     except ToeError as exc:

@@ -108,3 +108,19 @@ def test_orgs_listing() -> None:
     assert "USA" not in res.output
     res = CliRunner().invoke(orgs_command, ["--json"])
     assert len(json.loads(res.output)) == 95 + 52
+
+
+def test_special_forces_must_be_crack_17_4_1_3_2() -> None:
+    code, out = run("Airborne Platoon", "--variant", "n", "--grade", "average")
+    assert code != 0 and "17.4.1.3.2" in out
+    code, out = run("Airborne Platoon", "--variant", "n", "--grade", "crack")
+    assert code == 0 and "printed in the TO&E: 239 (DIFFERS)" in out
+    assert "erratum [inconsistent] cr: printed 239, computed 250" in out
+    assert "av: printed 199" not in out  # only the asked grade's erratum lines
+
+
+def test_group_priced_mounted_variant() -> None:
+    code, out = run("Engineer Platoon", "--nation", "USA", "--variant", "a", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["points"] == 305
+    assert d["extra_lines"][0]["average_each"] == 200 and "variant b" in d["extra_lines"][0]["label"]
