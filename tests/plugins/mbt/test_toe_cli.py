@@ -124,3 +124,15 @@ def test_group_priced_mounted_variant() -> None:
     d = json.loads(out)
     assert code == 0 and d["points"] == 305
     assert d["extra_lines"][0]["average_each"] == 200 and "variant b" in d["extra_lines"][0]["label"]
+
+
+def test_commands_plug_into_a_group() -> None:
+    # What plugins/mbt/cli.py does: mbt_group.add_command(points_command) (and orgs_command).
+    import click
+
+    group = click.Group("mbt")
+    group.add_command(points_command)
+    group.add_command(orgs_command)
+    assert set(group.commands) == {"points", "orgs"}
+    res = CliRunner().invoke(group, ["points", "T-80A", "--grade", "crack", "--doctrine", "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["points"] == 72
