@@ -149,3 +149,18 @@ def cards_cmd(card_dirs: tuple[str, ...], as_json: bool) -> None:
     for r in rows:
         click.echo(f"{r['id']:<8} {r['name']:<12} cited {r['cited']:>3}  estimated {r['estimated']:>4}"
                    f"  transcription {r['transcription']:>3}  {r['file']}")
+
+
+def _add_toe_commands() -> None:
+    """Add the TO&E helper's ``points`` and ``orgs`` commands (plugins/mbt/toe/cli.py) if present."""
+    try:
+        from hexwar.plugins.mbt.toe import cli as toe_cli
+    except ImportError:  # the TO&E part is not installed
+        return
+    for name in ("points_command", "orgs_command"):
+        cmd = getattr(toe_cli, name, None)
+        if isinstance(cmd, click.Command) and cmd.name not in mbt_group.commands:
+            mbt_group.add_command(cmd)
+
+
+_add_toe_commands()

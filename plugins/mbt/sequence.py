@@ -16,7 +16,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import alternate, ask_all, roll_off
 from hexwar.core.engine.state import Unit
 from hexwar.core.errors import RulesError
-from hexwar.core.hexgrid import Hex
+from hexwar.core.hexgrid import Hex, in_arc
 from hexwar.core.types import PhaseSpec
 from hexwar.plugins.mbt import moves
 from hexwar.plugins.mbt.fire import kill_probability
@@ -30,12 +30,12 @@ from hexwar.plugins.mbt.state import (
     doomed,
     enemy_of,
     gun_usable,
-    in_turret_arc,
     init_unit,
     merged_damage,
     missile_usable,
     sees,
     situation,
+    weapon_arc,
     wreck_hexes,
 )
 
@@ -172,6 +172,10 @@ def legal_orders(game: Game, u: Unit) -> list[str]:
         out.append("OW")
     if missile_usable(game, u) and sees_any:
         out.append("ATGM")
+    if "mbt_orders" in ctx(game).hooked:
+        for answer in game.pm.hook.mbt_orders(game=game, unit=u, legal=tuple(out)):
+            if answer:
+                out = list(answer)
     return out
 
 
@@ -238,8 +242,10 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
         line = weapon.ammo[ammo]
         return (f"{t.id} at range {rng} is outside the {weapon.name} {ammo} range "
                 f"{line.min_range}-{line.max_range} (MBT 4.7.2)")
-    if check_arc and not in_turret_arc(f, t.hex):
-        return f"{t.id} is outside {f.id}'s turret firing arc (MBT 7.2.1)"
+    if check_arc:
+        arc, facing = weapon_arc(game, f, weapon.name)
+        if not in_arc(f.hex, facing, t.hex, arc):
+            return f"{t.id} is outside {f.id}'s {weapon.name} firing arc (MBT 7.2.1)"
     return None
 
 
@@ -337,6 +343,10 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
                     rules=["MBT 7.3.2"])
         return
     s = situation(game, f, weapon.name, ammo, t, overwatch=overwatch, target_moving=target_moving)
+    if "mbt_ap_modifiers" in c.hooked:
+        extra = [m for r in game.pm.hook.mbt_ap_modifiers(game=game, situation=s, firer=f, target=t)
+                 for m in (r or [])]
+        s.extra_modifiers = tuple(extra)
     shot = c.pipeline.resolve(s, c.charts, game.dice)
     game.report(
         "AP point effect fire", result={"hits": shot.hits, "effects": shot.effects},
@@ -404,6 +414,8 @@ def apply_effects(game: Game, u: Unit, effects: list[str]) -> None:
             destroy(game, u, e)
     game.emit("damage", unit=u.id, damage=dict(dmg), destroyed=u.state.get("destroyed"),
               rule="MBT 7.4.7")
+    if "mbt_after_damage" in ctx(game).hooked:
+        game.pm.hook.mbt_after_damage(game=game, unit=u, effects=list(effects))
 
 
 def destroy(game: Game, u: Unit, how: str) -> None:

@@ -47,6 +47,9 @@ class Ctx:
     cards: dict[str, Card]
     info: MapInfo
     pipeline: FirePipeline
+    #: names of the ``mbt_`` hooks some enabled plugin implements (checked once per game, so the
+    #: Basic Game never pays for a hook call)
+    hooked: frozenset[str] = frozenset()
 
 
 def special_paths(game: Game, key: str) -> tuple[str, ...]:
@@ -70,7 +73,12 @@ def ctx(game: Game) -> Ctx:
             for r in hook(game=game):
                 edits.extend(r or [])
         pipeline = FirePipeline(edits) if edits else DEFAULT_PIPELINE
-        c = Ctx(charts, dict(cards), map_info(game.board, charts), pipeline)
+        hooked = frozenset(
+            name for name in ("mbt_ap_modifiers", "mbt_orders", "mbt_unit_height", "mbt_weapon_arc",
+                              "mbt_after_damage")
+            if getattr(game.pm.hook, name, None) is not None
+            and getattr(game.pm.hook, name).get_hookimpls())
+        c = Ctx(charts, dict(cards), map_info(game.board, charts), pipeline, hooked)
         game.__dict__["_mbt_ctx"] = c
     return c
 
@@ -191,6 +199,28 @@ def elevation(info: MapInfo, firer_hex: Hex, target_hex: Hex) -> str:
     return "Level" if a == b else "Falling" if a > b else "Rising"
 
 
+def unit_height(game: Game, u: Unit) -> float:
+    """MBT 6.1.4.6: a unit sits at its hex's Basic height; ``mbt_unit_height`` may say otherwise
+    (Advanced 12.1)."""
+    c = ctx(game)
+    if "mbt_unit_height" in c.hooked:
+        h = game.pm.hook.mbt_unit_height(game=game, unit=u)
+        if h is not None:
+            return float(h)
+    assert u.hex is not None
+    return float(c.info.height[u.hex])
+
+
+def weapon_arc(game: Game, u: Unit, weapon: str) -> tuple[str, int]:
+    """The firing arc of a weapon and the facing it is measured from: the Basic Game's turret arc
+    (7.2.1), or what ``mbt_weapon_arc`` says (hull arcs, 14.2.1)."""
+    if "mbt_weapon_arc" in ctx(game).hooked:
+        arc = game.pm.hook.mbt_weapon_arc(game=game, unit=u, weapon=weapon)
+        if arc is not None:
+            return str(arc), u.facing
+    return "front60", int(u.state["turret"])
+
+
 def brewup_hexes(game: Game, a: Hex, b: Hex) -> int:
     """MBT 7.4.2.3.3: hexes with a brewed-up wreck the line leaves, enters or passes through (a
     line exactly along the hexside between two such hexes counts once). Wrecks created in the
@@ -210,6 +240,14 @@ def brewup_hexes(game: Game, a: Hex, b: Hex) -> int:
             count += len(hs)
             counted |= set(hs)
     return count
+
+
+def _elev(game: Game, firer: Unit, target: Unit) -> str:
+    if "mbt_unit_height" not in ctx(game).hooked:
+        assert firer.hex is not None and target.hex is not None
+        return elevation(ctx(game).info, firer.hex, target.hex)
+    a, b = unit_height(game, firer), unit_height(game, target)
+    return "Level" if a == b else "Falling" if a > b else "Rising"
 
 
 def wreck_hexes(game: Game) -> dict[Hex, str]:
@@ -245,7 +283,7 @@ def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
         acquisition_turns=acquisition_turns(game, firer, target),
         target_terrain=c.info.kinds[target.hex],
         brewup_hexes=brewup_hexes(game, firer.hex, target.hex),
-        elevation=elevation(c.info, firer.hex, target.hex),  # type: ignore[arg-type]
+        elevation=_elev(game, firer, target),  # type: ignore[arg-type]
         angle=hit_angle(firer.hex, target),
         target_has_gun=tcard.main_gun is not None,
         target_gun_hit=bool(md["gun"]),
