@@ -29,6 +29,7 @@ from hexwar.core.hexgrid import Hex, opposite
 from hexwar.core.labels import parse_letter_number
 from hexwar.core.types import GameResult, Modifier, PhaseSpec
 from hexwar.plugins.firepower import combat
+from hexwar.plugins.firepower.actions import ActionType
 from hexwar.plugins.firepower.soldiers import (
     RUNNING_HEXES,
     Soldier,
@@ -262,6 +263,9 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
     act = choice["act"]
     if act == "melee":
         return _check_melee(game, ph, choice)
+    extra = action_types(game).get(act)
+    if extra is not None:
+        return _check_extra(game, ph, extra, choice)
     u = _check_active(game, ph, choice.get("unit"))
     assert u.hex is not None
     posture = str(u.state.get("posture", "stand"))
@@ -323,6 +327,36 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
         combat.check_only(ctx)
         return {"act": act, "unit": u.id, "cost": cost, "after": after, "ctx": ctx}
     raise RulesError(f"unknown Action {act!r}", rule="Firepower 6.2")
+
+
+def action_types(game: Game) -> dict[str, ActionType]:
+    """Action types added by optional rules (hookspec ``firepower_action_types``)."""
+    hook = _hook(game, "firepower_action_types")
+    if hook is None:
+        return {}
+    out: dict[str, ActionType] = {}
+    for r in hook():
+        for t in r or []:
+            if t.name in BUILT_IN or t.name in out:
+                raise RulesError(f"two definitions of the Action {t.name!r}")
+            out[t.name] = t
+    return out
+
+
+BUILT_IN = ("enter", "turn", "posture", "cross", "fire", "grenade", "melee", "end")
+
+
+def _check_extra(game: Game, ph: dict[str, Any], t: ActionType,
+                 choice: dict[str, Any]) -> dict[str, Any]:
+    u = _check_active(game, ph, choice.get("unit"))
+    if t.combat and u.id in ph["combat"]:
+        raise RulesError(f"{u.id} already made a Combat Action this Impulse Phase",
+                         rule="Firepower 6.2.5")
+    info = dict(t.check(game, ph, choice))
+    cost = int(info.get("cost", 0))
+    _pay(game, ph, u.id, cost, not t.combat)
+    info.update({"act": t.name, "unit": u.id, "cost": cost, "type": t})
+    return info
 
 
 def fire_context(game: Game, uid: str, choice: dict[str, Any]) -> combat.FireContext:
@@ -430,6 +464,17 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
     uid = info["unit"]
     u = game.state.units[uid]
     ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["cost"]
+    t: ActionType | None = info.get("type")
+    if t is not None:
+        if t.combat:
+            ph["combat"].append(uid)
+        else:
+            ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
+            if uid in ph["after"]:
+                ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
+        t.apply(game, ph, info)
+        game.emit("action", unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
+        return info
     if act in NONCOMBAT:
         ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
         if uid in ph["after"]:
@@ -573,6 +618,9 @@ def legal_actions(game: Game) -> list[Any]:
             ch = {"unit": uid, "act": "posture", "to": p}
             if p != u.state.get("posture") and _legal(game, ch):
                 out.append(ch)
+        for t in action_types(game).values():
+            if t.options is not None and not (t.combat and uid in ph["combat"]):
+                out.extend(ch for ch in t.options(game, ph, uid) if _legal(game, ch))
         if uid in ph["combat"]:
             continue
         front = u.hex.neighbor(u.facing)

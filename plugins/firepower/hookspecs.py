@@ -16,6 +16,7 @@ from hexwar.core.markers import hookspec
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.types import Modifier
+    from hexwar.plugins.firepower.actions import ActionType
     from hexwar.plugins.firepower.combat import FireContext, StepEdit
 
 
@@ -36,6 +37,16 @@ def firepower_fire_step_edits(kind: str) -> Sequence[StepEdit]:
     check, hit_number, throw, blast (grenade).
 
     Called: once per fire action.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def firepower_action_types() -> Sequence[ActionType]:
+    """Add kinds of Action (Advanced 11.1, Options): each checks, costs, applies and lists
+    its choices; the engine charges MF and keeps the one-Combat-Action rule (6.2, 6.2.5).
+
+    Called: whenever the Actions of an Impulse are checked or listed (only if implemented).
     """
     raise NotImplementedError
 

@@ -5,13 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hexwar.core.engine.game import Game
 from hexwar.core.engine.record import load_saved, save_game
 from hexwar.core.engine.replay import rebuild
+from hexwar.core.errors import RulesError
 from hexwar.core.markers import hookimpl
 from hexwar.core.scenario import Scenario
 from hexwar.core.types import Modifier, PluginManifest
 from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower.actions import ActionType
 from hexwar.plugins.firepower.ai import make_ai
 from hexwar.plugins.firepower.plugin import HERE
 
@@ -42,6 +46,21 @@ class StandInRule:
         return [Modifier("heavy load", -1, "Firepower 15.2")]
 
     @hookimpl
+    def firepower_action_types(self) -> list[ActionType]:
+        def check(game: Any, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
+            if choice.get("what") not in ("halt", "go"):
+                raise RulesError("shout halt or go", rule="Firepower 11.1")
+            return {"cost": 1, "what": choice["what"]}
+
+        def apply(game: Any, ph: dict[str, Any], info: dict[str, Any]) -> None:
+            game.state.units[info["unit"]].state["shouted"] = info["what"]
+
+        def options(game: Any, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+            return [{"unit": uid, "act": "shout", "what": "halt"}]
+
+        return [ActionType("shout", check, apply, options, rule="Firepower 11.1")]
+
+    @hookimpl
     def firepower_impulse_phase_start(self, game: Any, side: str) -> None:
         self.phases.append(("start", side))
 
@@ -57,11 +76,18 @@ def test_optional_rules_hook_into_fire_mf_and_phases(fp_game: Any, tmp_path: Pat
     engine.start_impulse_phase(g, "A")
     engine.begin_impulse(g, ["A1"])
     assert engine.mf_left(g, engine.data(g)["phase"], "A1") == 3
+    assert {"unit": "A1", "act": "shout", "what": "halt"} in engine.legal_actions(g)
+    with pytest.raises(RulesError):
+        engine.apply_action(g, {"unit": "A1", "act": "shout", "what": "boo"})
+    engine.apply_action(g, {"unit": "A1", "act": "shout", "what": "go"})
+    assert g.state.units["A1"].state["shouted"] == "go"
+    assert engine.mf_left(g, engine.data(g)["phase"], "A1") == 2
     g.dice.force(10, 10)
     info = engine.apply_action(g, {"unit": "A1", "act": "fire", "mode": "semi",
                                    "targets": ["B1"], "after": 0})
     ctx = info["ctx"]
     assert any(m.rule == "Firepower 16.3.2" and m.value == 2 for m in ctx.modifiers["B1"])
+    assert any(m.rule == "Firepower 6.3.6.2.7" and m.value == 1 for m in ctx.modifiers["B1"])
     assert ctx.outcome == "marked"
     engine.end_impulse_phase(g, "A")
     assert rule.phases == [("start", "A"), ("end", "A")]
