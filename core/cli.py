@@ -17,14 +17,15 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
 from hexwar.core.errors import HexwarError
 from hexwar.core.types import GameResult
 
-console = Console()
-err_console = Console(stderr=True)
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 
 def _emit_json(data: Any) -> None:
@@ -49,7 +50,7 @@ class HexwarGroup(click.Group):
         try:
             return super().invoke(ctx)
         except HexwarError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             ctx.exit(2)
 
 
@@ -211,10 +212,10 @@ def validate(file: str, options_: tuple[str, ...], as_json: bool) -> None:
                      "hint": p.hint} for p in problems])
     elif problems:
         for p in problems:
-            err_console.print(f"[red]✗[/] {p}", highlight=False)
+            err_console.print(f"[red]✗[/] {escape(str(p))}", highlight=False)
         err_console.print(f"{len(problems)} problem(s)")
     else:
-        console.print(f"[green]✓[/] {path} is a valid scenario")
+        console.print(f"[green]✓[/] {escape(str(path))} is a valid scenario")
     if problems:
         sys.exit(1)
 
@@ -243,13 +244,13 @@ def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
                     "decisions": len(game.decisions), "result": result.as_dict()})
         return
     who = result.winner or "nobody"
-    console.print(f"[bold]{game.scenario.title}[/] ({game.scenario.id}), seed {game.seed}: "
+    console.print(f"[bold]{escape(game.scenario.title)}[/] ({game.scenario.id}), seed {game.seed}: "
                   f"{who} wins ({result.level}) after turn {game.state.turn}, "
                   f"{len(game.decisions)} decisions")
     if result.scores:
         console.print("  scores: " + ", ".join(f"{k} {v:g}" for k, v in result.scores.items()))
     for reason in result.reasons:
-        console.print(f"  - {reason}", highlight=False)
+        console.print(f"  - {escape(reason)}", highlight=False)
 
 
 @cli.command()
@@ -425,7 +426,7 @@ def render(source: str, output: str, side: str | None) -> None:
 
     game = _load_situation(source)
     Path(output).write_text(render_game(game, side), encoding="utf-8")
-    console.print(f"wrote {output}")
+    console.print(f"wrote {escape(output)}")
 
 
 @cli.command()
@@ -456,7 +457,7 @@ def los(source: str, from_hex: str, to_hex: str, as_json: bool) -> None:
     console.print(f"line of sight {from_hex} → {to_hex} ({a.distance(b)} hexes): {verdict}"
                   + (f", modifier {result.modifier:+d}" if result.modifier else ""))
     for line in reasons:
-        console.print(f"  {line}", highlight=False)
+        console.print(f"  {escape(line)}", highlight=False)
     if not reasons:
         console.print("  nothing along the line blocks or hinders it", highlight=False)
 
@@ -509,7 +510,7 @@ def data_check(system: str, pack: str | None, as_json: bool, show_all: bool) -> 
             console.print(table)
         if problems:
             for p in problems:
-                err_console.print(f"[red]✗[/] {p}", highlight=False)
+                err_console.print(f"[red]✗[/] {escape(str(p))}", highlight=False)
         else:
             console.print(f"[green]✓[/] every disclosed number agrees "
                           f"({len(hooks.disclosed())} checked)")
@@ -542,7 +543,7 @@ def _add_system_commands() -> None:
     try:
         discovery_manager().hook.hexwar_register_commands(group=cli)
     except HexwarError as exc:  # a broken plugin must not take the whole CLI down
-        err_console.print(f"[yellow]warning:[/] plugin commands unavailable: {exc}")
+        err_console.print(f"[yellow]warning:[/] plugin commands unavailable: {escape(str(exc))}")
 
 
 def main() -> None:

@@ -1,0 +1,98 @@
+"""The hexwar command line, end to end on the built-in Firepower scenario (the shortest game)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hexwar.core.cli import _add_system_commands, cli
+
+_add_system_commands()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_help_lists_every_command() -> None:
+    code, out = run("--help")
+    assert code == 0
+    for command in ("systems", "options", "scenarios", "validate", "play", "resume", "replay",
+                    "render", "los", "data", "simulate", "plugins"):
+        assert command in out
+
+
+def test_systems_and_scenarios_as_json() -> None:
+    code, out = run("systems", "--json")
+    assert code == 0 and {"firefight", "mbt", "firepower"} <= {s["name"] for s in json.loads(out)}
+    code, out = run("scenarios", "mbt", "--json")
+    assert code == 0 and all(s["name"].startswith("mbt:") for s in json.loads(out))
+
+
+def test_unknown_system_is_a_clear_error() -> None:
+    code, out = run("options", "mbtt")
+    assert code == 2 and "unknown system 'mbtt'" in out and "did you mean mbt" in out
+
+
+def test_unknown_scenario_name() -> None:
+    code, out = run("play", "firepower:basik")
+    assert code == 2 and "firepower:basic" in out
+
+
+def test_validate_reports_problems_with_lines(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nid = "x"\nsystem = "mbt"\nturns = "ten"\n[sides.a]\n')
+    code, out = run("validate", str(bad), "--json")
+    assert code == 1
+    problems = json.loads(out)
+    assert any(p["key"] == "scenario.turns" and p["line"] == 4 for p in problems)
+
+
+def test_play_log_replay_verify_and_resume(tmp_path: Path) -> None:
+    log, save = tmp_path / "game.jsonl", tmp_path / "game.json"
+    code, out = run("play", "firepower:basic", "--seed", "2", "--players", "random,random",
+                    "--log", str(log), "--save", str(save), "--json")
+    assert code == 0, out
+    played = json.loads(out)
+    assert played["result"]["level"]
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["type"] == "header" and header["seed"] == 2 and header["system"] == "firepower"
+    code, out = run("replay", str(log), "--verify", "--json")
+    assert code == 0, out
+    replayed = json.loads(out)
+    assert replayed["verified"] and replayed["result"] == played["result"]
+    code, out = run("replay", str(save), "--verify", "--json")
+    assert code == 0 and json.loads(out)["decisions"] == played["decisions"]
+
+
+def test_a_corrupt_save_is_refused_and_left_alone(tmp_path: Path) -> None:
+    save = tmp_path / "broken.json"
+    save.write_text('{"format": "hexwar-save", "version": 1, "header": {')
+    code, out = run("resume", str(save))
+    assert code == 2 and "not valid JSON" in out
+    assert save.read_text() == '{"format": "hexwar-save", "version": 1, "header": {'
+
+
+def test_players_must_match_the_sides() -> None:
+    code, out = run("play", "firepower:basic", "--players", "ai,ai,ai")
+    assert code == 2 and "--players names 3 player(s)" in out
+
+
+@pytest.mark.parametrize("system", ["firefight", "mbt", "firepower"])
+def test_data_check_passes_on_shipped_data(system: str) -> None:
+    code, out = run("data", "check", system, "--json")
+    report = json.loads(out)
+    assert code == 0, report["problems"]
+    assert report["tables"], f"{system} registers no tables"
+    assert sum(t["cited"] for t in report["tables"]) > 0
+
+
+def test_los_explains_itself() -> None:
+    code, out = run("los", "mbt:basic-a", "2EE3", "1G7", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert {"clear", "findings", "crossed", "distance"} <= set(data)
