@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from hexwar.core.tables import Disclosed, TableSet
+from hexwar.core.tables import Band, Disclosed, TableSet
 
 DATA = Path(__file__).parent / "data"
 TABLES = DATA / "tables"
@@ -75,6 +75,13 @@ class FFData:
     feature_cost: dict[str, float]
 
 
+def _lo(key: Band | str) -> int:
+    """The value of a one-value band key (an AR column, a dice roll)."""
+    if isinstance(key, Band) and key.lo is not None:
+        return int(key.lo)
+    return int(str(key))
+
+
 def _load() -> FFData:
     ts = TableSet.load_dir(TABLES)
     raw = tomllib.loads((DATA / "units.toml").read_text(encoding="utf-8"))
@@ -108,18 +115,14 @@ def _load() -> FFData:
         t = ts[f"crt_{name}"]
         cells: dict[tuple[int, int], tuple[str, frozenset[str]]] = {}
         for row in t.rows:
-            ar, roll = row.keys[0], row.keys[1]
-            lo_ar = ar.lo if hasattr(ar, "lo") else int(str(ar))
-            lo_roll = roll.lo if hasattr(roll, "lo") else int(str(roll))
             ign = row.values[1] or ""
-            cells[(int(lo_ar), int(lo_roll))] = (str(row.values[0]),
-                                                 frozenset(str(ign).split()))
+            cells[(_lo(row.keys[0]), _lo(row.keys[1]))] = (str(row.values[0]),
+                                                         frozenset(str(ign).split()))
         crt[name] = cells
         crt_max[name] = max(a for a, _ in cells)
     if_crt: dict[tuple[str, int, int], str] = {}
     for row in ts["if_crt"].rows:
-        side, ar, roll = str(row.keys[0]), row.keys[1], row.keys[2]
-        if_crt[(side, int(ar.lo), int(roll.lo))] = str(row.values[0])  # type: ignore[union-attr]
+        if_crt[(str(row.keys[0]), _lo(row.keys[1]), _lo(row.keys[2]))] = str(row.values[0])
     if_data: dict[str, IFData] = {}
     for row in ts["if_data"].rows:
         v = dict(zip(ts["if_data"].value_names, row.values, strict=True))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firefight.data import ff_data
+from hexwar.plugins.firefight.ffdata import ff_data
 from hexwar.plugins.firefight.mechanics import (
     _hook,
     apply_result,

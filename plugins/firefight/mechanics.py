@@ -15,9 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.core.los import BaseLosRules, HexsideHow, LosContext, LosEffect, line_of_sight
+from hexwar.core.los import (
+    BaseLosRules,
+    HexsideHow,
+    HexsidePolicy,
+    LosContext,
+    LosEffect,
+    VertexPolicy,
+    line_of_sight,
+)
 from hexwar.core.types import Modifier, total
-from hexwar.plugins.firefight.data import UnitData, ff_data
+from hexwar.plugins.firefight.ffdata import UnitData, ff_data
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -136,8 +144,8 @@ class FirefightLos(BaseLosRules):
     """
 
     include_endpoints = False
-    hexside_policy = "either"
-    vertex_policy = "touch"
+    hexside_policy: HexsidePolicy = "either"
+    vertex_policy: VertexPolicy = "touch"
 
     def __init__(self, layers: Sequence[LosLayer] = (), options: Mapping[str, Any] | None = None
                  ) -> None:
@@ -433,10 +441,10 @@ def choose_weapon(game: Game, firer: Unit, target: Unit, weapon_line: str | None
         raise RulesError(f"{firer.id} cannot use {weapon_line} on {target.id}", rule="[6.82]")
     if not ws:
         raise RulesError(f"{firer.id} has no weapon against {target.id}", rule="[6.8]")
-    best = max(ws, key=lambda w: base_rating(w.line, target_class(game, target),
-                                             firer.hex.distance(target.hex)  # type: ignore[union-attr]
-                                             ) or -99)
-    return best
+    assert firer.hex is not None and target.hex is not None
+    rng = firer.hex.distance(target.hex)
+    cls = target_class(game, target)
+    return max(ws, key=lambda w: base_rating(w.line, cls, rng) or -99)
 
 
 def base_rating(line: str, cls: str, rng: int) -> int | None:

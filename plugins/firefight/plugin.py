@@ -20,7 +20,7 @@ from hexwar.core.types import (
 )
 from hexwar.plugins.firefight import hookspecs as HOOKSPECS  # the manager adds these
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight.data import DATA, disclosed, ff_data
+from hexwar.plugins.firefight.ffdata import DATA, disclosed, ff_data
 from hexwar.plugins.firefight.mechanics import ff, los_rules
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from hexwar.core.labels import offset_to_hex
 from hexwar.core.scenario import Scenario
 from hexwar.plugins.firefight import indirect as IF
 from hexwar.plugins.firefight import mechanics as M
-from hexwar.plugins.firefight.data import DISCLOSED_UNITS, disclosed, ff_data
+from hexwar.plugins.firefight.ffdata import DISCLOSED_UNITS, disclosed, ff_data
 from hexwar.plugins.firefight.testing import mini_game
 
 SCN = Path(M.__file__).parent / "scenarios"
