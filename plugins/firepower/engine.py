@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Generator, Iterable
-from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -985,7 +984,3 @@ def final_result(game: Game) -> GameResult:
 
 def soldier(game: Game, uid: str) -> Soldier:
     return soldier_of(game.state.units[uid])
-
-
-def melee_combos(ids: list[str], k: int) -> list[list[str]]:
-    return [list(c) for c in combinations(ids, k)]
