@@ -91,6 +91,8 @@ class FirefightAI:
         w = choose_weapon(game, f, t, opt["weapons"].get(fid))
         att = describe_attack(game, f, t, w, mode)
         value = VALUE.get(att["target_class"], 0.6) + 0.2 * len(t.state.get("passengers", []))
+        if t.hex is not None and t.hex in self.hints(game)["hexes"]:
+            value *= 2.0  # it holds the objective
         out = 0.0
         for roll, p in ROLL_P.items():
             res = resolve_attack(game, att, roll)["result"]
@@ -121,7 +123,9 @@ class FirefightAI:
         for fid, (e, tid, line) in best_for_firer.items():
             f = game.state.units[fid]
             need = 0.05 if mode == "direct" else 0.08
-            if attacker and is_vehicle(f) and not f.state.get("moved") and not f.state.get("Km"):
+            close = f.hex is not None and self.dist_obj(game, f.hex) <= 4
+            if attacker and is_vehicle(f) and not f.state.get("moved") and not f.state.get("Km") \
+                    and not close:
                 need = 0.12  # an attacker's vehicles would rather move than fire [4.1]
             if e >= need:
                 by_target.setdefault(tid, []).append((e, fid, line))

@@ -164,7 +164,8 @@ def scn3() -> None:
     c = BOARD_B.parse("2832")
     assert all(c.distance(BOARD_B.parse(x)) <= 4 for x in ("2834", "2733"))
     s.victory = ('kind = "exit_points"\nside = "SU"\nother = "US"\ntypes = ["SU-T62", "SU-BMP"]\n'
-                 'edge = "west"\nhexes = ["0135", "0136", "0137", "0138", "0139", "0140"]')
+                 'edge = "west"\nhexes = [' + ", ".join(f'"{c:02d}{r}"' for c in (0, 1)
+                                           for r in range(35, 41)) + ']')
     s.special = ["dragons = 6", 'target_as_personnel = ["US-M150"]',
                  'ai = { SU = { posture = "exit", objective = "0137", edge = "west" }, '
                  'US = { posture = "defend", objective = "Gerlafingen" } }']
@@ -173,7 +174,8 @@ def scn3() -> None:
                "hexes of Hill 492's summit 2832; the rest west of the stream 2301-2954.",
                "Soviets enter on turn 1 at the east edge within five hexes of Rte 298; the",
                "five TM+ ride in the three BMPs. Decision: a tie in victory points is a draw;",
-               "RPG-7s: floor(5/2) = 2 (digest 9.3 #18)."]
+               "RPG-7s: floor(5/2) = 2 (digest 9.3 #18). Map B has a column 00 (Scn 6): an exit",
+               "counts from a west-edge hex of rows 35-40 (0035-0040 or 0135-0140)."]
     s.write()
 
 
