@@ -126,7 +126,7 @@ class FirefightAI:
             close = f.hex is not None and self.dist_obj(game, f.hex) <= 4
             if attacker and is_vehicle(f) and not f.state.get("moved") and not f.state.get("Km") \
                     and not close:
-                need = 0.12  # an attacker's vehicles would rather move than fire [4.1]
+                need = 0.35  # an attacker's vehicles would rather move than fire [4.1]
             if e >= need:
                 by_target.setdefault(tid, []).append((e, fid, line))
         if not by_target:
