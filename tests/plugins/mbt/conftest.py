@@ -43,6 +43,7 @@ def _hexes(heights: dict[str, int], features: dict[str, list[str]]) -> str:
 class Maker:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
+        self.n = 0
 
     def __call__(
         self,
@@ -62,19 +63,21 @@ class Maker:
         for a, b in roads:
             panel += f'\n[[hexside]]\nbetween = ["{a.removeprefix("9")}", "{b.removeprefix("9")}"]\n'
             panel += 'features = ["road"]\n'
-        (self.tmp / "panel9.toml").write_text(panel, encoding="utf-8")
+        self.n += 1  # a new file name per game: boards are cached by scenario text and path
+        panel_name = f"panel9-{self.n}.toml"
+        (self.tmp / panel_name).write_text(panel, encoding="utf-8")
         terr = ", ".join(f'"{k}" = "{v}"' for k, v in (terrain or {}).items())
         lines = [
             "[scenario]", 'id = "mbt:test"', 'system = "mbt"', f"turns = {turns}", "",
             "[sides.NATO]", "", "[sides.Soviet]", "",
-            "[board]", 'panels = [{ file = "panel9.toml" }]', f"terrain = {{ {terr} }}", "",
+            "[board]", f'panels = [{{ file = "{panel_name}" }}]', f"terrain = {{ {terr} }}", "",
         ]
         if special:
             lines += ["[special]", special, ""]
         for uid, typ, side, hexlabel, facing in units:
             lines += ["[[units]]", f'id = "{uid}"', f'type = "mbt:{typ}"', f'side = "{side}"',
                       f'hex = "{hexlabel}"', f"facing = {facing}", ""]
-        path = self.tmp / "scenario.toml"
+        path = self.tmp / f"scenario-{self.n}.toml"
         path.write_text("\n".join(lines), encoding="utf-8")
         game = Game(Scenario.load(path), seed=seed)
         game.state.data["mbt"]["first"] = "NATO"
