@@ -42,6 +42,7 @@ class FirepowerAI:
     W_OFFENSE = 3.0
     W_ADVANCE = (0.4, 1.0)   # per column toward the fold: early Turns, last two Turns
     W_BEYOND = 3.0           # a survivor beyond the fold scores 3 VP (Firepower 7)
+    STACK = 1                # soldiers per hex at set-up
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -154,8 +155,15 @@ class FirepowerAI:
             s = self._progress(game, h) * 0.6
             cov = m.cover.get(h)
             s += 2.0 if cov == "tree" else 1.5 if cov == "rough" else 0.5 if cov == "scrub" else 0
-            s -= 2.5 * sum(1 for p in placed if p.distance(h) <= 2)
-            s -= 0.05 * abs(engine.column_of(game, h) - 16) * 0 + 0.02 * abs(h.r + h.q / 2 - 16)
+            same = sum(1 for p in placed if p == h)
+            near = sum(1 for p in placed if 0 < p.distance(h) <= 2)
+            if self.STACK > 1:
+                # stacks of STACK soldiers: one Impulse moves them all (Firepower 6.2.6)
+                s += 2.0 if 0 < same < self.STACK else -3.0 * same
+                s -= 1.5 * near
+            else:
+                s -= 2.5 * (same + near)
+            s -= 0.02 * abs(h.r + h.q / 2 - 16)
             s += self._rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s
