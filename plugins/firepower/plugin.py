@@ -194,3 +194,15 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     return {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
             "board_side": d.get("board_side", {}), "phase": d.get("phase"),
             "victory_points": victory_points(game)}
+
+
+@hookimpl
+def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
+    """A terminal player's view of a Firepower decision: each soldier's markers and MF left, and
+    each choice in words (hit numbers with their modifiers for fire)."""
+    game = getattr(view, "game", None)
+    if game is None or game.scenario.system != SYSTEM or decision.kind != "action":
+        return None
+    from hexwar.plugins.firepower.explain import explain_action_decision
+
+    return explain_action_decision(game, decision)

@@ -78,3 +78,17 @@ def test_ai_sets_up_in_cover(fp_game: Any) -> None:
     m = engine.fp_map(g)
     covered = [u for u in g.state.units.values() if m.cover[u.hex] in ("tree", "rough", "scrub")]
     assert len(covered) >= 6
+
+
+def test_terminal_explanation_of_actions(fp_game: Any) -> None:
+    from hexwar.plugins.firepower.plugin import hexwar_explain_decision
+
+    g = fp_game([("A1", "RFL", "A", "C2", 4), ("B1", "RFL", "B", "C8", 1)])
+    engine.start_impulse_phase(g, "A")
+    engine.begin_impulse(g, ["A1"])
+    d = Decision("A", "action", options=engine.legal_actions(g), prompt="act", rule="Firepower 6.2")
+    text = hexwar_explain_decision(g.view("A"), d)
+    assert text is not None
+    assert "A1 RFL in 1C2" in text and "4 MF left" in text
+    assert "fire semi at B1 +0, range 6, hit number 5" in text
+    assert "enter 1C3 (1 MF)" in text and "end this Impulse" in text
