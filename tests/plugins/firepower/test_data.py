@@ -152,6 +152,11 @@ def test_setup_roll_offs_and_zones() -> None:
     assert sorted(sides.values()) == ["2/3", "5/6"] and sides[d.side] == "2/3"
     p = g.pending
     assert p is not None and p.kind == "place"
+    offs = [e for e in g.log.events if e.get("type") == "roll_off"]
+    assert "2.2" in offs[0]["purpose"] and offs[0]["winner"] == d.side   # high roll picks
+    low = offs[1]
+    assert "2.4" in low["purpose"] and low["rolls"][low["winner"]] == min(low["rolls"].values())
+    assert p.side == low["winner"]        # the low roller sets up first (2.4)
     zone = {o["hex"] for o in p.options or []}
     cols = {parse_letter_number(h)[1] for h in zone}
     assert cols == ({0, 1, 2, 3, 4} if sides[p.side] == "5/6" else {28, 29, 30, 31, 32})
