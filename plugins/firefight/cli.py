@@ -32,6 +32,8 @@ def load_game(source: str) -> Game:
     if not path.exists():
         sources = {s.name: s for s in Hooks(discovery_manager()).data_sources("scenario")}
         name = source if source in sources else f"firefight:{source}"
+        if name not in sources and source.startswith("scenario") and source[8:].isdigit():
+            name = f"firefight:scenario-{source[8:]}"
         if name not in sources:
             raise HexwarError(f"no scenario file or registered scenario {source!r}")
         path = Path(sources[name].path)

@@ -105,7 +105,7 @@ def hexwar_register_data() -> Sequence[DataSource]:
                    "Map B (stand-in)"),
     ]
     for i in range(1, 10):
-        out.append(DataSource(f"{SYSTEM}:scenario{i}", HERE / "scenarios" / f"scenario{i}.toml",
+        out.append(DataSource(f"{SYSTEM}:scenario-{i}", HERE / "scenarios" / f"scenario{i}.toml",
                               "scenario", f"Firefight Scenario {i}"))
     return out
 

@@ -184,7 +184,7 @@ def if_data() -> None:
         ["122mm", "SU", 3, 4, 5, 10, 5, 2, d, EST, EST, EST, EST, EST],
         ["152mm", "SU", 3, 4, 5, 12, 6, 3, d, EST, EST, EST, EST, EST],
     ]
-    out = [[r[0], r[1], *r[2:8], EST, *r[8:]] for r in rows]
+    out = [[r[0], r[1], *r[2:8], "Firefight [3.3]", *r[8:]] for r in rows]
     write("if_data", ["unit:label", "side:str", "tubes:int", "on_call:int", "too:int",
                       "impact:int", "adjacent:int", "two_away:int", "source",
                       "source.tubes", "source.on_call", "source.too", "source.impact",

@@ -1061,7 +1061,7 @@ def test_fire_command(tmp_path: Path) -> None:
 
     from hexwar.plugins.firefight.cli import firefight_group
 
-    r = CliRunner().invoke(firefight_group, ["fire", "scenario2", "--firer", "t62-su1",
+    r = CliRunner().invoke(firefight_group, ["fire", "firefight:scenario-2", "--firer", "t62-su1",
                                              "--target", "m150-us1", "--dice", "3+4"])
     assert r.exit_code in (0, 2), r.output
     g = _scenario(2)
@@ -1069,13 +1069,13 @@ def test_fire_command(tmp_path: Path) -> None:
              if M.attack_problem(g, f, t, None, "direct") is None]
     assert pairs
     f, t = pairs[0]
-    r = CliRunner().invoke(firefight_group, ["fire", "scenario2", "--firer", f.id, "--target",
+    r = CliRunner().invoke(firefight_group, ["fire", "firefight:scenario-2", "--firer", f.id, "--target",
                                              t.id, "--dice", "12", "--json"])
     assert r.exit_code == 0, r.output
     import json
 
     data = json.loads(r.output)
     assert data["attacks"][0]["roll"] == 12 and "base" in data["attacks"][0]
-    r = CliRunner().invoke(firefight_group, ["fire", "scenario2", "--firer", f.id, "--target",
+    r = CliRunner().invoke(firefight_group, ["fire", "firefight:scenario-2", "--firer", f.id, "--target",
                                              t.id, "--dice", "12"])
     assert "attack rating" in r.output and "dice 12" in r.output
