@@ -1079,3 +1079,97 @@ def test_fire_command(tmp_path: Path) -> None:
     r = CliRunner().invoke(firefight_group, ["fire", "firefight:scenario-2", "--firer", f.id, "--target",
                                              t.id, "--dice", "12"])
     assert "attack rating" in r.output and "dice 12" in r.output
+
+
+def _answer_until(g: Game, kind: str, chooser: Any, limit: int = 500) -> Any:
+    for _ in range(limit):
+        d = g.pending
+        if d is None:
+            return None
+        if d.kind == kind:
+            return d
+        g.answer(chooser(d))
+    raise AssertionError(f"no {kind} decision")
+
+
+def _passer(d: Any) -> Any:
+    return "pass" if "pass" in (d.options or ()) else ("stop" if "stop" in (d.options or ())
+                                                       else (d.options or [None])[0])
+
+
+def test_moves_into_enemy_hexes_are_not_offered(tmp_path: Path) -> None:
+    g = mini_game(tmp_path, [U("a", "US-M60A1", "US", "1005"), U("x", "SU-TM", "SU", "1006"),
+                             U("y", "SU-TM", "SU", "1030")])
+    d = _answer_until(g, "firefight.move", _passer)
+    while d.side != "US":
+        g.answer("pass")
+        d = _answer_until(g, "firefight.move", _passer)
+    g.answer({"move": "a"})
+    step = g.pending
+    assert step is not None and step.kind == "firefight.step"
+    assert {"to": "1006"} not in (step.options or ())
+    assert {"to": "1004"} in (step.options or ())
+    with pytest.raises(RulesError):
+        g.answer({"to": "1006"})
+
+
+def test_opportunity_fire_offered_after_each_hex(tmp_path: Path) -> None:
+    g = mini_game(tmp_path, [U("a", "US-M60A1", "US", "1010"), U("t", "SU-T62", "SU", "1020"),
+                             U("u", "SU-T62", "SU", "1021")])
+    d = _answer_until(g, "firefight.move", _passer)
+    while d.side != "US":
+        g.answer("pass")
+        d = _answer_until(g, "firefight.move", _passer)
+    g.answer({"move": "a"})
+    g.answer({"to": "1011"})
+    opp = g.pending
+    assert opp is not None and opp.kind == "firefight.opportunity_fire" and opp.side == "SU"
+    assert {o["target"] for o in opp.options or () if isinstance(o, dict)} == {"a"}
+    g.dice.force(6, 6)
+    g.answer({"firers": ["t"], "target": "a", "weapons": {"t": "SU-T62"}})
+    g.answer({"to": "1012"})
+    opp2 = g.pending
+    assert opp2 is not None and opp2.kind == "firefight.opportunity_fire"
+    assert {o["firers"][0] for o in opp2.options or () if isinstance(o, dict)} == {"u"}  # [7.51]
+
+
+def test_indirect_fire_request_to_impact(tmp_path: Path) -> None:
+    ind = [{"id": "m0", "type": "81mm", "side": "US", "status": "organic"}]
+    g = mini_game(tmp_path, [U("obs", "US-TM", "US", "1005"), U("su", "SU-TM", "SU", "1010")],
+                  special={"indirect": ind})
+    d = _answer_until(g, "firefight.target_list", _passer)
+    g.answer(["1010"])
+    d = _answer_until(g, "firefight.if_request", _passer)
+    assert {"unit": "m0", "hex": "1010"} in (d.options or ())
+    g.answer({"unit": "m0", "hex": "1010"})
+    m = IF.if_units(g)["m0"]["mission"]
+    assert m["planned"] and m["impact_turn"] == m["requested"] + 2  # 81mm On Call [8.0] C
+    assert all(e.get("type") != "if_request" for e in g.view("SU").events())
+    for _ in range(2000):
+        if any(e.get("type") == "if_impact" for e in g.log.for_side(None)) or g.pending is None:
+            break
+        d = g.pending
+        g.answer("stop" if d.kind == "firefight.step" else
+                 (d.options[0] if d.kind == "firefight.adjust" else _passer(d)))
+    imp = [e for e in g.log.for_side(None) if e.get("type") == "if_impact"]
+    assert imp and imp[0]["turn"] == m["impact_turn"]
+    assert any(e.get("what") == "indirect_fire" for e in g.log.for_side(None)
+               if e.get("turn") == m["impact_turn"])
+
+
+def test_fire_command_on_a_save(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hexwar.core.engine.record import save_game
+    from hexwar.plugins.firefight.cli import firefight_group
+
+    g = mini_game(tmp_path, [U("a", "US-M60A1", "US", "1005"), U("t", "SU-T62", "SU", "1010")])
+    save = tmp_path / "game.json"
+    save_game(g, save)
+    r = CliRunner().invoke(firefight_group, ["fire", str(save), "--firer", "a", "--target", "t",
+                                             "--dice", "6+6", "--json"])
+    assert r.exit_code == 0, r.output
+    import json
+
+    out = json.loads(r.output)["attacks"][0]
+    assert out["roll"] == 12 and out["range"] == 5 and out["weapon"] == "US-M60A1"
