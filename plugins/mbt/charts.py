@@ -94,7 +94,7 @@ def table_dirs_from_env() -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=8)
-def _charts(packs: tuple[str, ...]) -> Charts:
+def _charts(packs: tuple[str, ...], stamps: tuple[tuple[str, int, int], ...]) -> Charts:
     tables = TableSet.load_dir(TABLES)
     for p in packs:
         tables = tables.with_pack(p)
@@ -102,8 +102,12 @@ def _charts(packs: tuple[str, ...]) -> Charts:
 
 
 def load_charts(packs: tuple[str, ...] = ()) -> Charts:
-    """The charts, with user packs applied in order (then ``HEXWAR_MBT_TABLES``)."""
-    return _charts(tuple(str(Path(p).resolve()) for p in packs) + table_dirs_from_env())
+    """The charts, with user packs applied in order (then ``HEXWAR_MBT_TABLES``); cached while the
+    pack files are unchanged."""
+    dirs = tuple(str(Path(p).resolve()) for p in packs) + table_dirs_from_env()
+    stamps = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size)
+                   for d in dirs for f in sorted(Path(d).glob("*")) if f.is_file())
+    return _charts(dirs, stamps)
 
 
 def disclosed() -> list[Disclosed]:

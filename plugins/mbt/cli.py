@@ -129,15 +129,31 @@ def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terra
 
 
 @mbt_group.command("cards")
-@click.option("--cards", "card_dirs", multiple=True, type=click.Path(exists=True))
+@click.option("--cards", "card_dirs", multiple=True, type=click.Path(exists=True),
+              help="Your own card files or folders (replace shipped cards by name).")
+@click.option("--check", is_flag=True, help="Compare every card number the rulebook discloses.")
 @click.option("--json", "as_json", is_flag=True)
-def cards_cmd(card_dirs: tuple[str, ...], as_json: bool) -> None:
+def cards_cmd(card_dirs: tuple[str, ...], check: bool, as_json: bool) -> None:
     """List the data cards in use and how many of their values are cited or estimated."""
     from hexwar.core.provenance import SourceKind
-    from hexwar.plugins.mbt.datacards import load_cards
+    from hexwar.plugins.mbt.datacards import CARD_DISCLOSED, check_card_disclosures, load_cards
+
+    try:
+        loaded = load_cards(card_dirs)
+    except HexwarError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if check:
+        problems = check_card_disclosures(loaded)
+        for p in problems:
+            click.echo(f"✗ {p}", err=True)
+        if problems:
+            sys.exit(1)
+        click.echo(f"✓ every disclosed card number agrees ({len(CARD_DISCLOSED)} checked)")
+        return
 
     rows = []
-    for name, card in sorted(load_cards(card_dirs).items()):
+    for name, card in sorted(loaded.items()):
         rec = card.records
         rows.append({"name": name, "id": card.id, "file": rec.path,
                      "cited": rec.count(SourceKind.CITED),

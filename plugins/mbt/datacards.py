@@ -360,26 +360,183 @@ def card_dirs_from_env() -> tuple[str, ...]:
     return tuple(p for p in raw.split(os.pathsep) if p)
 
 
+def _files(d: str) -> list[Path]:
+    p = Path(d)
+    if p.is_file():
+        return [p]
+    if p.is_dir():
+        return sorted(p.glob("*.toml"))
+    raise DataError("no such card folder or file", path=d)
+
+
 @lru_cache(maxsize=16)
-def _load(dirs: tuple[str, ...]) -> dict[str, Card]:
+def _load(files: tuple[tuple[str, int, int], ...]) -> dict[str, Card]:
     cards: dict[str, Card] = {}
-    for d in (str(SHIPPED), *dirs):
-        p = Path(d)
-        files = [p] if p.is_file() else sorted(p.glob("*.toml")) if p.is_dir() else None
-        if files is None:
-            raise DataError("no such card folder or file", path=d)
-        for f in files:
-            card = load_card(f)
-            cards[card.name] = card  # a user card replaces the shipped card of the same name
+    for f, _stamp, _size in files:
+        card = load_card(f)
+        cards[card.name] = card  # a user card replaces the shipped card of the same name
     return cards
 
 
 def load_cards(dirs: Iterable[str | Path] = ()) -> dict[str, Card]:
     """Every card by name: the shipped cards, replaced or extended by ``dirs`` (in order), then by
-    ``HEXWAR_MBT_CARDS``."""
-    key = tuple(str(Path(d).resolve()) for d in dirs) + card_dirs_from_env()
-    return _load(key)
+    ``HEXWAR_MBT_CARDS``. Cached while the files are unchanged."""
+    folders = (str(SHIPPED), *(str(Path(d).resolve()) for d in dirs), *card_dirs_from_env())
+    files = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for d in folders for f in _files(d))
+    return _load(files)
 
 
 def card_names(cards: Mapping[str, Card]) -> Sequence[str]:
     return sorted(cards)
+
+
+# -- numbers the rulebook discloses about the cards (digest 6B) -------------------------------
+
+#: (card name, fact, value, rule). A fact names what to read on the card, independently of where
+#: a user's transcription puts it: ("ap", weapon, ammo, range), ("pv", ...), ("max_range", weapon,
+#: ammo), ("min_range", weapon, ammo), ("stab", weapon), ("rof", weapon), ("trn", weapon),
+#: ("damage", weapon, ammo, roll), ("speed", weapon, column), ("gp", weapon, "nm"|"mv", range),
+#: ("gp_effect", weapon), ("dep_el", weapon), ("mf",), ("size",), ("gp_defense",),
+#: ("ca_defense",), ("stacking",), ("points",), ("armor", energy, elevation, angle, location),
+#: ("location", angle, roll), ("falling_location", angle, roll), ("move_cost", terrain),
+#: ("height_cost", heights).
+CARD_DISCLOSED: tuple[tuple[str, tuple[Any, ...], Any, str], ...] = (
+    ("T-80A", ("ap", "125mm", "APFSDS", 14), 14, "MBT 7.4.1.3"),
+    ("T-80A", ("ap", "125mm", "HEAT", 14), 11, "MBT 7.4.1.3"),
+    ("T-80A", ("pv", "125mm", "APFSDS", 14), 80, "MBT 7.4.6.4"),
+    ("T-80A", ("max_range", "125mm", "APFSDS"), 40, "MBT 4.7.2"),
+    ("T-80A", ("max_range", "125mm", "HEAT"), 32, "MBT 4.7.2"),
+    ("T-80A", ("stab", "125mm"), 2, "MBT 7.4.2.2"),
+    ("T-80A", ("damage", "125mm", "APFSDS", 54), "Knk Out", "MBT 7.4.7"),
+    ("T-80A", ("gp", "125mm", "nm", 18), 17, "MBT 14.4.1"),
+    ("T-80A", ("gp", "125mm", "mv", 18), 9, "MBT 14.4.1"),
+    ("T-80A", ("min_range", "Songster", "ATGM"), 2, "MBT 4.7.2"),
+    ("T-80A", ("speed", "Songster", "1-3"), 24, "MBT 14.2.2.2.3"),
+    ("T-80A", ("speed", "Songster", "4+"), 12, "MBT 14.2.2.2.3"),
+    ("T-80A", ("mf",), 6, "MBT 8.2"),
+    ("T-80A", ("size",), -1, "MBT 7.4.2.3.2"),
+    ("T-80A", ("armor", "KE", "Level", "Front", "TF"), 85, "MBT 7.4.6.3"),
+    ("T-80A", ("gp_defense",), 8, "MBT 14.4.3.1"),
+    ("T-80A", ("stacking",), 2, "MBT 12.2.1"),
+    ("T-80A", ("points",), (80, 40, 20), "MBT 9.4.2.1"),
+    ("T-72M1", ("ap", "125mm", "APFSDS", 5), 18, "MBT 7.4.8"),
+    ("T-72M1", ("pv", "125mm", "APFSDS", 5), 88, "MBT 7.4.8"),
+    ("T-72M1", ("rof", "125mm"), 1, "MBT 7.4.8"),
+    ("T-72M1", ("damage", "125mm", "APFSDS", 60), "Knk Out", "MBT 7.4.8"),
+    ("Leopard 1A4", ("size",), 0, "MBT 7.4.8"),
+    ("Leopard 1A4", ("location", "Front", 25), "TF", "MBT 7.4.8"),
+    ("Leopard 1A4", ("armor", "KE", "Level", "Front", "TF"), 58, "MBT 7.4.8"),
+    ("Leopard 2", ("dep_el", "120mm"), (8, 10), "MBT 17.3.1"),
+    ("M1", ("gp_effect", "105mm"), "EF=KNK OUT if GP DEF=1-5", "MBT 14.4.4.2.3.3"),
+    ("M1", ("location", "Front", 63), "HF*", "MBT 13.2.2.3"),
+    ("M1", ("ca_defense",), 7, "MBT 15.4.3.1"),
+    ("M1A1", ("trn", "120mm"), 2, "MBT 9.2.1"),
+    ("M1A1", ("points",), (100, 50, 25), "MBT Scenario D.1"),
+    ("M1A1", ("move_cost", "clear"), 1, "MBT 8.4.3"),
+    ("M1A1", ("height_cost", 1), 1, "MBT 8.4.3"),
+)
+
+
+def _weapon_index(card: Card, name: str) -> int:
+    return next(i for i, w in enumerate(card.weapons) if w.name == name)
+
+
+def card_fact(card: Card, fact: tuple[Any, ...]) -> tuple[Any, str]:
+    """The card's value for a disclosed fact, and the dotted key whose source backs it ("" when
+    the value follows from bands rather than one field)."""
+    kind, *args = fact
+    raw = card.records.values
+    if kind in ("ap", "pv"):
+        weapon, ammo, rng = args
+        w = card.weapon(weapon)
+        line = w.ammo_line(ammo)
+        i = line.band_index(rng)
+        ai = list(w.ammo).index(ammo)
+        value = line.ap_at(rng) if kind == "ap" else line.pv_at(rng)
+        return value, f"weapons[{_weapon_index(card, weapon)}].ammo[{ai}].{kind}[{i}]"
+    if kind in ("max_range", "min_range"):
+        weapon, ammo = args
+        line = card.weapon(weapon).ammo_line(ammo)
+        ai = list(card.weapon(weapon).ammo).index(ammo)
+        key = f"weapons[{_weapon_index(card, weapon)}].ammo[{ai}].max_range" if kind == "max_range" \
+            else f"weapons[{_weapon_index(card, weapon)}].min_range"
+        return (line.max_range if kind == "max_range" else line.min_range), key
+    if kind in ("stab", "rof", "trn", "dep_el"):
+        (weapon,) = args
+        wi = _weapon_index(card, weapon)
+        w = card.weapon(weapon)
+        if kind == "stab":
+            return w.stab, f"weapons[{wi}].stab"
+        if kind == "rof":
+            return w.max_rof, f"weapons[{wi}].max_rof"
+        if kind == "trn":
+            return w.trn, f"weapons[{wi}].trn"
+        return tuple(raw["weapons"][wi].get("dep_el", ())), f"weapons[{wi}].dep_el"
+    if kind == "damage":
+        weapon, ammo, roll = args
+        return card.weapon(weapon).ammo_line(ammo).damage_of(roll), ""
+    if kind == "speed":
+        weapon, col = args
+        return card.weapon(weapon).speeds.get(col), f"weapons[{_weapon_index(card, weapon)}].speeds.{col}"
+    if kind == "gp":
+        weapon, line_name, rng = args
+        wi = _weapon_index(card, weapon)
+        gp = raw["weapons"][wi].get("gp", {})
+        bands = [parse_band(b) for b in raw["weapons"][wi]["bands"]]
+        i = next(j for j, b in enumerate(bands) if rng in b)
+        return gp.get(line_name, [])[i], f"weapons[{wi}].gp.{line_name}[{i}]"
+    if kind == "gp_effect":
+        (weapon,) = args
+        wi = _weapon_index(card, weapon)
+        return raw["weapons"][wi].get("gp", {}).get("effect"), f"weapons[{wi}].gp.effect"
+    if kind == "mf":
+        return card.mf, "speeds.normal"
+    if kind in ("size", "gp_defense", "ca_defense"):
+        return getattr(card, kind), f"target.{kind}"
+    if kind == "stacking":
+        return card.stacking, "card.stacking"
+    if kind == "points":
+        return card.points, "card.points"
+    if kind == "armor":
+        energy, elev, angle, loc = args
+        return card.armor_basis(energy, elev, angle, loc), f"armor.{energy}.{elev}.{angle}.{loc}"
+    if kind in ("location", "falling_location"):
+        angle, roll = args
+        for loc, lo, hi in (card.hit_location if kind == "location" else card.falling_location)[angle]:
+            if lo <= roll <= hi:
+                return loc, ""
+        return "miss", ""
+    if kind == "move_cost":
+        (terrain,) = args
+        return card.move_costs.get(terrain), f"movement_costs.{terrain}"
+    if kind == "height_cost":
+        (n,) = args
+        return card.height_costs.get(n), f"height_costs.{n}"
+    raise ValueError(f"unknown card fact {fact!r}")
+
+
+def check_card_disclosures(cards: Mapping[str, Card]) -> list[str]:
+    """Every card number the rulebook discloses, compared with the cards in use (a user's included):
+    a different value, or a disclosed value marked ``estimated``, is a problem."""
+    from hexwar.core.provenance import is_estimated
+
+    problems: list[str] = []
+    for name, fact, expected, rule in CARD_DISCLOSED:
+        card = cards.get(name)
+        if card is None:
+            problems.append(f"{name}: no card (disclosed by {rule})")
+            continue
+        try:
+            value, key = card_fact(card, fact)
+        except (KeyError, StopIteration, IndexError, DataError) as exc:
+            problems.append(f"{name} {fact}: cannot be read ({exc}); {rule} discloses {expected!r}")
+            continue
+        if isinstance(expected, tuple):
+            value = tuple(value) if isinstance(value, list | tuple) else value
+        if value != expected:
+            problems.append(f"{name} {fact}: the card holds {value!r}, {rule} discloses {expected!r}"
+                            f" ({card.records.path})")
+        elif key and is_estimated(card.source(key)):
+            problems.append(f"{name} {fact} = {value!r} is disclosed by {rule} but marked estimated "
+                            f"({card.records.path} [{key}])")
+    return problems
