@@ -124,7 +124,7 @@ def passer(d: Decision) -> Any:
     for o in ("pass", "done", "stay"):
         if d.options and o in d.options:
             return o
-    return list(d.options or [])[0]
+    return next(iter(d.options or []))
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import pytest
 from hexwar.core.dice import Dice
 from hexwar.core.errors import RulesError
 from hexwar.core.types import Modifier
-
 from hexwar.plugins.mbt.charts import load_charts
 from hexwar.plugins.mbt.datacards import load_cards
 from hexwar.plugins.mbt.fire import (
@@ -53,7 +52,7 @@ def test_mbt_12_maximum_ranges() -> None:
     assert gun.ammo["HEAT"].max_range == 32
     assert gun.ammo["APFSDS"].ap_at(40) is not None
     assert gun.ammo["HEAT"].ap_at(33) is None
-    with pytest.raises(RulesError, match="MBT 4.7.2|range"):
+    with pytest.raises(RulesError, match=r"MBT 4\.7\.2|range"):
         DEFAULT_PIPELINE.resolve(sit(rng=33, ammo="HEAT"), CHARTS, dice(1))
 
 

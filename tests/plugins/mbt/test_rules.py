@@ -10,7 +10,6 @@ import pytest
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-
 from hexwar.plugins.mbt import moves
 from hexwar.plugins.mbt.sequence import (
     adjust_contested,
@@ -114,7 +113,7 @@ def test_orders_need_a_seen_enemy_for_fire_and_a_working_unit(make_game: Any, ru
     g = make_game([("A", "T-80A", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J6", 1),
                    ("C", "M1A1", NATO, "9A20", 1)], terrain={"9A19": "woods", "9B19": "woods"})
     run(sighting_phase(g), [])
-    a, b, c = (g.state.units[k] for k in "ABC")
+    a, c = g.state.units["A"], g.state.units["C"]
     assert set(legal_orders(g, a)) == {"F", "FM", "M", "OW", "ATGM"}
     assert data(g)["sighted"]["C"] == [] and set(legal_orders(g, c)) == {"M", "OW"}
     a.state["damage"]["track"] = True  # 6.2.3: no move orders for an immobile unit
