@@ -43,6 +43,7 @@ class FirepowerAI:
     W_ADVANCE = (0.4, 1.0)   # per column toward the fold: early Turns, last two Turns
     W_BEYOND = 3.0           # a survivor beyond the fold scores 3 VP (Firepower 7)
     STACK = 1                # soldiers per hex at set-up
+    RUSH = True              # late Turns: activate the soldiers nearest the fold first
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -181,7 +182,11 @@ class FirepowerAI:
         single: dict[str, float] = {}
         for s in mine:
             v = 4.0 * self._offense(game, s, theirs) + 2.0 * self._threat(game, s, theirs)
-            v += 0.5 * max(0.0, 3.0 - max(0.0, self._progress(game, s.hex)))
+            prog = self._progress(game, s.hex)
+            v += 0.5 * max(0.0, 3.0 - max(0.0, prog))
+            if self.RUSH and game.state.turn >= game.scenario.turns - 1 and prog <= 0:
+                # late in the game, the soldiers nearest the fold go for its far side (7)
+                v += self.W_BEYOND * max(0.0, 1.0 - (-prog) / 8.0)
             single[s.id] = v
         best, best_s = "pass", -1e9
         for o in opts:
