@@ -376,6 +376,23 @@ def firefight_counts_for_stacking(game: Game, unit_id: str) -> Sequence[bool]:
     raise NotImplementedError
 
 
+@hookspec(firstresult=True)
+def firefight_public_ref(game: Game, unit_id: str) -> str | None:
+    """The name under which sides other than the owner may see this unit now (an alias such as
+    ``"?SU-3"`` for a concealed unit [11.0, 12.0]); ``None``: its real id.
+
+    The base uses it wherever it writes a unit id that a non-owner can read: events (each side
+    gets its own copy, the owner the real ids), dice purposes (always the public name) and the
+    ``mover``/``attacked`` entries of ``hexwar_describe_state``. Requested by the rules helper.
+    """
+
+
+@hookspec(firstresult=True)
+def firefight_movement_allowance(game: Game, unit_id: str, base: float) -> float | None:
+    """Replace a unit's Movement Allowance for its move (``base``: [7.0] and the unit data;
+    a dummy claiming to be a vehicle, design 9.3 #9)."""
+
+
 @hookspec
 def firefight_describe(game: Game, side: str | None) -> Mapping[str, Any]:
     """Public state a rule adds to ``hexwar_describe_state`` (smoke hexes, mine markers)."""

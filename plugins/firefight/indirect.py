@@ -23,6 +23,8 @@ from hexwar.plugins.firefight.mechanics import (
     has_los,
     hexof,
     is_vehicle,
+    public_ref,
+    report_about,
 )
 
 if TYPE_CHECKING:
@@ -300,12 +302,13 @@ def attack_unit(game: Game, unit: Unit, ar: int, side: str, why: str,
                 roll: int | None = None) -> dict[str, Any]:
     """One IF attack on one unit [7.34, 8.6, 8.63]; passengers ride it out (design 9.3 #33)."""
     if roll is None:
-        roll = game.dice.d6(f"IF {unit.id} die 1") + game.dice.d6(f"IF {unit.id} die 2")
+        who = public_ref(game, unit.id)
+        roll = game.dice.d6(f"IF {who} die 1") + game.dice.d6(f"IF {who} die 2")
     res, table, note = if_result(game, unit, ar, side, roll)
     applied = apply_result(game, unit.id, res, "indirect")
-    game.report("indirect_fire", result=res, rules=["[8.6]", "[8.64]", "[8.65]"],
-                target=unit.id, ar=ar, roll=roll, table=table, note=note, applied=applied,
-                why=why)
+    report_about(game, "indirect_fire", [unit.id], result=res,
+                 rules=["[8.6]", "[8.64]", "[8.65]"], target=unit.id, ar=ar, roll=roll,
+                 table=table, note=note, applied=applied, why=why)
     return {"target": unit.id, "ar": ar, "roll": roll, "result": res, "applied": applied}
 
 
@@ -323,8 +326,8 @@ def attack_zones(game: Game) -> list[dict[str, Any]]:
         ar, side = zone_ar(game, h, fresh)
         if ar <= 0 or side is None:
             continue
-        for u in sorted((u for u in game.state.units.values() if u.hex == h and not carried(u)),
-                        key=lambda u: u.id):
+        for u in sorted((u for u in game.state.units.values() if u.hex == h and not carried(u)
+                         and not u.state.get("dummy")), key=lambda u: u.id):  # [12.0]
             out.append(attack_unit(game, u, ar, side, "impact zone [8.5]"))
     return out
 
@@ -332,8 +335,8 @@ def attack_zones(game: Game) -> list[dict[str, Any]]:
 def attack_mover(game: Game, unit: Unit) -> dict[str, Any] | None:
     """[8.8, CL 8.8] a unit that moves into a hex of an Impact Zone is attacked at once, at that
     hex's AR, for each such hex it enters."""
-    if unit.hex is None or unit.hex not in zone_hexes(game):
-        return None
+    if unit.hex is None or unit.hex not in zone_hexes(game) or unit.state.get("dummy"):
+        return None  # a dummy is nothing [12.0]
     ar, side = zone_ar(game, unit.hex)
     if ar <= 0 or side is None:
         return None

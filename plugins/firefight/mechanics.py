@@ -57,6 +57,62 @@ def _hook(game: Game | None, name: str) -> Any:
     return cache[name]
 
 
+def public_ref(game: Game, unit_id: str) -> str:
+    """The name sides other than the owner see for a unit (hook ``firefight_public_ref``)."""
+    hk = _hook(game, "firefight_public_ref")
+    if hk is None:
+        return unit_id
+    alias = hk(game=game, unit_id=unit_id)
+    return unit_id if alias is None else str(alias)
+
+
+def _swap(value: Any, table: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return table.get(value, value)
+    if isinstance(value, list | tuple):
+        return [_swap(v, table) for v in value]
+    if isinstance(value, dict):
+        return {table.get(k, k) if isinstance(k, str) else k: _swap(v, table)
+                for k, v in value.items()}
+    return value
+
+
+def _views(game: Game, unit_ids: Iterable[str]) -> list[tuple[tuple[str, ...] | None,
+                                                                 dict[str, str]]]:
+    """(visible_to, id -> shown name) per reader: one entry for everyone when nobody is
+    disguised, else one per side (the owner sees the real id)."""
+    aliases = {}
+    for uid in unit_ids:
+        if uid in game.state.units:
+            shown = public_ref(game, uid)
+            if shown != uid:
+                aliases[uid] = shown
+    if not aliases:
+        return [(None, {})]
+    out: list[tuple[tuple[str, ...] | None, dict[str, str]]] = []
+    for side in game.state.sides:
+        out.append(((side,), {u: a for u, a in aliases.items()
+                              if game.state.units[u].side != side}))
+    return out
+
+
+def emit_about(game: Game, type: str, unit_ids: Iterable[str], **payload: Any) -> None:
+    """``game.emit`` for an event naming units: disguised units are shown by their public name
+    to the other side ([11, 12] via ``firefight_public_ref``)."""
+    for visible, table in _views(game, list(unit_ids)):
+        game.emit(type, visible_to=visible, **_swap(payload, table))
+
+
+def report_about(game: Game, what: str, unit_ids: Iterable[str], *, result: Any,
+                 modifiers: Iterable[Modifier] = (), rules: Iterable[str] = (),
+                 **payload: Any) -> None:
+    """``game.report`` with the disguise of :func:`emit_about`."""
+    mods = list(modifiers)
+    for visible, table in _views(game, list(unit_ids)):
+        game.report(what, result=result, modifiers=mods, rules=rules, visible_to=visible,
+                    **_swap(payload, table))
+
+
 def ff(game: Game) -> dict[str, Any]:
     """Firefight's game-wide state (``game.state.data["firefight"]``)."""
     data: dict[str, Any] = game.state.data.setdefault("firefight", {})
@@ -635,16 +691,16 @@ def execute_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
         if rolls is not None and i < len(rolls):
             roll = int(rolls[i])
         else:
-            roll = game.dice.d6(f"fire {fid}->{target_id} die 1") + game.dice.d6(
-                f"fire {fid}->{target_id} die 2")
+            who = f"{public_ref(game, fid)}->{public_ref(game, target_id)}"
+            roll = game.dice.d6(f"fire {who} die 1") + game.dice.d6(f"fire {who} die 2")
         out = resolve_attack(game, att, roll)
         mark_fired(f, w)
         applied = apply_result(game, target_id, out["result"], mode)
         out.update(firer=fid, target=target_id, weapon=w.line, range=att["range"],
                    applied=applied, mode=mode)
         outcomes.append(out)
-        game.report(
-            "fire", result=out["result"],
+        report_about(
+            game, "fire", [fid, target_id], result=out["result"],
             modifiers=[Modifier(m["name"], m["value"], m["rule"]) for m in out["modifiers"]],
             rules=["[6.0]", "[6.7]"], firer=fid, target=target_id, weapon=w.line,
             range=att["range"], roll=roll, ar=out["ar"], base=out["base"], applied=applied,
@@ -687,9 +743,16 @@ def candidate_attacks(game: Game, side: str, mode: str, target_ids: Iterable[str
 # ---------------------------------------------------------------------------------------------
 
 
-def movement_allowance(unit: Unit) -> float:
+def movement_allowance(unit: Unit, game: Game | None = None) -> float:
+    """[7.0, 27.x] a vehicle's MA from its data; personnel move one hex (counted as 1)."""
     ud = utype(unit)
-    return ud.ma if ud.is_vehicle else 1.0
+    base = ud.ma if ud.is_vehicle else 1.0
+    hk = _hook(game, "firefight_movement_allowance")
+    if hk is not None:
+        over = hk(game=game, unit_id=unit.id, base=base)
+        if over is not None:
+            return float(over)
+    return base
 
 
 def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -> float:
@@ -746,7 +809,7 @@ def mover_problem(game: Game, unit: Unit) -> str | None:
 def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
     """Why the moving ``unit`` may not enter ``dst`` now [7.0, 7.23, 7.25]."""
     src = unit.hex
-    mp = float(unit.state["mp"]) if unit.state.get("moved") else movement_allowance(unit)
+    mp = float(unit.state["mp"]) if unit.state.get("moved") else movement_allowance(unit, game)
     if dst not in game.board.hexes:
         return "not a hex of the map"
     if src is None:

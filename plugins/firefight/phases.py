@@ -26,6 +26,7 @@ from hexwar.plugins.firefight.mechanics import (
     do_exit,
     do_mount,
     do_step,
+    emit_about,
     enemy_of,
     execute_attack,
     exit_problem,
@@ -221,10 +222,10 @@ def run_interrupts(game: Game, unit: Unit) -> Step:
 def move_unit(game: Game, unit: Unit) -> Step:
     """[7.0-7.26, 7.5] move hex by hex; the opponent may fire after each hex entered."""
     unit.state["moved"] = True
-    unit.state["mp"] = movement_allowance(unit)
+    unit.state["mp"] = movement_allowance(unit, game)
     unit.state["steps"] = 0
     ff(game)["mover"] = unit.id
-    game.emit("move_start", unit=unit.id, rule="[7.0]")
+    emit_about(game, "move_start", [unit.id], unit=unit.id, rule="[7.0]")
     while unit.hex is not None or unit.state.get("steps", 0) == 0:
         if unit.state.get("Km") and unit.hex is not None:
             break  # [6.54] a Km from opportunity fire stops it
@@ -240,11 +241,13 @@ def move_unit(game: Game, unit: Unit) -> Step:
             break
         if isinstance(choice, Mapping) and choice.get("exit"):
             do_exit(game, unit)
-            game.emit("exit", unit=unit.id, edge=unit.state.get("exit_edge"), rule="[7.26]")
+            emit_about(game, "exit", [unit.id], unit=unit.id, edge=unit.state.get("exit_edge"),
+                       rule="[7.26]")
             break
         if isinstance(choice, Mapping) and "to" in choice:
             do_step(game, unit, str(choice["to"]))
-            game.emit("move", unit=unit.id, to=str(choice["to"]), mp=unit.state.get("mp"))
+            emit_about(game, "move", [unit.id], unit=unit.id, to=str(choice["to"]),
+                       mp=unit.state.get("mp"))
             yield from run_interrupts(game, unit)
             if not is_vehicle(unit):
                 break  # infantry: one hex per Game-Turn [7.0]
@@ -283,12 +286,13 @@ def movement(game: Game) -> Step:
         elif "mount" in choice:
             v = game.state.units[str(choice["mount"])]
             do_mount(game, v, [game.state.units[str(x)] for x in choice["units"]])
-            game.emit("mount", vehicle=v.id, units=list(choice["units"]), rule="[7.42]")
+            emit_about(game, "mount", [v.id, *choice["units"]], vehicle=v.id,
+                       units=list(choice["units"]), rule="[7.42]")
         elif "dismount" in choice:
             v = game.state.units[str(choice["dismount"])]
             pax = list(v.state.get("passengers", []))
             do_dismount(game, v)
-            game.emit("dismount", vehicle=v.id, units=pax, rule="[7.42]")
+            emit_about(game, "dismount", [v.id, *pax], vehicle=v.id, units=pax, rule="[7.42]")
         elif "action" in choice:
             hk = _hook(game, "firefight_run_action")
             step = hk(game=game, side=side, choice=dict(choice)) if hk is not None else None

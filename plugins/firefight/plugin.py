@@ -21,7 +21,7 @@ from hexwar.core.types import (
 from hexwar.plugins.firefight import hookspecs as HOOKSPECS  # the manager adds these
 from hexwar.plugins.firefight import indirect as IF
 from hexwar.plugins.firefight.ffdata import DATA, disclosed, ff_data
-from hexwar.plugins.firefight.mechanics import ff, los_rules
+from hexwar.plugins.firefight.mechanics import ff, los_rules, public_ref
 
 if TYPE_CHECKING:
     import click
@@ -252,8 +252,14 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     if game.scenario.system != SYSTEM:
         return None
     data = ff(game)
+    def shown(uid: str | None) -> str | None:
+        if uid is None or uid not in game.state.units or side is None:
+            return uid
+        return uid if game.state.units[uid].side == side else public_ref(game, uid)
+
     out: dict[str, Any] = {"impacts": list(data.get("impacts", [])),
-                           "mover": data.get("mover"), "attacked": list(data.get("attacked", []))}
+                           "mover": shown(data.get("mover")),
+                           "attacked": [shown(x) for x in data.get("attacked", [])]}
     tl = data.get("target_list", {})
     units = IF.if_units(game)
     out["target_list"] = {s: v for s, v in tl.items() if side is None or s == side}

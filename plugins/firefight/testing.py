@@ -55,7 +55,8 @@ def mini_game(tmp_path: Path, units: Iterable[Mapping[str, Any]],
               hexes: Iterable[Mapping[str, Any]] = (),
               hexsides: Iterable[Mapping[str, Any]] = (), *, turns: int = 5, seed: int = 1,
               special: Mapping[str, Any] | None = None, victory: str | None = None,
-              rules: Iterable[str] = (), panel: str | None = None) -> Game:
+              rules: Iterable[str] = (), panel: str | None = None,
+              local_plugins: Iterable[object] = ()) -> Game:
     """``panel``: a registered panel (``firefight:map-b``) instead of the synthetic one."""
     mini_panel(tmp_path / "panel.toml", hexes, hexsides)
     board = f'{{ panel = "{panel}" }}' if panel else '{ file = "panel.toml" }'
@@ -78,4 +79,4 @@ def mini_game(tmp_path: Path, units: Iterable[Mapping[str, Any]],
         text.append("")
     path = tmp_path / "scenario.toml"
     path.write_text("\n".join(text), encoding="utf-8")
-    return Game(Scenario.load(path), seed=seed)
+    return Game(Scenario.load(path), seed=seed, local_plugins=local_plugins)

@@ -1173,3 +1173,37 @@ def test_fire_command_on_a_save(tmp_path: Path) -> None:
 
     out = json.loads(r.output)["attacks"][0]
     assert out["roll"] == 12 and out["range"] == 5 and out["weapon"] == "US-M60A1"
+
+
+class _AliasRule:
+    """A stand-in for the observation rule: 'x' is known to the Soviet side only as '?US-1'."""
+
+    from hexwar.core.types import PluginManifest
+
+    PLUGIN = PluginManifest(name="firefight.test_alias", system="firefight", kind="rule",
+                            title="test alias", summary="test")
+
+    from hexwar.core.markers import hookimpl
+
+    @hookimpl
+    def firefight_public_ref(self, game: Game, unit_id: str) -> str | None:
+        return "?US-1" if unit_id == "x" else None
+
+
+def test_public_alias_hides_ids_from_the_other_side(tmp_path: Path) -> None:
+    g = mini_game(tmp_path, [U("x", "US-M60A1", "US", "1005"), U("t", "SU-T62", "SU", "1020"),
+                             U("d", "SU-Dummy", "SU", "1015", dummy=True)],
+                  rules=["firefight.test_alias"], local_plugins=[_AliasRule()])
+    M.ff(g)["mover"] = "x"
+    M.execute_attack(g, "SU", ["t"], "x", {}, "opportunity")
+    su = [e for e in g.view("SU").events() if e.get("what") == "fire"]
+    us = [e for e in g.view("US").events() if e.get("what") == "fire"]
+    assert su and su[-1]["target"] == "?US-1" and us[-1]["target"] == "x"
+    rolls = [e for e in g.log.for_side("SU") if e.get("type") == "roll"]
+    assert all("x" not in str(e.get("purpose", "")).split("->")[-1].split()[0] for e in rolls
+               if "->" in str(e.get("purpose", "")))
+    assert g.view("SU").system_state["mover"] == "?US-1"
+    assert g.view("US").system_state["mover"] == "x"
+    M.ff(g)["impacts"] = [{"unit": "a", "side": "US", "hex": "1015", "pattern": [8, 4, 2],
+                           "turn": g.state.turn}]
+    assert all(o["target"] != "d" for o in IF.attack_zones(g))  # a dummy is nothing [12.0]

@@ -1,0 +1,110 @@
+"""Helpers shared by the Firefight II/III optional rules (state access, unit classes, steps)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from hexwar.plugins.firefight.ffdata import ff_data
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+SYSTEM = "firefight"
+Step = Generator[Any, Any, Any]
+#: fireteams [3.3] (the "Fireteams only" of [16.0], the laser guns of [26.0])
+FIRETEAMS = frozenset({"US-TM", "US-TM+", "SU-TM", "SU-TM+"})
+#: fireteams and machine-gun teams [24.0]
+SMALL_ARMS_TEAMS = FIRETEAMS | {"US-MG", "US-MG+", "SU-MG", "SU-MG+"}
+
+
+def is_ff(game: Game | None) -> bool:
+    return game is not None and game.scenario.system == SYSTEM
+
+
+def enabled(game: Game | None, rule: str) -> bool:
+    return game is not None and rule in game.rules_enabled
+
+
+def rstate(game: Game, key: str) -> dict[str, Any]:
+    """The rule's own game-wide state, ``game.state.data["firefight.<key>"]`` (JSON values)."""
+    data: dict[str, Any] = game.state.data.setdefault(f"firefight.{key}", {})
+    return data
+
+
+def tname(unit: Unit) -> str:
+    """Unqualified type name, e.g. ``US-M60A1``."""
+    return unit.type.split(":", 1)[1]
+
+
+def ucls(unit: Unit) -> str:
+    return ff_data().units[tname(unit)].cls
+
+
+def vehicle(unit: Unit) -> bool:
+    return ucls(unit) != "personnel"
+
+
+def bump_los(game: Game) -> None:
+    """Invalidate the cached lines of sight (smoke placed or removed)."""
+    ff = game.state.data.setdefault("firefight", {})
+    ff["los_epoch"] = int(ff.get("los_epoch", 0)) + 1
+
+
+def roll2d6(game: Game, purpose: str) -> int:
+    return game.dice.d6(f"{purpose} die 1") + game.dice.d6(f"{purpose} die 2")
+
+
+def no_step() -> Step:
+    """An empty sub-procedure."""
+    return
+    yield
+
+
+def run_reactions(game: Game, side: str, attack: dict[str, Any], outcomes: list[dict[str, Any]]
+                  ) -> Step:
+    """Run the ``firefight_reactions`` of an attack made outside ``attack_step`` (Short Halt
+    fire [17], fire on the move [27.5]) so that Overwatch [15] may answer it."""
+    from hexwar.plugins.firefight.mechanics import _hook
+
+    hk = _hook(game, "firefight_reactions")
+    if hk is None or game.state.phase != "firefight.movement":
+        return
+    for out in outcomes:
+        att = {**attack, "firer": out.get("firer"), "firer_side": side}
+        for steps in hk(game=game, attack=att, outcome=out):
+            for st in steps or ():
+                yield from st
+
+
+def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, Any]]:
+    """Attacks a moving unit may make while it moves (Short Halt [17], fire on the move
+    [27.5]): one option per legal (target, weapon) for mode ``action``. The unit fires once."""
+    from hexwar.plugins.firefight.mechanics import candidate_attacks
+
+    u = game.state.units[unit_id]
+    if u.hex is None or u.state.get("fired") or game.state.phase != "firefight.movement":
+        return []
+    out = []
+    for c in candidate_attacks(game, u.side, action):
+        if c["firers"] == [unit_id]:
+            out.append({"action": action, "unit": unit_id, "target": c["target"],
+                        "weapon": c["weapons"][unit_id]})
+    return out
+
+
+def run_move_fire(game: Game, choice: Any, mp_cost: float, rule: str) -> Step:
+    """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once [17.0], then let the
+    enemy answer with Overwatch [15]."""
+    from hexwar.plugins.firefight.mechanics import execute_attack
+
+    uid = str(choice["unit"])
+    u = game.state.units[uid]
+    u.state["mp"] = float(u.state.get("mp", 0.0)) - mp_cost
+    game.emit(str(choice["action"]), unit=uid, target=str(choice["target"]), mp_cost=mp_cost,
+              rule=rule)
+    outs = execute_attack(game, u.side, [uid], str(choice["target"]),
+                          {uid: str(choice["weapon"])}, str(choice["action"]))
+    yield from run_reactions(game, u.side, {"target": str(choice["target"]),
+                                            "mode": str(choice["action"])}, outs)

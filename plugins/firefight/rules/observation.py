@@ -1,0 +1,291 @@
+"""Firefight [11.0] Modified Observation: face-down units, observation ranges, spotting.
+
+Cases: [11.0] units deploy face-down; a face-down unit is revealed when it fires, when it moves
+in an enemy unit's field of vision, or when an enemy unit comes within observation range;
+the owner answers truthfully "personnel" or "vehicle" (a dummy may claim either, [12.0]).
+[11.1] Observation Range Table (data/observation_range.toml). [11.2] a spotted unit that no
+enemy unit sees any more is turned face-down again (design 9.3 #8: automatically, when the
+spotting sweep runs). [11.21] a face-down unit may not be fired at.
+
+Hidden information: the other side sees a face-down counter only as an anonymous counter
+(``?SU-3``: alias, side, hex, claimed kind); its id, type and state never reach that side's
+view. Reveals are logged to everyone (the counter is turned over on the table).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.markers import hookimpl
+from hexwar.core.types import PluginManifest
+from hexwar.plugins.firefight.rules._common import (
+    Step,
+    enabled,
+    is_ff,
+    rstate,
+    vehicle,
+)
+
+if TYPE_CHECKING:
+    from hexwar.core.board import Board
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+    from hexwar.core.hexgrid import Hex
+    from hexwar.core.types import PhaseSpec
+
+PLUGIN = PluginManifest(
+    name="firefight.observation", system="firefight", kind="rule",
+    title="Modified Observation Rules [11.0]",
+    summary="FF II [11]: units deploy face-down; spotting by observation range; face-down units "
+            "cannot be fired at.",
+    implements=("[11.0]", "[11.1]", "[11.2]", "[11.21]"),
+)
+
+DATA = Path(__file__).parent / "data" / "observation_range.toml"
+KEY = "observation"
+
+
+@lru_cache(maxsize=1)
+def observation_table() -> dict[str, tuple[int, int]]:
+    """[11.1] row -> (personnel, vehicle) ranges in hexes."""
+    raw = tomllib.loads(DATA.read_text(encoding="utf-8"))["rows"]
+    return {k: (int(v["personnel"]), int(v["vehicle"])) for k, v in raw.items()}
+
+
+def observation_range(row: str, is_vehicle: bool) -> int:
+    """[11.1] how far a static face-down unit in ``row`` terrain can be spotted."""
+    p, v = observation_table()[row]
+    return v if is_vehicle else p
+
+
+def observation_rows(board: Board, observer_hex: Hex, target_hex: Hex,
+                     smoke: bool = False, improved: bool = False) -> list[str]:
+    """The Observation Range Table rows that apply to a target seen from ``observer_hex``:
+    its hex's terrain (smoke counts as Forest [14.12]), defilade toward this observer [5.2]
+    (still used under [13.0]), an Improved Position [23.1]."""
+    from hexwar.plugins.firefight.mechanics import in_defilade_geom
+
+    rows = []
+    t = board.terrain_of.get(target_hex, "clear")
+    rows.append(t if t in ("forest", "town") else "clear")
+    if smoke:
+        rows.append("forest")
+    if in_defilade_geom(board, observer_hex, target_hex):
+        rows.append("defilade")
+    if improved:
+        rows.append("improved_position")
+    return rows
+
+
+def spotting_limit(rows: Sequence[str], is_vehicle: bool) -> int:
+    """Design 9.3 #6: when several rows apply, the most restrictive (smallest) range."""
+    return min(observation_range(r, is_vehicle) for r in rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# state
+# ---------------------------------------------------------------------------------------------
+
+
+def face_down(u: Unit) -> bool:
+    return bool(u.state.get("face_down"))
+
+
+def alias(game: Game, uid: str) -> str:
+    return str(rstate(game, KEY).get("alias", {}).get(uid, uid))
+
+
+def claimed_kind(u: Unit) -> str:
+    """[11.0] the truthful answer to "personnel or vehicle?"; a dummy answers what its owner
+    chose ([12.0], ``state["claim"]``, default personnel)."""
+    if u.state.get("dummy"):
+        return str(u.state.get("claim", "personnel"))
+    return "vehicle" if vehicle(u) else "personnel"
+
+
+def _in_smoke(game: Game, h: Hex) -> bool:
+    if not enabled(game, "firefight.smoke"):
+        return False
+    from hexwar.plugins.firefight.rules.smoke import smoke_hexes_of
+
+    return h in smoke_hexes_of(game)
+
+
+def spots(game: Game, observer: Unit, target: Unit) -> bool:
+    """[11.0, 11.1, 23.1] does ``observer`` spot the static face-down ``target``?"""
+    from hexwar.plugins.firefight.mechanics import has_los
+
+    if observer.hex is None or target.hex is None or observer.state.get("carrier"):
+        return False
+    if observer.state.get("dummy"):
+        return False  # a dummy is nothing [12.0]
+    if not has_los(game, observer.hex, target.hex):
+        return False
+    improved = bool(target.state.get("ip")) and not (target.state.get("moved")
+                                                      or target.state.get("fired"))
+    rows = observation_rows(game.board, observer.hex, target.hex,
+                            _in_smoke(game, target.hex), improved)
+    return observer.hex.distance(target.hex) <= spotting_limit(rows, claimed_kind(target)
+                                                               == "vehicle")
+
+
+def in_enemy_view(game: Game, u: Unit) -> bool:
+    """Some enemy unit has a line of sight to ``u`` (its "field of vision" [11.0, 11.2])."""
+    from hexwar.plugins.firefight.mechanics import has_los
+
+    if u.hex is None:
+        return False
+    return any(e.hex is not None and not e.state.get("carrier") and not e.state.get("dummy")
+               and has_los(game, e.hex, u.hex)
+               for e in game.state.units.values() if e.side != u.side)
+
+
+def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
+    """Turn a face-down counter face-up; a revealed dummy is removed [12.0]."""
+    if not face_down(u) or u.hex is None:
+        return
+    u.state.pop("face_down", None)
+    game.emit("revealed", counter=alias(game, u.id), unit=u.id, type=u.type,
+              hex=game.board.label(u.hex), why=why, rule=rule)
+    if u.state.get("dummy"):
+        game.emit("dummy_removed", counter=alias(game, u.id), unit=u.id,
+                  hex=game.board.label(u.hex), rule="[12.0]")
+        u.hex = None
+        u.state["removed"] = game.state.turn
+
+
+def conceal(game: Game, u: Unit) -> None:
+    """[11.2] a face-up unit out of every enemy unit's sight goes face-down again."""
+    if face_down(u) or u.hex is None or u.state.get("carrier"):
+        return
+    u.state["face_down"] = True
+    game.emit("concealed", visible_to=[u.side], unit=u.id, rule="[11.2]")
+    game.emit("concealed", counter=alias(game, u.id), side=u.side, rule="[11.2]")
+
+
+def sweep(game: Game) -> None:
+    """Spot every face-down unit some enemy unit spots [11.0, 11.1]; re-conceal face-up units
+    no enemy unit sees [11.2]."""
+    units = [u for u in game.state.units.values() if u.hex is not None]
+    for t in units:
+        if t.hex is None:
+            continue
+        if face_down(t):
+            for o in units:
+                if o.side != t.side and o.hex is not None and spots(game, o, t):
+                    reveal(game, t, f"spotted by {o.id}", "[11.1]")
+                    break
+        elif not t.state.get("carrier") and not in_enemy_view(game, t):
+            conceal(game, t)
+
+
+def setup_face_down(game: Game) -> None:
+    """[11.0] every unit deploys face-down; anonymous counter names for the other side."""
+    st = rstate(game, KEY)
+    if "alias" in st:
+        return
+    names: dict[str, str] = {}
+    for side in sorted(game.state.sides):
+        ids = sorted(k for k, u in game.state.units.items() if u.side == side)
+        order = list(ids)
+        for i in range(len(order) - 1, 0, -1):  # Fisher-Yates with the game dice
+            j = game.dice.choice_index("counter shuffle", i + 1)
+            order[i], order[j] = order[j], order[i]
+        for n, uid in enumerate(order, 1):
+            names[uid] = f"?{side}-{n}"
+    st["alias"] = names
+    for u in game.state.units.values():
+        if not u.state.get("carrier"):
+            u.state["face_down"] = True
+
+
+# ---------------------------------------------------------------------------------------------
+# hooks
+# ---------------------------------------------------------------------------------------------
+
+
+@hookimpl
+def hexwar_setup_game(game: Game) -> None:
+    if is_ff(game):
+        setup_face_down(game)
+
+
+@hookimpl
+def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
+    if is_ff(game) and phase.when == "turn" and phase.name in (
+            "firefight.direct_fire", "firefight.movement", "firefight.if_execute"):
+        sweep(game)
+
+
+@hookimpl
+def hexwar_phase_end(game: Game, phase: PhaseSpec) -> None:
+    if is_ff(game) and phase.when == "turn":
+        sweep(game)
+
+
+@hookimpl
+def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
+    """[11.21] a face-down unit may not be fired at."""
+    return {u.id: "the unit is face-down (unspotted) [11.21]" for u in game.state.units.values()
+            if u.side != side and face_down(u)}
+
+
+@hookimpl
+def firefight_unit_view(game: Game, side: str, unit_id: str,
+                        shown: dict[str, Any]) -> dict[str, Any] | None:
+    u = game.state.units[unit_id]
+    if u.side == side or not face_down(u):
+        return None
+    return {"id": alias(game, unit_id), "side": u.side, "type": "firefight:face-down",
+            "hex": shown.get("hex"), "facing": None,
+            "state": {"face_down": True, "kind": claimed_kind(u)}}
+
+
+@hookimpl(optionalhook=True)
+def firefight_public_ref(game: Game, unit_id: str) -> str | None:
+    u = game.state.units.get(unit_id)
+    return alias(game, unit_id) if u is not None and face_down(u) else None
+
+
+@hookimpl
+def firefight_attack_done(game: Game, attack: dict[str, Any], outcome: dict[str, Any]) -> None:
+    """[11.0] a face-down unit that fires is turned face-up."""
+    fid = attack.get("firer")
+    if fid and fid in game.state.units:
+        reveal(game, game.state.units[fid], "fired", "[11.0]")
+
+
+def _spot_after_step(game: Game, unit_id: str) -> Step:
+    """[11.0] a face-down mover in an enemy unit's field of vision is spotted; the mover
+    spots the face-down enemy units within its observation range."""
+    u = game.state.units[unit_id]
+    if u.hex is None:
+        return
+    if face_down(u) and in_enemy_view(game, u):
+        reveal(game, u, "moved in view", "[11.0]")
+    if u.hex is None:
+        return
+    for t in list(game.state.units.values()):
+        if t.side != u.side and face_down(t) and t.hex is not None and spots(game, u, t):
+            reveal(game, t, f"spotted by {u.id}", "[11.1]")
+    return
+    yield
+
+
+@hookimpl
+def firefight_mover_interrupts(game: Game, unit_id: str, hex_label: str,
+                               stage: str) -> Sequence[Step]:
+    if stage != "spotting":
+        return []
+    return [_spot_after_step(game, unit_id)]
+
+
+@hookimpl
+def firefight_move_done(game: Game, unit_id: str) -> None:
+    sweep(game)
+
+
