@@ -7,7 +7,6 @@ import json
 from click.testing import CliRunner
 
 from hexwar.core.cli import cli
-
 from hexwar.plugins.mbt.plugin import hexwar_register_commands
 
 hexwar_register_commands(cli)

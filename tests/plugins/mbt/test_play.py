@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
+import hexwar.plugins.mbt as mbt_pkg
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.scenario import Scenario
-
-import hexwar.plugins.mbt as mbt_pkg
 from hexwar.plugins.mbt.ai import MbtAI
 from hexwar.plugins.mbt.state import data
 
