@@ -538,12 +538,20 @@ def _card_provenance(hooks: Any, system: str) -> list[dict[str, Any]]:
 
 
 def _add_system_commands() -> None:
+    """Let every installed plugin add its commands; one broken plugin never hides the others'."""
     from hexwar.core.manager import discovery_manager
 
     try:
-        discovery_manager().hook.hexwar_register_commands(group=cli)
-    except HexwarError as exc:  # a broken plugin must not take the whole CLI down
+        pm = discovery_manager()
+    except Exception as exc:
         err_console.print(f"[yellow]warning:[/] plugin commands unavailable: {escape(str(exc))}")
+        return
+    for impl in pm.hook.hexwar_register_commands.get_hookimpls():
+        try:
+            impl.function(group=cli)
+        except Exception as exc:  # report the plugin by name and go on
+            err_console.print(f"[yellow]warning:[/] plugin {escape(impl.plugin_name)!r} could not "
+                              f"add its commands: {escape(f'{type(exc).__name__}: {exc}')}")
 
 
 def main() -> None:

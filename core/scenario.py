@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 _BOARDS: dict[tuple[Any, ...], Board] = {}
 
 
+def _stamp(path: Path | str) -> tuple[int, int]:
+    """A panel file's modification time and size: an edited panel is assembled anew."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return (0, 0)
+    return (st.st_mtime_ns, st.st_size)
+
+
 class ScenarioError(DataError):
     """A scenario has one or more problems; ``problems`` lists them all."""
 
@@ -202,7 +211,8 @@ class Scenario:
 
         # Boards are read-only during a game (changing state such as smoke or wrecks lives in the
         # game state), so games of one scenario share the board assembled for the first of them.
-        panels = tuple(sorted((s.name, str(s.path)) for s in hooks.data_sources("panel")))
+        panels = tuple(sorted((s.name, str(s.path), _stamp(s.path))
+                              for s in hooks.data_sources("panel")))
         key = (self.sha256, self.path, panels, tuple(sorted(hooks.terrain_types())))
         board = _BOARDS.get(key)
         if board is None:
