@@ -107,10 +107,15 @@ def request_problem(game: Game, side: str, unit_id: str, hex_label: str, *,
     if continuous:
         if u.get("impacted_turn") != game.state.turn or u.get("last_impact") is None:
             return "Continuous Fire only in the turn the unit's fire impacted [8.32]"
-        last = game.board.parse(u["last_impact"])
-        if last.distance(h) > CONTINUOUS_RANGE:
-            return "Continuous Fire may shift at most two hexes [8.32]"
-        if not sees(game, side, last):
+        # [8.32] from the current impact hex; CL [8.51]: or from the hex the fire was shifted
+        # to this turn ("walking" the fire), LOS still required [8.71]
+        bases = [game.board.parse(u["last_impact"])]
+        if u.get("last_adjusted"):
+            bases.append(game.board.parse(u["last_adjusted"]))
+        ok = [b for b in bases if b.distance(h) <= CONTINUOUS_RANGE]
+        if not ok:
+            return "Continuous Fire may shift at most two hexes [8.32, CL 8.51]"
+        if not any(sees(game, side, b) for b in ok):
             return "no friendly unit sees the impact hex [8.71]"
         return None
     if not sees(game, side, h):
@@ -240,10 +245,12 @@ def pattern(game: Game, unit_id: str) -> tuple[int, int, int]:
     return base
 
 
-def place(game: Game, unit_id: str, hex_label: str) -> None:
-    """[8.52] put the Impact Marker down; the unit is free again [8.21]."""
+def place(game: Game, unit_id: str, hex_label: str, adjusted: str | None = None) -> None:
+    """[8.52] put the Impact Marker down; the unit is free again [8.21]. ``adjusted``: the hex
+    the fire was shifted to before scatter (CL [8.51])."""
     u = if_units(game)[unit_id]
     m = u["mission"]
+    u["last_adjusted"] = adjusted
     hk = _hook(game, "firefight_place_impact")
     handled = hk(game=game, mission=dict(m), hex_label=hex_label) if hk is not None else None
     if not handled:

@@ -352,7 +352,7 @@ def if_execute(game: Game) -> Step:
                                     context={"unit": uid, "plotted": m["hex"]},
                                     prompt=f"{uid}: keep {m['hex']} or shift", rule="[8.51]")
             final = IF.scatter(game, uid, game.board.parse(str(to)))
-            IF.place(game, uid, game.board.label(final))
+            IF.place(game, uid, game.board.label(final), adjusted=str(to))
     IF.attack_zones(game)
 
 

@@ -1207,3 +1207,12 @@ def test_public_alias_hides_ids_from_the_other_side(tmp_path: Path) -> None:
     M.ff(g)["impacts"] = [{"unit": "a", "side": "US", "hex": "1015", "pattern": [8, 4, 2],
                            "turn": g.state.turn}]
     assert all(o["target"] != "d" for o in IF.attack_zones(g))  # a dummy is nothing [12.0]
+
+
+def test_ff_96_walk_the_fire_from_the_adjusted_hex(tmp_path: Path) -> None:
+    g = _if_game(tmp_path, M81[:1])
+    g.state.phase = "firefight.if_request"
+    u = IF.if_units(g)["m0"]
+    u.update(impacted_turn=g.state.turn, last_impact="1013", last_adjusted="1010")
+    assert IF.request_problem(g, "US", "m0", "1008", continuous=True) is None  # 2 from 1010
+    assert IF.request_problem(g, "US", "m0", "1006", continuous=True) is not None
