@@ -8,6 +8,7 @@ most three hexsides away, so one turn per hex is enough and turning twice in a h
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -83,20 +84,48 @@ def _height_cost(card: Card, dh: int) -> int | None:
     return card.height_costs.get(min(dh, top))
 
 
+def scale_of(card: Card) -> int:
+    """Costs are searched as integers: MF times the least common multiple of the denominators
+    (road 1/3, path 1/2, FM halves: 6 for every stand-in card)."""
+    k = 6
+    for f in (card.road, card.path_cost, card.mf / 2):
+        k = math.lcm(k, f.denominator)
+    return k
+
+
 def successors(card: Card, info: MapInfo, ctx: MoveContext,
                *, allow_reverse: bool = True) -> Callable[[State], Iterable[tuple[State, Fraction]]]:
-    tc = card.turn_costs
-    memo: dict[tuple[Hex, Hex], Fraction | None] = {}
-
-    def cost(a: Hex, b: Hex) -> Fraction | None:
-        key = (a, b)
-        if key not in memo:
-            memo[key] = enter_cost(card, info, a, b, ctx)
-        return memo[key]
+    """Successor states with exact (Fraction) costs."""
+    fast = int_successors(card, info, ctx, allow_reverse=allow_reverse)
+    k = scale_of(card)
 
     def succ(state: State) -> list[tuple[State, Fraction]]:
+        return [(st, Fraction(c, k)) for st, c in fast(state)]
+
+    return succ
+
+
+def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
+                   *, allow_reverse: bool = True) -> Callable[[State], list[tuple[State, int]]]:
+    """The search's successor function: costs in units of 1/``scale_of(card)`` MF."""
+    k = scale_of(card)
+    tc = [int(c * k) for c in card.turn_costs]
+    memo: dict[tuple[Hex, Hex], int | None] = {}
+    out_memo: dict[State, list[tuple[State, int]]] = {}
+
+    def cost(a: Hex, b: Hex) -> int | None:
+        key = (a, b)
+        if key not in memo:
+            c = enter_cost(card, info, a, b, ctx)
+            memo[key] = None if c is None else int(c * k)
+        return memo[key]
+
+    def succ(state: State) -> list[tuple[State, int]]:
+        got = out_memo.get(state)
+        if got is not None:
+            return got
         h, f, turned = state
-        out: list[tuple[State, Fraction]] = []
+        out: list[tuple[State, int]] = []
         n = h.neighbor(f)
         c = cost(h, n)
         if c is not None:
@@ -107,11 +136,12 @@ def successors(card: Card, info: MapInfo, ctx: MoveContext,
             if c is not None:
                 out.append(((r, f, False), 2 * c))
         if not turned:  # 8.3
-            for k in (1, 2, 3):
-                if k > len(tc):
+            for n_sides in (1, 2, 3):
+                if n_sides > len(tc):
                     break
-                for sign in ((1, -1) if k < 3 else (1,)):
-                    out.append(((h, rotate_direction(f, sign * k), True), Fraction(tc[k - 1])))
+                for sign in ((1, -1) if n_sides < 3 else (1,)):
+                    out.append(((h, rotate_direction(f, sign * n_sides), True), tc[n_sides - 1]))
+        out_memo[state] = out
         return out
 
     return succ
@@ -124,12 +154,14 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     ``first_hex_rule`` applies MBT 8.4.4: a unit with M (or OR) orders that has spent nothing on
     turns may always enter one new hex, whatever it costs (forward or in reverse).
     """
-    found = reachable(start, budget, successors(card, info, ctx))  # type: ignore[arg-type]
+    k = scale_of(card)
+    found = reachable(start, math.floor(budget * k), int_successors(card, info, ctx))
     out: dict[tuple[Hex, int], Fraction] = {}
     for (h, f, _t), cost in found.items():
         key = (h, f)
-        if key not in out or cost < out[key]:
-            out[key] = Fraction(cost)
+        value = Fraction(int(cost), k)
+        if key not in out or value < out[key]:
+            out[key] = value
     if first_hex_rule:
         for (nh, g), c2 in first_hex_entries(card, info, start, ctx).items():
             if (nh, g) not in out:
@@ -158,12 +190,12 @@ def first_hex_entries(card: Card, info: MapInfo, start: State,
 def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget: Fraction,
          ctx: MoveContext, *, first_hex_rule: bool = False) -> list[tuple[State, Fraction]] | None:
     """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs."""
-    succ = successors(card, info, ctx)
-    path = least_cost_path(start, lambda s: (s[0], s[1]) == goal, succ,  # type: ignore[arg-type]
-                           budget=budget)  # type: ignore[arg-type]
+    k = scale_of(card)
+    fast = int_successors(card, info, ctx)
+    path = least_cost_path(start, lambda s: (s[0], s[1]) == goal, fast, budget=math.floor(budget * k))
     if path is not None:
         states = list(path.states)
-        return _with_costs(states, succ)
+        return _with_costs(states, successors(card, info, ctx))
     if first_hex_rule:
         entries = first_hex_entries(card, info, start, ctx)
         if goal in entries:
