@@ -71,3 +71,25 @@ def test_random_players_finish_matchup_b() -> None:
     g = Game(scenario("b"), seed=1)
     result = g.play({"NATO": RandomController("NATO", 1), "Soviet": RandomController("Soviet", 1)})
     assert g.over and result.level in ("victory", "tie", "automatic victory")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key,seed", [("c", 7), ("d", 11)])
+def test_ai_plays_other_matchups_to_the_end(key: str, seed: int) -> None:
+    g = Game(scenario(key), seed=seed)
+    result = g.play({"NATO": MbtAI("NATO", seed), "Soviet": MbtAI("Soviet", seed)})
+    assert g.over and (g.state.turn == 10 or result.level == "automatic victory")
+    fired = [e for e in g.log.for_side(None) if e.get("what") == "AP point effect fire"]
+    assert fired, "the AIs should have fought"
+
+
+def test_an_illegal_answer_is_rejected_by_the_engine_and_changes_nothing() -> None:
+    from hexwar.core.errors import RulesError
+
+    g = Game(scenario("a"), seed=2)
+    d = g.pending
+    assert d is not None and d.kind == "mbt.edge"
+    before = g.state.digest()
+    with pytest.raises(RulesError, match="not a legal choice"):
+        g.answer("2")
+    assert g.state.digest() == before and g.pending is d
