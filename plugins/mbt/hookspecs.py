@@ -8,7 +8,7 @@ kinds) or once per shot, never per hex in a hot loop.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hexwar.core.markers import hookspec
 
@@ -57,10 +57,3 @@ def mbt_weapon_arc(game: Game, unit: Unit, weapon: str) -> str | None:
 def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
     """Called after damage is applied to a unit (14.3.3 suppression and crew losses, 17.2.3
     bail-out, 14.3.3.2 passengers)."""
-
-
-@hookspec
-def mbt_unit_kinds() -> Sequence[dict[str, Any]]:
-    """Further kinds of data card (leg 15.1, towed 15.2, helicopter 20.2, aircraft 20.1,
-    artillery 19.1): ``{"kind": name, "loader": callable(records) -> card}``."""
-    raise NotImplementedError

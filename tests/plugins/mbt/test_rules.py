@@ -502,7 +502,7 @@ def test_automatic_victory(make_game: Any) -> None:
     assert r is not None and r.winner == NATO
 
 
-def test_wreck_rules_7_4_7_3(make_game: Any) -> None:
+def test_mbt_56_one_wreck_per_hex_burning_if_any_brewed_up(make_game: Any) -> None:
     from hexwar.plugins.mbt.sequence import apply_effects
 
     g = make_game([("A", "T-80A", SOV, "9J5", 1), ("B", "T-80A", SOV, "9J5", 1),
@@ -514,7 +514,7 @@ def test_wreck_rules_7_4_7_3(make_game: Any) -> None:
     assert data(g)["wrecks"] == {"9J5": "burning"}
 
 
-def test_hit_angle_and_elevation(make_game: Any) -> None:
+def test_mbt_47_48_hit_angle_and_elevation_in_play(make_game: Any) -> None:
     from hexwar.plugins.mbt.state import elevation, hit_angle
 
     g = make_game([("T", "T-80A", SOV, "9J5", 1)], heights={"9J2": 1})
@@ -527,3 +527,72 @@ def test_hit_angle_and_elevation(make_game: Any) -> None:
     assert elevation(ctx(g).info, p("9J5"), p("9J2")) == "Rising"
     assert elevation(ctx(g).info, p("9J6"), p("9J5")) == "Level"
     assert Hex(0, 0).distance(Hex(0, 0)) == 0
+
+
+# -- dice and geometry (4.2, 4.7) ------------------------------------------------------------
+
+
+def test_mbt_1_2_3_reading_the_dice() -> None:
+    from hexwar.core.dice import Dice
+
+    d = Dice(0)
+    d.force(5, 3, 0, 0, 0, 1, 0)
+    assert d.d100("MBT-1") == 53
+    assert d.d100("MBT-2") == 100
+    assert d.d100("MBT-2") == 1
+    assert d.d10("MBT-3") == 10
+
+
+def test_mbt_10_range_counts_hexes_not_the_start(make_game: Any) -> None:
+    g = make_game([("A", "M1A1", NATO, "9J2", 4)])
+    p = g.board.parse
+    assert p("9J2").distance(p("9J2")) == 0
+    assert p("9J2").distance(p("9J3")) == 1
+    assert p("9J2").distance(p("9J7")) == 5
+
+
+def test_mbt_42_brew_up_hexes_on_the_line(make_game: Any) -> None:
+    from hexwar.plugins.mbt.state import brewup_hexes
+
+    g = make_game([("A", "M1A1", NATO, "9J2", 4)])
+    p = g.board.parse
+    data(g)["wrecks"] = {"9J4": "burning", "9J6": "burning", "9J8": "normal"}
+    assert brewup_hexes(g, p("9J2"), p("9J9")) == 2  # two separate brew-up hexes, not the normal wreck
+    data(g)["wrecks"] = {"9J9": "burning"}
+    assert brewup_hexes(g, p("9J2"), p("9J9")) == 1  # the target's own hex ("enters")
+    # a line exactly along the hexside between two brew-up hexes counts once
+    a, b = p("9J5"), p("9J5").neighbor(3).neighbor(2)  # two steps along a hexside line
+    between = [h for h in a.neighbors() if h.distance(b) == 1]
+    assert len(between) == 2
+    data(g)["wrecks"] = {g.board.label(h): "burning" for h in between}
+    assert brewup_hexes(g, a, b) == 1
+
+
+def test_mbt_97_bridge_with_a_wreck(make_game: Any) -> None:
+    g = make_game([("A", "M1A1", NATO, "9J5", 1)], terrain={"9J4": "stream"},
+                  features={"9J5": ["road"], "9J4": ["road", "stream", "bridge"]},
+                  roads=[("9J5", "9J4")])
+    card, info = card_of(g, g.state.units["A"]), ctx(g).info
+    p = g.board.parse
+    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == Fraction(1, 3) + 1
+    wreck = moves.MoveContext(wrecks=frozenset({p("9J4")}))
+    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (8.6.1)
+    burning = moves.MoveContext(wrecks=frozenset({p("9J4")}), burning=frozenset({p("9J4")}))
+    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
+    # 8.6: entering the bridge hex other than along the road is entering the stream
+    assert moves.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
+
+
+def test_mbt_40_acquisition_in_play(make_game: Any, run: Any, dice_faces: Any) -> None:
+    from hexwar.plugins.mbt.state import acquisition_turns
+
+    g = make_game([("A", "T-72M1", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J12", 1)])
+    a, b = g.state.units["A"], g.state.units["B"]
+    data(g)["hits"] = {"A>B": [g.state.turn - 2, g.state.turn - 1]}
+    assert acquisition_turns(g, a, b) == 2
+    data(g)["hits"] = {"A>B": [g.state.turn - 2]}
+    assert acquisition_turns(g, a, b) == 0  # consecutive only
+    order(g, A="F")
+    g.dice.force(*dice_faces(1, 75))  # a hit on the tracks
+    run(direct_fire_phase(g), [{"target": "B", "shots": [["A", "APFSDS"]]}])
+    assert data(g)["hits"]["A>B"][-1] == g.state.turn
