@@ -149,7 +149,7 @@ def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
     if not face_down(u) or u.hex is None:
         return
     u.state.pop("face_down", None)
-    game.emit("revealed", counter=alias(game, u.id), unit=u.id, type=u.type,
+    game.emit("revealed", counter=alias(game, u.id), unit=u.id, unit_type=u.type,
               hex=game.board.label(u.hex), why=why, rule=rule)
     if u.state.get("dummy"):
         game.emit("dummy_removed", counter=alias(game, u.id), unit=u.id,
