@@ -95,53 +95,103 @@ def scale_of(card: Card) -> int:
 
 def successors(card: Card, info: MapInfo, ctx: MoveContext,
                *, allow_reverse: bool = True) -> Callable[[State], Iterable[tuple[State, Fraction]]]:
-    """Successor states with exact (Fraction) costs."""
-    fast = int_successors(card, info, ctx, allow_reverse=allow_reverse)
+    """Successor states with exact (Fraction) costs (the reference form; the search uses
+    :func:`int_successors` over integer-coded states)."""
     k = scale_of(card)
+    fast = int_successors(card, info, ctx, allow_reverse=allow_reverse)
+    index = _index(info)
 
     def succ(state: State) -> list[tuple[State, Fraction]]:
-        return [(st, Fraction(c, k)) for st, c in fast(state)]
+        h, f, t = state
+        return [(decode(info, st), Fraction(c, k)) for st, c in fast(encode(index, h, f, t))]
 
     return succ
 
 
+def _index(info: MapInfo) -> dict[Hex, int]:
+    idx: dict[Hex, int] | None = info.__dict__.get("_move_index")
+    if idx is None:
+        hexes = sorted(info.board.hexes, key=lambda h: (h.q, h.r))
+        idx = {h: i for i, h in enumerate(hexes)}
+        info.__dict__["_move_index"] = idx
+        info.__dict__["_move_hexes"] = hexes
+        info.__dict__["_move_nbr"] = [
+            tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes]
+    return idx
+
+
+def encode(index: dict[Hex, int], h: Hex, facing: int, turned: bool) -> int:
+    """A search state as one int: (hex index, facing 1-6, turned in this hex)."""
+    return (index[h] * 6 + facing - 1) * 2 + int(turned)
+
+
+def decode(info: MapInfo, code: int) -> State:
+    hexes: list[Hex] = info.__dict__["_move_hexes"]
+    rest, t = divmod(code, 2)
+    i, f = divmod(rest, 6)
+    return hexes[i], f + 1, bool(t)
+
+
+def _static_costs(card: Card, info: MapInfo) -> dict[tuple[int, int], int | None]:
+    """Per card and board: entry costs with no wreck, smoke or enemy about (scaled ints)."""
+    per: dict[str, dict[tuple[int, int], int | None]] = info.__dict__.setdefault("_move_costs", {})
+    key = f"{card.name}|{card.records.path}"
+    table = per.get(key)
+    if table is None:
+        table = per[key] = {}
+    return table
+
+
 def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
-                   *, allow_reverse: bool = True) -> Callable[[State], list[tuple[State, int]]]:
-    """The search's successor function: costs in units of 1/``scale_of(card)`` MF."""
+                   *, allow_reverse: bool = True) -> Callable[[int], list[tuple[int, int]]]:
+    """The search's successor function over integer-coded states (:func:`encode`); costs in units
+    of 1/``scale_of(card)`` MF."""
     k = scale_of(card)
     tc = [int(c * k) for c in card.turn_costs]
-    memo: dict[tuple[Hex, Hex], int | None] = {}
-    out_memo: dict[State, list[tuple[State, int]]] = {}
+    index = _index(info)
+    hexes: list[Hex] = info.__dict__["_move_hexes"]
+    nbr: list[tuple[int, ...]] = info.__dict__["_move_nbr"]
+    static = _static_costs(card, info)
+    empty = MoveContext()
+    special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies) if h in index}
+    dynamic: dict[tuple[int, int], int | None] = {}
+    out_memo: dict[int, list[tuple[int, int]]] = {}
+    turns: list[tuple[int, int]] = []  # (rotation in hexsides, cost)
+    for n_sides in (1, 2, 3):
+        if n_sides > len(tc):
+            break
+        for sign in ((1, -1) if n_sides < 3 else (1,)):
+            turns.append((sign * n_sides, tc[n_sides - 1]))
 
-    def cost(a: Hex, b: Hex) -> int | None:
-        key = (a, b)
-        if key not in memo:
-            c = enter_cost(card, info, a, b, ctx)
-            memo[key] = None if c is None else int(c * k)
-        return memo[key]
+    def cost(i: int, j: int) -> int | None:
+        if j < 0:
+            return None
+        key = (i, j)
+        table = dynamic if j in special else static
+        if key not in table:
+            c = enter_cost(card, info, hexes[i], hexes[j], ctx if j in special else empty)
+            table[key] = None if c is None else int(c * k)
+        return table[key]
 
-    def succ(state: State) -> list[tuple[State, int]]:
-        got = out_memo.get(state)
+    def succ(code: int) -> list[tuple[int, int]]:
+        got = out_memo.get(code)
         if got is not None:
             return got
-        h, f, turned = state
-        out: list[tuple[State, int]] = []
-        n = h.neighbor(f)
-        c = cost(h, n)
+        rest, turned = divmod(code, 2)
+        i, f0 = divmod(rest, 6)  # f0 = facing - 1
+        out: list[tuple[int, int]] = []
+        c = cost(i, nbr[i][f0])
         if c is not None:
-            out.append(((n, f, False), c))
+            out.append(((nbr[i][f0] * 6 + f0) * 2, c))
         if allow_reverse:  # 8.1.3: reverse, facing kept, twice the cost
-            r = h.neighbor(opposite(f))
-            c = cost(h, r)
+            back = nbr[i][(f0 + 3) % 6]
+            c = cost(i, back)
             if c is not None:
-                out.append(((r, f, False), 2 * c))
+                out.append(((back * 6 + f0) * 2, 2 * c))
         if not turned:  # 8.3
-            for n_sides in (1, 2, 3):
-                if n_sides > len(tc):
-                    break
-                for sign in ((1, -1) if n_sides < 3 else (1,)):
-                    out.append(((h, rotate_direction(f, sign * n_sides), True), tc[n_sides - 1]))
-        out_memo[state] = out
+            for rot, tcost in turns:
+                out.append(((i * 6 + (f0 + rot) % 6) * 2 + 1, tcost))
+        out_memo[code] = out
         return out
 
     return succ
@@ -155,9 +205,11 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     turns may always enter one new hex, whatever it costs (forward or in reverse).
     """
     k = scale_of(card)
-    found = reachable(start, math.floor(budget * k), int_successors(card, info, ctx))
+    index = _index(info)
+    found = reachable(encode(index, *start), math.floor(budget * k), int_successors(card, info, ctx))
     out: dict[tuple[Hex, int], Fraction] = {}
-    for (h, f, _t), cost in found.items():
+    for code, cost in found.items():
+        h, f, _t = decode(info, code)
         key = (h, f)
         value = Fraction(int(cost), k)
         if key not in out or value < out[key]:
@@ -191,10 +243,16 @@ def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget:
          ctx: MoveContext, *, first_hex_rule: bool = False) -> list[tuple[State, Fraction]] | None:
     """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs."""
     k = scale_of(card)
+    index = _index(info)
     fast = int_successors(card, info, ctx)
-    path = least_cost_path(start, lambda s: (s[0], s[1]) == goal, fast, budget=math.floor(budget * k))
+    gh, gf = goal
+    if gh not in index:
+        return None
+    targets = {encode(index, gh, gf, False), encode(index, gh, gf, True)}
+    path = least_cost_path(encode(index, *start), targets.__contains__, fast,
+                           budget=math.floor(budget * k))
     if path is not None:
-        states = list(path.states)
+        states = [decode(info, c) for c in path.states]
         return _with_costs(states, successors(card, info, ctx))
     if first_hex_rule:
         entries = first_hex_entries(card, info, start, ctx)
