@@ -516,6 +516,86 @@ def assign_weapons(game: Game) -> Step:
                       units=list(choice), rule="[6.81]" if weapon == "dragon" else "[6.9]")
 
 
+def _zone_ok(game: Game, zone: Mapping[str, Any], h: Any) -> bool:
+    """One deployment zone of ``[setup] deploy``: every condition given must hold."""
+    from hexwar.plugins.firefight.victory import area
+
+    label = game.board.label(h)
+    if "map" in zone and not label.startswith(f"{zone['map']}:"):
+        return False
+    col, row = (int(label[-4:-2]), int(label[-2:]))
+    if "rows" in zone and not zone["rows"][0] <= row <= zone["rows"][1]:
+        return False
+    if "cols" in zone and not zone["cols"][0] <= col <= zone["cols"][1]:
+        return False
+    if "area" in zone and h not in area(game.board, str(zone["area"])):
+        return False
+    if "within" in zone:
+        c = game.board.parse(str(zone["within"][0]))
+        if c.distance(h) > int(zone["within"][1]):
+            return False
+    return True
+
+
+def deployment_problem(game: Game, side: str, spec: Mapping[str, Any],
+                       placement: Mapping[str, str]) -> str | None:
+    """[9.13] every unit of ``side`` placed inside one of the zones (a zone with ``max`` holds
+    at most that many units; ``units`` limits a zone to those ids), at most four per hex [7.3]."""
+    if not isinstance(placement, Mapping):
+        return "a deployment is {unit id: hex}"
+    where: dict[str, Any] = {}
+    for u in game.state.units_of(side):
+        if u.hex is None or carried(u) or u.state.get("not_drawn"):
+            continue
+        lbl = placement.get(u.id)
+        try:
+            where[u.id] = game.board.parse(str(lbl)) if lbl is not None else u.hex
+        except ValueError as exc:
+            return str(exc)
+    for uid in placement:
+        if uid not in where:
+            return f"{uid} is not a unit of {side} that deploys on the map"
+    zones = list(spec.get("zones", []))
+    used = [0] * len(zones)
+    for uid, h in sorted(where.items()):
+        fits = [i for i, z in enumerate(zones) if _zone_ok(game, z, h)
+                and (not z.get("units") or uid in z["units"])
+                and uid not in z.get("exclude", ())
+                and used[i] < int(z.get("max", 10 ** 6))]
+        if not fits:
+            return f"{uid} at {game.board.label(h)} is outside the deployment area [9.13]"
+        unlimited = [i for i in fits if "max" not in zones[i]]
+        used[(unlimited or fits)[0]] += 1
+    count: dict[Any, int] = {}
+    for uid, h in where.items():
+        if not game.state.units[uid].state.get("dummy"):
+            count[h] = count.get(h, 0) + 1
+    if any(n > 4 for n in count.values()):
+        return "more than four units in a hex [7.3]"
+    return None
+
+
+def deploy(game: Game) -> Step:
+    """[9.13] each side in the scenario's order may redeploy its units inside its areas (the
+    scenario's positions are a legal default; the AI keeps them)."""
+    for spec in game.scenario.raw.get("setup", {}).get("deploy", []):
+        side = str(spec["side"])
+
+        def validate(choice: Any, side: str = side, spec: Mapping[str, Any] = spec
+                     ) -> str | None:
+            return deployment_problem(game, side, spec, choice)
+        choice = yield Decision(side, "firefight.deploy", options=[{}], validate=validate,
+                                context={"zones": list(spec.get("zones", []))},
+                                prompt=f"{side}: deploy (unit -> hex), {{}} keeps the set-up",
+                                rule="[9.13]")
+        for uid, lbl in dict(choice).items():
+            u = game.state.units[uid]
+            u.hex = game.board.parse(str(lbl))
+            for pid in u.state.get("passengers", []):
+                game.state.units[pid].hex = u.hex
+        emit_about(game, "deployed", [], side=side, rule="[9.13]")
+
+
 def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:
     """[6.81] at most one special weapon per team and no more than the scenario gives."""
     if not isinstance(choice, list | tuple):
@@ -534,6 +614,7 @@ def phases() -> list[PhaseSpec]:
     return [
         PhaseSpec("firefight.draw_forces", "Force draw", "Scenarios 7, 9", draw_forces, "setup"),
         PhaseSpec("firefight.fire_plan", "Fire support planning", "[8.1]", fire_plan, "setup"),
+        PhaseSpec("firefight.deploy", "Deployment", "[9.13]", deploy, "setup"),
         PhaseSpec("firefight.assign_weapons", "Dragon and RPG-7 assignment", "[6.81, 6.9]",
                   assign_weapons, "setup"),
         PhaseSpec("firefight.direct_fire", "A. Direct Fire Phase", "[4.1A]", direct_fire),

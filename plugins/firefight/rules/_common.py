@@ -101,10 +101,10 @@ def run_move_fire(game: Game, choice: Any, mp_cost: float, rule: str) -> Step:
 
     uid = str(choice["unit"])
     u = game.state.units[uid]
-    u.state["mp"] = float(u.state.get("mp", 0.0)) - mp_cost
     game.emit(str(choice["action"]), unit=uid, target=str(choice["target"]), mp_cost=mp_cost,
               rule=rule)
     outs = execute_attack(game, u.side, [uid], str(choice["target"]),
                           {uid: str(choice["weapon"])}, str(choice["action"]))
+    u.state["mp"] = float(u.state.get("mp", 0.0)) - mp_cost
     yield from run_reactions(game, u.side, {"target": str(choice["target"]),
                                             "mode": str(choice["action"])}, outs)

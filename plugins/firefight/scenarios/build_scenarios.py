@@ -38,6 +38,7 @@ class S:
         self.notes: list[str] = []
         self.special: list[str] = []
         self.victory = ""
+        self.deploy: list[str] = []
         self.count: dict[str, int] = {}
 
     def add(self, side: str, t: str, hexes: list[str] | None = None, n: int = 1,
@@ -79,6 +80,10 @@ class S:
                "notes = '''", *self.notes, "'''", "",
                '[sides.US]\nname = "U.S."\n', '[sides.SU]\nname = "Soviet"\n', self.board, ""]
         out += ["[victory]", self.victory.strip(), ""]
+        if self.deploy:
+            out += ["[setup]", "# [9.13] deployment areas, in deployment order (the units' hexes",
+                    "# below are a legal default inside them)", "deploy = [",
+                    *[f"  {d}," for d in self.deploy], "]", ""]
         out += ["[special]", *self.special, ""]
         for u in self.units:
             out.append("[[units]]")
@@ -121,6 +126,10 @@ def scn1() -> None:
                "wins as soon as the fifth enters. Length 10 turns (implied by the text).",
                "Deployment: fixed hexes inside the stated areas (Soviets on or south of",
                "Rte 298 around Ebersburen; U.S. in Versbach, four per hex [7.3])."]
+    s.deploy = [
+        '{ side = "SU", zones = [{ rows = [38, 55] }] }',
+        '{ side = "US", zones = [{ area = "Versbach" }] }',
+    ]
     s.write()
 
 
@@ -142,6 +151,10 @@ def scn2() -> None:
                "(suppression allowed), counted at the end of Game-Turn 15 (digest 8).",
                "U.S. deployed in and around Versbach, more than 20 hexes north of Rte 298;",
                "Soviets on and beside Hwy 1 south of Ebersburen. 3 Dragons assigned [6.81]."]
+    s.deploy = [
+        '{ side = "US", zones = [{ rows = [1, 18] }] }',
+        '{ side = "SU", zones = [{ rows = [50, 55], cols = [17, 23] }] }',
+    ]
     s.write()
 
 
@@ -176,6 +189,9 @@ def scn3() -> None:
                "five TM+ ride in the three BMPs. Decision: a tie in victory points is a draw;",
                "RPG-7s: floor(5/2) = 2 (digest 9.3 #18). Map B has a column 00 (Scn 6): an exit",
                "counts from a west-edge hex of rows 35-40 (0035-0040 or 0135-0140)."]
+    s.deploy = [
+        '{ side = "US", zones = [{ cols = [0, 23] }, { within = ["2832", 4], max = 2 }] }',
+    ]
     s.write()
 
 
@@ -214,6 +230,10 @@ def scn4() -> None:
                "Soviets south of Rte 298, twenty TM+ mounted in the ten BMPs. Decision: passengers",
                "count as units when their vehicle exits; a tie is not 'more': the Soviet wins.",
                "Target List limit 16 for the U.S. (4 IF units) [8.13]."]
+    s.deploy = [
+        '{ side = "US", zones = [{ rows = [1, 37] }] }',
+        '{ side = "SU", zones = [{ rows = [39, 55] }] }',
+    ]
     s.write()
 
 
@@ -253,6 +273,10 @@ def scn5() -> None:
                "Decision: no turn limit is given; the game stops after Game-Turn 40 and the",
                "U.S. then wins (the Soviet never cleared Ebersburen). The Soviet teams ride in",
                "the twenty BMPs (two teams each; one BMP carries the two MG+)."]
+    s.deploy = [
+        '{ side = "US", zones = [{ map = "A", rows = [25, 55] }] }',
+        '{ side = "SU", zones = [{ map = "B", cols = [0, 22], rows = [1, 21] }] }',
+    ]
     s.write()
 
 
@@ -296,6 +320,10 @@ def scn6() -> None:
                "U.S. scores at most 15 (digest 8); the game stops after Game-Turn 30 if the",
                "U.S. has not cleared both; the higher total wins and a tie is a draw.",
                "30 Soviet mine points need rule [18]."]
+    s.deploy = [
+        '{ side = "US", zones = [{ rows = [41, 55] }] }',
+        '{ side = "SU", zones = [{ rows = [1, 29] }] }',
+    ]
     s.write()
 
 
@@ -333,6 +361,11 @@ def scn7() -> None:
                "Support). The U.S. player's stated number of turns is not used; the game stops",
                "after Game-Turn 20; the higher score wins, a tie is a draw. Without [11] the",
                "Soviet units deploy face-up (they are visible; undrawn units are hidden)."]
+    s.deploy = [
+        '{ side = "US", zones = [{ cols = [0, 19], rows = [20, 22] }] }',
+        '{ side = "SU", zones = [{ within = ["2832", 1], units = ["vehx-su1"] }, '
+        '{ within = ["2832", 2], exclude = ["vehx-su1"] }] }',
+    ]
     s.write()
 
 
@@ -369,6 +402,9 @@ def scn8() -> None:
                "Soviets enter in column at B:2201. From Game-Turn 21 each side rolls two dice at",
                "the end of the turn; equal totals end the game (digest 9.3 #43); hard stop 40.",
                "A tie in points is a draw."]
+    s.deploy = [
+        '{ side = "US", zones = [{ within = ["B:2140", 15] }] }',
+    ]
     s.write()
 
 

@@ -1216,3 +1216,31 @@ def test_ff_96_walk_the_fire_from_the_adjusted_hex(tmp_path: Path) -> None:
     u.update(impacted_turn=g.state.turn, last_impact="1013", last_adjusted="1010")
     assert IF.request_problem(g, "US", "m0", "1008", continuous=True) is None  # 2 from 1010
     assert IF.request_problem(g, "US", "m0", "1006", continuous=True) is not None
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_default_deployments_are_legal(n: int) -> None:
+    from hexwar.plugins.firefight.phases import deployment_problem
+
+    g = _scenario(n)
+    for spec in g.scenario.raw.get("setup", {}).get("deploy", []):
+        assert deployment_problem(g, spec["side"], spec, {}) is None
+
+
+def test_deployment_choice_is_checked_and_applied() -> None:
+    g = _scenario(1)
+    d = g.pending
+    while d is not None and d.kind != "firefight.deploy":
+        g.answer(d.options[0])  # type: ignore[index]
+        d = g.pending
+    assert d is not None and d.side == "SU" and d.rule == "[9.13]"
+    t62 = g.state.units_of("SU")[0]
+    with pytest.raises(RulesError, match="outside the deployment area"):
+        g.answer({t62.id: "2010"})  # north of Rte 298
+    g.answer({t62.id: "2050"})
+    assert g.board.label(t62.hex) == "2050"  # type: ignore[arg-type]
+    d = g.pending
+    assert d is not None and d.kind == "firefight.deploy" and d.side == "US"
+    m60 = g.state.units_of("US")[0]
+    with pytest.raises(RulesError, match=r"more than four|outside"):
+        g.answer({m60.id: "2016", **{u.id: "2016" for u in g.state.units_of("US")[1:5]}})
