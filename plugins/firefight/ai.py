@@ -123,7 +123,9 @@ class FirefightAI:
         for fid, (e, tid, line) in best_for_firer.items():
             f = game.state.units[fid]
             need = 0.05 if mode == "direct" else 0.08
-            close = f.hex is not None and self.dist_obj(game, f.hex) <= 4
+            t = game.state.units[tid]
+            close = f.hex is not None and (self.dist_obj(game, f.hex) <= 4 or (
+                t.hex is not None and f.hex.distance(t.hex) <= 6))  # objective or a threat
             if attacker and is_vehicle(f) and not f.state.get("moved") and not f.state.get("Km") \
                     and not close:
                 need = 0.35  # an attacker's vehicles would rather move than fire [4.1]

@@ -97,12 +97,12 @@ def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, A
 def run_move_fire(game: Game, choice: Any, mp_cost: float, rule: str) -> Step:
     """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once [17.0], then let the
     enemy answer with Overwatch [15]."""
-    from hexwar.plugins.firefight.mechanics import execute_attack
+    from hexwar.plugins.firefight.mechanics import emit_about, execute_attack
 
     uid = str(choice["unit"])
     u = game.state.units[uid]
-    game.emit(str(choice["action"]), unit=uid, target=str(choice["target"]), mp_cost=mp_cost,
-              rule=rule)
+    emit_about(game, str(choice["action"]), [uid, str(choice["target"])], unit=uid,
+               target=str(choice["target"]), mp_cost=mp_cost, rule=rule)
     outs = execute_attack(game, u.side, [uid], str(choice["target"]),
                           {uid: str(choice["weapon"])}, str(choice["action"]))
     u.state["mp"] = float(u.state.get("mp", 0.0)) - mp_cost

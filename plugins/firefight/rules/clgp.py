@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 PLUGIN = PluginManifest(
     name="firefight.clgp", system="firefight", kind="rule",
     title="CLGP [26.0]",
-    summary="FF III [26]: U.S. fireteams laser-designate a Soviet unit; next Direct Fire Phase "
-            "it is attacked at AR 9 if still sighted.",
+    summary="FF III [26]: a U.S. fireteam laser-designates a Soviet unit; AR 9 attack next "
+            "turn if still sighted.",
     implements=("[26.0]",),
 )
 
@@ -77,6 +77,7 @@ def clgp_attack(game: Game, target: Unit, roll: int | None = None) -> dict[str, 
         apply_result,
         crt_result,
         is_vehicle,
+        report_about,
         terrain_filters,
     )
 
@@ -89,8 +90,8 @@ def clgp_attack(game: Game, target: Unit, roll: int | None = None) -> dict[str, 
                if f != "defilade"]
     res = crt_result(crt, CLGP_AR, roll, filters)[0]
     applied = apply_result(game, target.id, res, "clgp")
-    game.report("clgp", result=res, rules=["[26.0]"], target=target.id, ar=CLGP_AR, roll=roll,
-                applied=applied)
+    report_about(game, "clgp", [target.id], result=res, rules=["[26.0]"], target=target.id,
+                 ar=CLGP_AR, roll=roll, applied=applied)
     return {"roll": roll, "result": res, "applied": applied}
 
 

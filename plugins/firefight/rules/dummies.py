@@ -33,6 +33,7 @@ PLUGIN = PluginManifest(
     requires=("firefight.observation",),
 )
 
+VEHICLE_MA = 3.0  # [7.0] a vehicle has three Movement Points
 MAX_DUMMIES = 6  # [12.0] "Rarely should he use more than six at a time"
 
 
@@ -87,3 +88,12 @@ def hexwar_setup_game(game: Game) -> None:
 def firefight_counts_for_stacking(game: Game, unit_id: str) -> Sequence[bool]:
     """Dummies never count toward the four-unit limit (design 9.3 #9)."""
     return [False] if is_dummy(game, unit_id) else []
+
+
+@hookimpl
+def firefight_movement_allowance(game: Game, unit_id: str, base: float) -> float | None:
+    """A dummy claiming to be a vehicle moves like one (MA 3 [7.0]; design 9.3 #9)."""
+    u = game.state.units[unit_id]
+    if is_dummy(game, unit_id) and u.state.get("claim") == "vehicle":
+        return VEHICLE_MA
+    return None

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 PLUGIN = PluginManifest(
     name="firefight.height", system="firefight", kind="rule",
     title="Effect of Height and Ground Contour on Observation [13.0]",
-    summary="FF II [13]: LOS by ground height (440-500) and the Height/LOS Display; defilade "
-            "no longer blocks; higher firers ignore defilade.",
+    summary="FF II [13]: LOS by ground height and the Height/LOS Display; defilade no longer "
+            "blocks LOS.",
     implements=("[13.0]", "[13.1]", "[13.2]", "[13.21]", "[13.22]", "[13.23]", "[13.3]"),
 )
 

@@ -109,15 +109,15 @@ def mine_result(unit_is_vehicle: bool, ar: int, roll: int) -> str:
 
 def attack_by_mines(game: Game, u: Unit, ar: int, owner: str, rule: str,
                     roll: int | None = None) -> dict[str, Any]:
-    from hexwar.plugins.firefight.mechanics import apply_result
+    from hexwar.plugins.firefight.mechanics import apply_result, report_about
 
     if roll is None:
         roll = roll2d6(game, "mine attack")
     res = mine_result(vehicle(u), ar, roll)
     applied = apply_result(game, u.id, res, "mine")
     assert u.hex is not None or applied
-    game.report("mine_attack", result=res, rules=[rule], target=u.id, owner=owner, ar=ar,
-                roll=roll, applied=applied)
+    report_about(game, "mine_attack", [u.id], result=res, rules=[rule], target=u.id,
+                 owner=owner, ar=ar, roll=roll, applied=applied)
     return {"ar": ar, "roll": roll, "result": res, "applied": applied}
 
 

@@ -245,7 +245,7 @@ def firefight_unit_view(game: Game, side: str, unit_id: str,
             "state": {"face_down": True, "kind": claimed_kind(u)}}
 
 
-@hookimpl(optionalhook=True)
+@hookimpl
 def firefight_public_ref(game: Game, unit_id: str) -> str | None:
     u = game.state.units.get(unit_id)
     return alias(game, unit_id) if u is not None and face_down(u) else None

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 PLUGIN = PluginManifest(
     name="firefight.overrun", system="firefight", kind="rule",
     title="Overrun [28.0]",
-    summary="FF III [28]: move into an enemy hex; range-1 firefights, terrain ignored except "
-            "Improved Positions, until one side leaves or dies.",
+    summary="FF III [28]: enter an enemy hex; range-1 firefights (terrain ignored but IPs) "
+            "until one side leaves or dies.",
     implements=("[28.0]", "[28.1]", "[28.2]", "[28.3]", "[28.4]", "[28.5]"),
 )
 
@@ -105,12 +105,12 @@ def _shot(game: Game, firer: Unit, target_ids: list[str]) -> Step:
 
 def overrun(game: Game, unit_id: str) -> Step:
     """[28.0] the Overrun procedure for the unit that just entered an enemy hex."""
-    from hexwar.plugins.firefight.mechanics import do_step, legal_steps
+    from hexwar.plugins.firefight.mechanics import do_step, emit_about, legal_steps
 
     mover = game.state.units[unit_id]
     rstate(game, "overrun")["active"] = {"unit": unit_id}
-    game.emit("overrun", unit=unit_id, hex=game.board.label(mover.hex) if mover.hex else None,
-              rule="[28.0]")
+    emit_about(game, "overrun", [unit_id], unit=unit_id,
+               hex=game.board.label(mover.hex) if mover.hex else None, rule="[28.0]")
     try:
         while mover.hex is not None and enemies_in(game, mover):
             first = first_side(game.dice.d6("overrun first fire"))
@@ -139,7 +139,8 @@ def overrun(game: Game, unit_id: str) -> Step:
                                     rule="[28.0]")
             if isinstance(choice, Mapping) and "leave" in choice:
                 do_step(game, mover, str(choice["leave"]))
-                game.emit("move", unit=unit_id, to=str(choice["leave"]), rule="[28.0]")
+                emit_about(game, "move", [unit_id], unit=unit_id, to=str(choice["leave"]),
+                           rule="[28.0]")
                 break
     finally:
         rstate(game, "overrun")["active"] = None

@@ -76,7 +76,10 @@ def place_smoke(game: Game, hex_label: str, side: str, by: str, rule: str) -> No
     markers = rstate(game, "smoke").setdefault("markers", [])
     markers.append({"hex": hex_label, "side": side, "turn": game.state.turn, "by": by})
     bump_los(game)
-    game.emit("smoke_placed", hex=hex_label, side=side, by=by, rule=rule)
+    from hexwar.plugins.firefight.mechanics import emit_about
+
+    emit_about(game, "smoke_placed", [by] if by in game.state.units else [], hex=hex_label,
+               side=side, by=by, rule=rule)
 
 
 class SmokeLayer:

@@ -180,7 +180,7 @@ def scn3() -> None:
                  'edge = "west"\nhexes = [' + ", ".join(f'"{c:02d}{r}"' for c in (0, 1)
                                            for r in range(35, 41)) + ']')
     s.special = ["dragons = 6", 'target_as_personnel = ["US-M150"]',
-                 'ai = { SU = { posture = "exit", objective = "0137", edge = "west" }, '
+                 'ai = { SU = { posture = "exit", objective = "0037", edge = "west" }, '
                  'US = { posture = "defend", objective = "Gerlafingen" } }']
     s.notes = ["Scenario 3 [9.0]. The M150 counters are jeep TOWs: attacked as personnel",
                "(special rule), moving as vehicles. Two U.S. units (2834, 2733) within four",
