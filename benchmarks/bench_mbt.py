@@ -69,7 +69,8 @@ def main() -> None:
     args = ap.parse_args()
     versus(args.matchup, args.games, "NATO")
     versus(args.matchup, args.games, "Soviet")
-    matchup_d(args.d_games)
+    if args.d_games:
+        matchup_d(args.d_games)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,12 @@ COVER = {"woods": 3.0, "brick": 3.0, "stone": 3.5, "scrub": 1.5, "rough": 1.0}
 
 class MbtAI:
     name = "ai"
+    #: movement weights: pull per hex toward an objective the side does not hold, toward held ones,
+    #: the bonus for entering an objective not held, and the cost per known enemy with a line of sight
+    objective_pull = 0.9
+    hold_pull = 0.25
+    objective_bonus = 6.0
+    exposure_weight = 1.0
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -155,6 +161,17 @@ class MbtAI:
         assert u.hex is not None
         cover = max(COVER.get(k, 0.0) for k in info.kinds[u.hex]) + 1.5 * (info.height[u.hex] > 0)
         near_obj = min((u.hex.distance(o) for o in info.objectives), default=99)
+        # objectives the side does not hold (4.8: the last to pass through controls): the two
+        # friendly units nearest to one of them go for it
+        control = data(game).get("control", {})
+        open_objs = [o for o in info.objectives if control.get(game.board.label(o)) != self.side]
+        if open_objs and "M" in options:
+            mine = [x for x in game.state.units_of(self.side) if alive(x) and x.hex is not None
+                    and x.state.get("damage", {}).get("track") is not True]
+            ranked = sorted(mine, key=lambda x: (min(x.hex.distance(o) for o in open_objs)
+                                                 if x.hex else 99, x.id))
+            if u in ranked[:2]:
+                return "M"
         if "OW" in options and (enemies or (cover >= 1.5 and near_obj <= 6) or
                                 (cover >= 3 and self.rng.random() < 0.4)):
             return "OW"
@@ -224,11 +241,11 @@ class MbtAI:
         objs = info.objectives
         control = data(game).get("control", {})
         if objs:
-            targets = [o for o in objs if control.get(game.board.label(o)) != u.side] or list(objs)
-            dist = min(h.distance(o) for o in targets)
-            s -= 0.35 * dist
-            if h in objs and control.get(game.board.label(h)) != u.side:
-                s += 4.0
+            open_objs = [o for o in objs if control.get(game.board.label(o)) != u.side]
+            dist = min(h.distance(o) for o in (open_objs or objs))
+            s -= (self.objective_pull if open_objs else self.hold_pull) * dist
+            if h in open_objs:
+                s += self.objective_bonus
         exposure = 0
         for e in enemies:
             if e.hex is None:
@@ -239,7 +256,7 @@ class MbtAI:
                 want = self._facing_to(h, e.hex, facing)
                 if facing == want:
                     s += 0.5
-        s -= 1.2 * exposure
+        s -= self.exposure_weight * exposure
         if not enemies and facing == self._toward_enemy_facing(game):
             s += 0.3
         return s
