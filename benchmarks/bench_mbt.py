@@ -11,11 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+import hexwar.plugins.mbt as mbt_pkg
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.scenario import Scenario
-
-import hexwar.plugins.mbt as mbt_pkg
 from hexwar.plugins.mbt.ai import MbtAI
 
 SCENARIOS = Path(mbt_pkg.__file__).parent / "scenarios"

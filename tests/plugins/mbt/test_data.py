@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import hexwar.plugins.mbt as mbt_pkg
 from hexwar.core.cli import cli
 from hexwar.core.errors import DataError
 from hexwar.core.hexgrid import Hex
@@ -14,8 +15,6 @@ from hexwar.core.manager import Hooks, build_plugin_manager
 from hexwar.core.provenance import is_estimated
 from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.tables import TableSet, check_disclosed
-
-import hexwar.plugins.mbt as mbt_pkg
 from hexwar.plugins.mbt.charts import TABLES, disclosed, load_charts
 from hexwar.plugins.mbt.datacards import (
     CARD_DISCLOSED,
