@@ -1244,3 +1244,16 @@ def test_deployment_choice_is_checked_and_applied() -> None:
     m60 = g.state.units_of("US")[0]
     with pytest.raises(RulesError, match=r"more than four|outside"):
         g.answer({m60.id: "2016", **{u.id: "2016" for u in g.state.units_of("US")[1:5]}})
+
+
+def test_ff_24_map_b_heights_2951_3050() -> None:
+    g = _scenario(3)
+    assert g.board.height(g.board.parse("2951")) == 440
+    assert g.board.height(g.board.parse("3050")) == 460
+    assert g.board.parse("2951").distance(g.board.parse("3050")) == 1  # "adjacent hex 3050"
+
+
+def test_ff_25_town_2410_ground_440() -> None:
+    g = _scenario(1)
+    h = g.board.parse("2410")
+    assert g.board.terrain(h) == "town" and g.board.height(h) == 440
