@@ -31,7 +31,6 @@ from hexwar.plugins.mbt.state import (
     enemy_of,
     gun_usable,
     init_unit,
-    merged_damage,
     missile_usable,
     sees,
     situation,
@@ -831,7 +830,3 @@ PHASES = (
     PhaseSpec("mbt.markers", "Adjust Markers Step", "MBT 9.3", markers_phase),
     PhaseSpec("mbt.end_turn", "End Turn Step", "MBT 9.4", end_turn_phase),
 )
-
-
-def merged(u: Unit) -> dict[str, Any]:
-    return merged_damage(u)

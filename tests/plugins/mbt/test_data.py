@@ -137,7 +137,7 @@ def test_cards_record_provenance_per_field() -> None:
     assert is_estimated(t80.source("target.ca_defense"))
 
 
-def test_mbt_101_72_69_card_values() -> None:
+def test_mbt_101_72_69_144_card_values() -> None:
     t80 = load_cards()["T-80A"]
     assert t80.stacking == 2 and t80.gp_defense == 8
     assert card_fact(t80, ("gp", "125mm", "nm", 18))[0] == 17

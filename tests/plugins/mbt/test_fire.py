@@ -56,7 +56,7 @@ def test_mbt_12_maximum_ranges() -> None:
         DEFAULT_PIPELINE.resolve(sit(rng=33, ammo="HEAT"), CHARTS, dice(1))
 
 
-def test_mbt_13_songster_minimum_range() -> None:
+def test_mbt_13_112_songster_minimum_range_and_speeds() -> None:
     songster = CARDS["T-80A"].weapon("Songster")
     line = songster.ammo["ATGM"]
     assert line.min_range == 2
