@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -274,3 +275,42 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
 
 __all__ = ["HOOKSPECS", "PLUGIN"]
+
+
+@hookimpl
+def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
+    """Describe a Firefight decision for a player at the terminal: each attack with its range
+    and Attack Rating [6.0], each step with its MP cost [7.0]."""
+    kind = str(getattr(decision, "kind", ""))
+    if not kind.startswith("firefight."):
+        return None
+    from hexwar.plugins.firefight.mechanics import (
+        attack_rating,
+        choose_weapon,
+        describe_attack,
+        step_cost,
+    )
+
+    game = view.game
+    lines = [f"{decision.prompt} ({decision.rule})"]
+    for i, o in enumerate(decision.options or ()):
+        text = json.dumps(o)
+        try:
+            if isinstance(o, dict) and "firers" in o:
+                f = game.state.units[o["firers"][0]]
+                t = game.state.units[o["target"]]
+                w = choose_weapon(game, f, t, o["weapons"].get(f.id))
+                att = describe_attack(game, f, t, w, str(decision.context.get("mode", "direct")))
+                base, _, mods = attack_rating(game, att)
+                ar = None if base is None else base + sum(m.value for m in mods)
+                text = (f"{f.id} fires {w.line} at {t.id} ({t.type.split(':')[1]}) range "
+                        f"{att['range']}: AR {ar} {att['filters'] or ''}")
+            elif isinstance(o, dict) and "to" in o:
+                u = game.state.units[decision.context["unit"]]
+                if u.hex is not None:
+                    cost = step_cost(game, game.board, u, u.hex, game.board.parse(o["to"]))
+                    text = f"to {o['to']} ({cost:g} MP of {u.state.get('mp', 0):g})"
+        except (KeyError, ValueError):
+            pass
+        lines.append(f"  [{i}] {text}")
+    return "\n".join(lines)

@@ -1257,3 +1257,15 @@ def test_ff_25_town_2410_ground_440() -> None:
     g = _scenario(1)
     h = g.board.parse("2410")
     assert g.board.terrain(h) == "town" and g.board.height(h) == 440
+
+
+def test_explain_decision_lists_attack_ratings() -> None:
+    from hexwar.plugins.firefight.plugin import hexwar_explain_decision
+
+    g = _scenario(2)
+    while g.pending is not None and g.pending.kind != "firefight.direct_fire":
+        g.answer(g.pending.options[0])  # type: ignore[index]
+    d = g.pending
+    assert d is not None
+    text = hexwar_explain_decision(g.view(d.side), d)
+    assert text is not None and "AR " in text and "[6.0]" in text
