@@ -178,6 +178,25 @@ def legal_orders(game: Game, u: Unit) -> list[str]:
     return out
 
 
+def order_validator(game: Game, u: Unit) -> Any:
+    """Explain why an order the unit cannot carry out is refused (MBT 6.2.3)."""
+
+    def validate(choice: Any) -> str | None:
+        if choice not in ORDERS:
+            return f"{choice!r} is not a Basic Game order (F, FM, M, OW, ATGM; MBT 6.2.4)"
+        if choice in ("M", "FM") and not can_move(u):
+            return f"{u.id} cannot move (track or hull compartment hit; MBT 6.2.3)"
+        if choice in ("F", "FM", "OW") and not gun_usable(game, u):
+            return f"{u.id} cannot fire its main gun (MBT 6.2.3, 7.4.5.3.2, 7.4.7.2.1)"
+        if choice == "ATGM" and not missile_usable(game, u):
+            return f"{u.id} has no missile it can fire (MBT 6.2.4)"
+        if choice in ("F", "FM", "ATGM") and not data(game).get("sighted", {}).get(u.id):
+            return f"{u.id} sighted no enemy unit in the Sighting Step (MBT 6.1)"
+        return f"{u.id} cannot take order {choice} (MBT 6.2.3)"
+
+    return validate
+
+
 def orders_phase(game: Game) -> Step:
     """MBT 6.2: orders are marked face down by both sides at once (ask_all: no side sees the
     other's answers, and the engine logs each choice only for its own side)."""
@@ -190,6 +209,7 @@ def orders_phase(game: Game) -> Step:
                 continue
             units.append(u)
             decisions.append(Decision(side, "mbt.order", options=legal, rule="MBT 6.2",
+                                      validate=order_validator(game, u),
                                       context={"unit": u.id, "type": u.type},
                                       prompt=f"Order for {u.id} ({u.type})"))
     choices = yield from ask_all(decisions)
@@ -576,6 +596,7 @@ def move_unit(game: Game, u: Unit) -> Step:
         options: list[Any] = (["stay"] if stay_ok else []) + [
             [game.board.label(h), f] for (h, f) in sorted(dests, key=lambda k: (k[0].q, k[0].r, k[1]))]
         choice = yield Decision(u.side, "mbt.move_to", options=options, rule="MBT 8.1",
+                                validate=move_validator(game, u, budget - spent),
                                 context={"unit": u.id, "hex": game.board.label(u.hex),
                                          "facing": u.facing, "mf_left": str(budget - spent)},
                                 prompt=f"Move {u.id} to [hex, facing], or stay")
@@ -620,6 +641,25 @@ def move_unit(game: Game, u: Unit) -> Step:
                     break
         if not interrupted:
             break
+
+
+def move_validator(game: Game, u: Unit, left: Fraction) -> Any:
+    """Explain why a destination is refused (the legal ones are all listed)."""
+
+    def validate(choice: Any) -> str | None:
+        if not (isinstance(choice, list) and len(choice) == 2 and isinstance(choice[1], int)
+                and 1 <= choice[1] <= 6):
+            return 'a move is "stay" or [HEX, FACING 1-6]'
+        try:
+            h = game.board.parse(str(choice[0]))
+        except ValueError as exc:
+            return str(exc)
+        if any(alive(x) and x.hex == h and x.id != u.id for x in game.state.units_of(u.side)):
+            return f"{choice[0]} holds a friendly unit: a move may pass through but not end there (MBT 4.3)"
+        return (f"{u.id} cannot reach {choice[0]} facing {choice[1]} with {left} MF left "
+                "(MBT 8.2-8.5)")
+
+    return validate
 
 
 def ow_targets_declared(game: Game) -> set[str]:

@@ -149,8 +149,10 @@ def test_bad_order_is_rejected_and_changes_nothing(make_game: Any) -> None:
     gen = orders_phase(g)
     item = gen.send(None)
     before = g.state.digest()
-    with pytest.raises(RulesError, match="not a legal choice"):
+    with pytest.raises(RulesError, match=r"A cannot move \(track or hull compartment hit; MBT 6\.2\.3\)"):
         item.decisions[1].check("M")
+    with pytest.raises(RulesError, match="not a Basic Game order"):
+        item.decisions[1].check("CA")
     assert g.state.digest() == before
 
 
@@ -360,8 +362,10 @@ def test_mbt_99_stacking_and_a_move_it_cannot_pay_for(make_game: Any, run: Any) 
     assert ["9J2", 1] in d.options
     assert ["9J20", 4] not in d.options  # too far for 6 MF
     before = g.state.digest()
-    with pytest.raises(RulesError):
+    with pytest.raises(RulesError, match=r"cannot reach 9J20 facing 4 with 6 MF left"):
         d.check(["9J20", 4])
+    with pytest.raises(RulesError, match=r"friendly unit.*MBT 4\.3"):
+        d.check(["9J3", 1])
     assert g.state.digest() == before
 
 
