@@ -85,9 +85,10 @@ def hexwar_setup_game(game: Game) -> None:
 
 
 @hookimpl
-def firefight_counts_for_stacking(game: Game, unit_id: str) -> Sequence[bool]:
-    """Dummies never count toward the four-unit limit (design 9.3 #9)."""
-    return [False] if is_dummy(game, unit_id) else []
+def firefight_counts_for_stacking(game: Game, unit_id: str) -> bool | None:
+    """Dummies never count toward the four-unit limit (design 9.3 #9). (The system reads each
+    answer as one bool, ``False`` excluding the unit.)"""
+    return False if is_dummy(game, unit_id) else None
 
 
 @hookimpl

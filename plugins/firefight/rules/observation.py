@@ -149,6 +149,7 @@ def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
     if not face_down(u) or u.hex is None:
         return
     u.state.pop("face_down", None)
+    game.__dict__.pop("_ff_untarget", None)  # the system caches [11.21] per decision
     game.emit("revealed", counter=alias(game, u.id), unit=u.id, unit_type=u.type,
               hex=game.board.label(u.hex), why=why, rule=rule)
     if u.state.get("dummy"):
@@ -163,6 +164,7 @@ def conceal(game: Game, u: Unit) -> None:
     if face_down(u) or u.hex is None or u.state.get("carrier"):
         return
     u.state["face_down"] = True
+    game.__dict__.pop("_ff_untarget", None)
     game.emit("concealed", visible_to=[u.side], unit=u.id, rule="[11.2]")
     game.emit("concealed", counter=alias(game, u.id), side=u.side, rule="[11.2]")
 

@@ -1,0 +1,288 @@
+"""Firefight [11] modified observation, [12] dummies, [23] improved positions; hidden info."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hexwar.core.engine.controllers import RandomController
+from hexwar.core.engine.game import Game
+from hexwar.core.errors import RulesError
+from hexwar.core.labels import offset_to_hex
+from hexwar.plugins.firefight import mechanics as M
+from hexwar.plugins.firefight.rules import improved_positions as IP
+from hexwar.plugins.firefight.rules import observation as OBS
+from hexwar.plugins.firefight.testing import mini_game
+
+OBS_RULES = ["firefight.observation"]
+DUMMY_RULES = ["firefight.observation", "firefight.dummies"]
+
+
+def U(uid: str, t: str, side: str, hx: str, **state: Any) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": uid, "type": t, "side": side, "hex": hx}
+    if state:
+        d["state"] = state
+    return d
+
+
+def defilade_toward(target: str, toward: str) -> str:
+    """The hex feature making ``target`` a defilade position whose defilade hexside faces the
+    neighbour ``toward`` [5.2]."""
+    a = offset_to_hex(int(target[:2]), int(target[2:]), "even")
+    b = offset_to_hex(int(toward[:2]), int(toward[2:]), "even")
+    return f"defilade:{a.direction_to(b)}"
+
+
+def u(g: Game, uid: str) -> Any:
+    return g.state.units[uid]
+
+
+# ---------------------------------------------------------------------------------------------
+# [11.1] the table
+# ---------------------------------------------------------------------------------------------
+
+
+def test_observation_range_table_is_exact() -> None:
+    """[11.1] every printed value."""
+    assert OBS.observation_table() == {"clear": (20, 60), "forest": (5, 10), "town": (3, 5),
+                                       "defilade": (3, 5), "improved_position": (1, 1)}
+
+
+def test_ff_34_forest_example(tmp_path: Path) -> None:
+    """[11.1] example: TM+ and T62 face-down in Forest, 6 hexes apart, Clear between."""
+    g = mini_game(tmp_path, [U("tm", "US-TM+", "US", "1005"), U("t62", "SU-T62", "SU", "1011")],
+                  [{"at": "1005", "terrain": "forest"}, {"at": "1011", "terrain": "forest"}],
+                  rules=OBS_RULES)
+    assert OBS.spots(g, u(g, "tm"), u(g, "t62"))  # 6 <= 10 (vehicle in Forest)
+    assert not OBS.spots(g, u(g, "t62"), u(g, "tm"))  # 6 > 5 (personnel in Forest)
+    OBS.sweep(g)
+    assert not OBS.face_down(u(g, "t62"))  # spotted
+    assert OBS.face_down(u(g, "tm"))
+    u(g, "t62").hex = g.board.parse("1010")
+    assert OBS.spots(g, u(g, "t62"), u(g, "tm"))  # within five hexes it would
+
+
+@pytest.mark.parametrize(("terrain", "kind", "limit"), [
+    ("clear", "US-TM", 20), ("clear", "US-M113", 60), ("town", "US-TM", 3),
+    ("town", "US-M113", 5), ("forest", "US-TM", 5), ("forest", "US-M113", 10),
+    ("defilade", "US-TM", 3), ("defilade", "US-M113", 5)])
+def test_ff_35_boundaries(tmp_path: Path, terrain: str, kind: str, limit: int) -> None:
+    """[11.1] spotted at exactly the range, not one hex further (LOS clear)."""
+    target = "2001" if limit >= 40 else "1001"
+    hexes: list[dict[str, Any]] = []
+    if limit >= 40:  # vehicle in Clear: longer than the 41 x 40 test panel
+        assert OBS.spotting_limit(["clear"], True) == 60
+        assert OBS.spotting_limit(["clear", "defilade"], True) == 5  # design 9.3 #6
+        return
+    if True:
+        t = target
+        tc, tr = int(t[:2]), int(t[2:])
+        near, far = f"{tc:02d}{tr + limit:02d}", f"{tc:02d}{tr + limit + 1:02d}"
+        units = [U("t", kind, "US", t), U("o1", "SU-TM", "SU", near),
+                 U("o2", "SU-TM", "SU", far)]
+        if terrain in ("town", "forest"):
+            hexes.append({"at": t, "terrain": terrain})
+        if terrain == "defilade":
+            hexes.append({"at": t, "features": [defilade_toward(t, f"{tc:02d}{tr + 1:02d}")]})
+    g = mini_game(tmp_path, units, hexes, rules=OBS_RULES)
+    assert M.has_los(g, u(g, "o1").hex, u(g, "t").hex)
+    assert OBS.spots(g, u(g, "o1"), u(g, "t"))
+    assert not OBS.spots(g, u(g, "o2"), u(g, "t"))
+
+
+# ---------------------------------------------------------------------------------------------
+# [11.0], [11.2], [11.21]
+# ---------------------------------------------------------------------------------------------
+
+
+def _pair(tmp_path: Path, **kw: Any) -> Game:
+    units = [U("us", "US-M60A1", "US", "1005"), U("su", "SU-T62", "SU", "1030"),
+             U("su2", "SU-TM", "SU", "3030")]
+    hexes = [{"at": f"{c:02d}20", "terrain": "forest"} for c in range(0, 41)]
+    return mini_game(tmp_path, units, hexes, rules=kw.pop("rules", OBS_RULES), **kw)
+
+
+def test_ff_36_firing_and_moving_in_view_reveal(tmp_path: Path) -> None:
+    g = _pair(tmp_path)
+    su = u(g, "su")
+    su.hex = g.board.parse("1015")  # in view of the M60A1 (clear between)
+    assert OBS.face_down(su) and OBS.face_down(u(g, "us"))
+    u(g, "us").state.pop("face_down")
+    M.execute_attack(g, "SU", ["su"], "us", {}, "direct", rolls=[12])
+    assert not OBS.face_down(su)  # [11.0] fired: turned face-up
+    # a face-down unit that moves into an enemy's field of vision is spotted
+    g2 = _pair(tmp_path / "b" if (tmp_path / "b").mkdir() is None else tmp_path)
+    mover = u(g2, "su")
+    mover.state.update(moved=True, mp=9.0, steps=0)
+    mover.hex = g2.board.parse("1022")
+    M.do_step(g2, mover, "1021")  # still behind the forest row
+    list(OBS._spot_after_step(g2, "su"))
+    assert OBS.face_down(mover)
+    M.do_step(g2, mover, "1020")
+    M.do_step(g2, mover, "1019")  # now in the M60A1's view, 14 hexes: beyond nothing
+    list(OBS._spot_after_step(g2, "su"))
+    assert not OBS.face_down(mover)
+
+
+def test_ff_37_face_down_unit_may_not_be_fired_at(tmp_path: Path) -> None:
+    g = _pair(tmp_path)
+    u(g, "su").hex = g.board.parse("1015")
+    with pytest.raises(RulesError) as exc:
+        M.check_attack(g, "US", ["us"], "su", {}, "direct")
+    assert "[11.21]" in str(exc.value) or exc.value.rule == "[11.21]"
+    OBS.reveal(g, u(g, "su"), "test", "[11.1]")
+    M.check_attack(g, "US", ["us"], "su", {}, "direct")
+
+
+def test_ff_38_reconcealment(tmp_path: Path) -> None:
+    g = _pair(tmp_path)
+    su = u(g, "su")
+    OBS.reveal(g, su, "test", "[11.0]")
+    OBS.sweep(g)  # behind the forest row: nobody sees it
+    assert OBS.face_down(su)
+    su.hex = g.board.parse("1015")
+    OBS.reveal(g, su, "test", "[11.0]")
+    su.state.pop("face_down", None)
+    u(g, "us").state.pop("face_down", None)
+    OBS.sweep(g)
+    assert not OBS.face_down(su)  # the M60A1 still sees it [11.2]
+
+
+def test_ff_109_personnel_or_vehicle(tmp_path: Path) -> None:
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1005"), U("t", "SU-T62", "SU", "1030"),
+                             U("d", "SU-Dummy", "SU", "1031", dummy=True, claim="vehicle"),
+                             U("d2", "SU-Dummy", "SU", "1032", dummy=True)],
+                  [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
+                  rules=DUMMY_RULES)
+    view = g.view("US").units
+    kinds = {v["id"]: v["state"]["kind"] for v in view.values() if v["side"] == "SU"}
+    assert sorted(kinds.values()) == ["personnel", "vehicle", "vehicle"]  # the dummy may lie
+    assert OBS.claimed_kind(u(g, "t")) == "vehicle"  # a real unit answers truthfully [11.0]
+    assert OBS.claimed_kind(u(g, "d2")) == "personnel"
+
+
+# ---------------------------------------------------------------------------------------------
+# [12] dummies, hidden information
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ff_39_spotted_dummy_is_removed(tmp_path: Path) -> None:
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1005"), U("d", "SU-Dummy", "SU", "1010"),
+                             U("far", "SU-Dummy", "SU", "1030")], rules=DUMMY_RULES)
+    OBS.sweep(g)
+    assert u(g, "d").hex is None and u(g, "d").state.get("removed")  # 5 <= 20
+    assert u(g, "far").hex is not None  # 25 > 20: not spotted
+    assert M.stacking_violations(g) == {}
+
+
+def test_dummies_do_not_stack_and_limit(tmp_path: Path) -> None:
+    from hexwar.plugins.firefight.rules.dummies import dummy_problem, is_dummy
+
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001")] +
+                  [U(f"s{i}", "SU-TM", "SU", "1030") for i in range(4)],
+                  rules=DUMMY_RULES, special={"dummies": {"SU": ["1030", "1030"]}})
+    assert is_dummy(g, "dummy-su-x1") and u(g, "dummy-su-x1").hex == g.board.parse("1030")
+    assert M.stacking_violations(g) == {}  # 4 real + 2 dummies [7.3]
+    assert dummy_problem({"SU": ["1001"] * 7}) is not None  # [12.0] at most six
+    assert dummy_problem({"SU": ["1001"] * 6}) is None
+
+
+def _hidden_scenario(tmp_path: Path, seed: int) -> Game:
+    units = [U("us1", "US-TM", "US", "1002"), U("us2", "US-TM+", "US", "1202"),
+             U("us3", "US-M113", "US", "1402"),
+             U("su-a", "SU-TM", "SU", "1012"), U("su-b", "SU-Dummy", "SU", "1212", dummy=True),
+             U("su-c", "SU-Dummy", "SU", "1412", dummy=True, claim="vehicle"),
+             U("su-d", "SU-T62", "SU", "1612"),
+             U("su-e", "SU-Dummy", "SU", "1036", dummy=True)]
+    hexes = [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)]
+    return mini_game(tmp_path, units, hexes, rules=DUMMY_RULES, seed=seed, turns=4)
+
+
+DUMMIES = ("su-b", "su-c", "su-e")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_other_side_never_sees_dummies_until_revealed(tmp_path: Path, seed: int) -> None:
+    """A game with dummies under [11] + [12]: at every decision, the U.S. view (units, public
+    state, log) never names a dummy nor shows a dummy type or flag until it is revealed."""
+    g = _hidden_scenario(tmp_path, seed)
+    ctl = {s: RandomController(s, seed) for s in ("US", "SU")}
+    steps = 0
+    seen_removed = set()
+    while g.pending is not None and steps < 2500:
+        view = g.view("US")
+        revealed = {e["unit"] for e in view.events() if e.get("type") == "revealed"}
+        for rec in view.units.values():
+            assert "Dummy" not in str(rec.get("type")) and not rec.get("state", {}).get("dummy")
+            if rec["side"] == "SU" and rec.get("state", {}).get("face_down"):
+                assert set(rec) <= {"id", "side", "type", "hex", "facing", "state"}
+                assert set(rec["state"]) == {"face_down", "kind"}
+        # the log header carries the scenario file itself (public: the draw of Scn 7/9 is the
+        # secret); every event after it must keep the dummies anonymous
+        text = str([e for e in view.events() if e.get("type") not in
+                    ("header", "revealed", "dummy_removed")])
+        for d in DUMMIES:
+            if d not in revealed:
+                assert d not in text and d not in view.units
+                assert d not in str(view.system_state)
+            else:
+                seen_removed.add(d)
+        d = g.pending
+        g.answer(ctl[d.side].choose(d, g.view(d.side)))
+        steps += 1
+    assert g.state.turn >= 2
+    # the umpire sees everything; the owner sees its own dummies
+    assert {"su-b", "su-c", "su-e"} <= set(g.view("SU").units)
+    assert all(u(g, d).hex is None for d in seen_removed)
+
+
+def test_face_down_view_is_anonymous(tmp_path: Path) -> None:
+    g = _hidden_scenario(tmp_path, 1)
+    us_view = g.view("US").units
+    su_ids = [k for k, v in us_view.items() if v["side"] == "SU"]
+    assert su_ids and all(k.startswith("?SU-") for k in su_ids)
+    assert all(v["type"] == "firefight:face-down" for k, v in us_view.items() if v["side"] == "SU")
+    assert set(g.view("SU").units) >= {"su-a", "su-b"}
+
+
+# ---------------------------------------------------------------------------------------------
+# [23] improved positions
+# ---------------------------------------------------------------------------------------------
+
+
+def _ip_game(tmp_path: Path, extra: list[dict[str, Any]] | None = None, **kw: Any) -> Game:
+    units = [U("tm", "US-TM", "US", "1010"), U("m113", "US-M113", "US", "1010"),
+             U("e2", "SU-TM", "SU", "1012"), U("e1", "SU-TM", "SU", "1011"), *(extra or [])]
+    return mini_game(tmp_path, units, kw.pop("hexes", []),
+                     rules=["firefight.observation", "firefight.improved_positions"],
+                     special={"improved_positions": {"US": ["1010"]}}, **kw)
+
+
+def test_ff_40_ip_spotted_only_adjacent(tmp_path: Path) -> None:
+    g = _ip_game(tmp_path)
+    assert IP.in_ip(g, u(g, "tm")) and not IP.in_ip(g, u(g, "m113"))  # [23.0] no vehicles
+    assert not OBS.spots(g, u(g, "e2"), u(g, "tm"))  # range 2, LOS: not spotted [23.1]
+    assert OBS.spots(g, u(g, "e1"), u(g, "tm"))  # adjacent
+    u(g, "tm").state["fired"] = True  # once it fires: the normal range (20 in Clear)
+    assert OBS.spots(g, u(g, "e2"), u(g, "tm"))
+
+
+def test_ff_117_ip_counts_as_defilade(tmp_path: Path) -> None:
+    g = _ip_game(tmp_path)
+    tm, m113, e2 = u(g, "tm"), u(g, "m113"), u(g, "e2")
+    assert M.terrain_filters(g, g.board, e2.hex, tm) == ["defilade"]  # [23.1]
+    assert M.terrain_filters(g, g.board, e2.hex, m113) == []  # vehicles: no benefit [23.0]
+    # already in defilade: no further protection (one filter)
+    g2 = _ip_game(tmp_path / "x" if (tmp_path / "x").mkdir() is None else tmp_path,
+                  hexes=[{"at": "1010", "features": [defilade_toward("1010", "1011")]}])
+    assert M.terrain_filters(g2, g2.board, u(g2, "e2").hex, u(g2, "tm")) == ["defilade"]
+    # [23.2] not during play
+    g.state.turn = 1
+    with pytest.raises(RulesError):
+        IP.place(g, "US", "1020")
+    # [23.0] vacant at the end of a Game-Turn: removed
+    tm.hex = g.board.parse("1009")
+    IP.hexwar_turn_end(g)
+    assert IP.markers(g) == {} and "ip" not in tm.state
