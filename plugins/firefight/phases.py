@@ -1,7 +1,7 @@
 """The Firefight I sequence of play [4.1] as phases (generators yielding decisions).
 
 Setup: ``firefight.draw_forces`` (Scn 7, 9 blind draws), ``firefight.fire_plan`` [8.1, 8.13],
-``firefight.assign_weapons`` [6.81, 6.9]. Each Game-Turn: A ``firefight.direct_fire``, B
+``firefight.deploy`` [9.13], ``firefight.assign_weapons`` [6.81, 6.9]. Each Game-Turn: A ``firefight.direct_fire``, B
 ``firefight.movement``, C ``firefight.suppression_removal``, D ``firefight.if_cleanup``,
 ``firefight.if_execute``, ``firefight.if_request``, E ``firefight.end_turn``.
 """
@@ -226,10 +226,13 @@ def move_unit(game: Game, unit: Unit) -> Step:
     unit.state["steps"] = 0
     ff(game)["mover"] = unit.id
     emit_about(game, "move_start", [unit.id], unit=unit.id, rule="[7.0]")
+    actions = 0
     while unit.hex is not None or unit.state.get("steps", 0) == 0:
         if unit.state.get("Km") and unit.hex is not None:
             break  # [6.54] a Km from opportunity fire stops it
         opts = step_options(game, unit)
+        if actions >= 8:  # guard: a rule's in-move action offered over and over
+            opts = [o for o in opts if not (isinstance(o, Mapping) and "action" in o)]
         if unit.hex is None and not any(isinstance(o, Mapping) and "to" in o for o in opts):
             break
         choice = yield Decision(unit.side, "firefight.step", options=opts,
@@ -252,6 +255,7 @@ def move_unit(game: Game, unit: Unit) -> Step:
             if not is_vehicle(unit):
                 break  # infantry: one hex per Game-Turn [7.0]
             continue
+        actions += 1
         hk = _hook(game, "firefight_move_action")
         step = hk(game=game, unit_id=unit.id, choice=dict(choice)) if hk is not None else None
         if step is not None:
