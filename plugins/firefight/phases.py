@@ -1,8 +1,8 @@
 """The Firefight I sequence of play [4.1] as phases (generators yielding decisions).
 
 Setup: ``firefight.draw_forces`` (Scn 7, 9 blind draws), ``firefight.fire_plan`` [8.1, 8.13],
-``firefight.deploy`` [9.13], ``firefight.assign_weapons`` [6.81, 6.9]. Each Game-Turn: A ``firefight.direct_fire``, B
-``firefight.movement``, C ``firefight.suppression_removal``, D ``firefight.if_cleanup``,
+``firefight.deploy`` [9.13], ``firefight.assign_weapons`` [6.81, 6.9]. Each Game-Turn:
+A ``firefight.direct_fire``, B ``firefight.movement``, C ``firefight.suppression_removal``, D ``firefight.if_cleanup``,
 ``firefight.if_execute``, ``firefight.if_request``, E ``firefight.end_turn``.
 """
 
