@@ -2,8 +2,8 @@
 
 Setup: ``firefight.draw_forces`` (Scn 7, 9 blind draws), ``firefight.fire_plan`` [8.1, 8.13],
 ``firefight.deploy`` [9.13], ``firefight.assign_weapons`` [6.81, 6.9]. Each Game-Turn:
-A ``firefight.direct_fire``, B ``firefight.movement``, C ``firefight.suppression_removal``, D ``firefight.if_cleanup``,
-``firefight.if_execute``, ``firefight.if_request``, E ``firefight.end_turn``.
+A ``firefight.direct_fire``, B ``firefight.movement``, C ``firefight.suppression_removal``,
+D ``firefight.if_cleanup``, ``firefight.if_execute``, ``firefight.if_request``, E ``firefight.end_turn``.
 """
 
 from __future__ import annotations
