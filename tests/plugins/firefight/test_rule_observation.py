@@ -14,7 +14,17 @@ from hexwar.core.labels import offset_to_hex
 from hexwar.plugins.firefight import mechanics as M
 from hexwar.plugins.firefight.rules import improved_positions as IP
 from hexwar.plugins.firefight.rules import observation as OBS
-from hexwar.plugins.firefight.testing import mini_game
+from hexwar.plugins.firefight.testing import mini_game as _mini_game
+
+_N = [0]
+
+
+def mini_game(tmp_path: Path, *a: Any, **kw: Any) -> Game:
+    """A fresh folder per game (boards are cached per scenario file)."""
+    _N[0] += 1
+    d = tmp_path / f"g{_N[0]}"
+    d.mkdir()
+    return _mini_game(d, *a, **kw)
 
 OBS_RULES = ["firefight.observation"]
 DUMMY_RULES = ["firefight.observation", "firefight.dummies"]
@@ -113,7 +123,7 @@ def test_ff_36_firing_and_moving_in_view_reveal(tmp_path: Path) -> None:
     M.execute_attack(g, "SU", ["su"], "us", {}, "direct", rolls=[12])
     assert not OBS.face_down(su)  # [11.0] fired: turned face-up
     # a face-down unit that moves into an enemy's field of vision is spotted
-    g2 = _pair(tmp_path / "b" if (tmp_path / "b").mkdir() is None else tmp_path)
+    g2 = _pair(tmp_path)
     mover = u(g2, "su")
     mover.state.update(moved=True, mp=9.0, steps=0)
     mover.hex = g2.board.parse("1022")
@@ -275,7 +285,7 @@ def test_ff_117_ip_counts_as_defilade(tmp_path: Path) -> None:
     assert M.terrain_filters(g, g.board, e2.hex, tm) == ["defilade"]  # [23.1]
     assert M.terrain_filters(g, g.board, e2.hex, m113) == []  # vehicles: no benefit [23.0]
     # already in defilade: no further protection (one filter)
-    g2 = _ip_game(tmp_path / "x" if (tmp_path / "x").mkdir() is None else tmp_path,
+    g2 = _ip_game(tmp_path,
                   hexes=[{"at": "1010", "features": [defilade_toward("1010", "1011")]}])
     assert M.terrain_filters(g2, g2.board, u(g2, "e2").hex, u(g2, "tm")) == ["defilade"]
     # [23.2] not during play
