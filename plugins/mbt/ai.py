@@ -265,12 +265,13 @@ class MbtAI:
         game = view.game
         u = game.state.units[d.context["unit"]]
         enemies = [e for e in self._known_enemies(view) if alive(e)]
-        best, best_s = None, -1e9
+        best: Any = None
+        best_s = -1e9
         assert u.hex is not None
         if "stay" in options:
             best, best_s = "stay", self._position_score(game, u, u.hex, u.facing, enemies) + 0.2
         for o in options:
-            if o == "stay":
+            if not isinstance(o, list):  # "stay" is scored above; the AI never exits (8.7)
                 continue
             h = game.board.parse(o[0])
             s = self._position_score(game, u, h, int(o[1]), enemies) + self.rng.random() * 0.3

@@ -16,7 +16,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import alternate, ask_all, roll_off
 from hexwar.core.engine.state import Unit
 from hexwar.core.errors import RulesError
-from hexwar.core.hexgrid import Hex, in_arc
+from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.types import PhaseSpec
 from hexwar.plugins.mbt import moves
 from hexwar.plugins.mbt.fire import kill_probability
@@ -105,7 +105,15 @@ def setup_phase(game: Game) -> Step:
             u.hex = game.board.parse(choice[0])
             u.facing = int(choice[1])
             u.state["turret"] = u.facing
-            game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing)
+            # 2.5: each unit with its turret unit on top, facing any way, open or buttoned
+            turret = yield Decision(side, "mbt.turret", rule="MBT 2.5",
+                                    options=[[f, o] for f in range(1, 7) for o in ("open", "buttoned")],
+                                    context={"unit": u.id, "turret": u.facing, "open": True},
+                                    prompt=f"Turret of {u.id}: [facing, open|buttoned]")
+            u.state["turret"] = int(turret[0])
+            u.state["open"] = turret[1] == "open"
+            game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing,
+                      turret=u.state["turret"], open=u.state["open"])
     _initial_control(game)
 
 
@@ -593,7 +601,11 @@ def move_unit(game: Game, u: Unit) -> Step:
         dests = destinations(game, u, budget - spent, turned, first_hex)
         friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
         stay_ok = u.hex not in friends or not dests
-        options: list[Any] = (["stay"] if stay_ok else []) + [
+        # 4.6, 8.7: a unit facing off the mapboard edge that moves that way leaves the game
+        can_exit = (spent < budget or first_hex) and (
+            u.hex.neighbor(u.facing) not in game.board.hexes
+            or u.hex.neighbor(opposite(u.facing)) not in game.board.hexes)
+        options: list[Any] = (["stay"] if stay_ok else []) + (["exit"] if can_exit else []) + [
             [game.board.label(h), f] for (h, f) in sorted(dests, key=lambda k: (k[0].q, k[0].r, k[1]))]
         choice = yield Decision(u.side, "mbt.move_to", options=options, rule="MBT 8.1",
                                 validate=move_validator(game, u, budget - spent),
@@ -601,6 +613,12 @@ def move_unit(game: Game, u: Unit) -> Step:
                                          "facing": u.facing, "mf_left": str(budget - spent)},
                                 prompt=f"Move {u.id} to [hex, facing], or stay")
         if choice == "stay":
+            break
+        if choice == "exit":
+            u.state.update(moved=True, used=True, exited=True)
+            reveal(game, u)
+            game.emit("exited", unit=u.id, hex=game.board.label(u.hex), rule="MBT 8.7")
+            u.hex = None
             break
         if not u.state.get("moved"):
             u.state["moved"] = True

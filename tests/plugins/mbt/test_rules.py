@@ -600,3 +600,13 @@ def test_mbt_40_acquisition_in_play(make_game: Any, run: Any, dice_faces: Any) -
     g.dice.force(*dice_faces(1, 75))  # a hit on the tracks
     run(direct_fire_phase(g), [{"target": "B", "shots": [["A", "APFSDS"]]}])
     assert data(g)["hits"]["A>B"][-1] == g.state.turn
+
+
+def test_a_unit_moving_off_the_edge_leaves_the_game(make_game: Any, run: Any) -> None:
+    g = make_game([("A", "T-80A", SOV, "9J1", 1), ("B", "T-80A", SOV, "9J5", 1)])
+    order(g, A="M", B="M")
+    gen = move_unit(g, g.state.units["B"])
+    assert "exit" not in gen.send(None).options  # not at an edge
+    run(move_unit(g, g.state.units["A"]), ["exit"])
+    a = g.state.units["A"]
+    assert a.hex is None and a.state["exited"] and a.state["destroyed"] is None  # MBT 8.7
