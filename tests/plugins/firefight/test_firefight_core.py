@@ -1041,6 +1041,21 @@ def test_scenario_1_plays_to_the_end() -> None:
     assert any(e.get("what") == "fire" for e in g.log.for_side(None))
 
 
+def test_saved_game_replays_to_the_same_state(tmp_path: Path) -> None:
+    from hexwar.core.engine.record import load_saved, save_game
+    from hexwar.core.engine.replay import rebuild
+    from hexwar.plugins.firefight.ai import FirefightAI
+
+    g = _scenario(4, seed=3)
+    ais = {s: FirefightAI(s, 3) for s in ("US", "SU")}
+    while g.pending is not None and g.state.turn < 4:
+        d = g.pending
+        g.answer(ais[d.side].choose(d, g.view(d.side)))
+    save_game(g, tmp_path / "g.json")
+    g2 = rebuild(load_saved(tmp_path / "g.json"))
+    assert g2.state.digest() == g.state.digest()
+
+
 @pytest.mark.slow
 def test_every_scenario_starts_and_random_play_runs_a_turn() -> None:
     from hexwar.core.engine.controllers import RandomController
