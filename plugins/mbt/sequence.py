@@ -617,7 +617,8 @@ def move_unit(game: Game, u: Unit) -> Step:
         if choice == "exit":
             u.state.update(moved=True, used=True, exited=True)
             reveal(game, u)
-            game.emit("exited", unit=u.id, hex=game.board.label(u.hex), rule="MBT 8.7")
+            game.emit("exited", visible_to=[u.side], unit=u.id, hex=game.board.label(u.hex),
+                      rule="MBT 8.7")
             u.hex = None
             break
         if not u.state.get("moved"):
