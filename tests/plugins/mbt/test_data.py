@@ -204,3 +204,11 @@ def test_the_card_format_is_documented() -> None:
     for section in ("[card]", "[target]", "[[weapons]]", "[[weapons.ammo]]", "[hit_location]",
                     "[armor", "[speeds]", "turn_costs", "[movement_costs]", "[height_costs]"):
         assert section in text, section
+
+
+def test_hexwar_los_uses_the_basic_game_rules() -> None:
+    r = CliRunner().invoke(cli, ["los", "mbt:basic-a", "1C1", "1C5"])
+    assert r.exit_code == 0, r.output
+    assert "blocked" in r.output and "MBT 6.1.4.5" in r.output
+    r = CliRunner().invoke(cli, ["los", "mbt:basic-a", "1A1", "1A10"])
+    assert "clear" in r.output
