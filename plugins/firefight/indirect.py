@@ -9,7 +9,7 @@ requested, impact_turn}.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
@@ -158,22 +158,57 @@ def request(game: Game, side: str, unit_id: str, hex_label: str, *, continuous: 
     return m
 
 
+def schedule_problem(game: Game, side: str, entries: Any) -> str | None:
+    """[8.12] Scheduled Fires: a list of {unit, hex, turn} for the side's IF units; one unit may
+    have several, on different Game-Turns (one mission at a time [8.72])."""
+    if not isinstance(entries, list | tuple):
+        return "scheduled fires are a list of {unit, hex, turn}"
+    seen: set[tuple[str, int]] = set()
+    units = if_units(game)
+    for e in entries:
+        if not isinstance(e, Mapping) or not {"unit", "hex", "turn"} <= set(e):
+            return "each scheduled fire is {unit, hex, turn} [8.12]"
+        uid, turn = str(e["unit"]), e["turn"]
+        if uid not in units or units[uid]["side"] != side:
+            return f"{uid} is not an Indirect Fire unit of {side} [8.12]"
+        if not isinstance(turn, int) or turn < 1 or turn > game.scenario.turns:
+            return f"bad Game-Turn {turn!r} [8.12]"
+        if (uid, turn) in seen:
+            return f"{uid} fires one mission at a time [8.72]"
+        seen.add((uid, turn))
+        try:
+            game.board.parse(str(e["hex"]))
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
 def schedule(game: Game, side: str, unit_id: str, hex_label: str, turn: int) -> dict[str, Any]:
-    """[8.12] Scheduled Fire plotted before play; always arrives on time [8.43]."""
+    """[8.12] Scheduled Fire plotted before play; always arrives on time [8.43]. A unit's
+    scheduled fires wait in its queue; the earliest is its mission (the unit is engaged)."""
     units = if_units(game)
     if unit_id not in units or units[unit_id]["side"] != side:
         raise RulesError(f"{unit_id} is not an IF unit of {side}", rule="[8.12]")
-    if units[unit_id]["mission"] is not None:
-        raise RulesError("one mission at a time per IF unit", rule="[8.72]")
     label = game.board.label(hexof(game, hex_label))
     m = {"unit": unit_id, "side": side, "hex": label, "kind": "he",
          "planned": label in ff(game).get("target_list", {}).get(side, []), "continuous": False,
          "scheduled": True, "requested": 0, "impact_turn": int(turn)}
-    units[unit_id]["mission"] = m
+    u = units[unit_id]
+    queue = sorted([*u.get("queue", []), m], key=lambda x: int(x["impact_turn"]))
+    if u["mission"] is None:
+        u["mission"], queue = queue[0], queue[1:]
+    elif u["mission"].get("scheduled") and int(turn) < int(u["mission"]["impact_turn"]):
+        queue = sorted([*queue, u["mission"]], key=lambda x: int(x["impact_turn"]))
+        queue.remove(m)
+        u["mission"] = m
+    u["queue"] = queue
     return m
 
 
 def due(game: Game, side: str) -> list[str]:
+    for u in if_units(game, side).values():  # the next scheduled fire becomes the mission
+        if u["mission"] is None and u.get("queue"):
+            u["mission"] = u["queue"].pop(0)
     return sorted(k for k, v in if_units(game, side).items()
                   if v["mission"] is not None and v["mission"]["impact_turn"] == game.state.turn)
 

@@ -458,9 +458,21 @@ def _dummies_enabled(game: Game) -> bool:
     return any("dummies" in r for r in game.rules_enabled)
 
 
+def fire_plan_problem(game: Game, side: str, choice: Any) -> str | None:
+    """A fire plan is a Target List (a list of hexes) or ``{"targets": [...], "schedule":
+    [{unit, hex, turn}, ...]}`` [8.1, 8.12, 8.13]."""
+    if isinstance(choice, Mapping):
+        if set(choice) - {"targets", "schedule"}:
+            return "a fire plan has 'targets' and 'schedule'"
+        return (IF.target_list_problem(game, side, choice.get("targets", []))
+                or IF.schedule_problem(game, side, choice.get("schedule", [])))
+    return IF.target_list_problem(game, side, choice)
+
+
 def fire_plan(game: Game) -> Step:
-    """[8.1, 8.13] each player with Indirect Fire units writes a secret Target List (at most four
-    hexes per IF unit); Scheduled Fire [8.12] from the scenario's ``schedule`` list."""
+    """[8.1, 8.12, 8.13] before deployment each player with Indirect Fire units writes, in
+    secret, a Target List (at most four hexes per IF unit) and any Scheduled Fires (plus the
+    scenario's own ``schedule`` list)."""
     decisions = []
     sides = []
     for side in ("US", "SU"):
@@ -471,7 +483,7 @@ def fire_plan(game: Game) -> Step:
                    .get(side, [])][:limit]
 
         def validate(choice: Any, side: str = side) -> str | None:
-            return IF.target_list_problem(game, side, choice)
+            return fire_plan_problem(game, side, choice)
         decisions.append(Decision(side, "firefight.target_list", options=[[], suggest],
                                   validate=validate, context={"limit": limit},
                                   prompt=f"{side}: Target List (<= {limit} hexes)",
@@ -480,9 +492,15 @@ def fire_plan(game: Game) -> Step:
     if decisions:
         choices = yield from ask_all(decisions)
         for side, choice in zip(sides, choices, strict=True):
-            labels = [game.board.label(game.board.parse(str(x))) for x in choice]
+            plan = dict(choice) if isinstance(choice, Mapping) else {"targets": choice}
+            labels = [game.board.label(game.board.parse(str(x))) for x in plan.get("targets", [])]
             ff(game).setdefault("target_list", {})[side] = labels
             game.emit("target_list", visible_to=[side], side=side, hexes=labels, rule="[8.1]")
+            for e in plan.get("schedule", []):
+                IF.schedule(game, side, str(e["unit"]), str(e["hex"]), int(e["turn"]))
+            if plan.get("schedule"):
+                game.emit("scheduled_fires", visible_to=[side], side=side,
+                          fires=list(plan["schedule"]), rule="[8.12]")
     for e in game.scenario.raw.get("special", {}).get("schedule", []):
         IF.schedule(game, str(e["side"]), str(e["unit"]), str(e["hex"]), int(e["turn"]))
 

@@ -1284,3 +1284,24 @@ def test_explain_decision_lists_attack_ratings() -> None:
     assert d is not None
     text = hexwar_explain_decision(g.view(d.side), d)
     assert text is not None and "AR " in text and "[6.0]" in text
+
+
+def test_scheduled_fire_is_secret_and_arrives_on_time(tmp_path: Path) -> None:
+    ind = [{"id": "s1", "type": "155mm", "side": "US", "status": "direct"}]
+    g = mini_game(tmp_path, [U("obs", "US-TM", "US", "1005"), U("su", "SU-TM", "SU", "1010")],
+                  special={"indirect": ind})
+    d = g.pending
+    assert d is not None and d.kind == "firefight.target_list"
+    with pytest.raises(RulesError):
+        g.answer({"targets": [], "schedule": [{"unit": "s1", "hex": "1010", "turn": 99}]})
+    g.answer({"targets": ["1010"], "schedule": [{"unit": "s1", "hex": "1010", "turn": 2},
+                                                {"unit": "s1", "hex": "1012", "turn": 3}]})
+    assert all(e.get("type") != "scheduled_fires" for e in g.view("SU").events())
+    for _ in range(3000):
+        if g.pending is None or g.state.turn > 3:
+            break
+        d = g.pending
+        g.answer("stop" if d.kind == "firefight.step" else
+                 (d.options[0] if d.kind == "firefight.adjust" else _passer(d)))
+    imp = [(e["turn"], e["plotted"]) for e in g.log.for_side(None) if e.get("type") == "if_impact"]
+    assert imp[:2] == [(2, "1010"), (3, "1012")]  # [8.43] always on time
