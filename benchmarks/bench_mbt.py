@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import hexwar.plugins.mbt as mbt_pkg
-from hexwar.core.engine.controllers import RandomController
+from hexwar.core.engine.controllers import Controller, RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.scenario import Scenario
 from hexwar.plugins.mbt.ai import MbtAI
@@ -22,8 +22,10 @@ SCENARIOS = Path(mbt_pkg.__file__).parent / "scenarios"
 
 def play(key: str, seed: int, nato: str, soviet: str) -> tuple[Any, int]:
     game = Game(Scenario.load(SCENARIOS / f"basic-{key}.toml"), seed=seed)
-    make = {"ai": MbtAI, "random": RandomController}
-    result = game.play({"NATO": make[nato]("NATO", seed), "Soviet": make[soviet]("Soviet", seed)})
+    def make(kind: str, side: str) -> Controller:
+        return MbtAI(side, seed) if kind == "ai" else RandomController(side, seed)
+
+    result = game.play({"NATO": make(nato, "NATO"), "Soviet": make(soviet, "Soviet")})
     return result, len(game.decisions)
 
 

@@ -313,7 +313,7 @@ def test_mbt_91_92_93_costs(make_game: Any) -> None:
     assert moves.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == 5  # rough 4, +1 down
     succ = moves.successors(card, info, mctx())
     back = [(s, c) for s, c in succ((p("9J5"), 1, False)) if s[0] == p("9J6")]
-    assert back == [((p("9J6"), 1, False), 2)]  # reverse: twice the cost, facing kept
+    assert back == [((p("9J6"), 1, False), Fraction(2))]  # reverse: twice the cost, facing kept
 
 
 def test_mbt_94_95_96_roads(make_game: Any) -> None:
