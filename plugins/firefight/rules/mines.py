@@ -45,8 +45,12 @@ FRIENDLY_SAFE_MAX = 5  # Addenda "Friendly Minefields": <= 5 spares the owner's 
 
 
 def mine_points(game: Game, side: str) -> int:
-    spec = game.scenario.raw.get("special", {}).get("mine_points", {})
-    return int(spec.get(side, DEFAULT_POINTS))
+    """[18.0] ten points unless the scenario states otherwise; a scenario that lists
+    ``mine_points`` gives the sides it does not list none (design: Scn 5 gives the U.S. 25)."""
+    spec = game.scenario.raw.get("special", {}).get("mine_points")
+    if spec is None:
+        return DEFAULT_POINTS
+    return int(spec.get(side, 0))
 
 
 def fields(game: Game) -> dict[str, dict[str, Any]]:
@@ -153,7 +157,7 @@ def emplacement(game: Game) -> Step:
     for side in ("US", "SU"):
         if not any(u.side == side for u in game.state.units.values()):
             continue
-        if "mine_points" in spec and side not in spec["mine_points"] and side not in suggested:
+        if mine_points(game, side) <= 0:
             continue
         plan = {str(k): int(v) for k, v in suggested.get(side, {}).items()}
         opts: list[Any] = [{}]
