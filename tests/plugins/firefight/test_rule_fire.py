@@ -96,7 +96,7 @@ def test_ff_101_bmp_mounted(tmp_path: Path) -> None:
                              U("near", "US-TM", "US", "1014"), U("far", "US-TM", "US", "1015"),
                              U("m113", "US-M113", "US", "1013")],
                   rules=["firefight.mounted_combat"])
-    base, src, ms = mods(g, "tm", "near")
+    ms = mods(g, "tm", "near")[2]
     assert ms["mounted fire"] == (-4, "[16.1]")
     out = M.execute_attack(g, "SU", ["tm"], "far", {}, "direct", rolls=[2])
     assert out[0]["ar"] is None and out[0]["result"] == "-"  # range 5: wasted [6.14]
