@@ -210,6 +210,9 @@ class FirefightLos(BaseLosRules):
         self.forest_town_block = bool(opts.get("forest_town_block", True))
         self.max_range: int | None = opts.get("max_range")
         self.layers = tuple(sorted(layers, key=lambda x: x.name))
+        #: hexsides that block fire (Addenda "impassable hexsides")
+        self.blocking_sides: frozenset[frozenset[Hex]] = frozenset(
+            opts.get("blocking_sides", frozenset()))
 
     def hex_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
         if self.forest_town_block and board.terrain_of.get(h) in FOREST_TOWN:
@@ -222,6 +225,8 @@ class FirefightLos(BaseLosRules):
 
     def hexside_effect(self, board: Board, a: Hex, b: Hex, how: HexsideHow, ctx: LosContext
                        ) -> LosEffect | None:
+        if self.blocking_sides and how != "vertex" and frozenset((a, b)) in self.blocking_sides:
+            return LosEffect("block", 0, "impassable hexside blocks fire", "Firefight Addenda")
         if self.defilade_blocks and how != "vertex":
             ends = (ctx.a, ctx.b)
             pa, pb = _is_position_toward(board, a, b), _is_position_toward(board, b, a)
@@ -254,6 +259,7 @@ def los_rules(game: Game | None) -> FirefightLos:
                 if k in opts and opts[k] != v:
                     raise RulesError(f"two rules disagree on LOS option {k!r}")
                 opts[k] = v
+    opts["blocking_sides"] = addenda(game)["impassable"]
     rules = FirefightLos(layers, opts)
     game._ff_los_rules = rules  # type: ignore[attr-defined]
     return rules
@@ -763,10 +769,12 @@ def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -
     side = board.hexside_of.get((src, dst), frozenset())
     if not is_vehicle(unit):
         return 1.0
+    if "bridge" in side and game is not None and frozenset((src, dst)) in addenda(game)["demolished"]:
+        side = side - {"bridge"}  # Addenda: a demolished bridge is an unbridged stream hexside
     if "road" in side and ("bridge" in side or "stream" not in side):
         cost = d.feature_cost["road"]
-    elif "road" in side:  # demolished bridge: road rule, plus stream [TEC Bridge]
-        cost = d.feature_cost["road"] + d.feature_cost["stream"]
+    elif "road" in side:  # unbridged: the hex's cost plus the stream [TEC Bridge; Addenda]
+        cost = d.hex_cost.get(board.terrain_of.get(dst, "clear"), 1.0) + d.feature_cost["stream"]
     else:
         cost = d.feature_cost["trail"] if "trail" in side else d.hex_cost.get(
             board.terrain_of.get(dst, "clear"), 1.0)
@@ -780,6 +788,35 @@ def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -
             extra += total(res or ())
         cost += extra
     return cost
+
+
+def _pairs(game: Game, spec: Any, feature: str | None) -> frozenset[frozenset[Hex]]:
+    """Hexside pairs named by an Addenda option: ``"all"`` (every hexside with ``feature``) or a
+    list of ``[a, b]`` label pairs."""
+    board = game.board
+    if spec == "all" and feature is not None:
+        return frozenset(frozenset(k) for k, fs in board.hexside_of.items() if feature in fs)
+    out = set()
+    for a, b in spec or ():
+        out.add(frozenset((board.parse(str(a)), board.parse(str(b)))))
+    return frozenset(out)
+
+
+def addenda(game: Game) -> dict[str, frozenset[frozenset[Hex]]]:
+    """The scenario's Addenda options (``[special] addenda``): ``demolished_bridges``,
+    ``impassable_streams`` ("all" or hexside pairs) and ``impassable_hexsides`` (pairs:
+    impassable to vehicles and blocking fire). Cached per game."""
+    cached = game.__dict__.get("_ff_addenda")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    spec = game.scenario.raw.get("special", {}).get("addenda", {})
+    out = {
+        "demolished": _pairs(game, spec.get("demolished_bridges"), "bridge"),
+        "impassable_streams": _pairs(game, spec.get("impassable_streams"), "stream"),
+        "impassable": _pairs(game, spec.get("impassable_hexsides"), None),
+    }
+    game.__dict__["_ff_addenda"] = out
+    return out
 
 
 def mover_problem(game: Game, unit: Unit) -> str | None:
@@ -822,6 +859,15 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
         if src.distance(dst) != 1:
             return "a unit moves from hex to adjacent hex [7.24]"
         cost = step_cost(game, game.board, unit, src, dst)
+        if is_vehicle(unit):
+            pair = frozenset((src, dst))
+            add = addenda(game)
+            if pair in add["impassable"]:
+                return "the hexside is impassable to vehicles (Addenda)"
+            if pair in add["impassable_streams"] and (
+                    "bridge" not in game.board.hexside_of.get((src, dst), frozenset())
+                    or pair in add["demolished"]):
+                return "the stream is impassable to vehicles (Addenda)"
         if _hook(game, "firefight_move_restrictions") is not None:
             for res in _hook(game, "firefight_move_restrictions")(
                     game=game, unit_id=unit.id, src=game.board.label(src),

@@ -147,6 +147,12 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
         if e.get("status", "organic") not in ("organic", "direct"):
             problems.append(Problem("status must be 'organic' or 'direct' [8.4]", scenario.path,
                                     "special.indirect"))
+    add = scenario.raw.get("special", {}).get("addenda", {})
+    for key in sorted(set(add) - {"demolished_bridges", "impassable_streams",
+                                  "impassable_hexsides"}):
+        problems.append(Problem(f"unknown Addenda option {key!r}", scenario.path,
+                                f"special.addenda.{key}",
+                                hint="demolished_bridges, impassable_streams, impassable_hexsides"))
     for side in scenario.sides:
         if side not in ("US", "SU"):
             problems.append(Problem(f"Firefight sides are US and SU, not {side!r}",

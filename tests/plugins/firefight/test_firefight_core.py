@@ -1305,3 +1305,28 @@ def test_scheduled_fire_is_secret_and_arrives_on_time(tmp_path: Path) -> None:
                  (d.options[0] if d.kind == "firefight.adjust" else _passer(d)))
     imp = [(e["turn"], e["plotted"]) for e in g.log.for_side(None) if e.get("type") == "if_impact"]
     assert imp[:2] == [(2, "1010"), (3, "1012")]  # [8.43] always on time
+
+
+def test_ff_68_demolished_bridge_and_impassable_hexsides(tmp_path: Path) -> None:
+    """Addenda: a demolished bridge is an unbridged stream hexside (hex cost + 1); impassable
+    streams and hexsides stop vehicles; an impassable hexside also blocks fire."""
+    sides = [{"between": ["1005", "1105"], "features": ["road", "stream", "bridge"]},
+             {"between": ["1005", "0905"], "features": ["stream"]}]
+    units = [U("t62", "SU-T62", "SU", "1005"), U("x", "US-TM", "US", "1020"),
+             U("y", "US-TM", "US", "1002")]
+    addenda = {"demolished_bridges": "all", "impassable_hexsides": [["1005", "1006"]]}
+    g = mini_game(tmp_path, units, [{"at": ["1005", "1105"], "features": ["road"]}], sides,
+                  special={"addenda": addenda})
+    b, u = g.board, g.state.units["t62"]
+    assert M.step_cost(g, b, u, b.parse("1005"), b.parse("1105")) == 2
+    start_move(g, "t62")
+    assert "impassable" in (M.step_problem(g, u, b.parse("1006")) or "")
+    assert not los(g, "1005", "1020") and los(g, "1005", "1002")
+    (tmp_path / "s").mkdir()
+    g2 = mini_game(tmp_path / "s", units, [], sides,
+                   special={"addenda": {"impassable_streams": "all"}})
+    u2 = start_move(g2, "t62")
+    assert "impassable" in (M.step_problem(g2, u2, g2.board.parse("0905")) or "")
+    assert M.step_problem(g2, u2, g2.board.parse("1105")) is None  # the bridge still stands
+    tm = g2.state.units["x"]
+    assert M.step_cost(g2, g2.board, tm, g2.board.parse("1005"), g2.board.parse("0905")) == 1
