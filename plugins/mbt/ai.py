@@ -229,6 +229,18 @@ class MbtAI:
                 best, best_p = o, p
         return best
 
+    def _on_hit_angle(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """7.4.5.2.1: pick the angle whose armour is thickest against this shot."""
+        game = view.game
+        t = game.state.units[d.context["target"]]
+        card = card_of(game, t)
+
+        def armour(angle: str) -> int:
+            return sum(v for (e, el, a, _loc), v in card.armor.items()
+                       if e == "KE" and el == "Level" and a == angle)
+
+        return max(options, key=lambda a: (armour(a), -options.index(a)))
+
     def _on_move_unit(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         units = [o for o in options if o != "done"]
         return units[0] if units else "done"

@@ -30,6 +30,7 @@ from hexwar.plugins.mbt.state import (
     doomed,
     enemy_of,
     gun_usable,
+    hit_angles,
     init_unit,
     missile_usable,
     sees,
@@ -359,7 +360,7 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
 
 
 def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, simultaneous: bool,
-                 missile: bool = False, target_moving: bool | None = None) -> None:
+                 missile: bool = False, target_moving: bool | None = None) -> Step:
     """Resolve one unit's fire (all its rounds) at a target and apply or queue the damage."""
     c = ctx(game)
     card = card_of(game, f)
@@ -368,8 +369,16 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
     if doomed(t):
         game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
                     rules=["MBT 7.3.2"])
-        return
+        return None
     s = situation(game, f, weapon.name, ammo, t, overwatch=overwatch, target_moving=target_moving)
+    assert f.hex is not None
+    angles = hit_angles(f.hex, t)
+    if len(angles) > 1:
+        # 7.4.5.2.1: the line of fire runs down a dividing line; the target's owner picks
+        s.angle = yield Decision(t.side, "mbt.hit_angle", options=angles, rule="MBT 7.4.5.2.1",
+                                 context={"firer": f.id, "target": t.id},
+                                 prompt=f"{f.id}'s fire at {t.id} runs along a dividing line: "
+                                        "pick the hit angle")
     if "mbt_ap_modifiers" in c.hooked:
         extra = [m for r in game.pm.hook.mbt_ap_modifiers(game=game, situation=s, firer=f, target=t)
                  for m in (r or [])]
@@ -390,7 +399,7 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
             turns.append(game.state.turn)
     effects = shot.effects
     if not effects:
-        return
+        return None
     if simultaneous:
         # MBT 5.3: results are ignored until the whole step is done, but later shots in the step see
         # them (a second compartment hit, wasted fire at a knocked-out target)
@@ -408,7 +417,7 @@ def mark_fired(game: Game, f: Unit) -> None:
 
 
 def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool,
-               simultaneous: bool, target_moving: bool | None = None) -> list[str]:
+               simultaneous: bool, target_moving: bool | None = None) -> Step:
     """MBT 7.3.2: every firer at one target is declared before any shot resolves."""
     t = game.state.units[choice["target"]]
     shots = [(game.state.units[fid], str(ammo)) for fid, ammo in choice["shots"]]
@@ -417,7 +426,7 @@ def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool
     for f, _ in shots:
         mark_fired(game, f)
     for f, ammo in shots:
-        resolve_shot(game, f, t, ammo, overwatch=overwatch, simultaneous=simultaneous,
+        yield from resolve_shot(game, f, t, ammo, overwatch=overwatch, simultaneous=simultaneous,
                      target_moving=target_moving)
     return [f.id for f, _ in shots]
 
@@ -485,7 +494,7 @@ def direct_fire_phase(game: Game) -> Step:
             if choice == "pass":
                 break
             declared.add(choice["target"])
-            fire_group(game, side, choice, overwatch=False, simultaneous=True)
+            yield from fire_group(game, side, choice, overwatch=False, simultaneous=True)
 
 
 def atgm_announce_phase(game: Game) -> Step:
@@ -532,7 +541,7 @@ def overwatch_fire_phase(game: Game) -> Step:
         if choice == "pass":
             return False
         declared.add(choice["target"])
-        fire_group(game, side, choice, overwatch=True, simultaneous=True)
+        yield from fire_group(game, side, choice, overwatch=True, simultaneous=True)
         return True
 
     yield from alternate(game, side_order(game), act)
@@ -707,7 +716,7 @@ def overwatch_window(game: Game, mover: Unit) -> Step:
     if choice == "pass":
         return False
     data(game).setdefault("ow_declared", []).append(hex_key)
-    shooters = fire_group(game, watcher, choice, overwatch=True, simultaneous=False,
+    shooters = yield from fire_group(game, watcher, choice, overwatch=True, simultaneous=False,
                           target_moving=True)
     yield from overwatch_chain(game, mover.side, shooters)
     return True
@@ -731,7 +740,7 @@ def overwatch_chain(game: Game, side: str, targets: list[str]) -> Step:
         if choice == "pass":
             return
         declared.add(choice["target"])
-        shooters = fire_group(game, side, choice, overwatch=True, simultaneous=False)
+        shooters = yield from fire_group(game, side, choice, overwatch=True, simultaneous=False)
         side, targets = enemy_of(side), shooters
 
 
@@ -760,7 +769,8 @@ def atgm_resolution_phase(game: Game) -> Step:
                 game.report("ATGM", result=f"automatic miss: {err}", firer=f.id, target=t.id,
                             rules=["MBT 7.2.2.2"])
                 continue
-            resolve_shot(game, f, t, "ATGM", overwatch=False, simultaneous=True, missile=True)
+            yield from resolve_shot(game, f, t, "ATGM", overwatch=False, simultaneous=True,
+                                    missile=True)
     game.apply_deferred()
     adjust_contested(game)
     return

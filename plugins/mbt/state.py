@@ -183,6 +183,16 @@ def in_turret_arc(u: Unit, target_hex: Hex) -> bool:
     return in_arc(u.hex, int(u.state["turret"]), target_hex, "front60")
 
 
+def hit_angles(firer_hex: Hex, target: Unit) -> list[str]:
+    """MBT 7.4.5.1: the hit angle, or the two angles when the line of fire runs exactly down the
+    line dividing them (7.4.5.2.1: the target's owner picks), most frontal first."""
+    assert target.hex is not None
+    dirs = arc_directions(target.hex, firer_hex)
+    names = sorted({ANGLE_NAMES[(d - target.facing) % 6] for d in dirs} or {"Front"},
+                   key=ANGLE_RANK.__getitem__)
+    return names
+
+
 def hit_angle(firer_hex: Hex, target: Unit) -> str:
     """MBT 7.4.5.1: the sector of the target (relative to its front) the shot comes from. On a
     dividing line the target's owner picks (7.4.5.2.1); the engine picks the more frontal angle

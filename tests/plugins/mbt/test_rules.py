@@ -610,3 +610,26 @@ def test_a_unit_moving_off_the_edge_leaves_the_game(make_game: Any, run: Any) ->
     run(move_unit(g, g.state.units["A"]), ["exit"])
     a = g.state.units["A"]
     assert a.hex is None and a.state["exited"] and a.state["destroyed"] is None  # MBT 8.7
+
+
+def test_target_owner_picks_the_hit_angle_on_a_dividing_line(make_game: Any, run: Any,
+                                                             dice_faces: Any) -> None:
+    from hexwar.plugins.mbt.state import hit_angles
+
+    g = make_game([("T", "T-72M1", SOV, "9J5", 1), ("A", "M1A1", NATO, "9J5", 1)])
+    t = g.state.units["T"]
+    p = g.board.parse
+    corner = p("9J5").neighbor(1).neighbor(2)  # on the line through the corner of hexsides 1|2
+    assert hit_angles(corner, t) == ["Front", "Front-Side"]
+    assert hit_angles(p("9J2"), t) == ["Front"]
+    g.state.units["A"].hex = corner
+    g.state.units["A"].state["turret"] = 5
+    order(g, A="F")
+    g.dice.force(*dice_faces(99))
+    _, asked = run(direct_fire_phase(g), lambda d: (
+        {"target": "T", "shots": [["A", "APFSDS"]]} if d.kind == "mbt.fire" and d.side == NATO
+        else "Front-Side" if d.kind == "mbt.hit_angle" else "pass"))
+    angle = [d for d in asked if d.kind == "mbt.hit_angle"]
+    assert len(angle) == 1 and angle[0].side == SOV and angle[0].rule == "MBT 7.4.5.2.1"
+    shot = next(e for e in g.log.for_side(None) if e.get("what") == "AP point effect fire")
+    assert shot["angle"] == "Front-Side"
