@@ -18,6 +18,7 @@ from hexwar.plugins.firefight.rules import clgp as CL
 from hexwar.plugins.firefight.rules import future_afvs as FA
 from hexwar.plugins.firefight.rules import overrun as OV
 from hexwar.plugins.firefight.rules import smoke as SM
+from hexwar.plugins.firefight.rules._common import rstate
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
 
 _N = [0]
@@ -288,9 +289,9 @@ def test_ff_122_m113z_in_defilade(tmp_path: Path) -> None:
     g2 = _m113z(tmp_path, False)
     z2, t2 = g2.state.units["z"], g2.state.units["t"]
     att2 = M.describe_attack(g2, t2, z2, M.weapons(g2, t2, z2)[0], "direct")
-    r = next((r for r in range(3, 13) if M.crt_result("anti_armor", M.resolve_attack(
+    hit = next((r for r in range(3, 13) if M.crt_result("anti_armor", M.resolve_attack(
         g2, att2, r)["ar"], r, ())[0] != "-"), None)
-    assert r is not None and M.resolve_attack(g2, att2, r)["result"] != "-"
+    assert hit is not None and M.resolve_attack(g2, att2, hit)["result"] != "-"
     assert not ff_data().units["US-M113Z"].missile  # IF: a tank, no Kms [27.12]
 
 
@@ -368,7 +369,7 @@ def test_ff_129_overrun(tmp_path: Path) -> None:
     M.do_step(g, m60, "1010")
     assert OV.enemies_in(g, m60) == [g.state.units["tm"]]
     # during the overrun: range 1, no Forest filter, AR 3 for the TM without RPG-7
-    OV.rstate(g, "overrun")["active"] = {"unit": "m60"}
+    rstate(g, "overrun")["active"] = {"unit": "m60"}
     tm = g.state.units["tm"]
     w = next(x for x in M.weapons(g, tm, m60) if x.rule == "[28.5]")
     att = M.describe_attack(g, tm, m60, w, "overrun")
@@ -377,7 +378,7 @@ def test_ff_129_overrun(tmp_path: Path) -> None:
     assert att2["range"] == 0 and M.attack_rating(g, att2)[0] == M.base_rating(
         "US-M60A1", "personnel", 1)
     assert "forest" in att2["filters"] and M.resolve_attack(g, att2, 7)["filters"] == []
-    OV.rstate(g, "overrun")["active"] = None
+    rstate(g, "overrun")["active"] = None
     # the procedure: d6 odd -> Soviet first; both fire once; the TM dies
     gen = OV.overrun(g, "m60")
     k = roll_giving("anti_personnel", int(M.base_rating("US-M60A1", "personnel", 1) or 0), "K")

@@ -145,7 +145,7 @@ def test_ff_32_map_a_example(tmp_path: Path) -> None:
     g = mini_game(tmp_path, [U("a", "SU-T62", "SU", "3507"), U("b", "US-M60A1", "US", "3206")],
                   panel="firefight:map-a", rules=RULES)
     t = g.state.units["b"]
-    assert HT.firer_higher(g.board, g.board.parse("3507"), t.hex)  # 480 > 460
+    assert t.hex is not None and HT.firer_higher(g.board, g.board.parse("3507"), t.hex)
     assert "defilade" not in M.terrain_filters(g, g.board, g.board.parse("3507"), t)
 
 

@@ -16,6 +16,7 @@ from hexwar.plugins.firefight.rules import dedicated_battery as DB
 from hexwar.plugins.firefight.rules import scatter as SC
 from hexwar.plugins.firefight.rules import smoke as SM
 from hexwar.plugins.firefight.rules import suppressive_fire as SUP
+from hexwar.plugins.firefight.rules._common import rstate
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
 
 _N = [0]
@@ -72,7 +73,7 @@ def test_ff_98_removal_phase(tmp_path: Path) -> None:
     SM.place_smoke(g, "3020", "US", "test", "[14.0]")
     g.dice.force(2, 5)
     list(SM.smoke_removal(g))
-    assert [m["hex"] for m in SM.rstate(g, "smoke")["markers"]] == ["3020"]
+    assert [m["hex"] for m in rstate(g, "smoke")["markers"]] == ["3020"]
 
 
 def test_ff_99_smoke_area_los_protection(tmp_path: Path) -> None:
@@ -148,7 +149,7 @@ def _ded_game(tmp_path: Path) -> Game:
     for k in ("p1", "p2"):
         IF.if_units(g)[k]["status"] = "dedicated"
     M.ff(g)["target_list"] = {"US": ["1010", "1012"]}
-    DB.rstate(g, "dedicated")["priority"] = ["1010"]
+    rstate(g, "dedicated")["priority"] = ["1010"]
     return g
 
 
@@ -202,8 +203,9 @@ def test_ff_112_planned_and_too_delays(tmp_path: Path) -> None:
     assert request(g, "p2", "1009")["impact_turn"] == 4  # TOO: 2
     m = due_now(g, "p1")
     from hexwar.core.types import PhaseSpec
+    from hexwar.plugins.firefight.rules._common import no_step
 
-    DB.hexwar_phase_start(g, PhaseSpec("firefight.if_execute", "", "", lambda g: iter(())))
+    DB.hexwar_phase_start(g, PhaseSpec("firefight.if_execute", "", "", lambda g: no_step()))
     assert m["no_adjust"]  # cannot be adjusted [21.3]
     g.dice.force(5)  # direction only: it must scatter
     assert IF.scatter(g, "p1", g.board.parse("1012")).distance(g.board.parse("1012")) == 1

@@ -239,8 +239,8 @@ def test_other_side_never_sees_dummies_until_revealed(tmp_path: Path, seed: int)
                 assert d not in str(view.system_state)
             else:
                 seen_removed.add(d)
-        d = g.pending
-        g.answer(ctl[d.side].choose(d, g.view(d.side)))
+        dec = g.pending
+        g.answer(ctl[dec.side].choose(dec, g.view(dec.side)))
         steps += 1
     assert g.state.turn >= 2
     # the umpire sees everything; the owner sees its own dummies
