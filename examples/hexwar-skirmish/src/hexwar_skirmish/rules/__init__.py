@@ -1,0 +1,1 @@
+"""Optional rules of Skirmish, one module per rule, each its own plugin."""
