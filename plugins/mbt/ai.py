@@ -47,6 +47,8 @@ class MbtAI:
     hold_pull = 0.25
     objective_bonus = 6.0
     exposure_weight = 1.0
+    #: stop adding firers at one target once the chance to kill it reaches this
+    enough_kill = 0.85
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -202,11 +204,20 @@ class MbtAI:
         if not value:
             return "pass"
         tid = max(value, key=lambda k: (value[k], k))
-        shots = [[fid, ammo] for fid, (t, ammo, p) in sorted(best_for.items())
-                 if t == tid and p >= threshold]
+        # enough firers for a likely kill; the others keep their fire for other targets (7.3.2:
+        # shots declared at a unit knocked out by an earlier one are wasted)
+        group = sorted(((p, fid, ammo) for fid, (t, ammo, p) in best_for.items()
+                        if t == tid and p >= threshold), reverse=True)
+        shots: list[list[str]] = []
+        miss_all = 1.0
+        for p, fid, ammo in group:
+            if shots and 1.0 - miss_all >= self.enough_kill:
+                break
+            shots.append([fid, ammo])
+            miss_all *= 1.0 - p
         if not shots:
             return "pass"
-        return {"target": tid, "shots": shots}
+        return {"target": tid, "shots": sorted(shots)}
 
     def _on_fire(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         overwatch = d.context.get("step") == "overwatch"
