@@ -1,8 +1,9 @@
 """Firefight [18.0] Mines (with the Addenda "Friendly Minefields" option).
 
 Cases: [18.0] a player has Mine Attack Points (ten unless the scenario says otherwise:
-``[special] mine_points = {US = 25}``); before play he places them in hexes (setup phase
-``firefight.mines``, secret and simultaneous), one visible Mine Marker per mined hex and a
+``[special] mines = {US = 25}``); before play he places them in hexes (setup phase
+``firefight.mines``, secret and simultaneous; the scenario's ``[special] mines`` gives the points,
+``[special] minefields = {SU = {"2832" = 5}}`` a suggested plan), one visible Mine Marker per mined hex and a
 secret record of the points in it; any unit entering a mined hex is attacked at an Attack
 Rating equal to the points there, on the CRT of its type (Anti-Armor for vehicles,
 Anti-Personnel for personnel), with no terrain benefit; mines may be emplaced only before play.
@@ -46,8 +47,8 @@ FRIENDLY_SAFE_MAX = 5  # Addenda "Friendly Minefields": <= 5 spares the owner's 
 
 def mine_points(game: Game, side: str) -> int:
     """[18.0] ten points unless the scenario states otherwise; a scenario that lists
-    ``mine_points`` gives the sides it does not list none (design: Scn 5 gives the U.S. 25)."""
-    spec = game.scenario.raw.get("special", {}).get("mine_points")
+    ``mines`` gives the sides it does not list none (design: Scn 5 gives the U.S. 25)."""
+    spec = game.scenario.raw.get("special", {}).get("mines")
     if spec is None:
         return DEFAULT_POINTS
     return int(spec.get(side, 0))
@@ -96,6 +97,29 @@ def emplace(game: Game, side: str, plan: Mapping[str, int]) -> None:
         f["points"] = int(f["points"]) + int(pts)
     game.emit("mines_emplaced", visible_to=[side], side=side, plan=dict(plan), rule="[18.0]")
     game.emit("mine_markers", side=side, hexes=sorted(plan), rule="[18.0]")
+
+
+def forward_plan(game: Game, side: str, chunk: int = FRIENDLY_SAFE_MAX) -> dict[str, int]:
+    """A sensible default plan (not a rule): the side's points in chunks of five (safe for its
+    own units under the Friendly Minefields option) on the empty hexes next to its units that
+    are nearest the enemy."""
+    own = [u for u in game.state.units.values() if u.side == side and u.hex is not None]
+    foes = [u.hex for u in game.state.units.values() if u.side != side and u.hex is not None]
+    if not own or not foes:
+        return {}
+    taken = {u.hex for u in game.state.units.values() if u.hex is not None}
+    cands = {h for u in own for h in u.hex.neighbors()  # type: ignore[union-attr]
+             if h in game.board.hexes and h not in taken}
+    ranked = sorted(cands, key=lambda h: (min(h.distance(f) for f in foes if f is not None),
+                                          game.board.label(h)))
+    left, plan = mine_points(game, side), {}
+    for h in ranked:
+        if left <= 0:
+            break
+        pts = min(chunk, left)
+        plan[game.board.label(h)] = pts
+        left -= pts
+    return plan
 
 
 def attacks_unit(points: int, owner: str, unit_side: str, friendly_option: bool) -> bool:
@@ -161,8 +185,9 @@ def emplacement(game: Game) -> Step:
             continue
         plan = {str(k): int(v) for k, v in suggested.get(side, {}).items()}
         opts: list[Any] = [{}]
-        if plan and emplace_problem(game, side, plan) is None:
-            opts.append(plan)
+        for p in (plan, forward_plan(game, side)):
+            if p and p not in opts and emplace_problem(game, side, p) is None:
+                opts.append(p)
 
         def validate(choice: Any, side: str = side) -> str | None:
             return emplace_problem(game, side, choice)
@@ -193,7 +218,7 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
         return []
     spec = scenario.raw.get("special", {})
     out = []
-    for key in ("mine_points", "minefields"):
+    for key in ("mines", "minefields"):
         v = spec.get(key, {})
         if not isinstance(v, dict) or any(s not in ("US", "SU") for s in v):
             out.append(Problem(f"{key} is a table keyed by side (US, SU)", scenario.path,

@@ -254,6 +254,15 @@ def firefight_public_ref(game: Game, unit_id: str) -> str | None:
 
 
 @hookimpl
+def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
+    """Design 9.3 #34: a face-down unit hit by indirect fire, mines or a CLGP is revealed by
+    the result (a miss reveals nothing)."""
+    u = game.state.units.get(unit_id)
+    if u is not None and result != "-" and source in ("indirect", "mine", "clgp"):
+        reveal(game, u, f"hit ({source})", "design 9.3 #34")
+
+
+@hookimpl
 def firefight_attack_done(game: Game, attack: dict[str, Any], outcome: dict[str, Any]) -> None:
     """[11.0] a face-down unit that fires is turned face-up."""
     fid = attack.get("firer")

@@ -81,7 +81,7 @@ def test_ff_107_friendly_minefields_and_permanence(tmp_path: Path) -> None:
     assert MN.attacks_unit(6, "US", "US", True)
     assert MN.attacks_unit(1, "US", "SU", True)
     assert MN.attacks_unit(1, "US", "US", False)  # without the option mines hit everyone
-    g = _game(tmp_path, special={"friendly_minefields": True, "mine_points": {"US": 11, "SU": 2}})
+    g = _game(tmp_path, special={"friendly_minefields": True, "mines": {"US": 11, "SU": 2}})
     MN.emplace(g, "US", {"0810": 5, "0710": 6})
     MN.emplace(g, "SU", {"0808": 2})
     g.state.turn = 1
@@ -126,3 +126,13 @@ def test_ff_119_artillery_mines(tmp_path: Path) -> None:
     M.do_step(g, t62, "1019")  # a neighbour of the impact hex
     res = MN.enter_mined_hex(g, "t62", "1019")
     assert len(res) == 1 and res[0]["ar"] == 8
+
+
+def test_scenario_points_and_default_plan(tmp_path: Path) -> None:
+    g = _game(tmp_path, special={"mines": {"SU": 30}})
+    assert (MN.mine_points(g, "SU"), MN.mine_points(g, "US")) == (30, 0)  # Scn 6 style
+    d = g.pending
+    assert d is not None and d.kind == "firefight.mines" and d.side == "SU"
+    plan = MN.forward_plan(g, "SU")
+    assert sum(plan.values()) == 30 and max(plan.values()) == 5 and plan in d.options
+    assert MN.emplace_problem(g, "SU", plan) is None
