@@ -146,7 +146,9 @@ def firefight_target_in_defilade(game: Game | None, firer_hex: Hex, target_id: s
 @hookspec
 def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
     """Enemy units ``side`` may not attack now, with the reason and rule (``{uid: "[11.21]
-    face-down"}``). Called: once per decision that lists targets. All answers are merged."""
+    face-down"}``). All answers are merged. The base caches the answer until the next decision,
+    step, attack or result; call ``mechanics.invalidate_targets(game)`` after a change of your
+    own (a reveal)."""
     raise NotImplementedError
 
 
@@ -370,10 +372,9 @@ def firefight_if_extra_missions(game: Game) -> Sequence[Step]:
 
 
 @hookspec
-def firefight_counts_for_stacking(game: Game, unit_id: str) -> Sequence[bool]:
-    """Say whether a unit counts toward the 4-unit limit [7.3] (dummies [12]: False).
-    Any False answer excludes it."""
-    raise NotImplementedError
+def firefight_counts_for_stacking(game: Game, unit_id: str) -> bool | None:
+    """Say whether a unit counts toward the 4-unit limit [7.3]: return ``False`` to exclude it
+    (dummies [12]); ``None`` for no opinion. Any ``False`` answer excludes it."""
 
 
 @hookspec(firstresult=True)

@@ -426,7 +426,16 @@ def target_problem(game: Game, side: str, target: Unit, mode: str) -> str | None
     return None
 
 
+def invalidate_targets(game: Game) -> None:
+    """Forget the cached ``firefight_untargetable`` answers (call after anything that changes
+    who may be attacked, e.g. a reveal [11.0]); the base calls it after every step, attack and
+    result."""
+    game.__dict__.pop("_ff_untarget", None)
+
+
 def untargetable(game: Game, side: str) -> dict[str, str]:
+    """Units ``side`` may not attack now (``firefight_untargetable``), cached until
+    :func:`invalidate_targets` or the next decision."""
     cache = getattr(game, "_ff_untarget", None)
     key = (len(game.decisions), side)
     if cache is not None and cache[0] == key:
@@ -586,6 +595,7 @@ def apply_result(game: Game, unit_id: str, result: str, source: str) -> str:
     u = game.state.units[unit_id]
     if u.hex is None or result == "-":
         return "no effect"
+    invalidate_targets(game)
     veh = is_vehicle(u)
     happened = result
     if result == "Kms":  # [8.65]
@@ -713,7 +723,20 @@ def execute_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
             filters=out["filters"], mode=mode)
         if _hook(game, "firefight_attack_done") is not None:
             _hook(game, "firefight_attack_done")(game=game, attack=att, outcome=out)
+        invalidate_targets(game)
     return outcomes
+
+
+def _rated(game: Game, firer: Unit, target: Unit, w: Weapon, rng: int, mode: str) -> bool:
+    """The weapon has an Attack Rating at this range: on the table, or from an optional rule's
+    ``firefight_base_attack_rating`` (small arms vs vehicles [24.0])."""
+    if base_rating(w.line, target_class(game, target), rng) is not None:
+        return True
+    hk = _hook(game, "firefight_base_attack_rating")
+    if hk is None:
+        return False
+    over = hk(game=game, attack=describe_attack(game, firer, target, w, mode), base=None)
+    return over is not None and over[0] is not None
 
 
 def candidate_attacks(game: Game, side: str, mode: str, target_ids: Iterable[str] | None = None
@@ -734,8 +757,7 @@ def candidate_attacks(game: Game, side: str, mode: str, target_ids: Iterable[str
         for f in firers:
             assert f.hex is not None
             rng = f.hex.distance(t.hex)
-            ws = [w for w in weapons(game, f, t)
-                  if base_rating(w.line, target_class(game, t), rng) is not None]
+            ws = [w for w in weapons(game, f, t) if _rated(game, f, t, w, rng, mode)]
             if not ws or not has_los(game, f.hex, t.hex):
                 continue
             for w in ws:
@@ -960,6 +982,7 @@ def do_step(game: Game, unit: Unit, dst_label: str) -> float:
     else:
         cost = step_cost(game, game.board, unit, unit.hex, dst)
     unit.hex = dst
+    invalidate_targets(game)
     for f in game.board.features_of.get(dst, ()):
         if f.startswith("name:"):  # places entered, for victory (Scn 1 "pass through")
             seen = ff(game).setdefault("visited", {}).setdefault(f[5:], [])
