@@ -1018,11 +1018,13 @@ def test_fire_plans_and_assignments_are_secret() -> None:
         d = g.pending
         g.answer(ais[d.side].choose(d, g.view(d.side)))
     su_view = g.view("SU")
-    assert "target_list" not in {k for k, v in su_view.system_state["target_list"].items()
-                                 if k == "US"}
+    assert "US" not in su_view.system_state["target_list"]
+    assert "US" in g.view("US").system_state["target_list"]
     assert all(e.get("side") != "US" for e in su_view.events()
                if e.get("type") in ("target_list", "if_request", "assign_weapons"))
-    assert all(v.get("mission") is None or False for k, v in su_view.system_state["if_units"].items()
+    assert all("mission" not in v for v in su_view.system_state["if_units"].values()
+               if v["side"] == "US")
+    assert all("mission" in v for v in g.view("US").system_state["if_units"].values()
                if v["side"] == "US")
     dragons = [u for u in g.state.units_of("US") if u.state.get("weapon") == "dragon"]
     assert dragons
