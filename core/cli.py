@@ -418,14 +418,28 @@ def _load_situation(source: str) -> Any:
 
 @cli.command()
 @click.argument("source")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True,
+              help="File to write: .svg for one picture, .html for a replay of a saved game.")
 @click.option("--side", default=None, help="Draw only what this side may see.")
 def render(source: str, output: str, side: str | None) -> None:
-    """Draw a scenario's board or a saved game as SVG."""
-    from hexwar.core.render import render_game
+    """Draw a scenario's board or a saved game as SVG, or a saved game as an HTML replay
+    (one picture a game-turn, with a slider and each turn's results)."""
+    if output.endswith(".html"):
+        from hexwar.core.engine.record import load_saved
+        from hexwar.core.replay_html import replay_html
 
-    game = _load_situation(source)
-    Path(output).write_text(render_game(game, side), encoding="utf-8")
+        saved = load_saved(source)
+        with _progress(len(saved.decisions), "replay", enabled=sys.stderr.isatty()) as bar:
+            page = replay_html(saved, side=side,
+                               on_step=lambda i, n: bar.update(bar.task_ids[0], completed=i))
+        Path(output).write_text(page, encoding="utf-8")
+    else:
+        from hexwar.core.render import render_game
+
+        game = _load_situation(source)
+        if side is not None and side not in game.state.sides:
+            raise HexwarError(f"unknown side {side!r} (sides: {', '.join(game.state.sides)})")
+        Path(output).write_text(render_game(game, side), encoding="utf-8")
     console.print(f"wrote {escape(output)}")
 
 

@@ -96,3 +96,19 @@ def test_los_explains_itself() -> None:
     assert code == 0, out
     data = json.loads(out)
     assert {"clear", "findings", "crossed", "distance"} <= set(data)
+
+
+def test_render_svg_and_html_replay(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    code, out = run("play", "firepower:basic", "--seed", "3", "--players", "random,random",
+                    "--save", str(save))
+    assert code == 0, out
+    svg, page = tmp_path / "end.svg", tmp_path / "replay.html"
+    assert run("render", str(save), "-o", str(svg))[0] == 0
+    assert svg.read_text().lstrip().startswith(("<svg", "<?xml"))
+    code, out = run("render", str(save), "-o", str(page), "--side", "A")
+    assert code == 0, out
+    text = page.read_text()
+    assert text.startswith("<!doctype html>") and text.count("turn ") >= 4 and "<svg" in text
+    code, out = run("render", str(save), "-o", str(page), "--side", "Z")
+    assert code == 2 and "unknown side 'Z'" in out
