@@ -74,7 +74,8 @@ _EDGE_ORDER = ("river", "stream", "contour", "slope", "crest", "cliff", "fence",
                "bocage", "wall", "bridge")
 
 _CONTOUR_COLOR = "#8a5a2b"
-_HIGH_GROUND = (110, 78, 40)  # the colour the ground darkens toward with height
+_HIGH_GROUND = (120, 96, 52)  # the colour the ground darkens toward with height
+_SHADE = 0.24  # how far the highest ground goes toward it
 _LEGEND_WIDTH = 240
 
 
@@ -335,7 +336,7 @@ def render_board(
         used_terrain.setdefault(ttitle, (base, rec.name if rec is not None else tname))
         fill = base
         if hspan > 0:
-            fill = _mix(base, _HIGH_GROUND, 0.38 * (heights[h] - hmin) / hspan)
+            fill = _mix(base, _HIGH_GROUND, _SHADE * (heights[h] - hmin) / hspan)
         pts = " ".join(f"{_fmt(cx + dx)},{_fmt(cy + dy)}" for dx, dy in corner_text)
         out.append(f'<polygon class="hex" points="{pts}" fill="{fill}" '
                    f'data-label="{_esc(board.label(h))}" data-terrain="{_esc(tname)}"/>')
@@ -450,8 +451,9 @@ def render_board(
         my = sum(centre[h][1] for h in spot) / len(spot)
         best = min(spot, key=lambda h: ((centre[h][0] - mx) ** 2 + (centre[h][1] - my) ** 2, h))
         bx, by = centre[best]
-        out.append(f'<text class="place" x="{_fmt(bx)}" y="{_fmt(by - size * 0.05)}" '
-                   f'font-size="{_fmt(size * 0.42)}">{_esc(name)}</text>')
+        # below the middle of the hex, where a counter in the hex leaves it readable
+        out.append(f'<text class="place" x="{_fmt(bx)}" y="{_fmt(by + size * 0.74)}" '
+                   f'font-size="{_fmt(size * 0.36)}">{_esc(name)}</text>')
     out.append("</g>")
 
     # -- labels and heights -------------------------------------------------------------------
@@ -617,7 +619,7 @@ def _legend(x: float, y: float, terrain: Mapping[str, tuple[str, str]], hexsides
         lo, hi = hrange
         rows.append(f'<rect x="{_fmt(x + 10)}" y="{_fmt(yy)}" width="11" height="14" fill="#e8e2cc"/>')
         rows.append(f'<rect x="{_fmt(x + 21)}" y="{_fmt(yy)}" width="11" height="14" '
-                    f'fill="{_mix("#e8e2cc", _HIGH_GROUND, 0.38)}"/>')
+                    f'fill="{_mix("#e8e2cc", _HIGH_GROUND, _SHADE)}"/>')
         rows.append(f'<text class="leg" x="{_fmt(x + 40)}" y="{_fmt(yy + 11)}">height {_esc(_fmt(lo))}'
                     f" to {_esc(_fmt(hi))}</text>")
         yy += 20

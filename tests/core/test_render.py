@@ -121,7 +121,7 @@ def test_units_are_counters_with_side_colours_ids_and_a_facing_tick() -> None:
     ]
     root = parse(render_board(board, terrain_types=TERRAIN, units=units))
     counters = [g for g in root.iter(f"{SVG}g") if g.get("class") == "unit"]
-    assert sorted(g.get("data-id") for g in counters) == ["b1", "b2", "r1"]
+    assert sorted(g.get("data-id", "") for g in counters) == ["b1", "b2", "r1"]
     by_id = {g.get("data-id"): g for g in counters}
     assert by_id["r1"].get("data-facing") == "3"
     assert by_id["r1"].get("data-hex") == "1B2"

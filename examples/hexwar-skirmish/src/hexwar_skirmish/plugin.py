@@ -28,7 +28,6 @@ from hexwar.core.types import (
     total,
 )
 from hexwar.core.units import Q_, Scale
-
 from hexwar_skirmish import rules_core as R
 
 if TYPE_CHECKING:
@@ -313,8 +312,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     if game.scenario.system != SYSTEM:
         return None
     data = sk(game)
-    return {"initiative": data["initiative"], "objective": objectives(game),
-            "markers": {label: ["objective"] for label in objectives(game)}}
+    return {"initiative": data["initiative"], "objective": objectives(game)}
 
 
 # -- a simple AI ----------------------------------------------------------------------------------

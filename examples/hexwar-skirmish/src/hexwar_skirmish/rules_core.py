@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex, trace
-from hexwar.core.los import BaseLosRules, LosContext, LosEffect, line_of_sight
+from hexwar.core.los import (
+    BaseLosRules,
+    HexsidePolicy,
+    LosContext,
+    LosEffect,
+    VertexPolicy,
+    line_of_sight,
+)
 from hexwar.core.movement import reachable_hexes
 from hexwar.core.provenance import Records, load_records
 from hexwar.core.tables import TableSet
@@ -148,9 +155,9 @@ def facing_toward(a: Hex, b: Hex) -> int:
 class SkirmishLos(BaseLosRules):
     """Skirmish 5.2: woods and town hexes between block; so does a hex higher than both ends."""
 
-    include_endpoints = False
-    hexside_policy = "both"  # a line along a hexside is blocked only if both hexes block
-    vertex_policy = "ignore"
+    include_endpoints: bool = False
+    hexside_policy: HexsidePolicy = "both"  # along a hexside: blocked only if both hexes block
+    vertex_policy: VertexPolicy = "ignore"
 
     def __init__(self) -> None:
         self._blocks = {name: bool(v["blocks_los"]) for name, v in terrain_records().values.items()
