@@ -54,10 +54,16 @@ def place(game: Game, side: str, hex_label: str) -> None:
         raise RulesError(why, rule="[23.2]")
     lbl = game.board.label(game.board.parse(hex_label))
     markers(game)[lbl] = side
-    h = game.board.parse(lbl)
-    for u in game.state.units.values():
-        if u.hex == h and u.side == side and not vehicle(u) and not u.state.get("carrier"):
-            u.state["ip"] = lbl
+    occupy(game)
+
+
+def occupy(game: Game) -> None:
+    """[23.0] the dismounted personnel under a marker at the initial deployment are in it."""
+    for lbl, side in markers(game).items():
+        h = game.board.parse(lbl)
+        for u in game.state.units.values():
+            if u.hex == h and u.side == side and not vehicle(u) and not u.state.get("carrier"):
+                u.state["ip"] = lbl
 
 
 def benefits(u: Unit, h: Hex | None, ip_hex: Hex | None) -> bool:
@@ -110,7 +116,11 @@ def hexwar_turn_end(game: Game) -> None:
 
 @hookimpl
 def hexwar_phase_end(game: Game, phase: Any) -> None:
-    if is_ff(game):
+    if is_ff(game) and phase.name == "firefight.deploy":
+        for u in game.state.units.values():  # the deployment may have moved units
+            u.state.pop("ip", None)
+        occupy(game)
+    elif is_ff(game):
         for u in game.state.units.values():
             if u.state.get("ip") and not in_ip(game, u):
                 u.state.pop("ip", None)  # it left the position [23.0]

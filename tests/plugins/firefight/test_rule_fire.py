@@ -201,8 +201,6 @@ def test_ff_118_small_arms(tmp_path: Path) -> None:
     M.check_attack(g, "US", ["tm"], "t62", {"tm": "US-TM"}, "direct")  # a legal choice
 
 
-@pytest.mark.xfail(strict=True, reason="the system's candidate_attacks reads the fire table "
-                   "directly, not firefight_base_attack_rating (requested in ff-requests.md)")
 def test_ff_118_small_arms_is_offered(tmp_path: Path) -> None:
     g = mini_game(tmp_path, [U("tm", "US-TM", "US", "1005"), U("t62", "SU-T62", "SU", "1008")],
                   rules=["firefight.small_arms"])
