@@ -81,6 +81,13 @@ def hexwar_register_unit_types() -> Sequence[UnitType]:
         prov = {k: u.source.get(k, "estimated" if k in ("weapons",) else "Firefight [3.3]")
                 for k in data}
         out.append(UnitType(f"{SYSTEM}:{name}", u.title, u.cls, data, prov))
+    for name, spec in sorted(ff_data().if_units.items()):  # off-map IF units [3.3, 8.0]
+        d = ff_data().if_data[str(spec["data"])]
+        data = {"side": d.side, "class": "indirect", "tubes": d.tubes, "on_call": d.on_call,
+                "too": d.too, "pattern": list(d.pattern), "table": d.name}
+        prov = {k: "see data/tables/if_data.csv" for k in data}
+        prov.update(side="Firefight [3.3]", tubes="Firefight [3.3]", **{"class": "Firefight [3.3]"})
+        out.append(UnitType(f"{SYSTEM}:{name}", str(spec["title"]), "indirect", data, prov))
     return out
 
 
