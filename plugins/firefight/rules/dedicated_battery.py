@@ -134,7 +134,7 @@ def priority_fire(game: Game) -> Step:
         u = IF.if_units(game)[uid]
         if u["mission"] is not None or not prio:
             continue
-        choice = yield Decision("US", "firefight.priority_fire", options=["pass", *prio],
+        choice = yield Decision("US", "firefight.priority_mission", options=["pass", *prio],
                                 context={"unit": uid}, prompt=f"{uid}: Priority Fire or pass",
                                 rule="[21.2]")
         if choice == "pass":

@@ -168,7 +168,7 @@ def test_ff_110_priority_fire(tmp_path: Path) -> None:
     g.state.turn, g.state.phase = 4, "firefight.if_execute"
     gen = DB.priority_fire(g)
     d = next(gen)
-    assert d.kind == "firefight.priority_fire" and d.options == ["pass", "1010"]
+    assert d.kind == "firefight.priority_mission" and d.options == ["pass", "1010"]
     g.dice.force(2)  # the scatter direction die: no scatter roll, always one hex [21.21]
     d2 = gen.send("1010")
     assert d2.context == {"unit": "p2"}
