@@ -511,6 +511,21 @@ def render_board(
                            f'font-size="{_fmt(size * 0.2)}" fill="#3d3500">{_esc(text)}</text>')
         out.append("</g>")
 
+    # -- line of sight, under the counters so their ids stay readable --------------------------
+    if los_line is not None:
+        la, lb = (_as_hex(board, x) for x in los_line)
+        if la is not None and lb is not None:
+            (x1, y1), (x2, y2) = centre[la], centre[lb]
+            out.append(f'<g id="los" data-from="{_esc(board.label(la))}" data-to="{_esc(board.label(lb))}">')
+            out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
+                       f'stroke="#ffffff" stroke-width="{_fmt(size / 5)}" stroke-opacity="0.8"/>')
+            out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
+                       f'stroke="#d6001c" stroke-width="{_fmt(size / 12)}" stroke-dasharray="8 4"/>')
+            for x, y in ((x1, y1), (x2, y2)):
+                out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(size * 0.62)}" fill="none" '
+                           f'stroke="#d6001c" stroke-width="{_fmt(size / 14)}"/>')
+            out.append("</g>")
+
     # -- units: a stack is drawn as a pile, the first unit on top ---------------------------------
     if placed:
         out.append('<g id="units">')
@@ -566,19 +581,6 @@ def render_board(
                                    f'font-size="{_fmt(size * 0.2)}" fill="#111">{n}</text>')
                 out.append("</g>")
         out.append("</g>")
-
-    if los_line is not None:
-        la, lb = (_as_hex(board, x) for x in los_line)
-        if la is not None and lb is not None:
-            (x1, y1), (x2, y2) = centre[la], centre[lb]
-            out.append(f'<g id="los" data-from="{_esc(board.label(la))}" data-to="{_esc(board.label(lb))}">')
-            out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
-                       f'stroke="#ffffff" stroke-width="{_fmt(size / 5)}" stroke-opacity="0.8"/>')
-            out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
-                       f'stroke="#d6001c" stroke-width="{_fmt(size / 12)}" stroke-dasharray="8 4"/>')
-            for x, y in ((x1, y1), (x2, y2)):
-                out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(size / 6)}" fill="#d6001c"/>')
-            out.append("</g>")
 
     # -- legend ---------------------------------------------------------------------------------
     if legend:
