@@ -198,9 +198,10 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
 @hookspec
 def firefight_weapon_options(game: Game, firer_id: str, target_id: str,
                              mode: str) -> Sequence[Mapping[str, Any]]:
-    """Extra weapons a firer may use on a target: ``{"weapon": "small_arms", "line": "TM+",
-    "crt": "anti_personnel", "rule": "[24.0]"}`` (small arms vs vehicles [24]).
-    Called: per candidate firer and target."""
+    """Extra weapons a firer may use on a target: ``{"line": "US-TM+", "crt":
+    "anti_personnel", "kind": "small", "rule": "[24.0]"}`` (small arms vs vehicles [24]).
+    Called: per candidate firer and target, with ``mode="any"`` (restrict by mode in
+    :func:`firefight_fire_restrictions`, which sees the attack's mode)."""
     raise NotImplementedError
 
 
