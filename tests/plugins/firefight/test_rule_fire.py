@@ -403,3 +403,13 @@ def test_ff_130_overrun_ip_keeps_defilade(tmp_path: Path) -> None:
     tm = g.state.units["tm"]
     att = M.describe_attack(g, m60, tm, M.weapons(g, m60, tm)[0], "overrun")
     assert M.resolve_attack(g, att, 7)["filters"] == ["defilade"]
+
+
+def test_ff_93_m113z_kms_is_only_s(tmp_path: Path) -> None:
+    """[27.12] for Indirect Fire the M113Z is a tank: a Kms only suppresses it."""
+    g = mini_game(tmp_path, [U("z", "US-M113Z", "US", "1010"), U("m150", "US-M150", "US", "1012")],
+                  rules=FAR)
+    M.apply_result(g, "z", "Kms", "indirect")
+    M.apply_result(g, "m150", "Kms", "indirect")
+    assert g.state.units["z"].state.get("S") and not g.state.units["z"].state.get("Kms")
+    assert g.state.units["m150"].state.get("Kms")  # the M150's TOW is destroyed [8.65]

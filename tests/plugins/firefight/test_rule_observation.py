@@ -296,3 +296,15 @@ def test_ff_117_ip_counts_as_defilade(tmp_path: Path) -> None:
     tm.hex = g.board.parse("1009")
     IP.hexwar_turn_end(g)
     assert IP.markers(g) == {} and "ip" not in tm.state
+
+
+def test_indirect_hit_reveals_a_face_down_unit(tmp_path: Path) -> None:
+    """Design 9.3 #34: a result reveals a face-down unit; a miss does not."""
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1002"), U("a", "SU-T62", "SU", "1030"),
+                             U("b", "SU-T62", "SU", "1032")],
+                  [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
+                  rules=OBS_RULES)
+    M.apply_result(g, "a", "-", "indirect")
+    assert OBS.face_down(u(g, "a"))
+    M.apply_result(g, "a", "S", "indirect")
+    assert not OBS.face_down(u(g, "a")) and OBS.face_down(u(g, "b"))
