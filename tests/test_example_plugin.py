@@ -262,3 +262,78 @@ def test_skirmish_7_victory() -> None:
     place(game, B1=None, B3=None)
     over = hexwar_game_over(game)
     assert over is not None and (over.winner, over.level) == ("red", "elimination")  # 7.1
+
+
+def test_skirmish_2_4_facing_after_moving_and_firing() -> None:
+    from hexwar_skirmish import rules_core as R
+    from hexwar_skirmish.plugin import resolve_fire
+
+    game = new_game()
+    unit = game.unit("R1")
+    place(game, R1="0101")
+    board = game.board
+    # straight down column 01: the last step leaves through the south hexside (4)
+    assert R.facing_after_move(game, unit, board.parse("0103")) == 4
+    place(game, R1="0103", B1="0101")
+    game.dice.force(1)
+    resolve_fire(game, "R1", "B1")
+    assert unit.facing == 1  # turned to face the target, due north
+
+
+def test_skirmish_3_initiative_and_alternation() -> None:
+    """3.1: the higher die has the initiative; 3.5: it acts first, sides alternate, each unit
+    acts once per phase, and the phase ends when both pass in a row."""
+    game = new_game()
+    game.dice.force(2, 5)  # red rolls 2, blue rolls 5
+    decision = game.pending
+    assert decision is not None and decision.kind == "move" and decision.side == "blue"
+    first = next(o for o in decision.options or [] if o != "pass")
+    game.answer(first)
+    decision = game.pending
+    assert decision is not None and decision.side == "red"
+    game.answer("pass")
+    decision = game.pending
+    assert decision is not None and decision.side == "blue"
+    assert all(o == "pass" or o["unit"] != first["unit"] for o in decision.options or [])
+    game.answer("pass")  # two passes in a row: the move phase ends
+    phases = [e["phase"] for e in game.log.for_side(None) if e.get("type") == "phase"]
+    assert phases[:3] == ["skirmish.initiative", "skirmish.move", "skirmish.fire"]
+
+
+def test_skirmish_5_1_targets_in_range_and_sight_only() -> None:
+    from hexwar_skirmish import rules_core as R
+
+    game = new_game()
+    place(game, R1="0101", B1="0105", B2="0106", B3="0204")
+    # B1 at 4 hexes (rifles reach 4), B2 at 5 (too far), B3 behind the woods of 0202-0203
+    assert {s.target for s in R.targets(game, game.unit("R1"))} == {"B1"}
+    game.unit("R1").state["pinned"] = True
+    assert R.targets(game, game.unit("R1")) == []  # a pinned unit may not fire
+
+
+def test_skirmish_6_1_rally_in_play() -> None:
+    game = new_game()
+    game.unit("R1").state["pinned"] = True
+    game.unit("B1").state["pinned"] = True
+    game.state.phase = "skirmish.rally"
+    from hexwar_skirmish.plugin import rally_phase
+
+    game.dice.force(3, 4)  # units in id order: B1 rolls 3, R1 rolls 4
+    list(rally_phase(game))
+    assert game.unit("B1").state.get("pinned") is True
+    assert "pinned" not in game.unit("R1").state
+
+
+def test_table_side_fire_command() -> None:
+    import click
+    from click.testing import CliRunner
+
+    from hexwar_skirmish.plugin import hexwar_register_commands
+
+    cli = click.Group("hexwar")
+    hexwar_register_commands(cli)  # as `hexwar` does at start-up
+    out = CliRunner().invoke(cli, ["skirmish", "fire", "mg", "4", "woods", "--die", "5"])
+    assert out.exit_code == 0, out.output
+    assert "modified 4: pinned (Skirmish 5.4)" in out.output
+    again = CliRunner().invoke(cli, ["skirmish", "fire", "rifles", "5", "clear", "--die", "5"])
+    assert again.exit_code != 0 and "Skirmish 2.3" in again.output

@@ -31,6 +31,8 @@ from hexwar.core.units import Q_, Scale
 from hexwar_skirmish import rules_core as R
 
 if TYPE_CHECKING:
+    import click
+
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
@@ -281,6 +283,15 @@ def hexwar_register_disclosed() -> list[Disclosed]:
     out += [Disclosed("rally", {"roll": r}, "pinned" if r <= 3 else "rallied", "Skirmish 6.1")
             for r in range(1, 7)]
     return out
+
+
+@hookimpl
+def hexwar_register_commands(group: click.Group) -> None:
+    """``hexwar skirmish fire ...`` (see commands.py)."""
+    from hexwar_skirmish.commands import skirmish
+
+    if "skirmish" not in group.commands:
+        group.add_command(skirmish)
 
 
 @hookimpl

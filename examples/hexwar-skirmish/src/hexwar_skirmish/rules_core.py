@@ -212,20 +212,25 @@ def attack_of(game: Game, shot: Shot) -> dict[str, Any]:
 
 
 def base_modifiers(game: Game, shot: Shot) -> list[Modifier]:
-    """The modifiers of Skirmish 5.3."""
+    """The modifiers of Skirmish 5.3 for a shot in a game."""
     firer, target = game.unit(shot.firer), game.unit(shot.target)
     assert target.hex is not None
-    data = unit_data(firer.type)
+    moved = firer.id in game.state.data.get(SYSTEM, {}).get("moved", [])
+    return shot_modifiers(firer.type, shot.range, game.board.terrain_of[target.hex], moved=moved)
+
+
+def shot_modifiers(firer_type: str, distance: int, terrain: str, *, moved: bool) -> list[Modifier]:
+    """Skirmish 5.3: firer type, long range, the target's terrain, a firer that moved."""
+    data = unit_data(firer_type)
     mods: list[Modifier] = []
     if data["fire"]:
-        mods.append(Modifier(f"{firer.type.split(':')[-1]} firing", data["fire"], "Skirmish 5.3"))
-    if shot.range * 2 > int(data["range"]):
+        mods.append(Modifier(f"{firer_type.split(':')[-1]} firing", data["fire"], "Skirmish 5.3"))
+    if distance * 2 > int(data["range"]):
         mods.append(Modifier("long range", -1, "Skirmish 5.3"))
-    terrain = game.board.terrain_of[target.hex]
     t_mod = int(terrain_data(terrain)["fire_modifier"])
     if t_mod:
         mods.append(Modifier(f"target in {terrain}", t_mod, "Skirmish 5.3"))
-    if firer.id in game.state.data.get(SYSTEM, {}).get("moved", []):
+    if moved:
         mods.append(Modifier("firer moved", -1, "Skirmish 5.3"))
     return mods
 
