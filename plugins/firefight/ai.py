@@ -257,6 +257,49 @@ class FirefightAI:
         best = max(opts, key=lambda o: self.crowd(game, str(o["hex"]), enemies))
         return best if self.crowd(game, str(best["hex"]), enemies) > 0 else "pass"
 
+    # -- deployment ----------------------------------------------------------------------------
+    def deploy(self, decision: Decision, view: SideView) -> Any:
+        """[9.13] defenders shift each unit up to two hexes into Forest, Town or a defilade
+        position inside the deployment area; attackers keep the scenario's set-up."""
+        game = view.game
+        if self.posture(game) != "defend":
+            return {}
+        from hexwar.plugins.firefight.mechanics import defilade_sides
+        from hexwar.plugins.firefight.phases import deployment_problem
+
+        spec = {"zones": decision.context.get("zones", [])}
+        board = game.board
+        placement: dict[str, str] = {}
+        load: dict[Hex, int] = {}
+        units = [u for u in game.state.units_of(self.side)
+                 if u.hex is not None and not u.state.get("carrier")]
+        for u in units:
+            if u.hex is not None:
+                load[u.hex] = load.get(u.hex, 0) + 1
+
+        def value(h: Hex) -> float:
+            t = board.terrain_of.get(h)
+            return (0.3 if t in ("forest", "town") else 0.0) + (0.2 if defilade_sides(board, h)
+                                                               else 0.0)
+
+        for u in units:
+            assert u.hex is not None
+            best, best_v = u.hex, value(u.hex)
+            for h in u.hex.within(2):
+                if h not in board.hexes or load.get(h, 0) >= 4 or value(h) <= best_v:
+                    continue
+                if self.dist_obj(game, h) > self.dist_obj(game, u.hex) + 1:
+                    continue
+                trial = {**placement, u.id: board.label(h)}
+                if deployment_problem(game, self.side, spec, trial) is None:
+                    best, best_v = h, value(h)
+            if best != u.hex:
+                load[u.hex] -= 1
+                load[best] = load.get(best, 0) + 1
+                placement[u.id] = board.label(best)
+        ok = deployment_problem(game, self.side, spec, placement) is None
+        return placement if ok else {}
+
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         k = decision.kind
@@ -273,6 +316,8 @@ class FirefightAI:
             return opts[-1]
         if k == "firefight.assign_weapons":
             return opts[0]
+        if k == "firefight.deploy":
+            return self.deploy(decision, view)
         if not opts:
             return "pass"
         return self.rng.choice(opts)

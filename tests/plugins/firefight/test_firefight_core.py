@@ -1331,3 +1331,22 @@ def test_ff_68_demolished_bridge_and_impassable_hexsides(tmp_path: Path) -> None
     assert M.step_problem(g2, u2, g2.board.parse("1105")) is None  # the bridge still stands
     tm = g2.state.units["x"]
     assert M.step_cost(g2, g2.board, tm, g2.board.parse("1005"), g2.board.parse("0905")) == 1
+
+
+def test_ai_defender_deploys_into_cover() -> None:
+    from hexwar.plugins.firefight.ai import FirefightAI
+    from hexwar.plugins.firefight.phases import deployment_problem
+
+    g = _scenario(6)
+    while g.pending is not None and not (g.pending.kind == "firefight.deploy"
+                                         and g.pending.side == "SU"):
+        g.answer(g.pending.options[0])  # type: ignore[index]
+    d = g.pending
+    assert d is not None
+    choice = FirefightAI("SU", 1).choose(d, g.view("SU"))
+    assert choice, "the defender moves some units into cover"
+    assert deployment_problem(g, "SU", {"zones": d.context["zones"]}, choice) is None
+    for uid, lbl in choice.items():
+        h = g.board.parse(lbl)
+        assert g.board.terrain(h) in ("forest", "town") or M.defilade_sides(g.board, h)
+        assert g.state.units[uid].hex.distance(h) <= 2  # type: ignore[union-attr]
