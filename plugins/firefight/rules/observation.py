@@ -123,14 +123,17 @@ def spots(game: Game, observer: Unit, target: Unit) -> bool:
         return False
     if observer.state.get("dummy"):
         return False  # a dummy is nothing [12.0]
+    is_veh = claimed_kind(target) == "vehicle"
+    dist = observer.hex.distance(target.hex)
+    if dist > observation_range("clear", is_veh):
+        return False  # beyond the longest range of its row [11.1]: skip the LOS trace
     if not has_los(game, observer.hex, target.hex):
         return False
     improved = bool(target.state.get("ip")) and not (target.state.get("moved")
                                                       or target.state.get("fired"))
     rows = observation_rows(game.board, observer.hex, target.hex,
                             _in_smoke(game, target.hex), improved)
-    return observer.hex.distance(target.hex) <= spotting_limit(rows, claimed_kind(target)
-                                                               == "vehicle")
+    return dist <= spotting_limit(rows, is_veh)
 
 
 def in_enemy_view(game: Game, u: Unit) -> bool:
