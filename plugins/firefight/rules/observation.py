@@ -147,12 +147,18 @@ def in_enemy_view(game: Game, u: Unit) -> bool:
                for e in game.state.units.values() if e.side != u.side)
 
 
+def _invalidate(game: Game) -> None:
+    from hexwar.plugins.firefight.mechanics import invalidate_targets
+
+    invalidate_targets(game)
+
+
 def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
     """Turn a face-down counter face-up; a revealed dummy is removed [12.0]."""
     if not face_down(u) or u.hex is None:
         return
     u.state.pop("face_down", None)
-    game.__dict__.pop("_ff_untarget", None)  # the system caches [11.21] per decision
+    _invalidate(game)  # the system caches [11.21] per decision
     game.emit("revealed", counter=alias(game, u.id), unit=u.id, unit_type=u.type,
               hex=game.board.label(u.hex), why=why, rule=rule)
     if u.state.get("dummy"):
@@ -167,7 +173,7 @@ def conceal(game: Game, u: Unit) -> None:
     if face_down(u) or u.hex is None or u.state.get("carrier"):
         return
     u.state["face_down"] = True
-    game.__dict__.pop("_ff_untarget", None)
+    _invalidate(game)
     game.emit("concealed", visible_to=[u.side], unit=u.id, rule="[11.2]")
     game.emit("concealed", counter=alias(game, u.id), side=u.side, rule="[11.2]")
 
