@@ -372,6 +372,24 @@ def render_board(
                 (x1, y1), (x2, y2) = centre[a], centre[b]
                 cross_lines.setdefault(f, []).append(
                     f"M{_fmt(x1)} {_fmt(y1)}L{_fmt(x2)} {_fmt(y2)}")
+    # a fence or hedge drawn across a hex: the feature "fence:1-4" joins the middles of hexsides
+    # 1 and 4 of that hex (the Firepower map pictures)
+    for h in hexes:
+        for f in board.features_of.get(h, frozenset()):
+            kind, sep, rest = f.partition(":")
+            if not sep or kind not in HEXSIDE_STYLES or HEXSIDE_STYLES[kind][0] != "edge":
+                continue
+            ends = rest.split("-")
+            if len(ends) != 2 or not all(e in ("1", "2", "3", "4", "5", "6") for e in ends):
+                continue
+            cx, cy = centre[h]
+            pts = []
+            for e in ends:
+                ang = math.radians(-90 + 60 * (int(e) - 1))
+                pts.append((cx + half_h * math.cos(ang), cy + half_h * math.sin(ang)))
+            used_sides.add(kind)
+            edge_lines.setdefault(kind, []).append(
+                f"M{_fmt(pts[0][0])} {_fmt(pts[0][1])}L{_fmt(pts[1][0])} {_fmt(pts[1][1])}")
     # roads given as hex features only: join neighbouring road hexes (sharing a name if named)
     if not has_side_roads:
         for kind in ("road", "trail"):

@@ -223,3 +223,22 @@ def test_bad_facings_draw_no_tick(facing: Any) -> None:
     root = parse(render_board(board, terrain_types=TERRAIN, units=units))
     assert not [t for t in root.iter(f"{SVG}line") if t.get("class") == "facing"]
     assert [g for g in root.iter(f"{SVG}g") if g.get("class") == "unit"]
+
+
+def test_a_fence_picture_across_a_hex_joins_the_middles_of_its_hexsides() -> None:
+    panel = Panel.from_dict({
+        "panel": {"id": "1", "labels": "letter-number", "columns": ["A", "C"], "rows": [1, 3]},
+        "hex": [{"at": "B2", "features": ["fence:1-4"]}],
+    })
+    board = Board.assemble([panel])
+    root = parse(render_board(board, terrain_types=TERRAIN))
+    fence = next(p for p in root.iter(f"{SVG}path") if p.get("class") == "hexside fence")
+    (x1, y1), (x2, y2) = ((float(a), float(b)) for a, b in
+                          (c.split() for c in fence.get("d", "").replace("M", "").split("L")))
+    poly = next(p for p in polygons(root) if p.get("data-label") == "1B2")
+    pts = [tuple(float(v) for v in xy.split(",")) for xy in poly.get("points", "").split()]
+    cx = sum(p[0] for p in pts) / 6
+    ys = [p[1] for p in pts]
+    # from the middle of the top hexside (1) straight down to the middle of the bottom one (4)
+    assert abs(x1 - cx) < 0.2 and abs(x2 - cx) < 0.2
+    assert abs(y1 - min(ys)) < 0.2 and abs(y2 - max(ys)) < 0.2
