@@ -383,13 +383,13 @@ def render_board(
             if len(ends) != 2 or not all(e in ("1", "2", "3", "4", "5", "6") for e in ends):
                 continue
             cx, cy = centre[h]
-            pts = []
+            mids: list[tuple[float, float]] = []
             for e in ends:
                 ang = math.radians(-90 + 60 * (int(e) - 1))
-                pts.append((cx + half_h * math.cos(ang), cy + half_h * math.sin(ang)))
+                mids.append((cx + half_h * math.cos(ang), cy + half_h * math.sin(ang)))
             used_sides.add(kind)
             edge_lines.setdefault(kind, []).append(
-                f"M{_fmt(pts[0][0])} {_fmt(pts[0][1])}L{_fmt(pts[1][0])} {_fmt(pts[1][1])}")
+                f"M{_fmt(mids[0][0])} {_fmt(mids[0][1])}L{_fmt(mids[1][0])} {_fmt(mids[1][1])}")
     # roads given as hex features only: join neighbouring road hexes (sharing a name if named)
     if not has_side_roads:
         for kind in ("road", "trail"):
