@@ -249,7 +249,8 @@ class FirefightAI:
     def if_choice(self, decision: Decision, view: SideView) -> Any:
         game = view.game
         enemies = self.enemies(view)
-        opts = [o for o in decision.options or () if o != "pass"]
+        opts = [o for o in decision.options or () if o != "pass"
+                and not (isinstance(o, Mapping) and o.get("kind", "he") != "he")]
         if not opts:
             return "pass"
         if decision.kind == "firefight.adjust":

@@ -143,6 +143,8 @@ def request(game: Game, side: str, unit_id: str, hex_label: str, *, continuous: 
     u = if_units(game)[unit_id]
     if continuous:
         planned = bool(u.get("last_planned", planned))
+        if kind == "he" and u.get("last_kind"):
+            kind = str(u["last_kind"])  # [8.32] a continuation of the same mission
     m = {"unit": unit_id, "side": side, "hex": label, "kind": kind, "planned": planned,
          "continuous": continuous, "scheduled": False, "requested": game.state.turn}
     delay = base_delay(game, m)
@@ -294,6 +296,7 @@ def place(game: Game, unit_id: str, hex_label: str, adjusted: str | None = None)
              "pattern": list(pattern(game, unit_id)), "turn": game.state.turn})
     u["last_impact"] = hex_label
     u["last_planned"] = m["planned"]
+    u["last_kind"] = m["kind"]
     u["impacted_turn"] = game.state.turn
     u["mission"] = None
     game.emit("if_impact", unit=unit_id, side=u["side"], hex=hex_label, plotted=m["hex"],

@@ -360,6 +360,25 @@ def if_execute(game: Game) -> Step:
     IF.attack_zones(game)
 
 
+def _screen_hexes(game: Game, side: str, limit: int = 6) -> list[str]:
+    """Hexes next to own units on the side of their nearest enemy (candidate smoke screens)."""
+    enemies = [u.hex for u in game.state.units.values() if u.side != side and u.hex is not None]
+    out: list[str] = []
+    if not enemies:
+        return out
+    for u in game.state.units_of(side):
+        if u.hex is None or carried(u):
+            continue
+        near = min(enemies, key=lambda e: (u.hex.distance(e), e.q, e.r))  # type: ignore[union-attr]
+        step = min(game.board.neighbors_of[u.hex], key=lambda n: (n.distance(near), n.q, n.r))
+        lbl = game.board.label(step)
+        if lbl not in out:
+            out.append(lbl)
+        if len(out) >= limit:
+            break
+    return out
+
+
 def if_request(game: Game) -> Step:
     """D4. [8.2, 8.22, 8.32] each player may request new missions and Continuous Fire."""
     for side in ("US", "SU"):
@@ -378,9 +397,16 @@ def if_request(game: Game) -> Step:
                         if (last.distance(game.board.parse(lbl)) <= 2 and
                                 IF.request_problem(game, side, uid, lbl, continuous=True) is None):
                             opts.append({"unit": uid, "hex": lbl, "continuous": True})
+                kinds = [k for k in IF.mission_kinds(game, side, uid) if k != "he"]
                 for lbl in enemy_hexes:
                     if IF.request_problem(game, side, uid, lbl) is None:
                         opts.append({"unit": uid, "hex": lbl})
+                        opts.extend({"unit": uid, "hex": lbl, "kind": k} for k in kinds)
+                if "smoke" in kinds:  # [14] also screens: the hex beside an own unit, facing
+                    for lbl in _screen_hexes(game, side):  # the nearest enemy
+                        if lbl not in enemy_hexes and IF.request_problem(
+                                game, side, uid, lbl, kind="smoke") is None:
+                            opts.append({"unit": uid, "hex": lbl, "kind": "smoke"})
             if len(opts) == 1:
                 break
 

@@ -99,6 +99,11 @@ def alias(game: Game, uid: str) -> str:
     return str(rstate(game, KEY).get("alias", {}).get(uid, uid))
 
 
+def public_name(game: Game, u: Unit) -> str:
+    """How the other side may name ``u`` now: its alias while it is face-down."""
+    return alias(game, u.id) if face_down(u) else u.id
+
+
 def claimed_kind(u: Unit) -> str:
     """[11.0] the truthful answer to "personnel or vehicle?"; a dummy answers what its owner
     chose ([12.0], ``state["claim"]``, default personnel)."""
@@ -183,12 +188,12 @@ def sweep(game: Game) -> None:
     no enemy unit sees [11.2]."""
     units = [u for u in game.state.units.values() if u.hex is not None]
     for t in units:
-        if t.hex is None:
-            continue
+        if t.hex is None or t.state.get("carrier"):
+            continue  # passengers are inside their vehicle: never spotted there
         if face_down(t):
             for o in units:
                 if o.side != t.side and o.hex is not None and spots(game, o, t):
-                    reveal(game, t, f"spotted by {o.id}", "[11.1]")
+                    reveal(game, t, f"spotted by {public_name(game, o)}", "[11.1]")
                     break
         elif not t.state.get("carrier") and not in_enemy_view(game, t):
             conceal(game, t)
@@ -210,8 +215,7 @@ def setup_face_down(game: Game) -> None:
             names[uid] = f"?{side}-{n}"
     st["alias"] = names
     for u in game.state.units.values():
-        if not u.state.get("carrier"):
-            u.state["face_down"] = True
+        u.state["face_down"] = True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -243,6 +247,14 @@ def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
     """[11.21] a face-down unit may not be fired at."""
     return {u.id: "the unit is face-down (unspotted) [11.21]" for u in game.state.units.values()
             if u.side != side and face_down(u)}
+
+
+@hookimpl
+def firefight_hidden_units(game: Game, side: str) -> Sequence[str]:
+    """Nobody sees inside an enemy vehicle: its passengers are hidden from the other side
+    (unless exposed by firing from open hatches [16.21])."""
+    return [u.id for u in game.state.units.values()
+            if u.side != side and u.state.get("carrier") and not u.state.get("r16_exposed")]
 
 
 @hookimpl
@@ -290,8 +302,9 @@ def _spot_after_step(game: Game, unit_id: str) -> Step:
     if u.hex is None:
         return
     for t in list(game.state.units.values()):
-        if t.side != u.side and face_down(t) and t.hex is not None and spots(game, u, t):
-            reveal(game, t, f"spotted by {u.id}", "[11.1]")
+        if t.side != u.side and face_down(t) and t.hex is not None and \
+                not t.state.get("carrier") and spots(game, u, t):
+            reveal(game, t, f"spotted by {public_name(game, u)}", "[11.1]")
     return
     yield
 

@@ -1350,3 +1350,30 @@ def test_ai_defender_deploys_into_cover() -> None:
         h = g.board.parse(lbl)
         assert g.board.terrain(h) in ("forest", "town") or M.defilade_sides(g.board, h)
         assert g.state.units[uid].hex.distance(h) <= 2  # type: ignore[union-attr]
+
+
+class _SmokeKind:
+    from hexwar.core.types import PluginManifest
+
+    PLUGIN = PluginManifest(name="firefight.test_smoke_kind", system="firefight", kind="rule",
+                            title="test smoke kind", summary="test")
+
+    from hexwar.core.markers import hookimpl
+
+    @hookimpl
+    def firefight_mission_kinds(self, game: Game, side: str, if_unit: str) -> list[str]:
+        return ["smoke"]
+
+
+def test_extra_mission_kinds_are_offered(tmp_path: Path) -> None:
+    ind = [{"id": "m0", "type": "81mm", "side": "US", "status": "organic"}]
+    g = mini_game(tmp_path, [U("obs", "US-TM", "US", "1005"), U("su", "SU-TM", "SU", "1010")],
+                  special={"indirect": ind}, rules=["firefight.test_smoke_kind"],
+                  local_plugins=[_SmokeKind()])
+    g.answer([])
+    d = _answer_until(g, "firefight.if_request", _passer)
+    opts = list(d.options or ())
+    assert {"unit": "m0", "hex": "1010", "kind": "smoke"} in opts
+    assert {"unit": "m0", "hex": "1006", "kind": "smoke"} in opts  # a screen beside 1005
+    g.answer({"unit": "m0", "hex": "1006", "kind": "smoke"})
+    assert IF.if_units(g)["m0"]["mission"]["kind"] == "smoke"
