@@ -211,6 +211,7 @@ def _hidden_scenario(tmp_path: Path, seed: int) -> Game:
 
 
 DUMMIES = ("su-b", "su-c", "su-e")
+SOVIET = ("su-a", "su-b", "su-c", "su-d", "su-e")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -233,11 +234,11 @@ def test_other_side_never_sees_dummies_until_revealed(tmp_path: Path, seed: int)
         # secret); every event after it must keep the dummies anonymous
         text = str([e for e in view.events() if e.get("type") not in
                     ("header", "revealed", "dummy_removed")])
-        for d in DUMMIES:
+        for d in SOVIET:  # no Soviet counter is named before it is revealed
             if d not in revealed:
                 assert d not in text and d not in view.units
                 assert d not in str(view.system_state)
-            else:
+            elif d in DUMMIES:
                 seen_removed.add(d)
         dec = g.pending
         g.answer(ctl[dec.side].choose(dec, g.view(dec.side)))
@@ -308,3 +309,19 @@ def test_indirect_hit_reveals_a_face_down_unit(tmp_path: Path) -> None:
     assert OBS.face_down(u(g, "a"))
     M.apply_result(g, "a", "S", "indirect")
     assert not OBS.face_down(u(g, "a")) and OBS.face_down(u(g, "b"))
+
+
+def test_spotter_stays_anonymous(tmp_path: Path) -> None:
+    """A face-down unit that spots an enemy is named by its alias in the public log, and the
+    passengers of an enemy vehicle are never shown."""
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1005"), U("su-a", "SU-TM", "SU", "1015"),
+                             U("bmp", "SU-BMP", "SU", "3035"),
+                             U("su-p", "SU-TM", "SU", "3035", carrier="bmp")], rules=OBS_RULES)
+    OBS.sweep(g)  # both TMs in Clear at range 10: each spots the other
+    us_text = str([e for e in g.view("US").events() if e.get("type") not in ("header",)])
+    rev = [e for e in g.view("US").events() if e.get("type") == "revealed"]
+    assert {e["unit"] for e in rev} == {"us", "su-a", "bmp"}  # the BMP: vehicle within 60
+    us_rev = next(e for e in rev if e["unit"] == "us")
+    assert "su-a" not in us_rev["why"] and us_rev["why"].startswith("spotted by ?SU-")
+    assert "su-p" not in us_text and "su-p" not in g.view("US").units
+    assert "bmp" in g.view("US").units  # revealed, but nobody sees inside it
