@@ -908,7 +908,7 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
             allow = _hook(game, "firefight_may_enter_enemy_hex")(
                 game=game, unit_id=unit.id, dst=game.board.label(dst))
         if not allow:
-            return "a unit may not enter a hex containing an enemy unit [7.25]"
+            return "enemy units occupy that hex [7.25]"
     return None
 
 
