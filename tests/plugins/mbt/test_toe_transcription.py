@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -11,7 +12,10 @@ import pytest
 
 from hexwar.plugins.mbt.toe import derive, transcribe
 
-RULEBOOK = Path("/work/shared/seeds/001_a4cbc66a373a33d2.txt")
+# The rulebook texts are not part of the repository; they sit in shared/seeds beside a checkout
+# (or wherever HEXWAR_SEEDS points).
+_SEEDS = Path(os.environ.get("HEXWAR_SEEDS", Path(__file__).resolve().parents[3].parent / "shared" / "seeds"))
+RULEBOOK = _SEEDS / "001_a4cbc66a373a33d2.txt"
 DATA = resources.files("hexwar.plugins.mbt.toe").joinpath("data")
 
 
