@@ -154,7 +154,28 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
         if e.get("status", "organic") not in ("organic", "direct"):
             problems.append(Problem("status must be 'organic' or 'direct' [8.4]", scenario.path,
                                     "special.indirect"))
-    add = scenario.raw.get("special", {}).get("addenda", {})
+    ids = {u.id for u in scenario.units}
+    special = scenario.raw.get("special", {})
+    for side, spec in special.get("draw", {}).items():
+        missing = [x for x in spec.get("cup", []) if x not in ids]
+        if missing:
+            problems.append(Problem(f"draw cup of {side} names unknown units {missing}",
+                                    scenario.path, f"special.draw.{side}.cup"))
+    for uid in special.get("frozen_until", {}):
+        if uid not in ids:
+            problems.append(Problem(f"frozen_until names unknown unit {uid!r}", scenario.path,
+                                    "special.frozen_until"))
+    zone_keys = {"rows", "cols", "area", "within", "map", "max", "units", "exclude"}
+    for i, spec in enumerate(scenario.raw.get("setup", {}).get("deploy", [])):
+        if spec.get("side") not in scenario.sides:
+            problems.append(Problem(f"deploy entry {i} has no known side", scenario.path,
+                                    f"setup.deploy[{i}].side"))
+        for z in spec.get("zones", []):
+            for k in sorted(set(z) - zone_keys):
+                problems.append(Problem(f"unknown deployment condition {k!r}", scenario.path,
+                                        f"setup.deploy[{i}].zones",
+                                        hint=", ".join(sorted(zone_keys))))
+    add = special.get("addenda", {})
     for key in sorted(set(add) - {"demolished_bridges", "impassable_streams",
                                   "impassable_hexsides"}):
         problems.append(Problem(f"unknown Addenda option {key!r}", scenario.path,

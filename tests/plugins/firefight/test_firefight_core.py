@@ -1377,3 +1377,22 @@ def test_extra_mission_kinds_are_offered(tmp_path: Path) -> None:
     assert {"unit": "m0", "hex": "1006", "kind": "smoke"} in opts  # a screen beside 1005
     g.answer({"unit": "m0", "hex": "1006", "kind": "smoke"})
     assert IF.if_units(g)["m0"]["mission"]["kind"] == "smoke"
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_scenarios_validate(n: int) -> None:
+    from hexwar.core.scenario import validate_scenario
+
+    assert validate_scenario(Scenario.load(SCN / f"scenario{n}.toml")) == []
+
+
+def test_validation_reports_bad_system_sections(tmp_path: Path) -> None:
+    from hexwar.core.scenario import validate_scenario
+
+    text = (SCN / "scenario1.toml").read_text().replace('kind = "pass_through"', 'kind = "x"')
+    text = text.replace("[special]", '[special]\naddenda = { bogus = 1 }\n'
+                                     'frozen_until = { "nobody" = 3 }')
+    p = tmp_path / "s.toml"
+    p.write_text(text)
+    msgs = " ".join(x.message for x in validate_scenario(Scenario.load(p)))
+    assert "victory kind" in msgs and "Addenda" in msgs and "nobody" in msgs
