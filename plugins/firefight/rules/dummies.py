@@ -8,8 +8,11 @@ offers a movement-allowance hook), never fire, never count for stacking [7.3], a
 as soon as they are spotted [12.0] (observation.reveal). Scenarios 7 and 9 draw them from the
 cup (the system's draw keeps them when this rule is on). Extra dummies for any scenario:
 ``[special] dummies = {US = ["1005", ...], SU = [...]}`` places one dummy per listed hex;
-[12.0] advises at most six at a time, which :func:`dummy_problem` enforces as a sanity limit
-of six per side when they are placed.
+and in the setup phase ``firefight.place_dummies`` (after the deployment) each player may
+secretly add dummies near his units ([12.0] "whenever the Players deploy"). [12.0] advises at
+most six at a time, which :func:`dummy_problem` / :func:`placement_problem` enforce as a limit
+of six per side. The anonymous counter names of [11] are shuffled again afterwards, so a
+dummy's name tells nothing.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.primitives import ask_all
 from hexwar.core.markers import hookimpl
-from hexwar.core.types import PluginManifest, Problem
-from hexwar.plugins.firefight.rules._common import is_ff
+from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
+from hexwar.plugins.firefight.rules._common import Step, is_ff
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -35,6 +40,7 @@ PLUGIN = PluginManifest(
 
 VEHICLE_MA = 3.0  # [7.0] a vehicle has three Movement Points
 MAX_DUMMIES = 6  # [12.0] "Rarely should he use more than six at a time"
+NEAR = 2  # design: a dummy is placed within two hexes of a friendly unit, where a unit could be
 
 
 def is_dummy(game: Game, uid: str) -> bool:
@@ -98,3 +104,94 @@ def firefight_movement_allowance(game: Game, unit_id: str, base: float) -> float
     if is_dummy(game, unit_id) and u.state.get("claim") == "vehicle":
         return VEHICLE_MA
     return None
+
+
+def placement_problem(game: Game, side: str, hexes: Any) -> str | None:
+    """Dummies placed before play: at most six a side in all [12.0], each within two hexes of
+    one of the side's units on the map and not in an enemy-occupied hex (design)."""
+    if not isinstance(hexes, list):
+        return "a list of hex labels"
+    have = sum(1 for u in game.state.units.values() if u.side == side and is_dummy(game, u.id)
+               and u.hex is not None)
+    if have + len(hexes) > MAX_DUMMIES:
+        return f"at most {MAX_DUMMIES} dummies a side [12.0]"
+    own = [u.hex for u in game.state.units.values() if u.side == side and u.hex is not None]
+    foes = {u.hex for u in game.state.units.values() if u.side != side and u.hex is not None}
+    for lbl in hexes:
+        try:
+            h = game.board.parse(str(lbl))
+        except ValueError as exc:
+            return str(exc)
+        if h in foes:
+            return "not in an enemy-occupied hex [7.25]"
+        if not any(o is not None and o.distance(h) <= NEAR for o in own):
+            return f"a dummy goes within {NEAR} hexes of a friendly unit (design)"
+    return None
+
+
+def suggested(game: Game, side: str) -> list[str]:
+    """A plausible placement: empty hexes next to the side's units nearest the enemy."""
+    own = [u for u in game.state.units.values() if u.side == side and u.hex is not None
+           and not is_dummy(game, u.id)]
+    foes = [u.hex for u in game.state.units.values() if u.side != side and u.hex is not None]
+    taken = {u.hex for u in game.state.units.values() if u.hex is not None}
+    have = sum(1 for u in game.state.units.values() if u.side == side and is_dummy(game, u.id)
+               and u.hex is not None)
+    room = max(0, MAX_DUMMIES - have)
+    if not own or not foes or room == 0:
+        return []
+    cands = {h for u in own if u.hex is not None for h in u.hex.neighbors()
+             if h in game.board.hexes and h not in taken}
+    ranked = sorted(cands, key=lambda h: (min(h.distance(f) for f in foes if f is not None),
+                                          game.board.label(h)))
+    return [game.board.label(h) for h in ranked[: min(room, len(own))]]
+
+
+def add_dummy(game: Game, side: str, hex_label: str, claim: str = "personnel") -> str:
+    from hexwar.core.engine.state import Unit
+
+    n = sum(1 for k in game.state.units if k.startswith(f"dummy-{side.lower()}-"))
+    uid = f"dummy-{side.lower()}-{n + 1}"
+    game.state.units[uid] = Unit(uid, f"firefight:{side}-Dummy", side,
+                                 game.board.parse(hex_label), 1,
+                                 {"dummy": True, "claim": claim, "face_down": True})
+    return uid
+
+
+def place_dummies(game: Game) -> Step:
+    """[12.0] both players secretly add dummies at deployment; the counter names of [11] are
+    then shuffled again."""
+    decisions, sides = [], []
+    for side in ("US", "SU"):
+        sug = suggested(game, side)
+        opts: list[Any] = [[]]
+        if sug and placement_problem(game, side, sug) is None:
+            opts.append(sug)
+
+        def validate(choice: Any, side: str = side) -> str | None:
+            return placement_problem(game, side, choice)
+        decisions.append(Decision(side, "firefight.place_dummies", options=opts,
+                                  validate=validate, context={"max": MAX_DUMMIES},
+                                  prompt=f"{side}: hexes for dummies (at most {MAX_DUMMIES})",
+                                  rule="[12.0]"))
+        sides.append(side)
+    choices = yield from ask_all(decisions)
+    added = False
+    for side, hexes in zip(sides, choices, strict=True):
+        ids = [add_dummy(game, side, str(h)) for h in hexes]
+        if ids:
+            added = True
+            game.emit("dummies_placed", visible_to=[side], side=side, units=ids, rule="[12.0]")
+    if added:
+        from hexwar.plugins.firefight.rules.observation import setup_face_down
+
+        setup_face_down(game, again=True)
+
+
+@hookimpl
+def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
+    if system != "firefight":
+        return []
+    return [SequenceEdit("insert_after", "firefight.deploy",
+                         PhaseSpec("firefight.place_dummies", "Dummies", "[12.0]", place_dummies,
+                                   "setup"), "[12.0]")]

@@ -199,10 +199,11 @@ def sweep(game: Game) -> None:
             conceal(game, t)
 
 
-def setup_face_down(game: Game) -> None:
-    """[11.0] every unit deploys face-down; anonymous counter names for the other side."""
+def setup_face_down(game: Game, *, again: bool = False) -> None:
+    """[11.0] every unit deploys face-down; anonymous counter names for the other side
+    (``again``: shuffle the names anew, e.g. after dummies were added before play)."""
     st = rstate(game, KEY)
-    if "alias" in st:
+    if "alias" in st and not again:
         return
     names: dict[str, str] = {}
     for side in sorted(game.state.sides):

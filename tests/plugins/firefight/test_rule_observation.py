@@ -182,7 +182,7 @@ def test_ff_39_spotted_dummy_is_removed(tmp_path: Path) -> None:
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1005"), U("d", "SU-Dummy", "SU", "1010"),
                              U("far", "SU-Dummy", "SU", "1030")], rules=DUMMY_RULES)
     OBS.sweep(g)
-    assert u(g, "d").hex is None and u(g, "d").state.get("removed")  # 5 <= 20
+    assert u(g, "d").hex is None and "removed" in u(g, "d").state  # 5 <= 20
     assert u(g, "far").hex is not None  # 25 > 20: not spotted
     assert M.stacking_violations(g) == {}
 
@@ -226,19 +226,22 @@ def test_other_side_never_sees_dummies_until_revealed(tmp_path: Path, seed: int)
         view = g.view("US")
         revealed = {e["unit"] for e in view.events() if e.get("type") == "revealed"}
         for rec in view.units.values():
-            assert "Dummy" not in str(rec.get("type")) and not rec.get("state", {}).get("dummy")
             if rec["side"] == "SU" and rec.get("state", {}).get("face_down"):
+                assert "Dummy" not in str(rec.get("type"))
+                assert not rec.get("state", {}).get("dummy")
                 assert set(rec) <= {"id", "side", "type", "hex", "facing", "state"}
                 assert set(rec["state"]) == {"face_down", "kind"}
         # the log header carries the scenario file itself (public: the draw of Scn 7/9 is the
         # secret); every event after it must keep the dummies anonymous
         text = str([e for e in view.events() if e.get("type") not in
                     ("header", "revealed", "dummy_removed")])
-        for d in SOVIET:  # no Soviet counter is named before it is revealed
+        soviet = [k for k, x in g.state.units.items() if x.side == "SU"]
+        assert set(SOVIET) <= set(soviet)
+        for d in soviet:  # no Soviet counter is named before it is revealed
             if d not in revealed:
                 assert d not in text and d not in view.units
                 assert d not in str(view.system_state)
-            elif d in DUMMIES:
+            elif u(g, d).state.get("dummy"):
                 seen_removed.add(d)
         dec = g.pending
         g.answer(ctl[dec.side].choose(dec, g.view(dec.side)))
@@ -325,3 +328,31 @@ def test_spotter_stays_anonymous(tmp_path: Path) -> None:
     assert "su-a" not in us_rev["why"] and us_rev["why"].startswith("spotted by ?SU-")
     assert "su-p" not in us_text and "su-p" not in g.view("US").units
     assert "bmp" in g.view("US").units  # revealed, but nobody sees inside it
+
+
+def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
+    from hexwar.plugins.firefight.rules import dummies as DU
+
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1002"), U("su", "SU-TM", "SU", "1030"),
+                             U("su2", "SU-T62", "SU", "2030")],
+                  [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
+                  rules=DUMMY_RULES)
+    names_before = dict(OBS.rstate(g, "observation")["alias"])
+    while g.pending is not None and g.pending.kind != "firefight.place_dummies":
+        g.answer(g.pending.options[0] if g.pending.options else "pass")
+    d = g.pending
+    assert d is not None and d.kind == "firefight.place_dummies"
+    assert DU.placement_problem(g, "SU", ["1031"]) is None
+    assert DU.placement_problem(g, "SU", ["1020"]) is not None  # not near a Soviet unit
+    assert DU.placement_problem(g, "SU", ["1002"]) is not None  # enemy-occupied
+    assert DU.placement_problem(g, "SU", ["1031"] * 7) is not None  # six at most [12.0]
+    for _ in range(2):
+        dec = g.pending
+        assert dec is not None and dec.kind == "firefight.place_dummies"
+        g.answer(["1031", "2031"] if dec.side == "SU" else [])
+    dums = [k for k, x in g.state.units.items() if x.state.get("dummy")]
+    assert len(dums) == 2 and all(OBS.face_down(u(g, k)) for k in dums)
+    names = OBS.rstate(g, "observation")["alias"]
+    assert set(names) == set(names_before) | set(dums)  # everyone renamed, dummies included
+    assert sorted(v for k, v in names.items() if k.startswith("su") or k in dums) == \
+        sorted(f"?SU-{i}" for i in range(1, 5))
