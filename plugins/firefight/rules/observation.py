@@ -95,6 +95,11 @@ def face_down(u: Unit) -> bool:
     return bool(u.state.get("face_down"))
 
 
+def aliases(game: Game) -> dict[str, str]:
+    """unit id -> the anonymous counter name the other side sees while it is face-down."""
+    return dict(rstate(game, KEY).get("alias", {}))
+
+
 def alias(game: Game, uid: str) -> str:
     return str(rstate(game, KEY).get("alias", {}).get(uid, uid))
 

@@ -337,7 +337,7 @@ def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
                              U("su2", "SU-T62", "SU", "2030")],
                   [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
                   rules=DUMMY_RULES)
-    names_before = dict(OBS.rstate(g, "observation")["alias"])
+    names_before = dict(OBS.aliases(g))
     while g.pending is not None and g.pending.kind != "firefight.place_dummies":
         g.answer(g.pending.options[0] if g.pending.options else "pass")
     d = g.pending
@@ -352,7 +352,7 @@ def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
         g.answer(["1031", "2031"] if dec.side == "SU" else [])
     dums = [k for k, x in g.state.units.items() if x.state.get("dummy")]
     assert len(dums) == 2 and all(OBS.face_down(u(g, k)) for k in dums)
-    names = OBS.rstate(g, "observation")["alias"]
+    names = OBS.aliases(g)
     assert set(names) == set(names_before) | set(dums)  # everyone renamed, dummies included
     assert sorted(v for k, v in names.items() if k.startswith("su") or k in dums) == \
         sorted(f"?SU-{i}" for i in range(1, 5))
