@@ -48,6 +48,7 @@ class FirefightAI:
         self.side = side
         self.rng = random.Random(f"{seed}:{side}:firefight-ai")
         self._obj: dict[str, Any] | None = None
+        self._enemy_cache: tuple[tuple[int, str], list[Unit]] | None = None
 
     # -- helpers ----------------------------------------------------------------------------
     def hints(self, game: Game) -> dict[str, Any]:
@@ -79,10 +80,18 @@ class FirefightAI:
         return min(h.distance(x) for x in hexes)
 
     def enemies(self, view: SideView) -> list[Unit]:
+        """Enemy units this side may see (their hexes only are used: a disguised counter's
+        position is public, its identity is not read)."""
         game = view.game
-        return [game.state.units[k] for k, u in view.units.items()
-                if u.get("side") != self.side and u.get("hex") is not None
-                and k in game.state.units]
+        key = (len(game.decisions), game.state.phase)
+        if self._enemy_cache is not None and self._enemy_cache[0] == key:
+            return self._enemy_cache[1]
+        visible = game.hooks.visible_units(game, self.side)
+        out = [game.state.units[k] for k in sorted(visible)
+               if k in game.state.units and game.state.units[k].side != self.side
+               and game.state.units[k].hex is not None]
+        self._enemy_cache = (key, out)
+        return out
 
     # -- fire ---------------------------------------------------------------------------------
     def ev(self, game: Game, opt: Mapping[str, Any], mode: str) -> float:
