@@ -58,8 +58,10 @@ choice that passed ``Decision.check``.
 Phase names (for ``hexwar_sequence_edits`` anchors)
 ---------------------------------------------------
 
-Setup (``when="setup"``): ``firefight.fire_plan`` ([8.1, 8.12, 8.13] target lists and scheduled
-fires, secret), ``firefight.assign_weapons`` ([6.81, 6.9] Dragons, RPG-7s, secret).
+Setup (``when="setup"``), in order: ``firefight.draw_forces`` (Scn 7, 9 blind draws),
+``firefight.fire_plan`` ([8.1, 8.12, 8.13] target lists and scheduled fires, secret),
+``firefight.deploy`` ([9.13] deployment inside the scenario's areas), ``firefight.assign_weapons``
+([6.81, 6.9] Dragons, RPG-7s, secret).
 Each Game-Turn [4.1]: ``firefight.direct_fire`` (A), ``firefight.movement`` (B),
 ``firefight.suppression_removal`` (C), ``firefight.if_cleanup`` (D1: impact markers removed),
 ``firefight.if_execute`` (D2-D3: missions due this turn), ``firefight.if_request`` (D4: new
