@@ -102,14 +102,10 @@ def hex_to_local(q: int, r: int, hex_size_m: float) -> tuple[float, float]:
 
 def axial_round(qf: float, rf: float) -> tuple[int, int]:
     """Round fractional axial coordinates to the nearest hex (cube rounding)."""
-    sf = -qf - rf
-    q, r, s = round(qf), round(rf), round(sf)
-    dq, dr, ds = abs(q - qf), abs(r - rf), abs(s - sf)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    return int(q), int(r)
+    from hexwar.core.hexgrid import hex_round
+
+    h = hex_round(qf, rf)
+    return h.q, h.r
 
 
 def local_to_hex(x: float, y: float, hex_size_m: float) -> tuple[int, int]:

@@ -51,6 +51,7 @@ __all__ = [
     "arc_directions",
     "direction_vector",
     "from_pixel",
+    "hex_round",
     "hex_distance",
     "in_arc",
     "opposite",
@@ -195,6 +196,11 @@ def from_pixel(x: float, y: float, size: float = 1.0) -> Hex:
         raise ValueError(f"hex size must be positive, got {size}")
     qf = (2.0 / 3.0 * x) / size
     rf = (-1.0 / 3.0 * x + SQRT3 / 3.0 * y) / size
+    return hex_round(qf, rf)
+
+
+def hex_round(qf: float, rf: float) -> Hex:
+    """The hex nearest to fractional axial coordinates (cube rounding, Red Blob Games)."""
     sf = -qf - rf
     q, r, s = round(qf), round(rf), round(sf)
     dq, dr, ds = abs(q - qf), abs(r - rf), abs(s - sf)
