@@ -1396,3 +1396,12 @@ def test_validation_reports_bad_system_sections(tmp_path: Path) -> None:
     p.write_text(text)
     msgs = " ".join(x.message for x in validate_scenario(Scenario.load(p)))
     assert "victory kind" in msgs and "Addenda" in msgs and "nobody" in msgs
+
+
+def test_ff_23_firefight_i_ignores_the_rise_at_1945() -> None:
+    """[13.0] commentary: FF I lets A:1944 see A:1946 across the higher 1945 (contours do not
+    affect LOS in FF I [5.1]); the FF II half of FF-23 belongs to the height rule [13]."""
+    g = _scenario(1)
+    b = g.board
+    assert b.height(b.parse("1945")) == b.height(b.parse("1944")) + 20
+    assert los(g, "1944", "1946")
