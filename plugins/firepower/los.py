@@ -1,9 +1,9 @@
 """Basic Game line of sight (Firepower 6.3.4) and the counts it feeds to the firing modifiers.
 
 Lines run from sighting dot to sighting dot. Intervening hexes are those the straight edge passes
-through or along, hexsides and corners included ("the hexsides of a hill hex count as part of a hill
-hex", 6.3.4.1; the same for trees, 6.3.6.2.5, and friendly-occupied hexes, 6.3.4.3), without the
-firer's and target's hexes.
+through or along, hexsides and corners included: a hill hex's own hexsides belong to the hill
+(6.3.4.1), and likewise for trees (6.3.6.2.5) and hexes holding friendly soldiers (6.3.4.3). The
+firer's and target's hexes are not intervening.
 """
 
 from __future__ import annotations
