@@ -1,8 +1,8 @@
 """Firefight benchmark: the AI against the random AI, and AI-vs-AI speed.
 
 Run: python benchmarks/bench_firefight.py [--games N]
-Prints the AI's win rate on Scenarios 1, 2 and 3 playing each side against the random
-controller, then games/s and decisions/s for full AI-vs-AI games of Scenarios 1 and 5.
+Prints the AI's win rate on Scenarios 1, 2 and 3 (``--scenarios``) playing each side against
+the random controller, then games/s and decisions/s for full AI-vs-AI games of Scenarios 1 and 5.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ def play(n: int, seed: int, ai_side: str | None) -> tuple[str | None, int, float
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=4, help="games per scenario and side")
+    ap.add_argument("--scenarios", default="1,2,3", help="scenarios for AI vs random")
     args = ap.parse_args()
     print("AI vs random (win rate of the AI side)")
-    for n in (1, 2, 3):
+    for n in (int(x) for x in args.scenarios.split(",")):
         for side in ("US", "SU"):
             wins = 0
             for seed in range(args.games):
