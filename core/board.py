@@ -12,9 +12,10 @@ The board is a plain :class:`networkx.Graph` with a documented schema (docs/map-
 Hot paths (LOS, movement) read the plain dicts :attr:`Board.terrain_of`, :attr:`Board.height_of`,
 :attr:`Board.features_of`, :attr:`Board.neighbors_of` and :attr:`Board.hexside_of`, never the graph.
 
-Panels join as the rulebooks describe: MBT 2.1 lays panels 3, 2, 1 in a row; MBT 1.1 and Firepower
-1.1 let a hex split between two panels be named from either panel. When two placed panels put a
-hex at the same board position, the board keeps one :class:`Hex` and registers both labels.
+Panels join as the rulebooks describe: MBT 2.1 lines up panels 3, 2, 1 between two mapboard
+sides; MBT 1.1 and Firepower 1.1 let a hex split between two panels be named from either panel.
+When two placed panels put a hex at the same board position, the board keeps one :class:`Hex`
+and registers both labels.
 """
 
 from __future__ import annotations
@@ -336,7 +337,7 @@ class PanelPlacement:
     panel's cell (0, 0) where the panel's own cell (33, 0) would be; with the same shift parity two
     panels then join row to row). Rotation 180 turns the panel about its local hex (0, 0) first.
 
-    To chain panels (3, 2, 1 in a row, MBT 2.1) use :meth:`aligned`, which puts one of the
+    To chain panels (3, 2, 1 one after another, MBT 2.1) use :meth:`aligned`, which puts one of the
     panel's hexes on a board hex of a panel already placed, e.g.
     ``PanelPlacement.aligned(p1, "1A1", pl2.hex("2HH1"))``: a column offset by an odd number
     shifts the grid by half a hex, so offsets are not additive across panels.
