@@ -282,3 +282,21 @@ def test_ff_116_continuous_suppressive_and_dedicated(tmp_path: Path) -> None:
     assert IF.scatter(g, "p1", h) == h
     g.dice.force(1, 1)
     assert IF.scatter(g, "p1", h).distance(h) == 1
+
+
+def test_extra_mission_kinds_are_offered(tmp_path: Path) -> None:
+    """[14.0], [19.0], [25.0] the request decision lists smoke, suppressive and mine missions."""
+    g = if_game(tmp_path, [unit("q", "4.2in"), unit("p", "155mm", "direct")],
+                ["firefight.smoke", "firefight.suppressive_fire", "firefight.mines",
+                 "firefight.artillery_mines"])
+    n = 0
+    while g.pending is not None and g.pending.kind != "firefight.if_request" and n < 200:
+        opts = g.pending.options or []
+        g.answer("pass" if "pass" in opts else opts[0])
+        n += 1
+    d = g.pending
+    assert d is not None and d.kind == "firefight.if_request" and d.side == "US"
+    kinds = {(o["unit"], o.get("kind", "he")) for o in d.options or () if isinstance(o, dict)}
+    assert {("q", "smoke"), ("q", "suppressive"), ("p", "smoke"), ("p", "suppressive"),
+            ("p", "mines")} <= kinds
+    assert ("q", "mines") not in kinds  # [25.0] 155mm only
