@@ -15,7 +15,9 @@ Overrun at AR 3.
 
 Design 9.3 #40: opportunity fire at the mover comes before the Overrun; moving out is one legal
 step (its MP cost must be available; infantry, having used its one hex, must stay) and ends the
-unit's move; a firefight in which nobody can fire ends the Overrun (the units stay).
+unit's move; a firefight in which nobody can fire ends the Overrun (the units stay), and so
+does a tenth firefight without a decision (a guard: e.g. small arms that can only suppress a
+tank that cannot fire back).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ PLUGIN = PluginManifest(
 )
 
 MODE = "overrun"
+MAX_ROUNDS = 10  # design 9.3 #40: a guard against firefights that can never end
 NO_RPG_AR = 3  # [28.5]
 PER_TURN_KEYS = ("fired", "target_kind_used", "weapon_used")
 
@@ -111,8 +114,14 @@ def overrun(game: Game, unit_id: str) -> Step:
     rstate(game, "overrun")["active"] = {"unit": unit_id}
     emit_about(game, "overrun", [unit_id], unit=unit_id,
                hex=game.board.label(mover.hex) if mover.hex else None, rule="[28.0]")
+    rounds = 0
     try:
         while mover.hex is not None and enemies_in(game, mover):
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                emit_about(game, "overrun_stalemate", [unit_id], unit=unit_id,
+                           rule="design 9.3 #40")
+                break
             first = first_side(game.dice.d6("overrun first fire"))
             defenders = [e.id for e in enemies_in(game, mover)]
             fired_any = False

@@ -413,3 +413,14 @@ def test_ff_93_m113z_kms_is_only_s(tmp_path: Path) -> None:
     M.apply_result(g, "m150", "Kms", "indirect")
     assert g.state.units["z"].state.get("S") and not g.state.units["z"].state.get("Kms")
     assert g.state.units["m150"].state.get("Kms")  # the M150's TOW is destroyed [8.65]
+
+
+def test_overrun_ends_when_nobody_can_fire(tmp_path: Path) -> None:
+    g = mini_game(tmp_path, [U("m60", "US-M60A1", "US", "1009", Kf=True),
+                             U("mg", "SU-MG", "SU", "1010")], rules=OVR)
+    m60 = start_move(g, "m60")
+    M.do_step(g, m60, "1010")
+    with pytest.raises(StopIteration):
+        next(OV.overrun(g, "m60"))
+    assert any(e["type"] == "overrun_stalemate" for e in g.log.for_side(None))
+    assert OV.active(g) is None and m60.hex == g.state.units["mg"].hex
