@@ -184,3 +184,18 @@ def test_a_choice_matches_its_option_whatever_the_json_shape() -> None:
     d.check({"to": [1, 2], "unit": "a"})  # a list where the option has a tuple; keys reordered
     with pytest.raises(RulesError):
         d.check({"unit": "a", "to": [2, 1]})
+
+
+def test_a_human_at_the_terminal_is_asked_again_after_an_illegal_choice() -> None:
+    import io
+
+    from hexwar.core.engine.controllers import TerminalController
+
+    game = new_game()
+    decision = game.pending
+    assert decision is not None
+    out = io.StringIO()
+    human = TerminalController("red", stdin=io.StringIO('"nobody"\n2\n'), stdout=out)
+    choice = human.choose(decision, game.view("red"))
+    assert choice == list(decision.options or [])[1]
+    assert "not legal" in out.getvalue() and "fire" in out.getvalue()
