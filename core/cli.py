@@ -119,10 +119,14 @@ def options(system: str, as_json: bool) -> None:
     if not rows:
         console.print(f"{system} has no optional rules installed.")
         return
-    table = RichTable("option", "what it does", "rules", "requires", "conflicts")
+    table = RichTable(show_lines=False)
+    table.add_column("option", no_wrap=True, style="bold")
+    table.add_column("what it does (rules)")
+    table.add_column("needs / excludes", no_wrap=True)
     for r in rows:
-        table.add_row(r["name"], r["summary"], " ".join(r["implements"][:4]),
-                      ", ".join(r["requires"]), ", ".join(r["conflicts"]))
+        rules = " ".join(r["implements"][:6]) + (" ..." if len(r["implements"]) > 6 else "")
+        needs = "\n".join([*(f"+ {x}" for x in r["requires"]), *(f"- {x}" for x in r["conflicts"])])
+        table.add_row(r["name"], f"{escape(r['summary'])} [dim]({escape(rules)})[/]", escape(needs))
     console.print(table)
 
 
