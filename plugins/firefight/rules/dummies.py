@@ -2,8 +2,10 @@
 
 Dummies are counters of type ``US-Dummy``/``SU-Dummy`` (the back of a Suppression marker) with
 ``state.dummy = true``, deployed face-down like real units ([11.0]; this rule requires
-``firefight.observation``). They move like personnel (one hex; design 9.3 #9 until the system
-offers a movement-allowance hook), never fire, never count for stacking [7.3], answer the
+``firefight.observation``). They move like personnel, one hex a turn (their counter type is
+personnel for the system's movement rules; a dummy claiming to be a vehicle is spotted at
+vehicle ranges but still moves one hex: a known limit, design 9.3 #9 wants the owner's choice),
+never fire, never count for stacking [7.3], answer the
 "personnel or vehicle?" question as their owner chose (``state.claim``) [11.0], and are removed
 as soon as they are spotted [12.0] (observation.reveal). Scenarios 7 and 9 draw them from the
 cup (the system's draw keeps them when this rule is on). Extra dummies for any scenario:
@@ -38,7 +40,6 @@ PLUGIN = PluginManifest(
     requires=("firefight.observation",),
 )
 
-VEHICLE_MA = 3.0  # [7.0] a vehicle has three Movement Points
 MAX_DUMMIES = 6  # [12.0] "Rarely should he use more than six at a time"
 NEAR = 2  # design: a dummy is placed within two hexes of a friendly unit, where a unit could be
 
@@ -96,14 +97,6 @@ def firefight_counts_for_stacking(game: Game, unit_id: str) -> bool | None:
     answer as one bool, ``False`` excluding the unit.)"""
     return False if is_dummy(game, unit_id) else None
 
-
-@hookimpl
-def firefight_movement_allowance(game: Game, unit_id: str, base: float) -> float | None:
-    """A dummy claiming to be a vehicle moves like one (MA 3 [7.0]; design 9.3 #9)."""
-    u = game.state.units[unit_id]
-    if is_dummy(game, unit_id) and u.state.get("claim") == "vehicle":
-        return VEHICLE_MA
-    return None
 
 
 def placement_problem(game: Game, side: str, hexes: Any) -> str | None:
