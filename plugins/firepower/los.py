@@ -126,13 +126,14 @@ class FirepowerLos(BaseLosRules):
         friendly = d.get("friendly") or {}
         if h in friendly and POSTURE_RANK[friendly[h]] >= POSTURE_RANK[fp] and \
                 m.level.get(h, 0) == m.level.get(ctx.a, 0):
-            return LosEffect("block", 0, "friendly soldiers", "Firepower 6.3.4.3")
-        mod = 1 if m.cover.get(h) == "tree" else 0
+            return LosEffect("block", 0, f"friendly soldiers ({friendly[h]}) on the firer's "
+                             "height, posture as high as his", "Firepower 6.3.4.3")
+        what = ["tree hex (+1)"] if m.cover.get(h) == "tree" else []
         hedge = m.hedge.get(h)
         if hedge is not None and hedge.crossed_by(ctx.a, ctx.b):
-            mod += 1
-        if mod:
-            return LosEffect("hinder", mod, "tree hex / hedge picture", "Firepower 6.3.6.2.5")
+            what.append("hedge picture crossed (+1)")
+        if what:  # Firepower 6.3.6.2.5: each tree hex and each hedge crossed adds +1
+            return LosEffect("hinder", len(what), " and ".join(what), "Firepower 6.3.6.2.5")
         return None
 
     def off_board_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:

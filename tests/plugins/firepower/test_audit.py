@@ -1,0 +1,247 @@
+"""Audit tests: the turn as the engine plays it (5, 6.1), melee and blast on the board with the
+digest's numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight explanations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hexwar.core.engine.game import Game
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex
+from hexwar.core.los import line_of_sight
+from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower.los import FirepowerLos
+from hexwar.plugins.firepower.soldiers import Soldier
+from hexwar.plugins.firepower.tables import card
+from hexwar.plugins.firepower.terrain import FpMap
+
+C = card()
+
+
+def _ph(g: Game) -> dict[str, Any]:
+    ph: dict[str, Any] = engine.data(g)["phase"]
+    return ph
+
+
+def _st(g: Game, uid: str, key: str) -> Any:
+    return g.state.units[uid].state[key]
+
+
+# -- the turn: Mix, blind draws one at a time, two Impulses each (3.1, 3.2, 5, 6.1, 6.2) ----------
+
+THREE_A_SIDE = [("A1", "RFL", "A", "B2", 1), ("A2", "RFL", "A", "B6", 1),
+                ("A3", "RFL", "A", "B10", 1), ("B1", "RFL", "B", "O2", 1),
+                ("B2", "RFL", "B", "O6", 1), ("B3", "RFL", "B", "O10", 1)]
+
+
+def test_each_draw_gives_one_side_exactly_two_impulses_of_different_soldiers(
+        fp_game: Any) -> None:
+    g = fp_game(THREE_A_SIDE, seed=3)
+    g.answer("5/6")
+    sides = []
+    for draw in range(6):
+        d = g.pending
+        assert d is not None and d.kind == "impulse"
+        assert engine.data(g)["drawn"] == draw + 1 and len(engine.data(g)["cup"]) == 5 - draw
+        side = d.side
+        sides.append(side)
+        for n, uid in enumerate((f"{side}1", f"{side}2")):
+            d = g.pending
+            assert d is not None and d.kind == "impulse" and d.side == side
+            assert _ph(g)["impulse"] == n and _ph(g)["side"] == side
+            g.answer({"hex": g.board.label(g.state.units[uid].hex), "units": [uid]})
+            assert g.pending is not None and g.pending.kind == "action"
+            assert g.pending.context["units"] == [uid]
+            g.answer("end")
+        # two Impulses done: the next decision belongs to the next draw (or the game is over)
+        if draw < 5:
+            assert engine.data(g)["drawn"] == draw + 2
+            assert _ph(g)["impulse"] == 0 and _ph(g)["used"] == []
+    assert sorted(sides) == ["A"] * 3 + ["B"] * 3   # three sequence units a side (2.3)
+    assert g.pending is None and g.state.phase == "over"
+
+
+def test_a_third_impulse_is_never_offered(fp_game: Any) -> None:
+    g = fp_game(THREE_A_SIDE, seed=4)
+    g.answer("5/6")
+    d = g.pending
+    assert d is not None
+    side, drawn = d.side, engine.data(g)["drawn"]
+    for uid in (f"{side}1", f"{side}2"):
+        g.answer({"hex": g.board.label(g.state.units[uid].hex), "units": [uid]})
+        g.answer("end")
+    # the third soldier is still fresh, but the Impulse Phase is over: a new draw has been made
+    assert engine.data(g)["drawn"] == drawn + 1
+    assert f"{side}3" not in _ph(g)["used"]
+
+
+def test_marker_timing_at_each_draw_and_phase_end(fp_game: Any) -> None:
+    """6.1.1 speed markers of the drawing side go at its draw; 6.1.2 the other side's Suppressed
+    markers go at the draw; 6.1.3 the phasing side's Stunned become Suppressed when its Impulse
+    Phase ends (digest A-1). Checked at every transition of a whole Turn."""
+    checked = {"same": 0, "other": 0}
+    for seed in range(5, 9):
+        _one_turn_of_markers(fp_game(THREE_A_SIDE, seed=seed), checked)
+    assert checked["same"] + checked["other"] == 4 * 5 and min(checked.values()) > 0
+
+
+def _one_turn_of_markers(g: Game, checked: dict[str, int]) -> None:
+    g.answer("5/6")
+    prev: str | None = None
+    while g.pending is not None:
+        side = g.pending.side
+        other = "B" if side == "A" else "A"
+        if prev is not None:
+            pother = "B" if prev == "A" else "A"
+            # 6.1.3 converts only the phasing side's Stuns; 6.1.2 never removes a Stun
+            assert _st(g, f"{pother}2", "status") == "stunned"
+            if side == prev:
+                checked["same"] += 1
+                assert _st(g, f"{side}1", "speed") == "normal"        # 6.1.1: removed
+                assert _st(g, f"{pother}1", "speed") == "running"     # not his side's draw
+                assert _st(g, f"{pother}3", "status") is None          # 6.1.2: removed
+                assert _st(g, f"{prev}3", "status") == "suppressed"   # 6.1.3, own: kept
+            else:
+                checked["other"] += 1
+                assert _st(g, f"{side}1", "speed") == "normal"        # 6.1.1 (the enemy's)
+                assert _st(g, f"{prev}1", "speed") == "running"       # stays till his draw
+                assert _st(g, f"{prev}3", "status") is None            # 6.1.3 then 6.1.2
+                assert _st(g, f"{side}3", "status") == "suppressed"   # own: kept
+        # during this Impulse Phase: mark markers as fire and movement would leave them
+        g.state.units[f"{side}1"].state["speed"] = "running"
+        g.state.units[f"{other}1"].state["speed"] = "running"
+        engine.stun(g, f"{side}3")
+        engine.stun(g, f"{other}2")
+        engine.suppress(g, f"{other}3")
+        g.answer("pass")
+        if g.pending is not None:   # the Stun of the phasing side became Suppressed (6.1.3)
+            assert g.pending.side != side or _st(g, f"{side}3", "status") == "suppressed"
+        prev = side
+
+
+def test_stunned_soldiers_are_not_offered_an_impulse(fp_game: Any) -> None:
+    g = fp_game(THREE_A_SIDE, seed=6)
+    engine.start_impulse_phase(g, "A")
+    engine.stun(g, "A1")
+    opts = engine.impulse_options(g, "A")
+    assert all("A1" not in o["units"] for o in opts)
+
+
+# -- melee on the board (6.5) ------------------------------------------------------------------
+
+def _melee_game(fp_game: Any, n_att: int, n_def: int) -> Game:
+    units: list[tuple[Any, ...]] = [(f"A{i}", "RFL", "A", "C2", 4) for i in range(1, n_att + 1)]
+    units += [(f"B{i}", "RFL", "B", "C3", 1) for i in range(1, n_def + 1)]
+    g: Game = fp_game(units)
+    engine.start_impulse_phase(g, "A")
+    engine.begin_impulse(g, [f"A{i}" for i in range(1, n_att + 1)])
+    return g
+
+
+def test_fp_83_three_attackers_win_on_a_nine(fp_game: Any) -> None:
+    g = _melee_game(fp_game, 3, 1)
+    g.dice.force(9)                                   # 9 - 4 = 5 <= 5
+    r = engine.apply_action(g, {"act": "melee", "units": ["A1", "A2", "A3"], "hex": "1C3"})
+    assert r["winner"] == "attacker"
+    assert _st(g, "B1", "eliminated") is True
+    for uid in ("A1", "A2", "A3"):
+        assert g.board.label(g.state.units[uid].hex) == "1C3"
+        with pytest.raises(RulesError) as e:          # 6.5.3: they stop acting
+            engine.check_action(g, {"unit": uid, "act": "turn", "to": 2})
+        assert e.value.rule == "Firepower 6.5.3"
+    assert engine.legal_actions(g) == ["end"]
+    assert engine.victory_points(g)["A"] == 1
+
+
+def test_fp_84_one_attacker_loses_against_two_on_a_four(fp_game: Any) -> None:
+    g = _melee_game(fp_game, 1, 2)
+    g.dice.force(4)                                   # 4 + 2 = 6 > 5
+    r = engine.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
+    assert r["winner"] == "defender"
+    assert _st(g, "A1", "eliminated") is True and g.state.units["A1"].hex is None
+    assert not _st(g, "B1", "eliminated") and not _st(g, "B2", "eliminated")
+    assert engine.victory_points(g) == {"A": 0, "B": 1}
+
+
+def test_fp_85_two_against_two_on_the_board(fp_game: Any) -> None:
+    for roll, winner in ((5, "attacker"), (6, "defender")):
+        g = _melee_game(fp_game, 2, 2)
+        g.dice.force(roll)
+        r = engine.apply_action(g, {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"})
+        assert r["winner"] == winner
+
+
+def test_melee_needs_one_mf_after_entering(fp_game: Any) -> None:
+    g = fp_game([("A1", "RFL", "A", "C2", 1, {"posture": "prone"}),
+                 ("B1", "RFL", "B", "C3", 1)])
+    engine.start_impulse_phase(g, "A")
+    engine.begin_impulse(g, ["A1"])
+    engine.apply_action(g, {"unit": "A1", "act": "turn", "to": 4})
+    before = g.state.digest()
+    with pytest.raises(RulesError) as e:               # Prone: enter 3 + melee 1 > 3 left
+        engine.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
+    assert "MF" in str(e.value) and g.state.digest() == before
+
+
+# -- grenade blast rolls with the digest's numbers (6.3.6.3.2.2, 6.4.2) ----------------------
+
+AREA = Hex(0, 0).within(10)
+
+
+def _blast(target: Soldier, faces: tuple[int, ...]) -> combat.FireContext:
+    thrower = Soldier("t", "A", Hex(0, -3), 4, "RFL")
+    it = iter(faces)
+    ctx = combat.FireContext("grenade", C, FpMap.plain(AREA), {"t": thrower, target.id: target},
+                             thrower, "HGN", "throw", lambda purpose: next(it),
+                             target_hex=Hex(0, 0))
+    return combat.run(ctx)
+
+
+def test_fp_86_adjacent_standing_soldier_rolls_2_then_3() -> None:
+    s = Soldier("s", "B", Hex(0, 1), 1)
+    hit = _blast(s, (1, 2))                    # throw 1 hits the impact hex; blast roll 2
+    assert hit.blast == [{"unit": "s", "distance": 1, "roll": 2, "modified": 5,
+                          "result": "eliminated"}]
+    miss = _blast(s, (1, 3))                   # 3 + 3 = 6: missed, 2 + 3 = 5 -> Suppressed
+    assert miss.blast[0]["modified"] == 6 and miss.suppressed == ["s"] and not miss.eliminated
+
+
+def test_fp_87_two_hexes_away_rolls_1_then_2() -> None:
+    s = Soldier("s", "B", Hex(0, 2), 1)
+    assert _blast(s, (1, 1)).eliminated == ["s"]            # 1 + 4 = 5
+    miss = _blast(s, (1, 2))                                # 2 + 4 = 6, not Suppressed
+    assert miss.blast[0]["result"] == "no effect" and miss.suppressed == []
+
+
+def test_fp_88_prone_adjacent_rolls_3() -> None:
+    miss = _blast(Soldier("s", "B", Hex(0, 1), 1, posture="prone"), (1, 3))
+    assert miss.blast[0]["modified"] == 8 and miss.blast[0]["result"] == "no effect"
+
+
+# -- the line-of-sight explanation names each hex and what it does (6.3.4, 6.3.6.2.5) -------
+
+def test_los_reasons_name_trees_hedges_and_blocks(fp_game: Any) -> None:
+    g: Game = fp_game([("A1", "RFL", "A", "C2", 4)],
+                      hexes=[{"at": "C3", "terrain": "tree"},
+                             {"at": "C4", "features": ["hedge:2-5"]},
+                             {"at": "C5", "features": ["fence:2-5"]}])
+    board, rules = g.board, g.los_rules
+    assert isinstance(rules, FirepowerLos)
+    a, b = board.parse("1C2"), board.parse("1C7")
+
+    def los(**data: Any) -> Any:
+        return line_of_sight(board, a, b, rules, data, exhaustive=True)
+
+    r = los(firer_posture="stand", target_posture="stand")
+    text = " | ".join(r.reasons(board))
+    assert not r.blocked and r.modifier == 2
+    assert "1C3: tree hex (+1)" in text and "1C4: hedge picture crossed (+1)" in text
+    prone = los(firer_posture="stand", target_posture="prone")
+    assert prone.blocked and any("1C5" in x and "Firepower 6.3.4.2" in x
+                                 for x in prone.reasons(board))
+    friendly = los(firer_posture="crouch", target_posture="stand",
+                   friendly={board.parse("1C6"): "stand"})
+    assert friendly.blocked
+    assert any("1C6" in x and "friendly soldiers (stand)" in x for x in friendly.reasons(board))
