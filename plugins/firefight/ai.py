@@ -49,6 +49,7 @@ class FirefightAI:
         self.rng = random.Random(f"{seed}:{side}:firefight-ai")
         self._obj: dict[str, Any] | None = None
         self._enemy_cache: tuple[tuple[int, str], list[Unit]] | None = None
+        self._held: tuple[tuple[int, str], list[int]] | None = None
 
     # -- helpers ----------------------------------------------------------------------------
     def hints(self, game: Game) -> dict[str, Any]:
@@ -57,13 +58,18 @@ class FirefightAI:
             self._obj = dict(ai.get(self.side, {"posture": "attack", "objective": ""}))
             obj = str(self._obj.get("objective", ""))
             hexes: frozenset[Hex] = frozenset()
-            if obj:
-                hexes = area(game.board, obj)
-                if not hexes:
+            groups: list[frozenset[Hex]] = []
+            for part in (x.strip() for x in obj.split(",") if x.strip()):
+                found = area(game.board, part)  # a place name, or a hex label
+                if not found:
                     try:
-                        hexes = frozenset({game.board.parse(obj)})
+                        found = frozenset({game.board.parse(part)})
                     except ValueError:
-                        hexes = frozenset()
+                        found = frozenset()
+                if found:
+                    groups.append(found)
+                hexes = hexes | found
+            self._obj["groups"] = groups
             self._obj["hexes"] = hexes
         return self._obj
 
@@ -74,10 +80,20 @@ class FirefightAI:
         return p
 
     def dist_obj(self, game: Game, h: Hex) -> int:
-        hexes = self.hints(game)["hexes"]
-        if not hexes:
+        """Distance to the objective; with several objectives (Scn 6), each is weighed by how
+        many friendly units already hold it, so the force splits between them."""
+        groups: list[frozenset[Hex]] = self.hints(game).get("groups", [])
+        if not groups:
             return 0
-        return min(h.distance(x) for x in hexes)
+        if len(groups) == 1:
+            return min(h.distance(x) for x in groups[0])
+        key = (len(game.decisions), game.state.phase)
+        if self._held is None or self._held[0] != key:
+            held = [sum(1 for u in game.state.units_of(self.side) if u.hex in g) for g in groups]
+            self._held = (key, held)
+        held = self._held[1]
+        return min(min(h.distance(x) for x in g) + (0 if h in g else min(2 * n, 12))
+                   for g, n in zip(groups, held, strict=True))
 
     def enemies(self, view: SideView) -> list[Unit]:
         """Enemy units this side may see (their hexes only are used: a disguised counter's

@@ -312,7 +312,7 @@ def scn6() -> None:
                                    for a, b, c, d in ind) + "]",
         'target_lists = { US = ["2018", "2118", "2219", "1226", "1225"], '
         'SU = ["2140", "2138", "2135", "2131"] }',
-        'ai = { US = { posture = "attack", objective = "Feldschlossen" }, '
+        'ai = { US = { posture = "attack", objective = "Feldschlossen, Mittehohe" }, '
         'SU = { posture = "defend", objective = "Feldschlossen" } }']
     s.notes = ["Scenario 6 [29.0] (a Firefight III scenario; playable with the FF I rules).",
                "U.S. south of Rte 298, the infantry mounted in the M113s; Soviets north of hexrow",
