@@ -425,6 +425,7 @@ def step_check_grenade(ctx: FireContext) -> None:
 
 
 def step_grenade_hit(ctx: FireContext) -> None:
+    """Firepower 6.3.6.1, 6.3.6.3.2: the grenade line's hit number and the throw modifiers."""
     ctx.hit = ctx.card.hit_number("HGN", "throw", ctx.range)
     assert ctx.los is not None
     ctx.modifiers["throw"] = throw_modifiers(ctx.firer, ctx.los, ctx.card)
@@ -434,7 +435,8 @@ def step_grenade_hit(ctx: FireContext) -> None:
 
 
 def spread_hex(card: BasicCard, target: Hex, entry_side: int, roll: int) -> Hex:
-    """The GRENADE SPREAD DIAGRAM hex for ``roll``, oriented on the entry hexside (6.3.6.3.2.1)."""
+    """The GRENADE SPREAD DIAGRAM hex for ``roll``, oriented on the entry hexside
+    (Firepower 6.3.6.3.2.1)."""
     h = target
     for turn in card.spread_path(roll):
         h = h.neighbor(rotate_direction(entry_side, turn))

@@ -135,6 +135,7 @@ def alive(unit: Unit) -> bool:
 
 
 def eliminate(game: Game, uid: str, by: str | None, rule: str) -> None:
+    """Firepower 6.3.6.3.1, 6.5.1: an eliminated soldier is removed from play."""
     u = game.state.units[uid]
     u.state["eliminated"] = True
     u.state["eliminated_by"] = by
@@ -678,7 +679,8 @@ def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier
 
 
 def impulse_options(game: Game, side: str) -> list[Any]:
-    """Stacks (or single soldiers of a stack) that may perform an Impulse (6.1, 6.2, 6.2.6)."""
+    """Stacks (or single soldiers of a stack) that may perform an Impulse
+    (Firepower 6.1, 6.2, 6.2.6); Stunned soldiers spend no MF (6.2.8)."""
     ph = data(game)["phase"]
     m = fp_map(game)
     stacks: dict[Hex, list[str]] = {}
@@ -750,6 +752,7 @@ def phase_board_side(game: Game) -> Gen:
 
 
 def placement_options(game: Game, side: str) -> list[Any]:
+    """Firepower 2.4: hexes of the side's set-up zone, facing the enemy (others validate)."""
     bs = data(game)["board_side"][side]
     facings = (2, 3) if bs == "5/6" else (5, 6)
     m = fp_map(game)
@@ -879,6 +882,7 @@ def begin_impulse(game: Game, ids: Iterable[str]) -> None:
 
 
 def impulses_per_phase(game: Game, side: str) -> int:
+    """Firepower 3.2, 6.1: two Impulses per Impulse Phase in the Basic Game."""
     return int(side_setup(game, side).get("impulses", 2))
 
 
@@ -943,7 +947,8 @@ PHASES = (
 
 
 def setup_units(game: Game) -> None:
-    """Give every soldier his markers (Standing, Normal, no status) and weapon from his type."""
+    """Give every soldier his markers (Standing, Normal, no status) and weapon from his type
+    (Firepower 1.2.1, 4.4-4.7)."""
     for u in game.state.units.values():
         t = game.unit_types.get(u.type)
         weapon = str((t.data if t else {}).get("weapon", "RFL"))
@@ -973,6 +978,7 @@ def victory_points(game: Game) -> dict[str, int]:
 
 
 def final_result(game: Game) -> GameResult:
+    """Firepower 7: most victory points wins; equal points are a draw."""
     vp = victory_points(game)
     a, b = game.state.sides[0], game.state.sides[1]
     reasons = (f"{s}: {vp[s]} VP" for s in game.state.sides)

@@ -84,5 +84,7 @@ def soldiers_of(units: Mapping[str, Unit]) -> dict[str, Soldier]:
 
 
 def initial_state(weapon: str, posture: str = "stand") -> dict[str, Any]:
+    """No markers: Standing (4.4), Normal speed (4.5), no status (4.6), no direction (4.7);
+    Firepower 1.2.1 gives the weapon."""
     return {"weapon": weapon, "posture": posture, "speed": "normal", "status": None,
             "side": None, "eliminated": False}

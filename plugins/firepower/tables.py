@@ -127,6 +127,7 @@ class BasicCard:
         return self.fire.lookup(weapon=weapon, mode=mode, range=rng)
 
     def in_range(self, weapon: str, mode: str, rng: int) -> bool:
+        """Firepower 6.3.2: a range is in reach when the chart holds a number for it."""
         return (weapon, mode, rng) in self._hit
 
     def blast_modifier(self, distance: int) -> int | None:
@@ -134,6 +135,8 @@ class BasicCard:
         return self._blast.get(distance)
 
     def spread_path(self, roll: int) -> tuple[int, ...]:
+        """GRENADE SPREAD DIAGRAM (Firepower 6.3.6.3.2.1, stand-in data): hexside turns from
+        the entry hexside leading from the target hex to the hex numbered ``roll``."""
         return self._spread[roll]
 
 

@@ -145,7 +145,8 @@ class Picture:
         return segments_touch(centre(a), centre(b), e1, e2)
 
     def between(self, side: int | None, other: Hex) -> bool:
-        """The picture lies between a soldier in its hex on part ``side`` and hex ``other``."""
+        """The picture lies between a soldier in its hex on part ``side`` and hex ``other``
+        (Firepower 4.7, 6.3.4.2, 6.3.6.2.2, 6.3.6.2.3)."""
         if other == self.hex:
             return False
         point = boundary_point(self.hex, other)
@@ -157,6 +158,7 @@ class Picture:
         return s != self.side_sign(side)
 
     def other_side(self, side: int) -> int:
+        """The part across the picture (the cross Action, Firepower 6.2.3)."""
         first, second = self.sides()
         return min(second) if side in first else min(first)
 
@@ -266,6 +268,7 @@ class FpMap:
             raise ValueError(f"hex {label!r} is not on this board") from None
 
     def is_hill(self, h: Hex) -> bool:
+        """Firepower 6.3.4.4: every hill hex is of one height in the Basic Game."""
         return self.level.get(h, GROUND) == HILL
 
     def contour_between(self, a: Hex, b: Hex) -> bool:
