@@ -356,3 +356,34 @@ def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
     assert set(names) == set(names_before) | set(dums)  # everyone renamed, dummies included
     assert sorted(v for k, v in names.items() if k.startswith("su") or k in dums) == \
         sorted(f"?SU-{i}" for i in range(1, 5))
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_scenario_7_draw_keeps_dummies_secret(seed: int) -> None:
+    """Scenario 7 (the Soviet cup holds six dummies) under [11] + [12], AI against AI: the
+    U.S. never sees a Soviet counter's name, type or dummy flag before it is revealed."""
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.firefight import plugin as FF
+    from hexwar.plugins.firefight.ai import FirefightAI
+
+    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario7.toml")
+    g = Game(scn, seed=seed, options=DUMMY_RULES)
+    ctl = {s: FirefightAI(s, seed) for s in ("US", "SU")}
+    n = 0
+    while g.pending is not None and g.state.turn <= 4 and n < 3000:
+        view = g.view("US")
+        revealed = {e["unit"] for e in view.events() if e.get("type") == "revealed"}
+        hidden = [k for k, x in g.state.units.items() if x.side == "SU" and k not in revealed]
+        text = str([e for e in view.events() if e.get("type") not in ("header", "revealed",
+                                                                        "dummy_removed")])
+        for k in hidden:
+            assert k not in view.units and k not in text
+        for rec in view.units.values():
+            if rec["side"] == "SU" and rec.get("state", {}).get("face_down"):
+                assert rec["type"] == "firefight:face-down"
+        dec = g.pending
+        g.answer(ctl[dec.side].choose(dec, g.view(dec.side)))
+        n += 1
+    drawn_dummies = [k for k, x in g.state.units.items()
+                     if x.state.get("dummy") and not x.state.get("not_drawn")]
+    assert drawn_dummies  # the draw put dummies on the map (so the check above meant something)
