@@ -1,0 +1,137 @@
+"""Audit tests of the Basic Game (rules 3.0-9.0) added after review: corners of simultaneity (5.3),
+markers (3.4.1), fire once per Turn (7.1.5), ATGM range at resolution (7.2.2.2) and hidden
+information in whole games (6.1, 6.2.1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import hexwar.plugins.mbt as mbt_pkg
+from hexwar.core.engine.controllers import RandomController
+from hexwar.core.engine.game import Game
+from hexwar.core.scenario import Scenario
+from hexwar.plugins.mbt.sequence import (
+    atgm_announce_phase,
+    atgm_resolution_phase,
+    direct_fire_phase,
+    move_unit,
+    overwatch_window,
+)
+from hexwar.plugins.mbt.state import data
+
+NATO, SOV = "NATO", "Soviet"
+PKG = Path(mbt_pkg.__file__).parent
+
+
+def order(game: Any, **orders: str) -> None:
+    for uid, o in orders.items():
+        game.state.units[uid].state["order"] = o
+
+
+def shots(game: Any, firer: str) -> list[dict[str, Any]]:
+    return [e for e in game.log.for_side(None)
+            if e.get("what") == "AP point effect fire" and e.get("firer") == firer]
+
+
+def test_5_3_brew_up_smoke_of_the_same_step_is_ignored(make_game: Any, run: Any,
+                                                       dice_faces: Any) -> None:
+    """MBT 5.3 (last sentence): a wreck brewed up in a simultaneous step gives no smoke modifier to
+    later shots of that step; it does from the next step on (7.4.2.3.3)."""
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("X", "T-72M1", SOV, "9J5", 1),
+                   ("B", "T-72M1", SOV, "9J8", 1)])
+    order(g, A="F", B="F", X="M")
+    # A (ROF 2): roll 01 = 2 hits; 1st hit TF (05), damage 99 = brew-up; 2nd hit TF, damage 50.
+    # B: roll 99, a miss, its line to A passes through X's hex J5.
+    g.dice.force(*dice_faces(1, 5, 99, 5, 50, 99))
+    run(direct_fire_phase(g), [{"target": "X", "shots": [["A", "APFSDS"]]},
+                               {"target": "A", "shots": [["B", "APFSDS"]]}])
+    assert g.state.units["X"].state["pending"][0] == "BU"
+    (b_shot,) = shots(g, "B")
+    assert not [m for m in b_shot["modifiers"] if m["name"].startswith("brew-up")]
+    g.apply_deferred()
+    assert data(g)["wrecks"] == {"9J5": "burning"}
+    # the next step sees the smoke: the same line now carries the -5
+    from hexwar.plugins.mbt.state import brewup_hexes
+    assert brewup_hexes(g, g.board.parse("9J8"), g.board.parse("9J2")) == 1
+
+
+def test_3_4_1_moved_replaces_fired_on_a_unit_that_fired_then_moved(make_game: Any, run: Any,
+                                                                      dice_faces: Any) -> None:
+    """MBT 3.4.1 NOTE: an FM unit that fired (FIRED marker) and then moves carries MOVED."""
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J9", 1)])
+    order(g, A="FM", B="M")
+    g.dice.force(*dice_faces(99))
+    run(direct_fire_phase(g), [{"target": "B", "shots": [["A", "APFSDS"]]}])
+    g.apply_deferred()
+    a = g.state.units["A"]
+    assert a.state["spotted"] == "FIRED"
+    run(move_unit(g, a), lambda d: ["9J3", 4] if d.kind == "mbt.move_to"
+        and ["9J3", 4] in d.options else ("stay" if d.kind == "mbt.move_to" else "pass"))
+    assert g.board.label(a.hex) == "9J3" and a.state["spotted"] == "MOVED"
+
+
+def test_7_1_5_overwatch_unit_that_fired_is_not_offered_fire_at_a_mover(make_game: Any,
+                                                                          run: Any) -> None:
+    """MBT 7.1.5, 7.5.1: an OW unit fires once per Turn; after it fired (e.g. in the Overwatch
+    Fire Step) a moving enemy triggers nothing from it."""
+    g = make_game([("M", "T-80A", SOV, "9J10", 1), ("W", "M1A1", NATO, "9J2", 4)])
+    order(g, M="M", W="OW")
+    m = g.state.units["M"]
+    # before W fired, the window opens with a declaration for W
+    gen = overwatch_window(g, m)
+    d = gen.send(None)
+    assert d.kind == "mbt.overwatch" and any(isinstance(o, dict) for o in d.options)
+    g.state.units["W"].state["fired"] = True
+    _, asked = run(overwatch_window(g, m), [])
+    assert asked == []
+
+
+def test_7_2_2_2_atgm_target_moved_out_of_missile_range_misses(make_game: Any, run: Any) -> None:
+    """MBT 7.2.2.2: resolution uses the target's position after movement; out of missile range
+    (here closer than the Songster's minimum range 2, 4.7.2) the shot is an automatic miss."""
+    g = make_game([("A", "T-80A", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J6", 1)])
+    data(g)["first"] = SOV
+    order(g, A="ATGM", B="M")
+    run(atgm_announce_phase(g), [{"firer": "A", "target": "B"}])
+    g.state.units["B"].hex = g.board.parse("9J3")  # B drove up next to A
+    run(atgm_resolution_phase(g), lambda d: "pass")
+    g.apply_deferred()
+    misses = [e for e in g.log.for_side(None) if e.get("what") == "ATGM"]
+    assert misses and "automatic miss" in misses[0]["result"]
+    assert "range" in misses[0]["result"]
+    assert not shots(g, "A")
+    b = g.state.units["B"]
+    assert b.hex is not None and not b.state.get("destroyed") and not any(b.state["damage"].values())
+
+
+HIDDEN_TYPES = {"order", "moved", "sighting", "placed", "exited", "pivot"}
+
+
+def test_hidden_information_never_reaches_the_other_side_in_a_whole_game() -> None:
+    """MBT 6.1, 6.2.1: a side's log never holds the other side's secret orders, its sightings,
+    its unspotted moves or its decisions; its view never holds enemy units it cannot see."""
+    from hexwar.plugins.mbt.state import seen_by_side
+
+    g = Game(Scenario.load(PKG / "scenarios" / "basic-c.toml"), seed=11)
+    ctl = {s: RandomController(s, 11) for s in (NATO, SOV)}
+    steps = 0
+    while g.pending is not None and g.state.turn <= 3:
+        d = g.pending
+        if steps % 7 == 0:
+            for side in (NATO, SOV):
+                view = g.view(side)
+                for uid, u in view.units.items():
+                    unit = g.state.units[uid]
+                    if u["side"] != side and unit.hex is not None and g.state.turn >= 1:
+                        assert seen_by_side(g, side, unit), f"{uid} in {side}'s view unseen"
+                        if not unit.state.get("revealed"):
+                            assert "order" not in u["state"]
+                for e in view.events():
+                    if e.get("type") == "decision":
+                        assert e["side"] == side
+                    if e.get("type") in HIDDEN_TYPES and "unit" in e:
+                        assert g.state.units[e["unit"]].side == side, e
+        steps += 1
+        g.answer(ctl[d.side].choose(d, g.view(d.side)))
+    assert steps > 50
