@@ -135,3 +135,49 @@ def test_hidden_information_never_reaches_the_other_side_in_a_whole_game() -> No
         steps += 1
         g.answer(ctl[d.side].choose(d, g.view(d.side)))
     assert steps > 50
+
+
+def test_8_1_4_turret_keeps_its_own_facing_when_the_hull_moves_or_pivots(make_game: Any,
+                                                                           run: Any) -> None:
+    """MBT 4.4.2, 8.1.4: the turret faces its own way and turns only in the Adjust Turrets Step;
+    hull turns in movement (8.3) and pivots (9.1) leave it where it points."""
+    from hexwar.plugins.mbt.sequence import pivot_phase
+
+    g = make_game([("A", "M1A1", NATO, "9J5", 1), ("B", "M1A1", NATO, "9L5", 1)])
+    order(g, A="M", B="M")
+    a, b = g.state.units["A"], g.state.units["B"]
+    a.state["turret"] = 2
+    b.state["turret"] = 5
+    run(move_unit(g, a), lambda d: ["9J7", 4] if d.kind == "mbt.move_to"
+        and ["9J7", 4] in d.options else ("stay" if d.kind == "mbt.move_to" else "pass"))
+    assert g.board.label(a.hex) == "9J7" and a.facing == 4 and a.state["turret"] == 2
+    run(pivot_phase(g), lambda d: 3)  # only B (did not move) pivots
+    assert b.facing == 3 and b.state["turret"] == 5
+
+
+def test_7_4_5_2_2_hit_angle_from_the_hull_whatever_the_turret(make_game: Any) -> None:
+    """MBT 7.4.5.2.2: in the Basic Game the hit angle is read from the hull's front; the turret's
+    own facing does not change it."""
+    from hexwar.plugins.mbt.state import hit_angle
+
+    g = make_game([("T", "T-80A", SOV, "9J5", 1)])
+    t = g.state.units["T"]
+    p = g.board.parse
+    for turret in (1, 3, 4, 6):
+        t.state["turret"] = turret
+        assert hit_angle(p("9J2"), t) == "Front" and hit_angle(p("9J8"), t) == "Rear"
+    t.facing = 4  # turn the hull about: the same firers now see its rear and front
+    assert hit_angle(p("9J2"), t) == "Rear" and hit_angle(p("9J8"), t) == "Front"
+
+
+def test_9_1_pivot_step_reveals_every_order_to_the_other_side(make_game: Any, run: Any) -> None:
+    """MBT 9.1: all command markers still face down are turned up in the Pivot Step."""
+    from hexwar.plugins.mbt.sequence import pivot_phase
+
+    g = make_game([("A", "T-80A", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J6", 1)])
+    order(g, A="OW", B="F")
+    assert "order" not in g.view(NATO).units["A"]["state"]
+    run(pivot_phase(g), [])
+    assert g.view(NATO).units["A"]["state"]["order"] == "OW"
+    assert g.view(SOV).units["B"]["state"]["order"] == "F"
+    assert "spotted" not in g.state.units["A"].state or g.state.units["A"].state["spotted"] is None
