@@ -47,6 +47,7 @@ class AmmoLine:
     damage: tuple[tuple[int, int, str], ...]
 
     def band_index(self, rng: int) -> int | None:
+        """The RANGE IN HEXES sub-column holding ``rng`` (MBT 7.4.1.3)."""
         for i, b in enumerate(self.bands):
             if rng in b:
                 return i
@@ -59,6 +60,7 @@ class AmmoLine:
         return None if i is None else self.ap[i]
 
     def pv_at(self, rng: int) -> int | None:
+        """Penetration value at ``rng``, read under the AP factor's band (MBT 7.4.6.4)."""
         i = self.band_index(rng)
         return None if i is None else self.pv[i]
 
@@ -76,6 +78,7 @@ class AmmoLine:
 
     @property
     def min_range(self) -> int:
+        """MBT 4.7.2: the first band that holds a number starts the usable ranges."""
         first = min(i for i, v in enumerate(self.ap) if v is not None)
         lo = self.bands[first].lo
         return 1 if lo is None else lo
@@ -113,6 +116,7 @@ class Weapon:
         return f"stab-{self.stab if self.stab is not None else 0}"
 
     def ammo_line(self, ammo: str) -> AmmoLine:
+        """The \"Type Ammo Fired\" line chosen for a shot (MBT 7.4.1.2)."""
         try:
             return self.ammo[ammo]
         except KeyError:
@@ -161,6 +165,7 @@ class Card:
 
     @property
     def trn(self) -> int:
+        """TRN: hexsides the turret may turn in the Adjust Turrets Step (MBT 9.2.1)."""
         g = self.main_gun or (self.weapons[0] if self.weapons else None)
         return g.trn if g is not None else 0
 

@@ -216,6 +216,7 @@ def ap_modifiers(charts: Charts, s: Situation) -> list[Modifier]:
 
 
 def step_modifiers(ctx: FireContext, shot: ShotResult) -> None:
+    """MBT 7.4.2: the net modifier is the sum of every applicable modifier."""
     shot.modifiers = ap_modifiers(ctx.charts, shot.situation)
     shot.net = int(sum(m.value for m in shot.modifiers))
 
@@ -383,6 +384,7 @@ class FirePipeline:
         return [n for n, _ in self.shot_steps] + [n for n, _ in self.hit_steps]
 
     def resolve(self, situation: Situation, charts: Charts, dice: DiceLike) -> ShotResult:
+        """Run the MBT 7.4.1-7.4.7 steps for one shot, then each hit's location and damage."""
         ctx = FireContext(charts, dice)
         shot = ShotResult(situation)
         for _name, fn in self.shot_steps:

@@ -53,9 +53,11 @@ def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) 
         return cost
     kinds = info.kinds[dst]
     if "bridge" in feats:
-        # 8.6: a bridge hex entered other than along the road is the stream
+        # 8.6: a bridge hex entered other than along the road is the stream (8.6.2); along the
+        # road, when a wreck (8.6.1) or an enemy unit (8.5.2) bars the road rate, the bridge is
+        # still crossed at the clear cost (plus smoke for a burning wreck, 8.4.3)
         kinds = ("stream",)
-        if dst in ctx.wrecks:  # 8.6.1
+        if frozenset((src, dst)) in info.road:
             kinds = ("clear",)
     costs: list[int] = []
     for k in kinds:
@@ -241,7 +243,8 @@ def first_hex_entries(card: Card, info: MapInfo, start: State,
 
 def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget: Fraction,
          ctx: MoveContext, *, first_hex_rule: bool = False) -> list[tuple[State, Fraction]] | None:
-    """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs."""
+    """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs
+    (MBT 8.1-8.5; 8.4.4 with ``first_hex_rule``)."""
     k = scale_of(card)
     index = _index(info)
     fast = int_successors(card, info, ctx)

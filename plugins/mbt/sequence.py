@@ -47,6 +47,7 @@ ORDERS = ("F", "FM", "M", "OW", "ATGM")
 
 
 def side_order(game: Game) -> list[str]:
+    """MBT 5.3: the side with the initiative acts first in every phase and step."""
     first = data(game).get("first", SIDES[0])
     return [first, enemy_of(first)]
 
@@ -278,6 +279,7 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
 
 
 def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
+    """MBT 7.4.1.2: the ammunition types of the weapon fired."""
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
     return list(w.ammo) if w is not None else []
@@ -553,6 +555,8 @@ def overwatch_fire_phase(game: Game) -> Step:
 
 
 def move_context(game: Game, mover: Unit) -> moves.MoveContext:
+    """Map state a move depends on: wrecks and enemy units (road rate, MBT 8.5.2; bridges, 8.6.1),
+    burning wrecks (smoke, MBT 8.4.3)."""
     wrecks = wreck_hexes(game)
     enemies = frozenset(e.hex for e in game.state.units_of(enemy_of(mover.side))
                         if alive(e) and e.hex is not None)
@@ -691,6 +695,7 @@ def move_validator(game: Game, u: Unit, left: Fraction) -> Any:
 
 
 def ow_targets_declared(game: Game) -> set[str]:
+    """MBT 7.5.2: mover-and-hex pairs already fired at (one declaration per unit per hex)."""
     return set(data(game).setdefault("ow_declared", []))
 
 

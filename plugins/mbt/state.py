@@ -120,6 +120,7 @@ def doomed(u: Unit) -> bool:
 
 
 def merged_damage(u: Unit) -> dict[str, Any]:
+    """Damage including results still pending in a simultaneous step (MBT 5.3)."""
     d = dict(u.state["damage"])
     for e in u.state.get("pending", []):
         if e == "track":
@@ -145,6 +146,7 @@ def gun_usable(game: Game, u: Unit) -> bool:
 
 
 def missile_usable(game: Game, u: Unit) -> bool:
+    """MBT 7.4.7.2.1: a turret compartment hit silences the turret's missiles too."""
     d = u.state["damage"]
     return alive(u) and d["compartment"] != "turret" and bool(card_of(game, u).missiles)
 
@@ -174,6 +176,7 @@ def sees(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> boo
 
 
 def seen_by_side(game: Game, side: str, target: Unit, *, moving: bool = False) -> bool:
+    """MBT 6.1.2: any unit of ``side`` that sees the target (hidden information, 6.1)."""
     return any(alive(v) and sees(game, v, target, moving=moving) for v in game.state.units_of(side))
 
 
@@ -261,6 +264,7 @@ def _elev(game: Game, firer: Unit, target: Unit) -> str:
 
 
 def wreck_hexes(game: Game) -> dict[Hex, str]:
+    """Wreck markers by hex, normal or burning (MBT 7.4.7.3-7.4.7.4)."""
     board = game.board
     return {board.parse(lab): kind for lab, kind in data(game).get("wrecks", {}).items()}
 

@@ -49,6 +49,7 @@ def objective_points(game: Game, side: str) -> int:
 
 
 def victory_points(game: Game) -> dict[str, float]:
+    """MBT 9.4.2: each side's vehicle and objective points."""
     return {s: float(vehicle_points(game, s) + objective_points(game, s)) for s in SIDES}
 
 

@@ -585,6 +585,11 @@ def test_mbt_97_bridge_with_a_wreck(make_game: Any) -> None:
     assert moves.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
     # 8.6: entering the bridge hex other than along the road is entering the stream
     assert moves.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
+    # a wreck on the bridge does not make wading the stream from off the road any cheaper
+    assert moves.enter_cost(card, info, p("9K5"), p("9J4"), wreck) == card.move_costs["stream"]
+    # an enemy unit on the bridge bars the road rate (8.5.2); the bridge is crossed as clear
+    enemy = moves.MoveContext(enemies=frozenset({p("9J4")}))
+    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), enemy) == 1
 
 
 def test_mbt_40_acquisition_in_play(make_game: Any, run: Any, dice_faces: Any) -> None:
