@@ -116,7 +116,7 @@ class Weapon:
         return f"stab-{self.stab if self.stab is not None else 0}"
 
     def ammo_line(self, ammo: str) -> AmmoLine:
-        """The \"Type Ammo Fired\" line chosen for a shot (MBT 7.4.1.2)."""
+        """The "Type Ammo Fired" line chosen for a shot (MBT 7.4.1.2)."""
         try:
             return self.ammo[ammo]
         except KeyError:

@@ -181,3 +181,23 @@ def test_9_1_pivot_step_reveals_every_order_to_the_other_side(make_game: Any, ru
     assert g.view(NATO).units["A"]["state"]["order"] == "OW"
     assert g.view(SOV).units["B"]["state"]["order"] == "F"
     assert "spotted" not in g.state.units["A"].state or g.state.units["A"].state["spotted"] is None
+
+
+def test_5_3_atgm_resolution_step_is_simultaneous(make_game: Any, run: Any,
+                                                  dice_faces: Any) -> None:
+    """MBT 3.4.2, 5.3: the ATGM Resolution Step is simultaneous: a firer knocked out by the first
+    side's missile in this step still resolves its own missile; both results apply at the end.
+    (Only the Soviet Basic cards carry missiles; a T-80A on each side shows the rule.)"""
+    g = make_game([("N", "T-80A", NATO, "9J2", 1), ("S", "T-80A", SOV, "9J6", 4)])
+    g.state.units["N"].state["turret"] = 4  # turrets face each other, hulls face away (rear hits)
+    g.state.units["S"].state["turret"] = 1
+    order(g, N="ATGM", S="ATGM")
+    run(atgm_announce_phase(g), lambda d: {"firer": "N", "target": "S"} if d.side == NATO
+        else {"firer": "S", "target": "N"})
+    # each missile: roll 01 hits, location 10 = TR (Rear), damage 50 = KNK OUT
+    g.dice.force(*dice_faces(1, 10, 50, 1, 10, 50))
+    run(atgm_resolution_phase(g), lambda d: "pass")
+    assert len(shots(g, "N")) == 1 and len(shots(g, "S")) == 1  # S fired although already hit
+    g.apply_deferred()
+    assert g.state.units["N"].state["destroyed"] == "KO"
+    assert g.state.units["S"].state["destroyed"] == "KO"
