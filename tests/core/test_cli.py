@@ -112,3 +112,26 @@ def test_render_svg_and_html_replay(tmp_path: Path) -> None:
     assert text.startswith("<!doctype html>") and text.count("turn ") >= 4 and "<svg" in text
     code, out = run("render", str(save), "-o", str(page), "--side", "Z")
     assert code == 2 and "unknown side 'Z'" in out
+
+
+def test_resume_a_game_saved_midway(tmp_path: Path) -> None:
+    from hexwar.core.cli import _resolve_scenario_path
+    from hexwar.core.engine.controllers import RandomController
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.record import save_game
+    from hexwar.core.scenario import load_and_validate
+
+    game = Game(load_and_validate(_resolve_scenario_path("firepower:basic")), seed=4)
+    players = {s: RandomController(s, 4) for s in game.state.sides}
+    for _ in range(15):
+        d = game.pending
+        assert d is not None
+        game.answer(players[d.side].choose(d, game.view(d.side)))
+    save = tmp_path / "midway.json"
+    save_game(game, save, players={s: "random" for s in game.state.sides})
+    code, out = run("resume", str(save), "--json")
+    assert code == 0, out
+    result = json.loads(out)
+    assert result["decisions"] > 15 and result["result"]["level"]
+    saved = json.loads(save.read_text())  # the save now holds the finished game
+    assert len(saved["decisions"]) == result["decisions"]
