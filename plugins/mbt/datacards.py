@@ -26,6 +26,10 @@ from hexwar.core.tables import Band, parse_band
 SHIPPED = Path(__file__).resolve().parent / "cards"
 ANGLES = ("Front", "Front-Side", "Rear-Side", "Rear")
 ELEVATIONS = ("Level", "Rising", "Falling")
+#: Top-level sections of a card file (cards/README.md); a rule module that reads a new section
+#: adds its name here, so that a misspelt section is still reported.
+CARD_SECTIONS = {"source", "note", "turn_costs", "card", "target", "weapons", "hit_location", "armor",
+                 "speeds", "movement_costs", "height_costs"}
 #: hit-location columns checked only for falling shots (7.4.5.2.3) or air fire (20.1.3.2.2.1)
 FALLING_COLUMNS = {"TTG": "TT", "HDG": "HD"}
 AIR_COLUMNS = {"TTA": "TT", "HDA": "HD"}
@@ -276,6 +280,23 @@ def card_from_records(rec: Records) -> Card:
     name = head.get("name")
     if not isinstance(name, str) or not name:
         raise DataError("card.name is missing", path=path, key="card.name")
+    unknown = sorted(k for k in v if k not in CARD_SECTIONS)
+    if unknown:
+        raise DataError(f"unknown section {unknown[0]!r} (a card has: {', '.join(sorted(CARD_SECTIONS))}; "
+                        "format: cards/README.md)", path=path, key=unknown[0])
+    if str(head.get("kind", "vehicle")) == "vehicle":
+        # a vehicle card must carry what the Basic Game reads: SPEEDS (8.2), HIT LOCATION CHARTS
+        # (7.4.5) for every angle and ARMOR CHARTS (7.4.6)
+        if not v.get("speeds", {}).get("normal"):
+            raise DataError("a vehicle card needs its Normal speed (MBT 8.2)", path=path,
+                            key="speeds.normal")
+        missing = [a for a in ANGLES if a not in v.get("hit_location", {})]
+        if missing:
+            raise DataError(f"no hit location row for {', '.join(missing)} (MBT 7.4.5.2.1)",
+                            path=path, key="hit_location")
+        if not v.get("armor"):
+            raise DataError("a vehicle card needs its ARMOR CHARTS (MBT 7.4.6)", path=path,
+                            key="armor")
     weapons: list[Weapon] = []
     for wi, w in enumerate(v.get("weapons", [])):
         wk = f"weapons[{wi}]"
@@ -328,7 +349,14 @@ def card_from_records(rec: Records) -> Card:
             if elev not in ELEVATIONS:
                 raise DataError(f"unknown elevation {elev!r} (Level, Rising, Falling; MBT 7.4.6.2)",
                                 path=path, key=f"armor.{energy}.{elev}")
+            if energy not in ("KE", "CE"):
+                raise DataError(f"unknown ammunition energy {energy!r} (KE or CE; MBT 7.4.6.1)",
+                                path=path, key=f"armor.{energy}")
             for angle, locs in angles.items():
+                if angle not in (*ANGLES, "Above"):
+                    raise DataError(f"unknown hit angle {angle!r} (angles: {', '.join(ANGLES)}, "
+                                    "Above; MBT 7.4.6.2)", path=path,
+                                    key=f"armor.{energy}.{elev}.{angle}")
                 for loc, val in locs.items():
                     armor[(energy, elev, angle, loc)] = int(val)
     speeds = v.get("speeds", {})

@@ -201,3 +201,42 @@ def test_5_3_atgm_resolution_step_is_simultaneous(make_game: Any, run: Any,
     g.apply_deferred()
     assert g.state.units["N"].state["destroyed"] == "KO"
     assert g.state.units["S"].state["destroyed"] == "KO"
+
+
+def test_malformed_card_files_fail_naming_the_file_and_the_key(tmp_path: Path) -> None:
+    """A card file with a syntax error, a misspelt section, a missing chart or an unknown angle is
+    refused when read, with the file and the dotted key in the message (cards/README.md)."""
+    import pytest
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+    from hexwar.core.errors import DataError
+    from hexwar.plugins.mbt.datacards import load_card
+    from hexwar.plugins.mbt.plugin import hexwar_register_commands
+
+    if "mbt" not in getattr(cli, "commands", {}):
+        hexwar_register_commands(cli)
+
+    text = (PKG / "cards" / "ussr-1a_t-80a.toml").read_text(encoding="utf-8")
+    cases = [
+        ("[card]", "[card", "invalid TOML", None),
+        ("[speeds]", "[speedz]", "unknown section 'speedz'", "speedz"),
+        ("normal = { value = 6", "mud_normal = { value = 6", "Normal speed", "speeds.normal"),
+        ("Rear = { TR = \"01-25\"", "Back = { TR = \"01-25\"", "no hit location row for Rear",
+         "hit_location"),
+        ("[armor.KE.Level]\n", "[armor.KE.Level]\nSide = { TF = 1 }\n", "unknown hit angle 'Side'",
+         "armor.KE.Level.Side"),
+    ]
+    for old, new, message, key in cases:
+        assert old in text, old
+        p = tmp_path / "bad.toml"
+        p.write_text(text.replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(DataError, match=message) as exc:
+            load_card(p)
+        assert "bad.toml" in str(exc.value)
+        if key is not None:
+            assert f"[{key}]" in str(exc.value)
+    # the table-side command reports it and stops
+    res = CliRunner().invoke(cli, ["mbt", "fire", "T-72M1", "Leopard 1A4", "--range", "5",
+                                   "--cards", str(tmp_path / "bad.toml")])
+    assert res.exit_code != 0 and "bad.toml" in res.output
