@@ -240,3 +240,24 @@ def test_malformed_card_files_fail_naming_the_file_and_the_key(tmp_path: Path) -
     res = CliRunner().invoke(cli, ["mbt", "fire", "T-72M1", "Leopard 1A4", "--range", "5",
                                    "--cards", str(tmp_path / "bad.toml")])
     assert res.exit_code != 0 and "bad.toml" in res.output
+
+
+def test_5_1_initiative_roll_off_ties_roll_again_and_the_winner_chooses(make_game: Any,
+                                                                        run: Any) -> None:
+    """MBT 5.1-5.2 (and 4.2: one die's 0 reads 10): ties roll again; the winner picks first or
+    second; per-Turn status is cleared at the start of the Turn."""
+    from hexwar.plugins.mbt.sequence import initiative_phase
+
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J9", 1)])
+    b = g.state.units["B"]
+    b.state.update(order="F", fired=True, revealed=True)
+    g.dice.force(3, 3, 9, 0)  # NATO 3, Soviet 3: tie; NATO 9, Soviet 0 = 10: Soviet wins
+    _, asked = run(initiative_phase(g), ["second"])
+    assert [d.side for d in asked] == [SOV] and asked[0].kind == "mbt.initiative"
+    assert data(g)["first"] == NATO  # the Soviet winner chose to go second
+    roll = [e for e in g.log.for_side(None) if e.get("type") == "roll_off"][-1]
+    assert roll["rolls"] == {NATO: 9, SOV: 10} and roll["winner"] == SOV
+    assert b.state["order"] is None and not b.state["fired"] and not b.state["revealed"]
+    g.dice.force(7, 2)
+    run(initiative_phase(g), ["first"])
+    assert data(g)["first"] == NATO
