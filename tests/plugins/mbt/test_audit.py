@@ -261,3 +261,21 @@ def test_5_1_initiative_roll_off_ties_roll_again_and_the_winner_chooses(make_gam
     g.dice.force(7, 2)
     run(initiative_phase(g), ["first"])
     assert data(g)["first"] == NATO
+
+
+def test_mbt_163_a_lead_of_exactly_30_wins_29_ties(make_game: Any, monkeypatch: Any) -> None:
+    """MBT 9.4.3 (digest MBT-163): NATO 110 VP against 80 wins; 109 against 80 is a tie; each
+    stone building hex a side controls is worth 10 (9.4.2.2)."""
+    from hexwar.plugins.mbt import victory
+
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J9", 1)],
+                  terrain={"9E5": "stone", "9F5": "stone"})
+    data(g)["control"] = {"9E5": NATO, "9F5": NATO}
+    assert victory.objective_points(g, NATO) == 20 and victory.objective_points(g, SOV) == 0
+    for nato, result in ((110.0, NATO), (109.0, None)):
+        monkeypatch.setattr(victory, "victory_points",
+                            lambda _g, n=nato: {NATO: n, SOV: 80.0})
+        r = victory.final(g)
+        assert r.winner == result and r.scores == {NATO: nato, SOV: 80.0}
+    monkeypatch.setattr(victory, "victory_points", lambda _g: {NATO: 80.0, SOV: 110.0})
+    assert victory.final(g).winner == SOV
