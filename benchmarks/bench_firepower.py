@@ -50,17 +50,22 @@ def versus_random(n: int) -> None:
 
 
 def ai_vs_ai(n: int) -> None:
+    if n <= 0:
+        return
     decisions = 0
     outcome = {"A": 0, "B": 0, None: 0}
+    vp = 0.0
     start = time.perf_counter()
     for seed in range(n):
         result, d = play(2000 + seed, {"A": "ai", "B": "ai"})
         decisions += d
         outcome[result.winner] += 1
+        vp += sum(result.scores.values())
     elapsed = time.perf_counter() - start
     print(f"AI vs AI: {n} games in {elapsed:.1f} s: {n / elapsed:.2f} games/s, "
           f"{decisions / elapsed:.0f} decisions/s ({decisions / n:.0f} decisions a game); "
-          f"A won {outcome['A']}, B won {outcome['B']}, draws {outcome[None]}")
+          f"A won {outcome['A']}, B won {outcome['B']}, draws {outcome[None]}; "
+          f"mean VP of both sides together {vp / n:.1f}")
 
 
 def main(argv: list[str]) -> None:

@@ -7,7 +7,12 @@ evaluation.
 * Actions: fire where the expected kills are good (hit number against every modifier, 6.3.6),
   grenades at stacks, melee only at favourable odds (6.5.2), otherwise move to where the enemy's
   fire is weak and his own is good, toward the far side of the fold as the Turns run out (7), and
-  go Crouching or Prone when exposed.
+  go Crouching or Prone when exposed. Movement is judged by short plans (stand up, turn, go
+  straight as far as the MF allow, then crouch or go prone), so a move whose first Action
+  gains nothing by itself (a turn before a dash) is still found.
+* Set-up spreads the soldiers out (``STACK = 1``): stacks move together in one Impulse (6.2.6)
+  but a burst or a grenade catches all of them, and in trials stacked set-ups lost more than
+  they gained.
 
 It reads only the units in its view (everything is open in the Basic Game) and calls the pure
 rules functions through ``view.game`` for hit numbers and lines of sight.
@@ -38,12 +43,13 @@ class FirepowerAI:
     name = "ai"
 
     #: weights of the position evaluation (threat = expected hits the enemy can score)
-    W_THREAT = 4.0
+    W_THREAT = 3.0
     W_OFFENSE = 3.0
-    W_ADVANCE = (0.4, 1.0)   # per column toward the fold: early Turns, last two Turns
+    W_ADVANCE = (0.2, 1.0)   # per column toward the fold: early Turns, last two Turns
     W_BEYOND = 3.0           # a survivor beyond the fold scores 3 VP (Firepower 7)
     STACK = 1                # soldiers per hex at set-up
     RUSH = True              # late Turns: activate the soldiers nearest the fold first
+    PLAN = True              # judge movement by short plans, not single Actions
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -54,6 +60,7 @@ class FirepowerAI:
     # -- entry point ------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         game = view.game
+        self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
         kind = decision.kind
         opts = list(decision.options or [])
         if kind == "board_side":
@@ -75,6 +82,10 @@ class FirepowerAI:
 
     def _threat(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
         """Expected hits the enemy could score on ``me`` next time (best weapon, any facing)."""
+        memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
+        key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status)
+        if memo is not None and key in memo:
+            return memo[key]
         m, c = engine.fp_map(game), card()
         threat = 0.0
         for e in theirs:
@@ -97,10 +108,16 @@ class FirepowerAI:
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
             threat += best
+        if memo is not None:
+            memo[key] = threat
         return threat
 
     def _offense(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
         """Best single-shot chance against any enemy from this position and facing."""
+        memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
+        key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status)
+        if memo is not None and key in memo:
+            return memo[key]
         m, c = engine.fp_map(game), card()
         w = c.weapons[me.weapon]
         best = 0.0
@@ -119,6 +136,8 @@ class FirepowerAI:
                 mods = combat.fire_modifiers(m, me, e, los, 0)
                 best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
                                                         total(mods)))
+        if memo is not None:
+            memo[key] = best
         return best
 
     def _progress(self, game: Game, h: Hex) -> float:
@@ -209,16 +228,107 @@ class FirepowerAI:
         best: Any = "end"
         best_s = 0.0
         base: dict[str, float] = {}
+        plans: dict[str, dict[str, float]] = {}
         for o in opts:
             if o == "end":
                 continue
             try:
-                v = self._value(game, ph, o, sol, theirs, base)
+                key = self._move_key(o)
+                if key is not None and self.PLAN:
+                    uid = o["unit"]
+                    if uid not in plans:
+                        plans[uid] = self._plans(game, ph, sol[uid], theirs, opts)
+                    v = plans[uid].get(key, -1.0)
+                else:
+                    v = self._value(game, ph, o, sol, theirs, base)
             except RulesError:
                 continue
             if v > best_s + 1e-9:
                 best, best_s = o, v
         return best
+
+    @staticmethod
+    def _move_key(o: dict[str, Any]) -> str | None:
+        act = o.get("act")
+        if act == "enter":
+            return "enter"
+        if act in ("turn", "posture"):
+            return f"{act}:{o['to']}"
+        return None
+
+    def _plans(self, game: Game, ph: dict[str, Any], me: Soldier, theirs: list[Soldier],
+               opts: list[Any]) -> dict[str, float]:
+        """Short movement plans for one soldier (stand up?, turn?, go straight up to his MF,
+        then crouch or go prone?), their best gain over staying put, by the first Action.
+
+        Costs come from the MOVEMENT FACTOR chart (Firepower 6.2): entering only the hex in
+        front (6.2.1), a hill or depression hexside adds a cross (6.2.3), four new hexes mark
+        Running (4.5). A plan stops in a fence or hedge hex (crossing its picture is one more
+        Action, 6.2.3) and before a hex holding enemies (melee is judged on its own)."""
+        c, m = card(), engine.fp_map(game)
+        budget = engine.mf_left(game, ph, me.id)
+        if me.id in ph["after"]:
+            budget = min(budget, int(ph["after"][me.id]))
+        now = self._position(game, me, theirs)
+        enemy_hexes = {e.hex for e in theirs}
+        entered0 = int(ph["entered"].get(me.id, 0))
+        can_enter = {"unit": me.id, "act": "enter"} in opts
+        start_pic = m.fence.get(me.hex) or m.hedge.get(me.hex)
+        out: dict[str, float] = {}
+
+        def finish(key: str, s: Soldier, used: int) -> None:
+            best = self._position(game, s, theirs) - 0.05 * used
+            for p in ("crouch", "prone"):
+                if p != s.posture:
+                    cost = c.mf_cost(f"to_{p}", s.posture)
+                    if used + cost <= budget:
+                        best = max(best, self._position(game, s.with_(posture=p), theirs)
+                                   - 0.05 * (used + cost))
+            gain = best - now
+            if gain > out.get(key, -1e9):
+                out[key] = gain
+
+        starts: list[tuple[Soldier, int, str | None]] = [(me, 0, None)]
+        for p in ("stand", "crouch", "prone"):
+            if p != me.posture:
+                cost = c.mf_cost(f"to_{p}", me.posture)
+                if cost <= budget:
+                    finish(f"posture:{p}", me.with_(posture=p), cost)
+                    if p == "stand" or (p == "crouch" and me.posture == "prone"):
+                        starts.append((me.with_(posture=p), cost, f"posture:{p}"))
+        for s0, used0, key0 in starts:
+            for d in range(1, 7):
+                s, used, key = s0, used0, key0
+                if d != s0.facing:
+                    t = c.mf_cost("turn", s0.posture)
+                    if used + t > budget:
+                        continue
+                    s, used = s0.with_(facing=d), used + t
+                    key = key or f"turn:{d}"
+                    finish(key, s, used)
+                if start_pic is not None and not (d == me.facing and can_enter):
+                    continue
+                if key is None and not can_enter:
+                    continue
+                key = key or "enter"
+                n = entered0
+                while True:
+                    nxt = s.hex.neighbor(d)
+                    if nxt not in m.hexes or nxt in enemy_hexes:
+                        break
+                    cost = c.mf_cost("enter", s.posture)
+                    if m.contour_between(s.hex, nxt):
+                        cost += c.mf_cost("cross", s.posture)
+                    if used + cost > budget:
+                        break
+                    used, n = used + cost, n + 1
+                    pic = m.fence.get(nxt) or m.hedge.get(nxt)
+                    s = s.with_(hex=nxt, speed="running" if n >= 4 else s.speed,
+                                fence_side=opposite(d) if pic else None)
+                    finish(key, s, used)
+                    if pic is not None:
+                        break
+        return out
 
     def _value(self, game: Game, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
                theirs: list[Soldier], base: dict[str, float]) -> float:

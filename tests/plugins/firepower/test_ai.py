@@ -92,3 +92,33 @@ def test_terminal_explanation_of_actions(fp_game: Any) -> None:
     assert "A1 RFL in 1C2" in text and "4 MF left" in text
     assert "fire semi at B1 +0, range 6, hit number 5" in text
     assert "enter 1C3 (1 MF)" in text and "end this Impulse" in text
+
+
+def _run_impulse(game: Any, side: str, units: tuple[str, ...], **weights: Any) -> list[Any]:
+    from hexwar.plugins.firepower.ai import FirepowerAI
+
+    engine.start_impulse_phase(game, side)
+    engine.begin_impulse(game, units)
+    ai = FirepowerAI(side, 0, **weights)
+    done: list[Any] = []
+    while True:
+        opts = engine.legal_actions(game)
+        choice = ai.choose(Decision(side, "action", options=opts), game.view(side))
+        if choice == "end":
+            return done
+        engine.apply_action(game, choice)
+        done.append(choice)
+
+
+def test_ai_plans_a_turn_and_a_dash_past_the_fold_in_the_last_turn(fp_game: Any) -> None:
+    # Firepower 7: a survivor beyond the fold scores 3 VP. A1 faces away from the fold (column H
+    # of the test panel); turning (1 MF) then entering three hexes (6.2.1) takes him past it.
+    g = fp_game([("A1", "RFL", "A", "F5", 5), ("B1", "RFL", "B", "P15", 5, {"posture": "prone"})],
+                hexes=[{"at": "P15", "terrain": "tree"}])
+    engine.data(g)["board_side"] = {"A": "5/6", "B": "2/3"}
+    g.state.turn = g.scenario.turns
+    done = _run_impulse(g, "A", ("A1",))
+    assert done and done[0]["act"] == "turn"
+    u = g.state.units["A1"]
+    assert u.hex is not None and engine.beyond_fold(g, "5/6", u.hex)
+    assert engine.victory_points(g)["A"] == 3
