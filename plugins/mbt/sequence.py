@@ -137,7 +137,7 @@ def initiative_phase(game: Game) -> Step:
     for u in game.state.units.values():
         init_unit(u)
         u.state.update(order=None, revealed=False, used=False, fired=False, moved=False,
-                       entered=None, prev=None, pending=[])
+                       entered=None, prev=None, trail=[], pending=[])
     d["atgm"] = []
     d["declared"] = []
     winner = roll_off(game, list(SIDES), purpose="MBT 5.1 initiative")
@@ -648,6 +648,10 @@ def move_unit(game: Game, u: Unit) -> Step:
             entering = h != u.hex
             spent += cost
             if entering:
+                # 8.8.2: the hexes left this Turn, each with how it was entered, so that a unit
+                # sent back into a hex that is disputed in turn is judged as having entered it
+                u.state["trail"] = [*u.state.get("trail", []),
+                                    [game.board.label(u.hex), u.state.get("entered")]]
                 u.state["prev"] = game.board.label(u.hex)
                 u.hex = h
                 u.facing = f
@@ -806,16 +810,28 @@ def adjust_contested(game: Game) -> None:
             stayers = {u.side for u in us if not new(u)}
             if len(stayers) == 1:
                 keeper = stayers.pop()
+            elif stayers:  # both sides were there all Turn: cannot arise (8.8 each Turn)
+                continue
             else:
                 keeper = min((u for u in us if new(u)),
                              key=lambda u: int((u.state.get("entered") or [0, 0])[1])).side
             for u in us:
-                if u.side != keeper and u.state.get("prev"):
+                if u.side == keeper:
+                    continue
+                trail = list(u.state.get("trail") or [])
+                if trail:
+                    back, entered = trail.pop()
+                    u.state["trail"] = trail
+                    u.state["entered"] = entered  # None: back in the hex it started the Turn in
+                    u.state["prev"] = trail[-1][0] if trail else None
+                elif u.state.get("prev"):
                     back = u.state["prev"]
-                    u.hex = game.board.parse(back)
                     u.state["prev"] = None
                     u.state["entered"] = None
-                    game.emit("adjusted", unit=u.id, hex=back, rule="MBT 8.8.2")
+                else:
+                    continue
+                u.hex = game.board.parse(back)
+                game.emit("adjusted", unit=u.id, hex=back, rule="MBT 8.8.2")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ def init_unit(u: Unit) -> None:
     s.setdefault("pending", [])
     s.setdefault("entered", None)
     s.setdefault("prev", None)
+    s.setdefault("trail", [])
 
 
 def alive(u: Unit) -> bool:

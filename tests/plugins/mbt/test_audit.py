@@ -279,3 +279,24 @@ def test_mbt_163_a_lead_of_exactly_30_wins_29_ties(make_game: Any, monkeypatch: 
         assert r.winner == result and r.scores == {NATO: nato, SOV: 80.0}
     monkeypatch.setattr(victory, "victory_points", lambda _g: {NATO: 80.0, SOV: 110.0})
     assert victory.final(g).winner == SOV
+
+
+def test_mbt_110_a_unit_sent_back_into_a_disputed_hex_goes_back_again(make_game: Any,
+                                                                        run: Any) -> None:
+    """MBT 8.8.2: a unit moved back may land in a hex that is disputed in turn; that hex is judged
+    the same way (the unit entered it this Turn, the enemy there did not), so it goes back again."""
+    from hexwar.plugins.mbt.sequence import adjust_contested
+
+    g = make_game([("X", "M1A1", NATO, "9J7", 1), ("Z", "T-80A", SOV, "9J5", 4),
+                   ("W", "T-80A", SOV, "9J4", 4)])
+    order(g, X="M", Z="F", W="F")
+    run(move_unit(g, g.state.units["X"]), lambda d: ["9J4", 1] if d.kind == "mbt.move_to"
+        and ["9J4", 1] in d.options else ("stay" if d.kind == "mbt.move_to" else "pass"))
+    x = g.state.units["X"]
+    assert g.board.label(x.hex) == "9J4"  # it passed through Z's hex into W's
+    adjust_contested(g)
+    assert g.board.label(x.hex) == "9J6"  # back to J5 (W stays), then back to J6 (Z stays)
+    assert g.board.label(g.state.units["Z"].hex) == "9J5"
+    assert g.board.label(g.state.units["W"].hex) == "9J4"
+    adjusted = [e["hex"] for e in g.log.for_side(None) if e.get("type") == "adjusted"]
+    assert adjusted == ["9J5", "9J6"]
