@@ -713,6 +713,8 @@ def check_impulse(game: Game, side: str, choice: Any) -> list[str]:
                              rule="Firepower 6.1")
         if uid in ph["used"]:
             raise RulesError(f"{uid} already acted in this Impulse Phase", rule="Firepower 6.2")
+        if u.state.get("status") == "stunned":
+            raise RulesError(f"{uid} is Stunned and may not spend MF", rule="Firepower 6.2.8")
         hexes.add(u.hex)
     if len(hexes) != 1:
         raise RulesError("the soldiers of one Impulse are those of one hex", rule="Firepower 6.1")

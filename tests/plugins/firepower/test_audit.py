@@ -245,3 +245,46 @@ def test_los_reasons_name_trees_hedges_and_blocks(fp_game: Any) -> None:
                    friendly={board.parse("1C6"): "stand"})
     assert friendly.blocked
     assert any("1C6" in x and "friendly soldiers (stand)" in x for x in friendly.reasons(board))
+
+
+def test_a_stunned_soldier_cannot_be_named_for_an_impulse(fp_game: Any) -> None:
+    g = fp_game(THREE_A_SIDE, seed=6)
+    engine.start_impulse_phase(g, "A")
+    engine.stun(g, "A1")
+    before = g.state.digest()
+    with pytest.raises(RulesError) as e:
+        engine.check_impulse(g, "A", {"hex": "1B2", "units": ["A1"]})
+    assert e.value.rule == "Firepower 6.2.8" and "Stunned" in str(e.value)
+    assert g.state.digest() == before
+
+
+def test_fp_91_spread_into_a_hex_hidden_behind_the_hill_is_a_dud() -> None:
+    # The target hex is a hill: the thrower sees it, but not the hex beyond it (6.3.4.1), so a
+    # spread there (roll 4: straight on, stand-in diagram) is a dud (6.3.6.3.2.1).
+    from hexwar.plugins.firepower.terrain import HILL
+
+    m = FpMap.plain(AREA, level={Hex(0, 4): HILL})
+    thrower = Soldier("t", "A", Hex(0, 0), 4, "RFL")
+    victim = Soldier("v", "B", Hex(0, 5), 1)
+    it = iter((9, 4))
+    ctx = combat.run(combat.FireContext("grenade", C, m, {"t": thrower, "v": victim}, thrower,
+                                        "HGN", "throw", lambda purpose: next(it),
+                                        target_hex=Hex(0, 4)))
+    assert ctx.throw_modified == 9 and ctx.spread_roll == 4
+    assert ctx.outcome == "dud (blocked from the thrower's line of sight)"
+    assert ctx.impact is None and ctx.eliminated == [] and ctx.blast == []
+
+
+def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> None:
+    g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "E2", 4),
+                 ("B1", "RFL", "B", "C6", 1), ("B2", "RFL", "B", "C4", 1)])
+    engine.start_impulse_phase(g, "A")
+    engine.begin_impulse(g, ["A1"])
+    shot = {"unit": "A1", "act": "fire", "mode": "semi", "targets": ["B1"], "after": 0}
+    engine.check_action(g, shot)                      # B2 (an enemy) stands in between
+    g.state.units["A2"].hex = g.board.parse("1C3")     # a Standing friend in between
+    with pytest.raises(RulesError) as e:
+        engine.check_action(g, shot)
+    assert e.value.rule == "Firepower 6.3.4.3"
+    g.state.units["A2"].state["posture"] = "crouch"   # lower than the Standing firer
+    engine.check_action(g, shot)
