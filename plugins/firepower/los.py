@@ -128,10 +128,10 @@ class FirepowerLos(BaseLosRules):
                 m.level.get(h, 0) == m.level.get(ctx.a, 0):
             return LosEffect("block", 0, f"friendly soldiers ({friendly[h]}) on the firer's "
                              "height, posture as high as his", "Firepower 6.3.4.3")
-        what = ["tree hex (+1)"] if m.cover.get(h) == "tree" else []
+        what = ["tree hex"] if m.cover.get(h) == "tree" else []
         hedge = m.hedge.get(h)
         if hedge is not None and hedge.crossed_by(ctx.a, ctx.b):
-            what.append("hedge picture crossed (+1)")
+            what.append("hedge picture crossed")
         if what:  # Firepower 6.3.6.2.5: each tree hex and each hedge crossed adds +1
             return LosEffect("hinder", len(what), " and ".join(what), "Firepower 6.3.6.2.5")
         return None
