@@ -300,3 +300,19 @@ def test_mbt_110_a_unit_sent_back_into_a_disputed_hex_goes_back_again(make_game:
     assert g.board.label(g.state.units["W"].hex) == "9J4"
     adjusted = [e["hex"] for e in g.log.for_side(None) if e.get("type") == "adjusted"]
     assert adjusted == ["9J5", "9J6"]
+
+
+def test_7_4_2_2_a_target_with_move_orders_counts_as_moving_before_it_moves_unrevealed(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 7.4.2.2: the target is moving by its orders (M, FM), not by having moved; 6.2.2: the
+    modifier is applied without the order itself being shown to the firer's side."""
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J6", 1),
+                   ("C", "T-72M1", SOV, "9K6", 1)])
+    order(g, A="F", B="M", C="OW")
+    g.dice.force(*dice_faces(99))
+    run(direct_fire_phase(g), [{"target": "B", "shots": [["A", "APFSDS"]]}])
+    (shot,) = shots(g, "A")
+    (mv,) = [m for m in shot["modifiers"] if m["name"].startswith("movement")]
+    assert mv["name"].endswith("NM vs MV") and shot["target_moving"] is True
+    assert "order" not in g.view(NATO).units["B"]["state"]  # B's M order is still face down
+    assert not g.state.units["B"].state["revealed"]
