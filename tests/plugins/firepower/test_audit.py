@@ -288,3 +288,36 @@ def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> Non
     assert e.value.rule == "Firepower 6.3.4.3"
     g.state.units["A2"].state["posture"] = "crouch"   # lower than the Standing firer
     engine.check_action(g, shot)
+
+
+@pytest.mark.parametrize(("choice", "words"), [
+    ({"hex": "1B2", "units": ["A1", "A2"]}, "one hex"),          # two hexes (6.1)
+    ({"hex": "1B2", "units": ["A1", "A1"]}, "once"),
+    ({"hex": "1O2", "units": ["B1"]}, "not a soldier of A"),     # an enemy soldier
+    ({"hex": "1B2", "units": []}, "once"),
+    ("A1", "names a hex"),
+])
+def test_an_impulse_is_the_soldiers_of_one_hex(fp_game: Any, choice: Any, words: str) -> None:
+    g = fp_game(THREE_A_SIDE, seed=6)
+    engine.start_impulse_phase(g, "A")
+    before = g.state.digest()
+    with pytest.raises(RulesError) as e:
+        engine.check_impulse(g, "A", choice)
+    assert words in str(e.value) and e.value.rule == "Firepower 6.1"
+    assert g.state.digest() == before
+
+
+def test_a_stack_may_act_together_or_one_soldier_of_it(fp_game: Any) -> None:
+    # Firepower 6.2.6 with digest A-3: the whole stack, or part of it, is one Impulse
+    g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
+                 ("B1", "RFL", "B", "M12", 1)])
+    engine.start_impulse_phase(g, "A")
+    opts = engine.impulse_options(g, "A")
+    assert {"hex": "1C2", "units": ["A1", "A2"]} in opts
+    assert {"hex": "1C2", "units": ["A2"]} in opts
+    engine.begin_impulse(g, engine.check_impulse(g, "A", {"hex": "1C2", "units": ["A1", "A2"]}))
+    engine.apply_action(g, {"unit": "A1", "act": "enter"})     # the stack breaks up
+    engine.apply_action(g, {"unit": "A2", "act": "turn", "to": 3})
+    engine.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (6.6)
+    assert g.board.label(g.state.units["A1"].hex) == "1C4"
+    assert g.state.units["A2"].facing == 3
