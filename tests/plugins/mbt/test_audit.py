@@ -316,3 +316,19 @@ def test_7_4_2_2_a_target_with_move_orders_counts_as_moving_before_it_moves_unre
     assert mv["name"].endswith("NM vs MV") and shot["target_moving"] is True
     assert "order" not in g.view(NATO).units["B"]["state"]  # B's M order is still face down
     assert not g.state.units["B"].state["revealed"]
+
+
+def test_6_1_4_6_and_7_units_sit_at_ground_level_and_never_block_sight(make_game: Any) -> None:
+    """MBT 6.1.4.6: a unit in woods is at the hex's ground level (a shot at it is Level, not
+    Rising); 6.1.4.7: units of either side never block a line of sight."""
+    from hexwar.plugins.mbt.state import ctx, elevation, sees
+
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J6", 1),
+                   ("C", "M1A1", NATO, "9J4", 4), ("D", "T-72M1", SOV, "9J3", 1),
+                   ("W", "T-72M1", SOV, "9K6", 1)], terrain={"9K6": "woods"})
+    a, b, w = g.state.units["A"], g.state.units["B"], g.state.units["W"]
+    assert sees(g, a, b)  # through a friendly (J4) and an enemy (J3) unit
+    p = g.board.parse
+    assert elevation(ctx(g).info, p("9J2"), p("9K6")) == "Level"  # the woods' +2 is the treetops
+    assert a.hex is not None and w.hex is not None and a.hex.distance(w.hex) <= 5
+    assert sees(g, a, w)  # into the woods hex itself: only intervening woods block (6.1.4.5)
