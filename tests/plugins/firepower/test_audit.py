@@ -321,3 +321,17 @@ def test_a_stack_may_act_together_or_one_soldier_of_it(fp_game: Any) -> None:
     engine.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (6.6)
     assert g.board.label(g.state.units["A1"].hex) == "1C4"
     assert g.state.units["A2"].facing == 3
+
+
+def test_fp_15_a_grenade_action_is_one_throw_at_one_hex() -> None:
+    thrower = Soldier("t", "A", Hex(0, 0), 4, "RFL")
+    purposes: list[str] = []
+
+    def roll(purpose: str) -> int:
+        purposes.append(purpose)
+        return 1
+
+    ctx = combat.run(combat.FireContext("grenade", C, FpMap.plain(AREA), {"t": thrower}, thrower,
+                                        "HGN", "throw", roll, target_hex=Hex(0, 4)))
+    assert ctx.outcome == "hit" and purposes == ["t grenade at " + ctx.map.label(Hex(0, 4))]
+    assert C.weapons["HGN"].throw == 1
