@@ -332,3 +332,22 @@ def test_6_1_4_6_and_7_units_sit_at_ground_level_and_never_block_sight(make_game
     assert elevation(ctx(g).info, p("9J2"), p("9K6")) == "Level"  # the woods' +2 is the treetops
     assert a.hex is not None and w.hex is not None and a.hex.distance(w.hex) <= 5
     assert sees(g, a, w)  # into the woods hex itself: only intervening woods block (6.1.4.5)
+
+
+def test_mbt_17_moved_marker_doubles_the_buttoned_range_too(make_game: Any) -> None:
+    """MBT 6.1.3.5 (digest MBT-17): a vehicle in scrub with a spotted (MOVED) marker is seen by a
+    buttoned sighter out to 20 hexes (10 doubled), not at 21; with FIRED, at any range."""
+    from hexwar.plugins.mbt.state import sees
+
+    g0 = make_game([("A", "M1A1", NATO, "9J1", 4)])
+    start = g0.board.parse("9J1")
+    at = {start.distance(h): g0.board.label(h) for h in sorted(g0.board.hexes, key=lambda h: (h.q, h.r))}
+    g = make_game([("A", "M1A1", NATO, "9J1", 4), ("B", "T-72M1", SOV, at[20], 1),
+                   ("C", "T-72M1", SOV, at[21], 1)], terrain={at[20]: "scrub", at[21]: "scrub"})
+    a, b, c = (g.state.units[k] for k in "ABC")
+    a.state["open"] = False
+    assert not sees(g, a, b)
+    b.state["spotted"] = c.state["spotted"] = "MOVED"
+    assert sees(g, a, b) and not sees(g, a, c)
+    c.state["spotted"] = "FIRED"
+    assert sees(g, a, c)
