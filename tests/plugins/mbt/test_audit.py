@@ -351,3 +351,19 @@ def test_mbt_17_moved_marker_doubles_the_buttoned_range_too(make_game: Any) -> N
     assert sees(g, a, b) and not sees(g, a, c)
     c.state["spotted"] = "FIRED"
     assert sees(g, a, c)
+
+
+def test_mbt_98_first_hex_rule_in_play_m_not_fm_and_in_reverse(make_game: Any) -> None:
+    """MBT 8.4.4 (digest MBT-98): with M orders and nothing spent on turns a vehicle may always
+    enter one new hex, forward or in reverse, whatever it costs; FM orders do not get this."""
+    hills = {"9J4": 2, "9J6": 2}
+    g = make_game([("A", "T-80A", SOV, "9J5", 1)], terrain={"9J4": "rough", "9J6": "rough"},
+                  heights=hills)
+    a = g.state.units["A"]
+    order(g, A="M")
+    d = move_unit(g, a).send(None)
+    assert ["9J4", 1] in d.options  # 7 MF with 6: allowed as the first hex
+    assert ["9J6", 1] in d.options  # reverse into it: 14 MF, still allowed
+    order(g, A="FM")
+    d = move_unit(g, a).send(None)
+    assert ["9J4", 1] not in d.options and ["9J6", 1] not in d.options
