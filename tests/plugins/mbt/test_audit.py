@@ -367,3 +367,26 @@ def test_mbt_98_first_hex_rule_in_play_m_not_fm_and_in_reverse(make_game: Any) -
     order(g, A="FM")
     d = move_unit(g, a).send(None)
     assert ["9J4", 1] not in d.options and ["9J6", 1] not in d.options
+
+
+def test_7_5_2_overwatch_before_or_after_the_mover_turns_in_a_hex(make_game: Any, run: Any,
+                                                                  dice_faces: Any) -> None:
+    """MBT 7.5.2: the watcher may fire when the mover enters a hex or after it turns there; a pass
+    on entry leaves the second chance, and the shot uses the facing the mover has then."""
+    g = make_game([("M", "T-80A", SOV, "9J10", 1), ("W", "M1A1", NATO, "9J2", 4)])
+    order(g, M="M", W="OW")
+    g.dice.force(*dice_faces(99))  # a miss
+    windows: list[str] = []
+
+    def answer(d: Any) -> Any:
+        if d.kind == "mbt.move_to":
+            return ["9J9", 4] if ["9J9", 4] in d.options else "stay"
+        if d.kind == "mbt.overwatch":
+            windows.append(f'{d.context["hex"]}/{g.state.units["M"].facing}')
+            return "pass" if len(windows) == 1 else {"target": "M", "shots": [["W", "APFSDS"]]}
+        return "pass"
+
+    run(move_unit(g, g.state.units["M"]), answer)
+    assert windows == ["9J9/1", "9J9/4"]  # entered facing 1, then turned to 4 in the same hex
+    (shot,) = shots(g, "W")
+    assert shot["angle"] == "Rear"  # W (at J2) is behind M once M faces 4
