@@ -40,7 +40,7 @@ PLUGIN = PluginManifest(
     requires=("firefight.observation",),
 )
 
-MAX_DUMMIES = 6  # [12.0] "Rarely should he use more than six at a time"
+MAX_DUMMIES = 6  # [12.0] the text advises six at most; hexwar enforces it
 NEAR = 2  # design: a dummy is placed within two hexes of a friendly unit, where a unit could be
 
 

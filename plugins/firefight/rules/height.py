@@ -1,4 +1,4 @@
-"""Firefight [13.0] Effect of Height and Ground Contour on Observation.
+"""Firefight [13.0]: how ground height and contour lines change what units can see.
 
 Cases: [13.0] defilade hexsides no longer block a line of sight (they still count for the
 observation range [11.1] and for combat); [13.1] a hex's height is its contour band (440, 460,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.height", system="firefight", kind="rule",
-    title="Effect of Height and Ground Contour on Observation [13.0]",
+    title="Height and contour in line of sight [13.0]",
     summary="FF II [13]: LOS by ground height and the Height/LOS Display; defilade no longer "
             "blocks LOS.",
     implements=("[13.0]", "[13.1]", "[13.2]", "[13.21]", "[13.22]", "[13.23]", "[13.3]"),
