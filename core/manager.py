@@ -8,7 +8,6 @@ enables; nothing is global.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -385,8 +384,3 @@ class Hooks:
 
     def explain_decision(self, view: Any, decision: Any) -> str:
         return cast(str, self._hook.hexwar_explain_decision(view=view, decision=decision))
-
-
-def import_plugin_module(dotted: str) -> ModuleType:
-    """Import a module by dotted name (used by tests that register plugins directly)."""
-    return importlib.import_module(dotted)

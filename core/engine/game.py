@@ -8,7 +8,6 @@ scripted and replayed play all run the same code.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Generator, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -282,7 +281,3 @@ def _hexwar_version() -> str:
         return version("hexwar")
     except PackageNotFoundError:  # running from a source tree without an install
         return "0+unknown"
-
-
-def now() -> float:
-    return time.perf_counter()
