@@ -19,6 +19,7 @@ from hexwar.plugins.firefight.mechanics import (
     _hook,
     apply_result,
     carried,
+    extra_targets,
     ff,
     has_los,
     hexof,
@@ -371,10 +372,19 @@ def attack_zones(game: Game) -> list[dict[str, Any]]:
         ar, side = zone_ar(game, h, fresh)
         if ar <= 0 or side is None:
             continue
-        for u in sorted((u for u in game.state.units.values() if u.hex == h and not carried(u)
+        exposed = exposed_passengers(game)
+        for u in sorted((u for u in game.state.units.values() if u.hex == h
+                         and (not carried(u) or u.id in exposed)
                          and not u.state.get("dummy")), key=lambda u: u.id):  # [12.0]
             out.append(attack_unit(game, u, ar, side, "impact zone [8.5]"))
     return out
+
+
+def exposed_passengers(game: Game) -> set[str]:
+    """Carried units that a rule exposes as though dismounted (``firefight_extra_targets``:
+    a U.S. team that fired from its M113 this turn [16.21]). Indirect fire strikes every unit in
+    a zone, friend or foe [8.6], so the answers for both sides are joined."""
+    return extra_targets(game, "US") | extra_targets(game, "SU")
 
 
 def attack_mover(game: Game, unit: Unit) -> dict[str, Any] | None:
@@ -385,7 +395,13 @@ def attack_mover(game: Game, unit: Unit) -> dict[str, Any] | None:
     ar, side = zone_ar(game, unit.hex)
     if ar <= 0 or side is None:
         return None
-    return attack_unit(game, unit, ar, side, "moved into an Impact Zone [8.8]")
+    out = attack_unit(game, unit, ar, side, "moved into an Impact Zone [8.8]")
+    exposed = exposed_passengers(game)
+    for pid in list(unit.state.get("passengers", [])):  # [16.21] exposed as if dismounted
+        p = game.state.units[pid]
+        if pid in exposed and p.hex is not None:
+            attack_unit(game, p, ar, side, "moved into an Impact Zone [8.8, 16.21]")
+    return out
 
 
 def _rule(text: str) -> str:

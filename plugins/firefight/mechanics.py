@@ -635,6 +635,11 @@ def destroy(game: Game, u: Unit, why: str) -> str:
         p = game.state.units[pid]
         p.hex = None
         p.state["destroyed"] = game.state.turn
+    carrier = u.state.pop("carrier", None)
+    if carrier is not None:  # a passenger killed on its own ([16.21] exposed): it leaves the
+        pax = game.state.units[str(carrier)].state.get("passengers", [])  # vehicle [7.44]
+        if u.id in pax:
+            pax.remove(u.id)
     u.hex = None
     u.state["destroyed"] = game.state.turn
     return f"destroyed ({why})"

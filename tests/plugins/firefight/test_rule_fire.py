@@ -424,3 +424,34 @@ def test_overrun_ends_when_nobody_can_fire(tmp_path: Path) -> None:
         next(OV.overrun(g, "m60"))
     assert any(e["type"] == "overrun_stalemate" for e in g.log.for_side(None))
     assert OV.active(g) is None and m60.hex == g.state.units["mg"].hex
+
+
+def test_ff_102_exposed_m113_team_is_hit_by_indirect_fire(tmp_path: Path) -> None:
+    """[16.21] a team that fired from its M113 is exposed as if dismounted for the turn: an
+    Impact Zone attacks it [8.6] (before it fires, riding inside, it is not attacked [7.44]);
+    killed on its own, it leaves the vehicle (it cannot dismount later)."""
+    from hexwar.plugins.firefight import indirect as IF
+
+    g = mini_game(tmp_path, [U("m113", "US-M113", "US", "1010"),
+                             U("tm", "US-TM", "US", "1010", carrier="m113", weapon="dragon"),
+                             U("t62", "SU-T62", "SU", "1016")],
+                  rules=["firefight.mounted_combat"])
+    zone = [{"unit": "a", "side": "SU", "hex": "1010", "pattern": [8, 4, 2],
+             "turn": g.state.turn}]
+    M.ff(g)["impacts"] = list(zone)
+    g.dice.force(1, 1)
+    assert {o["target"] for o in IF.attack_zones(g)} == {"m113"}  # not exposed yet
+    M.execute_attack(g, "US", ["tm"], "t62", {"tm": "US-Dragon"}, "direct", rolls=[12])
+    assert g.state.units["tm"].state.get("r16_exposed")
+    M.ff(g)["impacts"] = list(zone)
+    g.dice.force(1, 1, 1, 1)
+    assert {o["target"] for o in IF.attack_zones(g)} == {"m113", "tm"}
+    # an Impact Zone entered by the M113 attacks the exposed team too [8.8, 16.21]
+    m113 = g.state.units["m113"]
+    g.dice.force(1, 1, 1, 1)
+    IF.attack_mover(g, m113)
+    targets = [e.get("target") for e in g.log.for_side(None) if e.get("what") == "indirect_fire"]
+    assert targets[-2:] == ["m113", "tm"]
+    # a passenger killed on its own is no longer carried
+    M.apply_result(g, "tm", "K", "indirect")
+    assert g.state.units["tm"].hex is None and "tm" not in m113.state.get("passengers", [])
