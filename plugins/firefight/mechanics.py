@@ -776,10 +776,26 @@ def candidate_attacks(game: Game, side: str, mode: str, target_ids: Iterable[str
 # ---------------------------------------------------------------------------------------------
 
 
+DUMMY_VEHICLE_MA = 3.0  # design 9.3 #9: a dummy posing as a vehicle moves like one (MA 3 [7.0])
+
+
+def moves_as_vehicle(unit: Unit) -> bool:
+    """[7.0] vehicles spend Movement Points, personnel move one hex. A dummy [12.0] is used
+    "as though it were a real unit": it moves like what its owner says it is (``state.claim``,
+    [11.0]; design 9.3 #9), so a dummy claiming to be a vehicle moves like a vehicle."""
+    if unit.state.get("dummy"):
+        return unit.state.get("claim") == "vehicle"
+    return is_vehicle(unit)
+
+
 def movement_allowance(unit: Unit, game: Game | None = None) -> float:
-    """[7.0, 27.x] a vehicle's MA from its data; personnel move one hex (counted as 1)."""
+    """[7.0, 27.x] a vehicle's MA from its data; personnel move one hex (counted as 1); a dummy
+    claiming to be a vehicle has MA 3 (:func:`moves_as_vehicle`)."""
     ud = utype(unit)
-    base = ud.ma if ud.is_vehicle else 1.0
+    if unit.state.get("dummy"):
+        base = DUMMY_VEHICLE_MA if moves_as_vehicle(unit) else 1.0
+    else:
+        base = ud.ma if ud.is_vehicle else 1.0
     hk = _hook(game, "firefight_movement_allowance")
     if hk is not None:
         over = hk(game=game, unit_id=unit.id, base=base)
@@ -794,7 +810,7 @@ def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -
     the hex's cost; a stream hexside (unbridged) adds 1. Personnel pay 1 (one hex [7.0])."""
     d = ff_data()
     side = board.hexside_of.get((src, dst), frozenset())
-    if not is_vehicle(unit):
+    if not moves_as_vehicle(unit):
         return 1.0
     if "bridge" in side and game is not None and frozenset((src, dst)) in addenda(game)["demolished"]:
         side = side - {"bridge"}  # Addenda: a demolished bridge is an unbridged stream hexside
@@ -880,13 +896,13 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
         entry = [hexof(game, x) for x in _entry_hexes(unit)]
         if dst not in entry:
             return "a unit enters the map at its scenario entry hexes [9.13]"
-        cost = 1.0 if not is_vehicle(unit) else (game.board.terrain_of.get(dst) and \
+        cost = 1.0 if not moves_as_vehicle(unit) else (game.board.terrain_of.get(dst) and \
             ff_data().hex_cost.get(game.board.terrain_of[dst], 1.0)) or 1.0
     else:
         if src.distance(dst) != 1:
             return "a unit moves from hex to adjacent hex [7.24]"
         cost = step_cost(game, game.board, unit, src, dst)
-        if is_vehicle(unit):
+        if moves_as_vehicle(unit):
             pair = frozenset((src, dst))
             add = addenda(game)
             if pair in add["impassable"]:
@@ -901,7 +917,7 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
                     dst=game.board.label(dst)):
                 if res:
                     return str(res[0])
-    if not is_vehicle(unit):
+    if not moves_as_vehicle(unit):
         if unit.state.get("steps", 0) >= 1:
             return "infantry moves one hex per Game-Turn [7.0]"
     elif cost > mp + 1e-9:
@@ -937,7 +953,7 @@ def exit_problem(game: Game, unit: Unit) -> str | None:
         return "the unit is not on the map"
     if len(game.board.neighbors_of[unit.hex]) == 6:
         return "only a unit on a map-edge hex may exit [7.26]"
-    if is_vehicle(unit):
+    if moves_as_vehicle(unit):
         if float(unit.state.get("mp", 0)) < 1.0 - 1e-9:
             return "exiting the map costs one Movement Point [7.26]"
     elif unit.state.get("steps", 0) >= 1:
@@ -982,7 +998,7 @@ def do_step(game: Game, unit: Unit, dst_label: str) -> float:
         raise RulesError(f"{unit.id} may not enter {dst_label}: {_strip(why)}",
                          rule=_rule_of(why))
     if unit.hex is None:
-        cost = 1.0 if not is_vehicle(unit) else ff_data().hex_cost.get(
+        cost = 1.0 if not moves_as_vehicle(unit) else ff_data().hex_cost.get(
             game.board.terrain_of.get(dst, "clear"), 1.0)
     else:
         cost = step_cost(game, game.board, unit, unit.hex, dst)
@@ -993,7 +1009,7 @@ def do_step(game: Game, unit: Unit, dst_label: str) -> float:
             seen = ff(game).setdefault("visited", {}).setdefault(f[5:], [])
             if unit.id not in seen:
                 seen.append(unit.id)
-    unit.state["mp"] = float(unit.state.get("mp", 0.0)) - (cost if is_vehicle(unit) else 0.0)
+    unit.state["mp"] = float(unit.state.get("mp", 0.0)) - (cost if moves_as_vehicle(unit) else 0.0)
     unit.state["steps"] = int(unit.state.get("steps", 0)) + 1
     for pid in unit.state.get("passengers", []):
         game.state.units[pid].hex = dst
@@ -1016,6 +1032,8 @@ def mount_problem(game: Game, vehicle: Unit, pax: Sequence[Unit]) -> str | None:
         if u.hex is None or u.state.get("fired") or u.state.get("moved") or u.state.get("acted"):
             return "units that fired, moved or acted this turn may not mount [7.42]"
     for p in pax:
+        if p.state.get("dummy") or vehicle.state.get("dummy"):
+            return "a dummy is nothing: it neither boards nor carries anyone [12.0]"
         if is_vehicle(p) or carried(p) or p.hex != vehicle.hex or p.side != vehicle.side:
             return "mounting personnel must be in the vehicle's hex [7.42]"
         if p.state.get("S"):

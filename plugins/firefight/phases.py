@@ -36,6 +36,7 @@ from hexwar.plugins.firefight.mechanics import (
     mount_problem,
     movement_allowance,
     mover_problem,
+    moves_as_vehicle,
     stacking_violations,
     utype,
 )
@@ -157,7 +158,7 @@ def step_options(game: Game, unit: Unit) -> list[Any]:
     for lbl in legal_steps(game, unit):
         h = game.board.parse(lbl)
         full = _friendly_count(game, unit.side, h, unit.id) >= 4
-        if full and (not is_vehicle(unit) or float(unit.state.get("mp", 0)) < 2):
+        if full and (not moves_as_vehicle(unit) or float(unit.state.get("mp", 0)) < 2):
             continue
         opts.append({"to": lbl})
     if unit.hex is not None and exit_problem(game, unit) is None:
@@ -252,8 +253,8 @@ def move_unit(game: Game, unit: Unit) -> Step:
             emit_about(game, "move", [unit.id], unit=unit.id, to=str(choice["to"]),
                        mp=unit.state.get("mp"))
             yield from run_interrupts(game, unit)
-            if not is_vehicle(unit):
-                break  # infantry: one hex per Game-Turn [7.0]
+            if not moves_as_vehicle(unit):
+                break  # infantry (and a dummy posing as it [12.0]): one hex a Game-Turn [7.0]
             continue
         actions += 1
         hk = _hook(game, "firefight_move_action")

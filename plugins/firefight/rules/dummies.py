@@ -2,10 +2,11 @@
 
 Dummies are counters of type ``US-Dummy``/``SU-Dummy`` (the back of a Suppression marker) with
 ``state.dummy = true``, deployed face-down like real units ([11.0]; this rule requires
-``firefight.observation``). They move like personnel, one hex a turn (their counter type is
-personnel for the system's movement rules; a dummy claiming to be a vehicle is spotted at
-vehicle ranges but still moves one hex: a known limit, design 9.3 #9 wants the owner's choice),
-never fire, never count for stacking [7.3], answer the
+``firefight.observation``). They move like what they claim to be (``state.claim``; the system's
+``mechanics.moves_as_vehicle``): personnel one hex a turn, a "vehicle" with MA 3 and vehicle
+terrain costs (design 9.3 #9); a dummy drawn from a cup of vehicles only (Scn 9) claims to be a
+vehicle unless the scenario says otherwise. They never board a vehicle, never fire, never count
+for stacking [7.3], answer the
 "personnel or vehicle?" question as their owner chose (``state.claim``) [11.0], and are removed
 as soon as they are spotted [12.0] (observation.reveal). Scenarios 7 and 9 draw them from the
 cup (the system's draw keeps them when this rule is on). Extra dummies for any scenario:
@@ -26,7 +27,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, is_ff
+from hexwar.plugins.firefight.rules._common import Step, is_ff, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -83,6 +84,13 @@ def hexwar_setup_game(game: Game) -> None:
     for u in game.state.units.values():
         if u.type.endswith("-Dummy"):
             u.state["dummy"] = True
+    for spec in game.scenario.raw.get("special", {}).get("draw", {}).values():
+        cup = [game.state.units[str(x)] for x in spec.get("cup", ()) if str(x) in game.state.units]
+        real = [u for u in cup if not u.state.get("dummy")]
+        if real and all(vehicle(u) for u in real):  # [12.0] pass as one of the cup's vehicles
+            for u in cup:
+                if u.state.get("dummy"):
+                    u.state.setdefault("claim", "vehicle")
     spec = game.scenario.raw.get("special", {}).get("dummies") or {}
     for side in sorted(spec):
         for i, lbl in enumerate(spec[side], 1):

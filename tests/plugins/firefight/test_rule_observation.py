@@ -387,3 +387,70 @@ def test_scenario_7_draw_keeps_dummies_secret(seed: int) -> None:
     drawn_dummies = [k for k, x in g.state.units.items()
                      if x.state.get("dummy") and not x.state.get("not_drawn")]
     assert drawn_dummies  # the draw put dummies on the map (so the check above meant something)
+
+
+def test_dummy_claiming_vehicle_moves_like_one(tmp_path: Path) -> None:
+    """[12.0] a dummy is played as though it were a real unit: claiming to be a vehicle it moves
+    three Clear hexes (MA 3, vehicle costs [7.0, TEC]; design 9.3 #9), whereas one claiming to
+    be personnel moves one hex a turn [7.0]."""
+    from hexwar.plugins.firefight import phases as P
+
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
+                             U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle"),
+                             U("man", "SU-Dummy", "SU", "2030", dummy=True)],
+                  hexes=[{"at": "1027", "terrain": "forest"}], rules=DUMMY_RULES)
+    veh, man = u(g, "veh"), u(g, "man")
+    assert M.movement_allowance(veh, g) == 3.0 and M.movement_allowance(man, g) == 1.0
+    g.state.phase = "firefight.movement"
+    for unit in (veh, man):
+        unit.state.update(moved=True, mp=M.movement_allowance(unit, g), steps=0)
+    for to in ("1029", "1028"):  # Clear: 1 MP each
+        M.do_step(g, veh, to)
+    assert veh.state["mp"] == 1.0 and "1027" not in M.legal_steps(g, veh)  # Forest costs more
+    assert M.legal_steps(g, veh)  # but a Clear hex is still in reach
+    M.do_step(g, man, "2029")
+    assert M.legal_steps(g, man) == []  # one hex a Game-Turn [7.0]
+    # the movement phase does not stop the "vehicle" after its first hex
+    wall = [{"at": f"{c:02d}20", "terrain": "forest"} for c in range(0, 41)]  # unseen [5.1]
+    g2 = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
+                              U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle")],
+                   wall, rules=DUMMY_RULES)
+    step = P.move_unit(g2, u(g2, "veh"))
+    dec = next(step)
+    hexes = []
+    while dec is not None and dec.kind == "firefight.step":
+        to = next((o for o in dec.options if isinstance(o, dict) and "to" in o), None)
+        if to is None:
+            break
+        hexes.append(to["to"])
+        try:
+            dec = step.send(to)
+        except StopIteration:
+            dec = None
+    assert len(hexes) == 3 and u(g2, "veh").hex is not None
+
+
+def test_dummy_cannot_board_a_vehicle(tmp_path: Path) -> None:
+    """[12.0] a dummy is nothing: it is never a passenger [7.4]."""
+    from hexwar.plugins.firefight import phases as P
+
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"), U("bmp", "SU-BMP", "SU", "1030"),
+                             U("d", "SU-Dummy", "SU", "1030", dummy=True),
+                             U("tm", "SU-TM", "SU", "1030")], rules=DUMMY_RULES)
+    assert M.mount_problem(g, u(g, "bmp"), [u(g, "d")]) is not None
+    assert M.mount_problem(g, u(g, "bmp"), [u(g, "tm")]) is None
+    opts = P.move_options(g, "SU")
+    assert {"mount": "bmp", "units": ["tm"]} in opts
+    assert not any(o.get("units") == ["d"] for o in opts)
+
+
+def test_scenario_9_dummies_claim_to_be_vehicles() -> None:
+    """Scn 9 cups hold vehicles only: a drawn dummy passes as a vehicle (claim, movement)."""
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.firefight import plugin as FF
+
+    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario9.toml")
+    g = Game(scn, seed=1, options=DUMMY_RULES)
+    dums = [x for x in g.state.units.values() if x.state.get("dummy")]
+    assert dums and all(x.state.get("claim") == "vehicle" for x in dums)
+    assert all(M.moves_as_vehicle(x) for x in dums)
