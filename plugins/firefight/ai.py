@@ -8,17 +8,25 @@
   roads, cover (Forest, Town, defilade [6.7]) and hexes few enemies can see; defenders move into
   the objective area and then hold; exit missions leave by the right edge; APC infantry
   dismounts near the enemy.
-* Indirect fire: requests and adjustments onto the hexes with most enemy units.
+* Indirect fire: requests and adjustments onto the hexes with most enemy units, away from
+  friendly units; with the optional rules, Suppressive Fire [19.0] (faster, scattering) on the
+  defenders of the objective, smoke [14.0] on the enemy hexes that overlook friendly units in the
+  open when attacking, Priority Fire [21.2] when enemies are near a Priority Target.
+* Optional-rule set-up: mines [18.0] on the enemy's approach to the objective (or to its own
+  units); every 155mm battery dedicated [21.1] and the Priority Targets marked [21.2].
+* Overrun [28.0]: shoot at the most valuable unit; stay only while the exchange favours it.
 
 It decides from its side's view: enemy units come from ``view.units`` only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.plugins.firefight.mechanics import (
     choose_weapon,
@@ -266,22 +274,207 @@ class FirefightAI:
         return best[1]
 
     # -- indirect fire -------------------------------------------------------------------------
-    def crowd(self, game: Game, label: str, enemies: list[Unit]) -> int:
+    def crowd(self, game: Game, label: str, enemies: list[Unit], radius: int = 1) -> int:
         h = game.board.parse(label)
         return sum(2 if e.hex == h else 1 for e in enemies
-                   if e.hex is not None and e.hex.distance(h) <= 1)
+                   if e.hex is not None and e.hex.distance(h) <= radius)
+
+    def friends_near(self, game: Game, label: str, radius: int) -> float:
+        """Own units an impact there could hit: every unit in a zone is attacked, friend or
+        foe [8.6]; adjacent ones count double."""
+        h = game.board.parse(label)
+        out = 0.0
+        for u in game.state.units_of(self.side):
+            if u.hex is not None and not u.state.get("carrier") and not u.state.get("dummy"):
+                d = u.hex.distance(h)
+                if d <= radius:
+                    out += 1.5 if d <= 1 else 0.5
+        return out
+
+    def open_friends_seen(self, game: Game, label: str) -> int:
+        """[14.0, 14.11] what smoke on this enemy hex would blind: own units in the open (not
+        Forest, Town or a defilade position) within 20 hexes that the hex sees."""
+        from hexwar.plugins.firefight.mechanics import defilade_sides
+
+        h = game.board.parse(label)
+        n = 0
+        for u in game.state.units_of(self.side):
+            if u.hex is None or u.state.get("carrier") or u.state.get("dummy"):
+                continue
+            if game.board.terrain_of.get(u.hex) in ("forest", "town") or \
+                    defilade_sides(game.board, u.hex):
+                continue
+            if u.hex.distance(h) <= 20 and has_los(game, h, u.hex):
+                n += 1
+        return n
+
+    def if_score(self, game: Game, opt: Mapping[str, Any], enemies: list[Unit]) -> float:
+        """Worth of one request option (0 or less: not worth a mission)."""
+        label = str(opt["hex"])
+        kind = str(opt.get("kind", "he"))
+        attacker = self.posture(game) in ("attack", "exit")
+        objective: frozenset[Hex] = self.hints(game)["hexes"]
+        h = game.board.parse(label)
+        if kind == "he":
+            return self.crowd(game, label, enemies) - self.friends_near(game, label, 2)
+        if kind == "suppressive":  # [19.0] two turns faster but always scatters 1-2 hexes
+            on_obj = bool(objective) and any(h.distance(x) <= 1 for x in objective)
+            if not (attacker and on_obj) or not any(e.hex == h for e in enemies):
+                return 0.0
+            return (0.8 * self.crowd(game, label, enemies, 2) + 1.0
+                    - 1.5 * self.friends_near(game, label, 3))
+        if kind == "smoke":  # [14.0] blind the enemy overlooking an advance in the open
+            if not attacker or not any(e.hex == h for e in enemies):
+                return 0.0
+            seen = self.open_friends_seen(game, label)
+            return 0.6 * seen if seen >= 2 else 0.0
+        return 0.0  # artillery mines [25] and others: not requested by the AI
 
     def if_choice(self, decision: Decision, view: SideView) -> Any:
         game = view.game
         enemies = self.enemies(view)
-        opts = [o for o in decision.options or () if o != "pass"
-                and not (isinstance(o, Mapping) and o.get("kind", "he") != "he")]
+        if decision.kind == "firefight.adjust":
+            opts = [o for o in decision.options or () if o != "pass"]
+            if not opts:
+                return "pass"
+            return max(opts, key=lambda x: self.crowd(game, str(x), enemies)
+                       - self.friends_near(game, str(x), 2))
+        opts = [o for o in decision.options or () if isinstance(o, Mapping) and "hex" in o]
         if not opts:
             return "pass"
-        if decision.kind == "firefight.adjust":
-            return max(opts, key=lambda x: self.crowd(game, str(x), enemies))
-        best = max(opts, key=lambda o: self.crowd(game, str(o["hex"]), enemies))
-        return best if self.crowd(game, str(best["hex"]), enemies) > 0 else "pass"
+        scored = [(self.if_score(game, o, enemies), i) for i, o in enumerate(opts)]
+        best, i = max(scored, key=lambda x: (x[0], -x[1]))
+        return opts[i] if best > 0 else "pass"
+
+    def priority_mission(self, decision: Decision, view: SideView) -> Any:
+        """[21.2] Priority Fire lands this turn: fire when enemies are within two hexes of a
+        Priority Target and no friend is close."""
+        game = view.game
+        enemies = self.enemies(view)
+        hexes = [str(o) for o in decision.options or () if o != "pass"]
+        scored = [(self.crowd(game, x, enemies, 2) - 2 * self.friends_near(game, x, 2), x)
+                  for x in hexes]
+        if not scored:
+            return "pass"
+        best, x = max(scored)
+        return x if best >= 2 else "pass"
+
+    # -- optional-rule set-up ------------------------------------------------------------------
+    def approach_targets(self, game: Game) -> list[Hex]:
+        """Where the enemy is heading: the objective when defending, else our own units."""
+        obj = sorted(self.hints(game)["hexes"])
+        if obj and self.posture(game) == "defend":
+            return list(obj)
+        own = sorted({u.hex for u in game.state.units_of(self.side) if u.hex is not None})
+        return own or list(obj)
+
+    def mine_plan(self, game: Game, view: SideView, points: int) -> dict[str, int]:
+        """[18.0] mines in chunks of five (safe for own units under the Addenda Friendly
+        Minefields option) on the hexes that lie on the enemy's shortest approaches to
+        :meth:`approach_targets`, two to six hexes out, roads first, spread apart."""
+        board = game.board
+        targets = self.approach_targets(game)
+        sources: list[tuple[Hex, float]] = []
+        for k in sorted(game.hooks.visible_units(game, self.side)):
+            e = game.state.units.get(k)
+            if e is None or e.side == self.side or e.state.get("carrier"):
+                continue
+            w = 1.5 if is_vehicle(e) else 1.0
+            if e.hex is not None:
+                sources.append((e.hex, w))
+            else:
+                ent = e.state.get("enter") or {}
+                for lbl in ent.get("hexes") or ([ent["hex"]] if "hex" in ent else []):
+                    with contextlib.suppress(ValueError):
+                        sources.append((board.parse(str(lbl)), w))
+        if not targets or not sources or points <= 0:
+            return {}
+        occupied = {u.hex for u in game.state.units.values() if u.hex is not None}
+        cands: dict[Hex, int] = {}
+        for t in targets:
+            for h in t.within(6):
+                if h in board.hexes and h not in occupied and h not in cands:
+                    cands[h] = min(h.distance(x) for x in targets)
+        far = {src: min(src.distance(x) for x in targets) for src, _ in sources}
+        scores: list[tuple[float, str, Hex]] = []
+        for h, d in cands.items():
+            if d < 2:
+                continue
+            sc = 0.0
+            for src, w in sources:
+                if src.distance(h) + d <= far[src] + 1:  # on a shortest approach (+1)
+                    sc += w
+            if sc <= 0:
+                continue
+            if "road" in board.features_of.get(h, ()) or any(
+                    "road" in board.hexside_of.get((h, n), ()) for n in board.neighbors_of[h]):
+                sc *= 1.5
+            sc *= 1.0 - 0.05 * d  # nearer the objective: under its defenders' fire
+            scores.append((-sc, board.label(h), h))
+        scores.sort()
+        chunk = 5
+        plan: dict[str, int] = {}
+        chosen: list[Hex] = []
+        left = points
+        for spread in (2, 1):
+            for _, lbl, h in scores:
+                if left <= 0:
+                    break
+                if lbl in plan or any(h.distance(c) < spread for c in chosen):
+                    continue
+                pts = min(chunk, left)
+                plan[lbl] = pts
+                chosen.append(h)
+                left -= pts
+        return plan
+
+    def mines(self, decision: Decision, view: SideView) -> Any:
+        from hexwar.plugins.firefight.rules.mines import emplace_problem
+
+        game = view.game
+        plan = self.mine_plan(game, view, int(decision.context.get("points", 0)))
+        if plan and emplace_problem(game, self.side, plan) is None:
+            return plan
+        opts = [o for o in decision.options or () if isinstance(o, Mapping) and o]
+        return opts[-1] if opts else {}
+
+    # -- overrun [28.0] ------------------------------------------------------------------------
+    def best_ev(self, game: Game, firer: Unit, target: Unit) -> float:
+        try:
+            w = choose_weapon(game, firer, target, None)
+            att = describe_attack(game, firer, target, w, "overrun")
+        except RulesError:
+            return 0.0
+        value = VALUE.get(att["target_class"], 0.6)
+        out = 0.0
+        for roll, p in ROLL_P.items():
+            res = resolve_attack(game, att, roll)["result"]
+            out += p * (1.0 if res == "K" else 0.5 if res in ("Kf", "Km") else
+                        0.3 if res == "S" else 0.0)
+        return out * value
+
+    def overrun_target(self, decision: Decision, view: SideView) -> Any:
+        game = view.game
+        firer = game.state.units[str(decision.context.get("firer"))]
+        opts = [str(o) for o in decision.options or ()]
+        return max(opts, key=lambda t: (self.best_ev(game, firer, game.state.units[t]), t))
+
+    def overrun_continue(self, decision: Decision, view: SideView) -> Any:
+        """Stay for another firefight [28.0] only if our expected damage beats theirs."""
+        game = view.game
+        mover = game.state.units[str(decision.context.get("unit"))]
+        opts = list(decision.options or ())
+        foes = [e for e in game.state.units.values() if e.side != self.side
+                and e.hex is not None and e.hex == mover.hex and not e.state.get("carrier")
+                and not e.state.get("dummy")]
+        ours = max((self.best_ev(game, mover, e) for e in foes), default=0.0)
+        theirs = sum(self.best_ev(game, e, mover) for e in foes)
+        leaves = [o for o in opts if isinstance(o, Mapping) and "leave" in o]
+        if ours >= theirs or not leaves:
+            return "stay"
+        enemies = self.enemies(view)
+        return max(leaves, key=lambda o: (self.cover(game, game.board.parse(str(o["leave"])),
+                                                     enemies), str(o["leave"])))
 
     # -- deployment ----------------------------------------------------------------------------
     def deploy(self, decision: Decision, view: SideView) -> Any:
@@ -344,6 +537,18 @@ class FirefightAI:
             return opts[0]
         if k == "firefight.deploy":
             return self.deploy(decision, view)
+        if k == "firefight.mines":
+            return self.mines(decision, view)
+        if k == "firefight.dedicated" and opts:
+            return max(int(o) for o in opts)  # [21.1] every battery: no delay, Priority Fire
+        if k == "firefight.priority_targets" and opts:
+            return max(opts, key=len)  # [21.2] as many Priority Targets as allowed
+        if k == "firefight.priority_mission":
+            return self.priority_mission(decision, view)
+        if k == "firefight.overrun_target" and opts:
+            return self.overrun_target(decision, view)
+        if k == "firefight.overrun_continue" and opts:
+            return self.overrun_continue(decision, view)
         if not opts:
             return "pass"
         return self.rng.choice(opts)
