@@ -243,6 +243,7 @@ class FirefightAI:
         best: tuple[float, Any] = (-1e9, "stop" if "stop" in opts else opts[0])
         here = u.hex
         d0 = self.dist_obj(game, here) if here is not None else 99
+        mined = self.mined_hexes(game, u)
         for o in opts:
             if o == "stop":
                 if here is None:
@@ -266,12 +267,27 @@ class FirefightAI:
                 s = prog * 1.0 + self.cover(game, h, enemies)
                 if here is not None and "road" in game.board.hexside_of.get((here, h), ()):
                     s += 0.3
+                if str(o["to"]) in mined:
+                    s -= 2.5  # a Mine Marker [18.0]: its points attack whoever enters
                 s += self.rng.random() * 0.05
             else:
                 s = -1.0
             if s > best[0]:
                 best = (s, o)
         return best[1]
+
+    def mined_hexes(self, game: Game, unit: Unit) -> set[str]:
+        """Hexes whose mines would attack ``unit`` [18.0, 25.0]: the Mine Markers are public;
+        own hexes of five points or less are safe under the Friendly Minefields option."""
+        data = game.state.data.get("firefight.mines")
+        if not data or unit.state.get("dummy"):
+            return set()
+        friendly = bool(game.scenario.raw.get("special", {}).get("friendly_minefields", False))
+        out = {k for k, f in data.get("fields", {}).items()
+               if not (friendly and f.get("side") == self.side and
+                       (f.get("points") or 99) <= 5)}
+        out.update(data.get("artillery", {}))
+        return out
 
     # -- indirect fire -------------------------------------------------------------------------
     def crowd(self, game: Game, label: str, enemies: list[Unit], radius: int = 1) -> int:

@@ -154,3 +154,25 @@ def test_ai_overrun_stays_only_when_winning(tmp_path: Path) -> None:
         assert ai.choose(stay, g.view("US")) == "stay"
         assert ai.choose(leave, g.view("US")) == {"leave": "2011"}
         assert ai.choose(tgt, g.view("US")) == "mg"
+
+
+def test_ai_steers_around_mine_markers(tmp_path: Path) -> None:
+    """[18.0] Mine Markers are seen by both players, who may go round them: the AI's mover
+    avoids a marked hex on its way (its own unless the Friendly Minefields option spares it)."""
+    ai = {"US": {"posture": "attack", "objective": "1030"}}
+    g = mini_game(tmp_path, [U("m60", "US-M60A1", "US", "1010"), U("su", "SU-TM", "SU", "3039")],
+                  special={"ai": ai}, rules=["firefight.mines"])
+    g.state.phase = "firefight.movement"
+    for owner, friendly in (("SU", False), ("US", False)):
+        MI.fields(g).clear()
+        MI.fields(g)["1011"] = {"side": owner, "points": 5}
+        g.scenario.raw.setdefault("special", {})["friendly_minefields"] = friendly
+        dec = next(P.move_unit(g, g.state.units["m60"]))
+        assert {"to": "1011"} in dec.options
+        for seed in range(3):
+            assert FirefightAI("US", seed).choose(dec, g.view("US")) != {"to": "1011"}
+        g.state.units["m60"].state.pop("moved", None)
+    MI.fields(g)["1011"] = {"side": "US", "points": 5}
+    g.scenario.raw["special"]["friendly_minefields"] = True  # Addenda: <= 5 points spare its own
+    dec = next(P.move_unit(g, g.state.units["m60"]))
+    assert FirefightAI("US", 0).choose(dec, g.view("US")) == {"to": "1011"}
