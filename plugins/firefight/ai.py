@@ -58,6 +58,7 @@ class FirefightAI:
         self._obj: dict[str, Any] | None = None
         self._enemy_cache: tuple[tuple[int, str], list[Unit]] | None = None
         self._held: tuple[tuple[int, str], list[int]] | None = None
+        self._seen_memo: dict[tuple[int, str], int] = {}
 
     # -- helpers ----------------------------------------------------------------------------
     def hints(self, game: Game) -> dict[str, Any]:
@@ -312,6 +313,11 @@ class FirefightAI:
         Forest, Town or a defilade position) within 20 hexes that the hex sees."""
         from hexwar.plugins.firefight.mechanics import defilade_sides
 
+        key = (len(game.decisions), label)
+        if key in self._seen_memo:
+            return self._seen_memo[key]
+        if len(self._seen_memo) > 256:
+            self._seen_memo.clear()
         h = game.board.parse(label)
         n = 0
         for u in game.state.units_of(self.side):
@@ -322,6 +328,7 @@ class FirefightAI:
                 continue
             if u.hex.distance(h) <= 20 and has_los(game, h, u.hex):
                 n += 1
+        self._seen_memo[key] = n
         return n
 
     def if_score(self, game: Game, opt: Mapping[str, Any], enemies: list[Unit]) -> float:
