@@ -270,6 +270,9 @@ class FirefightAI:
                     s += 0.3
                 if str(o["to"]) in mined:
                     s -= 2.5  # a Mine Marker [18.0]: its points attack whoever enters
+                foes = [e for e in enemies if e.hex == h]
+                if foes:  # only legal with Overrun [28.0]
+                    s += self.overrun_value(game, u, foes)
                 s += self.rng.random() * 0.05
             else:
                 s = -1.0
@@ -475,6 +478,15 @@ class FirefightAI:
             out += p * (1.0 if res == "K" else 0.5 if res in ("Kf", "Km") else
                         0.3 if res == "S" else 0.0)
         return out * value
+
+    def overrun_value(self, game: Game, mover: Unit, foes: list[Unit]) -> float:
+        """[28.0] worth of entering an enemy hex: our best shot against all of theirs at range
+        one (a face-down stack [11.0] is an unknown risk)."""
+        if any(e.state.get("face_down") for e in foes):
+            return -1.0
+        ours = max(self.best_ev(game, mover, e) for e in foes)
+        theirs = sum(self.best_ev(game, e, mover) for e in foes)
+        return 2.0 * (ours - theirs) - 0.3
 
     def overrun_target(self, decision: Decision, view: SideView) -> Any:
         game = view.game

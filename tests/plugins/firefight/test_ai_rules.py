@@ -176,3 +176,17 @@ def test_ai_steers_around_mine_markers(tmp_path: Path) -> None:
     g.scenario.raw["special"]["friendly_minefields"] = True  # Addenda: <= 5 points spare its own
     dec = next(P.move_unit(g, g.state.units["m60"]))
     assert FirefightAI("US", 0).choose(dec, g.view("US")) == {"to": "1011"}
+
+
+def test_ai_does_not_overrun_into_a_losing_firefight(tmp_path: Path) -> None:
+    """[28.0] with Overrun an enemy hex may be entered; the AI's M113 will not drive into a
+    T-62's hex on its way, though it is the straight road to the objective."""
+    ai = {"US": {"posture": "attack", "objective": "1030"}}
+    g = mini_game(tmp_path, [U("m113", "US-M113", "US", "1010"),
+                             U("t62", "SU-T62", "SU", "1011")],
+                  special={"ai": ai}, rules=["firefight.overrun"])
+    g.state.phase = "firefight.movement"
+    dec = next(P.move_unit(g, g.state.units["m113"]))
+    assert {"to": "1011"} in dec.options
+    for seed in range(3):
+        assert FirefightAI("US", seed).choose(dec, g.view("US")) != {"to": "1011"}
