@@ -376,6 +376,8 @@ def attack_zones(game: Game) -> list[dict[str, Any]]:
         for u in sorted((u for u in game.state.units.values() if u.hex == h
                          and (not carried(u) or u.id in exposed)
                          and not u.state.get("dummy")), key=lambda u: u.id):  # [12.0]
+            if u.hex != h:
+                continue  # died with its vehicle a moment ago [7.44]
             out.append(attack_unit(game, u, ar, side, "impact zone [8.5]"))
     return out
 

@@ -455,3 +455,22 @@ def test_ff_102_exposed_m113_team_is_hit_by_indirect_fire(tmp_path: Path) -> Non
     # a passenger killed on its own is no longer carried
     M.apply_result(g, "tm", "K", "indirect")
     assert g.state.units["tm"].hex is None and "tm" not in m113.state.get("passengers", [])
+
+
+def test_exposed_team_dies_with_its_m113_before_its_own_if_attack(tmp_path: Path) -> None:
+    """[7.44, 16.21] when the Impact Zone destroys the M113 first, its exposed team dies with it
+    and is not attacked again (it is off the map)."""
+    from hexwar.plugins.firefight import indirect as IF
+
+    g = mini_game(tmp_path, [U("m113", "US-M113", "US", "1010"),
+                             U("tm", "US-TM", "US", "1010", carrier="m113")],
+                  rules=["firefight.mounted_combat"])
+    g.state.units["tm"].state["r16_exposed"] = True  # it fired mounted this turn [16.21]
+    assert IF.exposed_passengers(g) == {"tm"}
+    assert ff_data().if_crt[("SU", 8, 12)] == "K"
+    M.ff(g)["impacts"] = [{"unit": "a", "side": "SU", "hex": "1010", "pattern": [8, 4, 2],
+                           "turn": g.state.turn}]
+    g.dice.force(6, 6)
+    out = IF.attack_zones(g)
+    assert [o["target"] for o in out] == ["m113"]
+    assert g.state.units["tm"].hex is None and g.state.units["tm"].state.get("destroyed")
