@@ -3,6 +3,8 @@
 Run: python benchmarks/bench_firefight.py [--games N]
 Prints the AI's win rate on Scenarios 1, 2 and 3 (``--scenarios``) playing each side against
 the random controller, then games/s and decisions/s for full AI-vs-AI games of Scenarios 1 and 5.
+``--rules firefight.mines,firefight.smoke,...`` plays every game with those optional rules
+(``--rules all``: mines, dedicated battery, smoke, suppressive fire, overrun, mounted combat).
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from hexwar.core.scenario import Scenario
 from hexwar.plugins.firefight.ai import FirefightAI
 
 SCN = Path(__file__).resolve().parents[1] / "plugins" / "firefight" / "scenarios"
+ALL = ["firefight.mines", "firefight.dedicated_battery", "firefight.smoke",
+       "firefight.suppressive_fire", "firefight.overrun", "firefight.mounted_combat"]
+RULES: list[str] = []
 
 
 def play(n: int, seed: int, ai_side: str | None) -> tuple[str | None, int, float]:
-    g = Game(Scenario.load(SCN / f"scenario{n}.toml"), seed=seed)
+    g = Game(Scenario.load(SCN / f"scenario{n}.toml"), seed=seed, options=RULES)
     ctl = {}
     for s in ("US", "SU"):
         if ai_side is None or s == ai_side:
@@ -36,7 +41,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=4, help="games per scenario and side")
     ap.add_argument("--scenarios", default="1,2,3", help="scenarios for AI vs random")
+    ap.add_argument("--rules", default="", help="optional rules (comma list, or 'all')")
+    ap.add_argument("--vs-ai", default="1,5", help="scenarios for AI vs AI ('' for none)")
     args = ap.parse_args()
+    RULES[:] = ALL if args.rules == "all" else [x for x in args.rules.split(",") if x]
+    if RULES:
+        print("optional rules:", ", ".join(RULES))
     print("AI vs random (win rate of the AI side)")
     for n in (int(x) for x in args.scenarios.split(",")):
         for side in ("US", "SU"):
@@ -46,7 +56,7 @@ def main() -> None:
                 wins += w == side
             print(f"  scenario {n}: AI as {side}: {wins}/{args.games} = {wins / args.games:.0%}")
     print("AI vs AI")
-    for n in (1, 5):
+    for n in (int(x) for x in args.vs_ai.split(",") if x):
         games = decisions = 0
         secs = 0.0
         results: dict[str | None, int] = {}
