@@ -80,3 +80,22 @@ def mini_game(tmp_path: Path, units: Iterable[Mapping[str, Any]],
     path = tmp_path / "scenario.toml"
     path.write_text("\n".join(text), encoding="utf-8")
     return Game(Scenario.load(path), seed=seed, local_plugins=local_plugins)
+
+
+_games_made = [0]
+
+
+def fresh_mini_game(tmp_path: Path, *args: Any, **kwargs: Any) -> Game:
+    """:func:`mini_game` in a new sub-folder of ``tmp_path``, so one test can build several."""
+    _games_made[0] += 1
+    folder = tmp_path / f"g{_games_made[0]}"
+    folder.mkdir()
+    return mini_game(folder, *args, **kwargs)
+
+
+def unit_spec(uid: str, unit_type: str, side: str, hx: str, **state: Any) -> dict[str, Any]:
+    """A unit table for :func:`mini_game`: id, type, side, hex and any starting state."""
+    spec: dict[str, Any] = {"id": uid, "type": unit_type, "side": side, "hex": hx}
+    if state:
+        spec["state"] = state
+    return spec

@@ -17,19 +17,13 @@ from hexwar.plugins.firefight import indirect as IF
 from hexwar.plugins.firefight import mechanics as M
 from hexwar.plugins.firefight.ffdata import DISCLOSED_UNITS, disclosed, ff_data
 from hexwar.plugins.firefight.testing import mini_game
+from hexwar.plugins.firefight.testing import unit_spec as U
 
 SCN = Path(M.__file__).parent / "scenarios"
 
 
 def H(label: str) -> Hex:
     return offset_to_hex(int(label[:2]), int(label[2:]), "even")
-
-
-def U(uid: str, t: str, side: str, hx: str, **state: Any) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": uid, "type": t, "side": side, "hex": hx}
-    if state:
-        d["state"] = state
-    return d
 
 
 def start_move(game: Game, uid: str) -> Any:

@@ -19,23 +19,8 @@ from hexwar.plugins.firefight.rules import future_afvs as FA
 from hexwar.plugins.firefight.rules import overrun as OV
 from hexwar.plugins.firefight.rules import smoke as SM
 from hexwar.plugins.firefight.rules._common import rstate
-from hexwar.plugins.firefight.testing import mini_game as _mini_game
-
-_N = [0]
-
-
-def mini_game(tmp_path: Path, *a: Any, **kw: Any) -> Game:
-    _N[0] += 1
-    d = tmp_path / f"g{_N[0]}"
-    d.mkdir()
-    return _mini_game(d, *a, **kw)
-
-
-def U(uid: str, t: str, side: str, hx: str, **state: Any) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": uid, "type": t, "side": side, "hex": hx}
-    if state:
-        d["state"] = state
-    return d
+from hexwar.plugins.firefight.testing import fresh_mini_game as mini_game
+from hexwar.plugins.firefight.testing import unit_spec as U
 
 
 def mods(g: Game, firer: str, target: str, mode: str = "direct", line: str | None = None

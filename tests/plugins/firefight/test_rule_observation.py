@@ -15,6 +15,7 @@ from hexwar.plugins.firefight import mechanics as M
 from hexwar.plugins.firefight.rules import improved_positions as IP
 from hexwar.plugins.firefight.rules import observation as OBS
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
+from hexwar.plugins.firefight.testing import unit_spec as U
 
 _N = [0]
 
@@ -28,13 +29,6 @@ def mini_game(tmp_path: Path, *a: Any, **kw: Any) -> Game:
 
 OBS_RULES = ["firefight.observation"]
 DUMMY_RULES = ["firefight.observation", "firefight.dummies"]
-
-
-def U(uid: str, t: str, side: str, hx: str, **state: Any) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": uid, "type": t, "side": side, "hex": hx}
-    if state:
-        d["state"] = state
-    return d
 
 
 def defilade_toward(target: str, toward: str) -> str:
