@@ -1,0 +1,85 @@
+"""Fixed-seed AI-against-AI games of every built-in scenario, reduced to digests.
+
+``python -m tests.golden.record`` (from the repository root) rewrites ``games.json``; the test
+``tests/test_golden_games.py`` replays every game and compares. A refactor keeps every digest; a
+deliberate rules change rewrites the file in its own commit and says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "games.json"
+SEED = 1
+#: Firefight's optional rules, all of them: "NAME+all" plays NAME with every one enabled
+FIREFIGHT_RULES = tuple(f"firefight.{r}" for r in (
+    "artillery_mines", "clgp", "dedicated_battery", "dummies", "future_afvs", "height",
+    "improved_positions", "mines", "mounted_combat", "observation", "overrun", "overwatch",
+    "scatter", "short_halt", "small_arms", "smoke", "suppressive_fire"))
+#: the recorded games: every built-in scenario, and two Firefight ones with every optional rule
+SCENARIOS = (
+    *(f"firefight:scenario-{n}" for n in range(1, 10)),
+    *(f"firefight:scenario-{n}+all" for n in (4, 7)),
+    "firepower:basic",
+    *(f"mbt:basic-{m}" for m in "abcd"),
+)
+
+# Rule citations are prose, not behaviour: "[6.52]", "[Firefight 6.52]", "MBT 7.4" and
+# "Firepower 6.2" all reduce to the bare number, so changing the citation style keeps the digest.
+_CITATION = re.compile(r"\[?\b(?:Firefight|MBT|Firepower)\s+(?=\d)|(?<=\d)\]|\[(?=\d)")
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, str):
+        return _CITATION.sub("", value)
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        return {str(_canonical(k)): _canonical(v) for k, v in value.items()}
+    return value
+
+
+def play(scenario_name: str, seed: int = SEED) -> dict[str, Any]:
+    """Play one game AI against AI and return its digests."""
+    from hexwar.core.cli import _controllers, _resolve_scenario_path
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import load_and_validate
+
+    name, _, extra = scenario_name.partition("+")
+    options = FIREFIGHT_RULES if extra == "all" else ()
+    sc = load_and_validate(_resolve_scenario_path(name), options=options)
+    game = Game(sc, seed=seed, options=options)
+    controllers, _ = _controllers(game, "ai,ai", seed)
+    result = game.play(controllers)
+    hashes = hashlib.sha256("\n".join(d["hash"] for d in game.decisions).encode()).hexdigest()
+    events = [e for e in game.log.events if e["type"] != "header"]
+    log = hashlib.sha256(json.dumps(_canonical(events), sort_keys=True).encode()).hexdigest()
+    return {
+        "seed": seed,
+        "decisions": len(game.decisions),
+        "events": len(events),
+        "final_state": game.state.digest(),
+        "state_hashes": hashes,
+        "log": log,
+        "result": _canonical(result.as_dict()),
+    }
+
+
+def main(argv: list[str]) -> int:
+    names = argv or list(SCENARIOS)
+    recorded = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
+    for name in names:
+        recorded[name] = play(name)
+        print(name, recorded[name]["decisions"], "decisions", file=sys.stderr)
+    GOLDEN.write_text(json.dumps(dict(sorted(recorded.items())), indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
