@@ -31,6 +31,7 @@ import networkx as nx
 
 from hexwar.core.errors import HexwarError
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit.stash import Stash
 from hexwar.core.labels import (
     ColumnRow,
     LabelStyle,
@@ -402,6 +403,8 @@ class Board:
         self.hex_size_m: float = float(graph.graph.get("hex_size_m", 0.0))
         #: where the board lies on the Earth, when the scenario says (``[board.geo]``)
         self.geo: GeoReference | None = None
+        #: derived data that plugins compute from the board (areas, movement indexes)
+        self.stash = Stash()
         self._rebuild()
 
     def _rebuild(self) -> None:

@@ -4,11 +4,17 @@ Four kinds of hook, each with a fixed discipline:
 
 * **Registration** hooks return records (``core/types.py``). The core collects them from every
   plugin, sorts them by name and rejects duplicates, so registration order never matters.
-* **Modifier** hooks return lists of :class:`~hexwar.core.types.Modifier`; the core combines them in
-  canonical order.
+* **Modifier** hooks (a system's own: ``firefight_fire_modifiers``, ``mbt_ap_modifiers``...)
+  return lists of :class:`~hexwar.core.types.Modifier`, combined in canonical order.
 * **Decision** hooks are ``firstresult``: the first non-``None`` answer wins; the core's defaults
   are registered ``trylast`` so any system overrides them.
 * **Lifecycle** hooks observe the game and return ``None``.
+
+Hooks about one game or scenario are called with **host-system dispatch**
+(:mod:`hexwar.core.kit.dispatch`): only the plugins of the game's system (and adapters) answer, so
+an implementation never checks whose game it is. A system's own hooks (``firefight_``, ``mbt_``,
+``firepower_``) are added with :func:`hexwar_add_hookspecs` and called through the system's typed
+facade (:class:`hexwar.core.kit.SystemHooks`).
 
 Each hook is documented in ``docs/hooks.md`` (a test checks this). Arguments may be added to a hook
 in a later version; none is ever removed or renamed.
@@ -23,6 +29,7 @@ from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
     import click
+    import pluggy
 
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
@@ -33,7 +40,6 @@ if TYPE_CHECKING:
         ControllerSpec,
         DataSource,
         GameResult,
-        Modifier,
         PhaseSpec,
         Problem,
         SequenceEdit,
@@ -45,6 +51,15 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------------------------
+
+
+@hookspec(historic=True)
+def hexwar_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    """Add a system's own hook specifications: ``pluginmanager.add_hookspecs(hookspecs)``.
+
+    Called: once for each plugin as it is registered (a historic hook), before any hook that
+    uses the new specifications is called. A system's rules implement the hooks added here.
+    """
 
 
 @hookspec
@@ -195,7 +210,7 @@ def hexwar_final_result(game: Game) -> GameResult | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Line of sight, fire and movement
+# Line of sight
 # ---------------------------------------------------------------------------------------------
 
 
@@ -206,26 +221,6 @@ def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
     Called: once per game (the result is cached; its methods are plain calls in the hot path).
     Stops at the first non-``None`` result. The core's default treats every hex as clear.
     """
-
-
-@hookspec
-def hexwar_fire_modifiers(game: Game, attack: dict[str, Any]) -> Sequence[Modifier]:
-    """Contribute modifiers to one attack (optional rules add theirs here).
-
-    Called: by a system's fire procedure, once per attack. ``attack`` is the system's description
-    of the attack (firer, target, weapon, range...). All answers are combined in canonical order.
-    """
-    raise NotImplementedError
-
-
-@hookspec
-def hexwar_move_cost_modifiers(game: Game, unit_id: str, src: Any, dst: Any) -> Sequence[Modifier]:
-    """Contribute changes to the cost of one step of movement.
-
-    Called: by a system's movement procedure when an optional rule may change a cost. Systems
-    precompute costs for their own terrain; this hook is for rules that depend on game state.
-    """
-    raise NotImplementedError
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,12 +19,13 @@ import pluggy
 
 from hexwar.core import hookspecs
 from hexwar.core.errors import PluginError
+from hexwar.core.kit.dispatch import HostDispatch
+from hexwar.core.kit.pipeline import Edit, Pipeline
 from hexwar.core.markers import PROJECT
 from hexwar.core.types import (
     ControllerSpec,
     DataSource,
     GameResult,
-    Modifier,
     PhaseSpec,
     PluginManifest,
     Problem,
@@ -32,11 +33,12 @@ from hexwar.core.types import (
     SystemInfo,
     TerrainType,
     UnitType,
-    sort_modifiers,
 )
 
 if TYPE_CHECKING:
+    from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
     from hexwar.core.tables import Disclosed
@@ -205,22 +207,14 @@ def build_plugin_manager(
     :func:`local_plugin`); ``extra`` registers further plain hook objects by name. Raises
     :class:`PluginError` for unknown or conflicting plugins.
     """
-    from hexwar.core import defaults
-
     guests = sorted(set(guests) - {system})
     chosen = resolve_rules(system, rules, guests=guests, local=local)
     installed = {**installed_plugins(), **{p.manifest.name: p for p in local}}
-    pm = pluggy.PluginManager(PROJECT)
-    pm.add_hookspecs(hookspecs)
-    pm.register(defaults, name="core.defaults")
+    pm = _new_manager()
     for name in [system, *guests, *chosen]:
         if name not in installed:
             raise PluginError(unknown_message("plugin", name, sorted(installed)))
-        module = installed[name].module
-        extra_specs = getattr(module, "HOOKSPECS", None)
-        if extra_specs is not None:
-            pm.add_hookspecs(extra_specs)
-        pm.register(module, name=name)
+        pm.register(installed[name].module, name=name)
     for name, obj in extra:
         pm.register(obj, name=name)
     pm.check_pending()
@@ -232,16 +226,21 @@ def build_plugin_manager(
 
 def discovery_manager() -> pluggy.PluginManager:
     """A manager holding every installed plugin, for listing commands (never for a game)."""
+    pm = _new_manager()
+    for name, plugin in installed_plugins().items():
+        pm.register(plugin.module, name=name)
+    return pm
+
+
+def _new_manager() -> pluggy.PluginManager:
+    """A manager with the core hookspecs and defaults; each plugin registered afterwards adds its
+    system's hookspecs through the historic hook ``hexwar_add_hookspecs``."""
     from hexwar.core import defaults
 
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(defaults, name="core.defaults")
-    for name, plugin in installed_plugins().items():
-        extra_specs = getattr(plugin.module, "HOOKSPECS", None)
-        if extra_specs is not None:
-            pm.add_hookspecs(extra_specs)
-        pm.register(plugin.module, name=name)
+    pm.hook.hexwar_add_hookspecs.call_historic(kwargs={"pluginmanager": pm})
     return pm
 
 
@@ -262,15 +261,17 @@ def _flatten(results: Iterable[Iterable[Any] | None]) -> list[Any]:
     return out
 
 
-_EDIT_ORDER = {"remove": 0, "replace": 1, "insert_before": 2, "insert_after": 3}
-
-
 class Hooks:
-    """Typed calls into one manager's hooks; engine code never calls ``pm.hook`` by string."""
+    """Typed calls into one manager's core hooks; engine code never calls ``pm.hook`` by string.
+
+    Hooks about one game or scenario go through host-system dispatch
+    (:mod:`hexwar.core.kit.dispatch`): only the plugins of that game's system answer.
+    """
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         self.pm = pm
         self._hook = pm.hook
+        self._hosted = HostDispatch(pm)
 
     # -- registration ------------------------------------------------------------------------
     def systems(self) -> list[SystemInfo]:
@@ -301,86 +302,63 @@ class Hooks:
         return {c.name: c for c in recs}
 
     def sequence(self, system: str) -> list[PhaseSpec]:
-        """The sequence of play: the system's phases with every enabled rule's edits applied."""
-        phases: list[PhaseSpec] = _flatten(self._hook.hexwar_register_phases(system=system))
-        names = [p.name for p in phases]
-        if len(set(names)) != len(names):
-            raise PluginError(f"system {system!r} registers a phase name twice: {names}")
-        edits: list[SequenceEdit] = _flatten(self._hook.hexwar_sequence_edits(system=system))
-        edits.sort(key=lambda e: (_EDIT_ORDER[e.op], e.anchor, e.phase.name if e.phase else ""))
-        for edit in edits:
-            index = next((i for i, p in enumerate(phases) if p.name == edit.anchor), None)
-            if index is None:
-                raise PluginError(
-                    f"sequence edit {edit.op} {edit.phase.name if edit.phase else ''!r} names "
-                    f"phase {edit.anchor!r}, which is not in the sequence "
-                    f"({', '.join(p.name for p in phases)})"
-                )
-            if edit.op == "remove":
-                del phases[index]
-                continue
-            if edit.phase is None:
-                raise PluginError(f"sequence edit {edit.op} at {edit.anchor!r} has no phase")
-            if edit.op == "replace":
-                phases[index] = edit.phase
-            elif edit.op == "insert_before":
-                phases.insert(index, edit.phase)
-            else:
-                # after the anchor and after anything already inserted after it, in name order
-                j = index + 1
-                inserted_after = {e.phase.name for e in edits if e.op == "insert_after"
-                                  and e.anchor == edit.anchor and e.phase is not None}
-                while j < len(phases) and phases[j].name in inserted_after:
-                    j += 1
-                phases.insert(j, edit.phase)
-        return phases
+        """The sequence of play: the system's phases with every enabled rule's edits applied, in
+        the order of :mod:`hexwar.core.kit.pipeline`."""
+        phases: list[PhaseSpec] = _flatten(
+            self._hosted(self._hook.hexwar_register_phases, system)(system=system))
+        edits: list[SequenceEdit] = _flatten(
+            self._hosted(self._hook.hexwar_sequence_edits, system)(system=system))
+        pipeline = Pipeline(
+            [(p.name, p) for p in phases],
+            [Edit(e.op, e.anchor, e.phase.name if e.phase else "", e.phase, e.rule) for e in edits],
+            what=f"phase of {system}",
+        )
+        return list(pipeline.steps)
 
     # -- scenario and lifecycle --------------------------------------------------------------
     def validate_scenario(self, scenario: Scenario) -> list[Problem]:
-        return _flatten(self._hook.hexwar_validate_scenario(scenario=scenario))
+        return _flatten(self._hosted(self._hook.hexwar_validate_scenario, scenario.system)(scenario=scenario))
 
     def setup_game(self, game: Game) -> None:
-        self._hook.hexwar_setup_game(game=game)
+        self._for(game, self._hook.hexwar_setup_game)(game=game)
 
     def turn_start(self, game: Game) -> None:
-        self._hook.hexwar_turn_start(game=game)
+        self._for(game, self._hook.hexwar_turn_start)(game=game)
 
     def turn_end(self, game: Game) -> None:
-        self._hook.hexwar_turn_end(game=game)
+        self._for(game, self._hook.hexwar_turn_end)(game=game)
 
     def phase_start(self, game: Game, phase: PhaseSpec) -> None:
-        self._hook.hexwar_phase_start(game=game, phase=phase)
+        self._for(game, self._hook.hexwar_phase_start)(game=game, phase=phase)
 
     def phase_end(self, game: Game, phase: PhaseSpec) -> None:
-        self._hook.hexwar_phase_end(game=game, phase=phase)
+        self._for(game, self._hook.hexwar_phase_end)(game=game, phase=phase)
 
     def game_over(self, game: Game) -> GameResult | None:
-        return cast("GameResult | None", self._hook.hexwar_game_over(game=game))
+        return cast("GameResult | None", self._for(game, self._hook.hexwar_game_over)(game=game))
 
     def final_result(self, game: Game) -> GameResult:
-        return cast(GameResult, self._hook.hexwar_final_result(game=game))
+        return cast(GameResult, self._for(game, self._hook.hexwar_final_result)(game=game))
 
-    # -- fire, LOS, movement -----------------------------------------------------------------
+    # -- line of sight -----------------------------------------------------------------
     def los_rules(self, game: Game | None, system: str) -> LosRules:
-        return cast("LosRules", self._hook.hexwar_los_rules(game=game, system=system))
-
-    def fire_modifiers(self, game: Game, attack: dict[str, Any]) -> list[Modifier]:
-        return sort_modifiers(_flatten(self._hook.hexwar_fire_modifiers(game=game, attack=attack)))
-
-    def move_cost_modifiers(self, game: Game, unit_id: str, src: Any, dst: Any) -> list[Modifier]:
-        return sort_modifiers(
-            _flatten(self._hook.hexwar_move_cost_modifiers(game=game, unit_id=unit_id, src=src, dst=dst))
-        )
+        return cast("LosRules", self._hosted(self._hook.hexwar_los_rules, system)(game=game, system=system))
 
     # -- hidden information ------------------------------------------------------------------
     def visible_units(self, game: Game, side: str) -> set[str]:
-        return set(self._hook.hexwar_visible_units(game=game, side=side))
+        return set(self._for(game, self._hook.hexwar_visible_units)(game=game, side=side))
 
     def unit_view(self, game: Game, side: str, unit_id: str) -> dict[str, Any]:
-        return cast("dict[str, Any]", self._hook.hexwar_unit_view(game=game, side=side, unit_id=unit_id))
+        caller = self._for(game, self._hook.hexwar_unit_view)
+        return cast("dict[str, Any]", caller(game=game, side=side, unit_id=unit_id))
 
     def describe_state(self, game: Game, side: str | None) -> dict[str, Any]:
-        return cast("dict[str, Any]", self._hook.hexwar_describe_state(game=game, side=side) or {})
+        caller = self._for(game, self._hook.hexwar_describe_state)
+        return cast("dict[str, Any]", caller(game=game, side=side) or {})
 
-    def explain_decision(self, view: Any, decision: Any) -> str:
-        return cast(str, self._hook.hexwar_explain_decision(view=view, decision=decision))
+    def explain_decision(self, view: SideView, decision: Decision) -> str:
+        caller = self._for(view.game, self._hook.hexwar_explain_decision)
+        return cast(str, caller(view=view, decision=decision))
+
+    def _for(self, game: Game, caller: Any) -> Any:
+        return self._hosted(caller, game.scenario.system)

@@ -12,7 +12,7 @@ or enable the fixtures with ``pytest_plugins = ["hexwar.core.testing"]`` in a ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -98,25 +98,37 @@ def check_plugin_contract(plugin: str | object) -> list[str]:
     return passed
 
 
+def make_game(source: Any, *, seed: int = 1, options: Iterable[str] = (),
+              local_plugins: Iterable[object] = (), log: Any = None) -> Any:
+    """The one way tests build a game: from a :class:`~hexwar.core.scenario.Scenario`, a path, a
+    built-in scenario name (``firefight:scenario-1``) or scenario text. The board is assembled
+    once per content and shared (boards are read-only during a game)."""
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
+
+    if isinstance(source, Scenario):
+        scenario = source
+    elif isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
+                                      and Path(source).exists()):
+        scenario = Scenario.load(source)
+    elif isinstance(source, str) and "\n" not in source and ":" in source:
+        from hexwar.core.cli import _resolve_scenario_path
+
+        scenario = Scenario.load(_resolve_scenario_path(source))
+    else:
+        scenario = Scenario.from_text(str(source))
+    return Game(scenario, seed=seed, options=tuple(options), local_plugins=tuple(local_plugins),
+                log=log)
+
+
 # -- pytest fixtures -----------------------------------------------------------------------------
 
 
 @pytest.fixture
 def game_factory() -> Iterator[Callable[..., Any]]:
-    """Build games from scenario text or a path: ``game_factory(path_or_text, seed=1, options=())``."""
-    from hexwar.core.engine.game import Game
-    from hexwar.core.scenario import Scenario
-
-    def make(source: str | Path, *, seed: int = 1, options: tuple[str, ...] = (),
-             local_plugins: tuple[object, ...] = ()) -> Game:
-        if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source
-                                        and Path(source).exists()):
-            scenario = Scenario.load(source)
-        else:
-            scenario = Scenario.from_text(str(source))
-        return Game(scenario, seed=seed, options=options, local_plugins=local_plugins)
-
-    yield make
+    """Build games from scenario text or a path: ``game_factory(path_or_text, seed=1, options=())``
+    (:func:`make_game`)."""
+    yield make_game
 
 
 @pytest.fixture

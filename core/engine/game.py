@@ -16,6 +16,7 @@ from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit
 from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.kit.stash import Stash
 from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin
 from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
 
@@ -43,6 +44,8 @@ class Game:
     ) -> None:
         self.scenario = scenario
         self.seed = seed
+        #: per-game derived data of plugins (caches, hook facades), under typed keys
+        self.stash = Stash()
         self.rules_enabled = tuple(sorted(set(scenario.rules) | set(options)))
         self.pm = build_plugin_manager(
             scenario.system, self.rules_enabled, guests=scenario.guest_systems(),

@@ -19,13 +19,14 @@ from hexwar.core.types import (
     TerrainType,
     UnitType,
 )
-from hexwar.plugins.firefight import hookspecs as HOOKSPECS  # the manager adds these
+from hexwar.plugins.firefight import hookspecs
 from hexwar.plugins.firefight import indirect as IF
 from hexwar.plugins.firefight.ffdata import DATA, disclosed, ff_data
 from hexwar.plugins.firefight.mechanics import ff, los_rules, public_ref
 
 if TYPE_CHECKING:
     import click
+    import pluggy
 
     from hexwar.core.engine.game import Game
     from hexwar.core.los import LosRules
@@ -53,6 +54,11 @@ def scale() -> Any:
     return Scale(system=SYSTEM, hex_size=50 * ureg.meter, height_unit=20 * ureg.meter,
                  turn_length=40 * ureg.second, rule="Firefight [2.0], [13.1]",
                  notes="hex 50 m across, Game-Turn 40 s [2.0]; contour interval 20 m [13.1]")
+
+
+@hookimpl
+def hexwar_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 @hookimpl
@@ -308,7 +314,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     return out
 
 
-__all__ = ["HOOKSPECS", "PLUGIN"]
+__all__ = ["PLUGIN"]
 
 
 @hookimpl

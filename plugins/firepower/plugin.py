@@ -22,6 +22,7 @@ from hexwar.plugins.firepower import hookspecs
 
 if TYPE_CHECKING:
     import click
+    import pluggy
 
     from hexwar.core.engine.game import Game
     from hexwar.core.los import LosRules
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 SYSTEM = "firepower"
 HERE = Path(__file__).parent
-HOOKSPECS = hookspecs
 
 PLUGIN = PluginManifest(
     name=SYSTEM,
@@ -44,6 +44,11 @@ PLUGIN = PluginManifest(
 )
 
 WEAPONS = {"LMG": "light machinegun", "PST": "pistol", "RFL": "rifle"}
+
+
+@hookimpl
+def hexwar_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 @hookimpl

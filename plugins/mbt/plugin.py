@@ -25,10 +25,11 @@ from hexwar.core.types import (
     TerrainType,
     UnitType,
 )
-from hexwar.plugins.mbt import hookspecs as HOOKSPECS  # the manager adds these
+from hexwar.plugins.mbt import hookspecs
 
 if TYPE_CHECKING:
     import click
+    import pluggy
 
     from hexwar.core.engine.game import Game
     from hexwar.core.los import LosRules
@@ -46,7 +47,12 @@ PLUGIN = PluginManifest(
     implements=("1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "9.0"),
 )
 
-__all__ = ["HOOKSPECS", "PLUGIN"]
+__all__ = ["PLUGIN"]
+
+
+@hookimpl
+def hexwar_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 @hookimpl
