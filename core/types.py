@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from hexwar.core.kit.hooks import SystemHooks
     from hexwar.core.engine.game import Game
     from hexwar.core.units import Scale
 
@@ -86,6 +87,9 @@ class SystemInfo:
     sides: tuple[str, ...] = ()
     rule: str = ""
     notes: str = ""
+    #: the system's typed facade over its own hooks (a :class:`hexwar.core.kit.SystemHooks`
+    #: subclass); ``check_plugin_contract`` reads from it which hooks the system calls
+    hooks: type[SystemHooks] | None = None
 
 
 @dataclass(frozen=True)
