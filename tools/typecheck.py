@@ -2,7 +2,7 @@
 
 The folders core/ and plugins/ install as hexwar.core and hexwar.plugins, a mapping mypy cannot
 follow in an editable install. This script lays out a temporary hexwar/ folder of symbolic links
-to them and checks the packages by their import names.
+to them (and to entry/__main__.py) and checks the packages by their import names.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ def main(argv: list[str]) -> int:
         pkg.mkdir()
         (pkg / "core").symlink_to(ROOT / "core", target_is_directory=True)
         (pkg / "plugins").symlink_to(ROOT / "plugins", target_is_directory=True)
-        targets = argv or ["-p", "hexwar.core", "-p", "hexwar.plugins"]
+        (pkg / "__main__.py").symlink_to(ROOT / "entry" / "__main__.py")
+        targets = argv or ["-p", "hexwar.core", "-p", "hexwar.plugins", "-m", "hexwar.__main__"]
         cmd = [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"), *targets]
         return subprocess.call(cmd, cwd=tmp)
 
