@@ -11,6 +11,7 @@ The format is documented in ``docs/scenario-format.md``.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -28,16 +29,28 @@ if TYPE_CHECKING:
     from hexwar.core.types import UnitType
 
 
+# Boards are read-only during a game (changing state such as smoke or wrecks lives in the game
+# state), so every game whose board has the same content shares one assembled board: the same
+# [board] table over panel files with the same bytes. Assembly (and its validation) is the
+# costliest part of starting a game.
 _BOARDS: dict[tuple[Any, ...], Board] = {}
+_BOARD_CACHE_SIZE = 64
+_DIGESTS: dict[tuple[str, int, int], str] = {}
 
 
-def _stamp(path: Path | str) -> tuple[int, int]:
-    """A panel file's modification time and size: an edited panel is assembled anew."""
+def _content_digest(path: Path | str) -> str:
+    """The SHA-256 of a panel file's bytes, remembered while its size and mtime stay the same."""
+    p = Path(path)
     try:
-        st = Path(path).stat()
+        st = p.stat()
     except OSError:
-        return (0, 0)
-    return (st.st_mtime_ns, st.st_size)
+        return "missing"
+    key = (str(p.resolve()), st.st_mtime_ns, st.st_size)
+    found = _DIGESTS.get(key)
+    if found is None:
+        found = hashlib.sha256(p.read_bytes()).hexdigest()
+        _DIGESTS[key] = found
+    return found
 
 
 class ScenarioError(DataError):
@@ -209,20 +222,36 @@ class Scenario:
         from hexwar.core.board import board_from_spec
         from hexwar.core.geo import GeoReference
 
-        # Boards are read-only during a game (changing state such as smoke or wrecks lives in the
-        # game state), so games of one scenario share the board assembled for the first of them.
-        panels = tuple(sorted((s.name, str(s.path), _stamp(s.path))
-                              for s in hooks.data_sources("panel")))
-        key = (self.sha256, self.path, panels, tuple(sorted(hooks.terrain_types())))
+        key = self._board_key(hooks)
         board = _BOARDS.get(key)
         if board is None:
             board = board_from_spec(self.board, hooks, path=self.path)
             geo = self.board.get("geo")
             board.geo = None if geo is None else GeoReference.from_mapping(geo, path=self.path)
-            if len(_BOARDS) >= 32:
+            if len(_BOARDS) >= _BOARD_CACHE_SIZE:
                 _BOARDS.pop(next(iter(_BOARDS)))
             _BOARDS[key] = board
         return board
+
+    def _board_key(self, hooks: Hooks) -> tuple[Any, ...]:
+        """What the assembled board depends on: the ``[board]`` table, the bytes of every panel
+        file it names, and the terrain types the plugins register."""
+        sources = {s.name: s.path for s in hooks.data_sources("panel")}
+        base = Path(self.path).parent if self.path else Path(".")
+        entries = self.board.get("panels", [])
+        panels: list[str] = []
+        for e in entries if isinstance(entries, list) else []:
+            if isinstance(e, str):
+                e = {"panel": e}
+            if not isinstance(e, Mapping):
+                continue
+            if "file" in e:
+                panels.append(_content_digest(base / str(e["file"])))
+            else:
+                where = sources.get(str(e.get("panel")))
+                panels.append("unknown" if where is None else _content_digest(where))
+        spec = json.dumps(self.board, sort_keys=True, default=str)
+        return (spec, tuple(panels), tuple(sorted(hooks.terrain_types())))
 
     def build_units(self, board: Board, unit_types: Mapping[str, UnitType]) -> dict[str, Unit]:
         from hexwar.core.engine.state import Unit
