@@ -51,16 +51,18 @@ def house_rules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, f"pip install failed:\n{done.stdout}\n{done.stderr}"
     sys.path.insert(0, str(target))
-    importlib.invalidate_caches()
-    installed_plugins(refresh=True)
-    for system in ("firefight", "mbt", "firepower"):  # as `hexwar` does at start-up
-        installed_plugins()[system].module.hexwar_register_commands(group=cli)
-    yield target
-    sys.path.remove(str(target))
-    for name in [m for m in sys.modules if m.split(".")[0] == "hexwar_house_rules"]:
-        del sys.modules[name]
-    importlib.invalidate_caches()
-    installed_plugins(refresh=True)
+    try:
+        importlib.invalidate_caches()
+        installed_plugins(refresh=True)
+        for system in ("firefight", "mbt", "firepower"):  # as `hexwar` does at start-up
+            installed_plugins()[system].module.hexwar_register_commands(group=cli)
+        yield target
+    finally:
+        sys.path.remove(str(target))
+        for name in [m for m in sys.modules if m.split(".")[0] == "hexwar_house_rules"]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+        installed_plugins(refresh=True)
 
 
 def hexwar(*args: str) -> str:
