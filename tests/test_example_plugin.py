@@ -16,10 +16,13 @@ import pytest
 
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
+from hexwar.core.kit import Edit
 from hexwar.core.manager import Hooks, build_plugin_manager, installed_plugins
+from hexwar.core.markers import hookimpl
 from hexwar.core.render import render_game
 from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.testing import check_plugin_contract
+from hexwar.core.types import PluginManifest
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "hexwar-skirmish"
 INSTALL_HINT = (
@@ -160,24 +163,69 @@ def test_cover_changes_the_logged_modifiers() -> None:
 
 def test_cover_applies_only_across_a_hedge_or_wall() -> None:
     """Skirmish 9.1: 0605 has a hedge on its north hexside, none on its south hexside."""
+    from hexwar_skirmish.fire import attack_of
+    from hexwar_skirmish.hookspecs import SkirmishHooks
+
     game = new_game(1, ("skirmish.cover",))
     place(game, B1="0605", R1="0603", R2="0608")
-    from hexwar_skirmish import rules_core as R
-
-    north = R.attack_of(game, R.Shot("R1", "B1", 2))
-    south = R.attack_of(game, R.Shot("R2", "B1", 3))
-    assert [m.name for m in game.hooks.fire_modifiers(game, north)] == ["cover"]
-    assert game.hooks.fire_modifiers(game, south) == []
+    hooks = SkirmishHooks.of(game)
+    north = attack_of(game, game.unit("R1"), game.unit("B1"))
+    south = attack_of(game, game.unit("R2"), game.unit("B1"))
+    assert [m.name for m in hooks.fire_modifiers(north)] == ["cover"]
+    assert hooks.fire_modifiers(south) == []
     plain = new_game(1)
     place(plain, B1="0605", R1="0603")
-    assert plain.hooks.fire_modifiers(plain, R.attack_of(plain, R.Shot("R1", "B1", 2))) == []
+    assert SkirmishHooks.of(plain).fire_modifiers(
+        attack_of(plain, plain.unit("R1"), plain.unit("B1"))) == []
+
+
+def test_the_facade_knows_which_hooks_are_implemented() -> None:
+    """SkirmishHooks lists every hook Skirmish calls; in a game it knows which ones an enabled
+    rule implements (and skips the others), and it is built once per game."""
+    from hexwar_skirmish.hookspecs import SkirmishHooks
+
+    assert SkirmishHooks.called() == {"skirmish_fire_modifiers", "skirmish_fire_steps"}
+    assert Hooks(build_plugin_manager("skirmish")).system_info("skirmish").hooks is SkirmishHooks
+    plain, covered = new_game(1), new_game(1, ("skirmish.cover",))
+    assert SkirmishHooks.of(plain).implemented() == set()
+    assert SkirmishHooks.of(covered).implemented() == {"skirmish_fire_modifiers"}
+    assert SkirmishHooks.of(covered) is SkirmishHooks.of(covered)
+
+
+class DoubleTap:
+    """A rule made up for this test: after the fire table, a pinned result becomes eliminated."""
+
+    PLUGIN = PluginManifest(name="skirmish.double_tap", system="skirmish", kind="rule",
+                            title="Double tap", summary="test only")
+
+    @hookimpl
+    def skirmish_fire_steps(self, game: Game) -> list[Edit[Any]]:
+        def double(game: Game, fire: Any) -> None:
+            if fire.result == "pinned":
+                fire.result = "eliminated"
+                fire.rules.append("double tap")
+
+        return [Edit("insert_after", "table", "double_tap", double, "double tap")]
+
+
+def test_rules_edit_the_fire_procedure_by_step_name() -> None:
+    from hexwar_skirmish.fire import fire_procedure, resolve_fire
+
+    game = Game(scenario(), seed=1, options=("skirmish.double_tap",), local_plugins=[DoubleTap()])
+    assert fire_procedure(game).names == ("modifiers", "roll", "table", "double_tap", "apply")
+    assert fire_procedure(game) is fire_procedure(game)  # built once, kept in game.stash
+    place(game, R1="0101", B2="0102")
+    game.dice.force(3)  # modified 3: pinned by the table (Skirmish 5.4), then the inserted step
+    assert resolve_fire(game, "R1", "B2") == "eliminated"
+    assert fire_events(game)[-1]["rules"] == ["Skirmish 5.3", "Skirmish 5.4", "double tap"]
+    assert fire_procedure(new_game()).names == ("modifiers", "roll", "table", "apply")
 
 
 # -- the rules of Skirmish ----------------------------------------------------------------------------
 
 
 def test_skirmish_4_movement_costs() -> None:
-    from hexwar_skirmish import rules_core as R
+    from hexwar_skirmish import movement as R
 
     game = new_game()
     b = game.board
@@ -195,7 +243,7 @@ def test_skirmish_4_movement_costs() -> None:
 
 
 def test_skirmish_4_6_no_enemy_hexes_and_two_per_hex() -> None:
-    from hexwar_skirmish import rules_core as R
+    from hexwar_skirmish import movement as R
 
     game = new_game()
     place(game, R1="0505", R2="0506", R3="0506", B1="0504")
@@ -208,7 +256,7 @@ def test_skirmish_4_6_no_enemy_hexes_and_two_per_hex() -> None:
 
 
 def test_skirmish_5_2_line_of_sight() -> None:
-    from hexwar_skirmish import rules_core as R
+    from hexwar_skirmish import fire as R
 
     game = new_game()
     b = game.board
@@ -220,20 +268,23 @@ def test_skirmish_5_2_line_of_sight() -> None:
 
 
 def test_skirmish_5_3_modifiers_and_5_4_table() -> None:
-    from hexwar_skirmish import rules_core as R
+    from hexwar_skirmish import fire as R
+    from hexwar_skirmish.rally import rally_result
 
     game = new_game()
-    place(game, R3="0603", B1="0902", R1="0101", B2="0102")
-    mods = {m.name: m.value for m in R.base_modifiers(game, R.Shot("R3", "B1", 4))}
+    place(game, R3="0603", B1="0202", R1="0101", B2="0102")
+    attack = R.attack_of(game, game.unit("R3"), game.unit("B1"))
+    assert attack.range == 4
+    mods = {m.name: m.value for m in R.base_modifiers(game, attack)}
     assert mods == {"mg firing": 1, "long range": -1, "target in woods": -1}
-    assert {m.name for m in R.base_modifiers(game, R.Shot("R1", "B2", 1))} == set()
+    assert R.base_modifiers(game, R.attack_of(game, game.unit("R1"), game.unit("B2"))) == []
     assert [R.fire_result(r) for r in (-1, 2, 3, 4, 5, 8)] == [
         "none", "none", "pinned", "pinned", "eliminated", "eliminated"]
-    assert [R.rally_result(r) for r in range(1, 7)] == ["pinned"] * 3 + ["rallied"] * 3
+    assert [rally_result(r) for r in range(1, 7)] == ["pinned"] * 3 + ["rallied"] * 3
 
 
 def test_skirmish_5_5_pinned_twice_is_eliminated() -> None:
-    from hexwar_skirmish.plugin import resolve_fire
+    from hexwar_skirmish.fire import resolve_fire
 
     game = new_game()
     place(game, R1="0101", B2="0102")
@@ -248,7 +299,8 @@ def test_skirmish_5_5_pinned_twice_is_eliminated() -> None:
 
 
 def test_skirmish_7_victory() -> None:
-    from hexwar_skirmish.plugin import hexwar_final_result, hexwar_game_over
+    from hexwar_skirmish.victory import final_result as hexwar_final_result
+    from hexwar_skirmish.victory import game_over as hexwar_game_over
 
     game = new_game()
     assert hexwar_game_over(game) is None
@@ -265,8 +317,8 @@ def test_skirmish_7_victory() -> None:
 
 
 def test_skirmish_2_4_facing_after_moving_and_firing() -> None:
-    from hexwar_skirmish import rules_core as R
-    from hexwar_skirmish.plugin import resolve_fire
+    from hexwar_skirmish import movement as R
+    from hexwar_skirmish.fire import resolve_fire
 
     game = new_game()
     unit = game.unit("R1")
@@ -301,7 +353,7 @@ def test_skirmish_3_initiative_and_alternation() -> None:
 
 
 def test_skirmish_5_1_targets_in_range_and_sight_only() -> None:
-    from hexwar_skirmish import rules_core as R
+    from hexwar_skirmish import fire as R
 
     game = new_game()
     place(game, R1="0101", B1="0105", B2="0106", B3="0204")
@@ -316,7 +368,7 @@ def test_skirmish_6_1_rally_in_play() -> None:
     game.unit("R1").state["pinned"] = True
     game.unit("B1").state["pinned"] = True
     game.state.phase = "skirmish.rally"
-    from hexwar_skirmish.plugin import rally_phase
+    from hexwar_skirmish.rally import rally_phase
 
     game.dice.force(3, 4)  # units in id order: B1 rolls 3, R1 rolls 4
     list(rally_phase(game))

@@ -1,12 +1,14 @@
 """Optional rule Skirmish 9.1, cover: a target behind a hedge or wall is harder to hit.
 
 Enable it in a scenario (``rules = ["skirmish.cover"]``) or with ``hexwar play ... --option
-skirmish.cover``. It adds one fire modifier through the core hook ``hexwar_fire_modifiers``.
+skirmish.cover``. It adds one fire modifier through Skirmish's hook ``skirmish_fire_modifiers``;
+it runs only in games that enable it, so it never asks whose game it is.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.markers import hookimpl
@@ -14,6 +16,7 @@ from hexwar.core.types import Modifier, PluginManifest
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar_skirmish.fire import Attack
 
 PLUGIN = PluginManifest(
     name="skirmish.cover",
@@ -22,10 +25,11 @@ PLUGIN = PluginManifest(
     title="Cover",
     summary="A target behind a hedge or wall hexside gets -1 to be hit (Skirmish 9.1).",
     implements=("Skirmish 9.1",),
-    version="0.1.0",
+    version="0.2.0",
 )
 
 COVER = frozenset({"hedge", "wall"})
+MODIFIER = Modifier("cover", -1, "Skirmish 9.1")
 
 
 def behind_cover(game: Game, firer: Hex, target: Hex) -> bool:
@@ -40,11 +44,5 @@ def behind_cover(game: Game, firer: Hex, target: Hex) -> bool:
 
 
 @hookimpl
-def hexwar_fire_modifiers(game: Game, attack: dict[str, Any]) -> list[Modifier]:
-    if attack.get("system") != "skirmish":
-        return []
-    firer = Hex(*attack["firer_hex"])
-    target = Hex(*attack["target_hex"])
-    if behind_cover(game, firer, target):
-        return [Modifier("cover", -1, "Skirmish 9.1")]
-    return []
+def skirmish_fire_modifiers(game: Game, attack: Attack) -> Sequence[Modifier]:
+    return [MODIFIER] if behind_cover(game, attack.firer_hex, attack.target_hex) else []

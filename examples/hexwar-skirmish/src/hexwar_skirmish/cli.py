@@ -1,14 +1,16 @@
 """``hexwar skirmish ...``: table-side commands for players using the physical game.
 
-``hexwar skirmish fire rifles 3 woods --die 4`` works out one shot by hand (Skirmish 5.3-5.4).
+``hexwar skirmish fire rifles 3 woods --die 4`` works out one shot by hand (Skirmish 5.3-5.5).
 """
 
 from __future__ import annotations
 
 import click
 
-from hexwar.core.types import Modifier, total
-from hexwar_skirmish import rules_core as R
+from hexwar.core.types import total
+from hexwar_skirmish.fire import fire_result, shot_modifiers
+from hexwar_skirmish.rules import cover
+from hexwar_skirmish.tables import unit_data
 
 
 @click.group(name="skirmish")
@@ -21,20 +23,21 @@ def skirmish() -> None:
 @click.argument("range_", metavar="RANGE", type=click.IntRange(1, 99))
 @click.argument("terrain", type=click.Choice(["clear", "woods", "town"]))
 @click.option("--moved", is_flag=True, help="The firer moved this turn (Skirmish 5.3).")
-@click.option("--cover", is_flag=True, help="Optional rule: target behind a hedge or wall (9.1).")
+@click.option("--cover", "behind_cover", is_flag=True,
+              help="Optional rule skirmish.cover: the target is behind a hedge or wall (9.1).")
 @click.option("--pinned", is_flag=True, help="The target is already pinned (Skirmish 5.5).")
 @click.option("--die", type=click.IntRange(1, 6), required=True, help="The die you rolled.")
-def fire(firer: str, range_: int, terrain: str, moved: bool, cover: bool, pinned: bool,
+def fire(firer: str, range_: int, terrain: str, moved: bool, behind_cover: bool, pinned: bool,
          die: int) -> None:
     """Work out one shot: FIRER (rifles|mg) at RANGE hexes at a target in TERRAIN."""
-    data = R.unit_data(firer)
+    data = unit_data(firer)
     if range_ > int(data["range"]):
         raise click.UsageError(f"{firer} reach {data['range']} hexes (Skirmish 2.3)")
-    mods = R.shot_modifiers(firer, range_, terrain, moved=moved)
-    if cover:
-        mods.append(Modifier("cover", -1, "Skirmish 9.1"))
+    mods = shot_modifiers(firer, range_, terrain, moved=moved)
+    if behind_cover:
+        mods.append(cover.MODIFIER)
     modified = die + int(total(mods))
-    result = R.fire_result(modified)
+    result = fire_result(modified)
     rules = "Skirmish 5.4"
     if result == "pinned" and pinned:
         result, rules = "eliminated", "Skirmish 5.4, 5.5"
