@@ -26,10 +26,13 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.types import total
-from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower import combat
+from hexwar.plugins.firepower.actions import check_action, fire_context, mf_left
 from hexwar.plugins.firepower.los import basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
+from hexwar.plugins.firepower.state import column_of, data, fp_map, soldiers
 from hexwar.plugins.firepower.tables import card
+from hexwar.plugins.firepower.victory import fold_column
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
@@ -75,7 +78,7 @@ class FirepowerAI:
 
     # -- helpers ----------------------------------------------------------------------------------
     def _sol(self, game: Game) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
-        sol = engine.soldiers(game)
+        sol = soldiers(game)
         mine = [s for s in sol.values() if s.side == self.side]
         theirs = [s for s in sol.values() if s.side != self.side]
         return sol, mine, theirs
@@ -86,7 +89,7 @@ class FirepowerAI:
         key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status)
         if memo is not None and key in memo:
             return memo[key]
-        m, c = engine.fp_map(game), card()
+        m, c = fp_map(game), card()
         threat = 0.0
         for e in theirs:
             if e.stunned:
@@ -118,7 +121,7 @@ class FirepowerAI:
         key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status)
         if memo is not None and key in memo:
             return memo[key]
-        m, c = engine.fp_map(game), card()
+        m, c = fp_map(game), card()
         w = c.weapons[me.weapon]
         best = 0.0
         for e in theirs:
@@ -142,13 +145,13 @@ class FirepowerAI:
 
     def _progress(self, game: Game, h: Hex) -> float:
         """How far toward (and past) the fold, in columns, for this side."""
-        bs = engine.data(game).get("board_side", {}).get(self.side, "5/6")
-        col = engine.column_of(game, h)
-        fold = engine.fold_column(game)
+        bs = data(game).get("board_side", {}).get(self.side, "5/6")
+        col = column_of(game, h)
+        fold = fold_column(game)
         return float(col - fold if bs == "5/6" else fold - col)
 
     def _position(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
-        m = engine.fp_map(game)
+        m = fp_map(game)
         turn = max(1, game.state.turn)
         prog = self._progress(game, me.hex)
         late = turn >= game.scenario.turns - 1
@@ -167,7 +170,7 @@ class FirepowerAI:
 
     # -- set-up -----------------------------------------------------------------------------------
     def _place(self, game: Game, decision: Decision, opts: list[Any]) -> Any:
-        m = engine.fp_map(game)
+        m = fp_map(game)
         placed = [u.hex for u in game.state.units_of(self.side) if u.hex is not None]
         best, best_s = opts[0], -1e9
         for o in opts:
@@ -224,7 +227,7 @@ class FirepowerAI:
     # -- actions ----------------------------------------------------------------------------------
     def _action(self, game: Game, opts: list[Any]) -> Any:
         sol, _mine, theirs = self._sol(game)
-        ph = engine.data(game)["phase"]
+        ph = data(game)["phase"]
         best: Any = "end"
         best_s = 0.0
         base: dict[str, float] = {}
@@ -265,8 +268,8 @@ class FirepowerAI:
         front (6.2.1), a hill or depression hexside adds a cross (6.2.3), four new hexes mark
         Running (4.5). A plan stops in a fence or hedge hex (crossing its picture is one more
         Action, 6.2.3) and before a hex holding enemies (melee is judged on its own)."""
-        c, m = card(), engine.fp_map(game)
-        budget = engine.mf_left(game, ph, me.id)
+        c, m = card(), fp_map(game)
+        budget = mf_left(game, ph, me.id)
         if me.id in ph["after"]:
             budget = min(budget, int(ph["after"][me.id]))
         now = self._position(game, me, theirs)
@@ -333,7 +336,7 @@ class FirepowerAI:
     def _value(self, game: Game, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
                theirs: list[Soldier], base: dict[str, float]) -> float:
         act = o["act"]
-        c, m = card(), engine.fp_map(game)
+        c, m = card(), fp_map(game)
         if act == "melee":
             n_att, defenders = len(o["units"]), [s for s in theirs if m.label(s.hex) == o["hex"]]
             mod = combat.melee_modifier(n_att, len(defenders))
@@ -343,7 +346,7 @@ class FirepowerAI:
             return KILL * (p * len(defenders) - (1 - p) * n_att)
         me = sol[o["unit"]]
         if act == "fire":
-            ctx = engine.fire_context(game, me.id, o)
+            ctx = fire_context(game, me.id, o)
             combat.check_only(ctx)
             combat.step_hit_number(ctx)
             w = c.weapons[me.weapon]
@@ -360,7 +363,7 @@ class FirepowerAI:
                 return -1
             return KILL * ev + (0.5 if after_mf and self._threat(game, me, theirs) > 0.3 else 0.0)
         if act == "grenade":
-            ctx = engine.fire_context(game, me.id, o)
+            ctx = fire_context(game, me.id, o)
             combat.check_only(ctx)
             combat.step_grenade_hit(ctx)
             p_hit = combat.hit_probability(ctx.hit, total(ctx.modifiers["throw"]))
@@ -393,7 +396,7 @@ class FirepowerAI:
         elif act == "posture":
             after = me.with_(posture=o["to"])
         elif act == "cross":
-            after = me.with_(fence_side=engine.check_action(game, o)["to"])
+            after = me.with_(fence_side=check_action(game, o)["to"])
         gain = self._position(game, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3

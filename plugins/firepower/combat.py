@@ -1,20 +1,26 @@
-"""Fire, hand grenades, suppression and melee of the Basic Game (Firepower 6.3-6.5), as pure
-functions and a pipeline of named steps.
+"""Combat Actions of the Basic Game (Firepower 6.2.5): fire, hand grenades, suppression and
+melee (Firepower 6.3-6.5), as pure functions and procedures of named steps.
 
-The fire procedure is a list of :class:`Step` (name, function) run over a :class:`FireContext`;
-optional rules insert, replace or remove steps by name (hookspec ``firepower_fire_step_edits``) and
-add modifiers (``firepower_fire_modifiers``). Nothing here touches a game: the context collects
-effects (eliminations, status changes) that the engine, or a table-side command, then applies.
+A fire procedure is a kit :class:`~hexwar.core.kit.Pipeline` of :class:`Step` run over a
+:class:`FireContext` (:func:`procedure`, :func:`run`). Optional rules insert, replace or remove
+steps by name with kit :class:`~hexwar.core.kit.Edit` records (hook ``firepower_fire_step_edits``),
+applied in the kit's one documented order, and add modifiers (``firepower_fire_modifiers``).
+Nothing here touches a game: the context collects effects (eliminations, status changes) that
+:mod:`hexwar.plugins.firepower.actions`, or a table-side command, then applies.
+
+Step names, for edit anchors: ``fire``: check, hit_number, modifiers, shots, suppression;
+``grenade``: check, hit_number, throw, blast.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, rotate_direction, trace
+from hexwar.core.kit import Edit, Pipeline
 from hexwar.core.types import Modifier, sort_modifiers, total
 from hexwar.plugins.firepower.los import LosResult, basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
@@ -264,7 +270,7 @@ class FireContext:
             "targets": list(self.targets),
             "target_hex": None if self.target_hex is None else self.map.label(self.target_hex),
             "modifiers": {k: [x.as_dict() for x in v] for k, v in self.modifiers.items()},
-            "shots": [s.__dict__ for s in self.shots],
+            "shots": [asdict(s) for s in self.shots],
             "throw_roll": self.throw_roll, "throw_modified": self.throw_modified,
             "outcome": self.outcome,
             "impact": None if self.impact is None else self.map.label(self.impact),
@@ -282,13 +288,9 @@ class Step:
     rule: str = ""
 
 
-@dataclass(frozen=True)
-class StepEdit:
-    """An optional rule's change to a fire procedure, by step name (as core SequenceEdit)."""
-
-    op: Literal["insert_before", "insert_after", "replace", "remove"]
-    anchor: str
-    step: Step | None = None
+#: an optional rule's change to a fire procedure (``Edit(op, anchor, name, step, rule)``); an
+#: edit that brings a step without naming it takes the step's own name
+FireEdit = Edit[Step]
 
 
 # -- fire steps -------------------------------------------------------------------------------
@@ -512,32 +514,28 @@ GRENADE_STEPS: tuple[Step, ...] = (
 )
 
 
-def apply_edits(steps: Sequence[Step], edits: Iterable[StepEdit]) -> list[Step]:
-    """Apply optional rules' edits to a procedure, sorted so registration order never matters."""
-    order = {"remove": 0, "replace": 1, "insert_before": 2, "insert_after": 3}
-    out = list(steps)
-    for e in sorted(edits, key=lambda e: (order[e.op], e.anchor, e.step.name if e.step else "")):
-        idx = next((i for i, s in enumerate(out) if s.name == e.anchor), None)
-        if idx is None:
-            raise RulesError(f"fire step {e.anchor!r} is not in the procedure "
-                             f"({', '.join(s.name for s in out)})")
-        if e.op == "remove":
-            del out[idx]
-        elif e.step is None:
-            raise RulesError(f"step edit {e.op} at {e.anchor!r} has no step")
-        elif e.op == "replace":
-            out[idx] = e.step
-        elif e.op == "insert_before":
-            out.insert(idx, e.step)
-        else:
-            out.insert(idx + 1, e.step)
-    return out
+BASE_STEPS: dict[str, tuple[Step, ...]] = {"fire": FIRE_STEPS, "grenade": GRENADE_STEPS}
+_BASIC = {kind: Pipeline([(s.name, s) for s in steps], what=f"{kind} step")
+          for kind, steps in BASE_STEPS.items()}
 
 
-def run(ctx: FireContext, steps: Sequence[Step] | None = None) -> FireContext:
-    """Run a fire procedure. RulesError from a check step leaves nothing changed."""
-    for step in steps if steps is not None else (
-            FIRE_STEPS if ctx.kind == "fire" else GRENADE_STEPS):
+def procedure(kind: str, edits: Iterable[FireEdit] = (), *,
+              base: Sequence[Step] | None = None) -> Pipeline[Step]:
+    """The fire procedure of ``kind`` (``fire`` or ``grenade``) with optional rules' edits, in the
+    kit's order (:mod:`hexwar.core.kit.pipeline`); ``base`` replaces the Basic steps (the
+    table-side command's check of a shot described by flags)."""
+    named = [Edit(e.op, e.anchor, e.name or (e.step.name if e.step is not None else ""), e.step,
+                  e.rule) for e in edits]
+    if base is None and not named:
+        return _BASIC[kind]
+    steps = BASE_STEPS[kind] if base is None else base
+    return Pipeline([(s.name, s) for s in steps], named, what=f"{kind} step")
+
+
+def run(ctx: FireContext, steps: Pipeline[Step] | None = None) -> FireContext:
+    """Run a fire procedure (the Basic one of ``ctx.kind`` by default). RulesError from a check
+    step leaves nothing changed."""
+    for step in (steps if steps is not None else procedure(ctx.kind)).steps:
         step.run(ctx)
         if step.rule:
             ctx.rules.append(step.rule)
@@ -545,6 +543,6 @@ def run(ctx: FireContext, steps: Sequence[Step] | None = None) -> FireContext:
 
 
 def check_only(ctx: FireContext) -> FireContext:
-    """Run only the legality step (no dice)."""
-    (FIRE_STEPS if ctx.kind == "fire" else GRENADE_STEPS)[0].run(ctx)
+    """Run only the Basic legality step (no dice)."""
+    BASE_STEPS[ctx.kind][0].run(ctx)
     return ctx

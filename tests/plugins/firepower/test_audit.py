@@ -11,7 +11,7 @@ from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import line_of_sight
-from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower import actions, combat, impulses, state, victory
 from hexwar.plugins.firepower.los import FirepowerLos
 from hexwar.plugins.firepower.soldiers import Soldier
 from hexwar.plugins.firepower.tables import card
@@ -21,7 +21,7 @@ C = card()
 
 
 def _ph(g: Game) -> dict[str, Any]:
-    ph: dict[str, Any] = engine.data(g)["phase"]
+    ph: dict[str, Any] = state.data(g)["phase"]
     return ph
 
 
@@ -44,7 +44,7 @@ def test_each_draw_gives_one_side_exactly_two_impulses_of_different_soldiers(
     for draw in range(6):
         d = g.pending
         assert d is not None and d.kind == "impulse"
-        assert engine.data(g)["drawn"] == draw + 1 and len(engine.data(g)["cup"]) == 5 - draw
+        assert state.data(g)["drawn"] == draw + 1 and len(state.data(g)["cup"]) == 5 - draw
         side = d.side
         sides.append(side)
         for n, uid in enumerate((f"{side}1", f"{side}2")):
@@ -57,7 +57,7 @@ def test_each_draw_gives_one_side_exactly_two_impulses_of_different_soldiers(
             g.answer("end")
         # two Impulses done: the next decision belongs to the next draw (or the game is over)
         if draw < 5:
-            assert engine.data(g)["drawn"] == draw + 2
+            assert state.data(g)["drawn"] == draw + 2
             assert _ph(g)["impulse"] == 0 and _ph(g)["used"] == []
     assert sorted(sides) == ["A"] * 3 + ["B"] * 3   # three sequence units a side (2.3)
     assert g.pending is None and g.state.phase == "over"
@@ -68,12 +68,12 @@ def test_a_third_impulse_is_never_offered(fp_game: Any) -> None:
     g.answer("5/6")
     d = g.pending
     assert d is not None
-    side, drawn = d.side, engine.data(g)["drawn"]
+    side, drawn = d.side, state.data(g)["drawn"]
     for uid in (f"{side}1", f"{side}2"):
         g.answer({"hex": g.board.label(g.state.units[uid].hex), "units": [uid]})
         g.answer("end")
     # the third soldier is still fresh, but the Impulse Phase is over: a new draw has been made
-    assert engine.data(g)["drawn"] == drawn + 1
+    assert state.data(g)["drawn"] == drawn + 1
     assert f"{side}3" not in _ph(g)["used"]
 
 
@@ -112,9 +112,9 @@ def _one_turn_of_markers(g: Game, checked: dict[str, int]) -> None:
         # during this Impulse Phase: mark markers as fire and movement would leave them
         g.state.units[f"{side}1"].state["speed"] = "running"
         g.state.units[f"{other}1"].state["speed"] = "running"
-        engine.stun(g, f"{side}3")
-        engine.stun(g, f"{other}2")
-        engine.suppress(g, f"{other}3")
+        state.stun(g, f"{side}3")
+        state.stun(g, f"{other}2")
+        state.suppress(g, f"{other}3")
         g.answer("pass")
         if g.pending is not None:   # the Stun of the phasing side became Suppressed (6.1.3)
             assert g.pending.side != side or _st(g, f"{side}3", "status") == "suppressed"
@@ -123,9 +123,9 @@ def _one_turn_of_markers(g: Game, checked: dict[str, int]) -> None:
 
 def test_stunned_soldiers_are_not_offered_an_impulse(fp_game: Any) -> None:
     g = fp_game(THREE_A_SIDE, seed=6)
-    engine.start_impulse_phase(g, "A")
-    engine.stun(g, "A1")
-    opts = engine.impulse_options(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    state.stun(g, "A1")
+    opts = impulses.impulse_options(g, "A")
     assert all("A1" not in o["units"] for o in opts)
 
 
@@ -135,53 +135,53 @@ def _melee_game(fp_game: Any, n_att: int, n_def: int) -> Game:
     units: list[tuple[Any, ...]] = [(f"A{i}", "RFL", "A", "C2", 4) for i in range(1, n_att + 1)]
     units += [(f"B{i}", "RFL", "B", "C3", 1) for i in range(1, n_def + 1)]
     g: Game = fp_game(units)
-    engine.start_impulse_phase(g, "A")
-    engine.begin_impulse(g, [f"A{i}" for i in range(1, n_att + 1)])
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, [f"A{i}" for i in range(1, n_att + 1)])
     return g
 
 
 def test_fp_83_three_attackers_win_on_a_nine(fp_game: Any) -> None:
     g = _melee_game(fp_game, 3, 1)
     g.dice.force(9)                                   # 9 - 4 = 5 <= 5
-    r = engine.apply_action(g, {"act": "melee", "units": ["A1", "A2", "A3"], "hex": "1C3"})
+    r = actions.apply_action(g, {"act": "melee", "units": ["A1", "A2", "A3"], "hex": "1C3"})
     assert r["winner"] == "attacker"
     assert _st(g, "B1", "eliminated") is True
     for uid in ("A1", "A2", "A3"):
         assert g.board.label(g.state.units[uid].hex) == "1C3"
         with pytest.raises(RulesError) as e:          # 6.5.3: they stop acting
-            engine.check_action(g, {"unit": uid, "act": "turn", "to": 2})
+            actions.check_action(g, {"unit": uid, "act": "turn", "to": 2})
         assert e.value.rule == "Firepower 6.5.3"
-    assert engine.legal_actions(g) == ["end"]
-    assert engine.victory_points(g)["A"] == 1
+    assert actions.legal_actions(g) == ["end"]
+    assert victory.victory_points(g)["A"] == 1
 
 
 def test_fp_84_one_attacker_loses_against_two_on_a_four(fp_game: Any) -> None:
     g = _melee_game(fp_game, 1, 2)
     g.dice.force(4)                                   # 4 + 2 = 6 > 5
-    r = engine.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
+    r = actions.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
     assert r["winner"] == "defender"
     assert _st(g, "A1", "eliminated") is True and g.state.units["A1"].hex is None
     assert not _st(g, "B1", "eliminated") and not _st(g, "B2", "eliminated")
-    assert engine.victory_points(g) == {"A": 0, "B": 1}
+    assert victory.victory_points(g) == {"A": 0, "B": 1}
 
 
 def test_fp_85_two_against_two_on_the_board(fp_game: Any) -> None:
     for roll, winner in ((5, "attacker"), (6, "defender")):
         g = _melee_game(fp_game, 2, 2)
         g.dice.force(roll)
-        r = engine.apply_action(g, {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"})
+        r = actions.apply_action(g, {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"})
         assert r["winner"] == winner
 
 
 def test_melee_needs_one_mf_after_entering(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 1, {"posture": "prone"}),
                  ("B1", "RFL", "B", "C3", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.begin_impulse(g, ["A1"])
-    engine.apply_action(g, {"unit": "A1", "act": "turn", "to": 4})
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
+    actions.apply_action(g, {"unit": "A1", "act": "turn", "to": 4})
     before = g.state.digest()
     with pytest.raises(RulesError) as e:               # Prone: enter 3 + melee 1 > 3 left
-        engine.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
+        actions.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
     assert "MF" in str(e.value) and g.state.digest() == before
 
 
@@ -249,11 +249,11 @@ def test_los_reasons_name_trees_hedges_and_blocks(fp_game: Any) -> None:
 
 def test_a_stunned_soldier_cannot_be_named_for_an_impulse(fp_game: Any) -> None:
     g = fp_game(THREE_A_SIDE, seed=6)
-    engine.start_impulse_phase(g, "A")
-    engine.stun(g, "A1")
+    impulses.start_impulse_phase(g, "A")
+    state.stun(g, "A1")
     before = g.state.digest()
     with pytest.raises(RulesError) as e:
-        engine.check_impulse(g, "A", {"hex": "1B2", "units": ["A1"]})
+        impulses.check_impulse(g, "A", {"hex": "1B2", "units": ["A1"]})
     assert e.value.rule == "Firepower 6.2.8" and "Stunned" in str(e.value)
     assert g.state.digest() == before
 
@@ -278,16 +278,16 @@ def test_fp_91_spread_into_a_hex_hidden_behind_the_hill_is_a_dud() -> None:
 def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "E2", 4),
                  ("B1", "RFL", "B", "C6", 1), ("B2", "RFL", "B", "C4", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.begin_impulse(g, ["A1"])
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
     shot = {"unit": "A1", "act": "fire", "mode": "semi", "targets": ["B1"], "after": 0}
-    engine.check_action(g, shot)                      # B2 (an enemy) stands in between
+    actions.check_action(g, shot)                      # B2 (an enemy) stands in between
     g.state.units["A2"].hex = g.board.parse("1C3")     # a Standing friend in between
     with pytest.raises(RulesError) as e:
-        engine.check_action(g, shot)
+        actions.check_action(g, shot)
     assert e.value.rule == "Firepower 6.3.4.3"
     g.state.units["A2"].state["posture"] = "crouch"   # lower than the Standing firer
-    engine.check_action(g, shot)
+    actions.check_action(g, shot)
 
 
 @pytest.mark.parametrize(("choice", "words"), [
@@ -299,10 +299,10 @@ def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> Non
 ])
 def test_an_impulse_is_the_soldiers_of_one_hex(fp_game: Any, choice: Any, words: str) -> None:
     g = fp_game(THREE_A_SIDE, seed=6)
-    engine.start_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
     before = g.state.digest()
     with pytest.raises(RulesError) as e:
-        engine.check_impulse(g, "A", choice)
+        impulses.check_impulse(g, "A", choice)
     assert words in str(e.value) and e.value.rule == "Firepower 6.1"
     assert g.state.digest() == before
 
@@ -311,14 +311,14 @@ def test_a_stack_may_act_together_or_one_soldier_of_it(fp_game: Any) -> None:
     # Firepower 6.2.6 with digest A-3: the whole stack, or part of it, is one Impulse
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
                  ("B1", "RFL", "B", "M12", 1)])
-    engine.start_impulse_phase(g, "A")
-    opts = engine.impulse_options(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    opts = impulses.impulse_options(g, "A")
     assert {"hex": "1C2", "units": ["A1", "A2"]} in opts
     assert {"hex": "1C2", "units": ["A2"]} in opts
-    engine.begin_impulse(g, engine.check_impulse(g, "A", {"hex": "1C2", "units": ["A1", "A2"]}))
-    engine.apply_action(g, {"unit": "A1", "act": "enter"})     # the stack breaks up
-    engine.apply_action(g, {"unit": "A2", "act": "turn", "to": 3})
-    engine.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (6.6)
+    impulses.begin_impulse(g, impulses.check_impulse(g, "A", {"hex": "1C2", "units": ["A1", "A2"]}))
+    actions.apply_action(g, {"unit": "A1", "act": "enter"})     # the stack breaks up
+    actions.apply_action(g, {"unit": "A2", "act": "turn", "to": 3})
+    actions.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (6.6)
     assert g.board.label(g.state.units["A1"].hex) == "1C4"
     assert g.state.units["A2"].facing == 3
 
