@@ -69,7 +69,7 @@ class ActionType:
 
 
 def mf_left(game: Game, ph: dict[str, Any], uid: str) -> int:
-    """MF a soldier may still spend this Impulse Phase (Firepower 6.2, 6.2.8)."""
+    """MF a soldier may still spend this Impulse Phase (Firepower 6.2, Firepower 6.2.8)."""
     u = game.state.units[uid]
     allowance = mf_allowance(u.state.get("status"))
     if allowance > 0:
@@ -108,7 +108,8 @@ def _pay(game: Game, ph: dict[str, Any], uid: str, cost: int, noncombat: bool) -
 
 
 def enter_cost(c: BasicCard, m: FpMap, u: Unit) -> tuple[int, Hex, list[str]]:
-    """Firepower 6.2.1, 6.2.3: the hex directly in front, plus a hill or depression hexside."""
+    """Firepower 6.2.1, Firepower 6.2.3: the hex directly in front, plus a hill or depression
+    hexside crossed on the way, one choice (docs/decisions.md FPD-12)."""
     assert u.hex is not None
     posture = str(u.state.get("posture", "stand"))
     dest = u.hex.neighbor(u.facing)
@@ -196,9 +197,11 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
             raise RulesError(f"{u.id} already made a Combat Action this Impulse Phase",
                              rule="Firepower 6.2.5")
         label = m.label(u.hex)
+        # one firer per hex per Impulse Phase (docs/decisions.md FPD-13)
         if label in ph["fired_hexes"]:
             raise RulesError(f"a soldier of this stack already fired from {label}",
                              rule="Firepower 6.3.1.3")
+        # MF announced for after firing bound later non-combat Actions (docs/decisions.md FPD-17)
         after = choice.get("after", 0) if act == "fire" else 0
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
             raise RulesError("announce the MF to be spent after firing as a number",
@@ -293,8 +296,9 @@ def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
 
 
 def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
-    """Firepower 6.2.5.2, 6.5: attackers enter a hex holding opposing soldiers, each with at
-    least one MF left for the melee after entering; a Combat Action for each attacker."""
+    """Firepower 6.2.5.2, Firepower 6.5: attackers of the current Impulse enter a hex holding
+    opposing soldiers, each with at least one MF left for the melee after entering; a Combat
+    Action for each attacker, resolved at once (docs/decisions.md FPD-24)."""
     c, m = rules_card(game), fp_map(game)
     units = choice.get("units")
     label = choice.get("hex")
@@ -327,7 +331,7 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
 
 
 def apply_action(game: Game, choice: Any) -> dict[str, Any]:
-    """Check, then carry out one Action (Firepower 6.2, 6.6: effects apply at once)."""
+    """Check, then carry out one Action (Firepower 6.2, Firepower 6.6: effects apply at once)."""
     info = check_action(game, choice)
     ph = data(game)["phase"]
     act = info["act"]
@@ -359,7 +363,7 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
         u.hex = info["to"]
         ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
         _arrive(game, u, src)
-        if ph["entered"][uid] >= RUNNING_HEXES:  # Firepower 4.5, 6.2.1
+        if ph["entered"][uid] >= RUNNING_HEXES:  # Firepower 4.5, Firepower 6.2.1
             u.state["speed"] = "running"
         game.emit("action", unit=uid, act="enter", hex=game.board.label(u.hex),
                   cost=info["cost"], parts=info["parts"], rule="Firepower 6.2.1")
@@ -381,7 +385,8 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
 
 
 def _arrive(game: Game, u: Unit, src: Hex) -> None:
-    """Entering a fence or hedge hex puts the soldier on the part he came in by (Firepower 4.7)."""
+    """Entering a fence or hedge hex puts the soldier on the part he came in by (Firepower 4.7,
+    docs/decisions.md FPD-8)."""
     m = fp_map(game)
     assert u.hex is not None
     pic = m.fence.get(u.hex) or m.hedge.get(u.hex)
@@ -429,7 +434,7 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
     roll = game.dice.d10(f"melee in {game.board.label(dest)}")
     mod = combat.melee_modifier(len(units), len(defenders))
     winner = combat.melee_winner(roll, len(units), len(defenders))
-    if winner == "attacker":  # Firepower 6.5.1, 6.5.3
+    if winner == "attacker":  # Firepower 6.5.1, Firepower 6.5.3
         for d in defenders:
             eliminate(game, d, ph["side"], "Firepower 6.5.1")
         for uid in units:

@@ -4,15 +4,15 @@ evaluation.
 * Set-up: forward hexes of its zone with cover (tree, rough) or a fence in front, spread out so a
   grenade cannot catch many, facing the enemy.
 * Impulses: the soldiers with the best thing to do act first.
-* Actions: fire where the expected kills are good (hit number against every modifier, 6.3.6),
-  grenades at stacks, melee only at favourable odds (6.5.2), otherwise move to where the enemy's
-  fire is weak and his own is good, toward the far side of the fold as the Turns run out (7), and
-  go Crouching or Prone when exposed. Movement is judged by short plans (stand up, turn, go
-  straight as far as the MF allow, then crouch or go prone), so a move whose first Action
-  gains nothing by itself (a turn before a dash) is still found.
-* Set-up spreads the soldiers out (``STACK = 1``): stacks move together in one Impulse (6.2.6)
-  but a burst or a grenade catches all of them, and in trials stacked set-ups lost more than
-  they gained.
+* Actions: fire where the expected kills are good (hit number against every modifier,
+  Firepower 6.3.6), grenades at stacks, melee only at favourable odds (Firepower 6.5.2), otherwise
+  move to where the enemy's fire is weak and his own is good, toward the far side of the fold as
+  the Turns run out (Firepower 7), and go Crouching or Prone when exposed. Movement is judged by
+  short plans (stand up, turn, go straight as far as the MF allow, then crouch or go prone), so a
+  move whose first Action gains nothing by itself (a turn before a dash) is still found.
+* Set-up spreads the soldiers out (``STACK = 1``): stacks move together in one Impulse
+  (Firepower 6.2.6) but a burst or a grenade catches all of them, and in trials stacked set-ups
+  lost more than they gained.
 
 It reads only the units in its view (everything is open in the Basic Game) and calls the pure
 rules functions through ``view.game`` for hit numbers and lines of sight.
@@ -60,7 +60,7 @@ class FirepowerAI:
         for k, v in weights.items():
             setattr(self, k, v)
 
-    # -- entry point ------------------------------------------------------------------------------
+    # -- entry point -------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         game = view.game
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
@@ -76,7 +76,7 @@ class FirepowerAI:
             return self._action(game, opts)
         return self._rng.choice(opts)
 
-    # -- helpers ----------------------------------------------------------------------------------
+    # -- helpers -----------------------------------------------------------------------------------
     def _sol(self, game: Game) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
         sol = soldiers(game)
         mine = [s for s in sol.values() if s.side == self.side]
@@ -168,7 +168,7 @@ class FirepowerAI:
             score += 0.3
         return score
 
-    # -- set-up -----------------------------------------------------------------------------------
+    # -- set-up ------------------------------------------------------------------------------------
     def _place(self, game: Game, decision: Decision, opts: list[Any]) -> Any:
         m = fp_map(game)
         placed = [u.hex for u in game.state.units_of(self.side) if u.hex is not None]
@@ -195,7 +195,7 @@ class FirepowerAI:
         choice["posture"] = "crouch" if weapon == "LMG" else "stand"
         return choice
 
-    # -- impulses ---------------------------------------------------------------------------------
+    # -- impulses ----------------------------------------------------------------------------------
     def _impulse(self, game: Game, opts: list[Any]) -> Any:
         """The hex (or soldier) whose Impulse promises most: a stack is worth the sum of what
         its soldiers can do, since all of them act in one Impulse (Firepower 6.2.6)."""
@@ -207,7 +207,7 @@ class FirepowerAI:
             prog = self._progress(game, s.hex)
             v += 0.5 * max(0.0, 3.0 - max(0.0, prog))
             if self.RUSH and game.state.turn >= game.scenario.turns - 1 and prog <= 0:
-                # late in the game, the soldiers nearest the fold go for its far side (7)
+                # late in the game, the soldiers nearest the fold go for its far side (Firepower 7)
                 v += self.W_BEYOND * max(0.0, 1.0 - (-prog) / 8.0)
             single[s.id] = v
         best, best_s = "pass", -1e9
@@ -224,7 +224,7 @@ class FirepowerAI:
         return best
 
 
-    # -- actions ----------------------------------------------------------------------------------
+    # -- actions -----------------------------------------------------------------------------------
     def _action(self, game: Game, opts: list[Any]) -> Any:
         sol, _mine, theirs = self._sol(game)
         ph = data(game)["phase"]
@@ -265,9 +265,10 @@ class FirepowerAI:
         then crouch or go prone?), their best gain over staying put, by the first Action.
 
         Costs come from the MOVEMENT FACTOR chart (Firepower 6.2): entering only the hex in
-        front (6.2.1), a hill or depression hexside adds a cross (6.2.3), four new hexes mark
-        Running (4.5). A plan stops in a fence or hedge hex (crossing its picture is one more
-        Action, 6.2.3) and before a hex holding enemies (melee is judged on its own)."""
+        front (Firepower 6.2.1), a hill or depression hexside adds a cross (Firepower 6.2.3),
+        four new hexes mark Running (Firepower 4.5). A plan stops in a fence or hedge hex
+        (crossing its picture is one more Action, Firepower 6.2.3) and before a hex holding
+        enemies (melee is judged on its own)."""
         c, m = card(), fp_map(game)
         budget = mf_left(game, ph, me.id)
         if me.id in ph["after"]:

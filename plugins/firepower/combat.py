@@ -85,8 +85,9 @@ def fire_modifiers(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
 def throw_modifiers(thrower: Soldier, los: LosResult,
                     card: BasicCard | None = None) -> list[Modifier]:
     """Modifiers of a hand grenade throw (Firepower 6.3.6.3.2): cover, concealment, posture,
-    running and firer movement do not apply (6.3.6.2.2-6.3.6.2.7); firer Suppressed and trees or
-    hedges in the line of sight do, since no exception is written (digest A-8)."""
+    running and firer movement do not apply (Firepower 6.3.6.2.2-6.3.6.2.7); firer Suppressed and
+    trees or hedges in the line of sight do, since no exception is written (docs/decisions.md
+    FPD-18)."""
     v = (card or _card()).mod
     mods: list[Modifier] = []
     if thrower.suppressed:
@@ -104,11 +105,13 @@ def throw_modifiers(thrower: Soldier, los: LosResult,
 def blast_modifiers(card: BasicCard, m: FpMap, soldier: Soldier, impact: Hex,
                     impact_side_point: Hex | None = None) -> list[Modifier]:
     """Modifiers of one blast roll (Firepower 6.3.6.3.2.2): the blast diagram's distance modifier,
-    cover (6.3.6.2.2 applies to blast) and Crouching/Prone (6.3.6.2.4 applies to blast).
-    Concealment, Running and firer movement never apply (6.3.6.2.3, 6.3.6.2.6, 6.3.6.2.7).
+    cover (Firepower 6.3.6.2.2 applies to blast) and Crouching/Prone (Firepower 6.3.6.2.4 applies
+    to blast). Concealment, Running and firer movement never apply (Firepower 6.3.6.2.3,
+    Firepower 6.3.6.2.6, Firepower 6.3.6.2.7; docs/decisions.md FPD-18).
 
     In the impact hex itself a fence is between when the soldier is on the other part of the
-    hex from where the grenade came in (``impact_side_point``: the thrower's hex; digest A-33).
+    hex from where the grenade came in (``impact_side_point``: the thrower's hex;
+    docs/decisions.md FPD-20).
     """
     d = soldier.hex.distance(impact)
     dm = card.blast_modifier(d)
@@ -161,7 +164,7 @@ def melee_winner(roll: int, attackers: int, defenders: int) -> Literal["attacker
 
 
 def hit_probability(hit: int, modifier: float) -> float:
-    """Chance that d10 + modifier <= hit (the die reads 1..10, Firepower 1.3, 4.2)."""
+    """Chance that d10 + modifier <= hit (the die reads 1..10, Firepower 1.3, Firepower 4.2)."""
     n = int(hit - modifier)
     return max(0, min(10, n)) / 10.0
 
@@ -178,6 +181,7 @@ def check_target_hex(card: BasicCard, m: FpMap, firer: Soldier, target_hex: Hex,
         raise RulesError(f"hex {target_hex!r} is not on the board", rule="Firepower 4.9")
     rng = firer.hex.distance(target_hex)
     if rng == 0:
+        # docs/decisions.md FPD-14: no fire or grenade into one's own hex
         raise RulesError("a soldier may not fire into his own hex", rule="Firepower 6.3.2.1")
     if not in_arc(firer.hex, firer.facing, target_hex, "front60"):
         raise RulesError(f"{m.label(target_hex)} is outside {firer.id}'s firing arc",
@@ -224,7 +228,7 @@ class FireContext:
     noncombat_mf: int = 0
     vertex_side: int | None = None
     extra_modifiers: Callable[[FireContext, Soldier], Sequence[Modifier]] | None = None
-    # -- filled by the steps ---------------------------------------------------------------------
+    # -- filled by the steps -----------------------------------------------------------------------
     range: int = 0
     hit: int = 0
     los: LosResult | None = None
@@ -293,7 +297,7 @@ class Step:
 FireEdit = Edit[Step]
 
 
-# -- fire steps -------------------------------------------------------------------------------
+# -- fire steps ------------------------------------------------------------------------------------
 
 
 def step_check_fire(ctx: FireContext) -> None:
@@ -371,8 +375,9 @@ def step_shots(ctx: FireContext) -> None:
 
 def step_auto_suppression(ctx: FireContext) -> None:
     """Firepower 6.4.1: after automatic fire every soldier in the target hex not hit is
-    Suppressed, provided a modified 10 or less can be rolled (his own modifiers, digest A-7);
-    semi-automatic fire never suppresses. A Stunned soldier stays Stunned."""
+    Suppressed, provided a modified 10 or less can be rolled (his own modifiers,
+    docs/decisions.md FPD-22); semi-automatic fire never suppresses. A Stunned soldier stays
+    Stunned (docs/decisions.md FPD-23)."""
     if ctx.mode != "auto":
         return
     for s in ctx.soldiers.values():
@@ -391,7 +396,7 @@ FIRE_STEPS: tuple[Step, ...] = (
     Step("suppression", step_auto_suppression, "Firepower 6.4.1"),
 )
 
-# -- grenade steps ----------------------------------------------------------------------------
+# -- grenade steps ---------------------------------------------------------------------------------
 
 
 def throw_range_limit(card: BasicCard, posture: str) -> int:
@@ -401,7 +406,8 @@ def throw_range_limit(card: BasicCard, posture: str) -> int:
 
 
 def step_check_grenade(ctx: FireContext) -> None:
-    """Firepower 6.3.1.1, 6.3.2.1.1, 6.3.3, 6.3.4: a target hex in arc, range and sight."""
+    """Firepower 6.3.1.1, Firepower 6.3.2.1.1, Firepower 6.3.3, Firepower 6.3.4: a target hex in
+    arc, range and sight."""
     if ctx.target_hex is None:
         raise RulesError("a grenade is thrown at a target hex", rule="Firepower 6.3.1.1")
     if ctx.firer.stunned:
@@ -417,6 +423,7 @@ def step_check_grenade(ctx: FireContext) -> None:
     sides = trace(ctx.firer.hex, ctx.target_hex).entry_hexsides()
     if len(sides) == 2:
         if ctx.vertex_side is None:
+            # the thrower's choice, the first by default (docs/decisions.md FPD-19)
             ctx.vertex_side = sides[0]
         if ctx.vertex_side not in sides:
             raise RulesError(f"the line of sight crosses the angle of hexsides {sides}; choose "
@@ -427,7 +434,7 @@ def step_check_grenade(ctx: FireContext) -> None:
 
 
 def step_grenade_hit(ctx: FireContext) -> None:
-    """Firepower 6.3.6.1, 6.3.6.3.2: the grenade line's hit number and the throw modifiers."""
+    """Firepower 6.3.6.1, Firepower 6.3.6.3.2: the grenade line's hit number and the throw modifiers."""
     ctx.hit = ctx.card.hit_number("HGN", "throw", ctx.range)
     assert ctx.los is not None
     ctx.modifiers["throw"] = throw_modifiers(ctx.firer, ctx.los, ctx.card)
@@ -448,7 +455,7 @@ def spread_hex(card: BasicCard, target: Hex, entry_side: int, roll: int) -> Hex:
 def step_throw(ctx: FireContext) -> None:
     """Firepower 6.3.6.3.2: hit number or less hits the target hex; over 10 misses completely;
     otherwise the spread decides the impact hex, which is a dud when off the map, beyond the
-    grenade's range or completely blocked from the thrower's line of sight (6.3.6.3.2.1)."""
+    grenade's range or completely blocked from the thrower's line of sight (Firepower 6.3.6.3.2.1)."""
     assert ctx.target_hex is not None and ctx.entry_side is not None
     r = ctx.roll(f"{ctx.firer.id} grenade at {ctx.map.label(ctx.target_hex)}")
     mod = int(total(ctx.modifiers["throw"]))
@@ -477,9 +484,10 @@ def step_throw(ctx: FireContext) -> None:
 
 
 def step_blast(ctx: FireContext) -> None:
-    """Firepower 6.3.6.3.2.2, 6.4.2: one blast roll per soldier within two hexes of the impact,
-    of either side; survivors in the impact hex are Stunned, those in the blast zone Suppressed
-    if an unmodified 2 could have hit."""
+    """Firepower 6.3.6.3.2.2, Firepower 6.4.2: one blast roll per soldier within two hexes of the
+    impact, of either side; survivors in the impact hex are Stunned, those in the blast zone
+    Suppressed if an unmodified 2 could have hit. Nothing blocks the blast (docs/decisions.md
+    FPD-21)."""
     if ctx.impact is None:
         return
     blast_hit = ctx.card.weapons["HGN"].blast_hit or 5

@@ -95,6 +95,10 @@ def _soldier_lines(game: Game) -> list[str]:
     return lines
 
 
+def _as_json(game: Game, choice: Any) -> str:
+    return json.dumps(choice)
+
+
 DESCRIBE: dict[str, Callable[[Game, Any], str]] = {
     "board_side": _describe_board_side,
     "place": _describe_place,
@@ -110,7 +114,7 @@ def explain_decision(game: Game, decision: Decision) -> str:
     lines = [f"{head} ({decision.rule})" if decision.rule else head]
     if decision.kind == "action":
         lines.extend(_soldier_lines(game))
-    describe = DESCRIBE.get(decision.kind, lambda _g, o: json.dumps(o))
+    describe = DESCRIBE.get(decision.kind, _as_json)
     options = list(decision.options or [])
     shown = SHOWN_PLACES if decision.kind == "place" else len(options)
     for i, option in enumerate(options[:shown], start=1):

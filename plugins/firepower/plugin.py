@@ -42,7 +42,7 @@ PLUGIN = PluginManifest(
     system=SYSTEM,
     kind="system",
     title="Firepower (Avalon Hill): Basic Game",
-    summary="Individual soldiers, blind sequence-unit draws, Impulses of Actions (rules 1-7).",
+    summary="Individual soldiers, blind sequence-unit draws, Impulses of Actions (Firepower 1-7).",
     implements=("Firepower 1", "Firepower 2", "Firepower 3", "Firepower 4", "Firepower 5",
                 "Firepower 6", "Firepower 7"),
     version="0.1",

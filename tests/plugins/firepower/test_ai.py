@@ -168,7 +168,7 @@ def _run_impulse(game: Any, side: str, units: tuple[str, ...], **weights: Any) -
 
 def test_ai_plans_a_turn_and_a_dash_past_the_fold_in_the_last_turn(fp_game: Any) -> None:
     # Firepower 7: a survivor beyond the fold scores 3 VP. A1 faces away from the fold (column H
-    # of the test panel); turning (1 MF) then entering three hexes (6.2.1) takes him past it.
+    # of the test panel); turning (1 MF) then entering three hexes (Firepower 6.2.1) takes him past it.
     g = fp_game([("A1", "RFL", "A", "F5", 5), ("B1", "RFL", "B", "P15", 5, {"posture": "prone"})],
                 hexes=[{"at": "P15", "terrain": "tree"}])
     state.data(g)["board_side"] = {"A": "5/6", "B": "2/3"}

@@ -1,5 +1,5 @@
-"""Audit tests: the turn as the engine plays it (5, 6.1), melee and blast on the board with the
-digest's numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight explanations."""
+"""Audit tests: the turn as the engine plays it (5, Firepower 6.1), melee and blast on the board with the
+worked examples' numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight explanations."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def _st(g: Game, uid: str, key: str) -> Any:
     return g.state.units[uid].state[key]
 
 
-# -- the turn: Mix, blind draws one at a time, two Impulses each (3.1, 3.2, 5, 6.1, 6.2) ----------
+# -- the turn: Mix, blind draws, two Impulses each (Firepower 3.1-3.2, Firepower 5, Firepower 6.1) -
 
 THREE_A_SIDE = [("A1", "RFL", "A", "B2", 1), ("A2", "RFL", "A", "B6", 1),
                 ("A3", "RFL", "A", "B10", 1), ("B1", "RFL", "B", "O2", 1),
@@ -59,7 +59,7 @@ def test_each_draw_gives_one_side_exactly_two_impulses_of_different_soldiers(
         if draw < 5:
             assert state.data(g)["drawn"] == draw + 2
             assert _ph(g)["impulse"] == 0 and _ph(g)["used"] == []
-    assert sorted(sides) == ["A"] * 3 + ["B"] * 3   # three sequence units a side (2.3)
+    assert sorted(sides) == ["A"] * 3 + ["B"] * 3   # three sequence units a side (Firepower 2.3)
     assert g.pending is None and g.state.phase == "over"
 
 
@@ -78,9 +78,10 @@ def test_a_third_impulse_is_never_offered(fp_game: Any) -> None:
 
 
 def test_marker_timing_at_each_draw_and_phase_end(fp_game: Any) -> None:
-    """6.1.1 speed markers of the drawing side go at its draw; 6.1.2 the other side's Suppressed
-    markers go at the draw; 6.1.3 the phasing side's Stunned become Suppressed when its Impulse
-    Phase ends (digest A-1). Checked at every transition of a whole Turn."""
+    """Firepower 6.1.1: speed markers of the drawing side go at its draw; Firepower 6.1.2: the
+    other side's Suppressed markers go at the draw; Firepower 6.1.3: the phasing side's Stunned
+    become Suppressed when its Impulse Phase ends (docs/decisions.md FPD-10). Checked at every
+    transition of a whole Turn."""
     checked = {"same": 0, "other": 0}
     for seed in range(5, 9):
         _one_turn_of_markers(fp_game(THREE_A_SIDE, seed=seed), checked)
@@ -95,19 +96,19 @@ def _one_turn_of_markers(g: Game, checked: dict[str, int]) -> None:
         other = "B" if side == "A" else "A"
         if prev is not None:
             pother = "B" if prev == "A" else "A"
-            # 6.1.3 converts only the phasing side's Stuns; 6.1.2 never removes a Stun
+            # Firepower 6.1.3 converts only the phasing side's Stuns; Firepower 6.1.2 never removes a Stun
             assert _st(g, f"{pother}2", "status") == "stunned"
             if side == prev:
                 checked["same"] += 1
-                assert _st(g, f"{side}1", "speed") == "normal"        # 6.1.1: removed
+                assert _st(g, f"{side}1", "speed") == "normal"        # Firepower 6.1.1: removed
                 assert _st(g, f"{pother}1", "speed") == "running"     # not his side's draw
-                assert _st(g, f"{pother}3", "status") is None          # 6.1.2: removed
-                assert _st(g, f"{prev}3", "status") == "suppressed"   # 6.1.3, own: kept
+                assert _st(g, f"{pother}3", "status") is None          # Firepower 6.1.2: removed
+                assert _st(g, f"{prev}3", "status") == "suppressed"   # Firepower 6.1.3, own: kept
             else:
                 checked["other"] += 1
-                assert _st(g, f"{side}1", "speed") == "normal"        # 6.1.1 (the enemy's)
+                assert _st(g, f"{side}1", "speed") == "normal"        # Firepower 6.1.1 (the enemy's)
                 assert _st(g, f"{prev}1", "speed") == "running"       # stays till his draw
-                assert _st(g, f"{prev}3", "status") is None            # 6.1.3 then 6.1.2
+                assert _st(g, f"{prev}3", "status") is None            # Firepower 6.1.3 then Firepower 6.1.2
                 assert _st(g, f"{side}3", "status") == "suppressed"   # own: kept
         # during this Impulse Phase: mark markers as fire and movement would leave them
         g.state.units[f"{side}1"].state["speed"] = "running"
@@ -116,7 +117,7 @@ def _one_turn_of_markers(g: Game, checked: dict[str, int]) -> None:
         state.stun(g, f"{other}2")
         state.suppress(g, f"{other}3")
         g.answer("pass")
-        if g.pending is not None:   # the Stun of the phasing side became Suppressed (6.1.3)
+        if g.pending is not None:   # the Stun of the phasing side became Suppressed (Firepower 6.1.3)
             assert g.pending.side != side or _st(g, f"{side}3", "status") == "suppressed"
         prev = side
 
@@ -129,7 +130,7 @@ def test_stunned_soldiers_are_not_offered_an_impulse(fp_game: Any) -> None:
     assert all("A1" not in o["units"] for o in opts)
 
 
-# -- melee on the board (6.5) ------------------------------------------------------------------
+# -- melee on the board (Firepower 6.5) ------------------------------------------------------------
 
 def _melee_game(fp_game: Any, n_att: int, n_def: int) -> Game:
     units: list[tuple[Any, ...]] = [(f"A{i}", "RFL", "A", "C2", 4) for i in range(1, n_att + 1)]
@@ -148,7 +149,7 @@ def test_fp_83_three_attackers_win_on_a_nine(fp_game: Any) -> None:
     assert _st(g, "B1", "eliminated") is True
     for uid in ("A1", "A2", "A3"):
         assert g.board.label(g.state.units[uid].hex) == "1C3"
-        with pytest.raises(RulesError) as e:          # 6.5.3: they stop acting
+        with pytest.raises(RulesError) as e:          # Firepower 6.5.3: they stop acting
             actions.check_action(g, {"unit": uid, "act": "turn", "to": 2})
         assert e.value.rule == "Firepower 6.5.3"
     assert actions.legal_actions(g) == ["end"]
@@ -185,7 +186,7 @@ def test_melee_needs_one_mf_after_entering(fp_game: Any) -> None:
     assert "MF" in str(e.value) and g.state.digest() == before
 
 
-# -- grenade blast rolls with the digest's numbers (6.3.6.3.2.2, 6.4.2) ----------------------
+# -- grenade blast rolls of the worked examples (Firepower 6.3.6.3.2.2, Firepower 6.4.2) -----------
 
 AREA = Hex(0, 0).within(10)
 
@@ -220,7 +221,7 @@ def test_fp_88_prone_adjacent_rolls_3() -> None:
     assert miss.blast[0]["modified"] == 8 and miss.blast[0]["result"] == "no effect"
 
 
-# -- the line-of-sight explanation names each hex and what it does (6.3.4, 6.3.6.2.5) -------
+# -- the line-of-sight explanation names each hex and what it does (Firepower 6.3.4, Firepower 6.3.6.2.5) ---
 
 def test_los_reasons_name_trees_hedges_and_blocks(fp_game: Any) -> None:
     g: Game = fp_game([("A1", "RFL", "A", "C2", 4)],
@@ -259,8 +260,8 @@ def test_a_stunned_soldier_cannot_be_named_for_an_impulse(fp_game: Any) -> None:
 
 
 def test_fp_91_spread_into_a_hex_hidden_behind_the_hill_is_a_dud() -> None:
-    # The target hex is a hill: the thrower sees it, but not the hex beyond it (6.3.4.1), so a
-    # spread there (roll 4: straight on, stand-in diagram) is a dud (6.3.6.3.2.1).
+    # The target hex is a hill: the thrower sees it, but not the hex beyond it (Firepower 6.3.4.1), so a
+    # spread there (roll 4: straight on, stand-in diagram) is a dud (Firepower 6.3.6.3.2.1).
     from hexwar.plugins.firepower.terrain import HILL
 
     m = FpMap.plain(AREA, level={Hex(0, 4): HILL})
@@ -291,7 +292,7 @@ def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> Non
 
 
 @pytest.mark.parametrize(("choice", "words"), [
-    ({"hex": "1B2", "units": ["A1", "A2"]}, "one hex"),          # two hexes (6.1)
+    ({"hex": "1B2", "units": ["A1", "A2"]}, "one hex"),          # two hexes (Firepower 6.1)
     ({"hex": "1B2", "units": ["A1", "A1"]}, "once"),
     ({"hex": "1O2", "units": ["B1"]}, "not a soldier of A"),     # an enemy soldier
     ({"hex": "1B2", "units": []}, "once"),
@@ -308,7 +309,7 @@ def test_an_impulse_is_the_soldiers_of_one_hex(fp_game: Any, choice: Any, words:
 
 
 def test_a_stack_may_act_together_or_one_soldier_of_it(fp_game: Any) -> None:
-    # Firepower 6.2.6 with digest A-3: the whole stack, or part of it, is one Impulse
+    # Firepower 6.2.6 (docs/decisions.md FPD-11): the whole stack, or part of it, is one Impulse
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
                  ("B1", "RFL", "B", "M12", 1)])
     impulses.start_impulse_phase(g, "A")
@@ -318,7 +319,7 @@ def test_a_stack_may_act_together_or_one_soldier_of_it(fp_game: Any) -> None:
     impulses.begin_impulse(g, impulses.check_impulse(g, "A", {"hex": "1C2", "units": ["A1", "A2"]}))
     actions.apply_action(g, {"unit": "A1", "act": "enter"})     # the stack breaks up
     actions.apply_action(g, {"unit": "A2", "act": "turn", "to": 3})
-    actions.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (6.6)
+    actions.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (Firepower 6.6)
     assert g.board.label(g.state.units["A1"].hex) == "1C4"
     assert g.state.units["A2"].facing == 3
 

@@ -204,7 +204,7 @@ def test_grenade_command_lists_spread_and_blast() -> None:
     assert sorted({b["modifier"] for b in out["blast_zone"]}) == [0, 3, 4]
     assert len(out["blast_zone"]) == 19
     far = CliRunner().invoke(firepower, ["grenade", "1C10", "1K10", "--posture", "prone"])
-    assert far.exit_code != 0 and "6.3.2.1.1" in far.output
+    assert far.exit_code != 0 and "Firepower 6.3.2.1.1" in far.output
 
 
 def test_fire_command_from_a_situation(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def test_every_value_has_a_rule_a_transcription_or_estimated() -> None:
 
 def test_grenade_conflict_with_the_transcription_is_documented() -> None:
     text = (TABLES / "basic_fire.csv").read_text()
-    assert "6.3.2.1.1" in text and "text wins" in text
+    assert "Firepower 6.3.2.1.1" in text and "text wins" in text
     assert card().hit_source("HGN", "throw", 7).source == "Firepower 6.3.2.1.1"
 
 
@@ -74,7 +74,7 @@ def test_data_check_command_passes() -> None:
     assert json.loads(result.output)["problems"] == []
 
 
-# -- panels ---------------------------------------------------------------------------------------
+# -- panels ----------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def basic_game() -> Game:
@@ -83,7 +83,7 @@ def basic_game() -> Game:
 
 def test_fp_1_hex_ids(basic_game: Game) -> None:
     assert parse_letter_number("1FF1") == ("1", 31, 1)
-    for label in ("1FF1", "1C10", "1A8"):   # named by Firepower 1.1, 16.5.1, 20.1.2
+    for label in ("1FF1", "1C10", "1A8"):   # named by Firepower 1.1, Firepower 16.5.1, Firepower 20.1.2
         assert basic_game.board.label(basic_game.board.parse(label)) == label
 
 
@@ -130,7 +130,7 @@ def test_core_los_rules_agree_with_basic_los(basic_game: Game) -> None:
                 assert mine.trees + mine.hedges == core.modifier
 
 
-# -- scenario, victory ------------------------------------------------------------------------------
+# -- scenario, victory -----------------------------------------------------------------------------
 
 def test_basic_scenario_is_valid_and_as_the_rules_say() -> None:
     s = Scenario.load(BASIC)
@@ -152,10 +152,10 @@ def test_setup_roll_offs_and_zones() -> None:
     p = g.pending
     assert p is not None and p.kind == "place"
     offs = [e for e in g.log.events if e.get("type") == "roll_off"]
-    assert "2.2" in offs[0]["purpose"] and offs[0]["winner"] == d.side   # high roll picks
+    assert "Firepower 2.2" in offs[0]["purpose"] and offs[0]["winner"] == d.side   # high roll picks
     low = offs[1]
-    assert "2.4" in low["purpose"] and low["rolls"][low["winner"]] == min(low["rolls"].values())
-    assert p.side == low["winner"]        # the low roller sets up first (2.4)
+    assert "Firepower 2.4" in low["purpose"] and low["rolls"][low["winner"]] == min(low["rolls"].values())
+    assert p.side == low["winner"]        # the low roller sets up first (Firepower 2.4)
     zone = {o["hex"] for o in p.options or []}
     cols = {parse_letter_number(h)[1] for h in zone}
     assert cols == ({0, 1, 2, 3, 4} if sides[p.side] == "5/6" else {28, 29, 30, 31, 32})
@@ -197,7 +197,7 @@ def test_fp_108_victory_example() -> None:
         state.eliminate(g, uid, "B", "test")
     units["A5"].hex = g.board.parse("1Z5")     # beyond the fold (column Q) for side 5/6
     units["A6"].hex = g.board.parse("1R5")
-    units["B5"].hex = g.board.parse("1Q5")     # on the fold: not beyond (digest A-18)
+    units["B5"].hex = g.board.parse("1Q5")     # on the fold: not beyond (docs/decisions.md FPD-6)
     units["B6"].hex = g.board.parse("1CC5")
     assert victory.victory_points(g) == {"A": 4 + 2 * 3, "B": 4}
     result = victory.final_result(g)

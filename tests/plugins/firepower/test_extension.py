@@ -141,7 +141,7 @@ def test_the_system_names_its_facade() -> None:
         "firepower_mf_modifiers", "firepower_impulse_phase_start", "firepower_impulse_phase_end"}
 
 
-# -- fire procedures as kit pipelines (docs/decisions.md FPD-25) -----------------------------
+# -- fire procedures as kit pipelines (docs/decisions.md FPD-25) -----------------------------------
 
 def _step(name: str) -> combat.Step:
     return combat.Step(name, lambda ctx: None)
@@ -187,7 +187,7 @@ def test_an_edit_naming_no_step_is_an_error_listing_the_steps() -> None:
         combat.procedure("fire", [Edit("insert_after", "volley", step=_step("x"), rule="r")])
 
 
-# -- save and replay ---------------------------------------------------------------------------
+# -- save and replay -------------------------------------------------------------------------------
 
 def test_a_saved_game_replays_with_the_same_state_hashes(tmp_path: Path) -> None:
     g = make_game(BASIC, seed=7)

@@ -1,4 +1,4 @@
-"""The Impulse Phase on the engine: Actions, MF, stacks, markers, illegal Actions (6.1-6.6)."""
+"""The Impulse Phase on the engine: Actions, MF, stacks, markers, illegal Actions (Firepower 6.1-6.6)."""
 
 from __future__ import annotations
 
@@ -182,7 +182,7 @@ def test_fp_22_suppression_removes_running_for_later_shots(fp_game: Any) -> None
     first = act(g, unit="L", act="fire", mode="auto", targets=["Y"], after=0)
     assert any(m.rule == "Firepower 6.3.6.2.6" for m in first["ctx"].modifiers["Y"])
     assert g.state.units["Y"].state["status"] == "suppressed"
-    assert g.state.units["Y"].state["speed"] == "normal"     # 6.4.3
+    assert g.state.units["Y"].state["speed"] == "normal"     # Firepower 6.4.3
     impulses.begin_impulse(g, ["R"])
     g.dice.force(10, 10)
     r = actions.check_action(g, {"unit": "R", "act": "fire", "mode": "semi", "targets": ["Y"],
@@ -218,7 +218,7 @@ def test_fp_95_stun_during_the_enemy_phase_case_2(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("Y", "RFL", "B", "C9", 1)])
     impulses.start_impulse_phase(g, "A")
     state.stun(g, "Y")
-    assert g.state.units["Y"].state["posture"] == "prone"   # 6.4.4
+    assert g.state.units["Y"].state["posture"] == "prone"   # Firepower 6.4.4
     impulses.end_impulse_phase(g, "A")
     impulses.start_impulse_phase(g, "A")
     impulses.end_impulse_phase(g, "A")
@@ -281,7 +281,7 @@ def test_melee_resolution_on_the_board(fp_game: Any) -> None:
     phase(g, "A", "A1", "A2")
     assert {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"} in actions.legal_actions(g)
     illegal(g, {"unit": "A1", "act": "enter"}, "Firepower 6.2.1")
-    g.dice.force(7)   # 7 - 2 = 5: the attackers win (6.5.1, 6.5.2)
+    g.dice.force(7)   # 7 - 2 = 5: the attackers win (Firepower 6.5.1, Firepower 6.5.2)
     r = act(g, act="melee", units=["A1", "A2"], hex="1C3")
     assert r["winner"] == "attacker"
     assert g.state.units["B1"].state["eliminated"]
