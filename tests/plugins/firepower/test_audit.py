@@ -1,5 +1,6 @@
-"""Audit tests: the turn as the engine plays it (5, Firepower 6.1), melee and blast on the board with the
-worked examples' numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight explanations."""
+"""Audit tests: the turn as the system plays it (Firepower 5, Firepower 6.1), melee and blast on
+the board with the worked examples' numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight
+explanations."""
 
 from __future__ import annotations
 

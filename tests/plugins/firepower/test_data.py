@@ -53,13 +53,19 @@ def test_disclosed_numbers_are_registered_through_the_hook() -> None:
 
 
 def test_every_value_has_a_rule_a_transcription_or_estimated() -> None:
+    kinds: dict[SourceKind, int] = {}
     for table in TableSet.load_dir(TABLES).values():
         for _row, _col, sourced in table.cells():
             kind = classify_source(sourced.source)
+            kinds[kind] = kinds.get(kind, 0) + 1
             if kind is SourceKind.CITED:
                 assert sourced.source.startswith("Firepower ")
             elif kind is SourceKind.TRANSCRIPTION:
                 assert sourced.source == TRANSCRIPTION
+            else:
+                assert kind is SourceKind.ESTIMATED, sourced.source
+    assert kinds[SourceKind.CITED] >= 20 and kinds[SourceKind.TRANSCRIPTION] >= 20
+    assert kinds[SourceKind.ESTIMATED] >= 10      # the spread diagram, Stand -> Crouch
 
 
 def test_grenade_conflict_with_the_transcription_is_documented() -> None:
@@ -108,10 +114,14 @@ def test_panels_are_stand_ins_with_every_basic_terrain(basic_game: Game) -> None
 def test_the_board_is_balanced_between_the_two_sides(basic_game: Game) -> None:
     m = state.fp_map(basic_game)
     c = basic_game.board.parse("1Q0")  # the centre of the board, on the fold
+    compared = featured = 0
     for h in m.hexes:
         mirror = Hex(2 * c.q - h.q, 2 * c.r - h.r)
         if mirror in m.hexes:
             assert m.cover[h] == m.cover[mirror] and m.level[h] == m.level[mirror]
+            compared += 1
+            featured += m.cover[h] != "clear" or m.level[h] != 0
+    assert compared > 1000 and featured > 50
 
 
 def test_core_los_rules_agree_with_basic_los(basic_game: Game) -> None:

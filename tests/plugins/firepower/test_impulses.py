@@ -1,4 +1,5 @@
-"""The Impulse Phase on the engine: Actions, MF, stacks, markers, illegal Actions (Firepower 6.1-6.6)."""
+"""The Impulse Phase as the system plays it: Actions, MF, stacks, markers, illegal Actions
+(Firepower 6.1-6.6)."""
 
 from __future__ import annotations
 
@@ -155,7 +156,7 @@ def test_illegal_actions_are_neither_offered_nor_applied(fp_game: Any) -> None:
             "Firepower 6.3.4.1")
 
 
-def test_the_engine_rejects_an_illegal_answer_and_keeps_the_state(fp_game: Any) -> None:
+def test_an_illegal_answer_is_rejected_and_the_state_kept(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("B1", "RFL", "B", "C9", 1)])
     assert g.pending is not None and g.pending.kind == "board_side"
     g.answer("5/6")
