@@ -20,12 +20,13 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from hexwar.core.errors import HexwarError, PluginError, RulesError
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import Pipeline
 from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.actions import extra_modifiers
@@ -117,14 +118,6 @@ class _Roller:
         return f
 
 
-def _no_roll(purpose: str) -> int:
-    raise _Stop(purpose)
-
-
-class _Stop(Exception):
-    """The procedure needs a die and no ``--dice`` were given: it stops here."""
-
-
 def _mods_text(mods: list[Modifier]) -> list[str]:
     return [f"  {m.value:+g}  {m.name} ({m.rule})" for m in mods] or ["  (none)"]
 
@@ -181,7 +174,7 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
         f = sol[firer]
         w = c.weapons[f.weapon]
         md = mode or w.modes[0]
-        ctx = combat.FireContext("fire", c, fp_map(game), sol, f, f.weapon, md, _no_roll,
+        ctx = combat.FireContext("fire", c, fp_map(game), sol, f, f.weapon, md, _Roller([]),
                                  targets=(target, *also), noncombat_mf=mf_before + after)
     else:
         weapon = firer.upper()
@@ -199,9 +192,8 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
     steps = combat.procedure("fire", FirepowerHooks.of(game).fire_step_edits("fire"), base=base)
     resolved = faces is not None
     roller = _Roller(faces or [])
-    if resolved:
-        ctx.roll = roller
-    next_roll = _run(ctx, steps, "illegal fire")
+    ctx.roll = roller
+    next_roll = _run(ctx, steps, "illegal fire", resolved)
     w = c.weapons[ctx.weapon]
     out = {
         "weapon": ctx.weapon, "mode": ctx.mode, "rate_of_fire": w.rate_text(),
@@ -251,12 +243,14 @@ def _hits_on(hit: int, mods: list[Modifier]) -> int:
     return int(hit - total(mods))
 
 
-def _run(ctx: combat.FireContext, steps: Any, illegal: str) -> str | None:
-    """Run a procedure; without dice it stops at its first roll, whose purpose is returned."""
+def _run(ctx: combat.FireContext, steps: Pipeline[combat.Step], illegal: str,
+         resolved: bool) -> str | None:
+    """Run a procedure with the given dice, or without them up to its first roll (whose purpose
+    is returned)."""
     try:
+        if not resolved:
+            return combat.preview(ctx, steps)
         combat.run(ctx, steps)
-    except _Stop as stop:
-        return str(stop)
     except RulesError as exc:
         raise click.ClickException(f"{illegal}: {exc}") from None
     except HexwarError as exc:
@@ -296,7 +290,7 @@ def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...
     for n in names:
         sol[n] = Soldier(n, "B", th, 1, "RFL", posture, "running" if running else "normal",
                          None, side)
-    ctx = combat.FireContext("fire", c, m, sol, firer, weapon, md, _no_roll, targets=names,
+    ctx = combat.FireContext("fire", c, m, sol, firer, weapon, md, _Roller([]), targets=names,
                              noncombat_mf=nc, target_hex=th)
     ctx.range = rng
     ctx.los = LosResult(False, trees=trees, hedges=hedges)
@@ -339,14 +333,13 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
         f = facing or (arc_directions(h, target) or (1,))[0]
         t = Soldier("thrower", "A", h, f, "RFL", posture)
         sol = {**sol, "thrower": t}
-    ctx = combat.FireContext("grenade", c, m, sol, t, "HGN", "throw", _no_roll,
+    ctx = combat.FireContext("grenade", c, m, sol, t, "HGN", "throw", _Roller([]),
                              target_hex=target, vertex_side=vertex_side,
                              extra_modifiers=extra_modifiers(game))
     steps = combat.procedure("grenade", FirepowerHooks.of(game).fire_step_edits("grenade"))
     faces = _dice(dice)
-    if faces is not None:
-        ctx.roll = _Roller(faces)
-    next_roll = _run(ctx, steps, "illegal throw")
+    ctx.roll = _Roller(faces or [])
+    next_roll = _run(ctx, steps, "illegal throw", faces is not None)
     if ctx.entry_side is None or "throw" not in ctx.modifiers:
         raise click.ClickException("the throw's procedure ended before its hit number "
                                    f"({', '.join(steps.names)})")

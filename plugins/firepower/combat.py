@@ -550,6 +550,29 @@ def run(ctx: FireContext, steps: Pipeline[Step] | None = None) -> FireContext:
     return ctx
 
 
+class NeedsDie(Exception):
+    """Raised by :func:`preview`'s roller at the procedure's first die roll."""
+
+
+def _needs_die(purpose: str) -> int:
+    raise NeedsDie(purpose)
+
+
+def preview(ctx: FireContext, steps: Pipeline[Step] | None = None) -> str | None:
+    """Run a procedure up to its first die roll, rolling nothing (hit number and modifiers of a
+    shot, for the terminal and the table-side commands); returns that roll's purpose, or None if
+    the procedure needs no die. ``ctx.roll`` is left as it was."""
+    roll = ctx.roll
+    ctx.roll = _needs_die
+    try:
+        run(ctx, steps)
+    except NeedsDie as stop:
+        return str(stop)
+    finally:
+        ctx.roll = roll
+    return None
+
+
 def check_only(ctx: FireContext) -> FireContext:
     """Run only the Basic legality step (no dice)."""
     BASE_STEPS[ctx.kind][0].run(ctx)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.types import total
 from hexwar.plugins.firepower import combat
-from hexwar.plugins.firepower.actions import check_action, mf_left
+from hexwar.plugins.firepower.actions import check_action, fire_procedure, mf_left
 from hexwar.plugins.firepower.state import alive, data
 
 if TYPE_CHECKING:
@@ -49,18 +49,15 @@ def describe_choice(game: Game, choice: Any) -> str:
         rest = {k: v for k, v in choice.items() if k not in ("unit", "act")}
         return f"{uid}: {act} {json.dumps(rest)} ({cost} MF)"
     ctx: combat.FireContext = info["ctx"]
+    # the game's procedure, optional rules' steps and modifiers included, up to its first die
+    combat.preview(ctx, fire_procedure(game, ctx.kind))
     if act == "fire":
-        combat.step_hit_number(ctx)
-        parts = []
-        for t in ctx.targets:
-            mods = ctx.mods_for(ctx.soldiers[t])
-            parts.append(f"{t} {total(mods):+g}")
+        parts = [f"{t} {total(ctx.modifiers.get(t, [])):+g}" for t in ctx.targets]
         after = choice.get("after", 0)
         return (f"{uid}: fire {ctx.mode} at {', '.join(parts)}, range {ctx.range}, hit number "
                 f"{ctx.hit}" + (f", then {after} MF more" if after else "") + f" ({cost} MF)")
-    combat.step_grenade_hit(ctx)
     return (f"{uid}: grenade at {choice['hex']}, range {ctx.range}, hit number {ctx.hit} "
-            f"{total(ctx.modifiers['throw']):+g} ({cost} MF)")
+            f"{total(ctx.modifiers.get('throw', [])):+g} ({cost} MF)")
 
 
 def _describe_impulse(game: Game, choice: Any) -> str:

@@ -33,7 +33,8 @@ def firepower_fire_modifiers(game: Game, ctx: FireContext, target: str) -> Seque
     """Add modifiers to one shot (or one throw, or one blast roll) of a fire procedure.
 
     Called: by the ``modifiers`` step for each target unit (``target`` is the unit id; for a
-    grenade throw it is the thrower's id), in a game and by ``hexwar firepower fire|grenade``.
+    grenade throw it is the thrower's id): in play, in previews for a terminal player and by
+    ``hexwar firepower fire|grenade``.
     Options such as Increased Fire (Firepower 16.3.2) answer here.
     """
     raise NotImplementedError
@@ -45,7 +46,8 @@ def firepower_fire_step_edits(kind: str) -> Sequence[FireEdit]:
     ``grenade``) with kit ``Edit`` records. The Basic steps are check, hit_number, modifiers,
     shots, suppression (fire) and check, hit_number, throw, blast (grenade).
 
-    Called: once per fire action, and by ``hexwar firepower fire|grenade``.
+    Called: once per fire action, and whenever a shot is previewed (a terminal player's list of
+    Actions, ``hexwar firepower fire|grenade``).
     """
     raise NotImplementedError
 

@@ -197,3 +197,34 @@ def test_a_saved_game_replays_with_the_same_state_hashes(tmp_path: Path) -> None
     again = rebuild(load_saved(path), verify=True)
     assert again.result == g.result
     assert again.state.digest() == g.state.digest()
+
+
+class _SteadyAim:
+    """A stand-in rule raising the hit number by one with a step after ``hit_number``."""
+
+    PLUGIN = PluginManifest("firepower.steady", "firepower", "rule", "steady", "for tests")
+
+    @staticmethod
+    def _steady(ctx: combat.FireContext) -> None:
+        ctx.hit += 1
+
+    @hookimpl
+    def firepower_fire_step_edits(self, kind: str) -> list[combat.FireEdit]:
+        return [Edit("insert_after", "hit_number", step=combat.Step("steady", self._steady))]
+
+
+def test_the_terminal_shows_what_optional_rules_do_to_a_shot(fp_game: Any) -> None:
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.firepower.explain import explain_decision
+
+    def words(*rules: object) -> str:
+        names = tuple(r.PLUGIN.name for r in rules)  # type: ignore[attr-defined]
+        g = fp_game(UNITS, options=names, local_plugins=rules)
+        impulses.start_impulse_phase(g, "A")
+        impulses.begin_impulse(g, ["A1"])
+        d = Decision("A", "action", options=actions.legal_actions(g), prompt="act")
+        return explain_decision(g, d)
+
+    assert "fire semi at B1 +0, range 7, hit number 5" in words()
+    assert "fire semi at B1 +2, range 7, hit number 5" in words(StandInRule())
+    assert "fire semi at B1 +0, range 7, hit number 6" in words(_SteadyAim())
