@@ -1,9 +1,24 @@
-"""Firepower (Avalon Hill): the Basic Game (rules 1-7) as the hexwar system ``firepower``.
+"""Firepower (Avalon Hill): the Basic Game (Firepower 1-7) as the hexwar system ``firepower``.
 
-Every counter is one soldier; the turn is a blind draw of sequence units, each giving its side an
-Impulse Phase of two Impulses. Modules: ``tables`` (the Basic Game Card as data), ``terrain``
-(map, fence and hedge pictures), ``los`` (6.3.4), ``combat`` (the fire and grenade procedures as
-named steps, melee), ``engine`` (phases, Actions, victory), ``ai`` (the sensible AI),
-``commands`` (``hexwar firepower fire|grenade``), ``hookspecs`` (``firepower_`` hooks for the
-Advanced Game and the Optional Rules, which come later as plugins of their own).
+Every counter is one soldier; each Turn the sequence units are drawn blind from a cup, each giving
+its side an Impulse Phase of two Impulses. The modules, in rule order:
+
+* ``tables``: the Basic Game Card as data (Firepower 1.4, Firepower 6.2, Firepower 6.3)
+* ``terrain``: the mapboard's terrain, fence and hedge pictures (Firepower 1.1, Firepower 4.7)
+* ``soldiers``: soldier counters and their markers (Firepower 1.2.1, Firepower 4.3-4.7)
+* ``state``: the game state, soldiers on the board, marker changes (Firepower 4.4-4.6)
+* ``setup``: set-up and preparation for play (Firepower 2)
+* ``sequence``: the sequence of play, Mix, the blind draws (Firepower 3, Firepower 5)
+* ``impulses``: the Impulse Phase, speed and status changes, two Impulses (Firepower 6.1)
+* ``actions``: Actions, their MF and their effects (Firepower 6.2, Firepower 6.6)
+* ``los``: line of sight (Firepower 6.3.4)
+* ``combat``: Combat Actions: fire, hand grenades, suppression, melee (Firepower 6.3-6.5)
+* ``victory``: victory conditions of the Basic Game Scenario (Firepower 7)
+* ``rules``: the Optional Rules, one module each, none yet (Firepower 15-27)
+
+and beside them: ``plugin`` (the manifest and the core hooks), ``hookspecs`` (the ``firepower_``
+hooks and their facade ``FirepowerHooks``), ``ai`` (the AI), ``cli`` (``hexwar firepower
+fire|grenade``), ``explain`` (decisions in words for the terminal); ``data/`` (card tables,
+weapons, stand-in panels), ``scenarios/`` (the Basic Game Scenario). Design decisions:
+``docs/decisions.md`` FPD-1 to FPD-26.
 """

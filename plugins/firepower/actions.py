@@ -1,11 +1,20 @@
-"""Action types beyond the Basic Game's (Advanced 11.1: climb, acquire, open a door, ...).
+"""Basic Game Actions (Firepower 6.2) and their effects (Firepower 6.6): what a soldier of the
+current Impulse may do, what it costs, and carrying it out.
 
-The Basic Actions (enter, turn, posture, cross, fire, grenade, melee; Firepower 6.2) are built into
-``engine.check_action``. An optional rule or the Advanced Game adds its own through the hookspec
-``firepower_action_types``: each :class:`ActionType` checks a choice (pure, raising RulesError
-with the rule), says what it costs, applies it, and lists its choices for a soldier. The engine
-charges the MF (counting them for the firer-movement modifier when ``combat`` is false, 6.3.6.2.7),
-enforces one Combat Action per Impulse Phase (6.2.5) and the MF allowance (6.2, 6.2.8).
+Every Action is a JSON choice; :func:`check_action` (pure: never changes the game) raises
+:class:`~hexwar.core.errors.RulesError` citing the rule for an illegal one, and
+:func:`apply_action` checks, then applies. Decisions list the legal Actions
+(:func:`legal_actions`) and validate any other choice with :func:`check_action`, so an illegal
+Action is never offered and never applied.
+
+The Basic Actions (enter, turn, posture, cross, fire, grenade, melee) are built in. An optional
+rule or the Advanced Game adds its own (Firepower 11.1: climb, acquire, open a door, ...) through
+the hook ``firepower_action_types``: each :class:`ActionType` checks a choice (pure, raising
+RulesError with the rule), says what it costs, applies it, and lists its choices for a soldier.
+This module charges the MF (counting them for the firer-movement modifier when ``combat`` is
+false, Firepower 6.3.6.2.7), enforces one Combat Action per Impulse Phase (Firepower 6.2.5) and
+the MF allowance (Firepower 6.2, Firepower 6.2.8). Fire, grenades and melee run the procedures
+of :mod:`hexwar.plugins.firepower.combat`.
 """
 
 from __future__ import annotations
@@ -14,8 +23,32 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex, opposite
+from hexwar.core.kit import Pipeline
+from hexwar.core.types import Modifier
+from hexwar.plugins.firepower import combat
+from hexwar.plugins.firepower.hookspecs import FirepowerHooks
+from hexwar.plugins.firepower.soldiers import RUNNING_HEXES, Soldier, mf_allowance
+from hexwar.plugins.firepower.state import (
+    alive,
+    data,
+    eliminate,
+    fp_map,
+    phase_of,
+    rules_card,
+    soldiers,
+    stun,
+    suppress,
+)
+from hexwar.plugins.firepower.tables import POSTURES, BasicCard
+from hexwar.plugins.firepower.terrain import FpMap
+
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+NONCOMBAT = ("enter", "turn", "posture", "cross")
 
 #: ``check(game, phase, choice) -> info``: info holds at least ``unit`` and ``cost``
 Check = Callable[["Game", dict[str, Any], dict[str, Any]], dict[str, Any]]
@@ -33,3 +66,494 @@ class ActionType:
     options: Options | None = None
     combat: bool = False
     rule: str = ""
+
+
+def mf_left(game: Game, ph: dict[str, Any], uid: str) -> int:
+    """MF a soldier may still spend this Impulse Phase (Firepower 6.2, Firepower 6.2.8)."""
+    u = game.state.units[uid]
+    allowance = mf_allowance(u.state.get("status"))
+    if allowance > 0:
+        mods = FirepowerHooks.of(game).mf_modifiers(uid)
+        if mods:
+            allowance += int(sum(m.value for m in mods))
+    return allowance - int(ph["spent"].get(uid, 0))
+
+
+def _check_active(game: Game, ph: dict[str, Any], uid: Any) -> Unit:
+    if not isinstance(uid, str) or uid not in game.state.units:
+        raise RulesError(f"no soldier {uid!r}", rule="Firepower 6.2")
+    u = game.state.units[uid]
+    if not alive(u):
+        raise RulesError(f"{uid} has been eliminated", rule="Firepower 6.3.6.3.1")
+    if uid not in ph["active"]:
+        if uid in ph["used"]:
+            raise RulesError(f"{uid} was used in the other Impulse of this Impulse Phase",
+                             rule="Firepower 6.2")
+        raise RulesError(f"{uid} is not one of the soldiers of this Impulse", rule="Firepower 6.1")
+    if uid in ph["done"]:
+        raise RulesError(f"{uid} won a melee and must end his Actions", rule="Firepower 6.5.3")
+    if u.state.get("status") == "stunned":
+        raise RulesError(f"{uid} is Stunned and may not spend MF", rule="Firepower 6.2.8")
+    return u
+
+
+def _pay(game: Game, ph: dict[str, Any], uid: str, cost: int, noncombat: bool) -> None:
+    left = mf_left(game, ph, uid)
+    if cost > left:
+        raise RulesError(f"{uid} has {left} MF left; the Action costs {cost}",
+                         rule="Firepower 6.2")
+    if noncombat and uid in ph["after"] and cost > int(ph["after"][uid]):
+        raise RulesError(f"{uid} announced only {ph['after'][uid]} more MF when firing",
+                         rule="Firepower 6.3.6")
+
+
+def enter_cost(c: BasicCard, m: FpMap, u: Unit) -> tuple[int, Hex, list[str]]:
+    """Firepower 6.2.1, Firepower 6.2.3: the hex directly in front, plus a hill or depression
+    hexside crossed on the way, one choice (docs/decisions.md FPD-12)."""
+    assert u.hex is not None
+    posture = str(u.state.get("posture", "stand"))
+    dest = u.hex.neighbor(u.facing)
+    if dest not in m.hexes:
+        raise RulesError("no soldier may exit the mapboard", rule="Firepower 4.9")
+    cost = c.mf_cost("enter", posture)
+    parts = [f"enter {cost}"]
+    if m.contour_between(u.hex, dest):
+        x = c.mf_cost("cross", posture)
+        cost += x
+        parts.insert(0, f"cross hill/depression hexside {x}")
+    pic = m.fence.get(u.hex) or m.hedge.get(u.hex)
+    side = u.state.get("side")
+    if (pic is not None and side is not None and u.facing not in (pic.a, pic.b)
+            and pic.part_of(u.facing) != pic.part_of(int(side))):
+        raise RulesError(f"{u.id} must first cross the {pic.kind} in his hex",
+                             rule="Firepower 6.2.3")
+    return cost, dest, parts
+
+
+def check_action(game: Game, choice: Any) -> dict[str, Any]:
+    """Check one Action (never changes the game); returns what it would do, or raises RulesError.
+
+    Choices: ``{"unit", "act": "enter"}``, ``{"unit", "act": "turn", "to": d}``,
+    ``{"unit", "act": "posture", "to": p}``, ``{"unit", "act": "cross"}``,
+    ``{"unit", "act": "fire", "mode", "targets": [...], "after": n}``,
+    ``{"unit", "act": "grenade", "hex": label, "side"?: d}``,
+    ``{"act": "melee", "units": [...], "hex": label}``, and ``"end"``.
+    """
+    ph = phase_of(game)
+    if choice == "end":
+        return {"act": "end"}
+    if not isinstance(choice, dict) or "act" not in choice:
+        raise RulesError(f"not an Action: {choice!r}", rule="Firepower 6.2")
+    c, m = rules_card(game), fp_map(game)
+    act = choice["act"]
+    if act == "melee":
+        return _check_melee(game, ph, choice)
+    extra = action_types(game).get(act)
+    if extra is not None:
+        return _check_extra(game, ph, extra, choice)
+    u = _check_active(game, ph, choice.get("unit"))
+    assert u.hex is not None
+    posture = str(u.state.get("posture", "stand"))
+    if act == "enter":
+        cost, dest, parts = enter_cost(c, m, u)
+        named = choice.get("hex")
+        if named is not None and named != m.label(dest) and (
+                not isinstance(named, str) or m.parse_label.get(named.upper()) != dest):
+            raise RulesError(f"{u.id} may enter only the hex directly in front "
+                             f"({m.label(dest)}), not {named}", rule="Firepower 6.2.1")
+        if any(s.hex == dest and s.side != u.side for s in soldiers(game).values()):
+            raise RulesError("a hex holding opposing soldiers may be entered only by melee",
+                             rule="Firepower 6.2.1")
+        _pay(game, ph, u.id, cost, True)
+        return {"act": act, "unit": u.id, "cost": cost, "to": dest, "parts": parts}
+    if act == "turn":
+        to = choice.get("to")
+        if not isinstance(to, int) or isinstance(to, bool) or not 1 <= to <= 6:
+            raise RulesError("a soldier must face a hexside 1-6", rule="Firepower 4.3")
+        if to == u.facing:
+            raise RulesError("a turn changes the facing by 1-3 hexsides", rule="Firepower 6.2.2")
+        cost = c.mf_cost("turn", posture)
+        _pay(game, ph, u.id, cost, True)
+        return {"act": act, "unit": u.id, "cost": cost, "to": to}
+    if act == "posture":
+        to = choice.get("to")
+        if to not in POSTURES or to == posture:
+            raise RulesError(f"{u.id} cannot change posture from {posture} to {to!r}",
+                             rule="Firepower 6.2.4")
+        cost = c.mf_cost(f"to_{to}", posture)
+        _pay(game, ph, u.id, cost, True)
+        return {"act": act, "unit": u.id, "cost": cost, "to": to}
+    if act == "cross":
+        pic = m.fence.get(u.hex) or m.hedge.get(u.hex)
+        if pic is None:
+            raise RulesError("there is no fence or hedge in this hex to cross",
+                             rule="Firepower 6.2.3")
+        cost = c.mf_cost("cross", posture)
+        _pay(game, ph, u.id, cost, True)
+        side = u.state.get("side") or pic.default_side(u.facing)
+        return {"act": act, "unit": u.id, "cost": cost, "to": pic.other_side(int(side))}
+    if act in ("fire", "grenade"):
+        if u.id in ph["combat"]:
+            raise RulesError(f"{u.id} already made a Combat Action this Impulse Phase",
+                             rule="Firepower 6.2.5")
+        label = m.label(u.hex)
+        # one firer per hex per Impulse Phase (docs/decisions.md FPD-13)
+        if label in ph["fired_hexes"]:
+            raise RulesError(f"a soldier of this stack already fired from {label}",
+                             rule="Firepower 6.3.1.3")
+        # MF announced for after firing bound later non-combat Actions (docs/decisions.md FPD-17)
+        after = choice.get("after", 0) if act == "fire" else 0
+        if not isinstance(after, int) or isinstance(after, bool) or after < 0:
+            raise RulesError("announce the MF to be spent after firing as a number",
+                             rule="Firepower 6.3.6")
+        cost = c.mf_cost("fire", posture)
+        if cost + after > mf_left(game, ph, u.id):
+            raise RulesError(f"{u.id} has {mf_left(game, ph, u.id)} MF left: firing costs {cost}"
+                             f" and {after} more were announced", rule="Firepower 6.3.5")
+        ctx = fire_context(game, u.id, choice)
+        combat.check_only(ctx)
+        return {"act": act, "unit": u.id, "cost": cost, "after": after, "ctx": ctx}
+    raise RulesError(f"unknown Action {act!r}", rule="Firepower 6.2")
+
+
+def action_types(game: Game) -> dict[str, ActionType]:
+    """Action types added by optional rules (hook ``firepower_action_types``)."""
+    out: dict[str, ActionType] = {}
+    for t in FirepowerHooks.of(game).action_types():
+        if t.name in BUILT_IN or t.name in out:
+            raise RulesError(f"two definitions of the Action {t.name!r}")
+        out[t.name] = t
+    return out
+
+
+BUILT_IN = ("enter", "turn", "posture", "cross", "fire", "grenade", "melee", "end")
+
+
+def _check_extra(game: Game, ph: dict[str, Any], t: ActionType,
+                 choice: dict[str, Any]) -> dict[str, Any]:
+    u = _check_active(game, ph, choice.get("unit"))
+    if t.combat and u.id in ph["combat"]:
+        raise RulesError(f"{u.id} already made a Combat Action this Impulse Phase",
+                         rule="Firepower 6.2.5")
+    info = dict(t.check(game, ph, choice))
+    cost = int(info.get("cost", 0))
+    _pay(game, ph, u.id, cost, not t.combat)
+    info.update({"act": t.name, "unit": u.id, "cost": cost, "type": t})
+    return info
+
+
+def fire_context(game: Game, uid: str, choice: dict[str, Any]) -> combat.FireContext:
+    ph = data(game).get("phase") or {}
+    m, sol = fp_map(game), soldiers(game)
+    firer = sol[uid]
+    nc = int((ph.get("nc") or {}).get(uid, 0)) + int(choice.get("after", 0) or 0)
+    roll = game.dice.d10
+    extra = extra_modifiers(game)
+    if choice["act"] == "fire":
+        targets = choice.get("targets")
+        if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+            raise RulesError("name the target units", rule="Firepower 6.3.1.1")
+        mode = choice.get("mode")
+        if not isinstance(mode, str):
+            raise RulesError("choose a rate of fire", rule="Firepower 6.3.5.2")
+        prior = (ph.get("modes") or {}).get(uid)
+        if prior is not None and prior != mode:
+            raise RulesError("only one rate of fire per Impulse Phase", rule="Firepower 6.3.5.2")
+        return combat.FireContext("fire", rules_card(game), m, sol, firer, firer.weapon, mode,
+                                  roll, targets=tuple(targets), noncombat_mf=nc,
+                                  extra_modifiers=extra)
+    label = choice.get("hex")
+    if not isinstance(label, str):
+        raise RulesError("name the target hex", rule="Firepower 6.3.1.1")
+    try:
+        target = m.parse(label)
+    except ValueError as exc:
+        raise RulesError(str(exc), rule="Firepower 6.3.1.1") from None
+    side = choice.get("side")
+    return combat.FireContext("grenade", rules_card(game), m, sol, firer, "HGN", "throw", roll,
+                              target_hex=target,
+                              vertex_side=side if isinstance(side, int) else None,
+                              extra_modifiers=extra)
+
+
+def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[Modifier]] | None:
+    """The optional rules' modifiers of one shot (hook ``firepower_fire_modifiers``) as a
+    :class:`~hexwar.plugins.firepower.combat.FireContext` wants them; None if no rule adds any."""
+    hooks = FirepowerHooks.of(game)
+    if hooks.hook.firepower_fire_modifiers not in hooks.live:
+        return None
+
+    def extra(ctx: combat.FireContext, target: Soldier) -> list[Modifier]:
+        return hooks.fire_modifiers(ctx, target.id)
+
+    return extra
+
+
+def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
+    """The fire procedure of ``kind`` with the enabled rules' step edits
+    (hook ``firepower_fire_step_edits``)."""
+    return combat.procedure(kind, FirepowerHooks.of(game).fire_step_edits(kind))
+
+
+def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
+    """Firepower 6.2.5.2, Firepower 6.5: attackers of the current Impulse enter a hex holding
+    opposing soldiers, each with at least one MF left for the melee after entering; a Combat
+    Action for each attacker, resolved at once (docs/decisions.md FPD-24)."""
+    c, m = rules_card(game), fp_map(game)
+    units = choice.get("units")
+    label = choice.get("hex")
+    if not isinstance(units, list) or not units or not isinstance(label, str):
+        raise RulesError("a melee names its attackers and the hex", rule="Firepower 6.5")
+    if len(set(units)) != len(units):
+        raise RulesError("each attacker is named once", rule="Firepower 6.5")
+    try:
+        dest = m.parse(label)
+    except ValueError as exc:
+        raise RulesError(str(exc), rule="Firepower 6.5") from None
+    defenders = [s for s in soldiers(game).values() if s.hex == dest and s.side != ph["side"]]
+    if not defenders:
+        raise RulesError(f"no opposing soldier in {label}", rule="Firepower 6.2.5.2")
+    costs: dict[str, int] = {}
+    for uid in units:
+        u = _check_active(game, ph, uid)
+        if uid in ph["combat"]:
+            raise RulesError(f"{uid} already made a Combat Action this Impulse Phase",
+                             rule="Firepower 6.2.5")
+        cost, front, _ = enter_cost(c, m, u)
+        if front != dest:
+            raise RulesError(f"{label} is not the hex directly in front of {uid}",
+                             rule="Firepower 6.2.1")
+        melee = c.mf_cost("melee", str(u.state.get("posture", "stand")))
+        _pay(game, ph, uid, cost + melee, True)
+        costs[uid] = cost + melee
+    return {"act": "melee", "units": list(units), "hex": dest, "costs": costs,
+            "defenders": sorted(s.id for s in defenders)}
+
+
+def apply_action(game: Game, choice: Any) -> dict[str, Any]:
+    """Check, then carry out one Action (Firepower 6.2, Firepower 6.6: effects apply at once)."""
+    info = check_action(game, choice)
+    ph = data(game)["phase"]
+    act = info["act"]
+    if act == "end":
+        return info
+    if act == "melee":
+        return _do_melee(game, ph, info)
+    uid = info["unit"]
+    u = game.state.units[uid]
+    ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["cost"]
+    t: ActionType | None = info.get("type")
+    if t is not None:
+        if t.combat:
+            ph["combat"].append(uid)
+        else:
+            ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
+            if uid in ph["after"]:
+                ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
+        t.apply(game, ph, info)
+        game.emit("action", unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
+        return info
+    if act in NONCOMBAT:
+        ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
+        if uid in ph["after"]:
+            ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
+    if act == "enter":
+        src = u.hex
+        assert src is not None
+        u.hex = info["to"]
+        ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
+        _arrive(game, u, src)
+        if ph["entered"][uid] >= RUNNING_HEXES:  # Firepower 4.5, Firepower 6.2.1
+            u.state["speed"] = "running"
+        game.emit("action", unit=uid, act="enter", hex=game.board.label(u.hex),
+                  cost=info["cost"], parts=info["parts"], rule="Firepower 6.2.1")
+    elif act == "turn":
+        u.facing = info["to"]
+        game.emit("action", unit=uid, act="turn", to=u.facing, cost=info["cost"],
+                  rule="Firepower 6.2.2")
+    elif act == "posture":
+        u.state["posture"] = info["to"]
+        game.emit("action", unit=uid, act="posture", to=info["to"], cost=info["cost"],
+                  rule="Firepower 6.2.4")
+    elif act == "cross":
+        u.state["side"] = info["to"]
+        game.emit("action", unit=uid, act="cross", side=info["to"], cost=info["cost"],
+                  rule="Firepower 6.2.3")
+    else:
+        _do_fire(game, ph, info)
+    return info
+
+
+def _arrive(game: Game, u: Unit, src: Hex) -> None:
+    """Entering a fence or hedge hex puts the soldier on the part he came in by (Firepower 4.7,
+    docs/decisions.md FPD-8)."""
+    m = fp_map(game)
+    assert u.hex is not None
+    pic = m.fence.get(u.hex) or m.hedge.get(u.hex)
+    if pic is None:
+        u.state["side"] = None
+        return
+    came_in = opposite(u.facing)
+    u.state["side"] = came_in if came_in not in (pic.a, pic.b) else pic.default_side(u.facing)
+
+
+def _do_fire(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    uid = info["unit"]
+    ctx: combat.FireContext = info["ctx"]
+    ph["combat"].append(uid)
+    ph["fired_hexes"].append(fp_map(game).label(ctx.firer.hex))
+    if info["act"] == "fire":
+        ph["modes"][uid] = ctx.mode
+        ph["after"][uid] = info["after"]
+    combat.run(ctx, fire_procedure(game, ctx.kind))
+    apply_effects(game, ctx)
+
+
+def apply_effects(game: Game, ctx: combat.FireContext) -> None:
+    """Apply a fire's results at once (Firepower 6.6) and report them with every modifier."""
+    by = ctx.firer.side
+    for t in ctx.eliminated:
+        if alive(game.state.units[t]):
+            eliminate(game, t, by, "Firepower 6.3.6.3")
+    for t in ctx.stunned:
+        if alive(game.state.units[t]):
+            stun(game, t)
+    for t in ctx.suppressed:
+        if alive(game.state.units[t]):
+            suppress(game, t)
+    mods = [m for ms in ctx.modifiers.values() for m in ms]
+    game.report(f"{ctx.kind} by {ctx.firer.id}", result=ctx.summary(), modifiers=mods,
+                rules=ctx.rules)
+
+
+def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+    units, dest, defenders = info["units"], info["hex"], info["defenders"]
+    for uid in units:
+        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
+        ph["combat"].append(uid)
+    roll = game.dice.d10(f"melee in {game.board.label(dest)}")
+    mod = combat.melee_modifier(len(units), len(defenders))
+    winner = combat.melee_winner(roll, len(units), len(defenders))
+    if winner == "attacker":  # Firepower 6.5.1, Firepower 6.5.3
+        for d in defenders:
+            eliminate(game, d, ph["side"], "Firepower 6.5.1")
+        for uid in units:
+            u = game.state.units[uid]
+            src = u.hex
+            assert src is not None
+            u.hex = dest
+            ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
+            _arrive(game, u, src)
+            ph["done"].append(uid)
+    else:
+        for uid in units:
+            eliminate(game, uid, game.state.units[defenders[0]].side, "Firepower 6.5.1")
+    game.report("melee", result={"roll": roll, "winner": winner, "attackers": units,
+                                 "defenders": defenders, "hex": game.board.label(dest)},
+                modifiers=[mod] if mod else [], rules=["Firepower 6.5.1", "Firepower 6.5.2"])
+    info["winner"] = winner
+    return info
+
+
+# ---------------------------------------------------------------------------------------------
+# Listing the legal choices
+# ---------------------------------------------------------------------------------------------
+
+
+def _legal(game: Game, choice: Any) -> bool:
+    try:
+        check_action(game, choice)
+    except RulesError:
+        return False
+    return True
+
+
+def legal_actions(game: Game) -> list[Any]:
+    """Every legal Action of the current Impulse worth listing (grenade hexes: those holding or
+    next to opposing soldiers; others are accepted by validation), then ``"end"``."""
+    ph = data(game)["phase"]
+    m = fp_map(game)
+    sol = soldiers(game)
+    enemies = [s for s in sol.values() if s.side != ph["side"]]
+    out: list[Any] = []
+    melee_groups: dict[str, list[str]] = {}
+    for uid in ph["active"]:
+        u = game.state.units[uid]
+        if not alive(u) or uid in ph["done"] or u.state.get("status") == "stunned":
+            continue
+        left = mf_left(game, ph, uid)
+        if left <= 0:
+            continue
+        assert u.hex is not None
+        for ch in ({"unit": uid, "act": "enter"}, {"unit": uid, "act": "cross"}):
+            if _legal(game, ch):
+                out.append(ch)
+        for d in range(1, 7):
+            if d != u.facing:
+                ch = {"unit": uid, "act": "turn", "to": d}
+                if _legal(game, ch):
+                    out.append(ch)
+        for p in POSTURES:
+            ch = {"unit": uid, "act": "posture", "to": p}
+            if p != u.state.get("posture") and _legal(game, ch):
+                out.append(ch)
+        for t in action_types(game).values():
+            if t.options is not None and not (t.combat and uid in ph["combat"]):
+                out.extend(ch for ch in t.options(game, ph, uid) if _legal(game, ch))
+        if uid in ph["combat"]:
+            continue
+        front = u.hex.neighbor(u.facing)
+        if any(e.hex == front for e in enemies):
+            melee_groups.setdefault(m.label(front), []).append(uid)
+        out.extend(_fire_options(game, ph, u, enemies, left))
+    for label, group in sorted(melee_groups.items()):
+        cands = [{"act": "melee", "units": [g], "hex": label} for g in group]
+        if len(group) > 1:
+            cands.append({"act": "melee", "units": list(group), "hex": label})
+        out.extend(ch for ch in cands if _legal(game, ch))
+    out.append("end")
+    return out
+
+
+def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier],
+                  left: int) -> list[Any]:
+    c = rules_card(game)
+    m = fp_map(game)
+    uid = u.id
+    w = c.weapons[str(u.state.get("weapon", "RFL"))]
+    fire_cost = c.mf_cost("fire", str(u.state.get("posture", "stand")))
+    if left < fire_cost:
+        return []
+    afters = list(range(0, left - fire_cost + 1))
+    out: list[Any] = []
+    by_hex: dict[Hex, list[str]] = {}
+    for e in enemies:
+        by_hex.setdefault(e.hex, []).append(e.id)
+    prior = ph["modes"].get(uid)
+    for _h, ids in sorted(by_hex.items()):
+        ids.sort()
+        for mode in w.modes:
+            if prior is not None and mode != prior:
+                continue
+            groups: list[list[str]] = [[i] for i in ids]
+            if mode == "auto" and w.automatic and len(ids) > 1:
+                groups.append(ids[: w.automatic[0]])
+            for g in groups:
+                base = {"unit": uid, "act": "fire", "mode": mode, "targets": g, "after": 0}
+                if not _legal(game, base):
+                    continue
+                for a in afters:
+                    out.append({**base, "after": a})
+    # grenades: hexes holding or next to opposing soldiers
+    seen: set[Hex] = set()
+    for h in sorted(by_hex):
+        for t in (h, *h.neighbors()):
+            if t in seen or t not in m.hexes:
+                continue
+            seen.add(t)
+            ch = {"unit": uid, "act": "grenade", "hex": m.label(t)}
+            if _legal(game, ch):
+                out.append(ch)
+    return out
+
+

@@ -4,15 +4,15 @@ evaluation.
 * Set-up: forward hexes of its zone with cover (tree, rough) or a fence in front, spread out so a
   grenade cannot catch many, facing the enemy.
 * Impulses: the soldiers with the best thing to do act first.
-* Actions: fire where the expected kills are good (hit number against every modifier, 6.3.6),
-  grenades at stacks, melee only at favourable odds (6.5.2), otherwise move to where the enemy's
-  fire is weak and his own is good, toward the far side of the fold as the Turns run out (7), and
-  go Crouching or Prone when exposed. Movement is judged by short plans (stand up, turn, go
-  straight as far as the MF allow, then crouch or go prone), so a move whose first Action
-  gains nothing by itself (a turn before a dash) is still found.
-* Set-up spreads the soldiers out (``STACK = 1``): stacks move together in one Impulse (6.2.6)
-  but a burst or a grenade catches all of them, and in trials stacked set-ups lost more than
-  they gained.
+* Actions: fire where the expected kills are good (hit number against every modifier,
+  Firepower 6.3.6), grenades at stacks, melee only at favourable odds (Firepower 6.5.2), otherwise
+  move to where the enemy's fire is weak and his own is good, toward the far side of the fold as
+  the Turns run out (Firepower 7), and go Crouching or Prone when exposed. Movement is judged by
+  short plans (stand up, turn, go straight as far as the MF allow, then crouch or go prone), so a
+  move whose first Action gains nothing by itself (a turn before a dash) is still found.
+* Set-up spreads the soldiers out (``STACK = 1``): stacks move together in one Impulse
+  (Firepower 6.2.6) but a burst or a grenade catches all of them, and in trials stacked set-ups
+  lost more than they gained.
 
 It reads only the units in its view (everything is open in the Basic Game) and calls the pure
 rules functions through ``view.game`` for hit numbers and lines of sight.
@@ -26,10 +26,13 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.types import total
-from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower import combat
+from hexwar.plugins.firepower.actions import check_action, fire_context, mf_left
 from hexwar.plugins.firepower.los import basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
+from hexwar.plugins.firepower.state import column_of, data, fp_map, soldiers
 from hexwar.plugins.firepower.tables import card
+from hexwar.plugins.firepower.victory import fold_column
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
@@ -57,7 +60,7 @@ class FirepowerAI:
         for k, v in weights.items():
             setattr(self, k, v)
 
-    # -- entry point ------------------------------------------------------------------------------
+    # -- entry point -------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         game = view.game
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
@@ -73,9 +76,9 @@ class FirepowerAI:
             return self._action(game, opts)
         return self._rng.choice(opts)
 
-    # -- helpers ----------------------------------------------------------------------------------
+    # -- helpers -----------------------------------------------------------------------------------
     def _sol(self, game: Game) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
-        sol = engine.soldiers(game)
+        sol = soldiers(game)
         mine = [s for s in sol.values() if s.side == self.side]
         theirs = [s for s in sol.values() if s.side != self.side]
         return sol, mine, theirs
@@ -86,7 +89,7 @@ class FirepowerAI:
         key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status)
         if memo is not None and key in memo:
             return memo[key]
-        m, c = engine.fp_map(game), card()
+        m, c = fp_map(game), card()
         threat = 0.0
         for e in theirs:
             if e.stunned:
@@ -118,7 +121,7 @@ class FirepowerAI:
         key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status)
         if memo is not None and key in memo:
             return memo[key]
-        m, c = engine.fp_map(game), card()
+        m, c = fp_map(game), card()
         w = c.weapons[me.weapon]
         best = 0.0
         for e in theirs:
@@ -142,13 +145,13 @@ class FirepowerAI:
 
     def _progress(self, game: Game, h: Hex) -> float:
         """How far toward (and past) the fold, in columns, for this side."""
-        bs = engine.data(game).get("board_side", {}).get(self.side, "5/6")
-        col = engine.column_of(game, h)
-        fold = engine.fold_column(game)
+        bs = data(game).get("board_side", {}).get(self.side, "5/6")
+        col = column_of(game, h)
+        fold = fold_column(game)
         return float(col - fold if bs == "5/6" else fold - col)
 
     def _position(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
-        m = engine.fp_map(game)
+        m = fp_map(game)
         turn = max(1, game.state.turn)
         prog = self._progress(game, me.hex)
         late = turn >= game.scenario.turns - 1
@@ -165,9 +168,9 @@ class FirepowerAI:
             score += 0.3
         return score
 
-    # -- set-up -----------------------------------------------------------------------------------
+    # -- set-up ------------------------------------------------------------------------------------
     def _place(self, game: Game, decision: Decision, opts: list[Any]) -> Any:
-        m = engine.fp_map(game)
+        m = fp_map(game)
         placed = [u.hex for u in game.state.units_of(self.side) if u.hex is not None]
         best, best_s = opts[0], -1e9
         for o in opts:
@@ -192,7 +195,7 @@ class FirepowerAI:
         choice["posture"] = "crouch" if weapon == "LMG" else "stand"
         return choice
 
-    # -- impulses ---------------------------------------------------------------------------------
+    # -- impulses ----------------------------------------------------------------------------------
     def _impulse(self, game: Game, opts: list[Any]) -> Any:
         """The hex (or soldier) whose Impulse promises most: a stack is worth the sum of what
         its soldiers can do, since all of them act in one Impulse (Firepower 6.2.6)."""
@@ -204,7 +207,7 @@ class FirepowerAI:
             prog = self._progress(game, s.hex)
             v += 0.5 * max(0.0, 3.0 - max(0.0, prog))
             if self.RUSH and game.state.turn >= game.scenario.turns - 1 and prog <= 0:
-                # late in the game, the soldiers nearest the fold go for its far side (7)
+                # late in the game, the soldiers nearest the fold go for its far side (Firepower 7)
                 v += self.W_BEYOND * max(0.0, 1.0 - (-prog) / 8.0)
             single[s.id] = v
         best, best_s = "pass", -1e9
@@ -221,10 +224,10 @@ class FirepowerAI:
         return best
 
 
-    # -- actions ----------------------------------------------------------------------------------
+    # -- actions -----------------------------------------------------------------------------------
     def _action(self, game: Game, opts: list[Any]) -> Any:
         sol, _mine, theirs = self._sol(game)
-        ph = engine.data(game)["phase"]
+        ph = data(game)["phase"]
         best: Any = "end"
         best_s = 0.0
         base: dict[str, float] = {}
@@ -262,11 +265,12 @@ class FirepowerAI:
         then crouch or go prone?), their best gain over staying put, by the first Action.
 
         Costs come from the MOVEMENT FACTOR chart (Firepower 6.2): entering only the hex in
-        front (6.2.1), a hill or depression hexside adds a cross (6.2.3), four new hexes mark
-        Running (4.5). A plan stops in a fence or hedge hex (crossing its picture is one more
-        Action, 6.2.3) and before a hex holding enemies (melee is judged on its own)."""
-        c, m = card(), engine.fp_map(game)
-        budget = engine.mf_left(game, ph, me.id)
+        front (Firepower 6.2.1), a hill or depression hexside adds a cross (Firepower 6.2.3),
+        four new hexes mark Running (Firepower 4.5). A plan stops in a fence or hedge hex
+        (crossing its picture is one more Action, Firepower 6.2.3) and before a hex holding
+        enemies (melee is judged on its own)."""
+        c, m = card(), fp_map(game)
+        budget = mf_left(game, ph, me.id)
         if me.id in ph["after"]:
             budget = min(budget, int(ph["after"][me.id]))
         now = self._position(game, me, theirs)
@@ -333,7 +337,7 @@ class FirepowerAI:
     def _value(self, game: Game, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
                theirs: list[Soldier], base: dict[str, float]) -> float:
         act = o["act"]
-        c, m = card(), engine.fp_map(game)
+        c, m = card(), fp_map(game)
         if act == "melee":
             n_att, defenders = len(o["units"]), [s for s in theirs if m.label(s.hex) == o["hex"]]
             mod = combat.melee_modifier(n_att, len(defenders))
@@ -343,7 +347,7 @@ class FirepowerAI:
             return KILL * (p * len(defenders) - (1 - p) * n_att)
         me = sol[o["unit"]]
         if act == "fire":
-            ctx = engine.fire_context(game, me.id, o)
+            ctx = fire_context(game, me.id, o)
             combat.check_only(ctx)
             combat.step_hit_number(ctx)
             w = c.weapons[me.weapon]
@@ -360,7 +364,7 @@ class FirepowerAI:
                 return -1
             return KILL * ev + (0.5 if after_mf and self._threat(game, me, theirs) > 0.3 else 0.0)
         if act == "grenade":
-            ctx = engine.fire_context(game, me.id, o)
+            ctx = fire_context(game, me.id, o)
             combat.check_only(ctx)
             combat.step_grenade_hit(ctx)
             p_hit = combat.hit_probability(ctx.hit, total(ctx.modifiers["throw"]))
@@ -393,7 +397,7 @@ class FirepowerAI:
         elif act == "posture":
             after = me.with_(posture=o["to"])
         elif act == "cross":
-            after = me.with_(fence_side=engine.check_action(game, o)["to"])
+            after = me.with_(fence_side=check_action(game, o)["to"])
         gain = self._position(game, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3

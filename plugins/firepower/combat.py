@@ -1,20 +1,26 @@
-"""Fire, hand grenades, suppression and melee of the Basic Game (Firepower 6.3-6.5), as pure
-functions and a pipeline of named steps.
+"""Combat Actions of the Basic Game (Firepower 6.2.5): fire, hand grenades, suppression and
+melee (Firepower 6.3-6.5), as pure functions and procedures of named steps.
 
-The fire procedure is a list of :class:`Step` (name, function) run over a :class:`FireContext`;
-optional rules insert, replace or remove steps by name (hookspec ``firepower_fire_step_edits``) and
-add modifiers (``firepower_fire_modifiers``). Nothing here touches a game: the context collects
-effects (eliminations, status changes) that the engine, or a table-side command, then applies.
+A fire procedure is a kit :class:`~hexwar.core.kit.Pipeline` of :class:`Step` run over a
+:class:`FireContext` (:func:`procedure`, :func:`run`). Optional rules insert, replace or remove
+steps by name with kit :class:`~hexwar.core.kit.Edit` records (hook ``firepower_fire_step_edits``),
+applied in the kit's one documented order, and add modifiers (``firepower_fire_modifiers``).
+Nothing here touches a game: the context collects effects (eliminations, status changes) that
+:mod:`hexwar.plugins.firepower.actions`, or a table-side command, then applies.
+
+Step names, for edit anchors: ``fire``: check, hit_number, modifiers, shots, suppression;
+``grenade``: check, hit_number, throw, blast.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, rotate_direction, trace
+from hexwar.core.kit import Edit, Pipeline
 from hexwar.core.types import Modifier, sort_modifiers, total
 from hexwar.plugins.firepower.los import LosResult, basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
@@ -79,8 +85,9 @@ def fire_modifiers(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
 def throw_modifiers(thrower: Soldier, los: LosResult,
                     card: BasicCard | None = None) -> list[Modifier]:
     """Modifiers of a hand grenade throw (Firepower 6.3.6.3.2): cover, concealment, posture,
-    running and firer movement do not apply (6.3.6.2.2-6.3.6.2.7); firer Suppressed and trees or
-    hedges in the line of sight do, since no exception is written (digest A-8)."""
+    running and firer movement do not apply (Firepower 6.3.6.2.2-6.3.6.2.7); firer Suppressed and
+    trees or hedges in the line of sight do, since no exception is written (docs/decisions.md
+    FPD-18)."""
     v = (card or _card()).mod
     mods: list[Modifier] = []
     if thrower.suppressed:
@@ -98,11 +105,13 @@ def throw_modifiers(thrower: Soldier, los: LosResult,
 def blast_modifiers(card: BasicCard, m: FpMap, soldier: Soldier, impact: Hex,
                     impact_side_point: Hex | None = None) -> list[Modifier]:
     """Modifiers of one blast roll (Firepower 6.3.6.3.2.2): the blast diagram's distance modifier,
-    cover (6.3.6.2.2 applies to blast) and Crouching/Prone (6.3.6.2.4 applies to blast).
-    Concealment, Running and firer movement never apply (6.3.6.2.3, 6.3.6.2.6, 6.3.6.2.7).
+    cover (Firepower 6.3.6.2.2 applies to blast) and Crouching/Prone (Firepower 6.3.6.2.4 applies
+    to blast). Concealment, Running and firer movement never apply (Firepower 6.3.6.2.3,
+    Firepower 6.3.6.2.6, Firepower 6.3.6.2.7; docs/decisions.md FPD-18).
 
     In the impact hex itself a fence is between when the soldier is on the other part of the
-    hex from where the grenade came in (``impact_side_point``: the thrower's hex; digest A-33).
+    hex from where the grenade came in (``impact_side_point``: the thrower's hex;
+    docs/decisions.md FPD-20).
     """
     d = soldier.hex.distance(impact)
     dm = card.blast_modifier(d)
@@ -155,7 +164,7 @@ def melee_winner(roll: int, attackers: int, defenders: int) -> Literal["attacker
 
 
 def hit_probability(hit: int, modifier: float) -> float:
-    """Chance that d10 + modifier <= hit (the die reads 1..10, Firepower 1.3, 4.2)."""
+    """Chance that d10 + modifier <= hit (the die reads 1..10, Firepower 1.3, Firepower 4.2)."""
     n = int(hit - modifier)
     return max(0, min(10, n)) / 10.0
 
@@ -172,6 +181,7 @@ def check_target_hex(card: BasicCard, m: FpMap, firer: Soldier, target_hex: Hex,
         raise RulesError(f"hex {target_hex!r} is not on the board", rule="Firepower 4.9")
     rng = firer.hex.distance(target_hex)
     if rng == 0:
+        # docs/decisions.md FPD-14: no fire or grenade into one's own hex
         raise RulesError("a soldier may not fire into his own hex", rule="Firepower 6.3.2.1")
     if not in_arc(firer.hex, firer.facing, target_hex, "front60"):
         raise RulesError(f"{m.label(target_hex)} is outside {firer.id}'s firing arc",
@@ -218,7 +228,7 @@ class FireContext:
     noncombat_mf: int = 0
     vertex_side: int | None = None
     extra_modifiers: Callable[[FireContext, Soldier], Sequence[Modifier]] | None = None
-    # -- filled by the steps ---------------------------------------------------------------------
+    # -- filled by the steps -----------------------------------------------------------------------
     range: int = 0
     hit: int = 0
     los: LosResult | None = None
@@ -264,7 +274,7 @@ class FireContext:
             "targets": list(self.targets),
             "target_hex": None if self.target_hex is None else self.map.label(self.target_hex),
             "modifiers": {k: [x.as_dict() for x in v] for k, v in self.modifiers.items()},
-            "shots": [s.__dict__ for s in self.shots],
+            "shots": [asdict(s) for s in self.shots],
             "throw_roll": self.throw_roll, "throw_modified": self.throw_modified,
             "outcome": self.outcome,
             "impact": None if self.impact is None else self.map.label(self.impact),
@@ -282,16 +292,12 @@ class Step:
     rule: str = ""
 
 
-@dataclass(frozen=True)
-class StepEdit:
-    """An optional rule's change to a fire procedure, by step name (as core SequenceEdit)."""
-
-    op: Literal["insert_before", "insert_after", "replace", "remove"]
-    anchor: str
-    step: Step | None = None
+#: an optional rule's change to a fire procedure (``Edit(op, anchor, name, step, rule)``); an
+#: edit that brings a step without naming it takes the step's own name
+FireEdit = Edit[Step]
 
 
-# -- fire steps -------------------------------------------------------------------------------
+# -- fire steps ------------------------------------------------------------------------------------
 
 
 def step_check_fire(ctx: FireContext) -> None:
@@ -369,8 +375,9 @@ def step_shots(ctx: FireContext) -> None:
 
 def step_auto_suppression(ctx: FireContext) -> None:
     """Firepower 6.4.1: after automatic fire every soldier in the target hex not hit is
-    Suppressed, provided a modified 10 or less can be rolled (his own modifiers, digest A-7);
-    semi-automatic fire never suppresses. A Stunned soldier stays Stunned."""
+    Suppressed, provided a modified 10 or less can be rolled (his own modifiers,
+    docs/decisions.md FPD-22); semi-automatic fire never suppresses. A Stunned soldier stays
+    Stunned (docs/decisions.md FPD-23)."""
     if ctx.mode != "auto":
         return
     for s in ctx.soldiers.values():
@@ -389,7 +396,7 @@ FIRE_STEPS: tuple[Step, ...] = (
     Step("suppression", step_auto_suppression, "Firepower 6.4.1"),
 )
 
-# -- grenade steps ----------------------------------------------------------------------------
+# -- grenade steps ---------------------------------------------------------------------------------
 
 
 def throw_range_limit(card: BasicCard, posture: str) -> int:
@@ -399,7 +406,8 @@ def throw_range_limit(card: BasicCard, posture: str) -> int:
 
 
 def step_check_grenade(ctx: FireContext) -> None:
-    """Firepower 6.3.1.1, 6.3.2.1.1, 6.3.3, 6.3.4: a target hex in arc, range and sight."""
+    """Firepower 6.3.1.1, Firepower 6.3.2.1.1, Firepower 6.3.3, Firepower 6.3.4: a target hex in
+    arc, range and sight."""
     if ctx.target_hex is None:
         raise RulesError("a grenade is thrown at a target hex", rule="Firepower 6.3.1.1")
     if ctx.firer.stunned:
@@ -415,6 +423,7 @@ def step_check_grenade(ctx: FireContext) -> None:
     sides = trace(ctx.firer.hex, ctx.target_hex).entry_hexsides()
     if len(sides) == 2:
         if ctx.vertex_side is None:
+            # the thrower's choice, the first by default (docs/decisions.md FPD-19)
             ctx.vertex_side = sides[0]
         if ctx.vertex_side not in sides:
             raise RulesError(f"the line of sight crosses the angle of hexsides {sides}; choose "
@@ -425,7 +434,7 @@ def step_check_grenade(ctx: FireContext) -> None:
 
 
 def step_grenade_hit(ctx: FireContext) -> None:
-    """Firepower 6.3.6.1, 6.3.6.3.2: the grenade line's hit number and the throw modifiers."""
+    """Firepower 6.3.6.1, Firepower 6.3.6.3.2: the grenade line's hit number and the throw modifiers."""
     ctx.hit = ctx.card.hit_number("HGN", "throw", ctx.range)
     assert ctx.los is not None
     ctx.modifiers["throw"] = throw_modifiers(ctx.firer, ctx.los, ctx.card)
@@ -446,7 +455,7 @@ def spread_hex(card: BasicCard, target: Hex, entry_side: int, roll: int) -> Hex:
 def step_throw(ctx: FireContext) -> None:
     """Firepower 6.3.6.3.2: hit number or less hits the target hex; over 10 misses completely;
     otherwise the spread decides the impact hex, which is a dud when off the map, beyond the
-    grenade's range or completely blocked from the thrower's line of sight (6.3.6.3.2.1)."""
+    grenade's range or completely blocked from the thrower's line of sight (Firepower 6.3.6.3.2.1)."""
     assert ctx.target_hex is not None and ctx.entry_side is not None
     r = ctx.roll(f"{ctx.firer.id} grenade at {ctx.map.label(ctx.target_hex)}")
     mod = int(total(ctx.modifiers["throw"]))
@@ -475,9 +484,10 @@ def step_throw(ctx: FireContext) -> None:
 
 
 def step_blast(ctx: FireContext) -> None:
-    """Firepower 6.3.6.3.2.2, 6.4.2: one blast roll per soldier within two hexes of the impact,
-    of either side; survivors in the impact hex are Stunned, those in the blast zone Suppressed
-    if an unmodified 2 could have hit."""
+    """Firepower 6.3.6.3.2.2, Firepower 6.4.2: one blast roll per soldier within two hexes of the
+    impact, of either side; survivors in the impact hex are Stunned, those in the blast zone
+    Suppressed if an unmodified 2 could have hit. Nothing blocks the blast (docs/decisions.md
+    FPD-21)."""
     if ctx.impact is None:
         return
     blast_hit = ctx.card.weapons["HGN"].blast_hit or 5
@@ -512,39 +522,58 @@ GRENADE_STEPS: tuple[Step, ...] = (
 )
 
 
-def apply_edits(steps: Sequence[Step], edits: Iterable[StepEdit]) -> list[Step]:
-    """Apply optional rules' edits to a procedure, sorted so registration order never matters."""
-    order = {"remove": 0, "replace": 1, "insert_before": 2, "insert_after": 3}
-    out = list(steps)
-    for e in sorted(edits, key=lambda e: (order[e.op], e.anchor, e.step.name if e.step else "")):
-        idx = next((i for i, s in enumerate(out) if s.name == e.anchor), None)
-        if idx is None:
-            raise RulesError(f"fire step {e.anchor!r} is not in the procedure "
-                             f"({', '.join(s.name for s in out)})")
-        if e.op == "remove":
-            del out[idx]
-        elif e.step is None:
-            raise RulesError(f"step edit {e.op} at {e.anchor!r} has no step")
-        elif e.op == "replace":
-            out[idx] = e.step
-        elif e.op == "insert_before":
-            out.insert(idx, e.step)
-        else:
-            out.insert(idx + 1, e.step)
-    return out
+BASE_STEPS: dict[str, tuple[Step, ...]] = {"fire": FIRE_STEPS, "grenade": GRENADE_STEPS}
+_BASIC = {kind: Pipeline([(s.name, s) for s in steps], what=f"{kind} step")
+          for kind, steps in BASE_STEPS.items()}
 
 
-def run(ctx: FireContext, steps: Sequence[Step] | None = None) -> FireContext:
-    """Run a fire procedure. RulesError from a check step leaves nothing changed."""
-    for step in steps if steps is not None else (
-            FIRE_STEPS if ctx.kind == "fire" else GRENADE_STEPS):
+def procedure(kind: str, edits: Iterable[FireEdit] = (), *,
+              base: Sequence[Step] | None = None) -> Pipeline[Step]:
+    """The fire procedure of ``kind`` (``fire`` or ``grenade``) with optional rules' edits, in the
+    kit's order (:mod:`hexwar.core.kit.pipeline`); ``base`` replaces the Basic steps (the
+    table-side command's check of a shot described by flags)."""
+    named = [Edit(e.op, e.anchor, e.name or (e.step.name if e.step is not None else ""), e.step,
+                  e.rule) for e in edits]
+    if base is None and not named:
+        return _BASIC[kind]
+    steps = BASE_STEPS[kind] if base is None else base
+    return Pipeline([(s.name, s) for s in steps], named, what=f"{kind} step")
+
+
+def run(ctx: FireContext, steps: Pipeline[Step] | None = None) -> FireContext:
+    """Run a fire procedure (the Basic one of ``ctx.kind`` by default). RulesError from a check
+    step leaves nothing changed."""
+    for step in (steps if steps is not None else procedure(ctx.kind)).steps:
         step.run(ctx)
         if step.rule:
             ctx.rules.append(step.rule)
     return ctx
 
 
+class NeedsDie(Exception):
+    """Raised by :func:`preview`'s roller at the procedure's first die roll."""
+
+
+def _needs_die(purpose: str) -> int:
+    raise NeedsDie(purpose)
+
+
+def preview(ctx: FireContext, steps: Pipeline[Step] | None = None) -> str | None:
+    """Run a procedure up to its first die roll, rolling nothing (hit number and modifiers of a
+    shot, for the terminal and the table-side commands); returns that roll's purpose, or None if
+    the procedure needs no die. ``ctx.roll`` is left as it was."""
+    roll = ctx.roll
+    ctx.roll = _needs_die
+    try:
+        run(ctx, steps)
+    except NeedsDie as stop:
+        return str(stop)
+    finally:
+        ctx.roll = roll
+    return None
+
+
 def check_only(ctx: FireContext) -> FireContext:
-    """Run only the legality step (no dice)."""
-    (FIRE_STEPS if ctx.kind == "fire" else GRENADE_STEPS)[0].run(ctx)
+    """Run only the Basic legality step (no dice)."""
+    BASE_STEPS[ctx.kind][0].run(ctx)
     return ctx

@@ -1,23 +1,31 @@
 """Hooks of the Firepower system for its optional rules and the Advanced Game (prefix
-``firepower_``). Exposed from ``plugin.py`` as ``HOOKSPECS``; the core manager adds them.
+``firepower_``), and :class:`FirepowerHooks`, the one way the system calls them.
+
+``plugin.py`` adds these specifications to a game's plugin manager (``hexwar_add_hookspecs``); a
+rule implements them with ``from hexwar.core.markers import hookimpl``. The system never calls a
+hook by name: every call goes through :class:`FirepowerHooks`, e.g.
+``FirepowerHooks.of(game).fire_modifiers(ctx, target)``, which skips a hook that no enabled
+plugin implements.
 
 Discipline as for the core hooks: modifier hooks return lists combined in canonical order; edit
-hooks return records applied sorted by (operation, anchor, name), so registration order never
-changes a result.
+hooks return kit :class:`~hexwar.core.kit.Edit` records applied in the kit's one documented order
+(:mod:`hexwar.core.kit.pipeline`), so registration order never changes a result.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.types import Modifier
     from hexwar.plugins.firepower.actions import ActionType
-    from hexwar.plugins.firepower.combat import FireContext, StepEdit
+    from hexwar.plugins.firepower.combat import FireContext, FireEdit
 
 
 @hookspec
@@ -25,26 +33,30 @@ def firepower_fire_modifiers(game: Game, ctx: FireContext, target: str) -> Seque
     """Add modifiers to one shot (or one throw, or one blast roll) of a fire procedure.
 
     Called: by the ``modifiers`` step for each target unit (``target`` is the unit id; for a
-    grenade throw it is the thrower's id). Options such as Increased Fire (16.3.2) answer here.
+    grenade throw it is the thrower's id): in play, in previews for a terminal player and by
+    ``hexwar firepower fire|grenade``.
+    Options such as Increased Fire (Firepower 16.3.2) answer here.
     """
     raise NotImplementedError
 
 
 @hookspec
-def firepower_fire_step_edits(kind: str) -> Sequence[StepEdit]:
+def firepower_fire_step_edits(kind: str) -> Sequence[FireEdit]:
     """Insert, replace or remove named steps of a fire procedure (``kind``: ``fire`` or
-    ``grenade``). The Basic steps are check, hit_number, modifiers, shots, suppression (fire) and
-    check, hit_number, throw, blast (grenade).
+    ``grenade``) with kit ``Edit`` records. The Basic steps are check, hit_number, modifiers,
+    shots, suppression (fire) and check, hit_number, throw, blast (grenade).
 
-    Called: once per fire action.
+    Called: once per fire action, and whenever a shot is previewed (a terminal player's list of
+    Actions, ``hexwar firepower fire|grenade``).
     """
     raise NotImplementedError
 
 
 @hookspec
 def firepower_action_types() -> Sequence[ActionType]:
-    """Add kinds of Action (Advanced 11.1, Options): each checks, costs, applies and lists
-    its choices; the engine charges MF and keeps the one-Combat-Action rule (6.2, 6.2.5).
+    """Add kinds of Action (Firepower 11.1, Options): each checks, costs, applies and lists its
+    choices; the system charges MF and keeps the one-Combat-Action rule (Firepower 6.2,
+    Firepower 6.2.5).
 
     Called: whenever the Actions of an Impulse are checked or listed (only if implemented).
     """
@@ -53,19 +65,62 @@ def firepower_action_types() -> Sequence[ActionType]:
 
 @hookspec
 def firepower_mf_modifiers(game: Game, unit_id: str) -> Sequence[Modifier]:
-    """Change a soldier's MF allowance (weapon Move column 10.7(9), wounds 23.1, leaders 11.1).
+    """Change a soldier's MF allowance (weapon Move column Firepower 10.7, wounds Firepower 23.1,
+    leaders Firepower 11.1).
 
     Called: whenever the MF a soldier has left are computed (only when some plugin implements it);
-    the Basic Game uses 4, -1 Suppressed, 0 Stunned (6.2.8). A Stunned soldier stays at 0.
+    the Basic Game uses 4, -1 Suppressed, 0 Stunned (Firepower 6.2.8). A Stunned soldier stays at 0.
     """
     raise NotImplementedError
 
 
 @hookspec
 def firepower_impulse_phase_start(game: Game, side: str) -> None:
-    """Called: when a sequence unit of ``side`` has been drawn and 6.1.1-6.1.2 applied."""
+    """Called: when a sequence unit of ``side`` has been drawn and Firepower 6.1.1-6.1.2 applied."""
 
 
 @hookspec
 def firepower_impulse_phase_end(game: Game, side: str) -> None:
-    """Called: at the end of ``side``'s Impulse Phase, after Stunned became Suppressed (6.1.3)."""
+    """Called: at the end of ``side``'s Impulse Phase, after Stunned became Suppressed
+    (Firepower 6.1.3)."""
+
+
+class FirepowerHooks(SystemHooks):
+    """Typed calls into the ``firepower_`` hooks for one game: ``FirepowerHooks.of(game)``."""
+
+    specs = sys.modules[__name__]  # the hook specifications above
+    prefix = "firepower_"
+
+    def fire_modifiers(self, ctx: FireContext, target: str) -> list[Modifier]:
+        hook = self.hook.firepower_fire_modifiers
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, ctx=ctx, target=target))
+
+    def fire_step_edits(self, kind: str) -> list[FireEdit]:
+        hook = self.hook.firepower_fire_step_edits
+        if hook not in self.live:
+            return []
+        return collect(hook(kind=kind))
+
+    def action_types(self) -> list[ActionType]:
+        hook = self.hook.firepower_action_types
+        if hook not in self.live:
+            return []
+        return collect(hook())
+
+    def mf_modifiers(self, unit_id: str) -> list[Modifier]:
+        hook = self.hook.firepower_mf_modifiers
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, unit_id=unit_id))
+
+    def impulse_phase_start(self, side: str) -> None:
+        hook = self.hook.firepower_impulse_phase_start
+        if hook in self.live:
+            hook(game=self.game, side=side)
+
+    def impulse_phase_end(self, side: str) -> None:
+        hook = self.hook.firepower_impulse_phase_end
+        if hook in self.live:
+            hook(game=self.game, side=side)

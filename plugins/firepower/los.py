@@ -2,8 +2,9 @@
 
 Lines run from sighting dot to sighting dot. Intervening hexes are those the straight edge passes
 through or along, hexsides and corners included: a hill hex's own hexsides belong to the hill
-(6.3.4.1), and likewise for trees (6.3.6.2.5) and hexes holding friendly soldiers (6.3.4.3). The
-firer's and target's hexes are not intervening.
+(Firepower 6.3.4.1), and likewise for trees (Firepower 6.3.6.2.5) and hexes holding friendly
+soldiers (Firepower 6.3.4.3; docs/decisions.md FPD-15). The firer's and target's hexes are not
+intervening.
 """
 
 from __future__ import annotations
@@ -46,9 +47,9 @@ def basic_los(
 ) -> LosResult:
     """Line of sight from a firer in ``a`` to hex ``b`` (Firepower 6.3.4.1-6.3.4.4).
 
-    ``target_posture`` is None when the target is a hex (a grenade, 6.3.1.1). ``friendly`` maps
+    ``target_posture`` is None when the target is a hex (a grenade, Firepower 6.3.1.1). ``friendly`` maps
     hexes holding soldiers of the firer's side (other than ``a`` and ``b``) to the highest posture
-    there (A-12 of the digest: the highest posture in the hex decides).
+    there (the highest posture in the hex decides: docs/decisions.md FPD-16).
     """
     if a == b:
         return LosResult(False)
@@ -92,8 +93,9 @@ class FirepowerLos(BaseLosRules):
     ``firer_posture``, ``target_posture`` (None for a hex), ``firer_side``, ``target_side`` and
     ``friendly`` (hex -> highest friendly posture) gives the same answer as :func:`basic_los`,
     which the fire procedure, the AI and the table-side commands call directly (no per-hex calls).
-    Hexsides of hill and tree hexes count as part of them (6.3.4.1, 6.3.6.2.5): both hexes of a
-    hexside-exact line and hexes touched at a corner are examined ("either", "touch").
+    Hexsides of hill and tree hexes count as part of them (Firepower 6.3.4.1, Firepower 6.3.6.2.5):
+    both hexes of a hexside-exact line and hexes touched at a corner are examined ("either",
+    "touch"; docs/decisions.md FPD-15).
     """
 
     include_endpoints: bool = True

@@ -1,4 +1,6 @@
-"""The Firepower system plugin: registration and game hooks of the Basic Game (rules 1-7)."""
+"""The Firepower system plugin: the manifest and the core hook implementations of the Basic Game
+(Firepower 1-7). Each hook is thin: it delegates to the rules modules. The core calls the game
+hooks only for games of this system (host-system dispatch), so none asks whose game it is."""
 
 from __future__ import annotations
 
@@ -19,12 +21,15 @@ from hexwar.core.types import (
     UnitType,
 )
 from hexwar.plugins.firepower import hookspecs
+from hexwar.plugins.firepower.hookspecs import FirepowerHooks
 
 if TYPE_CHECKING:
     import click
     import pluggy
 
+    from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
     from hexwar.core.tables import Disclosed
@@ -37,7 +42,7 @@ PLUGIN = PluginManifest(
     system=SYSTEM,
     kind="system",
     title="Firepower (Avalon Hill): Basic Game",
-    summary="Individual soldiers, blind sequence-unit draws, Impulses of Actions (rules 1-7).",
+    summary="Individual soldiers, blind sequence-unit draws, Impulses of Actions (Firepower 1-7).",
     implements=("Firepower 1", "Firepower 2", "Firepower 3", "Firepower 4", "Firepower 5",
                 "Firepower 6", "Firepower 7"),
     version="0.1",
@@ -57,21 +62,21 @@ def hexwar_register_systems() -> Sequence[SystemInfo]:
 
     scale = Scale(
         SYSTEM, Q_(5, "yard"), Q_(3, "foot"), Q_(30, "second"),
-        notes="hex about five yards and Turn about thirty seconds: outside transcription of the "
-              "Basic Game introduction (digest Appendix A, unverified); a height averages three "
+        notes="hex about five yards and Turn about thirty seconds: an outside OCR of the Basic "
+              "Game introduction, unverified (docs/decisions.md FPD-2); a height averages three "
               "feet (Firepower 8.2.2)",
         rule="Firepower 8.2.2",
     )
     return [SystemInfo(SYSTEM, "Firepower", "Avalon Hill", scale, ("d10",), ("A", "B"),
                        rule="Firepower 1.3",
-                       notes="decimal die, 0 reads 10 (1.3); side A tan, side B green (1.2)")]
+                       notes="decimal die, 0 reads 10 (Firepower 1.3); side A tan, side B green "
+                             "(Firepower 1.2)",
+                       hooks=FirepowerHooks)]
 
 
 @hookimpl
 def hexwar_register_phases(system: str) -> Sequence[PhaseSpec]:
-    if system != SYSTEM:
-        return []
-    from hexwar.plugins.firepower.engine import PHASES
+    from hexwar.plugins.firepower.sequence import PHASES
 
     return list(PHASES)
 
@@ -104,15 +109,16 @@ def hexwar_register_terrain() -> Sequence[TerrainType]:
 def hexwar_register_data() -> Sequence[DataSource]:
     return [
         DataSource(f"{SYSTEM}:basic-card", HERE / "data" / "tables", "tables",
-                   "Basic Game Card charts (Firepower 6.2, 6.3)"),
+                   "Basic Game Card charts (Firepower 6.2, Firepower 6.3)"),
         DataSource(f"{SYSTEM}:weapons", HERE / "data" / "weapons.toml", "cards",
-                   "Basic Game weapons: rates of fire and ranges (Firepower 6.3.2, 6.3.5)"),
-        DataSource(f"{SYSTEM}:panel-1", HERE / "panels" / "panel1.toml", "panel",
-                   "Firepower panel 1 (stand-in)"),
-        DataSource(f"{SYSTEM}:panel-2", HERE / "panels" / "panel2.toml", "panel",
-                   "Firepower panel 2 (stand-in)"),
+                   "Basic Game weapons: rates of fire and ranges (Firepower 6.3.2, "
+                   "Firepower 6.3.5)"),
+        DataSource(f"{SYSTEM}:panel-1", HERE / "data" / "panels" / "panel1.toml", "panel",
+                   "Firepower panel 1 (stand-in, docs/decisions.md FPD-3)"),
+        DataSource(f"{SYSTEM}:panel-2", HERE / "data" / "panels" / "panel2.toml", "panel",
+                   "Firepower panel 2 (stand-in, docs/decisions.md FPD-3)"),
         DataSource(f"{SYSTEM}:basic", HERE / "scenarios" / "basic.toml", "scenario",
-                   "The Basic Game Scenario (Firepower 2, 7)"),
+                   "The Basic Game Scenario (Firepower 2, Firepower 7)"),
     ]
 
 
@@ -134,7 +140,7 @@ def hexwar_register_controllers() -> Sequence[ControllerSpec]:
 
 @hookimpl
 def hexwar_register_commands(group: click.Group) -> None:
-    from hexwar.plugins.firepower.commands import firepower
+    from hexwar.plugins.firepower.cli import firepower
 
     if "firepower" not in group.commands:
         group.add_command(firepower)
@@ -142,8 +148,6 @@ def hexwar_register_commands(group: click.Group) -> None:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != SYSTEM:
-        return []
     problems: list[Problem] = []
     for name, spec in scenario.sides.items():
         for key in ("sequence_units", "impulses"):
@@ -162,37 +166,32 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if game.scenario.system != SYSTEM:
-        return
-    from hexwar.plugins.firepower.engine import setup_units
+    from hexwar.plugins.firepower.setup import setup_units
 
     setup_units(game)
 
 
 @hookimpl
 def hexwar_final_result(game: Game) -> GameResult | None:
-    if game.scenario.system != SYSTEM:
-        return None
-    from hexwar.plugins.firepower.engine import final_result
+    from hexwar.plugins.firepower.victory import final_result
 
     return final_result(game)
 
 
 @hookimpl
 def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
-    if system != SYSTEM or game is None:
+    if game is None:  # the rules need a board's fence and hedge pictures
         return None
-    from hexwar.plugins.firepower.engine import fp_map
     from hexwar.plugins.firepower.los import FirepowerLos
+    from hexwar.plugins.firepower.state import fp_map
 
     return FirepowerLos(fp_map(game))
 
 
 @hookimpl
 def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
-    if game.scenario.system != SYSTEM:
-        return None
-    from hexwar.plugins.firepower.engine import data, victory_points
+    from hexwar.plugins.firepower.state import data
+    from hexwar.plugins.firepower.victory import victory_points
 
     d = data(game)
     # Firepower 6.1: no player may examine drawn or undrawn sequence units; only counts show.
@@ -202,12 +201,9 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
 
 @hookimpl
-def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
-    """A terminal player's view of a Firepower decision: each soldier's markers and MF left, and
-    each choice in words (hit numbers with their modifiers for fire)."""
-    game = getattr(view, "game", None)
-    if game is None or game.scenario.system != SYSTEM or decision.kind != "action":
-        return None
-    from hexwar.plugins.firepower.explain import explain_action_decision
+def hexwar_explain_decision(view: SideView, decision: Decision) -> str | None:
+    """A terminal player's view of a Firepower decision, its options numbered from 1 as the
+    terminal reads them (each soldier's markers and MF left, each choice in words)."""
+    from hexwar.plugins.firepower.explain import explain_decision
 
-    return explain_action_decision(game, decision)
+    return explain_decision(view.game, decision)

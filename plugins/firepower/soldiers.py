@@ -1,4 +1,4 @@
-"""Soldiers as the rules functions see them: one counter, one man (Firepower 1.2.1, 4.3-4.7).
+"""Soldiers as the rules functions see them: one counter, one man (Firepower 1.2.1, Firepower 4.3-4.7).
 
 A soldier's markers live in ``Unit.state`` as JSON values:
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 #: MF allowance of a soldier (Firepower 6.2)
 BASE_MF = 4
-#: new hexes in one Impulse that make a soldier Running (Firepower 4.5, 6.2.1)
+#: new hexes in one Impulse that make a soldier Running (Firepower 4.5, Firepower 6.2.1)
 RUNNING_HEXES = 4
 
 
@@ -84,7 +84,7 @@ def soldiers_of(units: Mapping[str, Unit]) -> dict[str, Soldier]:
 
 
 def initial_state(weapon: str, posture: str = "stand") -> dict[str, Any]:
-    """No markers: Standing (4.4), Normal speed (4.5), no status (4.6), no direction (4.7);
-    Firepower 1.2.1 gives the weapon."""
+    """No markers: Standing (Firepower 4.4), Normal speed (Firepower 4.5), no status
+    (Firepower 4.6), no direction (Firepower 4.7); Firepower 1.2.1 gives the weapon."""
     return {"weapon": weapon, "posture": posture, "speed": "normal", "status": None,
             "side": None, "eliminated": False}

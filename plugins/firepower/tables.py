@@ -1,9 +1,9 @@
 """The Basic Game Card as data: movement costs, firing charts, grenade spread and blast, weapons.
 
-Every value carries its provenance (a Firepower rule, ``transcription: digest Appendix A
-(unverified)``, or ``estimated``); see ``data/tables/*.csv`` and ``data/weapons.toml``. The rules
-functions read the plain dicts of :class:`BasicCard` (built once, cached), never pint quantities
-or hook calls.
+Every value carries its provenance (a Firepower rule, ``transcription: Basic Game Card OCR
+(unverified)`` as docs/decisions.md FPD-1 explains, or ``estimated``); see ``data/tables/*.csv``
+and ``data/weapons.toml``. The rules functions read the plain dicts of :class:`BasicCard` (built
+once, cached), never pint quantities or hook calls.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ POSTURE_RANK = {"prone": 0, "crouch": 1, "stand": 2}
 
 @dataclass(frozen=True)
 class Weapon:
-    """One weapon as data: rates of fire and ranges (Firepower 6.3.2, 6.3.5)."""
+    """One weapon as data: rates of fire and ranges (Firepower 6.3.2, Firepower 6.3.5)."""
 
     code: str
     name: str
@@ -96,7 +96,7 @@ class BasicCard:
         for row in self.spread.rows:
             self._spread[_band_lo(row.keys[0])] = tuple(int(x) for x in str(row.values[0]).split())
 
-    # -- movement -------------------------------------------------------------------------------
+    # -- movement ----------------------------------------------------------------------------------
     def mf_cost(self, action: str, posture: str) -> int:
         """MF to perform ``action`` in ``posture`` (Firepower 6.2, BASIC GAME MF CHART)."""
         try:
@@ -108,7 +108,7 @@ class BasicCard:
     def mf_source(self, action: str, posture: str) -> str:
         return str(self.mf.lookup(action=action, posture=posture).source)
 
-    # -- fire -----------------------------------------------------------------------------------
+    # -- fire --------------------------------------------------------------------------------------
     def hit_number(self, weapon: str, mode: str, rng: int) -> int:
         """Hit number from the BASIC GAME FIRING CHARTS (Firepower 6.3.6.1); RulesError if the range
         has no number (Firepower 6.3.2)."""

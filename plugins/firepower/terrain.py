@@ -8,10 +8,11 @@ Design decision (the printed pictures are not in the text): a fence or hedge pic
 the straight segment ("chord") joining the midpoints of hexsides ``a`` and ``b`` of its hex. The
 chord divides the hex into two parts; a soldier in the hex is on one of them (Firepower 4.7: the
 direction unit), recorded as a hexside number lying on his part. Whether a line of sight "passes
-through or along some part of the picture" (Firepower 6.3.4.2, 6.3.6.2.5) is then an exact segment
-intersection test, and whether the fence lies "between" a soldier in the hex and someone outside it
-(6.3.4.2, 6.3.6.2.2, 6.3.6.2.3) is decided by the point where the line of sight leaves (or enters)
-his hex: it is between when that point lies on the chord or on the other part.
+through or along some part of the picture" (Firepower 6.3.4.2, Firepower 6.3.6.2.5) is then an
+exact segment intersection test, and whether the fence lies "between" a soldier in the hex and
+someone outside it (Firepower 6.3.4.2, Firepower 6.3.6.2.2, Firepower 6.3.6.2.3) is decided by the
+point where the line of sight leaves (or enters) his hex: it is between when that point lies on
+the chord or on the other part (docs/decisions.md FPD-7).
 """
 
 from __future__ import annotations
@@ -140,13 +141,13 @@ class Picture:
 
     def crossed_by(self, a: Hex, b: Hex) -> bool:
         """The line of sight between the centres of ``a`` and ``b`` passes through or along the
-        picture (Firepower 6.3.4.2, 6.3.6.2.5)."""
+        picture (Firepower 6.3.4.2, Firepower 6.3.6.2.5)."""
         e1, e2 = self.ends
         return segments_touch(centre(a), centre(b), e1, e2)
 
     def between(self, side: int | None, other: Hex) -> bool:
         """The picture lies between a soldier in its hex on part ``side`` and hex ``other``
-        (Firepower 4.7, 6.3.4.2, 6.3.6.2.2, 6.3.6.2.3)."""
+        (Firepower 4.7, Firepower 6.3.4.2, Firepower 6.3.6.2.2, Firepower 6.3.6.2.3)."""
         if other == self.hex:
             return False
         point = boundary_point(self.hex, other)

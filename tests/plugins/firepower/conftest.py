@@ -1,4 +1,5 @@
-"""Helpers for the Firepower tests: small games on a test panel with chosen terrain."""
+"""Helpers for the Firepower tests: small games on a test panel with chosen terrain, and the Basic
+Game Scenario, all built through ``hexwar.core.testing.make_game``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from hexwar.core.engine.game import Game
 from hexwar.core.scenario import Scenario
+from hexwar.core.testing import make_game
 
 PANEL_HEAD = """[panel]
 id = "1"
@@ -28,17 +30,19 @@ GameFactory = Callable[..., Game]
 
 @pytest.fixture
 def fp_game(tmp_path: Path) -> GameFactory:
-    """``fp_game(units, hexes=[...], seed=0)``: a Firepower game on a 16x15 test panel.
+    """``fp_game(units, hexes=[...], seed=0, options=(), local_plugins=())``: a Firepower game on
+    a 16x15 test panel.
 
     ``units`` are tuples (id, weapon, side, hex, facing[, state]); ``hexes`` are [[hex]] tables of
     the panel (dicts with at, terrain, height, features). The set-up phases have nothing to place,
-    so the game waits at the choice of board side; tests drive the engine functions directly.
+    so the game waits at the choice of board side; tests drive the rules functions directly.
     """
 
     count = [0]
 
     def make(units: list[tuple[Any, ...]], hexes: list[dict[str, Any]] | None = None,
-             seed: int = 0, turns: int = 1) -> Game:
+             seed: int = 0, turns: int = 1, options: tuple[str, ...] = (),
+             local_plugins: tuple[object, ...] = ()) -> Game:
         panel = [PANEL_HEAD]
         for h in hexes or []:
             panel.append("[[hex]]")
@@ -63,6 +67,8 @@ def fp_game(tmp_path: Path) -> GameFactory:
                                for k, v in u[5].items())
                 lines.append(f"state = {{ {st} }}")
         text = "\n".join(lines) + "\n"
-        return Game(Scenario.from_text(text, path=str(tmp_path / f"s{count[0]}.toml")), seed=seed)
+        scenario = Scenario.from_text(text, path=str(tmp_path / f"s{count[0]}.toml"))
+        game: Game = make_game(scenario, seed=seed, options=options, local_plugins=local_plugins)
+        return game
 
     return make

@@ -1,5 +1,6 @@
-"""Audit tests: the turn as the engine plays it (5, 6.1), melee and blast on the board with the
-digest's numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight explanations."""
+"""Audit tests: the turn as the system plays it (Firepower 5, Firepower 6.1), melee and blast on
+the board with the worked examples' numbers (FP-83, FP-84, FP-86 to FP-88), and the line-of-sight
+explanations."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import line_of_sight
-from hexwar.plugins.firepower import combat, engine
+from hexwar.plugins.firepower import actions, combat, impulses, state, victory
 from hexwar.plugins.firepower.los import FirepowerLos
 from hexwar.plugins.firepower.soldiers import Soldier
 from hexwar.plugins.firepower.tables import card
@@ -21,7 +22,7 @@ C = card()
 
 
 def _ph(g: Game) -> dict[str, Any]:
-    ph: dict[str, Any] = engine.data(g)["phase"]
+    ph: dict[str, Any] = state.data(g)["phase"]
     return ph
 
 
@@ -29,7 +30,7 @@ def _st(g: Game, uid: str, key: str) -> Any:
     return g.state.units[uid].state[key]
 
 
-# -- the turn: Mix, blind draws one at a time, two Impulses each (3.1, 3.2, 5, 6.1, 6.2) ----------
+# -- the turn: Mix, blind draws, two Impulses each (Firepower 3.1-3.2, Firepower 5, Firepower 6.1) -
 
 THREE_A_SIDE = [("A1", "RFL", "A", "B2", 1), ("A2", "RFL", "A", "B6", 1),
                 ("A3", "RFL", "A", "B10", 1), ("B1", "RFL", "B", "O2", 1),
@@ -44,7 +45,7 @@ def test_each_draw_gives_one_side_exactly_two_impulses_of_different_soldiers(
     for draw in range(6):
         d = g.pending
         assert d is not None and d.kind == "impulse"
-        assert engine.data(g)["drawn"] == draw + 1 and len(engine.data(g)["cup"]) == 5 - draw
+        assert state.data(g)["drawn"] == draw + 1 and len(state.data(g)["cup"]) == 5 - draw
         side = d.side
         sides.append(side)
         for n, uid in enumerate((f"{side}1", f"{side}2")):
@@ -57,9 +58,9 @@ def test_each_draw_gives_one_side_exactly_two_impulses_of_different_soldiers(
             g.answer("end")
         # two Impulses done: the next decision belongs to the next draw (or the game is over)
         if draw < 5:
-            assert engine.data(g)["drawn"] == draw + 2
+            assert state.data(g)["drawn"] == draw + 2
             assert _ph(g)["impulse"] == 0 and _ph(g)["used"] == []
-    assert sorted(sides) == ["A"] * 3 + ["B"] * 3   # three sequence units a side (2.3)
+    assert sorted(sides) == ["A"] * 3 + ["B"] * 3   # three sequence units a side (Firepower 2.3)
     assert g.pending is None and g.state.phase == "over"
 
 
@@ -68,19 +69,20 @@ def test_a_third_impulse_is_never_offered(fp_game: Any) -> None:
     g.answer("5/6")
     d = g.pending
     assert d is not None
-    side, drawn = d.side, engine.data(g)["drawn"]
+    side, drawn = d.side, state.data(g)["drawn"]
     for uid in (f"{side}1", f"{side}2"):
         g.answer({"hex": g.board.label(g.state.units[uid].hex), "units": [uid]})
         g.answer("end")
     # the third soldier is still fresh, but the Impulse Phase is over: a new draw has been made
-    assert engine.data(g)["drawn"] == drawn + 1
+    assert state.data(g)["drawn"] == drawn + 1
     assert f"{side}3" not in _ph(g)["used"]
 
 
 def test_marker_timing_at_each_draw_and_phase_end(fp_game: Any) -> None:
-    """6.1.1 speed markers of the drawing side go at its draw; 6.1.2 the other side's Suppressed
-    markers go at the draw; 6.1.3 the phasing side's Stunned become Suppressed when its Impulse
-    Phase ends (digest A-1). Checked at every transition of a whole Turn."""
+    """Firepower 6.1.1: speed markers of the drawing side go at its draw; Firepower 6.1.2: the
+    other side's Suppressed markers go at the draw; Firepower 6.1.3: the phasing side's Stunned
+    become Suppressed when its Impulse Phase ends (docs/decisions.md FPD-10). Checked at every
+    transition of a whole Turn."""
     checked = {"same": 0, "other": 0}
     for seed in range(5, 9):
         _one_turn_of_markers(fp_game(THREE_A_SIDE, seed=seed), checked)
@@ -95,97 +97,97 @@ def _one_turn_of_markers(g: Game, checked: dict[str, int]) -> None:
         other = "B" if side == "A" else "A"
         if prev is not None:
             pother = "B" if prev == "A" else "A"
-            # 6.1.3 converts only the phasing side's Stuns; 6.1.2 never removes a Stun
+            # Firepower 6.1.3 converts only the phasing side's Stuns; Firepower 6.1.2 never removes a Stun
             assert _st(g, f"{pother}2", "status") == "stunned"
             if side == prev:
                 checked["same"] += 1
-                assert _st(g, f"{side}1", "speed") == "normal"        # 6.1.1: removed
+                assert _st(g, f"{side}1", "speed") == "normal"        # Firepower 6.1.1: removed
                 assert _st(g, f"{pother}1", "speed") == "running"     # not his side's draw
-                assert _st(g, f"{pother}3", "status") is None          # 6.1.2: removed
-                assert _st(g, f"{prev}3", "status") == "suppressed"   # 6.1.3, own: kept
+                assert _st(g, f"{pother}3", "status") is None          # Firepower 6.1.2: removed
+                assert _st(g, f"{prev}3", "status") == "suppressed"   # Firepower 6.1.3, own: kept
             else:
                 checked["other"] += 1
-                assert _st(g, f"{side}1", "speed") == "normal"        # 6.1.1 (the enemy's)
+                assert _st(g, f"{side}1", "speed") == "normal"        # Firepower 6.1.1 (the enemy's)
                 assert _st(g, f"{prev}1", "speed") == "running"       # stays till his draw
-                assert _st(g, f"{prev}3", "status") is None            # 6.1.3 then 6.1.2
+                assert _st(g, f"{prev}3", "status") is None            # Firepower 6.1.3 then Firepower 6.1.2
                 assert _st(g, f"{side}3", "status") == "suppressed"   # own: kept
         # during this Impulse Phase: mark markers as fire and movement would leave them
         g.state.units[f"{side}1"].state["speed"] = "running"
         g.state.units[f"{other}1"].state["speed"] = "running"
-        engine.stun(g, f"{side}3")
-        engine.stun(g, f"{other}2")
-        engine.suppress(g, f"{other}3")
+        state.stun(g, f"{side}3")
+        state.stun(g, f"{other}2")
+        state.suppress(g, f"{other}3")
         g.answer("pass")
-        if g.pending is not None:   # the Stun of the phasing side became Suppressed (6.1.3)
+        if g.pending is not None:   # the Stun of the phasing side became Suppressed (Firepower 6.1.3)
             assert g.pending.side != side or _st(g, f"{side}3", "status") == "suppressed"
         prev = side
 
 
 def test_stunned_soldiers_are_not_offered_an_impulse(fp_game: Any) -> None:
     g = fp_game(THREE_A_SIDE, seed=6)
-    engine.start_impulse_phase(g, "A")
-    engine.stun(g, "A1")
-    opts = engine.impulse_options(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    state.stun(g, "A1")
+    opts = impulses.impulse_options(g, "A")
     assert all("A1" not in o["units"] for o in opts)
 
 
-# -- melee on the board (6.5) ------------------------------------------------------------------
+# -- melee on the board (Firepower 6.5) ------------------------------------------------------------
 
 def _melee_game(fp_game: Any, n_att: int, n_def: int) -> Game:
     units: list[tuple[Any, ...]] = [(f"A{i}", "RFL", "A", "C2", 4) for i in range(1, n_att + 1)]
     units += [(f"B{i}", "RFL", "B", "C3", 1) for i in range(1, n_def + 1)]
     g: Game = fp_game(units)
-    engine.start_impulse_phase(g, "A")
-    engine.begin_impulse(g, [f"A{i}" for i in range(1, n_att + 1)])
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, [f"A{i}" for i in range(1, n_att + 1)])
     return g
 
 
 def test_fp_83_three_attackers_win_on_a_nine(fp_game: Any) -> None:
     g = _melee_game(fp_game, 3, 1)
     g.dice.force(9)                                   # 9 - 4 = 5 <= 5
-    r = engine.apply_action(g, {"act": "melee", "units": ["A1", "A2", "A3"], "hex": "1C3"})
+    r = actions.apply_action(g, {"act": "melee", "units": ["A1", "A2", "A3"], "hex": "1C3"})
     assert r["winner"] == "attacker"
     assert _st(g, "B1", "eliminated") is True
     for uid in ("A1", "A2", "A3"):
         assert g.board.label(g.state.units[uid].hex) == "1C3"
-        with pytest.raises(RulesError) as e:          # 6.5.3: they stop acting
-            engine.check_action(g, {"unit": uid, "act": "turn", "to": 2})
+        with pytest.raises(RulesError) as e:          # Firepower 6.5.3: they stop acting
+            actions.check_action(g, {"unit": uid, "act": "turn", "to": 2})
         assert e.value.rule == "Firepower 6.5.3"
-    assert engine.legal_actions(g) == ["end"]
-    assert engine.victory_points(g)["A"] == 1
+    assert actions.legal_actions(g) == ["end"]
+    assert victory.victory_points(g)["A"] == 1
 
 
 def test_fp_84_one_attacker_loses_against_two_on_a_four(fp_game: Any) -> None:
     g = _melee_game(fp_game, 1, 2)
     g.dice.force(4)                                   # 4 + 2 = 6 > 5
-    r = engine.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
+    r = actions.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
     assert r["winner"] == "defender"
     assert _st(g, "A1", "eliminated") is True and g.state.units["A1"].hex is None
     assert not _st(g, "B1", "eliminated") and not _st(g, "B2", "eliminated")
-    assert engine.victory_points(g) == {"A": 0, "B": 1}
+    assert victory.victory_points(g) == {"A": 0, "B": 1}
 
 
 def test_fp_85_two_against_two_on_the_board(fp_game: Any) -> None:
     for roll, winner in ((5, "attacker"), (6, "defender")):
         g = _melee_game(fp_game, 2, 2)
         g.dice.force(roll)
-        r = engine.apply_action(g, {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"})
+        r = actions.apply_action(g, {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"})
         assert r["winner"] == winner
 
 
 def test_melee_needs_one_mf_after_entering(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 1, {"posture": "prone"}),
                  ("B1", "RFL", "B", "C3", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.begin_impulse(g, ["A1"])
-    engine.apply_action(g, {"unit": "A1", "act": "turn", "to": 4})
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
+    actions.apply_action(g, {"unit": "A1", "act": "turn", "to": 4})
     before = g.state.digest()
     with pytest.raises(RulesError) as e:               # Prone: enter 3 + melee 1 > 3 left
-        engine.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
+        actions.apply_action(g, {"act": "melee", "units": ["A1"], "hex": "1C3"})
     assert "MF" in str(e.value) and g.state.digest() == before
 
 
-# -- grenade blast rolls with the digest's numbers (6.3.6.3.2.2, 6.4.2) ----------------------
+# -- grenade blast rolls of the worked examples (Firepower 6.3.6.3.2.2, Firepower 6.4.2) -----------
 
 AREA = Hex(0, 0).within(10)
 
@@ -220,7 +222,7 @@ def test_fp_88_prone_adjacent_rolls_3() -> None:
     assert miss.blast[0]["modified"] == 8 and miss.blast[0]["result"] == "no effect"
 
 
-# -- the line-of-sight explanation names each hex and what it does (6.3.4, 6.3.6.2.5) -------
+# -- the line-of-sight explanation names each hex and what it does (Firepower 6.3.4, Firepower 6.3.6.2.5) ---
 
 def test_los_reasons_name_trees_hedges_and_blocks(fp_game: Any) -> None:
     g: Game = fp_game([("A1", "RFL", "A", "C2", 4)],
@@ -249,18 +251,18 @@ def test_los_reasons_name_trees_hedges_and_blocks(fp_game: Any) -> None:
 
 def test_a_stunned_soldier_cannot_be_named_for_an_impulse(fp_game: Any) -> None:
     g = fp_game(THREE_A_SIDE, seed=6)
-    engine.start_impulse_phase(g, "A")
-    engine.stun(g, "A1")
+    impulses.start_impulse_phase(g, "A")
+    state.stun(g, "A1")
     before = g.state.digest()
     with pytest.raises(RulesError) as e:
-        engine.check_impulse(g, "A", {"hex": "1B2", "units": ["A1"]})
+        impulses.check_impulse(g, "A", {"hex": "1B2", "units": ["A1"]})
     assert e.value.rule == "Firepower 6.2.8" and "Stunned" in str(e.value)
     assert g.state.digest() == before
 
 
 def test_fp_91_spread_into_a_hex_hidden_behind_the_hill_is_a_dud() -> None:
-    # The target hex is a hill: the thrower sees it, but not the hex beyond it (6.3.4.1), so a
-    # spread there (roll 4: straight on, stand-in diagram) is a dud (6.3.6.3.2.1).
+    # The target hex is a hill: the thrower sees it, but not the hex beyond it (Firepower 6.3.4.1), so a
+    # spread there (roll 4: straight on, stand-in diagram) is a dud (Firepower 6.3.6.3.2.1).
     from hexwar.plugins.firepower.terrain import HILL
 
     m = FpMap.plain(AREA, level={Hex(0, 4): HILL})
@@ -278,20 +280,20 @@ def test_fp_91_spread_into_a_hex_hidden_behind_the_hill_is_a_dud() -> None:
 def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "E2", 4),
                  ("B1", "RFL", "B", "C6", 1), ("B2", "RFL", "B", "C4", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.begin_impulse(g, ["A1"])
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
     shot = {"unit": "A1", "act": "fire", "mode": "semi", "targets": ["B1"], "after": 0}
-    engine.check_action(g, shot)                      # B2 (an enemy) stands in between
+    actions.check_action(g, shot)                      # B2 (an enemy) stands in between
     g.state.units["A2"].hex = g.board.parse("1C3")     # a Standing friend in between
     with pytest.raises(RulesError) as e:
-        engine.check_action(g, shot)
+        actions.check_action(g, shot)
     assert e.value.rule == "Firepower 6.3.4.3"
     g.state.units["A2"].state["posture"] = "crouch"   # lower than the Standing firer
-    engine.check_action(g, shot)
+    actions.check_action(g, shot)
 
 
 @pytest.mark.parametrize(("choice", "words"), [
-    ({"hex": "1B2", "units": ["A1", "A2"]}, "one hex"),          # two hexes (6.1)
+    ({"hex": "1B2", "units": ["A1", "A2"]}, "one hex"),          # two hexes (Firepower 6.1)
     ({"hex": "1B2", "units": ["A1", "A1"]}, "once"),
     ({"hex": "1O2", "units": ["B1"]}, "not a soldier of A"),     # an enemy soldier
     ({"hex": "1B2", "units": []}, "once"),
@@ -299,26 +301,26 @@ def test_fp_107_on_the_board_enemies_never_block_friends_do(fp_game: Any) -> Non
 ])
 def test_an_impulse_is_the_soldiers_of_one_hex(fp_game: Any, choice: Any, words: str) -> None:
     g = fp_game(THREE_A_SIDE, seed=6)
-    engine.start_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
     before = g.state.digest()
     with pytest.raises(RulesError) as e:
-        engine.check_impulse(g, "A", choice)
+        impulses.check_impulse(g, "A", choice)
     assert words in str(e.value) and e.value.rule == "Firepower 6.1"
     assert g.state.digest() == before
 
 
 def test_a_stack_may_act_together_or_one_soldier_of_it(fp_game: Any) -> None:
-    # Firepower 6.2.6 with digest A-3: the whole stack, or part of it, is one Impulse
+    # Firepower 6.2.6 (docs/decisions.md FPD-11): the whole stack, or part of it, is one Impulse
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
                  ("B1", "RFL", "B", "M12", 1)])
-    engine.start_impulse_phase(g, "A")
-    opts = engine.impulse_options(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    opts = impulses.impulse_options(g, "A")
     assert {"hex": "1C2", "units": ["A1", "A2"]} in opts
     assert {"hex": "1C2", "units": ["A2"]} in opts
-    engine.begin_impulse(g, engine.check_impulse(g, "A", {"hex": "1C2", "units": ["A1", "A2"]}))
-    engine.apply_action(g, {"unit": "A1", "act": "enter"})     # the stack breaks up
-    engine.apply_action(g, {"unit": "A2", "act": "turn", "to": 3})
-    engine.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (6.6)
+    impulses.begin_impulse(g, impulses.check_impulse(g, "A", {"hex": "1C2", "units": ["A1", "A2"]}))
+    actions.apply_action(g, {"unit": "A1", "act": "enter"})     # the stack breaks up
+    actions.apply_action(g, {"unit": "A2", "act": "turn", "to": 3})
+    actions.apply_action(g, {"unit": "A1", "act": "enter"})     # interleaved (Firepower 6.6)
     assert g.board.label(g.state.units["A1"].hex) == "1C4"
     assert g.state.units["A2"].facing == 3
 

@@ -39,7 +39,7 @@ def names(mods: list[Modifier]) -> dict[str, float]:
     return {m.rule: m.value for m in mods}
 
 
-# -- die (1.3, 4.2) -------------------------------------------------------------------------------
+# -- die (Firepower 1.3, Firepower 4.2) ------------------------------------------------------------
 
 def test_fp_2_zero_reads_ten() -> None:
     d = Dice(0)
@@ -55,7 +55,7 @@ def test_fp_4_modifiers_cumulate() -> None:
     assert total([Modifier("a", -1, "Firepower 4.2"), Modifier("b", 2, "Firepower 4.2")]) == 1
 
 
-# -- movement factors (6.2) -----------------------------------------------------------------------
+# -- movement factors (Firepower 6.2) --------------------------------------------------------------
 
 def test_fp_5_posture_change_costs() -> None:
     assert C.mf_cost("to_prone", "stand") == 1
@@ -68,7 +68,7 @@ def test_fp_9_suppressed_and_stunned_allowance() -> None:
     assert mf_allowance("stunned") == 0
 
 
-# -- ranges and hit numbers (6.3.2, 6.3.6.1) ------------------------------------------------------
+# -- ranges and hit numbers (Firepower 6.3.2, Firepower 6.3.6.1) -----------------------------------
 
 def test_fp_10_pistol_range() -> None:
     m = plain()
@@ -116,7 +116,7 @@ def test_hand_grenade_six_to_eight_is_two_as_the_text_says() -> None:
     assert [C.hit_number("HGN", "throw", r) for r in (3, 4, 5)] == [5, 5, 5]
 
 
-# -- rates of fire and resolution (6.3.5, 6.3.6.3) -------------------------------------------------
+# -- rates of fire and resolution (Firepower 6.3.5, Firepower 6.3.6.3) -----------------------------
 
 def test_fp_13_lmg_bursts_at_different_targets() -> None:
     m = plain()
@@ -162,7 +162,7 @@ def test_fp_17_lmg_example() -> None:
     assert ctx.hit == 3
     assert [s.hit for s in ctx.shots] == [False, False, False, True] + [False] * 4
     assert ctx.eliminated == ["x"]
-    assert ctx.suppressed == ["y"]  # 6.4.1: automatic fire, not hit
+    assert ctx.suppressed == ["y"]  # Firepower 6.4.1: automatic fire, not hit
 
 
 def test_fp_18_tree_hex_gives_cover_and_concealment() -> None:
@@ -182,7 +182,7 @@ def test_every_basic_firing_modifier_with_its_rule() -> None:
     assert names(ctx.modifiers["t"]) == {
         "Firepower 6.3.6.2.1": 1, "Firepower 6.3.6.2.4": 1, "Firepower 6.3.6.2.6": 2,
         "Firepower 6.3.6.2.7": 2, "Firepower 6.3.6.2.5": 1}
-    assert total(ctx.modifiers["t"]) == 1 + 1 + 2 + 2 + 1 + 1  # tree hex and hedge: 6.3.6.2.5
+    assert total(ctx.modifiers["t"]) == 1 + 1 + 2 + 2 + 1 + 1  # tree hex and hedge: Firepower 6.3.6.2.5
 
 
 def test_fence_and_hedge_in_the_target_hex_between_or_not() -> None:
@@ -220,10 +220,10 @@ def test_fp_94_semi_automatic_never_suppresses() -> None:
     ctx = fire(m, f, [t], "semi", (10, 10), others=(other,))
     assert ctx.suppressed == []
     ctx = fire(m, f, [t], "auto", (10, 10, 10), others=(other,))
-    assert sorted(ctx.suppressed) == ["o", "t"]  # 6.4.1: the target and the others in the hex
+    assert sorted(ctx.suppressed) == ["o", "t"]  # Firepower 6.4.1: the target and the others in the hex
 
 
-# -- grenades (6.3.6.3.2, 6.4.2) -------------------------------------------------------------------
+# -- grenades (Firepower 6.3.6.3.2, Firepower 6.4.2) -----------------------------------------------
 
 def throw(m: FpMap, thrower: Soldier, target: Hex, faces: tuple[int, ...],
           others: tuple[Soldier, ...] = ()) -> combat.FireContext:
@@ -321,7 +321,7 @@ def test_fp_91_spread_duds() -> None:
     assert (ctx.outcome == "dud (blocked from the thrower's line of sight)") == los.blocked
 
 
-# -- melee (6.5) ------------------------------------------------------------------------------------
+# -- melee (Firepower 6.5) -------------------------------------------------------------------------
 
 def test_fp_83_three_attackers_against_one() -> None:
     mod = combat.melee_modifier(3, 1)
@@ -338,7 +338,7 @@ def test_fp_85_even_melee() -> None:
     assert combat.melee_winner(6, 2, 2) == "defender"
 
 
-# -- arc and LOS (6.3.3, 6.3.4) ---------------------------------------------------------------------
+# -- arc and LOS (Firepower 6.3.3, Firepower 6.3.4) ------------------------------------------------
 
 def test_fp_100_firing_arc() -> None:
     o = Hex(0, 0)

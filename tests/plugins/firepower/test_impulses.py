@@ -1,4 +1,5 @@
-"""The Impulse Phase on the engine: Actions, MF, stacks, markers, illegal Actions (6.1-6.6)."""
+"""The Impulse Phase as the system plays it: Actions, MF, stacks, markers, illegal Actions
+(Firepower 6.1-6.6)."""
 
 from __future__ import annotations
 
@@ -9,28 +10,28 @@ import pytest
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.types import total
-from hexwar.plugins.firepower import engine
+from hexwar.plugins.firepower import actions, impulses, state
 
 
 def act(game: Game, **choice: Any) -> dict[str, Any]:
-    return engine.apply_action(game, choice)
+    return actions.apply_action(game, choice)
 
 
 def phase(game: Game, side: str, *units: str) -> None:
-    engine.start_impulse_phase(game, side)
-    engine.begin_impulse(game, units)
+    impulses.start_impulse_phase(game, side)
+    impulses.begin_impulse(game, units)
 
 
 def spent(game: Game, uid: str) -> int:
-    return int(engine.data(game)["phase"]["spent"].get(uid, 0))
+    return int(state.data(game)["phase"]["spent"].get(uid, 0))
 
 
 def illegal(game: Game, choice: Any, rule: str) -> None:
     """Not offered, refused by the pure check citing ``rule``, and nothing changes."""
     before = game.state.digest()
-    assert choice not in engine.legal_actions(game)
+    assert choice not in actions.legal_actions(game)
     with pytest.raises(RulesError) as e:
-        engine.apply_action(game, choice)
+        actions.apply_action(game, choice)
     assert e.value.rule == rule, e.value
     assert game.state.digest() == before
 
@@ -44,7 +45,7 @@ def test_fp_6_prone_soldier_stands_turns_and_enters(fp_game: Any) -> None:
     u = g.state.units["A1"]
     assert spent(g, "A1") == 4 and u.state["posture"] == "stand"
     assert g.board.label(u.hex) == "1C3"
-    assert engine.legal_actions(g) == ["end"]  # no MF left
+    assert actions.legal_actions(g) == ["end"]  # no MF left
 
 
 def test_fp_7_hill_hexsides_up_and_down(fp_game: Any) -> None:
@@ -96,12 +97,12 @@ def test_fp_103_no_soldier_in_both_impulses(fp_game: Any) -> None:
                  ("B1", "RFL", "B", "M12", 1)])
     phase(g, "A", "A1")
     act(g, unit="A1", act="turn", to=3)
-    engine.begin_impulse(g, ["A2"])
+    impulses.begin_impulse(g, ["A2"])
     illegal(g, {"unit": "A1", "act": "turn", "to": 4}, "Firepower 6.2")
     with pytest.raises(RulesError) as e:
-        engine.check_impulse(g, "A", {"hex": "1C2", "units": ["A1"]})
+        impulses.check_impulse(g, "A", {"hex": "1C2", "units": ["A1"]})
     assert e.value.rule == "Firepower 6.2"
-    assert {"hex": "1C2", "units": ["A1"]} not in engine.impulse_options(g, "A")
+    assert {"hex": "1C2", "units": ["A1"]} not in impulses.impulse_options(g, "A")
 
 
 def test_fp_104_announced_movement_after_firing(fp_game: Any) -> None:
@@ -125,9 +126,9 @@ def test_more_movement_than_announced_is_illegal(fp_game: Any) -> None:
 def test_fp_14_one_rate_of_fire_per_impulse_phase(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("B1", "RFL", "B", "C9", 1)])
     phase(g, "A", "A1")
-    engine.data(g)["phase"]["modes"]["A1"] = "auto"
+    state.data(g)["phase"]["modes"]["A1"] = "auto"
     with pytest.raises(RulesError) as e:
-        engine.check_action(g, {"unit": "A1", "act": "fire", "mode": "semi", "targets": ["B1"]})
+        actions.check_action(g, {"unit": "A1", "act": "fire", "mode": "semi", "targets": ["B1"]})
     assert e.value.rule == "Firepower 6.3.5.2"
 
 
@@ -148,14 +149,14 @@ def test_illegal_actions_are_neither_offered_nor_applied(fp_game: Any) -> None:
             "Firepower 6.3.3")
     # a soldier not in this Impulse
     illegal(g, {"unit": "A2", "act": "turn", "to": 4}, "Firepower 6.1")
-    engine.begin_impulse(g, ["A2"])
+    impulses.begin_impulse(g, ["A2"])
     act(g, unit="A2", act="turn", to=4)
     # out of sight: the hill at E4 lies between A2 (E2) and B2 (E6)
     illegal(g, {"unit": "A2", "act": "fire", "mode": "semi", "targets": ["B2"], "after": 0},
             "Firepower 6.3.4.1")
 
 
-def test_the_engine_rejects_an_illegal_answer_and_keeps_the_state(fp_game: Any) -> None:
+def test_an_illegal_answer_is_rejected_and_the_state_kept(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("B1", "RFL", "B", "C9", 1)])
     assert g.pending is not None and g.pending.kind == "board_side"
     g.answer("5/6")
@@ -182,10 +183,10 @@ def test_fp_22_suppression_removes_running_for_later_shots(fp_game: Any) -> None
     first = act(g, unit="L", act="fire", mode="auto", targets=["Y"], after=0)
     assert any(m.rule == "Firepower 6.3.6.2.6" for m in first["ctx"].modifiers["Y"])
     assert g.state.units["Y"].state["status"] == "suppressed"
-    assert g.state.units["Y"].state["speed"] == "normal"     # 6.4.3
-    engine.begin_impulse(g, ["R"])
+    assert g.state.units["Y"].state["speed"] == "normal"     # Firepower 6.4.3
+    impulses.begin_impulse(g, ["R"])
     g.dice.force(10, 10)
-    r = engine.check_action(g, {"unit": "R", "act": "fire", "mode": "semi", "targets": ["Y"],
+    r = actions.check_action(g, {"unit": "R", "act": "fire", "mode": "semi", "targets": ["Y"],
                                 "after": 0})
     import hexwar.plugins.firepower.combat as combat
 
@@ -199,57 +200,57 @@ def _status(g: Game, uid: str) -> Any:
 
 def test_fp_95_stun_during_the_enemy_phase_case_1(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("Y", "RFL", "B", "C9", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.stun(g, "Y")
-    engine.end_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    state.stun(g, "Y")
+    impulses.end_impulse_phase(g, "A")
     assert _status(g, "Y") == "stunned"
-    engine.start_impulse_phase(g, "B")
-    engine.begin_impulse(g, ["Y"])
+    impulses.start_impulse_phase(g, "B")
+    impulses.begin_impulse(g, ["Y"])
     with pytest.raises(RulesError) as e:
-        engine.check_action(g, {"unit": "Y", "act": "turn", "to": 2})
+        actions.check_action(g, {"unit": "Y", "act": "turn", "to": 2})
     assert e.value.rule == "Firepower 6.2.8"
-    engine.end_impulse_phase(g, "B")
+    impulses.end_impulse_phase(g, "B")
     assert _status(g, "Y") == "suppressed"
-    engine.start_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
     assert _status(g, "Y") is None
 
 
 def test_fp_95_stun_during_the_enemy_phase_case_2(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("Y", "RFL", "B", "C9", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.stun(g, "Y")
-    assert g.state.units["Y"].state["posture"] == "prone"   # 6.4.4
-    engine.end_impulse_phase(g, "A")
-    engine.start_impulse_phase(g, "A")
-    engine.end_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    state.stun(g, "Y")
+    assert g.state.units["Y"].state["posture"] == "prone"   # Firepower 6.4.4
+    impulses.end_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    impulses.end_impulse_phase(g, "A")
     assert _status(g, "Y") == "stunned"
-    engine.start_impulse_phase(g, "B")
+    impulses.start_impulse_phase(g, "B")
     assert _status(g, "Y") == "stunned"
-    engine.end_impulse_phase(g, "B")
+    impulses.end_impulse_phase(g, "B")
     assert _status(g, "Y") == "suppressed"
 
 
 def test_fp_96_suppression_removed_at_the_enemy_draw(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("Y", "RFL", "B", "C9", 1)])
-    engine.start_impulse_phase(g, "A")
-    engine.suppress(g, "Y")
-    engine.end_impulse_phase(g, "A")
-    engine.start_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    state.suppress(g, "Y")
+    impulses.end_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
     assert _status(g, "Y") is None
 
 
 def test_fp_97_suppressed_soldier_in_his_own_phase(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C8", 1), ("Y", "RFL", "B", "C2", 4)])
-    engine.start_impulse_phase(g, "A")
-    engine.suppress(g, "Y")
-    engine.end_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
+    state.suppress(g, "Y")
+    impulses.end_impulse_phase(g, "A")
     phase(g, "B", "Y")
-    assert engine.mf_left(g, engine.data(g)["phase"], "Y") == 3
-    r = engine.check_action(g, {"unit": "Y", "act": "fire", "mode": "semi", "targets": ["A1"]})
+    assert actions.mf_left(g, state.data(g)["phase"], "Y") == 3
+    r = actions.check_action(g, {"unit": "Y", "act": "fire", "mode": "semi", "targets": ["A1"]})
     assert any(m.rule == "Firepower 6.3.6.2.1" for m in r["ctx"].mods_for(r["ctx"].soldiers["A1"]))
-    engine.end_impulse_phase(g, "B")
+    impulses.end_impulse_phase(g, "B")
     assert _status(g, "Y") == "suppressed"
-    engine.start_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "A")
     assert _status(g, "Y") is None
 
 
@@ -259,11 +260,11 @@ def test_fp_98_running_lasts_until_his_own_next_draw(fp_game: Any) -> None:
     for _ in range(4):
         act(g, unit="A1", act="enter")
     assert g.state.units["A1"].state["speed"] == "running"
-    engine.end_impulse_phase(g, "A")
-    engine.start_impulse_phase(g, "B")
+    impulses.end_impulse_phase(g, "A")
+    impulses.start_impulse_phase(g, "B")
     assert g.state.units["A1"].state["speed"] == "running"
-    engine.end_impulse_phase(g, "B")
-    engine.start_impulse_phase(g, "A")
+    impulses.end_impulse_phase(g, "B")
+    impulses.start_impulse_phase(g, "A")
     assert g.state.units["A1"].state["speed"] == "normal"
 
 
@@ -279,9 +280,9 @@ def test_melee_resolution_on_the_board(fp_game: Any) -> None:
     g = fp_game([("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "C2", 4),
                  ("B1", "RFL", "B", "C3", 1)])
     phase(g, "A", "A1", "A2")
-    assert {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"} in engine.legal_actions(g)
+    assert {"act": "melee", "units": ["A1", "A2"], "hex": "1C3"} in actions.legal_actions(g)
     illegal(g, {"unit": "A1", "act": "enter"}, "Firepower 6.2.1")
-    g.dice.force(7)   # 7 - 2 = 5: the attackers win (6.5.1, 6.5.2)
+    g.dice.force(7)   # 7 - 2 = 5: the attackers win (Firepower 6.5.1, Firepower 6.5.2)
     r = act(g, act="melee", units=["A1", "A2"], hex="1C3")
     assert r["winner"] == "attacker"
     assert g.state.units["B1"].state["eliminated"]

@@ -1,26 +1,94 @@
 """Table-side adjudication: ``hexwar firepower fire`` and ``hexwar firepower grenade``.
 
-Both call the same pure rules functions as the engine (combat.py). ``fire`` works from a
+Both run the same fire procedures as a game (:mod:`hexwar.plugins.firepower.combat`), with the
+step edits and modifiers of the optional rules named with ``--option``. ``fire`` works from a
 situation (a scenario or save whose units stand on the board: FIRER and TARGET are unit ids) or,
-without one, from a weapon code and a range plus flags for every Basic firing modifier.
+without one, from a weapon code and a range plus flags for every Basic firing modifier. Without
+``--dice`` a procedure runs up to its first die roll (hit number, modifiers); with them, to the end.
+
+Optional rules reach a shot through a game, as in play (docs/decisions.md FPD-26): the situation's
+game, or without a situation the Basic Game Scenario at its set-up, built with the ``--option``
+rules enabled. So an optional rule installed through an entry point and one offered as a local
+plugin (:class:`TableSide`, for tests and notebooks) take part in exactly the same way: only when
+named with ``--option``, through the hooks ``firepower_fire_modifiers`` and
+``firepower_fire_step_edits``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
-from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.errors import HexwarError, PluginError, RulesError
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import Pipeline
 from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
+from hexwar.plugins.firepower.actions import extra_modifiers
+from hexwar.plugins.firepower.hookspecs import FirepowerHooks
 from hexwar.plugins.firepower.los import LosResult
 from hexwar.plugins.firepower.soldiers import Soldier
+from hexwar.plugins.firepower.state import fp_map, soldiers
 from hexwar.plugins.firepower.tables import card
 from hexwar.plugins.firepower.terrain import FpMap, Picture
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+
+SAVES = {".json", ".jsonl", ".log", ".save"}
+
+
+@dataclass(frozen=True)
+class TableSide:
+    """The table-side commands' context object (``click`` ``obj``): plugins that are not
+    installed through an entry point, offered beside the installed ones. Like an installed rule,
+    a local one takes part only when named with ``--option``."""
+
+    local_plugins: tuple[object, ...] = ()
+
+
+def _local_plugins() -> tuple[object, ...]:
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_object(TableSide) if ctx is not None else None
+    return found.local_plugins if found is not None else ()
+
+
+def table_game(situation: str | None, options: Sequence[str] = (), *,
+               local_plugins: Iterable[object] = ()) -> Game:
+    """The game whose rules a table-side command applies: a save (rebuilt, with the optional
+    rules it was played with), a scenario file or a name of the system's scenarios (at its
+    set-up), or with no situation the Basic Game Scenario; ``options`` are enabled."""
+    from hexwar.core.engine.record import load_saved
+    from hexwar.core.engine.replay import rebuild
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.testing import make_game
+
+    local = tuple(local_plugins)
+    p = Path(situation or "basic")
+    if p.suffix in SAVES:
+        saved = load_saved(p)
+        played = set(saved.header.get("rules", []))
+        extra = sorted(set(options) - played)
+        if extra:
+            raise click.UsageError(f"a save keeps the optional rules it was played with "
+                                   f"({', '.join(sorted(played)) or 'none'}); it has no "
+                                   f"{', '.join(extra)}")
+        return rebuild(saved, verify=False, local_plugins=local)
+    if not p.exists():
+        from hexwar.plugins.firepower.plugin import HERE
+
+        p = HERE / "scenarios" / f"{p.name}.toml"
+    scenario = Scenario.load(p)
+    try:
+        game: Game = make_game(scenario, seed=0, options=options, local_plugins=local)
+    except PluginError as exc:  # an unknown, foreign or conflicting optional rule
+        raise click.BadParameter(str(exc), param_hint="--option") from None
+    return game
 
 
 def _dice(text: str | None) -> list[int] | None:
@@ -50,30 +118,6 @@ class _Roller:
         return f
 
 
-def _no_roll(purpose: str) -> int:
-    raise _Stop(purpose)
-
-
-class _Stop(Exception):
-    pass
-
-
-def _game(situation: str) -> Any:
-    from hexwar.core.engine.game import Game
-    from hexwar.core.engine.record import load_saved
-    from hexwar.core.engine.replay import rebuild
-    from hexwar.core.scenario import Scenario
-
-    p = Path(situation)
-    if p.suffix in {".json", ".jsonl", ".log", ".save"}:
-        return rebuild(load_saved(p), verify=False)
-    if not p.exists():
-        from hexwar.plugins.firepower.plugin import HERE
-
-        p = HERE / "scenarios" / f"{situation}.toml"
-    return Game(Scenario.load(p), seed=0)
-
-
 def _mods_text(mods: list[Modifier]) -> list[str]:
     return [f"  {m.value:+g}  {m.name} ({m.rule})" for m in mods] or ["  (none)"]
 
@@ -83,6 +127,9 @@ def firepower() -> None:
     """Firepower Basic Game: adjudicate one fire or one grenade at the table."""
 
 
+OPTION_HELP = "Enable this optional rule for the shot (repeatable)."
+
+
 @firepower.command("fire")
 @click.argument("firer")
 @click.argument("target")
@@ -90,7 +137,7 @@ def firepower() -> None:
 @click.option("--mode", type=click.Choice(["auto", "semi"]), help="Rate of fire (rifle).")
 @click.option("--also", multiple=True, help="Further target units in the hex (one burst each).")
 @click.option("--after", "after", default=0, show_default=True,
-              help="MF announced for non-combat Actions after firing (6.3.6).")
+              help="MF announced for non-combat Actions after firing (Firepower 6.3.6).")
 @click.option("--mf", "mf_before", default=0, show_default=True,
               help="MF the firer spent on non-combat Actions before firing.")
 @click.option("--target-posture", type=click.Choice(["stand", "crouch", "prone"]),
@@ -103,13 +150,14 @@ def firepower() -> None:
 @click.option("--hedges", default=0, show_default=True, help="Hedge pictures crossed by the LOS.")
 @click.option("--running", is_flag=True, help="Target marked Running.")
 @click.option("--suppressed", is_flag=True, help="Firer Suppressed.")
+@click.option("--option", "options_", multiple=True, metavar="NAME", help=OPTION_HELP)
 @click.option("--dice", help="Faces rolled, comma-separated (0 reads 10): resolves the fire.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
              also: tuple[str, ...], after: int, mf_before: int, target_posture: str,
              target_terrain: str, fence_between: bool, hedge_between: bool, trees: int,
-             hedges: int, running: bool, suppressed: bool, dice: str | None,
-             as_json: bool) -> None:
+             hedges: int, running: bool, suppressed: bool, options_: tuple[str, ...],
+             dice: str | None, as_json: bool) -> None:
     """Hit number, every modifier with its rule, rate of fire, dice, hits and suppression.
 
     Without --situation FIRER is a weapon (LMG, RFL, PST) and TARGET the range in hexes, e.g.
@@ -117,18 +165,16 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
     """
     c = card()
     faces = _dice(dice)
+    game = table_game(situation, options_, local_plugins=_local_plugins())
+    base: tuple[combat.Step, ...] | None = None
     if situation:
-        from hexwar.plugins.firepower import engine
-
-        game = _game(situation)
-        sol = engine.soldiers(game)
+        sol = soldiers(game)
         if firer not in sol or target not in sol:
             raise click.UsageError(f"units on the board: {', '.join(sorted(sol))}")
         f = sol[firer]
-        m = engine.fp_map(game)
         w = c.weapons[f.weapon]
         md = mode or w.modes[0]
-        ctx = combat.FireContext("fire", c, m, sol, f, f.weapon, md, _no_roll,
+        ctx = combat.FireContext("fire", c, fp_map(game), sol, f, f.weapon, md, _Roller([]),
                                  targets=(target, *also), noncombat_mf=mf_before + after)
     else:
         weapon = firer.upper()
@@ -141,59 +187,84 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
         ctx = _abstract_fire(weapon, rng, mode, also, mf_before + after, target_posture,
                              target_terrain, fence_between, hedge_between, trees, hedges, running,
                              suppressed)
-    try:
-        if situation:
-            combat.step_check_fire(ctx)
-        else:
-            ctx.range = int(target)
-            c.hit_number(ctx.weapon, ctx.mode, ctx.range)
-        combat.step_hit_number(ctx)
-        combat.step_modifiers(ctx)
-    except RulesError as exc:
-        raise click.ClickException(f"illegal fire: {exc}") from None
-    w = c.weapons[ctx.weapon]
+        base = tuple(TABLE_CHECK if s.name == "check" else s for s in combat.FIRE_STEPS)
+    ctx.extra_modifiers = extra_modifiers(game)
+    steps = combat.procedure("fire", FirepowerHooks.of(game).fire_step_edits("fire"), base=base)
     resolved = faces is not None
     roller = _Roller(faces or [])
-    if resolved:
-        ctx.roll = roller
-        combat.step_shots(ctx)
-        combat.step_auto_suppression(ctx)
+    ctx.roll = roller
+    next_roll = _run(ctx, steps, "illegal fire", resolved)
+    w = c.weapons[ctx.weapon]
     out = {
         "weapon": ctx.weapon, "mode": ctx.mode, "rate_of_fire": w.rate_text(),
         "range": ctx.range, "hit_number": ctx.hit,
         "hit_number_source": str(c.hit_source(ctx.weapon, ctx.mode, ctx.range).source),
-        "targets": {t: {"modifiers": [m.as_dict() for m in ctx.modifiers[t]],
-                        "total": total(ctx.modifiers[t]),
+        "options": list(game.rules_enabled),
+        "targets": {t: {"modifiers": [m.as_dict() for m in ctx.modifiers.get(t, [])],
+                        "total": total(ctx.modifiers.get(t, [])),
+                        "hits_on": _hits_on(ctx.hit, ctx.modifiers.get(t, [])),
                         "suppressible": ctx.mode == "auto"
-                        and combat.can_suppress_auto(ctx.modifiers[t])}
+                        and combat.can_suppress_auto(ctx.modifiers.get(t, []))}
                     for t in ctx.targets},
+        "next_roll": next_roll,
         "dice": [f for _p, f in roller.used] if resolved else None,
-        "shots": [s.__dict__ for s in ctx.shots] if resolved else None,
+        "shots": [asdict(s) for s in ctx.shots] if resolved else None,
         "eliminated": ctx.eliminated if resolved else None,
         "suppressed": ctx.suppressed if resolved else None,
     }
     if as_json:
         click.echo(json.dumps(out, indent=1))
         return
+    if game.rules_enabled:
+        click.echo(f"optional rules: {', '.join(game.rules_enabled)}")
     click.echo(f"{ctx.weapon} {ctx.mode} (rate of fire {w.rate_text()}) at range {ctx.range}: "
                f"hit number {ctx.hit} [{out['hit_number_source']}]")
     for t in ctx.targets:
-        mods = ctx.modifiers[t]
+        mods = ctx.modifiers.get(t, [])
         click.echo(f"target {t}: modifiers total {total(mods):+g}")
         for line in _mods_text(mods):
             click.echo(line)
-        need = ctx.hit - total(mods)
-        click.echo(f"  hits on a roll of {int(need)} or less"
-                   if need >= 1 else "  no roll can hit")
+        need = _hits_on(ctx.hit, mods)
+        click.echo(f"  hits on a roll of {need} or less" if need >= 1 else "  no roll can hit")
         if ctx.mode == "auto":
-            click.echo("  automatic fire Suppresses if missed (6.4.1)"
-                       if combat.can_suppress_auto(mods) else "  cannot be Suppressed (6.4.1)")
+            click.echo("  automatic fire Suppresses if missed (Firepower 6.4.1)"
+                       if combat.can_suppress_auto(mods)
+                       else "  cannot be Suppressed (Firepower 6.4.1)")
     if resolved:
         for s in ctx.shots:
             click.echo(f"burst {s.burst} at {s.target}: rolled {s.roll} -> {s.modified} "
                        f"{'HIT' if s.hit else 'miss'}")
         click.echo(f"eliminated: {', '.join(ctx.eliminated) or 'none'}; "
                    f"suppressed: {', '.join(ctx.suppressed) or 'none'}")
+
+
+def _hits_on(hit: int, mods: list[Modifier]) -> int:
+    """The highest roll that hits: the hit number less the modifiers (Firepower 6.3.6)."""
+    return int(hit - total(mods))
+
+
+def _run(ctx: combat.FireContext, steps: Pipeline[combat.Step], illegal: str,
+         resolved: bool) -> str | None:
+    """Run a procedure with the given dice, or without them up to its first roll (whose purpose
+    is returned)."""
+    try:
+        if not resolved:
+            return combat.preview(ctx, steps)
+        combat.run(ctx, steps)
+    except RulesError as exc:
+        raise click.ClickException(f"{illegal}: {exc}") from None
+    except HexwarError as exc:
+        raise click.ClickException(str(exc)) from None
+    return None
+
+
+def _table_check(ctx: combat.FireContext) -> None:
+    """Firepower 6.3.2: a shot described by flags is checked for its range only (the flags say
+    what the map would)."""
+    ctx.card.hit_number(ctx.weapon, ctx.mode, ctx.range)
+
+
+TABLE_CHECK = combat.Step("check", _table_check, "Firepower 6.3.2")
 
 
 def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...], nc: int,
@@ -219,8 +290,9 @@ def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...
     for n in names:
         sol[n] = Soldier(n, "B", th, 1, "RFL", posture, "running" if running else "normal",
                          None, side)
-    ctx = combat.FireContext("fire", c, m, sol, firer, weapon, md, _no_roll, targets=names,
+    ctx = combat.FireContext("fire", c, m, sol, firer, weapon, md, _Roller([]), targets=names,
                              noncombat_mf=nc, target_hex=th)
+    ctx.range = rng
     ctx.los = LosResult(False, trees=trees, hedges=hedges)
     return ctx
 
@@ -233,18 +305,20 @@ def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...
 @click.option("--facing", default=None, type=int, help="Thrower's facing when THROWER is a hex.")
 @click.option("--posture", type=click.Choice(["stand", "crouch", "prone"]), default="stand")
 @click.option("--side", "vertex_side", type=int, help="Hexside to use when the LOS crosses an angle.")
+@click.option("--option", "options_", multiple=True, metavar="NAME",
+              help="Enable this optional rule for the throw (repeatable).")
 @click.option("--dice", help="Throw, then spread (if missed), then one blast roll per soldier.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | None, posture: str,
-                vertex_side: int | None, dice: str | None, as_json: bool) -> None:
+                vertex_side: int | None, options_: tuple[str, ...], dice: str | None,
+                as_json: bool) -> None:
     """Range, hit number and modifiers of a throw, the spread hexes and the blast zone."""
     from hexwar.core.hexgrid import arc_directions
-    from hexwar.plugins.firepower import engine
 
     c = card()
-    game = _game(situation)
-    m = engine.fp_map(game)
-    sol = engine.soldiers(game)
+    game = table_game(situation, options_, local_plugins=_local_plugins())
+    m = fp_map(game)
+    sol = soldiers(game)
     try:
         target = m.parse(target_hex)
     except ValueError as exc:
@@ -259,14 +333,16 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
         f = facing or (arc_directions(h, target) or (1,))[0]
         t = Soldier("thrower", "A", h, f, "RFL", posture)
         sol = {**sol, "thrower": t}
-    ctx = combat.FireContext("grenade", c, m, sol, t, "HGN", "throw", _no_roll,
-                             target_hex=target, vertex_side=vertex_side)
-    try:
-        combat.step_check_grenade(ctx)
-        combat.step_grenade_hit(ctx)
-    except RulesError as exc:
-        raise click.ClickException(f"illegal throw: {exc}") from None
-    assert ctx.entry_side is not None
+    ctx = combat.FireContext("grenade", c, m, sol, t, "HGN", "throw", _Roller([]),
+                             target_hex=target, vertex_side=vertex_side,
+                             extra_modifiers=extra_modifiers(game))
+    steps = combat.procedure("grenade", FirepowerHooks.of(game).fire_step_edits("grenade"))
+    faces = _dice(dice)
+    ctx.roll = _Roller(faces or [])
+    next_roll = _run(ctx, steps, "illegal throw", faces is not None)
+    if ctx.entry_side is None or "throw" not in ctx.modifiers:
+        raise click.ClickException("the throw's procedure ended before its hit number "
+                                   f"({', '.join(steps.names)})")
     limit = combat.throw_range_limit(c, t.posture)
     spread = []
     for roll in range(1, 11):
@@ -279,30 +355,25 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
               "modifier": c.blast_modifier(target.distance(h))}
              for h in sorted(target.within(2), key=lambda x: (target.distance(x), x))
              if h in m.hexes]
-    faces = _dice(dice)
-    if faces is not None:
-        roller = _Roller(faces)
-        ctx.roll = roller
-        try:
-            combat.step_throw(ctx)
-            combat.step_blast(ctx)
-        except HexwarError as exc:
-            raise click.ClickException(str(exc)) from None
     out = {"thrower": t.id, "target_hex": target_hex, "range": ctx.range,
            "hit_number": ctx.hit, "throw_modifiers": [x.as_dict() for x in ctx.modifiers["throw"]],
+           "options": list(game.rules_enabled), "next_roll": next_roll,
            "entry_hexside": ctx.entry_side, "spread": spread, "blast_zone": blast,
            "result": ctx.summary() if faces is not None else None}
     if as_json:
         click.echo(json.dumps(out, indent=1))
         return
+    if game.rules_enabled:
+        click.echo(f"optional rules: {', '.join(game.rules_enabled)}")
     click.echo(f"grenade from {m.label(t.hex)} at {target_hex}: range {ctx.range}, "
-               f"hit number {ctx.hit}; complete miss above 10 (6.3.6.3.2)")
+               f"hit number {ctx.hit}; complete miss above 10 (Firepower 6.3.6.3.2)")
     for line in _mods_text(ctx.modifiers["throw"]):
         click.echo(line)
-    click.echo(f"spread (arrow on hexside {ctx.entry_side} of {target_hex}, 6.3.6.3.2.1):")
+    click.echo(f"spread (arrow on hexside {ctx.entry_side} of {target_hex}, "
+               "Firepower 6.3.6.3.2.1):")
     for s in spread:
         click.echo(f"  {s['roll']:>2}: {s['hex']}" + (f"  dud ({s['dud']})" if s["dud"] else ""))
-    click.echo("blast zone (blast hit number 5, 6.3.6.3.2.2): "
+    click.echo("blast zone (blast hit number 5, Firepower 6.3.6.3.2.2): "
                + ", ".join(f"{b['hex']} {b['modifier']:+d}" for b in blast))
     if faces is not None:
         click.echo(f"throw {ctx.throw_roll} -> {ctx.throw_modified}: {ctx.outcome}"
