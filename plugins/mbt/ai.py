@@ -21,15 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
-from hexwar.plugins.mbt.fire import kill_probability
-from hexwar.plugins.mbt.state import (
-    alive,
-    card_of,
-    ctx,
-    data,
-    in_turret_arc,
-    situation,
-)
+from hexwar.plugins.mbt.ap_fire import kill_probability
+from hexwar.plugins.mbt.fire import in_turret_arc, situation
+from hexwar.plugins.mbt.state import alive, card_of, ctx, data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game

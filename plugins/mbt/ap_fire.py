@@ -1,30 +1,36 @@
-"""AP point effect fire (MBT 7.4) as a pipeline of named steps.
+"""MBT 7.4, the Basic Game Firing Procedure: AP point effect fire as two pipelines of named steps.
 
-The same pipeline serves the game engine and the table-side ``hexwar mbt fire`` command: it reads a
-:class:`Situation` (plain values: cards, ammunition, range, flags) and the dice, and returns a
+The same procedure serves the game engine and the table-side ``hexwar mbt fire`` command: it reads
+a :class:`Situation` (plain values: cards, ammunition, range, flags) and the dice, and returns a
 :class:`ShotResult` that lists every modifier with its rule, the hit number, the rolls, and each
 hit's location, armour basis, penetration and damage. Nothing here touches a game's state; the
 engine applies the :attr:`HitResult.effect` afterwards (deferred in simultaneous steps, MBT 5.3).
 
-Steps (names are the extension points; an optional rule adds, replaces or removes steps with the
-``mbt_fire_steps`` hook):
+The steps are two kit pipelines (:class:`hexwar.core.kit.Pipeline`); their names are the extension
+points. An optional rule changes them with kit :class:`~hexwar.core.kit.Edit` records returned by
+the ``mbt_fire_steps`` hook; an edit belongs to the pipeline that holds the step it names
+(:class:`FireProcedure`), and edits apply in the kit's one documented order.
 
-* per shot: ``ap_factor`` (7.4.1), ``modifiers`` (7.4.2), ``hit_number`` (7.4.3),
-  ``number_of_hits`` (7.4.4);
-* per hit: ``hit_location`` (7.4.5.1-7.4.5.2), ``special_hits`` (7.4.5.3 track and main gun),
-  ``armor`` (7.4.6.1-7.4.6.3), ``penetration`` (7.4.6.4-7.4.6.5), ``damage`` (7.4.7).
+* the shot stage, once per shot: ``ap_factor`` (MBT 7.4.1), ``modifiers`` (MBT 7.4.2),
+  ``hit_number`` (MBT 7.4.3), ``number_of_hits`` (MBT 7.4.4); a step is ``step(ctx, shot)``;
+* the hit stage, once per hit: ``hit_location`` (MBT 7.4.5.1-7.4.5.2), ``special_hits``
+  (MBT 7.4.5.3 track and main gun), ``armor`` (MBT 7.4.6.1-7.4.6.3), ``penetration``
+  (MBT 7.4.6.4-7.4.6.5), ``damage`` (MBT 7.4.7); a step is ``step(ctx, shot, hit)``.
+
+A step that sets ``done`` on the shot (or the hit) ends that stage.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from hexwar.core.errors import RulesError
+from hexwar.core.errors import PluginError, RulesError
+from hexwar.core.kit import Edit, Pipeline
 from hexwar.core.types import Modifier
-from hexwar.plugins.mbt.charts import Charts
-from hexwar.plugins.mbt.datacards import TURRET_LOCATIONS, Card
+from hexwar.plugins.mbt.cards import TURRET_LOCATIONS, Card
+from hexwar.plugins.mbt.tables import Charts
 
 
 class DiceLike(Protocol):
@@ -128,21 +134,8 @@ class FireContext:
 
 ShotStep = Callable[[FireContext, ShotResult], None]
 HitStep = Callable[[FireContext, ShotResult, HitResult], None]
-
-
-@dataclass(frozen=True)
-class StepEdit:
-    """An optional rule's change to the fire pipeline (``mbt_fire_steps`` hook)."""
-
-    op: Literal["insert_before", "insert_after", "replace", "remove"]
-    anchor: str
-    name: str = ""
-    fn: Callable[..., None] | None = None
-    stage: Literal["shot", "hit"] = "shot"
-
-
-def _source(src: str) -> str:
-    return src
+#: what ``mbt_fire_steps`` returns: kit edits whose step is a shot step or a hit step
+FireEdit = Edit[Callable[..., None]]
 
 
 # -- shot steps ------------------------------------------------------------------------------
@@ -177,8 +170,8 @@ def _ammo_key(card: Card, weapon: str, ammo: str, what: str, i: int | None) -> s
 def ap_modifiers(charts: Charts, s: Situation) -> list[Modifier]:
     """MBT 7.4.2: the Basic Game's four kinds of AP point effect modifier (all cumulative)."""
     mods: list[Modifier] = []
-    # 7.4.2.1 terrain in the target hex only; a mixed hex uses the entry best for the target
-    # (design decision, digest 10.2.8)
+    # MBT 7.4.2.1 terrain in the target hex only; a mixed hex uses the entry best for the target
+    # (docs/decisions.md MBTD-6)
     terr = [(charts.ap_terrain[t].value, t, charts.ap_terrain[t].source)
             for t in s.target_terrain if t in charts.ap_terrain] or [(0, "clear", "estimated")]
     value, name, src = min(terr)
@@ -348,58 +341,64 @@ HIT_STEPS: tuple[tuple[str, HitStep], ...] = (
     ("damage", step_damage),
 )
 
-_ORDER = {"remove": 0, "replace": 1, "insert_before": 2, "insert_after": 3}
+class FireProcedure:
+    """The named steps of MBT 7.4 with optional rules' edits applied: :attr:`shot` and
+    :attr:`hit`, two kit pipelines.
 
+    Each edit goes to the pipeline that holds its anchor, among the base steps and the steps that
+    other edits insert there; an edit whose anchor is in neither is an error listing both.
+    """
 
-def _edit(steps: list[tuple[str, Any]], e: StepEdit) -> None:
-    idx = next((i for i, (n, _) in enumerate(steps) if n == e.anchor), None)
-    if idx is None:
-        raise RulesError(f"fire step edit names {e.anchor!r}, which is not a step "
-                         f"({', '.join(n for n, _ in steps)})")
-    if e.op == "remove":
-        del steps[idx]
-        return
-    assert e.fn is not None
-    if e.op == "replace":
-        steps[idx] = (e.name or e.anchor, e.fn)
-    elif e.op == "insert_before":
-        steps.insert(idx, (e.name, e.fn))
-    else:
-        steps.insert(idx + 1, (e.name, e.fn))
-
-
-class FirePipeline:
-    """The named steps of MBT 7.4, with optional rules' edits applied."""
-
-    def __init__(self, edits: Sequence[StepEdit] = ()) -> None:
-        shot = list(SHOT_STEPS)
-        hit = list(HIT_STEPS)
-        for e in sorted(edits, key=lambda e: (_ORDER[e.op], e.stage, e.anchor, e.name)):
-            _edit(shot if e.stage == "shot" else hit, e)
-        self.shot_steps: tuple[tuple[str, ShotStep], ...] = tuple(shot)
-        self.hit_steps: tuple[tuple[str, HitStep], ...] = tuple(hit)
+    def __init__(self, edits: Iterable[FireEdit] = ()) -> None:
+        shot_names = {n for n, _ in SHOT_STEPS}
+        hit_names = {n for n, _ in HIT_STEPS}
+        shot_edits: list[FireEdit] = []
+        hit_edits: list[FireEdit] = []
+        pending = list(edits)
+        while pending:
+            left = []
+            for e in pending:
+                if e.anchor in shot_names:
+                    shot_edits.append(e)
+                    shot_names.add(e.name or e.anchor)
+                elif e.anchor in hit_names:
+                    hit_edits.append(e)
+                    hit_names.add(e.name or e.anchor)
+                else:
+                    left.append(e)
+            if len(left) == len(pending):
+                e = left[0]
+                by = f" (by {e.rule})" if e.rule else ""
+                raise PluginError(
+                    f"fire step edit {e.op} {e.name!r}{by} names {e.anchor!r}, which is not a fire "
+                    f"step (shot: {', '.join(sorted(shot_names))}; hit: {', '.join(sorted(hit_names))})")
+            pending = left
+        self.shot: Pipeline[ShotStep] = Pipeline(SHOT_STEPS, shot_edits, what="shot step")
+        self.hit: Pipeline[HitStep] = Pipeline(HIT_STEPS, hit_edits, what="hit step")
 
     @property
     def names(self) -> list[str]:
-        return [n for n, _ in self.shot_steps] + [n for n, _ in self.hit_steps]
+        return [*self.shot.names, *self.hit.names]
 
     def resolve(self, situation: Situation, charts: Charts, dice: DiceLike) -> ShotResult:
-        """Run the MBT 7.4.1-7.4.7 steps for one shot, then each hit's location and damage."""
+        """Run the MBT 7.4.1-7.4.4 steps for one shot, then each hit's MBT 7.4.5-7.4.7 steps."""
         ctx = FireContext(charts, dice)
         shot = ShotResult(situation)
-        for _name, fn in self.shot_steps:
+        for fn in self.shot.steps:
             fn(ctx, shot)
             if shot.done:
                 return shot
+        hit_steps = self.hit.steps
         for hit in shot.hit_results:
-            for _name, hfn in self.hit_steps:
+            for hfn in hit_steps:
                 hfn(ctx, shot, hit)
                 if hit.done:
                     break
         return shot
 
 
-DEFAULT_PIPELINE = FirePipeline()
+#: the Basic Game's procedure, with no edits
+BASIC = FireProcedure()
 
 
 def hit_probability(charts: Charts, s: Situation) -> tuple[int, float]:

@@ -23,7 +23,7 @@ from hexwar.core.errors import DataError
 from hexwar.core.provenance import Records, load_records
 from hexwar.core.tables import Band, parse_band
 
-SHIPPED = Path(__file__).resolve().parent / "cards"
+SHIPPED = Path(__file__).resolve().parent / "data" / "cards"
 ANGLES = ("Front", "Front-Side", "Rear-Side", "Rear")
 ELEVATIONS = ("Level", "Rising", "Falling")
 #: Top-level sections of a card file (cards/README.md); a rule module that reads a new section

@@ -1,4 +1,5 @@
-"""Basic Game vehicle movement (MBT 8.0) as a least-cost search over (hex, facing) states.
+"""MBT 8.1-8.6, Basic Game movement costs, and the least-cost search over (hex, facing) states
+that the Movement Step (:mod:`hexwar.plugins.mbt.movement`) and the AI use.
 
 A state is ``(hex, facing, turned)``: ``turned`` records that the vehicle has already turned in this
 hex, because the TURN COSTS (8.3) price one, two or three hexsides turned in one hex together
@@ -16,7 +17,7 @@ from itertools import pairwise
 
 from hexwar.core.hexgrid import Hex, opposite, rotate_direction
 from hexwar.core.movement import least_cost_path, reachable
-from hexwar.plugins.mbt.datacards import Card
+from hexwar.plugins.mbt.cards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
 State = tuple[Hex, int, bool]
@@ -110,16 +111,29 @@ def successors(card: Card, info: MapInfo, ctx: MoveContext,
     return succ
 
 
-def _index(info: MapInfo) -> dict[Hex, int]:
-    idx: dict[Hex, int] | None = info.__dict__.get("_move_index")
-    if idx is None:
+@dataclass(frozen=True)
+class MoveIndex:
+    """A board's hexes as integers for the search: the index of each hex, the hexes in index
+    order, and each hex's neighbours by direction 1-6 (-1 off the board)."""
+
+    index: dict[Hex, int]
+    hexes: list[Hex]
+    nbr: list[tuple[int, ...]]
+
+
+def move_index(info: MapInfo) -> MoveIndex:
+    """The board's :class:`MoveIndex`, built once per :class:`MapInfo` (``info.moves``)."""
+    got: MoveIndex | None = info.moves
+    if got is None:
         hexes = sorted(info.board.hexes, key=lambda h: (h.q, h.r))
         idx = {h: i for i, h in enumerate(hexes)}
-        info.__dict__["_move_index"] = idx
-        info.__dict__["_move_hexes"] = hexes
-        info.__dict__["_move_nbr"] = [
-            tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes]
-    return idx
+        got = info.moves = MoveIndex(
+            idx, hexes, [tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes])
+    return got
+
+
+def _index(info: MapInfo) -> dict[Hex, int]:
+    return move_index(info).index
 
 
 def encode(index: dict[Hex, int], h: Hex, facing: int, turned: bool) -> int:
@@ -128,7 +142,7 @@ def encode(index: dict[Hex, int], h: Hex, facing: int, turned: bool) -> int:
 
 
 def decode(info: MapInfo, code: int) -> State:
-    hexes: list[Hex] = info.__dict__["_move_hexes"]
+    hexes = move_index(info).hexes
     rest, t = divmod(code, 2)
     i, f = divmod(rest, 6)
     return hexes[i], f + 1, bool(t)
@@ -136,7 +150,7 @@ def decode(info: MapInfo, code: int) -> State:
 
 def _static_costs(card: Card, info: MapInfo) -> dict[tuple[int, int], int | None]:
     """Per card and board: entry costs with no wreck, smoke or enemy about (scaled ints)."""
-    per: dict[str, dict[tuple[int, int], int | None]] = info.__dict__.setdefault("_move_costs", {})
+    per = info.move_costs
     key = f"{card.name}|{card.records.path}"
     table = per.get(key)
     if table is None:
@@ -150,9 +164,8 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
     of 1/``scale_of(card)`` MF."""
     k = scale_of(card)
     tc = [int(c * k) for c in card.turn_costs]
-    index = _index(info)
-    hexes: list[Hex] = info.__dict__["_move_hexes"]
-    nbr: list[tuple[int, ...]] = info.__dict__["_move_nbr"]
+    mi = move_index(info)
+    index, hexes, nbr = mi.index, mi.hexes, mi.nbr
     static = _static_costs(card, info)
     empty = MoveContext()
     special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies) if h in index}

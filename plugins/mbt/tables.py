@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hexwar.core.tables import Disclosed, TableLookupError, TableSet
 
-TABLES = Path(__file__).resolve().parent / "tables"
+TABLES = Path(__file__).resolve().parent / "data" / "tables"
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,7 @@ def describe(name: str, options: tuple[str, ...], elite: tuple[str, ...] = ()) -
 
 
 def _load(name: str) -> dict[str, Any]:
-    with resources.files("hexwar.plugins.mbt.toe").joinpath("data", name).open("rb") as fh:
+    with resources.files("hexwar.plugins.mbt").joinpath("data", "toe", name).open("rb") as fh:
         return tomllib.load(fh)
 
 

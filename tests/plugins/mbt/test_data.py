@@ -15,8 +15,7 @@ from hexwar.core.manager import Hooks, build_plugin_manager
 from hexwar.core.provenance import is_estimated
 from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.tables import TableSet, check_disclosed
-from hexwar.plugins.mbt.charts import TABLES, disclosed, load_charts
-from hexwar.plugins.mbt.datacards import (
+from hexwar.plugins.mbt.cards import (
     CARD_DISCLOSED,
     SHIPPED,
     card_fact,
@@ -24,6 +23,7 @@ from hexwar.plugins.mbt.datacards import (
     load_card,
     load_cards,
 )
+from hexwar.plugins.mbt.tables import TABLES, disclosed, load_charts
 
 PKG = Path(mbt_pkg.__file__).parent
 
@@ -186,7 +186,7 @@ def test_stone_buildings_are_the_objectives_and_panels_are_stand_ins() -> None:
     assert len(info.objectives) == 4
     assert all(board.terrain(h) == "stone" for h in info.objectives)  # type: ignore[attr-defined]
     for n in (1, 2, 3):
-        text = (PKG / "panels" / f"panel{n}.toml").read_text(encoding="utf-8")
+        text = (PKG / "data" / "panels" / f"panel{n}.toml").read_text(encoding="utf-8")
         assert "stand_in = true" in text and "NOT the printed panel" in text
 
 
@@ -200,7 +200,7 @@ def test_basic_scenarios_validate(key: str) -> None:
 
 
 def test_the_card_format_is_documented() -> None:
-    text = (PKG / "cards" / "README.md").read_text(encoding="utf-8")
+    text = (PKG / "data" / "cards" / "README.md").read_text(encoding="utf-8")
     for section in ("[card]", "[target]", "[[weapons]]", "[[weapons.ammo]]", "[hit_location]",
                     "[armor", "[speeds]", "turn_costs", "[movement_costs]", "[height_costs]"):
         assert section in text, section

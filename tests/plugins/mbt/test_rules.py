@@ -10,22 +10,15 @@ import pytest
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import moves
-from hexwar.plugins.mbt.sequence import (
-    adjust_contested,
-    atgm_announce_phase,
-    atgm_resolution_phase,
-    direct_fire_phase,
-    legal_orders,
-    markers_phase,
-    move_unit,
-    orders_phase,
-    overwatch_fire_phase,
-    pivot_phase,
-    sighting_phase,
-    turret_options,
-)
-from hexwar.plugins.mbt.state import card_of, ctx, data, sees
+from hexwar.plugins.mbt import movement_costs
+from hexwar.plugins.mbt.adjustment import markers_phase, pivot_phase, turret_options
+from hexwar.plugins.mbt.fire import atgm_announce_phase, direct_fire_phase
+from hexwar.plugins.mbt.movement import adjust_contested, move_unit
+from hexwar.plugins.mbt.orders import legal_orders, orders_phase
+from hexwar.plugins.mbt.overwatch import overwatch_fire_phase
+from hexwar.plugins.mbt.sequence import atgm_resolution_step
+from hexwar.plugins.mbt.sighting import sees, sighting_phase
+from hexwar.plugins.mbt.state import card_of, ctx, data
 from hexwar.plugins.mbt.victory import final, victory_points
 
 NATO, SOV = "NATO", "Soviet"
@@ -253,13 +246,13 @@ def test_mbt_113_114_atgm_resolution(make_game: Any, run: Any, dice_faces: Any) 
     assert g.state.units["A"].state["spotted"] == "FIRED"
     # B moves out of A's 60-degree arc but stays in sight: still resolved (7.2.2.2)
     g.state.units["B"].hex = g.board.parse("9N6")
-    assert not __import__("hexwar.plugins.mbt.state", fromlist=["x"]).in_turret_arc(
+    assert not __import__("hexwar.plugins.mbt.fire", fromlist=["x"]).in_turret_arc(
         g.state.units["A"], g.state.units["B"].hex)
     # C is knocked out before resolution: automatic miss (7.2.2.1)
     g.state.units["C"].state["destroyed"] = "KO"
     g.state.units["C"].hex = None
     g.dice.force(*dice_faces(99))
-    run(atgm_resolution_phase(g), [])
+    run(atgm_resolution_step(g), [])
     results = [e for e in g.log.for_side(None) if e.get("type") == "result"]
     assert any(e["what"] == "AP point effect fire" and e["firer"] == "A" for e in results)
     assert any("firer destroyed" in str(e["result"]) for e in results)
@@ -272,7 +265,7 @@ def test_mbt_114_atgm_target_behind_woods_misses(make_game: Any, run: Any) -> No
     data(g)["atgm"] = [{"firer": "A", "target": "B"}]
     g.state.units["A"].state["fired"] = True
     g.state.units["B"].hex = g.board.parse("9J12")
-    run(atgm_resolution_phase(g), [])
+    run(atgm_resolution_step(g), [])
     results = [e for e in g.log.for_side(None) if e.get("type") == "result"]
     assert any("automatic miss" in str(e["result"]) and "see" in str(e["result"]) for e in results)
 
@@ -280,12 +273,12 @@ def test_mbt_114_atgm_target_behind_woods_misses(make_game: Any, run: Any) -> No
 # -- movement (8.0) and overwatch during movement (7.5.2-7.5.3) ----------------------------
 
 
-def mctx() -> moves.MoveContext:
-    return moves.MoveContext()
+def mctx() -> movement_costs.MoveContext:
+    return movement_costs.MoveContext()
 
 
 def test_mbt_89_fm_moves_half(make_game: Any) -> None:
-    from hexwar.plugins.mbt.sequence import movement_allowance
+    from hexwar.plugins.mbt.movement import movement_allowance
 
     g = make_game([("A", "T-80A", SOV, "9J2", 4)])
     order(g, A="M")
@@ -298,7 +291,7 @@ def test_mbt_90_turn_costs_per_hex(make_game: Any) -> None:
     g = make_game([("A", "T-80A", SOV, "9J5", 1)])
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     h = g.board.parse("9J5")
-    succ = moves.successors(card, info, mctx())
+    succ = movement_costs.successors(card, info, mctx())
     turns = {s[1]: c for s, c in succ((h, 1, False)) if s[0] == h}
     assert turns == {2: 0, 6: 0, 3: 1, 5: 1, 4: 2}
     assert not [s for s, _ in succ((h, 1, True)) if s[0] == h]  # one turn per hex
@@ -308,10 +301,10 @@ def test_mbt_91_92_93_costs(make_game: Any) -> None:
     g = make_game([("A", "M1A1", NATO, "9J5", 1)], terrain={"9J3": "rough"}, heights={"9J4": 1})
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
-    assert moves.enter_cost(card, info, p("9J6"), p("9J5"), mctx()) == 1  # clear
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 2  # clear hill, +1 height
-    assert moves.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == 5  # rough 4, +1 down
-    succ = moves.successors(card, info, mctx())
+    assert movement_costs.enter_cost(card, info, p("9J6"), p("9J5"), mctx()) == 1  # clear
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 2  # clear hill, +1 height
+    assert movement_costs.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == 5  # rough 4, +1 down
+    succ = movement_costs.successors(card, info, mctx())
     back = [(s, c) for s, c in succ((p("9J5"), 1, False)) if s[0] == p("9J6")]
     assert back == [((p("9J6"), 1, False), Fraction(2))]  # reverse: twice the cost, facing kept
 
@@ -324,32 +317,32 @@ def test_mbt_94_95_96_roads(make_game: Any) -> None:
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
     third = Fraction(1, 3)
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == third
-    assert moves.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == third  # rough, 1 height
-    assert moves.enter_cost(card, info, p("9J3"), p("9J2"), mctx()) == third + 1  # building +1
-    found = moves.reach(card, info, (p("9J5"), 1, False), Fraction(2), mctx())
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == third
+    assert movement_costs.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == third  # rough, 1 height
+    assert movement_costs.enter_cost(card, info, p("9J3"), p("9J2"), mctx()) == third + 1  # building +1
+    found = movement_costs.reach(card, info, (p("9J5"), 1, False), Fraction(2), mctx())
     assert found[(p("9J2"), 1)] == 2  # 1/3 + 1/3 + 4/3: three road hexes for 2 MF
-    assert (p("9J2"), 1) not in moves.reach(card, info, (p("9J5"), 1, False), Fraction(5, 3), mctx())
-    blocked = moves.MoveContext(wrecks=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), blocked) == 1  # wreck: no road rate
+    assert (p("9J2"), 1) not in movement_costs.reach(card, info, (p("9J5"), 1, False), Fraction(5, 3), mctx())
+    blocked = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), blocked) == 1  # wreck: no road rate
 
 
 def test_mbt_98_first_hex_rule(make_game: Any) -> None:
     g = make_game([("A", "T-80A", SOV, "9J5", 1)], terrain={"9J4": "rough"}, heights={"9J4": 3})
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) is None  # 3 heights: P
-    assert (p("9J4"), 1) not in moves.reach(card, info, (p("9J5"), 1, False), Fraction(6), mctx(),
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) is None  # 3 heights: P
+    assert (p("9J4"), 1) not in movement_costs.reach(card, info, (p("9J5"), 1, False), Fraction(6), mctx(),
                                             first_hex_rule=True)  # never into a prohibited hex
     g2 = make_game([("A", "T-80A", SOV, "9J5", 1)], terrain={"9J4": "rough"}, heights={"9J4": 2})
     card, info = card_of(g2, g2.state.units["A"]), ctx(g2).info
     p = g2.board.parse
     start = (p("9J5"), 1, False)
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 7
-    assert (p("9J4"), 1) not in moves.reach(card, info, start, Fraction(6), mctx())
-    assert (p("9J4"), 1) in moves.reach(card, info, start, Fraction(6), mctx(), first_hex_rule=True)
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 7
+    assert (p("9J4"), 1) not in movement_costs.reach(card, info, start, Fraction(6), mctx())
+    assert (p("9J4"), 1) in movement_costs.reach(card, info, start, Fraction(6), mctx(), first_hex_rule=True)
     # after paying for a turn the rule no longer applies
-    assert (p("9J4"), 1) not in moves.reach(card, info, (p("9J5"), 1, True), Fraction(5), mctx(),
+    assert (p("9J4"), 1) not in movement_costs.reach(card, info, (p("9J5"), 1, True), Fraction(5), mctx(),
                                             first_hex_rule=False)
 
 
@@ -507,7 +500,7 @@ def test_automatic_victory(make_game: Any) -> None:
 
 
 def test_mbt_56_one_wreck_per_hex_burning_if_any_brewed_up(make_game: Any) -> None:
-    from hexwar.plugins.mbt.sequence import apply_effects
+    from hexwar.plugins.mbt.fire import apply_effects
 
     g = make_game([("A", "T-80A", SOV, "9J5", 1), ("B", "T-80A", SOV, "9J5", 1),
                    ("C", "T-80A", SOV, "9J5", 1)])
@@ -519,7 +512,7 @@ def test_mbt_56_one_wreck_per_hex_burning_if_any_brewed_up(make_game: Any) -> No
 
 
 def test_mbt_47_48_hit_angle_and_elevation_in_play(make_game: Any) -> None:
-    from hexwar.plugins.mbt.state import elevation, hit_angle
+    from hexwar.plugins.mbt.fire import elevation, hit_angle
 
     g = make_game([("T", "T-80A", SOV, "9J5", 1)], heights={"9J2": 1})
     t = g.state.units["T"]
@@ -556,7 +549,7 @@ def test_mbt_10_range_counts_hexes_not_the_start(make_game: Any) -> None:
 
 
 def test_mbt_42_brew_up_hexes_on_the_line(make_game: Any) -> None:
-    from hexwar.plugins.mbt.state import brewup_hexes
+    from hexwar.plugins.mbt.fire import brewup_hexes
 
     g = make_game([("A", "M1A1", NATO, "9J2", 4)])
     p = g.board.parse
@@ -578,22 +571,22 @@ def test_mbt_97_bridge_with_a_wreck(make_game: Any) -> None:
                   roads=[("9J5", "9J4")])
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == Fraction(1, 3) + 1
-    wreck = moves.MoveContext(wrecks=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (8.6.1)
-    burning = moves.MoveContext(wrecks=frozenset({p("9J4")}), burning=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == Fraction(1, 3) + 1
+    wreck = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (8.6.1)
+    burning = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}), burning=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
     # 8.6: entering the bridge hex other than along the road is entering the stream
-    assert moves.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
+    assert movement_costs.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
     # a wreck on the bridge does not make wading the stream from off the road any cheaper
-    assert moves.enter_cost(card, info, p("9K5"), p("9J4"), wreck) == card.move_costs["stream"]
+    assert movement_costs.enter_cost(card, info, p("9K5"), p("9J4"), wreck) == card.move_costs["stream"]
     # an enemy unit on the bridge bars the road rate (8.5.2); the bridge is crossed as clear
-    enemy = moves.MoveContext(enemies=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), enemy) == 1
+    enemy = movement_costs.MoveContext(enemies=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), enemy) == 1
 
 
 def test_mbt_40_acquisition_in_play(make_game: Any, run: Any, dice_faces: Any) -> None:
-    from hexwar.plugins.mbt.state import acquisition_turns
+    from hexwar.plugins.mbt.fire import acquisition_turns
 
     g = make_game([("A", "T-72M1", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J12", 1)])
     a, b = g.state.units["A"], g.state.units["B"]
@@ -619,7 +612,7 @@ def test_a_unit_moving_off_the_edge_leaves_the_game(make_game: Any, run: Any) ->
 
 def test_target_owner_picks_the_hit_angle_on_a_dividing_line(make_game: Any, run: Any,
                                                              dice_faces: Any) -> None:
-    from hexwar.plugins.mbt.state import hit_angles
+    from hexwar.plugins.mbt.fire import hit_angles
 
     g = make_game([("T", "T-72M1", SOV, "9J5", 1), ("A", "M1A1", NATO, "9J5", 1)])
     t = g.state.units["T"]

@@ -1,4 +1,4 @@
-"""`hexwar mbt points` / `hexwar mbt orgs` (plugins/mbt/toe/cli.py), invoked directly with CliRunner."""
+"""`hexwar mbt points` / `hexwar mbt orgs` (plugins/mbt/cli.py), invoked directly with CliRunner."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from hexwar.plugins.mbt.toe.cli import orgs_command, points_command
+from hexwar.plugins.mbt.cli import mbt_group, orgs_command, points_command
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -126,13 +126,8 @@ def test_group_priced_mounted_variant() -> None:
     assert d["extra_lines"][0]["average_each"] == 200 and "variant b" in d["extra_lines"][0]["label"]
 
 
-def test_commands_plug_into_a_group() -> None:
-    # What plugins/mbt/cli.py does: mbt_group.add_command(points_command) (and orgs_command).
-    import click
-
-    group = click.Group("mbt")
-    group.add_command(points_command)
-    group.add_command(orgs_command)
-    assert set(group.commands) == {"points", "orgs"}
-    res = CliRunner().invoke(group, ["points", "T-80A", "--grade", "crack", "--doctrine", "--json"])
+def test_the_commands_are_part_of_the_mbt_group() -> None:
+    assert mbt_group.commands["points"] is points_command
+    assert mbt_group.commands["orgs"] is orgs_command
+    res = CliRunner().invoke(mbt_group, ["points", "T-80A", "--grade", "crack", "--doctrine", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["points"] == 72

@@ -49,7 +49,7 @@ KNOWN_MISMATCHES = {
 
 
 def _raw(nation: str) -> dict[str, object]:
-    path = resources.files("hexwar.plugins.mbt.toe").joinpath("data", f"{nation.lower()}.toml")
+    path = resources.files("hexwar.plugins.mbt").joinpath("data", "toe", f"{nation.lower()}.toml")
     with path.open("rb") as fh:
         return tomllib.load(fh)
 
