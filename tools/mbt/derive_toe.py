@@ -1,11 +1,14 @@
-"""Developer tool: solve the unit values the TO&E uses but never prints (writes ``data/derived.toml``).
+"""Developer tool: solve the unit values the TO&E uses but never prints (writes ``derived.toml``).
 
 Squads, teams and helicopter configurations have their prices on data cards that are not in the text.
-Each organization price is an equation (B.3: sum of average values x grade/doctrine factor, rounded
-once per organization). Variants with a single unknown unit configuration determine it; the value
-reproduced by the most variant prices wins and every variant it reproduces is recorded, so each
-derived value names the printed prices it comes from. Run by hand: ``python tools/mbt/derive_toe.py [OUTDIR]`` (OUTDIR defaults to the shipped
-``plugins/mbt/data/toe``); it is not part of the installed package.
+Each organization price is an equation (MBT B.3: sum of average values x grade/doctrine factor,
+rounded once per organization). Variants with a single unknown unit configuration determine it; the
+value reproduced by the most variant prices wins and every variant it reproduces is recorded, so
+each derived value names the printed prices it comes from.
+
+Run by hand: ``python tools/mbt/derive_toe.py [OUTDIR]`` (OUTDIR defaults to the shipped
+``plugins/mbt/data/toe``); it is not part of the installed package, and
+``tests/plugins/mbt/test_tools.py`` checks that the shipped file is what it writes.
 """
 
 from __future__ import annotations

@@ -1,11 +1,16 @@
 """Developer tool: transcribe the MBT TO&E section into ``plugins/mbt/data/toe/{usa,frg,ussr}.toml``.
 
 Run by hand (``python tools/mbt/transcribe_toe.py RULEBOOK.txt [OUTDIR]``; OUTDIR defaults to the
-shipped ``plugins/mbt/data/toe``); it is not part of the installed package.  It turns the three nation blocks of the rulebook's "TO&E" section (parts 1-4:
-individual ground unit point values, basic organizations, frequently attached units, larger
-organizations) into structured records: unit names, card ids, counts, bracketed options and the
-printed prices.  Prices are kept exactly as printed (including misprints, which are documented in
-``data/errata.toml``, never corrected here).  Officer-placement notes are reduced to short fragments.
+shipped ``plugins/mbt/data/toe``); it is not part of the installed package, and
+``tests/plugins/mbt/test_tools.py`` checks that the shipped files are what it writes (when the
+rulebook text is at hand).
+
+It turns the three nation blocks of the rulebook's "TO&E" section (parts 1-4: individual ground
+unit point values, basic organizations, frequently attached units, larger organizations) into
+structured records: unit names, card ids, counts, bracketed options and the printed prices.
+Prices are kept exactly as printed (including misprints, which are documented in ``errata.toml``,
+never corrected here; docs/decisions.md MBTD-18). Officer-placement notes are reduced to short
+fragments.
 """
 
 from __future__ import annotations
