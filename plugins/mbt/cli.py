@@ -232,7 +232,7 @@ def _checked_table_game(firer: str, target: str, options: Sequence[str], local: 
 def cards_cmd(card_dirs: tuple[str, ...], check: bool, as_json: bool) -> None:
     """List the data cards in use and how many of their values are cited or estimated."""
     from hexwar.core.provenance import SourceKind
-    from hexwar.plugins.mbt.datacards import CARD_DISCLOSED, check_card_disclosures, load_cards
+    from hexwar.plugins.mbt.cards import CARD_DISCLOSED, check_card_disclosures, load_cards
 
     try:
         loaded = load_cards(card_dirs)

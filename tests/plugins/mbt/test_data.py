@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,8 @@ def test_a_table_pack_replaces_a_chart_and_is_checked(tmp_path: Path) -> None:
     assert len(problems) == 1 and "56" in str(problems[0])
     assert load_charts((str(pack),)).hit_number(14, -3).value == 57
     result = CliRunner().invoke(cli, ["data", "check", "mbt", "--pack", str(pack)])
-    assert result.exit_code == 1
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # not a crash
+    assert "MBT 7.4.3 discloses 56" in result.output
 
 
 def test_a_user_card_replaces_the_shipped_one(tmp_path: Path) -> None:
@@ -98,7 +100,12 @@ def test_a_user_card_replaces_the_shipped_one(tmp_path: Path) -> None:
     assert len(problems) == 1 and "85" in problems[0]
     _add_commands()
     result = CliRunner().invoke(cli, ["mbt", "cards", "--check", "--cards", str(mine)])
-    assert result.exit_code == 1
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # not a crash
+    assert "85" in result.output and "✗" in result.output
+    good = CliRunner().invoke(cli, ["mbt", "cards", "--check"])
+    assert good.exit_code == 0 and "every disclosed card number agrees" in good.output
+    listing = CliRunner().invoke(cli, ["mbt", "cards", "--json"])
+    assert listing.exit_code == 0 and "T-80A" in {r["name"] for r in json.loads(listing.output)}
 
 
 def test_a_scenario_may_name_its_own_cards(make_game: object, tmp_path: Path) -> None:
