@@ -46,21 +46,21 @@ class Situation:
     ammo: str
     target: Card
     range: int
-    firer_moving: bool = False  # 7.4.2.2: firer has FM orders
-    target_moving: bool = False  # 7.4.2.2: target has M, FM (or OR) orders
-    overwatch: bool = False  # 7.4.2.4: the firer fires on OW orders
-    acquisition_turns: int = 0  # 7.4.2.3.1: consecutive previous Turns this firer hit this target
-    target_terrain: tuple[str, ...] = ("clear",)  # 7.4.2.1: terrain kinds in the target hex
-    brewup_hexes: int = 0  # 7.4.2.3.3: brewed-up wreck hexes the line leaves, enters or passes
-    elevation: Literal["Level", "Rising", "Falling"] = "Level"  # 7.4.6.2
-    angle: str = "Front"  # 7.4.5.1 (the target's owner picks on a boundary)
-    hull_down: bool = False  # 13.2.2.3 (Advanced): starred locations miss
-    air: bool = False  # 20.1.3.2.2.1 (option): TTA/HDA columns
+    firer_moving: bool = False  # MBT 7.4.2.2: firer has FM orders
+    target_moving: bool = False  # MBT 7.4.2.2: target has M, FM (or OR) orders
+    overwatch: bool = False  # MBT 7.4.2.4: the firer fires on OW orders
+    acquisition_turns: int = 0  # MBT 7.4.2.3.1: consecutive previous Turns this firer hit this target
+    target_terrain: tuple[str, ...] = ("clear",)  # MBT 7.4.2.1: terrain kinds in the target hex
+    brewup_hexes: int = 0  # MBT 7.4.2.3.3: brewed-up wreck hexes the line leaves, enters or passes
+    elevation: Literal["Level", "Rising", "Falling"] = "Level"  # MBT 7.4.6.2
+    angle: str = "Front"  # MBT 7.4.5.1 (the target's owner picks on a boundary)
+    hull_down: bool = False  # MBT 13.2.2.3 (Advanced): starred locations miss
+    air: bool = False  # MBT 20.1.3.2.2.1 (option): TTA/HDA columns
     target_has_gun: bool = True
     target_gun_hit: bool = False
     target_compartment: str | None = None
     extra_modifiers: tuple[Modifier, ...] = ()
-    rof: int | None = None  # Basic Game: always the card's MAX ROF (7.4.4)
+    rof: int | None = None  # Basic Game: always the card's MAX ROF (MBT 7.4.4)
 
 
 @dataclass
@@ -142,7 +142,7 @@ FireEdit = Edit[Callable[..., None]]
 
 
 def step_ap_factor(ctx: FireContext, shot: ShotResult) -> None:
-    """MBT 7.4.1: the AP factor of the ammunition at the range (a blank band cannot fire, 4.7.2)."""
+    """MBT 7.4.1: the AP factor of the ammunition at the range (a blank band cannot fire, MBT 4.7.2)."""
     s = shot.situation
     weapon = s.firer.weapon(s.weapon)
     line = weapon.ammo_line(s.ammo)
@@ -176,7 +176,7 @@ def ap_modifiers(charts: Charts, s: Situation) -> list[Modifier]:
             for t in s.target_terrain if t in charts.ap_terrain] or [(0, "clear", "estimated")]
     value, name, src = min(terr)
     mods.append(Modifier(f"terrain: {name}", value, f"MBT 7.4.2.1 [{src}]", stage=1))
-    # 7.4.2.2 movement
+    # MBT 7.4.2.2 movement
     weapon = s.firer.weapon(s.weapon)
     line = weapon.movement_line
     fm = "MV" if s.firer_moving else "NM"
@@ -186,20 +186,20 @@ def ap_modifiers(charts: Charts, s: Situation) -> list[Modifier]:
         raise RulesError(f"the Movement Modifiers chart has no line {line!r}", rule="MBT 7.4.2.2")
     mods.append(Modifier(f"movement: {line} {fm} vs {tm}", mv.value, f"MBT 7.4.2.2 [{mv.source}]",
                          stage=2))
-    # 7.4.2.3.1 acquisition / turn bonus
+    # MBT 7.4.2.3.1 acquisition / turn bonus
     if s.acquisition_turns:
         g = charts.general["acquisition_per_turn"]
         mods.append(Modifier(f"acquisition: {s.acquisition_turns} Turn(s)",
                              g.value * s.acquisition_turns, f"MBT 7.4.2.3.1 [{g.source}]", stage=3))
-    # 7.4.2.3.2 target vehicle size
+    # MBT 7.4.2.3.2 target vehicle size
     mods.append(Modifier(f"target size: {s.target.name}", s.target.size,
                          f"MBT 7.4.2.3.2 [{s.target.source('target.size')}]", stage=3))
-    # 7.4.2.3.3 through brew-up smoke
+    # MBT 7.4.2.3.3 through brew-up smoke
     if s.brewup_hexes:
         g = charts.general["brewup_smoke_per_hex"]
         mods.append(Modifier(f"brew-up smoke: {s.brewup_hexes} hex(es)", g.value * s.brewup_hexes,
                              f"MBT 7.4.2.3.3 [{g.source}]", stage=3))
-    # 7.4.2.4 overwatch
+    # MBT 7.4.2.4 overwatch
     if s.overwatch:
         g = charts.general["overwatch_target_mv" if s.target_moving else "overwatch_target_nm"]
         mods.append(Modifier(f"overwatch: target {tm}", g.value, f"MBT 7.4.2.4 [{g.source}]",
@@ -245,7 +245,7 @@ def step_number_of_hits(ctx: FireContext, shot: ShotResult) -> None:
 
 def step_hit_location(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
     """MBT 7.4.5.2: roll on the target's HIT LOCATION CHART line for the hit angle; a falling
-    shot's TTG/HDG bands supersede (7.4.5.2.3) and turn the angle to "Above"."""
+    shot's TTG/HDG bands supersede (MBT 7.4.5.2.3) and turn the angle to "Above"."""
     s = shot.situation
     roll = ctx.dice.d100(f"hit location ({s.angle})")
     hit.location_roll = roll
@@ -308,7 +308,7 @@ def step_damage(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
     hit.damage = line.damage_of(roll)
     hit.rules.append("MBT 7.4.7")
     if hit.damage == "Cmp Hit":
-        # 7.4.7.2: a second compartment hit of either type knocks out
+        # MBT 7.4.7.2: a second compartment hit of either type knocks out
         earlier = s.target_compartment is not None or any(
             h.effect.endswith("compartment") for h in shot.hit_results if h.n < hit.n)
         if earlier:

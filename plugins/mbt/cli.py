@@ -285,7 +285,7 @@ def points_command(
     doctrine: bool | None,
     as_json: bool,
 ) -> None:
-    """Point value of a TO&E ORGANIZATION (or single unit) with its B.3 breakdown."""
+    """Point value of a TO&E ORGANIZATION (or single unit) with its MBT B.3 breakdown."""
     from hexwar.plugins.mbt.toe.catalog import LargerOrganization, ToeError, _nation, load, printed_price
     from hexwar.plugins.mbt.toe.points import Grade
     from hexwar.plugins.mbt.toe.report import (

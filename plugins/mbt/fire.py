@@ -53,7 +53,7 @@ def in_turret_arc(u: Unit, target_hex: Hex) -> bool:
 
 def weapon_arc(game: Game, u: Unit, weapon: str) -> tuple[str, int]:
     """The firing arc of a weapon and the facing it is measured from: the Basic Game's turret arc
-    (7.2.1), or what ``mbt_weapon_arc`` says (hull arcs, 14.2.1)."""
+    (MBT 7.2.1), or what ``mbt_weapon_arc`` says (hull arcs, MBT 14.2.1)."""
     arc = MbtHooks.of(game).weapon_arc(u, weapon)
     if arc is not None:
         return arc, u.facing
@@ -110,7 +110,7 @@ def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
 
 def hit_angles(firer_hex: Hex, target: Unit) -> list[str]:
     """MBT 7.4.5.1: the hit angle, or the two angles when the line of fire runs exactly down the
-    line dividing them (7.4.5.2.1: the target's owner picks), most frontal first."""
+    line dividing them (MBT 7.4.5.2.1: the target's owner picks), most frontal first."""
     assert target.hex is not None
     dirs = arc_directions(target.hex, firer_hex)
     names = sorted({ANGLE_NAMES[(d - target.facing) % 6] for d in dirs} or {"Front"},
@@ -120,7 +120,7 @@ def hit_angles(firer_hex: Hex, target: Unit) -> list[str]:
 
 def hit_angle(firer_hex: Hex, target: Unit) -> str:
     """MBT 7.4.5.1: the sector of the target (relative to its front) the shot comes from. On a
-    dividing line the target's owner picks (7.4.5.2.1); the engine picks the more frontal angle
+    dividing line the target's owner picks (MBT 7.4.5.2.1); the engine picks the more frontal angle
     for them (the better-armoured one on every stand-in card)."""
     assert target.hex is not None
     dirs = arc_directions(target.hex, firer_hex)
@@ -137,7 +137,7 @@ def elevation(info: MapInfo, firer_hex: Hex, target_hex: Hex) -> str:
 def brewup_hexes(game: Game, a: Hex, b: Hex) -> int:
     """MBT 7.4.2.3.3: hexes with a brewed-up wreck the line leaves, enters or passes through (a
     line exactly along the hexside between two such hexes counts once). Wrecks created in the
-    current simultaneous step are not there yet (5.3)."""
+    current simultaneous step are not there yet (MBT 5.3)."""
     burning = {h for h, kind in wreck_hexes(game).items() if kind == "burning"}
     if not burning:
         return 0
@@ -174,7 +174,7 @@ def acquisition_turns(game: Game, firer: Unit, target: Unit) -> int:
 
 def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
               overwatch: bool = False, target_moving: bool | None = None) -> Situation:
-    """The :class:`Situation` of a shot in the game, as 7.1.2 says: positions now."""
+    """The :class:`Situation` of a shot in the game, as MBT 7.1.2 says: positions now."""
     c = ctx(game)
     assert firer.hex is not None and target.hex is not None
     fcard, tcard = card_of(game, firer), card_of(game, target)
@@ -218,7 +218,7 @@ def best_ammo(game: Game, f: Unit, t: Unit, *, overwatch: bool = False, missile:
 def declaration_options(game: Game, side: str, targets: list[Unit], *, orders: tuple[str, ...],
                         overwatch: bool, moving_target: bool = False,
                         declared: set[str] | None = None) -> list[Any]:
-    """Options for one declaration (7.3.2): ``{"target": id, "shots": [[firer, ammo], ...]}``."""
+    """Options for one declaration (MBT 7.3.2): ``{"target": id, "shots": [[firer, ammo], ...]}``."""
     options: list[Any] = []
     declared = declared or set()
     for t in targets:
@@ -317,7 +317,7 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
     assert f.hex is not None
     angles = hit_angles(f.hex, t)
     if len(angles) > 1:
-        # 7.4.5.2.1: the line of fire runs down a dividing line; the target's owner picks
+        # MBT 7.4.5.2.1: the line of fire runs down a dividing line; the target's owner picks
         s.angle = yield Decision(t.side, "mbt.hit_angle", options=angles, rule="MBT 7.4.5.2.1",
                                  context={"firer": f.id, "target": t.id},
                                  prompt=f"{f.id}'s fire at {t.id} runs along a dividing line: "
@@ -361,7 +361,7 @@ def apply_effects(game: Game, u: Unit, effects: list[str]) -> None:
         elif e == "gun":
             dmg["gun"] = True
         elif e.endswith("compartment"):
-            if dmg["compartment"] is not None:  # 7.4.7.2
+            if dmg["compartment"] is not None:  # MBT 7.4.7.2
                 destroy(game, u, "KO")
             else:
                 dmg["compartment"] = e.split("_")[0]
@@ -396,7 +396,7 @@ def commit_pending(game: Game) -> None:
 
 
 def direct_fire_phase(game: Game) -> Step:
-    """MBT 3.3.1, 7.1.1: F and FM units fire; simultaneous (5.3)."""
+    """MBT 3.3.1, 7.1.1: F and FM units fire; simultaneous (MBT 5.3)."""
     game.defer("MBT 5.3 Direct Fire Step results", lambda: commit_pending(game))
     for side in side_order(game):
         declared: set[str] = set()
@@ -453,13 +453,13 @@ def atgm_resolution_phase(game: Game) -> Step:
             t = game.state.units[shot["target"]]
             if f.side != side:
                 continue
-            if not alive(f):  # 7.2.2.1
+            if not alive(f):  # MBT 7.2.2.1
                 game.report("ATGM", result="automatic miss: firer destroyed", firer=f.id,
                             target=t.id, rules=["MBT 7.2.2.1"])
                 continue
             if not alive(t):
                 continue
-            # 7.2.2.2: sighting, LOS and missile range now; the firing arc no longer matters
+            # MBT 7.2.2.2: sighting, LOS and missile range now; the firing arc no longer matters
             f.state["fired"] = False
             err = fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True, check_arc=False)
             f.state["fired"] = True

@@ -32,7 +32,7 @@ def next_seq(game: Game) -> int:
 
 
 def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
-    """Map state a move depends on: wrecks and enemy units (road rate, MBT 8.5.2; bridges, 8.6.1),
+    """Map state a move depends on: wrecks and enemy units (road rate, MBT 8.5.2; bridges, MBT 8.6.1),
     burning wrecks (smoke, MBT 8.4.3)."""
     wrecks = wreck_hexes(game)
     enemies = frozenset(e.hex for e in game.state.units_of(enemy_of(mover.side))
@@ -42,7 +42,7 @@ def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
 
 
 def movement_allowance(game: Game, u: Unit) -> Fraction:
-    """MBT 8.2: the Normal line; FM orders: half, fractions kept (8.2.1)."""
+    """MBT 8.2: the Normal line; FM orders: half, fractions kept (MBT 8.2.1)."""
     mf = card_of(game, u).mf
     return mf / 2 if u.state.get("order") == "FM" else mf
 
@@ -54,7 +54,7 @@ def destinations(game: Game, u: Unit, budget: Fraction, turned: bool, first_hex:
     found = movement_costs.reach(card_of(game, u), c.info, (u.hex, u.facing, turned), budget,
                         move_context(game, u), first_hex_rule=first_hex)
     friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
-    # 4.3: only one combat unit may finish its move in a hex
+    # MBT 4.3: only one combat unit may finish its move in a hex
     return {k: v for k, v in found.items() if k[0] not in friends and k != (u.hex, u.facing)}
 
 
@@ -77,8 +77,8 @@ def movement_phase(game: Game) -> Step:
 
 
 def move_unit(game: Game, u: Unit) -> Step:
-    """Move one unit (8.1-8.5), offering overwatch to the enemy after each hex entered and each
-    turn made (7.5.2); a chain of overwatch fire is resolved before the mover goes on (7.5.3)."""
+    """Move one unit (MBT 8.1-8.5), offering overwatch to the enemy after each hex entered and each
+    turn made (MBT 7.5.2); a chain of overwatch fire is resolved before the mover goes on (MBT 7.5.3)."""
     budget = movement_allowance(game, u)
     spent = Fraction(0)
     turned = False
@@ -91,7 +91,7 @@ def move_unit(game: Game, u: Unit) -> Step:
         dests = destinations(game, u, budget - spent, turned, first_hex)
         friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
         stay_ok = u.hex not in friends or not dests
-        # 4.6, 8.7: a unit facing off the mapboard edge that moves that way leaves the game
+        # MBT 4.6, 8.7: a unit facing off the mapboard edge that moves that way leaves the game
         can_exit = (spent < budget or first_hex) and (
             u.hex.neighbor(u.facing) not in game.board.hexes
             or u.hex.neighbor(opposite(u.facing)) not in game.board.hexes)
@@ -125,7 +125,7 @@ def move_unit(game: Game, u: Unit) -> Step:
             entering = h != u.hex
             spent += cost
             if entering:
-                # 8.8.2: the hexes left this Turn, each with how it was entered, so that a unit
+                # MBT 8.8.2: the hexes left this Turn, each with how it was entered, so that a unit
                 # sent back into a hex that is disputed in turn is judged as having entered it
                 u.state["trail"] = [*u.state.get("trail", []),
                                     [game.board.label(u.hex), u.state.get("entered")]]
@@ -135,8 +135,8 @@ def move_unit(game: Game, u: Unit) -> Step:
                 turned = False
                 entered_any = True
                 u.state["entered"] = [game.state.turn, next_seq(game)]
-                u.state["spotted"] = "MOVED"  # 3.4.1: MOVED replaces FIRED
-                if h in ctx(game).info.objectives:  # 4.8 control: last to occupy or pass through
+                u.state["spotted"] = "MOVED"  # MBT 3.4.1: MOVED replaces FIRED
+                if h in ctx(game).info.objectives:  # MBT 4.8 control: last to occupy or pass through
                     data(game).setdefault("control", {})[game.board.label(h)] = u.side
             else:
                 u.facing = f
@@ -199,7 +199,7 @@ def adjust_contested(game: Game) -> None:
             stayers = {u.side for u in us if not new(u)}
             if len(stayers) == 1:
                 keeper = stayers.pop()
-            elif stayers:  # both sides were there all Turn: cannot arise (8.8 each Turn)
+            elif stayers:  # both sides were there all Turn: cannot arise (MBT 8.8 each Turn)
                 continue
             else:
                 keeper = min((u for u in us if new(u)),

@@ -25,7 +25,7 @@ PUBLIC_STATE = ("turret", "open", "spotted", "damage", "destroyed", "wreck_at", 
 
 def legal_orders(game: Game, u: Unit) -> list[str]:
     """MBT 6.2.3-6.2.4: the orders this unit can carry out. F, FM and ATGM need an enemy the unit
-    sighted in the Sighting Step (6.1); M and FM need a unit able to move; F, FM and OW need the
+    sighted in the Sighting Step (MBT 6.1); M and FM need a unit able to move; F, FM and OW need the
     main gun (OW: main guns only in the Basic Game); ATGM needs a missile."""
     if not alive(u):
         return []

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def overwatch_fire_phase(game: Game) -> Step:
     """MBT 3.3.3, 7.5.1: OW units fire at enemies that fired this Turn (including earlier in this
-    step, so one shot can set off another); simultaneous (5.3)."""
+    step, so one shot can set off another); simultaneous (MBT 5.3)."""
     game.defer("MBT 5.3 Overwatch Fire Step results", lambda: commit_pending(game))
     declared: set[str] = set()
 

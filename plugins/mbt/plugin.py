@@ -43,7 +43,7 @@ PLUGIN = PluginManifest(
     system="mbt",
     kind="system",
     title="MBT (Avalon Hill): Basic Game",
-    summary="Modern armour, 100 m hexes: the Basic Game rules 1.0-9.0 and the Basic Game Scenario.",
+    summary="Modern armour, 100 m hexes: the Basic Game rules MBT 1.0-9.0 and the Basic Game Scenario.",
     implements=("1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "9.0"),
 )
 
@@ -62,7 +62,7 @@ def hexwar_register_systems() -> list[SystemInfo]:
     return [SystemInfo(
         name="mbt", title="MBT", publisher="Avalon Hill",
         scale=Scale("mbt", Q_(100, "m"), Q_(25, "ft"), None,
-                    notes="MBT 4.3: 100 m hexes; 12.1: one height is about 25 feet; no Turn length",
+                    notes="MBT 4.3: 100 m hexes; MBT 12.1: one height is about 25 feet; no Turn length",
                     rule="MBT 4.3, 12.1"),
         dice=("d10", "d100"), sides=("NATO", "Soviet"), rule="MBT 1.7, 4.2",
         notes="Basic Game. Stand-in cards, charts and panels except where the text gives numbers.",

@@ -51,7 +51,7 @@ def setup_phase(game: Game) -> Step:
                           prompt="Pick the mapboard side to set up on")
     d["edge"] = {high: edge, enemy_of(high): "4" if edge == "1" else "1"}
     game.emit("setup_edges", edges=d["edge"], rule="MBT 2.4")
-    # 2.5: the LOW roller sets up first
+    # MBT 2.5: the LOW roller sets up first
     low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
@@ -64,7 +64,7 @@ def setup_phase(game: Game) -> Step:
             u.hex = game.board.parse(choice[0])
             u.facing = int(choice[1])
             u.state["turret"] = u.facing
-            # 2.5: each unit with its turret unit on top, facing any way, open or buttoned
+            # MBT 2.5: each unit with its turret unit on top, facing any way, open or buttoned
             turret = yield Decision(side, "mbt.turret", rule="MBT 2.5",
                                     options=[[f, o] for f in range(1, 7) for o in ("open", "buttoned")],
                                     context={"unit": u.id, "turret": u.facing, "open": True},

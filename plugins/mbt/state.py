@@ -129,7 +129,7 @@ def alive(u: Unit) -> bool:
 
 
 def doomed(u: Unit) -> bool:
-    """Destroyed, or hit fatally in the current simultaneous step (7.3.2 wasted shots)."""
+    """Destroyed, or hit fatally in the current simultaneous step (MBT 7.3.2 wasted shots)."""
     return not alive(u) or any(e in ("KO", "BU") for e in u.state.get("pending", []))
 
 
@@ -147,13 +147,13 @@ def merged_damage(u: Unit) -> dict[str, Any]:
 
 
 def can_move(u: Unit) -> bool:
-    """7.4.5.3.1 track hit and 7.4.7.2.2 hull compartment hit: no movement or pivot."""
+    """MBT 7.4.5.3.1 track hit and MBT 7.4.7.2.2 hull compartment hit: no movement or pivot."""
     d = u.state["damage"]
     return alive(u) and not d["track"] and d["compartment"] != "hull"
 
 
 def gun_usable(game: Game, u: Unit) -> bool:
-    """7.4.5.3.2 gun hit; 7.4.7.2.1 turret compartment hit (all Basic weapons are turret weapons)."""
+    """MBT 7.4.5.3.2 gun hit; MBT 7.4.7.2.1 turret compartment hit (all Basic weapons are turret weapons)."""
     d = u.state["damage"]
     return (alive(u) and not d["gun"] and d["compartment"] != "turret"
             and card_of(game, u).main_gun is not None)

@@ -79,7 +79,7 @@ class MapInfo:
             if "stream" in b.features_of[h] and t != "stream":
                 kinds.append("stream")
             self.kinds[h] = tuple(kinds)
-            # 6.1.3.3: a mixed hex uses the terrain column farthest to the right
+            # MBT 6.1.3.3: a mixed hex uses the terrain column farthest to the right
             self.sight_terrain[h] = max(kinds, key=lambda k: terrain_cols.get(k, (0, "", 0))[0])
             self.height[h] = basic_height(b, h)
             self.ground[h] = int(b.height_of.get(h, 0.0))
@@ -122,13 +122,13 @@ def _row_of(label: str) -> int:
 class BasicLos(BaseLosRules):
     """MBT 6.1.4 as core LOS rules.
 
-    * 6.1.4.1: a blocking hex blocks even if the line only clips it, and a line exactly along one of
+    * MBT 6.1.4.1: a blocking hex blocks even if the line only clips it, and a line exactly along one of
       its hexsides is blocked (``hexside_policy = "either"``). A line through a corner touches the
       third hex in one point only, which is no fraction of it (``vertex_policy = "ignore"``).
-    * 6.1.4.3: an intervening hill hex blocks unless both end hexes are hill hexes.
-    * 6.1.4.4: from or to a depression, every intervening hex but a depression blocks, unless the
+    * MBT 6.1.4.3: an intervening hill hex blocks unless both end hexes are hill hexes.
+    * MBT 6.1.4.4: from or to a depression, every intervening hex but a depression blocks, unless the
       other end is a hill: then only hills, woods and buildings block.
-    * 6.1.4.5: woods and buildings always block. The end hexes never block (adjacent is clear).
+    * MBT 6.1.4.5: woods and buildings always block. The end hexes never block (adjacent is clear).
     """
 
     include_endpoints: bool = False

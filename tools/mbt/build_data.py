@@ -29,7 +29,7 @@ EST = "estimated"
 # Game Card charts
 # ------------------------------------------------------------------------------------------------
 
-#: terrain columns of the SIGHTING RANGES CHART, left to right (6.1.3.3: the rightmost wins)
+#: terrain columns of the SIGHTING RANGES CHART, left to right (MBT 6.1.3.3: the rightmost wins)
 SIGHT_COLUMNS = ["clear", "stream", "scrub", "rough", "woods", "brick", "stone", "improved_position"]
 #: Day, VH sub-column, (open, buttoned)
 SIGHT_DAY = {
@@ -68,7 +68,7 @@ AP_GENERAL = [
     ("overwatch_target_mv", -5, "MBT 7.4.2.4"),
 ]
 
-#: fractions of H for k hits at each ROF (MBT 7.4.4.2 stand-in; ROF 4 from the 7.4.4.2.2 example)
+#: fractions of H for k hits at each ROF (MBT 7.4.4.2 stand-in; ROF 4 from the MBT 7.4.4.2.2 example)
 HIT_FRACTIONS = {
     2: {2: 0.45},
     3: {3: 0.22, 2: 0.45},
@@ -77,7 +77,7 @@ HIT_FRACTIONS = {
 }
 
 TERRAIN_EFFECTS = [
-    # terrain, sight column index, basic LOS (6.1.4.5), basic height, title, source
+    # terrain, sight column index, basic LOS (MBT 6.1.4.5), basic height, title, source
     ("clear", 0, "none", 0, "Clear", "MBT 6.1.4.2"),
     ("stream", 1, "none", 0, "Stream (fordable)", "MBT 6.1.4.2"),
     ("scrub", 2, "none", 0, "Scrub", "MBT 6.1.4.2"),

@@ -74,7 +74,7 @@ def matches(toe: Toe, org: Organization, v: Variant, p: Price, unknown: UnitKey 
 def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
     """Solve unknown unit values round by round; solved values are added to ``toe.units``."""
     solved: dict[UnitKey, tuple[int, list[str], Component]] = {}
-    # Keys with elite tags or a flamethrower whose plain squad also appears: priced by rule (17.4.1)
+    # Keys with elite tags or a flamethrower whose plain squad also appears: priced by rule (MBT 17.4.1)
     # once the plain squad is known, so they are solved directly only as a last resort.
     plain = {
         toe.key(o.nation, c.unit, c.options, c.elite)

@@ -1,4 +1,4 @@
-"""TO&E prices for people and for JSON: the B.3 breakdown of an organization, a single unit's
+"""TO&E prices for people and for JSON: the MBT B.3 breakdown of an organization, a single unit's
 price, a larger organization's members (used by ``hexwar mbt points`` in
 :mod:`hexwar.plugins.mbt.cli`)."""
 
@@ -89,7 +89,7 @@ def breakdown_dict(toe: Toe, org: Organization, variant: Variant, bd: Breakdown)
         "printed": bd.printed,
         "matches_printed": None if bd.printed is None or bd.points is None else bd.printed == bd.points,
         "missing": list(bd.missing),
-        "rule": "MBT Doing Your Own Scenarios B.3.a-b; 13.4.1",
+        "rule": "MBT Doing Your Own Scenarios B.3.a-b; MBT 13.4.1",
         "source": org.source,
         "errata": errata,
     }
@@ -100,7 +100,7 @@ def render(d: dict[str, Any]) -> str:
     vid = f" {d['variant']}" if d["variant"] else ""
     out = [f"{d['nation']} {d['organization']}{vid}{mount}: {d['grade']}, doctrine: {d['doctrine']}"]
     if d["constant"]:
-        out.append("  artillery: constant average value, grade and doctrine do not change it (B.3)")
+        out.append("  artillery: constant average value, grade and doctrine do not change it (MBT B.3)")
     for ln in d["lines"]:
         if ln["average_each"] is None:
             out.append(f"  {ln['count']} x {ln['unit']}: {ln['note'] or 'no value known'}")
@@ -117,7 +117,7 @@ def render(d: dict[str, Any]) -> str:
     if d["points"] is None:
         out.append(f"  not computable: {', '.join(d['missing'])}")
     else:
-        out.append(f"  total {d['exact']} -> {d['points']} (B.3.b: round once per organization, .5 up)")
+        out.append(f"  total {d['exact']} -> {d['points']} (MBT B.3.b: round once per organization, .5 up)")
     if d["printed"] is not None:
         verdict = (
             "" if d["matches_printed"] is None else (" (matches)" if d["matches_printed"] else " (DIFFERS)")
@@ -216,7 +216,7 @@ def larger_dict(toe: Toe, lo: LargerOrganization, grade: Grade) -> dict[str, Any
         "basic_total_max": lo_max,
         "complete": complete,
         "source": lo.source,
-        "rule": "MBT 12.8.3-12.8.4; printed basic-organization prices (B.3.c)",
+        "rule": "MBT 12.8.3-12.8.4; printed basic-organization prices (MBT B.3.c)",
     }
 
 

@@ -149,7 +149,7 @@ def test_mbt_101_72_69_144_card_values() -> None:
     assert t80.stacking == 2 and t80.gp_defense == 8
     assert card_fact(t80, ("gp", "125mm", "nm", 18))[0] == 17
     assert card_fact(t80, ("gp", "125mm", "mv", 18))[0] == 9
-    assert card_fact(load_cards()["Leopard 2"], ("dep_el", "120mm"))[0] == (8, 10)  # MBT-144
+    assert card_fact(load_cards()["Leopard 2"], ("dep_el", "120mm"))[0] == (8, 10)  # MBT 17.3.1 example
 
 
 # -- map ------------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_mbt_4_and_9_labels_and_directions() -> None:
     assert board.label(h) == "2EE3"  # type: ignore[attr-defined]
     m5 = board.parse("1M5")  # type: ignore[attr-defined]
     assert board.label(m5.neighbor(1).neighbor(1)) == "1M3"  # type: ignore[attr-defined]
-    assert m5.distance(m5) == 0 and m5.distance(m5.neighbor(3)) == 1  # MBT-10
+    assert m5.distance(m5) == 0 and m5.distance(m5.neighbor(3)) == 1  # MBT 4.7.1
 
 
 def test_panels_stack_3_2_1_from_side_4_to_side_1() -> None:

@@ -62,7 +62,7 @@ def test_mbt_13_112_songster_minimum_range_and_speeds() -> None:
     line = songster.ammo["ATGM"]
     assert line.min_range == 2
     assert line.ap_at(1) is None and line.ap_at(2) is not None
-    assert songster.speeds == {"1-3": 24, "4+": 12}  # MBT-112 data (14.2.2.2.3)
+    assert songster.speeds == {"1-3": 24, "4+": 12}  # MBT 14.2.2.2.3 example
 
 
 def test_mbt_37_modifiers_are_cumulative() -> None:

@@ -73,7 +73,7 @@ def test_ai_plays_other_matchups_to_the_end(key: str, seed: int) -> None:
     g = make_game(scenario(key), seed=seed)
     result = g.play({"NATO": MbtAI("NATO", seed), "Soviet": MbtAI("Soviet", seed)})
     assert g.over and (g.state.turn == 10 or result.level == "automatic victory")
-    # victory evaluated (9.4.2-9.4.3): both sides scored, the reason cites the rule
+    # victory evaluated (MBT 9.4.2-9.4.3): both sides scored, the reason cites the rule
     assert set(result.scores) == {"NATO", "Soviet"} and "MBT 9.4" in " ".join(result.reasons)
     fired = [e for e in g.log.for_side(None) if e.get("what") == "AP point effect fire"]
     assert fired, "the AIs should have fought"

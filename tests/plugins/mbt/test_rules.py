@@ -1,5 +1,6 @@
-"""The Basic Game rules on the engine: sighting, LOS, orders, fire steps, overwatch, movement, 8.8,
-adjustment, victory. Digest cases are named after their MBT-n id."""
+"""The Basic Game rules on the engine: sighting, LOS, orders, fire steps, overwatch, movement, units
+of both sides in one hex (MBT 8.8), adjustment, victory. Tests of a worked case keep its number
+(test_mbt_<n>_...)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def order(game: Any, **orders: str) -> None:
         game.state.units[uid].state["order"] = o
 
 
-# -- sighting and LOS (6.1) --------------------------------------------------------------------
+# -- sighting and LOS (MBT 6.1) --------------------------------------------------------------------
 
 
 def test_mbt_16_17_sighting_ranges_scrub(make_game: Any) -> None:
@@ -41,7 +42,7 @@ def test_mbt_16_17_sighting_ranges_scrub(make_game: Any) -> None:
     assert sees(g, a, b)  # range 7 = open limit
     assert not sees(g, a, c)  # range 10
     a.state["open"] = False
-    assert sees(g, a, c)  # buttoned: 10 (as printed, 6.1.3.4)
+    assert sees(g, a, c)  # buttoned: 10 (as printed, MBT 6.1.3.4)
     a.state["open"] = True
     c.state["spotted"] = "MOVED"
     assert sees(g, a, c)  # doubled: 14
@@ -73,8 +74,8 @@ def test_mbt_24_25_los_woods_and_adjacent(make_game: Any) -> None:
                    ("C", "T-72M1", SOV, "9J5", 1)], terrain={"9J4": "woods", "9J5": "woods"})
     info = ctx(g).info
     p = g.board.parse
-    assert not info.los(p("9J2"), p("9J6"))  # woods between (6.1.4.5)
-    assert info.los(p("9J4"), p("9J5"))  # adjacent: always (6.1.4)
+    assert not info.los(p("9J2"), p("9J6"))  # woods between (MBT 6.1.4.5)
+    assert info.los(p("9J4"), p("9J5"))  # adjacent: always (MBT 6.1.4)
     assert info.los(p("9J3"), p("9J4"))
 
 
@@ -99,7 +100,7 @@ def test_mbt_27_depressions(make_game: Any) -> None:
     assert not info.los(p("9J8"), p("9J12"))  # depression -> clear over depressions: J10 ok, J11 no
 
 
-# -- orders (6.2) ---------------------------------------------------------------------------
+# -- orders (MBT 6.2) ---------------------------------------------------------------------------
 
 
 def test_orders_need_a_seen_enemy_for_fire_and_a_working_unit(make_game: Any, run: Any) -> None:
@@ -109,7 +110,7 @@ def test_orders_need_a_seen_enemy_for_fire_and_a_working_unit(make_game: Any, ru
     a, c = g.state.units["A"], g.state.units["C"]
     assert set(legal_orders(g, a)) == {"F", "FM", "M", "OW", "ATGM"}
     assert data(g)["sighted"]["C"] == [] and set(legal_orders(g, c)) == {"M", "OW"}
-    a.state["damage"]["track"] = True  # 6.2.3: no move orders for an immobile unit
+    a.state["damage"]["track"] = True  # MBT 6.2.3: no move orders for an immobile unit
     assert set(legal_orders(g, a)) == {"F", "OW", "ATGM"}
     a.state["damage"]["gun"] = True
     assert set(legal_orders(g, a)) == {"ATGM"}
@@ -156,7 +157,7 @@ def test_units_not_seen_are_not_in_the_enemy_view(make_game: Any) -> None:
     assert "B" in view.units and "C" not in view.units
 
 
-# -- fire steps (5.3, 7.1-7.3) ----------------------------------------------------------------
+# -- fire steps (MBT 5.3, 7.1-7.3) ----------------------------------------------------------------
 
 
 def test_mbt_180_unit_hit_in_direct_fire_step_still_fires(make_game: Any, run: Any,
@@ -170,7 +171,7 @@ def test_mbt_180_unit_hit_in_direct_fire_step_still_fires(make_game: Any, run: A
     decl_b = {"target": "A", "shots": [["B", "APFSDS"]]}
     run(direct_fire_phase(g), [decl_a, decl_b])
     a, b = g.state.units["A"], g.state.units["B"]
-    assert b.state["fired"] and b.state["pending"] == ["KO", "KO"]  # hit, yet it fired (5.3)
+    assert b.state["fired"] and b.state["pending"] == ["KO", "KO"]  # hit, yet it fired (MBT 5.3)
     assert a.state["pending"] == ["KO"]
     assert a.hex is not None and b.hex is not None  # nothing applied until the step ends
     g.apply_deferred()
@@ -190,7 +191,7 @@ def test_mbt_181_declared_shots_at_a_knocked_out_target_are_wasted(make_game: An
     assert g.state.units["B"].state["fired"]
     wasted = [e for e in g.log.for_side(None) if e.get("what") == "shot wasted"]
     assert [e["firer"] for e in wasted] == ["B"]
-    # C may not fire at T any more in this step (7.3.2)
+    # C may not fire at T any more in this step (MBT 7.3.2)
     bad = asked[-1]
     assert bad.validate is not None
     assert "already been fired at" in (bad.validate({"target": "T", "shots": [["C", "APFSDS"]]}) or "")
@@ -226,13 +227,13 @@ def test_overwatch_fire_step_only_at_units_that_fired(make_game: Any, run: Any,
         {"target": "B", "shots": [["A", "APFSDS"]]} in list(d.options or []) else "pass"))
     targets = {o["target"] for d in asked if d.side == NATO for o in d.options if isinstance(o, dict)}
     assert targets == {"B"}  # C did not fire
-    # C (OW) may now fire at A, which just fired (7.5.1 chains in the step)
+    # C (OW) may now fire at A, which just fired (MBT 7.5.1 chains in the step)
     sov = [d for d in asked if d.side == SOV]
     assert sov and any(isinstance(o, dict) and o["target"] == "A" for o in sov[0].options)
     assert g.state.units["A"].state["fired"]
 
 
-# -- ATGM (7.2.2) ---------------------------------------------------------------------------
+# -- ATGM (MBT 7.2.2) ---------------------------------------------------------------------------
 
 
 def test_mbt_113_114_atgm_resolution(make_game: Any, run: Any, dice_faces: Any) -> None:
@@ -244,11 +245,11 @@ def test_mbt_113_114_atgm_resolution(make_game: Any, run: Any, dice_faces: Any) 
     run(atgm_announce_phase(g), [{"firer": "A", "target": "B"}, {"firer": "C", "target": "D"}])
     assert data(g)["atgm"] == [{"firer": "A", "target": "B"}, {"firer": "C", "target": "D"}]
     assert g.state.units["A"].state["spotted"] == "FIRED"
-    # B moves out of A's 60-degree arc but stays in sight: still resolved (7.2.2.2)
+    # B moves out of A's 60-degree arc but stays in sight: still resolved (MBT 7.2.2.2)
     g.state.units["B"].hex = g.board.parse("9N6")
     assert not __import__("hexwar.plugins.mbt.fire", fromlist=["x"]).in_turret_arc(
         g.state.units["A"], g.state.units["B"].hex)
-    # C is knocked out before resolution: automatic miss (7.2.2.1)
+    # C is knocked out before resolution: automatic miss (MBT 7.2.2.1)
     g.state.units["C"].state["destroyed"] = "KO"
     g.state.units["C"].hex = None
     g.dice.force(*dice_faces(99))
@@ -270,7 +271,7 @@ def test_mbt_114_atgm_target_behind_woods_misses(make_game: Any, run: Any) -> No
     assert any("automatic miss" in str(e["result"]) and "see" in str(e["result"]) for e in results)
 
 
-# -- movement (8.0) and overwatch during movement (7.5.2-7.5.3) ----------------------------
+# -- movement (MBT 8.0) and overwatch during movement (MBT 7.5.2-7.5.3) ----------------------------
 
 
 def mctx() -> movement_costs.MoveContext:
@@ -351,7 +352,7 @@ def test_mbt_99_stacking_and_a_move_it_cannot_pay_for(make_game: Any, run: Any) 
     order(g, A="M")
     gen = move_unit(g, g.state.units["A"])
     d = gen.send(None)
-    assert ["9J3", 1] not in d.options  # a friend is there: may pass, may not stop (4.3)
+    assert ["9J3", 1] not in d.options  # a friend is there: may pass, may not stop (MBT 4.3)
     assert ["9J2", 1] in d.options
     assert ["9J20", 4] not in d.options  # too far for 6 MF
     before = g.state.digest()
@@ -404,7 +405,7 @@ def test_overwatch_that_stops_the_mover(make_game: Any, run: Any, dice_faces: An
     assert m.state["damage"]["track"] and g.board.label(m.hex) == "9J9"  # stopped where hit
 
 
-# -- 8.8 and 4.8 ------------------------------------------------------------------------------
+# -- MBT 8.8 and 4.8 ------------------------------------------------------------------------------
 
 
 def test_mbt_110_contested_hexes(make_game: Any) -> None:
@@ -431,7 +432,7 @@ def test_mbt_111_control_by_passing_through(make_game: Any, run: Any) -> None:
     assert data(g)["control"]["9J7"] == NATO
 
 
-# -- adjustment (9.0) ------------------------------------------------------------------------
+# -- adjustment (MBT 9.0) ------------------------------------------------------------------------
 
 
 def test_mbt_178_turret_turn(make_game: Any) -> None:
@@ -450,7 +451,7 @@ def test_mbt_179_pivot_step(make_game: Any, run: Any) -> None:
     _, asked = run(pivot_phase(g), [4])
     assert [d.context["unit"] for d in asked] == ["A"]
     assert g.state.units["A"].facing == 4
-    assert g.state.units["B"].state["spotted"] == "FIRED"  # unused F order (9.1)
+    assert g.state.units["B"].state["spotted"] == "FIRED"  # unused F order (MBT 9.1)
     assert g.state.units["A"].state["spotted"] == "MOVED"
 
 
@@ -466,7 +467,7 @@ def test_adjust_markers_removes_unseen_spotted_markers(make_game: Any, run: Any)
     assert g.state.units["A"].state["spotted"] == "MOVED"  # and C sees A
 
 
-# -- victory (9.4) -----------------------------------------------------------------------------
+# -- victory (MBT 9.4) -----------------------------------------------------------------------------
 
 
 def test_mbt_159_163_victory_points(make_game: Any) -> None:
@@ -506,7 +507,7 @@ def test_mbt_56_one_wreck_per_hex_burning_if_any_brewed_up(make_game: Any) -> No
                    ("C", "T-80A", SOV, "9J5", 1)])
     apply_effects(g, g.state.units["A"], ["KO"])
     apply_effects(g, g.state.units["B"], ["KO"])
-    assert data(g)["wrecks"] == {"9J5": "normal"}  # MBT-56: one wreck per hex
+    assert data(g)["wrecks"] == {"9J5": "normal"}  # MBT 7.4.7.3-7.4.7.4: one wreck per hex
     apply_effects(g, g.state.units["C"], ["BU"])
     assert data(g)["wrecks"] == {"9J5": "burning"}
 
@@ -526,7 +527,7 @@ def test_mbt_47_48_hit_angle_and_elevation_in_play(make_game: Any) -> None:
     assert Hex(0, 0).distance(Hex(0, 0)) == 0
 
 
-# -- dice and geometry (4.2, 4.7) ------------------------------------------------------------
+# -- dice and geometry (MBT 4.2, 4.7) ------------------------------------------------------------
 
 
 def test_mbt_1_2_3_reading_the_dice() -> None:
@@ -534,10 +535,10 @@ def test_mbt_1_2_3_reading_the_dice() -> None:
 
     d = Dice(0)
     d.force(5, 3, 0, 0, 0, 1, 0)
-    assert d.d100("MBT-1") == 53
-    assert d.d100("MBT-2") == 100
-    assert d.d100("MBT-2") == 1
-    assert d.d10("MBT-3") == 10
+    assert d.d100("MBT 4.2 example") == 53
+    assert d.d100("MBT 4.2: 00") == 100
+    assert d.d100("MBT 4.2: 01") == 1
+    assert d.d10("MBT 4.2, 5.1: 0") == 10
 
 
 def test_mbt_10_range_counts_hexes_not_the_start(make_game: Any) -> None:
@@ -573,14 +574,14 @@ def test_mbt_97_bridge_with_a_wreck(make_game: Any) -> None:
     p = g.board.parse
     assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == Fraction(1, 3) + 1
     wreck = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}))
-    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (8.6.1)
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (MBT 8.6.1)
     burning = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}), burning=frozenset({p("9J4")}))
     assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
-    # 8.6: entering the bridge hex other than along the road is entering the stream
+    # MBT 8.6: entering the bridge hex other than along the road is entering the stream
     assert movement_costs.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
     # a wreck on the bridge does not make wading the stream from off the road any cheaper
     assert movement_costs.enter_cost(card, info, p("9K5"), p("9J4"), wreck) == card.move_costs["stream"]
-    # an enemy unit on the bridge bars the road rate (8.5.2); the bridge is crossed as clear
+    # an enemy unit on the bridge bars the road rate (MBT 8.5.2); the bridge is crossed as clear
     enemy = movement_costs.MoveContext(enemies=frozenset({p("9J4")}))
     assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), enemy) == 1
 

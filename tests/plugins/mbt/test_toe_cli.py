@@ -77,7 +77,7 @@ def test_ambiguous_name_asks_for_nation() -> None:
 
 def test_doctrine_rejected_for_nato() -> None:
     code, out = run("Armored Platoon", "--variant", "a", "--doctrine")
-    assert code != 0 and "13.4" in out
+    assert code != 0 and "MBT 13.4" in out
 
 
 def test_special_forces_crack_only() -> None:
@@ -112,7 +112,7 @@ def test_orgs_listing() -> None:
 
 def test_special_forces_must_be_crack_17_4_1_3_2() -> None:
     code, out = run("Airborne Platoon", "--variant", "n", "--grade", "average")
-    assert code != 0 and "17.4.1.3.2" in out
+    assert code != 0 and "MBT 17.4.1.3.2" in out
     code, out = run("Airborne Platoon", "--variant", "n", "--grade", "crack")
     assert code == 0 and "printed in the TO&E: 239 (DIFFERS)" in out
     assert "erratum [inconsistent] cr: printed 239, computed 250" in out
