@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
 
 def pivot_phase(game: Game) -> Step:
-    """MBT 9.1: reveal all orders; spotted markers for unused orders; free pivots."""
+    """MBT 9.1: reveal all orders; spotted markers for unused orders; free pivots
+    (docs/decisions.md MBTD-16)."""
     for u in sorted(game.state.units.values(), key=lambda u: u.id):
         order = u.state.get("order")
         if order is None or not alive(u):
@@ -66,7 +67,8 @@ def turret_phase(game: Game) -> Step:
 
 
 def markers_phase(game: Game) -> Step:
-    """MBT 9.3: a spotted marker goes when no enemy unit can see the unit now."""
+    """MBT 9.3: a spotted marker goes when no enemy unit can see the unit now (docs/decisions.md
+    MBTD-17)."""
     for u in game.state.units.values():
         if alive(u) and u.state.get("spotted") and not any(
                 alive(e) and sees(game, e, u) for e in game.state.units_of(enemy_of(u.side))):

@@ -121,7 +121,7 @@ def hit_angles(firer_hex: Hex, target: Unit) -> list[str]:
 def hit_angle(firer_hex: Hex, target: Unit) -> str:
     """MBT 7.4.5.1: the sector of the target (relative to its front) the shot comes from. On a
     dividing line the target's owner picks (MBT 7.4.5.2.1); the engine picks the more frontal angle
-    for them (the better-armoured one on every stand-in card)."""
+    for them (the better-armoured one on every stand-in card; docs/decisions.md MBTD-11)."""
     assert target.hex is not None
     dirs = arc_directions(target.hex, firer_hex)
     names = [ANGLE_NAMES[(d - target.facing) % 6] for d in dirs] or ["Front"]
@@ -459,7 +459,8 @@ def atgm_resolution_phase(game: Game) -> Step:
                 continue
             if not alive(t):
                 continue
-            # MBT 7.2.2.2: sighting, LOS and missile range now; the firing arc no longer matters
+            # MBT 7.2.2.2: sighting, LOS and missile range now; the firing arc no longer matters;
+            # a turret compartment hit silences the missile too (docs/decisions.md MBTD-9)
             f.state["fired"] = False
             err = fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True, check_arc=False)
             f.state["fired"] = True

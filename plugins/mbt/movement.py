@@ -177,7 +177,8 @@ def move_validator(game: Game, u: Unit, left: Fraction) -> Any:
 
 def adjust_contested(game: Game) -> None:
     """MBT 8.8: a hex holding both sides is kept by the side with a unit that did not move in this
-    Turn, else by the side that entered first; the others go back to the hex they came from."""
+    Turn, else by the side that entered first; the others go back to the hex they came from
+    (docs/decisions.md MBTD-15)."""
     for _ in range(100):
         by_hex: dict[Hex, list[Unit]] = {}
         for u in game.state.units.values():

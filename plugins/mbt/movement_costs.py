@@ -4,7 +4,8 @@ that the Movement Step (:mod:`hexwar.plugins.mbt.movement`) and the AI use.
 A state is ``(hex, facing, turned)``: ``turned`` records that the vehicle has already turned in this
 hex, because the TURN COSTS (MBT 8.3) price one, two or three hexsides turned in one hex together
 ("0-1-2" is the cost of the total turned there, not of each hexside). Any facing is one turn of at
-most three hexsides away, so one turn per hex is enough and turning twice in a hex is never needed.
+most three hexsides away, so one turn per hex is enough and turning twice in a hex is never needed
+(docs/decisions.md MBTD-13; bridges MBTD-14, mixed hexes MBTD-6).
 """
 
 from __future__ import annotations

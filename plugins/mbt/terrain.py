@@ -120,7 +120,7 @@ def _row_of(label: str) -> int:
 
 
 class BasicLos(BaseLosRules):
-    """MBT 6.1.4 as core LOS rules.
+    """MBT 6.1.4 as core LOS rules (docs/decisions.md MBTD-7).
 
     * MBT 6.1.4.1: a blocking hex blocks even if the line only clips it, and a line exactly along one of
       its hexsides is blocked (``hexside_policy = "either"``). A line through a corner touches the

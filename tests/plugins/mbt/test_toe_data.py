@@ -133,6 +133,7 @@ def test_misprints_are_kept_as_printed() -> None:
 
 def test_errata_refer_to_existing_variants() -> None:
     toe = load()
+    assert toe.errata, "errata.toml was not read"
     for e in toe.errata:
         org = toe.organizations[(e.nation, e.organization)]
         if e.variant:
