@@ -1,1 +1,34 @@
-"""mbt game system."""
+"""MBT (Avalon Hill): modern armoured combat at 100 metres a hex, one counter per vehicle.
+
+hexwar plays the Basic Game (MBT 1.0-9.0) and its Basic Game Scenario, and prices organizations
+from the TO&E. The modules, in rule order:
+
+* :mod:`~hexwar.plugins.mbt.plugin`: the manifest and the core hook implementations (thin);
+* :mod:`~hexwar.plugins.mbt.hookspecs`: MBT's own ``mbt_`` hooks and their facade ``MbtHooks``;
+* :mod:`~hexwar.plugins.mbt.terrain`: MBT 1.1, 2.1 the mapboard, its terrain and the Basic line of
+  sight of MBT 6.1.4;
+* :mod:`~hexwar.plugins.mbt.cards`: MBT 1.3 the data cards (``data/cards``);
+* :mod:`~hexwar.plugins.mbt.tables`: MBT 1.4 the Game Card charts (``data/tables``);
+* :mod:`~hexwar.plugins.mbt.setup`: MBT 2.0 Basic Game set up;
+* :mod:`~hexwar.plugins.mbt.sequence`: MBT 3.0 the sequence of play;
+* :mod:`~hexwar.plugins.mbt.state`: unit status (MBT 1.2.2, 4.5, 6.2, 7.4.7) and the per-game context;
+* :mod:`~hexwar.plugins.mbt.initiative`: MBT 5.0 initiative;
+* :mod:`~hexwar.plugins.mbt.sighting`: MBT 6.1 the Sighting Step;
+* :mod:`~hexwar.plugins.mbt.orders`: MBT 6.2 the Mark Orders Step;
+* :mod:`~hexwar.plugins.mbt.fire`: MBT 7.1-7.3 firing, and applying the results of MBT 7.4;
+* :mod:`~hexwar.plugins.mbt.ap_fire`: MBT 7.4 the firing procedure (AP point effect fire);
+* :mod:`~hexwar.plugins.mbt.overwatch`: MBT 7.5 overwatch fire;
+* :mod:`~hexwar.plugins.mbt.movement`: MBT 8.0 the Movement Step and MBT 8.8;
+* :mod:`~hexwar.plugins.mbt.movement_costs`: MBT 8.1-8.6 movement costs and the least-cost search;
+* :mod:`~hexwar.plugins.mbt.adjustment`: MBT 9.1-9.4.1 the Adjustment Phase;
+* :mod:`~hexwar.plugins.mbt.victory`: MBT 9.4.2-9.4.3 victory;
+* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0), none yet;
+* :mod:`~hexwar.plugins.mbt.toe`: the TO&E and the points of "Doing Your Own Scenarios" B.3;
+* :mod:`~hexwar.plugins.mbt.ai`: the AI;
+* :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,
+  ``points``, ``orgs``).
+
+Data files are in ``data/`` (``tables``, ``cards``, ``panels``, ``toe``), scenarios in
+``scenarios/``; the generators of the stand-in data are in ``tools/mbt`` of the repository.
+Design decisions are ``docs/decisions.md`` MBTD-1 and following (README.md lists them).
+"""

@@ -21,15 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
-from hexwar.plugins.mbt.fire import kill_probability
-from hexwar.plugins.mbt.state import (
-    alive,
-    card_of,
-    ctx,
-    data,
-    in_turret_arc,
-    situation,
-)
+from hexwar.plugins.mbt.ap_fire import kill_probability
+from hexwar.plugins.mbt.fire import in_turret_arc, situation
+from hexwar.plugins.mbt.state import alive, card_of, ctx, data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -118,7 +112,7 @@ class MbtAI:
         return self.rng.choice(options)
 
     def _on_initiative(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        return "second"  # see the enemy move first; fire steps are simultaneous anyway (5.3)
+        return "second"  # see the enemy move first; fire steps are simultaneous anyway (MBT 5.3)
 
     def _on_place(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         game = view.game
@@ -163,7 +157,7 @@ class MbtAI:
         assert u.hex is not None
         cover = max(COVER.get(k, 0.0) for k in info.kinds[u.hex]) + 1.5 * (info.height[u.hex] > 0)
         near_obj = min((u.hex.distance(o) for o in info.objectives), default=99)
-        # objectives the side does not hold (4.8: the last to pass through controls): the two
+        # objectives the side does not hold (MBT 4.8: the last to pass through controls): the two
         # friendly units nearest to one of them go for it
         control = data(game).get("control", {})
         open_objs = [o for o in info.objectives if control.get(game.board.label(o)) != self.side]
@@ -204,7 +198,7 @@ class MbtAI:
         if not value:
             return "pass"
         tid = max(value, key=lambda k: (value[k], k))
-        # enough firers for a likely kill; the others keep their fire for other targets (7.3.2:
+        # enough firers for a likely kill; the others keep their fire for other targets (MBT 7.3.2:
         # shots declared at a unit knocked out by an earlier one are wasted)
         group = sorted(((p, fid, ammo) for fid, (t, ammo, p) in best_for.items()
                         if t == tid and p >= threshold), reverse=True)
@@ -241,7 +235,7 @@ class MbtAI:
         return best
 
     def _on_hit_angle(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        """7.4.5.2.1: pick the angle whose armour is thickest against this shot."""
+        """MBT 7.4.5.2.1: pick the angle whose armour is thickest against this shot."""
         game = view.game
         t = game.state.units[d.context["target"]]
         card = card_of(game, t)
@@ -294,7 +288,7 @@ class MbtAI:
         if "stay" in options:
             best, best_s = "stay", self._position_score(game, u, u.hex, u.facing, enemies) + 0.2
         for o in options:
-            if not isinstance(o, list):  # "stay" is scored above; the AI never exits (8.7)
+            if not isinstance(o, list):  # "stay" is scored above; the AI never exits (MBT 8.7)
                 continue
             h = game.board.parse(o[0])
             s = self._position_score(game, u, h, int(o[1]), enemies) + self.rng.random() * 0.3

@@ -1,18 +1,29 @@
-"""``hexwar mbt ...``: table-side adjudication for players of the board game.
+"""``hexwar mbt ...``: the MBT system's table-side commands, for players of the board game.
 
-``mbt_group`` is shared: the TO&E helper adds ``points`` to it (``from hexwar.plugins.mbt.cli import
-mbt_group``); this module adds ``fire`` and ``cards``.
+* ``hexwar mbt fire``: one AP point effect shot (MBT 7.4) from the cards, the charts and the dice,
+  with the optional rules named by ``--option`` taking part (:func:`table_game`);
+* ``hexwar mbt cards``: the data cards in use and how much of them is cited or estimated;
+* ``hexwar mbt points`` and ``hexwar mbt orgs``: TO&E prices with their "Doing Your Own
+  Scenarios" B.3 breakdown (:mod:`hexwar.plugins.mbt.toe`).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from hexwar.core.errors import HexwarError
+from hexwar.plugins.mbt.toe.report import GRADES
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+    from hexwar.plugins.mbt.ap_fire import ShotResult, Situation
 
 mbt_group = click.Group("mbt", help="MBT (Avalon Hill): table-side adjudication and data.")
 
@@ -45,6 +56,65 @@ class _ForcedDice:
         return self._dice.d100(purpose)
 
 
+#: the table game's board: any board will do, the shot's geometry comes from the command's flags
+TABLE_PANEL = "mbt:panel-1"
+
+
+def table_game(firer: str, target: str, *, options: Iterable[str] = (),
+               local_plugins: Iterable[object] = (), card_dirs: Sequence[str] = (),
+               table_dirs: Sequence[str] = (), seed: int = 0) -> tuple[Game, Unit, Unit]:
+    """A minimal game for one shot at the table, so that the ``mbt_`` hooks of optional rules are
+    called exactly as in a game (docs/decisions.md MBTD-21).
+
+    The game is a real :class:`~hexwar.core.engine.game.Game` of a scenario with no units: its
+    manager holds MBT and the rules named in ``options`` (installed through entry points, or among
+    ``local_plugins``), its cards and charts are the command's (``card_dirs``, ``table_dirs``),
+    and its fire procedure carries every rule's ``mbt_fire_steps`` edits. ``firer`` and ``target``
+    (card names) become two units that stand on no hex (``hex`` is None): what the shot depends
+    on is the :class:`~hexwar.plugins.mbt.ap_fire.Situation` the command builds from its flags.
+    """
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.mbt.state import SIDES, card_of, enemy_of, init_unit
+
+    def paths(dirs: Sequence[str]) -> str:
+        return "[" + ", ".join(json.dumps(str(Path(p).resolve())) for p in dirs) + "]"
+
+    text = "\n".join([
+        "[scenario]", 'id = "mbt:table"', 'title = "hexwar mbt fire: one shot at the table"',
+        'system = "mbt"', "turns = 1", "", "[sides.NATO]", "", "[sides.Soviet]", "",
+        "[board]", f'panels = [{{ panel = "{TABLE_PANEL}" }}]', "",
+        "[special]", f"cards = {paths(card_dirs)}", f"tables = {paths(table_dirs)}", "",
+    ])
+    game = Game(Scenario.from_text(text, path="<hexwar mbt fire>"), seed=seed,
+                options=tuple(options), local_plugins=tuple(local_plugins))
+    units = []
+    for uid, name in (("firer", firer), ("target", target)):
+        u = Unit(uid, f"mbt:{name}", SIDES[0], None)
+        init_unit(u)
+        units.append(u)
+    f, t = units
+    side = card_of(game, f).side
+    f.side = side if side in SIDES else SIDES[0]
+    t.side = enemy_of(f.side)
+    return game, f, t
+
+
+def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
+                  dice: Any) -> ShotResult:
+    """Resolve ``situation`` in ``game`` as :func:`hexwar.plugins.mbt.fire.resolve_shot` does:
+    the rules' extra modifiers (``mbt_ap_modifiers``), then the game's fire procedure."""
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+    from hexwar.plugins.mbt.state import ctx
+
+    extra = MbtHooks.of(game).ap_modifiers(situation, firer, target)
+    if extra:
+        situation.extra_modifiers = (*situation.extra_modifiers, *extra)
+    c = ctx(game)
+    return c.fire.resolve(situation, c.charts, dice)
+
+
 @mbt_group.command("fire")
 @click.argument("firer")
 @click.argument("target")
@@ -62,7 +132,9 @@ class _ForcedDice:
               show_default=True, help="MBT 7.4.6.2.")
 @click.option("--angle", type=click.Choice(["Front", "Front-Side", "Rear-Side", "Rear"]),
               default="Front", show_default=True, help="Hit angle (MBT 7.4.5.1).")
-@click.option("--hull-down", is_flag=True, help="Target hull down (Advanced 13.2.2.3).")
+@click.option("--hull-down", is_flag=True, help="Target hull down (Advanced MBT 13.2.2.3).")
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="Enable an optional rule for this shot (repeatable; see hexwar plugins).")
 @click.option("--dice", default="", help="Two-dice rolls in order, e.g. 06,25,60 (to hit, location, damage).")
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(exists=True),
               help="Your own data card files or folders (replace shipped cards by name).")
@@ -70,27 +142,33 @@ class _ForcedDice:
               help="A table pack replacing shipped Game Card charts by name.")
 @click.option("--seed", type=int, default=0, help="Seed for rolls not given with --dice.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terrain: str,
-         firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int, brewup: int,
-         elevation: str, angle: str, hull_down: bool, dice: str, card_dirs: tuple[str, ...],
-         table_dirs: tuple[str, ...], seed: int, as_json: bool) -> None:
-    """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1)."""
-    from hexwar.plugins.mbt.charts import load_charts
-    from hexwar.plugins.mbt.datacards import load_cards
-    from hexwar.plugins.mbt.fire import DEFAULT_PIPELINE, Situation
+@click.pass_context
+def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: str | None, rng: int,
+         terrain: str, firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int,
+         brewup: int, elevation: str, angle: str, hull_down: bool, options: tuple[str, ...],
+         dice: str, card_dirs: tuple[str, ...], table_dirs: tuple[str, ...], seed: int,
+         as_json: bool) -> None:
+    """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1).
 
+    A program that embeds the command (a test, a notebook) may offer plugins that are not
+    installed through entry points as ``obj={"local_plugins": [...]}``; ``--option`` enables them
+    by name like installed ones.
+    """
+    from hexwar.plugins.mbt.ap_fire import Situation
+    from hexwar.plugins.mbt.state import ctx
+
+    local = (click_ctx.obj or {}).get("local_plugins", ()) if isinstance(click_ctx.obj, dict) else ()
     try:
-        cards = load_cards(card_dirs)
-        charts = load_charts(table_dirs)
-        for name in (firer, target):
-            if name not in cards:
-                raise HexwarError(f"no card {name!r}; cards: {', '.join(sorted(cards))}")
+        game, fu, tu = _checked_table_game(firer, target, options, local, card_dirs, table_dirs, seed)
+        cards = ctx(game).cards
         fc, tc = cards[firer], cards[target]
         if weapon is None:
             w = fc.missiles[0] if ammo == "ATGM" and fc.missiles else fc.main_gun
             if w is None:
                 raise HexwarError(f"{firer} has no main gun")
             weapon = w.name
+        fu.state["order"] = "FM" if firer_moving else "OW" if overwatch else "F"
+        tu.state["order"] = "M" if target_moving else None
         s = Situation(
             firer=fc, weapon=weapon, ammo=ammo, target=tc, range=rng, firer_moving=firer_moving,
             target_moving=target_moving, overwatch=overwatch, acquisition_turns=acquisition,
@@ -99,16 +177,19 @@ def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terra
             hull_down=hull_down,
         )
         d = _ForcedDice(_dice_faces(dice), seed)
-        shot = DEFAULT_PIPELINE.resolve(s, charts, d)
+        shot = shot_at_table(game, fu, tu, s, d)
     except HexwarError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     if as_json:
         out = shot.as_dict()
+        out["rules"] = list(game.rules_enabled)
         out["rolls"] = d.rolls
         click.echo(json.dumps(out, indent=2))
         return
     click.echo(f"{fc.name} {weapon} {ammo} at {tc.name}, range {rng} (band {shot.band})")
+    if game.rules_enabled:
+        click.echo(f"Optional rules: {', '.join(game.rules_enabled)}")
     click.echo(f"AP factor: {shot.ap_factor}  [{shot.ap_source}] (MBT 7.4.1.3)")
     for m in shot.modifiers:
         click.echo(f"  {m.value:+d}  {m.name}  ({m.rule})".replace("+0", " 0"))
@@ -128,6 +209,21 @@ def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terra
         click.echo(line)
 
 
+def _checked_table_game(firer: str, target: str, options: Sequence[str], local: Iterable[object],
+                        card_dirs: Sequence[str], table_dirs: Sequence[str],
+                        seed: int) -> tuple[Game, Unit, Unit]:
+    """:func:`table_game`, after checking the card names (so that a misspelt card is named before
+    any plugin is loaded)."""
+    from hexwar.plugins.mbt.cards import load_cards
+
+    cards = load_cards(card_dirs)
+    for name in (firer, target):
+        if name not in cards:
+            raise HexwarError(f"no card {name!r}; cards: {', '.join(sorted(cards))}")
+    return table_game(firer, target, options=options, local_plugins=local, card_dirs=card_dirs,
+                      table_dirs=table_dirs, seed=seed)
+
+
 @mbt_group.command("cards")
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(exists=True),
               help="Your own card files or folders (replace shipped cards by name).")
@@ -136,7 +232,7 @@ def fire(firer: str, target: str, ammo: str, weapon: str | None, rng: int, terra
 def cards_cmd(card_dirs: tuple[str, ...], check: bool, as_json: bool) -> None:
     """List the data cards in use and how many of their values are cited or estimated."""
     from hexwar.core.provenance import SourceKind
-    from hexwar.plugins.mbt.datacards import CARD_DISCLOSED, check_card_disclosures, load_cards
+    from hexwar.plugins.mbt.cards import CARD_DISCLOSED, check_card_disclosures, load_cards
 
     try:
         loaded = load_cards(card_dirs)
@@ -167,16 +263,126 @@ def cards_cmd(card_dirs: tuple[str, ...], check: bool, as_json: bool) -> None:
                    f"  transcription {r['transcription']:>3}  {r['file']}")
 
 
-def _add_toe_commands() -> None:
-    """Add the TO&E helper's ``points`` and ``orgs`` commands (plugins/mbt/toe/cli.py) if present."""
+# -- the TO&E ("Doing Your Own Scenarios" B.3) ---------------------------------------------------
+
+
+@mbt_group.command("points")
+@click.argument("organization")
+@click.option("--nation", default=None, help="USA, FRG or USSR (needed when a name exists in several).")
+@click.option("--variant", default=None, help="Variant letter (a, b, ..., aa, ...).")
+@click.option("--grade", type=click.Choice(GRADES), default="average", show_default=True)
+@click.option(
+    "--doctrine/--no-doctrine",
+    default=None,
+    help="Apply Soviet doctrine (the organization's own scope) or none; default: as the TO&E prints it.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def points_command(
+    organization: str,
+    nation: str | None,
+    variant: str | None,
+    grade: str,
+    doctrine: bool | None,
+    as_json: bool,
+) -> None:
+    """Point value of a TO&E ORGANIZATION (or single unit) with its MBT B.3 breakdown."""
+    from hexwar.plugins.mbt.toe.catalog import LargerOrganization, ToeError, _nation, load, printed_price
+    from hexwar.plugins.mbt.toe.points import Grade
+    from hexwar.plugins.mbt.toe.report import (
+        breakdown_dict,
+        doctrine_scope,
+        larger_dict,
+        render,
+        render_larger,
+        unit_dict,
+        unit_match,
+    )
+
+    toe = load()
+    g = Grade.parse(grade)
     try:
-        from hexwar.plugins.mbt.toe import cli as toe_cli
-    except ImportError:  # the TO&E part is not installed
+        nat = _nation(nation)
+        try:
+            found = toe.find(organization, nat)
+        except ToeError:
+            unit = unit_match(toe, organization, nat)
+            if unit is None or variant is not None:
+                raise
+            if doctrine and unit.nation != "USSR":
+                raise ToeError(
+                    f"doctrine is a Soviet rule (MBT 13.4); {unit.nation} {unit.label!r} has none"
+                ) from None
+            d = unit_dict(unit, g, bool(doctrine))
+            if as_json:
+                click.echo(json.dumps(d, indent=2, ensure_ascii=False))
+            else:
+                doc = " with doctrine" if doctrine else ""
+                click.echo(
+                    f"{d['nation']} {d['unit']} ({d['card']}): {d['average']} Av x {d['multiplier']} "
+                    f"({g.value}{doc}) = {d['exact']} -> {d['points']}; printed {d['printed']}"
+                )
+            return
+        if isinstance(found, LargerOrganization):
+            ld = larger_dict(toe, found, g)
+            click.echo(json.dumps(ld, indent=2, ensure_ascii=False) if as_json else render_larger(ld))
+            return
+        v = found.variant(variant)
+        scope = doctrine_scope(v, doctrine)
+        p = printed_price(v, scope) if scope else v.prices[0]
+        if p is not None and p.grades == (Grade.CRACK,) and g is not Grade.CRACK:
+            raise ToeError(
+                f"{found.nation} {found.name!r} is priced crack only (special forces, MBT 17.4.1.3.2)"
+            )
+        if g is not Grade.CRACK and any("Special Forces" in c.elite for c in v.components):
+            raise ToeError(
+                f"{found.nation} {found.name!r} {v.id} has special forces, which must be crack "
+                "(MBT 17.4.1.3.2); use --grade crack"
+            )
+        bd = toe.price(found, v, g, scope)
+    except ToeError as exc:
+        raise click.ClickException(str(exc)) from None
+    d = breakdown_dict(toe, found, v, bd)
+    click.echo(json.dumps(d, indent=2, ensure_ascii=False) if as_json else render(d))
+
+
+@mbt_group.command("orgs")
+@click.option("--nation", default=None, help="USA, FRG or USSR.")
+@click.option("--json", "as_json", is_flag=True)
+def orgs_command(nation: str | None, as_json: bool) -> None:
+    """List the TO&E organizations (basic, frequently attached, larger) with their variants."""
+    from hexwar.plugins.mbt.toe.catalog import ToeError, _nation, load
+
+    toe = load()
+    try:
+        nat = _nation(nation)
+    except ToeError as exc:
+        raise click.ClickException(str(exc)) from None
+    rows: list[dict[str, Any]] = []
+    for org in toe.iter_organizations(nat):
+        rows.append(
+            {
+                "nation": org.nation,
+                "name": org.name,
+                "part": org.part,
+                "kind": org.kind,
+                "variants": [v.id for v in org.variants],
+            }
+        )
+    for (n, _), lo in toe.larger.items():
+        if nat is None or n == nat:
+            rows.append(
+                {
+                    "nation": n,
+                    "name": lo.name,
+                    "part": "larger",
+                    "kind": "reference only" if lo.reference_only else "formable",
+                    "variants": [],
+                }
+            )
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    for name in ("points_command", "orgs_command"):
-        cmd = getattr(toe_cli, name, None)
-        if isinstance(cmd, click.Command) and cmd.name not in mbt_group.commands:
-            mbt_group.add_command(cmd)
-
-
-_add_toe_commands()
+    for r in rows:
+        vs = r["variants"]
+        var = "" if not vs or vs == [""] else f" [{vs[0]}-{vs[-1]}, {len(vs)} variants]"
+        click.echo(f"{r['nation']:4} {r['part']:8} {r['name']}{var}")

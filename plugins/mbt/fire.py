@@ -1,448 +1,475 @@
-"""AP point effect fire (MBT 7.4) as a pipeline of named steps.
+"""MBT 7.0, Basic Game Firing: the Direct Fire, ATGM Announcement and ATGM Resolution Steps.
 
-The same pipeline serves the game engine and the table-side ``hexwar mbt fire`` command: it reads a
-:class:`Situation` (plain values: cards, ammunition, range, flags) and the dice, and returns a
-:class:`ShotResult` that lists every modifier with its rule, the hit number, the rolls, and each
-hit's location, armour basis, penetration and damage. Nothing here touches a game's state; the
-engine applies the :attr:`HitResult.effect` afterwards (deferred in simultaneous steps, MBT 5.3).
-
-Steps (names are the extension points; an optional rule adds, replaces or removes steps with the
-``mbt_fire_steps`` hook):
-
-* per shot: ``ap_factor`` (7.4.1), ``modifiers`` (7.4.2), ``hit_number`` (7.4.3),
-  ``number_of_hits`` (7.4.4);
-* per hit: ``hit_location`` (7.4.5.1-7.4.5.2), ``special_hits`` (7.4.5.3 track and main gun),
-  ``armor`` (7.4.6.1-7.4.6.3), ``penetration`` (7.4.6.4-7.4.6.5), ``damage`` (7.4.7).
+Who may fire at what (MBT 7.1.5, 7.2: orders, sighting, range, firing arc), declaring every firer
+at one target before any shot resolves (MBT 7.3), the situation of a shot in the game (MBT 7.1.2)
+handed to the firing procedure of MBT 7.4 (:mod:`hexwar.plugins.mbt.ap_fire`), and applying its
+results: at once, or when a simultaneous step ends (MBT 5.3; docs/decisions.md MBTD-5). Overwatch
+fire (MBT 7.5) is :mod:`hexwar.plugins.mbt.overwatch`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any
 
-from hexwar.core.errors import RulesError
-from hexwar.core.types import Modifier
-from hexwar.plugins.mbt.charts import Charts
-from hexwar.plugins.mbt.datacards import TURRET_LOCATIONS, Card
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.state import Unit
+from hexwar.core.hexgrid import Hex, arc_directions, in_arc, trace
+from hexwar.plugins.mbt.ap_fire import Situation, kill_probability
+from hexwar.plugins.mbt.hookspecs import MbtHooks
+from hexwar.plugins.mbt.initiative import side_order
+from hexwar.plugins.mbt.orders import reveal
+from hexwar.plugins.mbt.sighting import sees, unit_height
+from hexwar.plugins.mbt.state import (
+    MOVING_ORDERS,
+    Step,
+    alive,
+    card_of,
+    ctx,
+    data,
+    doomed,
+    enemy_of,
+    gun_usable,
+    merged_damage,
+    missile_usable,
+    wreck_hexes,
+)
+from hexwar.plugins.mbt.terrain import MapInfo
 
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
 
-class DiceLike(Protocol):
-    def d100(self, purpose: str) -> int: ...
-
-
-@dataclass
-class Situation:
-    """Everything a shot depends on, as plain values (MBT 7.4)."""
-
-    firer: Card
-    weapon: str
-    ammo: str
-    target: Card
-    range: int
-    firer_moving: bool = False  # 7.4.2.2: firer has FM orders
-    target_moving: bool = False  # 7.4.2.2: target has M, FM (or OR) orders
-    overwatch: bool = False  # 7.4.2.4: the firer fires on OW orders
-    acquisition_turns: int = 0  # 7.4.2.3.1: consecutive previous Turns this firer hit this target
-    target_terrain: tuple[str, ...] = ("clear",)  # 7.4.2.1: terrain kinds in the target hex
-    brewup_hexes: int = 0  # 7.4.2.3.3: brewed-up wreck hexes the line leaves, enters or passes
-    elevation: Literal["Level", "Rising", "Falling"] = "Level"  # 7.4.6.2
-    angle: str = "Front"  # 7.4.5.1 (the target's owner picks on a boundary)
-    hull_down: bool = False  # 13.2.2.3 (Advanced): starred locations miss
-    air: bool = False  # 20.1.3.2.2.1 (option): TTA/HDA columns
-    target_has_gun: bool = True
-    target_gun_hit: bool = False
-    target_compartment: str | None = None
-    extra_modifiers: tuple[Modifier, ...] = ()
-    rof: int | None = None  # Basic Game: always the card's MAX ROF (7.4.4)
+ANGLE_NAMES = {0: "Front", 1: "Front-Side", 5: "Front-Side", 2: "Rear-Side", 4: "Rear-Side", 3: "Rear"}
+ANGLE_RANK = {"Front": 0, "Front-Side": 1, "Rear-Side": 2, "Rear": 3}
 
 
-@dataclass
-class HitResult:
-    """One hit: where it landed and what it did."""
-
-    n: int
-    location_roll: int = 0
-    location: str = ""
-    above: bool = False
-    angle: str = ""
-    armor: int | None = None
-    armor_source: str = ""
-    pv: int | None = None
-    penetrated: bool | None = None
-    damage_roll: int | None = None
-    damage: str = ""
-    effect: str = "none"  # none | track | gun | turret_compartment | hull_compartment | KO | BU
-    rules: list[str] = field(default_factory=list)
-    done: bool = False
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("n", "location_roll", "location", "above", "angle",
-                                               "armor", "armor_source", "pv", "penetrated",
-                                               "damage_roll", "damage", "effect", "rules")}
+# -- MBT 7.2: ability to fire -----------------------------------------------------------------
 
 
-@dataclass
-class ShotResult:
-    """A whole shot (all rounds of one weapon at one target)."""
-
-    situation: Situation
-    ap_factor: int | None = None
-    ap_source: str = ""
-    band: str = ""
-    modifiers: list[Modifier] = field(default_factory=list)
-    net: int = 0
-    hit_number: int = 0
-    hit_source: str = ""
-    rof: int = 1
-    roll: int | None = None
-    hits: int = 0
-    thresholds: dict[int, int] = field(default_factory=dict)
-    hit_results: list[HitResult] = field(default_factory=list)
-    done: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        s = self.situation
-        return {
-            "firer": s.firer.name, "weapon": s.weapon, "ammo": s.ammo, "target": s.target.name,
-            "range": s.range, "band": self.band, "ap_factor": self.ap_factor,
-            "ap_source": self.ap_source,
-            "modifiers": [m.as_dict() for m in self.modifiers], "net": self.net,
-            "hit_number": self.hit_number, "hit_source": self.hit_source, "rof": self.rof,
-            "roll": self.roll, "thresholds": {str(k): v for k, v in self.thresholds.items()},
-            "hits": self.hits, "hit_results": [h.as_dict() for h in self.hit_results],
-            "notes": list(self.notes),
-        }
-
-    @property
-    def effects(self) -> list[str]:
-        return [h.effect for h in self.hit_results if h.effect != "none"]
+def in_turret_arc(u: Unit, target_hex: Hex) -> bool:
+    """MBT 7.2.1.2: 60 degrees from the turret's facing, partial hexes included."""
+    assert u.hex is not None
+    return in_arc(u.hex, int(u.state["turret"]), target_hex, "front60")
 
 
-@dataclass
-class FireContext:
-    charts: Charts
-    dice: DiceLike
+def weapon_arc(game: Game, u: Unit, weapon: str) -> tuple[str, int]:
+    """The firing arc of a weapon and the facing it is measured from: the Basic Game's turret arc
+    (MBT 7.2.1), or what ``mbt_weapon_arc`` says (hull arcs, MBT 14.2.1)."""
+    arc = MbtHooks.of(game).weapon_arc(u, weapon)
+    if arc is not None:
+        return arc, u.facing
+    return "front60", int(u.state["turret"])
 
 
-ShotStep = Callable[[FireContext, ShotResult], None]
-HitStep = Callable[[FireContext, ShotResult, HitResult], None]
+def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ...],
+               overwatch: bool = False, moving_target: bool = False, missile: bool = False,
+               check_arc: bool = True) -> str | None:
+    """Why ``f`` may not fire ``ammo`` at ``t`` now (None if it may): MBT 7.1.5, 7.2, 4.7."""
+    if not alive(f):
+        return f"{f.id} is destroyed"
+    if f.state.get("order") not in orders:
+        return f"{f.id} has no {'/'.join(orders)} order (MBT 6.2.4)"
+    if f.state.get("fired"):
+        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
+    if missile:
+        if not missile_usable(game, f):
+            return f"{f.id} cannot fire missiles (MBT 7.4.7.2.1)"
+    elif not gun_usable(game, f):
+        return f"{f.id} cannot fire its main gun (MBT 7.4.5.3.2, 7.4.7.2.1)"
+    if t.side == f.side:
+        return f"{t.id} is not an enemy unit"
+    if not alive(t):
+        return f"{t.id} is not on the map"
+    card = card_of(game, f)
+    weapon = card.missiles[0] if missile else card.main_gun
+    assert weapon is not None and f.hex is not None and t.hex is not None
+    if ammo not in weapon.ammo:
+        return f"the {weapon.name} has no {ammo} ammunition (it has {', '.join(weapon.ammo)})"
+    if not sees(game, f, t, moving=moving_target):
+        return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
+    rng = f.hex.distance(t.hex)
+    if weapon.ammo[ammo].ap_at(rng) is None:
+        line = weapon.ammo[ammo]
+        return (f"{t.id} at range {rng} is outside the {weapon.name} {ammo} range "
+                f"{line.min_range}-{line.max_range} (MBT 4.7.2)")
+    if check_arc:
+        arc, facing = weapon_arc(game, f, weapon.name)
+        if not in_arc(f.hex, facing, t.hex, arc):
+            return f"{t.id} is outside {f.id}'s {weapon.name} firing arc (MBT 7.2.1)"
+    return None
 
 
-@dataclass(frozen=True)
-class StepEdit:
-    """An optional rule's change to the fire pipeline (``mbt_fire_steps`` hook)."""
-
-    op: Literal["insert_before", "insert_after", "replace", "remove"]
-    anchor: str
-    name: str = ""
-    fn: Callable[..., None] | None = None
-    stage: Literal["shot", "hit"] = "shot"
+def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
+    """MBT 7.4.1.2: the ammunition types of the weapon fired."""
+    card = card_of(game, f)
+    w = card.missiles[0] if missile else card.main_gun
+    return list(w.ammo) if w is not None else []
 
 
-def _source(src: str) -> str:
-    return src
+# -- MBT 7.1.2, 7.4: the situation of a shot in the game ----------------------------------------
 
 
-# -- shot steps ------------------------------------------------------------------------------
+def hit_angles(firer_hex: Hex, target: Unit) -> list[str]:
+    """MBT 7.4.5.1: the hit angle, or the two angles when the line of fire runs exactly down the
+    line dividing them (MBT 7.4.5.2.1: the target's owner picks), most frontal first."""
+    assert target.hex is not None
+    dirs = arc_directions(target.hex, firer_hex)
+    names = sorted({ANGLE_NAMES[(d - target.facing) % 6] for d in dirs} or {"Front"},
+                   key=ANGLE_RANK.__getitem__)
+    return names
 
 
-def step_ap_factor(ctx: FireContext, shot: ShotResult) -> None:
-    """MBT 7.4.1: the AP factor of the ammunition at the range (a blank band cannot fire, 4.7.2)."""
-    s = shot.situation
-    weapon = s.firer.weapon(s.weapon)
-    line = weapon.ammo_line(s.ammo)
-    ap = line.ap_at(s.range)
-    shot.band = line.band_label(s.range)
-    if ap is None:
-        raise RulesError(
-            f"{s.firer.name} {s.weapon} {s.ammo} cannot fire at range {s.range}: its range is "
-            f"{line.min_range}-{line.max_range} hexes", rule="MBT 4.7.2")
-    i = line.band_index(s.range)
-    shot.ap_factor = ap
-    shot.ap_source = s.firer.source(_ammo_key(s.firer, s.weapon, s.ammo, "ap", i))
-    shot.rof = s.rof if s.rof is not None else weapon.max_rof
+def hit_angle(firer_hex: Hex, target: Unit) -> str:
+    """MBT 7.4.5.1: the sector of the target (relative to its front) the shot comes from. On a
+    dividing line the target's owner picks (MBT 7.4.5.2.1); the engine picks the more frontal angle
+    for them (the better-armoured one on every stand-in card; docs/decisions.md MBTD-11)."""
+    assert target.hex is not None
+    dirs = arc_directions(target.hex, firer_hex)
+    names = [ANGLE_NAMES[(d - target.facing) % 6] for d in dirs] or ["Front"]
+    return min(names, key=ANGLE_RANK.__getitem__)
 
 
-def _ammo_key(card: Card, weapon: str, ammo: str, what: str, i: int | None) -> str:
-    for wi, w in enumerate(card.weapons):
-        if w.name == weapon:
-            for ai, a in enumerate(w.ammo):
-                if a == ammo:
-                    return f"weapons[{wi}].ammo[{ai}].{what}[{i}]"
-    return ""
+def elevation(info: MapInfo, firer_hex: Hex, target_hex: Hex) -> str:
+    """MBT 7.4.6.2: Level, Rising (target higher) or Falling (firer higher), by Basic heights."""
+    a, b = info.height[firer_hex], info.height[target_hex]
+    return "Level" if a == b else "Falling" if a > b else "Rising"
 
 
-def ap_modifiers(charts: Charts, s: Situation) -> list[Modifier]:
-    """MBT 7.4.2: the Basic Game's four kinds of AP point effect modifier (all cumulative)."""
-    mods: list[Modifier] = []
-    # 7.4.2.1 terrain in the target hex only; a mixed hex uses the entry best for the target
-    # (design decision, digest 10.2.8)
-    terr = [(charts.ap_terrain[t].value, t, charts.ap_terrain[t].source)
-            for t in s.target_terrain if t in charts.ap_terrain] or [(0, "clear", "estimated")]
-    value, name, src = min(terr)
-    mods.append(Modifier(f"terrain: {name}", value, f"MBT 7.4.2.1 [{src}]", stage=1))
-    # 7.4.2.2 movement
-    weapon = s.firer.weapon(s.weapon)
-    line = weapon.movement_line
-    fm = "MV" if s.firer_moving else "NM"
-    tm = "MV" if s.target_moving else "NM"
-    mv = charts.ap_movement.get((line, fm, tm))
-    if mv is None:
-        raise RulesError(f"the Movement Modifiers chart has no line {line!r}", rule="MBT 7.4.2.2")
-    mods.append(Modifier(f"movement: {line} {fm} vs {tm}", mv.value, f"MBT 7.4.2.2 [{mv.source}]",
-                         stage=2))
-    # 7.4.2.3.1 acquisition / turn bonus
-    if s.acquisition_turns:
-        g = charts.general["acquisition_per_turn"]
-        mods.append(Modifier(f"acquisition: {s.acquisition_turns} Turn(s)",
-                             g.value * s.acquisition_turns, f"MBT 7.4.2.3.1 [{g.source}]", stage=3))
-    # 7.4.2.3.2 target vehicle size
-    mods.append(Modifier(f"target size: {s.target.name}", s.target.size,
-                         f"MBT 7.4.2.3.2 [{s.target.source('target.size')}]", stage=3))
-    # 7.4.2.3.3 through brew-up smoke
-    if s.brewup_hexes:
-        g = charts.general["brewup_smoke_per_hex"]
-        mods.append(Modifier(f"brew-up smoke: {s.brewup_hexes} hex(es)", g.value * s.brewup_hexes,
-                             f"MBT 7.4.2.3.3 [{g.source}]", stage=3))
-    # 7.4.2.4 overwatch
-    if s.overwatch:
-        g = charts.general["overwatch_target_mv" if s.target_moving else "overwatch_target_nm"]
-        mods.append(Modifier(f"overwatch: target {tm}", g.value, f"MBT 7.4.2.4 [{g.source}]",
-                             stage=4))
-    mods.extend(s.extra_modifiers)
-    return mods
+def brewup_hexes(game: Game, a: Hex, b: Hex) -> int:
+    """MBT 7.4.2.3.3: hexes with a brewed-up wreck the line leaves, enters or passes through (a
+    line exactly along the hexside between two such hexes counts once). Wrecks created in the
+    current simultaneous step are not there yet (MBT 5.3)."""
+    burning = {h for h, kind in wreck_hexes(game).items() if kind == "burning"}
+    if not burning:
+        return 0
+    count = 0
+    counted: set[Hex] = set()
+    for st in trace(a, b).steps:
+        hs = [h for h in st.hexes if h in burning and h not in counted]
+        if len(st.hexes) == 2 and all(h in burning for h in st.hexes):
+            if any(h not in counted for h in st.hexes):
+                count += 1
+            counted |= set(st.hexes)
+        elif hs:
+            count += len(hs)
+            counted |= set(hs)
+    return count
 
 
-def step_modifiers(ctx: FireContext, shot: ShotResult) -> None:
-    """MBT 7.4.2: the net modifier is the sum of every applicable modifier."""
-    shot.modifiers = ap_modifiers(ctx.charts, shot.situation)
-    shot.net = int(sum(m.value for m in shot.modifiers))
+def _elev(game: Game, firer: Unit, target: Unit) -> str:
+    """MBT 7.4.6.2 by the units' heights (MBT 6.1.4.6, or what ``mbt_unit_height`` says)."""
+    a, b = unit_height(game, firer), unit_height(game, target)
+    return "Level" if a == b else "Falling" if a > b else "Rising"
 
 
-def step_hit_number(ctx: FireContext, shot: ShotResult) -> None:
-    """MBT 7.4.3: AP POINT EFFECT HIT CHART, AP factor column x net modifier line."""
-    assert shot.ap_factor is not None
-    got = ctx.charts.hit_number(shot.ap_factor, shot.net)
-    shot.hit_number, shot.hit_source = got.value, got.source
+def acquisition_turns(game: Game, firer: Unit, target: Unit) -> int:
+    """MBT 7.4.2.3.1: consecutive previous Turns in which this firer hit this target."""
+    turns = set(data(game).get("hits", {}).get(f"{firer.id}>{target.id}", []))
+    n = 0
+    t = game.state.turn - 1
+    while t in turns:
+        n += 1
+        t -= 1
+    return n
 
 
-def step_number_of_hits(ctx: FireContext, shot: ShotResult) -> None:
-    """MBT 7.4.4: one shot hits on a roll <= H; several use the NUMBER OF HITS TABLE."""
-    h = shot.hit_number
-    roll = ctx.dice.d100(f"to hit (H {h}, ROF {shot.rof})")
-    shot.roll = roll
-    if roll > h:
-        shot.hits = 0
-    elif shot.rof <= 1:
-        shot.hits = 1
+def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
+              overwatch: bool = False, target_moving: bool | None = None) -> Situation:
+    """The :class:`Situation` of a shot in the game, as MBT 7.1.2 says: positions now."""
+    c = ctx(game)
+    assert firer.hex is not None and target.hex is not None
+    fcard, tcard = card_of(game, firer), card_of(game, target)
+    md = merged_damage(target)
+    t_order = target.state.get("order")
+    return Situation(
+        firer=fcard, weapon=weapon, ammo=ammo, target=tcard,
+        range=firer.hex.distance(target.hex),
+        firer_moving=firer.state.get("order") == "FM",
+        target_moving=(t_order in MOVING_ORDERS) if target_moving is None else target_moving,
+        overwatch=overwatch,
+        acquisition_turns=acquisition_turns(game, firer, target),
+        target_terrain=c.info.kinds[target.hex],
+        brewup_hexes=brewup_hexes(game, firer.hex, target.hex),
+        elevation=_elev(game, firer, target),  # type: ignore[arg-type]
+        angle=hit_angle(firer.hex, target),
+        target_has_gun=tcard.main_gun is not None,
+        target_gun_hit=bool(md["gun"]),
+        target_compartment=md["compartment"],
+    )
+
+
+def best_ammo(game: Game, f: Unit, t: Unit, *, overwatch: bool = False, missile: bool = False,
+              legal_only: tuple[str, ...] = ()) -> tuple[str, float]:
+    best, best_p = "", -1.0
+    card = card_of(game, f)
+    w = card.missiles[0] if missile else card.main_gun
+    assert w is not None
+    for ammo in legal_only or tuple(w.ammo):
+        if f.hex is None or t.hex is None or w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
+            continue
+        p = kill_probability(ctx(game).charts, situation(game, f, w.name, ammo, t, overwatch=overwatch))
+        if p > best_p:
+            best, best_p = ammo, p
+    return best, best_p
+
+
+# -- MBT 7.3: announcing fire ---------------------------------------------------------------------
+
+
+def declaration_options(game: Game, side: str, targets: list[Unit], *, orders: tuple[str, ...],
+                        overwatch: bool, moving_target: bool = False,
+                        declared: set[str] | None = None) -> list[Any]:
+    """Options for one declaration (MBT 7.3.2): ``{"target": id, "shots": [[firer, ammo], ...]}``."""
+    options: list[Any] = []
+    declared = declared or set()
+    for t in targets:
+        if t.id in declared or not alive(t):
+            continue
+        group: list[list[str]] = []
+        for f in game.state.units_of(side):
+            legal = [a for a in ammo_options(game, f)
+                     if fire_error(game, f, t, a, orders=orders, overwatch=overwatch,
+                                   moving_target=moving_target) is None]
+            for a in legal:
+                options.append({"target": t.id, "shots": [[f.id, a]]})
+            if legal:
+                a, _p = best_ammo(game, f, t, overwatch=overwatch, legal_only=tuple(legal))
+                group.append([f.id, a])
+        if len(group) > 1:
+            options.append({"target": t.id, "shots": group})
+    return options
+
+
+def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], overwatch: bool,
+                          moving_target: bool = False, targets: set[str] | None = None,
+                          declared: set[str] | None = None) -> Any:
+    def validate(choice: Any) -> str | None:
+        if choice == "pass":
+            return None
+        if not isinstance(choice, dict) or "target" not in choice or "shots" not in choice:
+            return 'a declaration is {"target": ID, "shots": [[FIRER, AMMO], ...]} or "pass"'
+        tid = choice["target"]
+        if tid not in game.state.units:
+            return f"no unit {tid!r}"
+        if targets is not None and tid not in targets:
+            return f"{tid} is not a target that can be fired at in this step"
+        if declared and tid in declared:
+            return f"{tid} has already been fired at in this step (MBT 7.3.2)"
+        shots = choice["shots"]
+        if not isinstance(shots, list) or not shots:
+            return "name at least one firer"
+        seen: set[str] = set()
+        for s in shots:
+            if not (isinstance(s, list) and len(s) == 2):
+                return "each shot is [FIRER, AMMO]"
+            fid, ammo = s
+            if fid not in game.state.units or game.state.units[fid].side != side:
+                return f"{fid!r} is not one of your units"
+            if fid in seen:
+                return f"{fid} is named twice"
+            seen.add(fid)
+            err = fire_error(game, game.state.units[fid], game.state.units[tid], str(ammo),
+                             orders=orders, overwatch=overwatch, moving_target=moving_target)
+            if err:
+                return err
+        return None
+
+    return validate
+
+
+def mark_fired(game: Game, f: Unit) -> None:
+    """MBT 7.1.4-7.1.5: a firer is marked FIRED at once and fires only once per Turn."""
+    f.state["fired"] = True
+    f.state["used"] = True
+    f.state["spotted"] = "FIRED"
+    reveal(game, f)
+
+
+def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool,
+               simultaneous: bool, target_moving: bool | None = None) -> Step:
+    """MBT 7.3.2: every firer at one target is declared before any shot resolves."""
+    t = game.state.units[choice["target"]]
+    shots = [(game.state.units[fid], str(ammo)) for fid, ammo in choice["shots"]]
+    game.emit("declared", side=side, target=t.id, firers=[f.id for f, _ in shots],
+              ammo=[a for _, a in shots], rule="MBT 7.3.2")
+    for f, _ in shots:
+        mark_fired(game, f)
+    for f, ammo in shots:
+        yield from resolve_shot(game, f, t, ammo, overwatch=overwatch, simultaneous=simultaneous,
+                     target_moving=target_moving)
+    return [f.id for f, _ in shots]
+
+
+# -- MBT 7.4: resolving a shot and applying its results -------------------------------------------
+
+
+def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, simultaneous: bool,
+                 missile: bool = False, target_moving: bool | None = None) -> Step:
+    """Resolve one unit's fire (all its rounds) at a target and apply or queue the damage."""
+    c = ctx(game)
+    card = card_of(game, f)
+    weapon = card.missiles[0] if missile else card.main_gun
+    assert weapon is not None
+    if doomed(t):
+        game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
+                    rules=["MBT 7.3.2"])
+        return None
+    s = situation(game, f, weapon.name, ammo, t, overwatch=overwatch, target_moving=target_moving)
+    assert f.hex is not None
+    angles = hit_angles(f.hex, t)
+    if len(angles) > 1:
+        # MBT 7.4.5.2.1: the line of fire runs down a dividing line; the target's owner picks
+        s.angle = yield Decision(t.side, "mbt.hit_angle", options=angles, rule="MBT 7.4.5.2.1",
+                                 context={"firer": f.id, "target": t.id},
+                                 prompt=f"{f.id}'s fire at {t.id} runs along a dividing line: "
+                                        "pick the hit angle")
+    extra = MbtHooks.of(game).ap_modifiers(s, f, t)
+    if extra:
+        s.extra_modifiers = tuple(extra)
+    shot = c.fire.resolve(s, c.charts, game.dice)
+    game.report(
+        "AP point effect fire", result={"hits": shot.hits, "effects": shot.effects},
+        modifiers=shot.modifiers, rules=["MBT 7.4"] + [r for h in shot.hit_results for r in h.rules],
+        firer=f.id, target=t.id, weapon=weapon.name, ammo=ammo, range=s.range,
+        ap_factor=shot.ap_factor, net=shot.net, hit_number=shot.hit_number, roll=shot.roll,
+        angle=s.angle, elevation=s.elevation, target_moving=s.target_moving,
+        hit_results=[h.as_dict() for h in shot.hit_results],
+    )
+    if shot.hits:
+        hits = data(game).setdefault("hits", {})
+        turns = hits.setdefault(f"{f.id}>{t.id}", [])
+        if game.state.turn not in turns:
+            turns.append(game.state.turn)
+    effects = shot.effects
+    if not effects:
+        return None
+    if simultaneous:
+        # MBT 5.3: results are ignored until the whole step is done, but later shots in the step see
+        # them (a second compartment hit, wasted fire at a knocked-out target)
+        t.state["pending"] = [*t.state.get("pending", []), *effects]
     else:
-        shot.thresholds = ctx.charts.hit_thresholds(h, shot.rof)
-        shot.hits = 1
-        for k in sorted(shot.thresholds, reverse=True):
-            if k <= shot.rof and roll <= shot.thresholds[k]:
-                shot.hits = k
+        apply_effects(game, t, effects)
+
+
+def apply_effects(game: Game, u: Unit, effects: list[str]) -> None:
+    """MBT 7.4.5.3, 7.4.7: apply damage to a unit (knocked out and brewed-up units leave a wreck)."""
+    dmg = u.state["damage"]
+    for e in effects:
+        if u.state.get("destroyed"):
+            break
+        if e == "track":
+            dmg["track"] = True
+        elif e == "gun":
+            dmg["gun"] = True
+        elif e.endswith("compartment"):
+            if dmg["compartment"] is not None:  # MBT 7.4.7.2
+                destroy(game, u, "KO")
+            else:
+                dmg["compartment"] = e.split("_")[0]
+        elif e in ("KO", "BU"):
+            destroy(game, u, e)
+    game.emit("damage", unit=u.id, damage=dict(dmg), destroyed=u.state.get("destroyed"),
+              rule="MBT 7.4.7")
+    MbtHooks.of(game).after_damage(u, effects)
+
+
+def destroy(game: Game, u: Unit, how: str) -> None:
+    """MBT 7.4.7.3-7.4.7.4: remove the unit; one wreck per hex, burning if any brewed up there."""
+    assert u.hex is not None
+    label = game.board.label(u.hex)
+    wrecks = data(game).setdefault("wrecks", {})
+    wrecks[label] = "burning" if how == "BU" or wrecks.get(label) == "burning" else "normal"
+    u.state["destroyed"] = how
+    u.state["wreck_at"] = label
+    u.hex = None
+
+
+def commit_pending(game: Game) -> None:
+    """MBT 5.3: apply the results of a simultaneous step when the whole step is complete."""
+    for u in game.state.units.values():
+        pending = u.state.get("pending") or []
+        if pending:
+            u.state["pending"] = []
+            apply_effects(game, u, list(pending))
+
+
+# -- the fire steps of the Turn (MBT 3.3.1, 3.3.2, 3.4.2) -------------------------------------------
+
+
+def direct_fire_phase(game: Game) -> Step:
+    """MBT 3.3.1, 7.1.1: F and FM units fire; simultaneous (MBT 5.3)."""
+    game.defer("MBT 5.3 Direct Fire Step results", lambda: commit_pending(game))
+    for side in side_order(game):
+        declared: set[str] = set()
+        while True:
+            targets = [e for e in game.state.units_of(enemy_of(side)) if alive(e)]
+            options = declaration_options(game, side, targets, orders=("F", "FM"), overwatch=False,
+                                          declared=declared)
+            if not options:
                 break
-    shot.hit_results = [HitResult(n=i + 1, angle=shot.situation.angle) for i in range(shot.hits)]
+            choice = yield Decision(side, "mbt.fire", options=["pass", *options], rule="MBT 7.3",
+                                    validate=declaration_validator(game, side, orders=("F", "FM"),
+                                                                   overwatch=False,
+                                                                   declared=declared),
+                                    context={"step": "direct"},
+                                    prompt="Declare fire at one target, or pass")
+            if choice == "pass":
+                break
+            declared.add(choice["target"])
+            yield from fire_group(game, side, choice, overwatch=False, simultaneous=True)
 
 
-# -- hit steps -------------------------------------------------------------------------------
+def atgm_announce_phase(game: Game) -> Step:
+    """MBT 3.3.2, 7.2.2: ATGM units announce a shot at a seen target in their arc; FIRED at once."""
+    d = data(game)
+    for side in side_order(game):
+        while True:
+            options: list[Any] = []
+            for f in game.state.units_of(side):
+                if f.state.get("order") != "ATGM" or f.state.get("fired"):
+                    continue
+                for t in game.state.units_of(enemy_of(side)):
+                    if fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True) is None:
+                        options.append({"firer": f.id, "target": t.id})
+            if not options:
+                break
+            choice = yield Decision(side, "mbt.atgm", options=["pass", *options], rule="MBT 7.2.2",
+                                    prompt="Announce an ATGM shot, or pass")
+            if choice == "pass":
+                break
+            f = game.state.units[choice["firer"]]
+            mark_fired(game, f)
+            d["atgm"].append({"firer": f.id, "target": choice["target"]})
+            game.emit("atgm_announced", firer=f.id, target=choice["target"], rule="MBT 7.2.2")
 
 
-def step_hit_location(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
-    """MBT 7.4.5.2: roll on the target's HIT LOCATION CHART line for the hit angle; a falling
-    shot's TTG/HDG bands supersede (7.4.5.2.3) and turn the angle to "Above"."""
-    s = shot.situation
-    roll = ctx.dice.d100(f"hit location ({s.angle})")
-    hit.location_roll = roll
-    loc, above = s.target.locate(s.angle, roll, falling=s.elevation == "Falling", air=s.air)
-    hit.above = above
-    hit.angle = "Above" if above else s.angle
-    hit.rules.append("MBT 7.4.5.2.3" if above else "MBT 7.4.5.2.2")
-    if loc.endswith("*") and s.hull_down:
-        hit.location, hit.effect, hit.done = loc, "none", True
-        hit.rules.append("MBT 13.2.2.3")
-        return
-    hit.location = loc.rstrip("*")
-    if hit.location == "miss":
-        hit.done = True
-
-
-def step_special_hits(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
-    """MBT 7.4.5.3: track and main gun hits are damage at once; no armour or damage roll."""
-    s = shot.situation
-    if hit.location == "TK":
-        hit.effect, hit.done = "track", True
-        hit.rules.append("MBT 7.4.5.3.1")
-    elif hit.location == "GN":
-        hit.rules.append("MBT 7.4.5.3.2")
-        if s.target_has_gun and not s.target_gun_hit:
-            hit.effect = "gun"
-        else:
-            hit.location, hit.effect = "miss", "none"
-        hit.done = True
-
-
-def step_armor(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
-    """MBT 7.4.6.1-7.4.6.3: armour basis by ammunition energy, elevation line, angle/location."""
-    s = shot.situation
-    line = s.firer.weapon(s.weapon).ammo_line(s.ammo)
-    energy = "CE" if line.energy == "CE" else "KE"
-    hit.armor = s.target.armor_basis(energy, s.elevation, hit.angle, hit.location)
-    hit.armor_source = s.target.source(f"armor.{energy}.{s.elevation}.{hit.angle}.{hit.location}")
-    hit.rules.append("MBT 7.4.6.3")
-
-
-def step_penetration(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
-    """MBT 7.4.6.4-7.4.6.5: penetration value at the range; equal or more penetrates."""
-    s = shot.situation
-    line = s.firer.weapon(s.weapon).ammo_line(s.ammo)
-    hit.pv = line.pv_at(s.range)
-    assert hit.armor is not None
-    hit.penetrated = hit.pv is not None and hit.pv >= hit.armor
-    hit.rules.append("MBT 7.4.6.5")
-    if not hit.penetrated:
-        hit.done = True
-
-
-def step_damage(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
-    """MBT 7.4.7: damage roll on the firing weapon's line; a second compartment hit knocks out."""
-    s = shot.situation
-    line = s.firer.weapon(s.weapon).ammo_line(s.ammo)
-    roll = ctx.dice.d100("damage")
-    hit.damage_roll = roll
-    hit.damage = line.damage_of(roll)
-    hit.rules.append("MBT 7.4.7")
-    if hit.damage == "Cmp Hit":
-        # 7.4.7.2: a second compartment hit of either type knocks out
-        earlier = s.target_compartment is not None or any(
-            h.effect.endswith("compartment") for h in shot.hit_results if h.n < hit.n)
-        if earlier:
-            hit.effect = "KO"
-            hit.rules.append("MBT 7.4.7.2")
-        else:
-            kind = "turret" if hit.location in TURRET_LOCATIONS else "hull"
-            hit.effect = f"{kind}_compartment"
-            hit.rules.append("MBT 7.4.7.2.1" if kind == "turret" else "MBT 7.4.7.2.2")
-    elif hit.damage == "Knk Out":
-        hit.effect = "KO"
-        hit.rules.append("MBT 7.4.7.3")
-    elif hit.damage == "Brw Up":
-        hit.effect = "BU"
-        hit.rules.append("MBT 7.4.7.4")
-    hit.done = True
-
-
-SHOT_STEPS: tuple[tuple[str, ShotStep], ...] = (
-    ("ap_factor", step_ap_factor),
-    ("modifiers", step_modifiers),
-    ("hit_number", step_hit_number),
-    ("number_of_hits", step_number_of_hits),
-)
-HIT_STEPS: tuple[tuple[str, HitStep], ...] = (
-    ("hit_location", step_hit_location),
-    ("special_hits", step_special_hits),
-    ("armor", step_armor),
-    ("penetration", step_penetration),
-    ("damage", step_damage),
-)
-
-_ORDER = {"remove": 0, "replace": 1, "insert_before": 2, "insert_after": 3}
-
-
-def _edit(steps: list[tuple[str, Any]], e: StepEdit) -> None:
-    idx = next((i for i, (n, _) in enumerate(steps) if n == e.anchor), None)
-    if idx is None:
-        raise RulesError(f"fire step edit names {e.anchor!r}, which is not a step "
-                         f"({', '.join(n for n, _ in steps)})")
-    if e.op == "remove":
-        del steps[idx]
-        return
-    assert e.fn is not None
-    if e.op == "replace":
-        steps[idx] = (e.name or e.anchor, e.fn)
-    elif e.op == "insert_before":
-        steps.insert(idx, (e.name, e.fn))
-    else:
-        steps.insert(idx + 1, (e.name, e.fn))
-
-
-class FirePipeline:
-    """The named steps of MBT 7.4, with optional rules' edits applied."""
-
-    def __init__(self, edits: Sequence[StepEdit] = ()) -> None:
-        shot = list(SHOT_STEPS)
-        hit = list(HIT_STEPS)
-        for e in sorted(edits, key=lambda e: (_ORDER[e.op], e.stage, e.anchor, e.name)):
-            _edit(shot if e.stage == "shot" else hit, e)
-        self.shot_steps: tuple[tuple[str, ShotStep], ...] = tuple(shot)
-        self.hit_steps: tuple[tuple[str, HitStep], ...] = tuple(hit)
-
-    @property
-    def names(self) -> list[str]:
-        return [n for n, _ in self.shot_steps] + [n for n, _ in self.hit_steps]
-
-    def resolve(self, situation: Situation, charts: Charts, dice: DiceLike) -> ShotResult:
-        """Run the MBT 7.4.1-7.4.7 steps for one shot, then each hit's location and damage."""
-        ctx = FireContext(charts, dice)
-        shot = ShotResult(situation)
-        for _name, fn in self.shot_steps:
-            fn(ctx, shot)
-            if shot.done:
-                return shot
-        for hit in shot.hit_results:
-            for _name, hfn in self.hit_steps:
-                hfn(ctx, shot, hit)
-                if hit.done:
-                    break
-        return shot
-
-
-DEFAULT_PIPELINE = FirePipeline()
-
-
-def hit_probability(charts: Charts, s: Situation) -> tuple[int, float]:
-    """(hit number, expected number of hits) without rolling: for the AI and for estimates."""
-    weapon = s.firer.weapon(s.weapon)
-    ap = weapon.ammo_line(s.ammo).ap_at(s.range)
-    if ap is None:
-        return 0, 0.0
-    net = int(sum(m.value for m in ap_modifiers(charts, s)))
-    h = charts.hit_number(ap, net).value
-    rof = s.rof if s.rof is not None else weapon.max_rof
-    if rof <= 1:
-        return h, h / 100
-    th = charts.hit_thresholds(h, rof)
-    exp = 0.0
-    prev = 0
-    for k in sorted(th, reverse=True):
-        exp += k * max(0, th[k] - prev) / 100
-        prev = max(prev, th[k])
-    exp += max(0, h - prev) / 100
-    return h, exp
-
-
-def kill_probability(charts: Charts, s: Situation) -> float:
-    """Chance that the shot knocks out or brews up the target (expected, no dice): the AI's
-    measure of a good shot."""
-    h, exp_hits = hit_probability(charts, s)
-    if h <= 0:
-        return 0.0
-    weapon = s.firer.weapon(s.weapon)
-    line = weapon.ammo_line(s.ammo)
-    pv = line.pv_at(s.range) or 0
-    energy = "CE" if line.energy == "CE" else "KE"
-    ko = sum(hi - lo + 1 for lo, hi, r in line.damage if r in ("Knk Out", "Brw Up")) / 100
-    per_hit = 0.0
-    for loc, lo, hi in s.target.hit_location.get(s.angle, ()):
-        base = loc.rstrip("*")
-        if base in ("TK", "GN"):
-            continue
-        if loc.endswith("*") and s.hull_down:
-            continue
-        armor = s.target.armor.get((energy, s.elevation, s.angle, base))
-        if armor is not None and pv >= armor:
-            per_hit += (hi - lo + 1) / 100 * ko
-    p_one = min(1.0, per_hit)
-    return 1.0 - (1.0 - p_one) ** max(exp_hits, 0.0) if exp_hits > 0 else 0.0
+def atgm_resolution_phase(game: Game) -> Step:
+    """MBT 3.4.2, 7.2.2: resolve announced missiles at the targets' positions now; simultaneous
+    (the Step then adjusts hexes holding both sides, MBT 8.8: see the sequence of play)."""
+    game.defer("MBT 5.3 ATGM Resolution Step results", lambda: commit_pending(game))
+    d = data(game)
+    for side in side_order(game):
+        for shot in d.get("atgm", []):
+            f = game.state.units[shot["firer"]]
+            t = game.state.units[shot["target"]]
+            if f.side != side:
+                continue
+            if not alive(f):  # MBT 7.2.2.1
+                game.report("ATGM", result="automatic miss: firer destroyed", firer=f.id,
+                            target=t.id, rules=["MBT 7.2.2.1"])
+                continue
+            if not alive(t):
+                continue
+            # MBT 7.2.2.2: sighting, LOS and missile range now; the firing arc no longer matters;
+            # a turret compartment hit silences the missile too (docs/decisions.md MBTD-9)
+            f.state["fired"] = False
+            err = fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True, check_arc=False)
+            f.state["fired"] = True
+            if err:
+                game.report("ATGM", result=f"automatic miss: {err}", firer=f.id, target=t.id,
+                            rules=["MBT 7.2.2.2"])
+                continue
+            yield from resolve_shot(game, f, t, "ATGM", overwatch=False, simultaneous=True,
+                                    missile=True)
+    game.apply_deferred()
+    return
+    yield

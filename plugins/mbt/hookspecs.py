@@ -1,59 +1,128 @@
-"""MBT's own hooks (``mbt_`` prefix): the extension points for the Advanced Game and options.
+"""MBT's own hooks (``mbt_`` prefix), the extension points for the Advanced Game and the optional
+rules, and :class:`MbtHooks`, the typed facade through which MBT calls them.
 
-The Basic Game (rules 1.0-9.0) implements none of these; later plugins (Advanced Game 10.0-16.0,
-optional rules 17.0-24.0) answer them. Hooks are called once per game (the fire pipeline, the unit
-kinds) or once per shot, never per hex in a hot loop.
+The Basic Game (MBT 1.0-9.0) implements none of these; later plugins (Advanced Game MBT 10.0-16.0,
+optional rules MBT 17.0-24.0) answer them. Hooks are called once per game (the fire steps) or once
+per shot, order or unit, never per hex in a hot loop. MBT code calls them only through the facade::
+
+    MbtHooks.of(game).ap_modifiers(situation, firer, target)
+
+which skips a hook that no enabled plugin implements.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.types import Modifier
-    from hexwar.plugins.mbt.fire import Situation, StepEdit
+    from hexwar.plugins.mbt.ap_fire import FireEdit, Situation
 
 
 @hookspec
-def mbt_fire_steps(game: Game) -> Sequence[StepEdit]:
-    """Insert, replace or remove named steps of the AP fire pipeline (MBT 7.4; e.g. 14.3.4
-    reactive armour after ``armor``, 17.2.1 turret facing after ``hit_location``, 17.2.4 lower hull
-    halving). Called once per game."""
+def mbt_fire_steps(game: Game) -> Sequence[FireEdit]:
+    """Kit :class:`~hexwar.core.kit.Edit` records that insert, replace or remove named steps of
+    the AP fire procedure (MBT 7.4; e.g. MBT 14.3.4 reactive armour after ``armor``, MBT 17.2.1
+    turret facing after ``hit_location``, MBT 17.2.4 lower hull halving). An edit names a step of
+    the shot stage (``ap_factor``, ``modifiers``, ``hit_number``, ``number_of_hits``) or of the hit
+    stage (``hit_location``, ``special_hits``, ``armor``, ``penetration``, ``damage``) and is
+    applied there (:class:`hexwar.plugins.mbt.ap_fire.FireProcedure`). Called once per game."""
     raise NotImplementedError
 
 
 @hookspec
 def mbt_ap_modifiers(game: Game, situation: Situation, firer: Unit, target: Unit) -> Sequence[Modifier]:
-    """Extra AP point effect modifiers for one shot (14.3.1 smoke, suppression, crew losses, grade,
-    sights, NBC...). Called once per shot; the answers are added to the Basic Game's four kinds."""
+    """Extra AP point effect modifiers for one shot (MBT 14.3.1 smoke, suppression, crew losses,
+    grade, sights, NBC...). Called once per shot, in a game and at the table (``hexwar mbt fire``:
+    see :func:`hexwar.plugins.mbt.cli.table_game`); the answers are added to the Basic Game's four
+    kinds (MBT 7.4.2)."""
     raise NotImplementedError
 
 
 @hookspec
 def mbt_orders(game: Game, unit: Unit, legal: Sequence[str]) -> Sequence[str]:
-    """Orders a unit may take beyond the Basic Game's F, FM, M, OW, ATGM (13.3: CA, OR; leg and towed
-    units; command control 21.1 may also narrow them). Return the full list, or [] for no change."""
+    """Orders a unit may take beyond the Basic Game's F, FM, M, OW, ATGM (MBT 13.3: CA, OR; leg and
+    towed units; command control MBT 21.1 may also narrow them). Return the full list, or [] for no
+    change."""
     raise NotImplementedError
 
 
 @hookspec(firstresult=True)
 def mbt_unit_height(game: Game, unit: Unit) -> float | None:
-    """The height a unit sits at for LOS and rising/falling shots (Advanced 12.1, 13.2: contours,
-    UP floors of buildings, helicopters at NOE). None: the Basic Game heights (6.1.4)."""
+    """The height a unit sits at for LOS and rising/falling shots (Advanced MBT 12.1, 13.2:
+    contours, UP floors of buildings, helicopters at NOE). None: the Basic Game heights
+    (MBT 6.1.4)."""
 
 
 @hookspec(firstresult=True)
 def mbt_weapon_arc(game: Game, unit: Unit, weapon: str) -> str | None:
-    """The firing arc name of a weapon (14.2.1: hull arcs 60, 60R, 120, 360, SID for hull-mounted
-    weapons, leg and towed units). None: the Basic Game's turret arc (7.2.1)."""
+    """The firing arc name of a weapon (MBT 14.2.1: hull arcs 60, 60R, 120, 360, SID for
+    hull-mounted weapons, leg and towed units), measured from the hull's facing. None: the Basic
+    Game's turret arc (MBT 7.2.1)."""
 
 
 @hookspec
 def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
-    """Called after damage is applied to a unit (14.3.3 suppression and crew losses, 17.2.3
-    bail-out, 14.3.3.2 passengers)."""
+    """Called after damage is applied to a unit (MBT 14.3.3 suppression and crew losses,
+    MBT 17.2.3 bail-out, MBT 14.3.3.2 passengers)."""
+
+
+class MbtHooks(SystemHooks):
+    """Typed calls into the ``mbt_`` hooks of one game (``MbtHooks.of(game)``)."""
+
+    specs = sys.modules[__name__]
+    prefix = "mbt_"
+
+    def fire_steps(self) -> list[FireEdit]:
+        """Every enabled rule's edits of the fire procedure."""
+        hook = self.hook.mbt_fire_steps
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game))
+
+    def ap_modifiers(self, situation: Situation, firer: Unit, target: Unit) -> list[Modifier]:
+        """The extra modifiers of one shot, every rule's answers in one list."""
+        hook = self.hook.mbt_ap_modifiers
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, situation=situation, firer=firer, target=target))
+
+    def orders(self, unit: Unit, legal: Sequence[str]) -> list[str]:
+        """The orders ``unit`` may take: ``legal``, or the last non-empty answer of the rules."""
+        out = list(legal)
+        hook = self.hook.mbt_orders
+        if hook not in self.live:
+            return out
+        for answer in hook(game=self.game, unit=unit, legal=tuple(legal)):
+            if answer:
+                out = list(answer)
+        return out
+
+    def unit_height(self, unit: Unit) -> float | None:
+        """The height a rule puts ``unit`` at, or None for the Basic Game heights."""
+        hook = self.hook.mbt_unit_height
+        if hook not in self.live:
+            return None
+        h = hook(game=self.game, unit=unit)
+        return None if h is None else float(h)
+
+    def weapon_arc(self, unit: Unit, weapon: str) -> str | None:
+        """The arc a rule gives ``weapon`` of ``unit``, or None for the turret arc."""
+        hook = self.hook.mbt_weapon_arc
+        if hook not in self.live:
+            return None
+        arc = hook(game=self.game, unit=unit, weapon=weapon)
+        return None if arc is None else str(arc)
+
+    def after_damage(self, unit: Unit, effects: Sequence[str]) -> None:
+        """Tell the rules that ``effects`` were applied to ``unit``."""
+        hook = self.hook.mbt_after_damage
+        if hook in self.live:
+            hook(game=self.game, unit=unit, effects=list(effects))

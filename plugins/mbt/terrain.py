@@ -7,11 +7,12 @@ Panels name terrain by short names (``woods``, ``stone``); a hex may also carry 
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import StashKey
 from hexwar.core.los import (
     BaseLosRules,
     HexsidePolicy,
@@ -21,7 +22,10 @@ from hexwar.core.los import (
     line_of_sight,
 )
 from hexwar.core.types import TerrainType
-from hexwar.plugins.mbt.charts import Charts
+from hexwar.plugins.mbt.tables import Charts
+
+if TYPE_CHECKING:
+    from hexwar.plugins.mbt.movement_costs import MoveIndex
 
 #: Basic Game terrain (MBT 2.1, 6.1.4); titles for ``hexwar`` listings
 TERRAIN: dict[str, tuple[str, str, str]] = {
@@ -61,6 +65,10 @@ class MapInfo:
     objectives: tuple[Hex, ...] = ()
     panel_row: dict[Hex, tuple[str, int]] = field(default_factory=dict)
     _los: dict[tuple[Hex, Hex], bool] = field(default_factory=dict)
+    #: the movement search's index of this board (:func:`hexwar.plugins.mbt.movement_costs.index`)
+    moves: MoveIndex | None = None
+    #: entry costs per card with no wreck, smoke or enemy about (scaled integers, by card key)
+    move_costs: dict[str, dict[tuple[int, int], int | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         b = self.board
@@ -71,7 +79,7 @@ class MapInfo:
             if "stream" in b.features_of[h] and t != "stream":
                 kinds.append("stream")
             self.kinds[h] = tuple(kinds)
-            # 6.1.3.3: a mixed hex uses the terrain column farthest to the right
+            # MBT 6.1.3.3: a mixed hex uses the terrain column farthest to the right
             self.sight_terrain[h] = max(kinds, key=lambda k: terrain_cols.get(k, (0, "", 0))[0])
             self.height[h] = basic_height(b, h)
             self.ground[h] = int(b.height_of.get(h, 0.0))
@@ -112,15 +120,15 @@ def _row_of(label: str) -> int:
 
 
 class BasicLos(BaseLosRules):
-    """MBT 6.1.4 as core LOS rules.
+    """MBT 6.1.4 as core LOS rules (docs/decisions.md MBTD-7).
 
-    * 6.1.4.1: a blocking hex blocks even if the line only clips it, and a line exactly along one of
+    * MBT 6.1.4.1: a blocking hex blocks even if the line only clips it, and a line exactly along one of
       its hexsides is blocked (``hexside_policy = "either"``). A line through a corner touches the
       third hex in one point only, which is no fraction of it (``vertex_policy = "ignore"``).
-    * 6.1.4.3: an intervening hill hex blocks unless both end hexes are hill hexes.
-    * 6.1.4.4: from or to a depression, every intervening hex but a depression blocks, unless the
+    * MBT 6.1.4.3: an intervening hill hex blocks unless both end hexes are hill hexes.
+    * MBT 6.1.4.4: from or to a depression, every intervening hex but a depression blocks, unless the
       other end is a hill: then only hills, woods and buildings block.
-    * 6.1.4.5: woods and buildings always block. The end hexes never block (adjacent is clear).
+    * MBT 6.1.4.5: woods and buildings always block. The end hexes never block (adjacent is clear).
     """
 
     include_endpoints: bool = False
@@ -152,14 +160,17 @@ class BasicLos(BaseLosRules):
         return None
 
 
-_INFO: weakref.WeakKeyDictionary[Board, dict[int, MapInfo]] = weakref.WeakKeyDictionary()
+#: a board's :class:`MapInfo` per set of charts (by identity; boards are shared between games)
+MAP_INFO = StashKey[dict[int, MapInfo]]("mbt.map_info")
 
 
 def map_info(board: Board, charts: Charts | None = None) -> MapInfo:
-    from hexwar.plugins.mbt.charts import load_charts
+    """The board's :class:`MapInfo` for ``charts`` (the shipped ones by default), built once and
+    kept in ``board.stash``."""
+    from hexwar.plugins.mbt.tables import load_charts
 
     ch = charts if charts is not None else load_charts()
-    per = _INFO.setdefault(board, {})
+    per = board.stash.setdefault(MAP_INFO, {})
     info = per.get(id(ch))
     if info is None:
         info = per[id(ch)] = MapInfo(board, ch)

@@ -41,7 +41,7 @@ def vehicle_points(game: Game, side: str) -> int:
 
 
 def objective_points(game: Game, side: str) -> int:
-    """MBT 9.4.2.2: 10 points per stone building hex controlled (4.8)."""
+    """MBT 9.4.2.2: 10 points per stone building hex controlled (MBT 4.8)."""
     per = int(game.scenario.victory.get("objective_points", 10))
     control = data(game).get("control", {})
     labels = {game.board.label(h) for h in ctx(game).info.objectives}

@@ -2,7 +2,7 @@
 
 Method ("Doing Your Own Scenarios" B.3.a-b, MBT 13.4.1): the sum of the components' average values
 (TO&E part 1, or ``derived``), each times its grade/doctrine factor, rounded once per organization.
-Artillery organizations are constant values (B.3) and have no per-battery prices in the text, so they
+Artillery organizations are constant values (MBT B.3) and have no per-battery prices in the text, so they
 are not recomputable. Individual unit lines (part 1) are checked too: Cr and Pr against 1.2/.8 x Av,
 and the Soviet parenthesised doctrine values against .9/.75/.6 x Av.
 """
@@ -83,7 +83,7 @@ def audit_units(toe: Toe) -> tuple[int, list[Mismatch]]:
 
 def grades_consistent(toe: Toe, org: Organization, v: Variant, p: Price) -> bool:
     """For a variant whose units cannot all be priced: is there any integer average total of the
-    unpriced units that reproduces every printed grade at once (B.3.a-b)? A NATO triple must satisfy
+    unpriced units that reproduces every printed grade at once (MBT B.3.a-b)? A NATO triple must satisfy
     Cr = round(1.2 Av) and Pr = round(.8 Av); doctrine triples are checked the same way."""
     scope = "none" if p.doctrine == "unstated" else p.doctrine
     known: list[Line] = []
@@ -116,7 +116,7 @@ def _plain(c: Component) -> tuple[str, int, tuple[str, ...], int]:
 
 
 def rule_pair_mismatch(toe: Toe, org: Organization, v1: Variant, v2: Variant) -> Mismatch | None:
-    """Two variants that differ only in 17.4.1 add-ons (elite status, flamethrower) must differ in
+    """Two variants that differ only in MBT 17.4.1 add-ons (elite status, flamethrower) must differ in
     average price by exactly those costs. Checked (from the cheaper to the dearer variant) only when
     ``v2`` cannot be recomputed unit by unit, with no doctrine on either."""
     if v1 is v2 or len(v1.components) != len(v2.components):
@@ -144,7 +144,7 @@ def audit(toe: Toe | None = None) -> AuditResult:
     not_recomputable: list[str] = []
     for org in toe.iter_organizations():
         if org.kind == "artillery":
-            not_recomputable.append(f"{org.nation} {org.name}: artillery, priced only as a group (B.3)")
+            not_recomputable.append(f"{org.nation} {org.name}: artillery, priced only as a group (MBT B.3)")
             continue
         for v in org.variants:
             for p in v.prices:

@@ -28,8 +28,8 @@ NATION_NAMES: dict[str, str] = {
 }
 DOCTRINE_SCOPES = ("none", "all", "vehicle", "vehicle+SPG-9")
 MINE_PLOW_AV = 25  # derived: +25 average points per mine plow (see data/derived.toml [mine_plow])
-# Elite infantry costs (MBT 17.4.1.1 squad plus +15, 17.4.1.2 assault +15 and one flamethrower +10,
-# 17.4.1.3.1 special forces +30), added to the plain squad's average value.
+# Elite infantry costs (MBT 17.4.1.1 squad plus +15, MBT 17.4.1.2 assault +15 and one flamethrower +10,
+# MBT 17.4.1.3.1 special forces +30), added to the plain squad's average value.
 ELITE_AV: dict[str, int] = {"Squad Plus": 15, "Assault": 15, "Special Forces": 30}
 FLAMETHROWER_AV = 10
 ELITE_RULE = {"Squad Plus": "MBT 17.4.1.1", "Assault": "MBT 17.4.1.2", "Special Forces": "MBT 17.4.1.3.1"}
@@ -188,7 +188,7 @@ class PricedLine:
 
 @dataclass(frozen=True)
 class Breakdown:
-    """A computed price: per-line values, multipliers, exact sum and B.3.b rounding."""
+    """A computed price: per-line values, multipliers, exact sum and MBT B.3.b rounding."""
 
     nation: str
     organization: str
@@ -197,7 +197,7 @@ class Breakdown:
     doctrine_scope: str
     lines: tuple[PricedLine, ...]
     total: Total | None  # None when a component has no known value
-    constant: bool  # artillery: constant value, B.3
+    constant: bool  # artillery: constant value, MBT B.3
     printed: int | None
     missing: tuple[str, ...] = ()
 
@@ -213,7 +213,7 @@ def describe(name: str, options: tuple[str, ...], elite: tuple[str, ...] = ()) -
 
 
 def _load(name: str) -> dict[str, Any]:
-    with resources.files("hexwar.plugins.mbt.toe").joinpath("data", name).open("rb") as fh:
+    with resources.files("hexwar.plugins.mbt").joinpath("data", "toe", name).open("rb") as fh:
         return tomllib.load(fh)
 
 
@@ -242,7 +242,7 @@ class Toe:
 
     def unit_price(self, nation: str, c: Component) -> UnitPrice | None:
         """A component's average value: its own line (TO&E part 1), else the plain squad plus the
-        elite and flamethrower costs of 17.4.1 (rule), else a derived value."""
+        elite and flamethrower costs of MBT 17.4.1 (rule), else a derived value."""
         key = self.key(nation, c.unit, c.options, c.elite)
         own = self.units.get(key)
         if own is not None and own.status == "published":
@@ -331,7 +331,7 @@ class Toe:
         printed = printed_price(variant, scope)
         printed_value = printed.get(grade) if printed else None
         if org.kind == "artillery":
-            # B.3: artillery values are constant (average) and already include quality and doctrine.
+            # MBT B.3: artillery values are constant (average) and already include quality and doctrine.
             av = printed.av if printed else None
             lines = tuple(
                 PricedLine(c, None, None, False, "priced as a battery group") for c in variant.components
@@ -396,8 +396,9 @@ class Toe:
     def _group_price(self, org: Organization, variant: Variant, scope: str) -> tuple[str, int, bool] | None:
         """Price the unpriced components as a group, from another variant made of exactly them.
 
-        Derived rule (MBT-172): a mounted variant costs its vehicles plus the printed average price of
-        the dismounted variant with the same infantry. Used only when no per-unit value is known.
+        Derived rule (docs/decisions.md MBTD-19): a mounted variant costs its vehicles plus the
+        printed average price of the dismounted variant with the same infantry. Used only when no
+        per-unit value is known.
         """
         unpriced = [c for c in variant.components if self.unit_price(org.nation, c) is None]
         flags = {applies_doctrine(scope, c) for c in unpriced}

@@ -4,9 +4,9 @@ Pure functions on exact fractions (no floats, so .5 boundaries are exact).
 
 - MBT "Doing Your Own Scenarios" B.3.a: the crack, poor and doctrine values are fixed multiples of the
   average value: crack 1.2, poor .8; with doctrine crack .9, average .75, poor .6.
-- B.3.b: fractions of .5 and above round up, lower ones down, once per basic organization (not per unit,
+- MBT B.3.b: fractions of .5 and above round up, lower ones down, once per basic organization (not per unit,
   unless the organization is a single unit).
-- B.3 (main paragraph): artillery, aircraft, terrain units, jamming and counter-battery keep constant
+- MBT B.3 (main paragraph): artillery, aircraft, terrain units, jamming and counter-battery keep constant
   (average) values; grade and doctrine change only on-map ground and helicopter combat units.
 - MBT 13.4: doctrine is a Soviet rule; MBT 13.4.1: a "vehicle doctrine" organization applies doctrine
   only to the named unit types.
@@ -55,19 +55,19 @@ MULTIPLIERS: dict[tuple[Grade, bool], Fraction] = {
 
 
 def multiplier(grade: Grade, doctrine: bool = False) -> Fraction:
-    """The B.3.a factor applied to an average point value."""
+    """The MBT B.3.a factor applied to an average point value."""
     return MULTIPLIERS[(grade, doctrine)]
 
 
 def round_half_up(x: Fraction) -> int:
-    """B.3.b rounding: .5 and above up, below .5 down."""
+    """MBT B.3.b rounding: .5 and above up, below .5 down."""
     return floor(x + Fraction(1, 2))
 
 
 def unit_points(average: int, grade: Grade, doctrine: bool = False) -> int:
-    """Value of one unit that is a whole organization on its own (B.3.b's exception), rounded.
+    """Value of one unit that is a whole organization on its own (MBT B.3.b's exception), rounded.
 
-    The B.3.a example: a T-80 worth 80 average is 96 crack and 72 crack with doctrine.
+    The MBT B.3.a example: a T-80 worth 80 average is 96 crack and 72 crack with doctrine.
     """
     return round_half_up(average * multiplier(grade, doctrine))
 
@@ -76,7 +76,7 @@ def unit_points(average: int, grade: Grade, doctrine: bool = False) -> int:
 class Line:
     """One priced line of an organization: ``count`` items of ``average`` points each.
 
-    ``constant`` lines (artillery and other ungraded values, B.3) ignore grade and doctrine.
+    ``constant`` lines (artillery and other ungraded values, MBT B.3) ignore grade and doctrine.
     """
 
     label: str
@@ -94,7 +94,7 @@ class Line:
 
 @dataclass(frozen=True)
 class Total:
-    """An organization total: the exact sum and the B.3.b rounded value."""
+    """An organization total: the exact sum and the MBT B.3.b rounded value."""
 
     grade: Grade
     lines: tuple[Line, ...]
@@ -107,7 +107,7 @@ class Total:
 
 
 def organization_points(lines: Iterable[Line], grade: Grade) -> Total:
-    """Sum the lines at ``grade`` and round once for the whole basic organization (B.3.b)."""
+    """Sum the lines at ``grade`` and round once for the whole basic organization (MBT B.3.b)."""
     ls = tuple(lines)
     exact = sum((line.exact(grade) for line in ls), Fraction(0))
     return Total(grade=grade, lines=ls, exact=exact, points=round_half_up(exact))

@@ -1,4 +1,5 @@
-"""Helpers for the MBT tests: a small all-clear test panel, games with units placed, a phase driver."""
+"""Helpers for the MBT tests: a small all-clear test panel, games with units placed (built with
+:func:`hexwar.core.testing.make_game`), a phase driver."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from hexwar.core.engine.decisions import Decision, Simultaneous
 from hexwar.core.engine.game import Game
-from hexwar.core.scenario import Scenario
+from hexwar.core.testing import make_game as core_make_game
 
 TEST_PANEL = """[panel]
 id = "9"
@@ -56,6 +57,8 @@ class Maker:
         turns: int = 1,
         special: str = "",
         seed: int = 0,
+        options: Iterable[str] = (),
+        local_plugins: Iterable[object] = (),
     ) -> Game:
         panel = TEST_PANEL + "\n" + _hexes(
             {k.removeprefix("9"): v for k, v in (heights or {}).items()},
@@ -79,13 +82,15 @@ class Maker:
                       f'hex = "{hexlabel}"', f"facing = {facing}", ""]
         path = self.tmp / f"scenario-{self.n}.toml"
         path.write_text("\n".join(lines), encoding="utf-8")
-        game = Game(Scenario.load(path), seed=seed)
+        game: Game = core_make_game(path, seed=seed, options=options, local_plugins=local_plugins)
         game.state.data["mbt"]["first"] = "NATO"
         return game
 
 
 @pytest.fixture
 def make_game(tmp_path: Path) -> Maker:
+    """``make_game(units, terrain=..., heights=..., options=..., local_plugins=...)``: a game on the
+    test panel with the units placed (``(id, card, side, hex, facing)``)."""
     return Maker(tmp_path)
 
 

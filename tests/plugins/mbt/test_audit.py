@@ -1,6 +1,6 @@
-"""Audit tests of the Basic Game (rules 3.0-9.0) added after review: corners of simultaneity (5.3),
-markers (3.4.1), fire once per Turn (7.1.5), ATGM range at resolution (7.2.2.2) and hidden
-information in whole games (6.1, 6.2.1)."""
+"""Audit tests of the Basic Game (rules MBT 3.0-9.0) added after review: corners of simultaneity (MBT 5.3),
+markers (MBT 3.4.1), fire once per Turn (MBT 7.1.5), ATGM range at resolution (MBT 7.2.2.2) and hidden
+information in whole games (MBT 6.1, 6.2.1)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,11 @@ from typing import Any
 
 import hexwar.plugins.mbt as mbt_pkg
 from hexwar.core.engine.controllers import RandomController
-from hexwar.core.engine.game import Game
-from hexwar.core.scenario import Scenario
-from hexwar.plugins.mbt.sequence import (
-    atgm_announce_phase,
-    atgm_resolution_phase,
-    direct_fire_phase,
-    move_unit,
-    overwatch_window,
-)
+from hexwar.core.testing import make_game as core_make_game
+from hexwar.plugins.mbt.fire import atgm_announce_phase, direct_fire_phase
+from hexwar.plugins.mbt.movement import move_unit
+from hexwar.plugins.mbt.overwatch import overwatch_window
+from hexwar.plugins.mbt.sequence import atgm_resolution_step
 from hexwar.plugins.mbt.state import data
 
 NATO, SOV = "NATO", "Soviet"
@@ -37,7 +33,7 @@ def shots(game: Any, firer: str) -> list[dict[str, Any]]:
 def test_5_3_brew_up_smoke_of_the_same_step_is_ignored(make_game: Any, run: Any,
                                                        dice_faces: Any) -> None:
     """MBT 5.3 (last sentence): a wreck brewed up in a simultaneous step gives no smoke modifier to
-    later shots of that step; it does from the next step on (7.4.2.3.3)."""
+    later shots of that step; it does from the next step on (MBT 7.4.2.3.3)."""
     g = make_game([("A", "M1A1", NATO, "9J2", 4), ("X", "T-72M1", SOV, "9J5", 1),
                    ("B", "T-72M1", SOV, "9J8", 1)])
     order(g, A="F", B="F", X="M")
@@ -52,7 +48,7 @@ def test_5_3_brew_up_smoke_of_the_same_step_is_ignored(make_game: Any, run: Any,
     g.apply_deferred()
     assert data(g)["wrecks"] == {"9J5": "burning"}
     # the next step sees the smoke: the same line now carries the -5
-    from hexwar.plugins.mbt.state import brewup_hexes
+    from hexwar.plugins.mbt.fire import brewup_hexes
     assert brewup_hexes(g, g.board.parse("9J8"), g.board.parse("9J2")) == 1
 
 
@@ -89,13 +85,13 @@ def test_7_1_5_overwatch_unit_that_fired_is_not_offered_fire_at_a_mover(make_gam
 
 def test_7_2_2_2_atgm_target_moved_out_of_missile_range_misses(make_game: Any, run: Any) -> None:
     """MBT 7.2.2.2: resolution uses the target's position after movement; out of missile range
-    (here closer than the Songster's minimum range 2, 4.7.2) the shot is an automatic miss."""
+    (here closer than the Songster's minimum range 2, MBT 4.7.2) the shot is an automatic miss."""
     g = make_game([("A", "T-80A", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J6", 1)])
     data(g)["first"] = SOV
     order(g, A="ATGM", B="M")
     run(atgm_announce_phase(g), [{"firer": "A", "target": "B"}])
     g.state.units["B"].hex = g.board.parse("9J3")  # B drove up next to A
-    run(atgm_resolution_phase(g), lambda d: "pass")
+    run(atgm_resolution_step(g), lambda d: "pass")
     g.apply_deferred()
     misses = [e for e in g.log.for_side(None) if e.get("what") == "ATGM"]
     assert misses and "automatic miss" in misses[0]["result"]
@@ -111,9 +107,9 @@ HIDDEN_TYPES = {"order", "moved", "sighting", "placed", "exited", "pivot"}
 def test_hidden_information_never_reaches_the_other_side_in_a_whole_game() -> None:
     """MBT 6.1, 6.2.1: a side's log never holds the other side's secret orders, its sightings,
     its unspotted moves or its decisions; its view never holds enemy units it cannot see."""
-    from hexwar.plugins.mbt.state import seen_by_side
+    from hexwar.plugins.mbt.sighting import seen_by_side
 
-    g = Game(Scenario.load(PKG / "scenarios" / "basic-c.toml"), seed=11)
+    g = core_make_game("mbt:basic-c", seed=11)
     ctl = {s: RandomController(s, 11) for s in (NATO, SOV)}
     steps = 0
     while g.pending is not None and g.state.turn <= 3:
@@ -140,8 +136,8 @@ def test_hidden_information_never_reaches_the_other_side_in_a_whole_game() -> No
 def test_8_1_4_turret_keeps_its_own_facing_when_the_hull_moves_or_pivots(make_game: Any,
                                                                            run: Any) -> None:
     """MBT 4.4.2, 8.1.4: the turret faces its own way and turns only in the Adjust Turrets Step;
-    hull turns in movement (8.3) and pivots (9.1) leave it where it points."""
-    from hexwar.plugins.mbt.sequence import pivot_phase
+    hull turns in movement (MBT 8.3) and pivots (MBT 9.1) leave it where it points."""
+    from hexwar.plugins.mbt.adjustment import pivot_phase
 
     g = make_game([("A", "M1A1", NATO, "9J5", 1), ("B", "M1A1", NATO, "9L5", 1)])
     order(g, A="M", B="M")
@@ -158,7 +154,7 @@ def test_8_1_4_turret_keeps_its_own_facing_when_the_hull_moves_or_pivots(make_ga
 def test_7_4_5_2_2_hit_angle_from_the_hull_whatever_the_turret(make_game: Any) -> None:
     """MBT 7.4.5.2.2: in the Basic Game the hit angle is read from the hull's front; the turret's
     own facing does not change it."""
-    from hexwar.plugins.mbt.state import hit_angle
+    from hexwar.plugins.mbt.fire import hit_angle
 
     g = make_game([("T", "T-80A", SOV, "9J5", 1)])
     t = g.state.units["T"]
@@ -172,7 +168,7 @@ def test_7_4_5_2_2_hit_angle_from_the_hull_whatever_the_turret(make_game: Any) -
 
 def test_9_1_pivot_step_reveals_every_order_to_the_other_side(make_game: Any, run: Any) -> None:
     """MBT 9.1: all command markers still face down are turned up in the Pivot Step."""
-    from hexwar.plugins.mbt.sequence import pivot_phase
+    from hexwar.plugins.mbt.adjustment import pivot_phase
 
     g = make_game([("A", "T-80A", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J6", 1)])
     order(g, A="OW", B="F")
@@ -196,7 +192,7 @@ def test_5_3_atgm_resolution_step_is_simultaneous(make_game: Any, run: Any,
         else {"firer": "S", "target": "N"})
     # each missile: roll 01 hits, location 10 = TR (Rear), damage 50 = KNK OUT
     g.dice.force(*dice_faces(1, 10, 50, 1, 10, 50))
-    run(atgm_resolution_phase(g), lambda d: "pass")
+    run(atgm_resolution_step(g), lambda d: "pass")
     assert len(shots(g, "N")) == 1 and len(shots(g, "S")) == 1  # S fired although already hit
     g.apply_deferred()
     assert g.state.units["N"].state["destroyed"] == "KO"
@@ -211,13 +207,13 @@ def test_malformed_card_files_fail_naming_the_file_and_the_key(tmp_path: Path) -
 
     from hexwar.core.cli import cli
     from hexwar.core.errors import DataError
-    from hexwar.plugins.mbt.datacards import load_card
+    from hexwar.plugins.mbt.cards import load_card
     from hexwar.plugins.mbt.plugin import hexwar_register_commands
 
     if "mbt" not in getattr(cli, "commands", {}):
         hexwar_register_commands(cli)
 
-    text = (PKG / "cards" / "ussr-1a_t-80a.toml").read_text(encoding="utf-8")
+    text = (PKG / "data" / "cards" / "ussr-1a_t-80a.toml").read_text(encoding="utf-8")
     cases = [
         ("[card]", "[card", "invalid TOML", None),
         ("[speeds]", "[speedz]", "unknown section 'speedz'", "speedz"),
@@ -244,9 +240,9 @@ def test_malformed_card_files_fail_naming_the_file_and_the_key(tmp_path: Path) -
 
 def test_5_1_initiative_roll_off_ties_roll_again_and_the_winner_chooses(make_game: Any,
                                                                         run: Any) -> None:
-    """MBT 5.1-5.2 (and 4.2: one die's 0 reads 10): ties roll again; the winner picks first or
+    """MBT 5.1-5.2 (and MBT 4.2: one die's 0 reads 10): ties roll again; the winner picks first or
     second; per-Turn status is cleared at the start of the Turn."""
-    from hexwar.plugins.mbt.sequence import initiative_phase
+    from hexwar.plugins.mbt.initiative import initiative_phase
 
     g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J9", 1)])
     b = g.state.units["B"]
@@ -264,8 +260,8 @@ def test_5_1_initiative_roll_off_ties_roll_again_and_the_winner_chooses(make_gam
 
 
 def test_mbt_163_a_lead_of_exactly_30_wins_29_ties(make_game: Any, monkeypatch: Any) -> None:
-    """MBT 9.4.3 (digest MBT-163): NATO 110 VP against 80 wins; 109 against 80 is a tie; each
-    stone building hex a side controls is worth 10 (9.4.2.2)."""
+    """MBT 9.4.3: NATO 110 VP against 80 wins; 109 against 80 is a tie; each
+    stone building hex a side controls is worth 10 (MBT 9.4.2.2)."""
     from hexwar.plugins.mbt import victory
 
     g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J9", 1)],
@@ -285,7 +281,7 @@ def test_mbt_110_a_unit_sent_back_into_a_disputed_hex_goes_back_again(make_game:
                                                                         run: Any) -> None:
     """MBT 8.8.2: a unit moved back may land in a hex that is disputed in turn; that hex is judged
     the same way (the unit entered it this Turn, the enemy there did not), so it goes back again."""
-    from hexwar.plugins.mbt.sequence import adjust_contested
+    from hexwar.plugins.mbt.movement import adjust_contested
 
     g = make_game([("X", "M1A1", NATO, "9J7", 1), ("Z", "T-80A", SOV, "9J5", 4),
                    ("W", "T-80A", SOV, "9J4", 4)])
@@ -304,7 +300,7 @@ def test_mbt_110_a_unit_sent_back_into_a_disputed_hex_goes_back_again(make_game:
 
 def test_7_4_2_2_a_target_with_move_orders_counts_as_moving_before_it_moves_unrevealed(
         make_game: Any, run: Any, dice_faces: Any) -> None:
-    """MBT 7.4.2.2: the target is moving by its orders (M, FM), not by having moved; 6.2.2: the
+    """MBT 7.4.2.2: the target is moving by its orders (M, FM), not by having moved; MBT 6.2.2: the
     modifier is applied without the order itself being shown to the firer's side."""
     g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J6", 1),
                    ("C", "T-72M1", SOV, "9K6", 1)])
@@ -320,8 +316,10 @@ def test_7_4_2_2_a_target_with_move_orders_counts_as_moving_before_it_moves_unre
 
 def test_6_1_4_6_and_7_units_sit_at_ground_level_and_never_block_sight(make_game: Any) -> None:
     """MBT 6.1.4.6: a unit in woods is at the hex's ground level (a shot at it is Level, not
-    Rising); 6.1.4.7: units of either side never block a line of sight."""
-    from hexwar.plugins.mbt.state import ctx, elevation, sees
+    Rising); MBT 6.1.4.7: units of either side never block a line of sight."""
+    from hexwar.plugins.mbt.fire import elevation
+    from hexwar.plugins.mbt.sighting import sees
+    from hexwar.plugins.mbt.state import ctx
 
     g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J6", 1),
                    ("C", "M1A1", NATO, "9J4", 4), ("D", "T-72M1", SOV, "9J3", 1),
@@ -331,13 +329,13 @@ def test_6_1_4_6_and_7_units_sit_at_ground_level_and_never_block_sight(make_game
     p = g.board.parse
     assert elevation(ctx(g).info, p("9J2"), p("9K6")) == "Level"  # the woods' +2 is the treetops
     assert a.hex is not None and w.hex is not None and a.hex.distance(w.hex) <= 5
-    assert sees(g, a, w)  # into the woods hex itself: only intervening woods block (6.1.4.5)
+    assert sees(g, a, w)  # into the woods hex itself: only intervening woods block (MBT 6.1.4.5)
 
 
 def test_mbt_17_moved_marker_doubles_the_buttoned_range_too(make_game: Any) -> None:
-    """MBT 6.1.3.5 (digest MBT-17): a vehicle in scrub with a spotted (MOVED) marker is seen by a
+    """MBT 6.1.3.5: a vehicle in scrub with a spotted (MOVED) marker is seen by a
     buttoned sighter out to 20 hexes (10 doubled), not at 21; with FIRED, at any range."""
-    from hexwar.plugins.mbt.state import sees
+    from hexwar.plugins.mbt.sighting import sees
 
     g0 = make_game([("A", "M1A1", NATO, "9J1", 4)])
     start = g0.board.parse("9J1")
@@ -354,7 +352,7 @@ def test_mbt_17_moved_marker_doubles_the_buttoned_range_too(make_game: Any) -> N
 
 
 def test_mbt_98_first_hex_rule_in_play_m_not_fm_and_in_reverse(make_game: Any) -> None:
-    """MBT 8.4.4 (digest MBT-98): with M orders and nothing spent on turns a vehicle may always
+    """MBT 8.4.4: with M orders and nothing spent on turns a vehicle may always
     enter one new hex, forward or in reverse, whatever it costs; FM orders do not get this."""
     hills = {"9J4": 2, "9J6": 2}
     g = make_game([("A", "T-80A", SOV, "9J5", 1)], terrain={"9J4": "rough", "9J6": "rough"},

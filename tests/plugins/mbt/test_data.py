@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,7 @@ from hexwar.core.manager import Hooks, build_plugin_manager
 from hexwar.core.provenance import is_estimated
 from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.tables import TableSet, check_disclosed
-from hexwar.plugins.mbt.charts import TABLES, disclosed, load_charts
-from hexwar.plugins.mbt.datacards import (
+from hexwar.plugins.mbt.cards import (
     CARD_DISCLOSED,
     SHIPPED,
     card_fact,
@@ -24,6 +24,7 @@ from hexwar.plugins.mbt.datacards import (
     load_card,
     load_cards,
 )
+from hexwar.plugins.mbt.tables import TABLES, disclosed, load_charts
 
 PKG = Path(mbt_pkg.__file__).parent
 
@@ -79,7 +80,8 @@ def test_a_table_pack_replaces_a_chart_and_is_checked(tmp_path: Path) -> None:
     assert len(problems) == 1 and "56" in str(problems[0])
     assert load_charts((str(pack),)).hit_number(14, -3).value == 57
     result = CliRunner().invoke(cli, ["data", "check", "mbt", "--pack", str(pack)])
-    assert result.exit_code == 1
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # not a crash
+    assert "MBT 7.4.3 discloses 56" in result.output
 
 
 def test_a_user_card_replaces_the_shipped_one(tmp_path: Path) -> None:
@@ -98,7 +100,12 @@ def test_a_user_card_replaces_the_shipped_one(tmp_path: Path) -> None:
     assert len(problems) == 1 and "85" in problems[0]
     _add_commands()
     result = CliRunner().invoke(cli, ["mbt", "cards", "--check", "--cards", str(mine)])
-    assert result.exit_code == 1
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # not a crash
+    assert "85" in result.output and "✗" in result.output
+    good = CliRunner().invoke(cli, ["mbt", "cards", "--check"])
+    assert good.exit_code == 0 and "every disclosed card number agrees" in good.output
+    listing = CliRunner().invoke(cli, ["mbt", "cards", "--json"])
+    assert listing.exit_code == 0 and "T-80A" in {r["name"] for r in json.loads(listing.output)}
 
 
 def test_a_scenario_may_name_its_own_cards(make_game: object, tmp_path: Path) -> None:
@@ -142,7 +149,7 @@ def test_mbt_101_72_69_144_card_values() -> None:
     assert t80.stacking == 2 and t80.gp_defense == 8
     assert card_fact(t80, ("gp", "125mm", "nm", 18))[0] == 17
     assert card_fact(t80, ("gp", "125mm", "mv", 18))[0] == 9
-    assert card_fact(load_cards()["Leopard 2"], ("dep_el", "120mm"))[0] == (8, 10)  # MBT-144
+    assert card_fact(load_cards()["Leopard 2"], ("dep_el", "120mm"))[0] == (8, 10)  # MBT 17.3.1 example
 
 
 # -- map ------------------------------------------------------------------------------------
@@ -166,7 +173,7 @@ def test_mbt_4_and_9_labels_and_directions() -> None:
     assert board.label(h) == "2EE3"  # type: ignore[attr-defined]
     m5 = board.parse("1M5")  # type: ignore[attr-defined]
     assert board.label(m5.neighbor(1).neighbor(1)) == "1M3"  # type: ignore[attr-defined]
-    assert m5.distance(m5) == 0 and m5.distance(m5.neighbor(3)) == 1  # MBT-10
+    assert m5.distance(m5) == 0 and m5.distance(m5.neighbor(3)) == 1  # MBT 4.7.1
 
 
 def test_panels_stack_3_2_1_from_side_4_to_side_1() -> None:
@@ -186,7 +193,7 @@ def test_stone_buildings_are_the_objectives_and_panels_are_stand_ins() -> None:
     assert len(info.objectives) == 4
     assert all(board.terrain(h) == "stone" for h in info.objectives)  # type: ignore[attr-defined]
     for n in (1, 2, 3):
-        text = (PKG / "panels" / f"panel{n}.toml").read_text(encoding="utf-8")
+        text = (PKG / "data" / "panels" / f"panel{n}.toml").read_text(encoding="utf-8")
         assert "stand_in = true" in text and "NOT the printed panel" in text
 
 
@@ -200,7 +207,7 @@ def test_basic_scenarios_validate(key: str) -> None:
 
 
 def test_the_card_format_is_documented() -> None:
-    text = (PKG / "cards" / "README.md").read_text(encoding="utf-8")
+    text = (PKG / "data" / "cards" / "README.md").read_text(encoding="utf-8")
     for section in ("[card]", "[target]", "[[weapons]]", "[[weapons.ammo]]", "[hit_location]",
                     "[armor", "[speeds]", "turn_costs", "[movement_costs]", "[height_costs]"):
         assert section in text, section

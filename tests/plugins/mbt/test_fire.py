@@ -1,23 +1,24 @@
-"""AP point effect fire (MBT 7.4): the pipeline with cards and charts, digest cases MBT-n."""
+"""AP point effect fire (MBT 7.4): the fire procedure with cards and charts; tests are named after the
+worked cases they check (test_mbt_<n>_...)."""
 
 from __future__ import annotations
 
 import pytest
 
 from hexwar.core.dice import Dice
-from hexwar.core.errors import RulesError
+from hexwar.core.errors import PluginError, RulesError
+from hexwar.core.kit import Edit
 from hexwar.core.types import Modifier
-from hexwar.plugins.mbt.charts import load_charts
-from hexwar.plugins.mbt.datacards import load_cards
-from hexwar.plugins.mbt.fire import (
-    DEFAULT_PIPELINE,
-    FirePipeline,
+from hexwar.plugins.mbt.ap_fire import (
+    BASIC,
+    FireProcedure,
     HitResult,
     Situation,
-    StepEdit,
     ap_modifiers,
     kill_probability,
 )
+from hexwar.plugins.mbt.cards import load_cards
+from hexwar.plugins.mbt.tables import load_charts
 
 CARDS = load_cards()
 CHARTS = load_charts()
@@ -53,7 +54,7 @@ def test_mbt_12_maximum_ranges() -> None:
     assert gun.ammo["APFSDS"].ap_at(40) is not None
     assert gun.ammo["HEAT"].ap_at(33) is None
     with pytest.raises(RulesError, match=r"MBT 4\.7\.2|range"):
-        DEFAULT_PIPELINE.resolve(sit(rng=33, ammo="HEAT"), CHARTS, dice(1))
+        BASIC.resolve(sit(rng=33, ammo="HEAT"), CHARTS, dice(1))
 
 
 def test_mbt_13_112_songster_minimum_range_and_speeds() -> None:
@@ -61,7 +62,7 @@ def test_mbt_13_112_songster_minimum_range_and_speeds() -> None:
     line = songster.ammo["ATGM"]
     assert line.min_range == 2
     assert line.ap_at(1) is None and line.ap_at(2) is not None
-    assert songster.speeds == {"1-3": 24, "4+": 12}  # MBT-112 data (14.2.2.2.3)
+    assert songster.speeds == {"1-3": 24, "4+": 12}  # MBT 14.2.2.2.3 example
 
 
 def test_mbt_37_modifiers_are_cumulative() -> None:
@@ -123,9 +124,9 @@ def test_mbt_45_one_shot() -> None:
     # T-72M1 (ROF 1, AP 14 at range 14) at a Leopard 1A4 (size 0) in clear: net -3 gives H = 56
     s = sit(firer="T-72M1", target="Leopard 1A4", rng=14,
             extra_modifiers=(Modifier("test", -3, "test"),))
-    hit = DEFAULT_PIPELINE.resolve(s, CHARTS, dice(56, 99, 1))
+    hit = BASIC.resolve(s, CHARTS, dice(56, 99, 1))
     assert hit.hit_number == 56 and hit.hits == 1
-    miss = DEFAULT_PIPELINE.resolve(s, CHARTS, dice(57))
+    miss = BASIC.resolve(s, CHARTS, dice(57))
     assert miss.hits == 0
 
 
@@ -135,7 +136,7 @@ def test_mbt_46_number_of_hits(roll: int, hits: int) -> None:
     assert CHARTS.hit_thresholds(65, 4) == {4: 10, 3: 20, 2: 29}
     # AP 14 with net +0 gives 23 + 42 = 65 on the stand-in chart; ROF 4 set explicitly
     s = sit(target="Leopard 1A4", rof=4, extra_modifiers=(Modifier("test", 0, "test"),))
-    r = DEFAULT_PIPELINE.resolve(s, CHARTS, dice(roll, *([99] * 8)))
+    r = BASIC.resolve(s, CHARTS, dice(roll, *([99] * 8)))
     assert r.hit_number == 65
     assert r.hits == hits
 
@@ -148,7 +149,7 @@ def test_mbt_47_front_roll_16_is_turret_front() -> None:
 def test_mbt_48_falling_shot_hull_deck_from_above() -> None:
     assert CARDS["T-80A"].locate("Front", 41) == ("HF", False)
     assert CARDS["T-80A"].locate("Front", 41, falling=True) == ("HD", True)
-    r = DEFAULT_PIPELINE.resolve(sit(rng=5, elevation="Falling"), CHARTS, dice(1, 41, 50))
+    r = BASIC.resolve(sit(rng=5, elevation="Falling"), CHARTS, dice(1, 41, 50))
     assert r.hit_results[0].location == "HD" and r.hit_results[0].angle == "Above"
 
 
@@ -160,7 +161,7 @@ def test_mbt_49_armour_basis() -> None:
 def test_mbt_50_penetration_value_and_no_penetration() -> None:
     gun = CARDS["T-80A"].main_gun
     assert gun is not None and gun.ammo["APFSDS"].pv_at(14) == 80
-    r = DEFAULT_PIPELINE.resolve(sit(rng=14), CHARTS, dice(1, 16))
+    r = BASIC.resolve(sit(rng=14), CHARTS, dice(1, 16))
     h = r.hit_results[0]
     assert h.location == "TF" and h.armor == 85 and h.pv == 80 and h.penetrated is False
     assert h.effect == "none" and h.damage_roll is None
@@ -169,7 +170,7 @@ def test_mbt_50_penetration_value_and_no_penetration() -> None:
 def test_mbt_51_equal_penetrates() -> None:
     s = sit(rng=14, target="T-80A")  # PV 80 at range 14 against an armour basis of exactly 80
     h = HitResult(n=1, armor=80)
-    from hexwar.plugins.mbt.fire import FireContext, ShotResult, step_penetration
+    from hexwar.plugins.mbt.ap_fire import FireContext, ShotResult, step_penetration
 
     step_penetration(FireContext(CHARTS, dice()), ShotResult(s), h)
     assert h.pv == 80 and h.penetrated is True
@@ -183,7 +184,7 @@ def test_mbt_52_damage_band() -> None:
 
 def test_mbt_53_worked_example_7_4_8() -> None:
     s = sit(firer="T-72M1", target="Leopard 1A4", rng=5, target_terrain=("woods",))
-    r = DEFAULT_PIPELINE.resolve(s, CHARTS, dice(6, 25, 60))
+    r = BASIC.resolve(s, CHARTS, dice(6, 25, 60))
     assert r.ap_factor == 18
     assert [m.value for m in r.modifiers] == [-6, 0, 0]  # terrain, movement, size
     assert r.net == -6 and r.hit_number == 59 and r.roll == 6 and r.rof == 1 and r.hits == 1
@@ -195,43 +196,43 @@ def test_mbt_53_worked_example_7_4_8() -> None:
 def test_mbt_54_second_compartment_hit_knocks_out() -> None:
     # a Cmp Hit roll (06-13 on the 125mm APFSDS line) on a target that already has one
     s = sit(rng=2, target="T-72M1", target_compartment="turret")
-    r = DEFAULT_PIPELINE.resolve(s, CHARTS, dice(1, 5, 10))
+    r = BASIC.resolve(s, CHARTS, dice(1, 5, 10))
     assert r.hit_results[0].damage == "Cmp Hit" and r.hit_results[0].effect == "KO"
 
 
 def test_mbt_55_turret_and_hull_compartments() -> None:
-    r = DEFAULT_PIPELINE.resolve(sit(rng=2, target="T-72M1", angle="Front-Side"), CHARTS,
+    r = BASIC.resolve(sit(rng=2, target="T-72M1", angle="Front-Side"), CHARTS,
                                  dice(1, 20, 10))
     assert r.hit_results[0].location == "TS" and r.hit_results[0].effect == "turret_compartment"
-    r = DEFAULT_PIPELINE.resolve(sit(rng=2, target="T-72M1", angle="Front-Side"), CHARTS,
+    r = BASIC.resolve(sit(rng=2, target="T-72M1", angle="Front-Side"), CHARTS,
                                  dice(1, 50, 10))
     assert r.hit_results[0].location == "HS" and r.hit_results[0].effect == "hull_compartment"
 
 
 def test_mbt_57_gun_hit_on_a_gun_already_hit_is_a_miss() -> None:
-    r = DEFAULT_PIPELINE.resolve(sit(rng=2), CHARTS, dice(1, 30))
+    r = BASIC.resolve(sit(rng=2), CHARTS, dice(1, 30))
     assert r.hit_results[0].effect == "gun"
-    r = DEFAULT_PIPELINE.resolve(sit(rng=2, target_gun_hit=True), CHARTS, dice(1, 30))
+    r = BASIC.resolve(sit(rng=2, target_gun_hit=True), CHARTS, dice(1, 30))
     assert r.hit_results[0].location == "miss" and r.hit_results[0].effect == "none"
 
 
 def test_mbt_58_track_hit_is_automatic_damage() -> None:
-    r = DEFAULT_PIPELINE.resolve(sit(rng=2), CHARTS, dice(1, 75))
+    r = BASIC.resolve(sit(rng=2), CHARTS, dice(1, 75))
     h = r.hit_results[0]
     assert h.location == "TK" and h.effect == "track" and h.armor is None and h.damage_roll is None
 
 
 def test_mbt_34_starred_location_misses_only_when_hull_down() -> None:
     assert CARDS["M1"].locate("Front", 63) == ("HF*", False)
-    down = DEFAULT_PIPELINE.resolve(sit(target="M1", rng=2, hull_down=True), CHARTS, dice(1, 63))
+    down = BASIC.resolve(sit(target="M1", rng=2, hull_down=True), CHARTS, dice(1, 63))
     assert down.hit_results[0].effect == "none" and down.hit_results[0].armor is None
-    up = DEFAULT_PIPELINE.resolve(sit(target="M1", rng=2), CHARTS, dice(1, 63, 50))
+    up = BASIC.resolve(sit(target="M1", rng=2), CHARTS, dice(1, 63, 50))
     assert up.hit_results[0].location == "HF" and up.hit_results[0].armor is not None
 
 
-def test_pipeline_steps_are_named_and_editable() -> None:
-    assert DEFAULT_PIPELINE.names == ["ap_factor", "modifiers", "hit_number", "number_of_hits",
-                                      "hit_location", "special_hits", "armor", "penetration", "damage"]
+def test_fire_steps_are_two_named_kit_pipelines_and_editable() -> None:
+    assert BASIC.shot.names == ("ap_factor", "modifiers", "hit_number", "number_of_hits")
+    assert BASIC.hit.names == ("hit_location", "special_hits", "armor", "penetration", "damage")
     seen: list[int] = []
 
     def reactive(ctx: object, shot: object, hit: HitResult) -> None:
@@ -239,12 +240,37 @@ def test_pipeline_steps_are_named_and_editable() -> None:
         if hit.armor is not None:
             hit.armor += 80
 
-    p = FirePipeline([StepEdit("insert_after", "armor", "reactive_armor", reactive, stage="hit")])
-    assert p.names.index("reactive_armor") == p.names.index("armor") + 1
+    p = FireProcedure([Edit("insert_after", "armor", "reactive_armor", reactive, rule="MBT 14.3.4")])
+    assert p.hit.names.index("reactive_armor") == p.hit.names.index("armor") + 1
+    assert p.shot.names == BASIC.shot.names  # the edit went to the hit stage, where its anchor is
     r = p.resolve(sit(rng=2, target="Leopard 1A4"), CHARTS, dice(1, 16))
     assert seen == [1] and r.hit_results[0].armor == 58 + 80 and r.hit_results[0].penetrated is False
-    with pytest.raises(RulesError, match="not a step"):
-        FirePipeline([StepEdit("remove", "no_such_step", stage="hit")])
+    with pytest.raises(PluginError, match="not a fire step"):
+        FireProcedure([Edit("remove", "no_such_step", rule="MBT 99.9")])
+
+
+def test_two_insert_after_edits_at_one_anchor_keep_the_kit_order() -> None:
+    """Two steps inserted after one anchor come in the kit's documented order, [a, x1, x2],
+    whatever order the rules hand them in (hexwar.core.kit.pipeline)."""
+
+    def step(ctx: object, shot: object) -> None:
+        return None
+
+    x1 = Edit("insert_after", "modifiers", "x1", step)
+    x2 = Edit("insert_after", "modifiers", "x2", step)
+    for edits in ([x1, x2], [x2, x1]):
+        names = FireProcedure(edits).shot.names
+        at = names.index("modifiers")
+        assert names[at:at + 4] == ("modifiers", "x1", "x2", "hit_number")
+
+
+def test_an_edit_may_name_a_step_another_edit_inserts() -> None:
+    def step(ctx: object, shot: object, hit: object) -> None:
+        return None
+
+    p = FireProcedure([Edit("insert_after", "reactive_armor", "spall_liner", step),
+                       Edit("insert_after", "armor", "reactive_armor", step)])
+    assert p.hit.names[2:5] == ("armor", "reactive_armor", "spall_liner")
 
 
 def test_kill_probability_is_a_probability() -> None:

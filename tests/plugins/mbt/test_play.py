@@ -2,33 +2,27 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-import hexwar.plugins.mbt as mbt_pkg
 from hexwar.core.engine.controllers import RandomController
-from hexwar.core.engine.game import Game
-from hexwar.core.scenario import Scenario
+from hexwar.core.testing import make_game
 from hexwar.plugins.mbt.ai import MbtAI
 from hexwar.plugins.mbt.state import data
 
-PKG = Path(mbt_pkg.__file__).parent
 
-
-def scenario(key: str) -> Scenario:
-    return Scenario.load(PKG / "scenarios" / f"basic-{key}.toml")
+def scenario(key: str) -> str:
+    return f"mbt:basic-{key}"
 
 
 @pytest.mark.slow
 def test_ai_plays_matchup_a_to_the_end_seeded() -> None:
-    g = Game(scenario("a"), seed=3)
+    g = make_game(scenario("a"), seed=3)
     result = g.play({"NATO": MbtAI("NATO", 3), "Soviet": MbtAI("Soviet", 3)})
     assert g.over and result.level in ("victory", "tie", "automatic victory")
     assert g.state.turn == 10 or result.level == "automatic victory"
     assert set(result.scores) == {"NATO", "Soviet"}
     # the same seed and the same controllers play the same game (state hash after every decision)
-    g2 = Game(scenario("a"), seed=3)
+    g2 = make_game(scenario("a"), seed=3)
     g2.play({"NATO": MbtAI("NATO", 3), "Soviet": MbtAI("Soviet", 3)})
     assert [d["hash"] for d in g.decisions] == [d["hash"] for d in g2.decisions]
     # MBT 2.5: units were set up within 4 hexes of their side's edge, one per hex
@@ -46,7 +40,7 @@ def test_ai_plays_matchup_a_to_the_end_seeded() -> None:
 
 
 def test_hidden_orders_never_reach_the_other_side_before_they_are_revealed() -> None:
-    g = Game(scenario("c"), seed=5)
+    g = make_game(scenario("c"), seed=5)
     ctl = {"NATO": RandomController("NATO", 5), "Soviet": RandomController("Soviet", 5)}
     checked = 0
     while g.pending is not None and g.state.turn <= 2:
@@ -68,7 +62,7 @@ def test_hidden_orders_never_reach_the_other_side_before_they_are_revealed() -> 
 
 
 def test_random_players_finish_matchup_b() -> None:
-    g = Game(scenario("b"), seed=1)
+    g = make_game(scenario("b"), seed=1)
     result = g.play({"NATO": RandomController("NATO", 1), "Soviet": RandomController("Soviet", 1)})
     assert g.over and result.level in ("victory", "tie", "automatic victory")
 
@@ -76,10 +70,10 @@ def test_random_players_finish_matchup_b() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("key,seed", [("b", 5), ("c", 7), ("d", 11)])
 def test_ai_plays_other_matchups_to_the_end(key: str, seed: int) -> None:
-    g = Game(scenario(key), seed=seed)
+    g = make_game(scenario(key), seed=seed)
     result = g.play({"NATO": MbtAI("NATO", seed), "Soviet": MbtAI("Soviet", seed)})
     assert g.over and (g.state.turn == 10 or result.level == "automatic victory")
-    # victory evaluated (9.4.2-9.4.3): both sides scored, the reason cites the rule
+    # victory evaluated (MBT 9.4.2-9.4.3): both sides scored, the reason cites the rule
     assert set(result.scores) == {"NATO", "Soviet"} and "MBT 9.4" in " ".join(result.reasons)
     fired = [e for e in g.log.for_side(None) if e.get("what") == "AP point effect fire"]
     assert fired, "the AIs should have fought"
@@ -88,7 +82,7 @@ def test_ai_plays_other_matchups_to_the_end(key: str, seed: int) -> None:
 def test_an_illegal_answer_is_rejected_by_the_engine_and_changes_nothing() -> None:
     from hexwar.core.errors import RulesError
 
-    g = Game(scenario("a"), seed=2)
+    g = make_game(scenario("a"), seed=2)
     d = g.pending
     assert d is not None and d.kind == "mbt.edge"
     before = g.state.digest()

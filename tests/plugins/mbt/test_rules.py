@@ -1,5 +1,6 @@
-"""The Basic Game rules on the engine: sighting, LOS, orders, fire steps, overwatch, movement, 8.8,
-adjustment, victory. Digest cases are named after their MBT-n id."""
+"""The Basic Game rules on the engine: sighting, LOS, orders, fire steps, overwatch, movement, units
+of both sides in one hex (MBT 8.8), adjustment, victory. Tests of a worked case keep its number
+(test_mbt_<n>_...)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,15 @@ import pytest
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import moves
-from hexwar.plugins.mbt.sequence import (
-    adjust_contested,
-    atgm_announce_phase,
-    atgm_resolution_phase,
-    direct_fire_phase,
-    legal_orders,
-    markers_phase,
-    move_unit,
-    orders_phase,
-    overwatch_fire_phase,
-    pivot_phase,
-    sighting_phase,
-    turret_options,
-)
-from hexwar.plugins.mbt.state import card_of, ctx, data, sees
+from hexwar.plugins.mbt import movement_costs
+from hexwar.plugins.mbt.adjustment import markers_phase, pivot_phase, turret_options
+from hexwar.plugins.mbt.fire import atgm_announce_phase, direct_fire_phase
+from hexwar.plugins.mbt.movement import adjust_contested, move_unit
+from hexwar.plugins.mbt.orders import legal_orders, orders_phase
+from hexwar.plugins.mbt.overwatch import overwatch_fire_phase
+from hexwar.plugins.mbt.sequence import atgm_resolution_step
+from hexwar.plugins.mbt.sighting import sees, sighting_phase
+from hexwar.plugins.mbt.state import card_of, ctx, data
 from hexwar.plugins.mbt.victory import final, victory_points
 
 NATO, SOV = "NATO", "Soviet"
@@ -36,7 +30,7 @@ def order(game: Any, **orders: str) -> None:
         game.state.units[uid].state["order"] = o
 
 
-# -- sighting and LOS (6.1) --------------------------------------------------------------------
+# -- sighting and LOS (MBT 6.1) --------------------------------------------------------------------
 
 
 def test_mbt_16_17_sighting_ranges_scrub(make_game: Any) -> None:
@@ -48,7 +42,7 @@ def test_mbt_16_17_sighting_ranges_scrub(make_game: Any) -> None:
     assert sees(g, a, b)  # range 7 = open limit
     assert not sees(g, a, c)  # range 10
     a.state["open"] = False
-    assert sees(g, a, c)  # buttoned: 10 (as printed, 6.1.3.4)
+    assert sees(g, a, c)  # buttoned: 10 (as printed, MBT 6.1.3.4)
     a.state["open"] = True
     c.state["spotted"] = "MOVED"
     assert sees(g, a, c)  # doubled: 14
@@ -80,8 +74,8 @@ def test_mbt_24_25_los_woods_and_adjacent(make_game: Any) -> None:
                    ("C", "T-72M1", SOV, "9J5", 1)], terrain={"9J4": "woods", "9J5": "woods"})
     info = ctx(g).info
     p = g.board.parse
-    assert not info.los(p("9J2"), p("9J6"))  # woods between (6.1.4.5)
-    assert info.los(p("9J4"), p("9J5"))  # adjacent: always (6.1.4)
+    assert not info.los(p("9J2"), p("9J6"))  # woods between (MBT 6.1.4.5)
+    assert info.los(p("9J4"), p("9J5"))  # adjacent: always (MBT 6.1.4)
     assert info.los(p("9J3"), p("9J4"))
 
 
@@ -106,7 +100,7 @@ def test_mbt_27_depressions(make_game: Any) -> None:
     assert not info.los(p("9J8"), p("9J12"))  # depression -> clear over depressions: J10 ok, J11 no
 
 
-# -- orders (6.2) ---------------------------------------------------------------------------
+# -- orders (MBT 6.2) ---------------------------------------------------------------------------
 
 
 def test_orders_need_a_seen_enemy_for_fire_and_a_working_unit(make_game: Any, run: Any) -> None:
@@ -116,7 +110,7 @@ def test_orders_need_a_seen_enemy_for_fire_and_a_working_unit(make_game: Any, ru
     a, c = g.state.units["A"], g.state.units["C"]
     assert set(legal_orders(g, a)) == {"F", "FM", "M", "OW", "ATGM"}
     assert data(g)["sighted"]["C"] == [] and set(legal_orders(g, c)) == {"M", "OW"}
-    a.state["damage"]["track"] = True  # 6.2.3: no move orders for an immobile unit
+    a.state["damage"]["track"] = True  # MBT 6.2.3: no move orders for an immobile unit
     assert set(legal_orders(g, a)) == {"F", "OW", "ATGM"}
     a.state["damage"]["gun"] = True
     assert set(legal_orders(g, a)) == {"ATGM"}
@@ -163,7 +157,7 @@ def test_units_not_seen_are_not_in_the_enemy_view(make_game: Any) -> None:
     assert "B" in view.units and "C" not in view.units
 
 
-# -- fire steps (5.3, 7.1-7.3) ----------------------------------------------------------------
+# -- fire steps (MBT 5.3, 7.1-7.3) ----------------------------------------------------------------
 
 
 def test_mbt_180_unit_hit_in_direct_fire_step_still_fires(make_game: Any, run: Any,
@@ -177,7 +171,7 @@ def test_mbt_180_unit_hit_in_direct_fire_step_still_fires(make_game: Any, run: A
     decl_b = {"target": "A", "shots": [["B", "APFSDS"]]}
     run(direct_fire_phase(g), [decl_a, decl_b])
     a, b = g.state.units["A"], g.state.units["B"]
-    assert b.state["fired"] and b.state["pending"] == ["KO", "KO"]  # hit, yet it fired (5.3)
+    assert b.state["fired"] and b.state["pending"] == ["KO", "KO"]  # hit, yet it fired (MBT 5.3)
     assert a.state["pending"] == ["KO"]
     assert a.hex is not None and b.hex is not None  # nothing applied until the step ends
     g.apply_deferred()
@@ -197,7 +191,7 @@ def test_mbt_181_declared_shots_at_a_knocked_out_target_are_wasted(make_game: An
     assert g.state.units["B"].state["fired"]
     wasted = [e for e in g.log.for_side(None) if e.get("what") == "shot wasted"]
     assert [e["firer"] for e in wasted] == ["B"]
-    # C may not fire at T any more in this step (7.3.2)
+    # C may not fire at T any more in this step (MBT 7.3.2)
     bad = asked[-1]
     assert bad.validate is not None
     assert "already been fired at" in (bad.validate({"target": "T", "shots": [["C", "APFSDS"]]}) or "")
@@ -233,13 +227,13 @@ def test_overwatch_fire_step_only_at_units_that_fired(make_game: Any, run: Any,
         {"target": "B", "shots": [["A", "APFSDS"]]} in list(d.options or []) else "pass"))
     targets = {o["target"] for d in asked if d.side == NATO for o in d.options if isinstance(o, dict)}
     assert targets == {"B"}  # C did not fire
-    # C (OW) may now fire at A, which just fired (7.5.1 chains in the step)
+    # C (OW) may now fire at A, which just fired (MBT 7.5.1 chains in the step)
     sov = [d for d in asked if d.side == SOV]
     assert sov and any(isinstance(o, dict) and o["target"] == "A" for o in sov[0].options)
     assert g.state.units["A"].state["fired"]
 
 
-# -- ATGM (7.2.2) ---------------------------------------------------------------------------
+# -- ATGM (MBT 7.2.2) ---------------------------------------------------------------------------
 
 
 def test_mbt_113_114_atgm_resolution(make_game: Any, run: Any, dice_faces: Any) -> None:
@@ -251,15 +245,15 @@ def test_mbt_113_114_atgm_resolution(make_game: Any, run: Any, dice_faces: Any) 
     run(atgm_announce_phase(g), [{"firer": "A", "target": "B"}, {"firer": "C", "target": "D"}])
     assert data(g)["atgm"] == [{"firer": "A", "target": "B"}, {"firer": "C", "target": "D"}]
     assert g.state.units["A"].state["spotted"] == "FIRED"
-    # B moves out of A's 60-degree arc but stays in sight: still resolved (7.2.2.2)
+    # B moves out of A's 60-degree arc but stays in sight: still resolved (MBT 7.2.2.2)
     g.state.units["B"].hex = g.board.parse("9N6")
-    assert not __import__("hexwar.plugins.mbt.state", fromlist=["x"]).in_turret_arc(
+    assert not __import__("hexwar.plugins.mbt.fire", fromlist=["x"]).in_turret_arc(
         g.state.units["A"], g.state.units["B"].hex)
-    # C is knocked out before resolution: automatic miss (7.2.2.1)
+    # C is knocked out before resolution: automatic miss (MBT 7.2.2.1)
     g.state.units["C"].state["destroyed"] = "KO"
     g.state.units["C"].hex = None
     g.dice.force(*dice_faces(99))
-    run(atgm_resolution_phase(g), [])
+    run(atgm_resolution_step(g), [])
     results = [e for e in g.log.for_side(None) if e.get("type") == "result"]
     assert any(e["what"] == "AP point effect fire" and e["firer"] == "A" for e in results)
     assert any("firer destroyed" in str(e["result"]) for e in results)
@@ -272,20 +266,20 @@ def test_mbt_114_atgm_target_behind_woods_misses(make_game: Any, run: Any) -> No
     data(g)["atgm"] = [{"firer": "A", "target": "B"}]
     g.state.units["A"].state["fired"] = True
     g.state.units["B"].hex = g.board.parse("9J12")
-    run(atgm_resolution_phase(g), [])
+    run(atgm_resolution_step(g), [])
     results = [e for e in g.log.for_side(None) if e.get("type") == "result"]
     assert any("automatic miss" in str(e["result"]) and "see" in str(e["result"]) for e in results)
 
 
-# -- movement (8.0) and overwatch during movement (7.5.2-7.5.3) ----------------------------
+# -- movement (MBT 8.0) and overwatch during movement (MBT 7.5.2-7.5.3) ----------------------------
 
 
-def mctx() -> moves.MoveContext:
-    return moves.MoveContext()
+def mctx() -> movement_costs.MoveContext:
+    return movement_costs.MoveContext()
 
 
 def test_mbt_89_fm_moves_half(make_game: Any) -> None:
-    from hexwar.plugins.mbt.sequence import movement_allowance
+    from hexwar.plugins.mbt.movement import movement_allowance
 
     g = make_game([("A", "T-80A", SOV, "9J2", 4)])
     order(g, A="M")
@@ -298,7 +292,7 @@ def test_mbt_90_turn_costs_per_hex(make_game: Any) -> None:
     g = make_game([("A", "T-80A", SOV, "9J5", 1)])
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     h = g.board.parse("9J5")
-    succ = moves.successors(card, info, mctx())
+    succ = movement_costs.successors(card, info, mctx())
     turns = {s[1]: c for s, c in succ((h, 1, False)) if s[0] == h}
     assert turns == {2: 0, 6: 0, 3: 1, 5: 1, 4: 2}
     assert not [s for s, _ in succ((h, 1, True)) if s[0] == h]  # one turn per hex
@@ -308,10 +302,10 @@ def test_mbt_91_92_93_costs(make_game: Any) -> None:
     g = make_game([("A", "M1A1", NATO, "9J5", 1)], terrain={"9J3": "rough"}, heights={"9J4": 1})
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
-    assert moves.enter_cost(card, info, p("9J6"), p("9J5"), mctx()) == 1  # clear
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 2  # clear hill, +1 height
-    assert moves.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == 5  # rough 4, +1 down
-    succ = moves.successors(card, info, mctx())
+    assert movement_costs.enter_cost(card, info, p("9J6"), p("9J5"), mctx()) == 1  # clear
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 2  # clear hill, +1 height
+    assert movement_costs.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == 5  # rough 4, +1 down
+    succ = movement_costs.successors(card, info, mctx())
     back = [(s, c) for s, c in succ((p("9J5"), 1, False)) if s[0] == p("9J6")]
     assert back == [((p("9J6"), 1, False), Fraction(2))]  # reverse: twice the cost, facing kept
 
@@ -324,32 +318,32 @@ def test_mbt_94_95_96_roads(make_game: Any) -> None:
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
     third = Fraction(1, 3)
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == third
-    assert moves.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == third  # rough, 1 height
-    assert moves.enter_cost(card, info, p("9J3"), p("9J2"), mctx()) == third + 1  # building +1
-    found = moves.reach(card, info, (p("9J5"), 1, False), Fraction(2), mctx())
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == third
+    assert movement_costs.enter_cost(card, info, p("9J4"), p("9J3"), mctx()) == third  # rough, 1 height
+    assert movement_costs.enter_cost(card, info, p("9J3"), p("9J2"), mctx()) == third + 1  # building +1
+    found = movement_costs.reach(card, info, (p("9J5"), 1, False), Fraction(2), mctx())
     assert found[(p("9J2"), 1)] == 2  # 1/3 + 1/3 + 4/3: three road hexes for 2 MF
-    assert (p("9J2"), 1) not in moves.reach(card, info, (p("9J5"), 1, False), Fraction(5, 3), mctx())
-    blocked = moves.MoveContext(wrecks=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), blocked) == 1  # wreck: no road rate
+    assert (p("9J2"), 1) not in movement_costs.reach(card, info, (p("9J5"), 1, False), Fraction(5, 3), mctx())
+    blocked = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), blocked) == 1  # wreck: no road rate
 
 
 def test_mbt_98_first_hex_rule(make_game: Any) -> None:
     g = make_game([("A", "T-80A", SOV, "9J5", 1)], terrain={"9J4": "rough"}, heights={"9J4": 3})
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) is None  # 3 heights: P
-    assert (p("9J4"), 1) not in moves.reach(card, info, (p("9J5"), 1, False), Fraction(6), mctx(),
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) is None  # 3 heights: P
+    assert (p("9J4"), 1) not in movement_costs.reach(card, info, (p("9J5"), 1, False), Fraction(6), mctx(),
                                             first_hex_rule=True)  # never into a prohibited hex
     g2 = make_game([("A", "T-80A", SOV, "9J5", 1)], terrain={"9J4": "rough"}, heights={"9J4": 2})
     card, info = card_of(g2, g2.state.units["A"]), ctx(g2).info
     p = g2.board.parse
     start = (p("9J5"), 1, False)
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 7
-    assert (p("9J4"), 1) not in moves.reach(card, info, start, Fraction(6), mctx())
-    assert (p("9J4"), 1) in moves.reach(card, info, start, Fraction(6), mctx(), first_hex_rule=True)
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == 7
+    assert (p("9J4"), 1) not in movement_costs.reach(card, info, start, Fraction(6), mctx())
+    assert (p("9J4"), 1) in movement_costs.reach(card, info, start, Fraction(6), mctx(), first_hex_rule=True)
     # after paying for a turn the rule no longer applies
-    assert (p("9J4"), 1) not in moves.reach(card, info, (p("9J5"), 1, True), Fraction(5), mctx(),
+    assert (p("9J4"), 1) not in movement_costs.reach(card, info, (p("9J5"), 1, True), Fraction(5), mctx(),
                                             first_hex_rule=False)
 
 
@@ -358,7 +352,7 @@ def test_mbt_99_stacking_and_a_move_it_cannot_pay_for(make_game: Any, run: Any) 
     order(g, A="M")
     gen = move_unit(g, g.state.units["A"])
     d = gen.send(None)
-    assert ["9J3", 1] not in d.options  # a friend is there: may pass, may not stop (4.3)
+    assert ["9J3", 1] not in d.options  # a friend is there: may pass, may not stop (MBT 4.3)
     assert ["9J2", 1] in d.options
     assert ["9J20", 4] not in d.options  # too far for 6 MF
     before = g.state.digest()
@@ -411,7 +405,7 @@ def test_overwatch_that_stops_the_mover(make_game: Any, run: Any, dice_faces: An
     assert m.state["damage"]["track"] and g.board.label(m.hex) == "9J9"  # stopped where hit
 
 
-# -- 8.8 and 4.8 ------------------------------------------------------------------------------
+# -- MBT 8.8 and 4.8 ------------------------------------------------------------------------------
 
 
 def test_mbt_110_contested_hexes(make_game: Any) -> None:
@@ -438,7 +432,7 @@ def test_mbt_111_control_by_passing_through(make_game: Any, run: Any) -> None:
     assert data(g)["control"]["9J7"] == NATO
 
 
-# -- adjustment (9.0) ------------------------------------------------------------------------
+# -- adjustment (MBT 9.0) ------------------------------------------------------------------------
 
 
 def test_mbt_178_turret_turn(make_game: Any) -> None:
@@ -457,7 +451,7 @@ def test_mbt_179_pivot_step(make_game: Any, run: Any) -> None:
     _, asked = run(pivot_phase(g), [4])
     assert [d.context["unit"] for d in asked] == ["A"]
     assert g.state.units["A"].facing == 4
-    assert g.state.units["B"].state["spotted"] == "FIRED"  # unused F order (9.1)
+    assert g.state.units["B"].state["spotted"] == "FIRED"  # unused F order (MBT 9.1)
     assert g.state.units["A"].state["spotted"] == "MOVED"
 
 
@@ -473,7 +467,7 @@ def test_adjust_markers_removes_unseen_spotted_markers(make_game: Any, run: Any)
     assert g.state.units["A"].state["spotted"] == "MOVED"  # and C sees A
 
 
-# -- victory (9.4) -----------------------------------------------------------------------------
+# -- victory (MBT 9.4) -----------------------------------------------------------------------------
 
 
 def test_mbt_159_163_victory_points(make_game: Any) -> None:
@@ -507,19 +501,19 @@ def test_automatic_victory(make_game: Any) -> None:
 
 
 def test_mbt_56_one_wreck_per_hex_burning_if_any_brewed_up(make_game: Any) -> None:
-    from hexwar.plugins.mbt.sequence import apply_effects
+    from hexwar.plugins.mbt.fire import apply_effects
 
     g = make_game([("A", "T-80A", SOV, "9J5", 1), ("B", "T-80A", SOV, "9J5", 1),
                    ("C", "T-80A", SOV, "9J5", 1)])
     apply_effects(g, g.state.units["A"], ["KO"])
     apply_effects(g, g.state.units["B"], ["KO"])
-    assert data(g)["wrecks"] == {"9J5": "normal"}  # MBT-56: one wreck per hex
+    assert data(g)["wrecks"] == {"9J5": "normal"}  # MBT 7.4.7.3-7.4.7.4: one wreck per hex
     apply_effects(g, g.state.units["C"], ["BU"])
     assert data(g)["wrecks"] == {"9J5": "burning"}
 
 
 def test_mbt_47_48_hit_angle_and_elevation_in_play(make_game: Any) -> None:
-    from hexwar.plugins.mbt.state import elevation, hit_angle
+    from hexwar.plugins.mbt.fire import elevation, hit_angle
 
     g = make_game([("T", "T-80A", SOV, "9J5", 1)], heights={"9J2": 1})
     t = g.state.units["T"]
@@ -533,7 +527,7 @@ def test_mbt_47_48_hit_angle_and_elevation_in_play(make_game: Any) -> None:
     assert Hex(0, 0).distance(Hex(0, 0)) == 0
 
 
-# -- dice and geometry (4.2, 4.7) ------------------------------------------------------------
+# -- dice and geometry (MBT 4.2, 4.7) ------------------------------------------------------------
 
 
 def test_mbt_1_2_3_reading_the_dice() -> None:
@@ -541,10 +535,10 @@ def test_mbt_1_2_3_reading_the_dice() -> None:
 
     d = Dice(0)
     d.force(5, 3, 0, 0, 0, 1, 0)
-    assert d.d100("MBT-1") == 53
-    assert d.d100("MBT-2") == 100
-    assert d.d100("MBT-2") == 1
-    assert d.d10("MBT-3") == 10
+    assert d.d100("MBT 4.2 example") == 53
+    assert d.d100("MBT 4.2: 00") == 100
+    assert d.d100("MBT 4.2: 01") == 1
+    assert d.d10("MBT 4.2, 5.1: 0") == 10
 
 
 def test_mbt_10_range_counts_hexes_not_the_start(make_game: Any) -> None:
@@ -556,7 +550,7 @@ def test_mbt_10_range_counts_hexes_not_the_start(make_game: Any) -> None:
 
 
 def test_mbt_42_brew_up_hexes_on_the_line(make_game: Any) -> None:
-    from hexwar.plugins.mbt.state import brewup_hexes
+    from hexwar.plugins.mbt.fire import brewup_hexes
 
     g = make_game([("A", "M1A1", NATO, "9J2", 4)])
     p = g.board.parse
@@ -578,22 +572,22 @@ def test_mbt_97_bridge_with_a_wreck(make_game: Any) -> None:
                   roads=[("9J5", "9J4")])
     card, info = card_of(g, g.state.units["A"]), ctx(g).info
     p = g.board.parse
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == Fraction(1, 3) + 1
-    wreck = moves.MoveContext(wrecks=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (8.6.1)
-    burning = moves.MoveContext(wrecks=frozenset({p("9J4")}), burning=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
-    # 8.6: entering the bridge hex other than along the road is entering the stream
-    assert moves.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), mctx()) == Fraction(1, 3) + 1
+    wreck = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), wreck) == 1  # clear cost (MBT 8.6.1)
+    burning = movement_costs.MoveContext(wrecks=frozenset({p("9J4")}), burning=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), burning) == 2  # smoke "+"
+    # MBT 8.6: entering the bridge hex other than along the road is entering the stream
+    assert movement_costs.enter_cost(card, info, p("9K5"), p("9J4"), mctx()) == card.move_costs["stream"]
     # a wreck on the bridge does not make wading the stream from off the road any cheaper
-    assert moves.enter_cost(card, info, p("9K5"), p("9J4"), wreck) == card.move_costs["stream"]
-    # an enemy unit on the bridge bars the road rate (8.5.2); the bridge is crossed as clear
-    enemy = moves.MoveContext(enemies=frozenset({p("9J4")}))
-    assert moves.enter_cost(card, info, p("9J5"), p("9J4"), enemy) == 1
+    assert movement_costs.enter_cost(card, info, p("9K5"), p("9J4"), wreck) == card.move_costs["stream"]
+    # an enemy unit on the bridge bars the road rate (MBT 8.5.2); the bridge is crossed as clear
+    enemy = movement_costs.MoveContext(enemies=frozenset({p("9J4")}))
+    assert movement_costs.enter_cost(card, info, p("9J5"), p("9J4"), enemy) == 1
 
 
 def test_mbt_40_acquisition_in_play(make_game: Any, run: Any, dice_faces: Any) -> None:
-    from hexwar.plugins.mbt.state import acquisition_turns
+    from hexwar.plugins.mbt.fire import acquisition_turns
 
     g = make_game([("A", "T-72M1", SOV, "9J2", 4), ("B", "M1A1", NATO, "9J12", 1)])
     a, b = g.state.units["A"], g.state.units["B"]
@@ -619,7 +613,7 @@ def test_a_unit_moving_off_the_edge_leaves_the_game(make_game: Any, run: Any) ->
 
 def test_target_owner_picks_the_hit_angle_on_a_dividing_line(make_game: Any, run: Any,
                                                              dice_faces: Any) -> None:
-    from hexwar.plugins.mbt.state import hit_angles
+    from hexwar.plugins.mbt.fire import hit_angles
 
     g = make_game([("T", "T-72M1", SOV, "9J5", 1), ("A", "M1A1", NATO, "9J5", 1)])
     t = g.state.units["T"]

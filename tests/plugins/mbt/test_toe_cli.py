@@ -1,4 +1,4 @@
-"""`hexwar mbt points` / `hexwar mbt orgs` (plugins/mbt/toe/cli.py), invoked directly with CliRunner."""
+"""`hexwar mbt points` / `hexwar mbt orgs` (plugins/mbt/cli.py), invoked directly with CliRunner."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from hexwar.plugins.mbt.toe.cli import orgs_command, points_command
+from hexwar.plugins.mbt.cli import mbt_group, orgs_command, points_command
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -77,7 +77,7 @@ def test_ambiguous_name_asks_for_nation() -> None:
 
 def test_doctrine_rejected_for_nato() -> None:
     code, out = run("Armored Platoon", "--variant", "a", "--doctrine")
-    assert code != 0 and "13.4" in out
+    assert code != 0 and "MBT 13.4" in out
 
 
 def test_special_forces_crack_only() -> None:
@@ -112,7 +112,7 @@ def test_orgs_listing() -> None:
 
 def test_special_forces_must_be_crack_17_4_1_3_2() -> None:
     code, out = run("Airborne Platoon", "--variant", "n", "--grade", "average")
-    assert code != 0 and "17.4.1.3.2" in out
+    assert code != 0 and "MBT 17.4.1.3.2" in out
     code, out = run("Airborne Platoon", "--variant", "n", "--grade", "crack")
     assert code == 0 and "printed in the TO&E: 239 (DIFFERS)" in out
     assert "erratum [inconsistent] cr: printed 239, computed 250" in out
@@ -126,13 +126,8 @@ def test_group_priced_mounted_variant() -> None:
     assert d["extra_lines"][0]["average_each"] == 200 and "variant b" in d["extra_lines"][0]["label"]
 
 
-def test_commands_plug_into_a_group() -> None:
-    # What plugins/mbt/cli.py does: mbt_group.add_command(points_command) (and orgs_command).
-    import click
-
-    group = click.Group("mbt")
-    group.add_command(points_command)
-    group.add_command(orgs_command)
-    assert set(group.commands) == {"points", "orgs"}
-    res = CliRunner().invoke(group, ["points", "T-80A", "--grade", "crack", "--doctrine", "--json"])
+def test_the_commands_are_part_of_the_mbt_group() -> None:
+    assert mbt_group.commands["points"] is points_command
+    assert mbt_group.commands["orgs"] is orgs_command
+    res = CliRunner().invoke(mbt_group, ["points", "T-80A", "--grade", "crack", "--doctrine", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["points"] == 72

@@ -11,7 +11,8 @@ from hexwar.plugins.mbt.toe.audit import audit
 from hexwar.plugins.mbt.toe.catalog import NATIONS, load
 from hexwar.plugins.mbt.toe.points import Grade, unit_points
 
-# Digest 8.2 counts: unit lines, basic orgs, frequently attached, priced variants, price lines, larger, '*'.
+# The TO&E section's counts per nation: unit lines, basic orgs, frequently attached, priced
+# variants, price lines, larger organizations, larger ones marked '*' (reference only).
 COUNTS = {
     "USA": (23, 25, 3, 203, 203, 17, 9),
     "FRG": (20, 23, 6, 82, 82, 14, 9),
@@ -19,8 +20,9 @@ COUNTS = {
 }
 
 # The exact set of printed values that do not recompute (nation, organization, variant, field).
-# Digest 8.4 found the USSR Tank Platoon (MRR) f/l, Tank Company HQ b/e, FRG Flak (Missile) Section,
-# Airborne Platoon a/e and Gunship Section b; the rest were found by this package's audit.
+# Reading the printed TO&E found the USSR Tank Platoon (MRR) f/l, Tank Company HQ b/e, FRG Flak
+# (Missile) Section, Airborne Platoon a/e and Gunship Section b; the rest were found by this
+# package's audit (docs/decisions.md MBTD-18).
 KNOWN_MISMATCHES = {
     ("FRG", "Flak (Missile) Section", "", "av"),
     ("FRG", "Flak (Missile) Section", "", "cr"),
@@ -49,7 +51,7 @@ KNOWN_MISMATCHES = {
 
 
 def _raw(nation: str) -> dict[str, object]:
-    path = resources.files("hexwar.plugins.mbt.toe").joinpath("data", f"{nation.lower()}.toml")
+    path = resources.files("hexwar.plugins.mbt").joinpath("data", "toe", f"{nation.lower()}.toml")
     with path.open("rb") as fh:
         return tomllib.load(fh)
 
@@ -90,7 +92,7 @@ def test_derived_values_are_marked_and_sourced() -> None:
 
 
 def test_unit_lines_are_self_consistent() -> None:
-    """Every part-1 line: Cr/Pr = 1.2/.8 x Av and Soviet doctrine values .9/.75/.6 x Av (B.3)."""
+    """Every part-1 line: Cr/Pr = 1.2/.8 x Av and Soviet doctrine values .9/.75/.6 x Av (MBT B.3)."""
     toe = load()
     for u in toe.units.values():
         if u.status != "published":
@@ -131,6 +133,7 @@ def test_misprints_are_kept_as_printed() -> None:
 
 def test_errata_refer_to_existing_variants() -> None:
     toe = load()
+    assert toe.errata, "errata.toml was not read"
     for e in toe.errata:
         org = toe.organizations[(e.nation, e.organization)]
         if e.variant:

@@ -1,6 +1,7 @@
-"""Digest worked examples about TO&E points (MBT-122, MBT-164 ... MBT-173), computed from the data.
+"""The rulebook's worked point totals (the scenarios' forces, MBT 19.1.3, MBT B.3), computed from the
+TO&E data; each test keeps the number of its worked case (test_mbt_<n>_...).
 
-MBT-164/165/166 (pure B.3 arithmetic) are in test_toe_points.py.
+The cases that are pure MBT B.3 arithmetic (test_mbt_164/165/166) are in test_toe_points.py.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ def av(nation: str, unit: str, *options: str) -> int:
 
 
 def test_mbt_122_soviet_attached_medium_battery_150() -> None:
-    # 19.1.3: an attached medium battery costs 150 (the TO&E "Motorized Rifle Company Attached Artillery").
-    for g in Grade:  # B.3: artillery keeps its value at every grade
+    # MBT 19.1.3: an attached medium battery costs 150 (the TO&E "Motorized Rifle Company Attached
+    # Artillery").
+    for g in Grade:  # MBT B.3: artillery keeps its value at every grade
         assert price("USSR", "Motorized Rifle Company Attached Artillery", None, g) == 150
 
 
@@ -158,14 +160,14 @@ def test_mbt_173_scenario_force_totals() -> None:
 
 def test_mbt_173_scenario_1_matchup_1_soviet_alternatives() -> None:
     # Printed 360 for both options; the T-80A option reproduces, the T-72M1 option computes to 350
-    # (digest 9.1; a scenario discrepancy, documented in docs/mbt-toe.md).
+    # (a scenario total that does not recompute: docs/decisions.md MBTD-20).
     assert 2 * price("USSR", "Tank Platoon (Tank Regiment)", "c", AV) == 360
     t72_poor = organization_points([Line("T-72M1", 4, 73, doctrine=True)], PR).points
     assert 2 * t72_poor == 350
 
 
 def test_mbt_151_elite_costs_add_to_the_plain_squad() -> None:
-    """17.4.1: special-forces assault squad with a flamethrower = plain squad + 15 + 30 + 10 (+55)."""
+    """MBT 17.4.1: special-forces assault squad with a flamethrower = plain squad + 15 + 30 + 10 (+55)."""
     toe = load()
     plain = Component(1, "Squad Light Motorized Rifle Infantry", "USSR-11B", "leg", ("RPG-7 V/D",))
     elite = Component(
@@ -173,14 +175,14 @@ def test_mbt_151_elite_costs_add_to_the_plain_squad() -> None:
     )
     base, up = toe.unit_price("USSR", plain), toe.unit_price("USSR", elite)
     assert base is not None and up is not None
-    assert up.av - base.av == 55 and up.status == "rule" and "17.4.1.3.1" in up.source
+    assert up.av - base.av == 55 and up.status == "rule" and "MBT 17.4.1.3.1" in up.source
 
 
 def test_elite_costs_reproduce_the_toe() -> None:
-    # Assault +15 and flamethrower +10 (17.4.1.2): Soviet dismounted engineers a and e.
+    # Assault +15 and flamethrower +10 (MBT 17.4.1.2): Soviet dismounted engineers a and e.
     assert price("USSR", "Airborne Engineer or Engineer Platoon (Dismounted)", "a", AV) == 158
     assert price("USSR", "Airborne Engineer or Engineer Platoon (Dismounted)", "e", AV) == 168
-    # Squad plus +15 and special forces +30 (17.4.1.1, 17.4.1.3.1): crack-only detachment a = 176.
+    # Squad plus +15 and special forces +30 (MBT 17.4.1.1, 17.4.1.3.1): crack-only detachment a = 176.
     assert price("USSR", "Special Forces Detachment", "a", CR) == 176
     # FRG assault squads: Panzer Pionier Platoon b/f (dismounted) = 3 x (plain + 15) (+10 flamethrower).
     assert price("FRG", "Panzer Pionier Platoon", "b", AV) == 243

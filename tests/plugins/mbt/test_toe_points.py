@@ -19,7 +19,7 @@ from hexwar.plugins.mbt.toe.points import (
 
 
 def test_t80a_average_is_80() -> None:
-    # B.3.a example: a T-80 (USSR-1A) is worth 80 points at average grade.
+    # MBT B.3.a example: a T-80 (USSR-1A) is worth 80 points at average grade.
     assert unit_points(80, Grade.AVERAGE) == 80
 
 
@@ -48,27 +48,29 @@ def test_round_half_up_b3b() -> None:
 
 
 def test_mbt_164_t80_all_grades() -> None:
-    """MBT-164: 80 average -> 96 crack -> 72 crack with doctrine; 64 poor, 60 and 48 with doctrine."""
+    """MBT B.3.a example: 80 average -> 96 crack -> 72 crack with doctrine; 64 poor, 60 and 48 with
+    doctrine."""
     got = [unit_points(80, g, d) for d in (False, True) for g in Grade]
     assert got == [96, 80, 64, 72, 60, 48]
 
 
 def test_mbt_165_half_rounds_up() -> None:
-    """MBT-165: T-64B 75 crack+doctrine 67.5 -> 68; T-80A reactive 95 -> 85.5 -> 86; trucks 31.5 -> 32."""
+    """MBT B.3.b: T-64B 75 crack+doctrine 67.5 -> 68; T-80A reactive 95 -> 85.5 -> 86; trucks 31.5 -> 32."""
     assert unit_points(75, Grade.CRACK, True) == 68
     assert unit_points(95, Grade.CRACK, True) == 86
     assert organization_points([Line("Medium Truck", 2, 21, doctrine=True)], Grade.AVERAGE).points == 32
 
 
 def test_mbt_166_round_per_organization_not_per_unit() -> None:
-    """MBT-166: 4 x T-72M1 (73) with doctrine -> 263/219/175, not 4 x 66 / 4 x 55 / 4 x 44."""
+    """MBT B.3.b, rounding once per organization: 4 x T-72M1 (73) with doctrine -> 263/219/175, not
+    4 x 66 / 4 x 55 / 4 x 44."""
     lines = [Line("T-72M1", 4, 73, doctrine=True)]
     assert [organization_points(lines, g).points for g in Grade] == [263, 219, 175]
     assert [4 * unit_points(73, g, True) for g in Grade] == [264, 220, 176]
 
 
 def test_constant_lines_ignore_grade() -> None:
-    # B.3: artillery (and other ungraded values) keep their average value.
+    # MBT B.3: artillery (and other ungraded values) keep their average value.
     assert organization_points([Line("battery", 1, 150, constant=True)], Grade.CRACK).points == 150
 
 

@@ -1,6 +1,6 @@
 """MBT data cards (MBT 1.3): loading, checking and fast lookups.
 
-A card is one TOML file (format: ``cards/README.md``) with per-field provenance
+A card is one TOML file (format: ``data/cards/README.md``) with per-field provenance
 (:mod:`hexwar.core.provenance`). :func:`load_cards` reads the shipped folder and then any user
 folders; a user card with the same ``card.name`` replaces the shipped one.
 
@@ -23,14 +23,14 @@ from hexwar.core.errors import DataError
 from hexwar.core.provenance import Records, load_records
 from hexwar.core.tables import Band, parse_band
 
-SHIPPED = Path(__file__).resolve().parent / "cards"
+SHIPPED = Path(__file__).resolve().parent / "data" / "cards"
 ANGLES = ("Front", "Front-Side", "Rear-Side", "Rear")
 ELEVATIONS = ("Level", "Rising", "Falling")
-#: Top-level sections of a card file (cards/README.md); a rule module that reads a new section
+#: Top-level sections of a card file (data/cards/README.md); a rule module that reads a new section
 #: adds its name here, so that a misspelt section is still reported.
 CARD_SECTIONS = {"source", "note", "turn_costs", "card", "target", "weapons", "hit_location", "armor",
                  "speeds", "movement_costs", "height_costs"}
-#: hit-location columns checked only for falling shots (7.4.5.2.3) or air fire (20.1.3.2.2.1)
+#: hit-location columns checked only for falling shots (MBT 7.4.5.2.3) or air fire (MBT 20.1.3.2.2.1)
 FALLING_COLUMNS = {"TTG": "TT", "HDG": "HD"}
 AIR_COLUMNS = {"TTA": "TT", "HDA": "HD"}
 TURRET_LOCATIONS = frozenset({"TF", "TS", "TR", "TT"})
@@ -283,10 +283,10 @@ def card_from_records(rec: Records) -> Card:
     unknown = sorted(k for k in v if k not in CARD_SECTIONS)
     if unknown:
         raise DataError(f"unknown section {unknown[0]!r} (a card has: {', '.join(sorted(CARD_SECTIONS))}; "
-                        "format: cards/README.md)", path=path, key=unknown[0])
+                        "format: data/cards/README.md)", path=path, key=unknown[0])
     if str(head.get("kind", "vehicle")) == "vehicle":
-        # a vehicle card must carry what the Basic Game reads: SPEEDS (8.2), HIT LOCATION CHARTS
-        # (7.4.5) for every angle and ARMOR CHARTS (7.4.6)
+        # a vehicle card must carry what the Basic Game reads: SPEEDS (MBT 8.2), HIT LOCATION CHARTS
+        # (MBT 7.4.5) for every angle and ARMOR CHARTS (MBT 7.4.6)
         if not v.get("speeds", {}).get("normal"):
             raise DataError("a vehicle card needs its Normal speed (MBT 8.2)", path=path,
                             key="speeds.normal")
@@ -423,7 +423,7 @@ def card_names(cards: Mapping[str, Card]) -> Sequence[str]:
     return sorted(cards)
 
 
-# -- numbers the rulebook discloses about the cards (digest 6B) -------------------------------
+# -- numbers the rulebook discloses about the cards (docs/decisions.md MBTD-1) -----------------
 
 #: (card name, fact, value, rule). A fact names what to read on the card, independently of where
 #: a user's transcription puts it: ("ap", weapon, ammo, range), ("pv", ...), ("max_range", weapon,

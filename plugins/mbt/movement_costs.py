@@ -1,9 +1,11 @@
-"""Basic Game vehicle movement (MBT 8.0) as a least-cost search over (hex, facing) states.
+"""MBT 8.1-8.6, Basic Game movement costs, and the least-cost search over (hex, facing) states
+that the Movement Step (:mod:`hexwar.plugins.mbt.movement`) and the AI use.
 
 A state is ``(hex, facing, turned)``: ``turned`` records that the vehicle has already turned in this
-hex, because the TURN COSTS (8.3) price one, two or three hexsides turned in one hex together
+hex, because the TURN COSTS (MBT 8.3) price one, two or three hexsides turned in one hex together
 ("0-1-2" is the cost of the total turned there, not of each hexside). Any facing is one turn of at
-most three hexsides away, so one turn per hex is enough and turning twice in a hex is never needed.
+most three hexsides away, so one turn per hex is enough and turning twice in a hex is never needed
+(docs/decisions.md MBTD-13; bridges MBTD-14, mixed hexes MBTD-6).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from itertools import pairwise
 
 from hexwar.core.hexgrid import Hex, opposite, rotate_direction
 from hexwar.core.movement import least_cost_path, reachable
-from hexwar.plugins.mbt.datacards import Card
+from hexwar.plugins.mbt.cards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
 State = tuple[Hex, int, bool]
@@ -27,20 +29,20 @@ BUILDINGS = frozenset({"brick", "stone"})
 class MoveContext:
     """What a move depends on besides the card and the map."""
 
-    wrecks: frozenset[Hex] = frozenset()  # 8.5.2: wreck markers stop road movement into a hex
-    burning: frozenset[Hex] = frozenset()  # 8.4.3: a burning wreck counts as smoke ("+")
-    enemies: frozenset[Hex] = frozenset()  # 8.5.2: an enemy combat unit stops road movement
+    wrecks: frozenset[Hex] = frozenset()  # MBT 8.5.2: wreck markers stop road movement into a hex
+    burning: frozenset[Hex] = frozenset()  # MBT 8.4.3: a burning wreck counts as smoke ("+")
+    enemies: frozenset[Hex] = frozenset()  # MBT 8.5.2: an enemy combat unit stops road movement
 
 
 def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) -> Fraction | None:
-    """Movement factors to move from ``src`` into adjacent ``dst``; ``None`` if prohibited (8.4.2)."""
+    """Movement factors to move from ``src`` into adjacent ``dst``; ``None`` if prohibited (MBT 8.4.2)."""
     board = info.board
     if dst not in board.hexes:
         return None
     dh = abs(info.ground[dst] - info.ground[src])
     feats = board.features_of[dst]
     if frozenset((src, dst)) in info.road and dst not in ctx.wrecks and dst not in ctx.enemies:
-        # 8.5: road (or path) cost, ignoring other terrain; heights count one less (8.5.3);
+        # MBT 8.5: road (or path) cost, ignoring other terrain; heights count one less (MBT 8.5.3);
         # +1 still paid for bridge and building hexes
         cost = card.road
         if dh > 1:
@@ -53,9 +55,9 @@ def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) 
         return cost
     kinds = info.kinds[dst]
     if "bridge" in feats:
-        # 8.6: a bridge hex entered other than along the road is the stream (8.6.2); along the
-        # road, when a wreck (8.6.1) or an enemy unit (8.5.2) bars the road rate, the bridge is
-        # still crossed at the clear cost (plus smoke for a burning wreck, 8.4.3)
+        # MBT 8.6: a bridge hex entered other than along the road is the stream (MBT 8.6.2); along the
+        # road, when a wreck (MBT 8.6.1) or an enemy unit (MBT 8.5.2) bars the road rate, the bridge is
+        # still crossed at the clear cost (plus smoke for a burning wreck, MBT 8.4.3)
         kinds = ("stream",)
         if frozenset((src, dst)) in info.road:
             kinds = ("clear",)
@@ -71,7 +73,7 @@ def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) 
         if hc is None:
             return None
         cost += hc
-    if dst in ctx.burning:  # 8.4.3 smoke "+"
+    if dst in ctx.burning:  # MBT 8.4.3 smoke "+"
         smoke = card.move_costs.get("smoke", 1)
         if smoke is None:
             return None
@@ -110,16 +112,29 @@ def successors(card: Card, info: MapInfo, ctx: MoveContext,
     return succ
 
 
-def _index(info: MapInfo) -> dict[Hex, int]:
-    idx: dict[Hex, int] | None = info.__dict__.get("_move_index")
-    if idx is None:
+@dataclass(frozen=True)
+class MoveIndex:
+    """A board's hexes as integers for the search: the index of each hex, the hexes in index
+    order, and each hex's neighbours by direction 1-6 (-1 off the board)."""
+
+    index: dict[Hex, int]
+    hexes: list[Hex]
+    nbr: list[tuple[int, ...]]
+
+
+def move_index(info: MapInfo) -> MoveIndex:
+    """The board's :class:`MoveIndex`, built once per :class:`MapInfo` (``info.moves``)."""
+    got: MoveIndex | None = info.moves
+    if got is None:
         hexes = sorted(info.board.hexes, key=lambda h: (h.q, h.r))
         idx = {h: i for i, h in enumerate(hexes)}
-        info.__dict__["_move_index"] = idx
-        info.__dict__["_move_hexes"] = hexes
-        info.__dict__["_move_nbr"] = [
-            tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes]
-    return idx
+        got = info.moves = MoveIndex(
+            idx, hexes, [tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes])
+    return got
+
+
+def _index(info: MapInfo) -> dict[Hex, int]:
+    return move_index(info).index
 
 
 def encode(index: dict[Hex, int], h: Hex, facing: int, turned: bool) -> int:
@@ -128,7 +143,7 @@ def encode(index: dict[Hex, int], h: Hex, facing: int, turned: bool) -> int:
 
 
 def decode(info: MapInfo, code: int) -> State:
-    hexes: list[Hex] = info.__dict__["_move_hexes"]
+    hexes = move_index(info).hexes
     rest, t = divmod(code, 2)
     i, f = divmod(rest, 6)
     return hexes[i], f + 1, bool(t)
@@ -136,7 +151,7 @@ def decode(info: MapInfo, code: int) -> State:
 
 def _static_costs(card: Card, info: MapInfo) -> dict[tuple[int, int], int | None]:
     """Per card and board: entry costs with no wreck, smoke or enemy about (scaled ints)."""
-    per: dict[str, dict[tuple[int, int], int | None]] = info.__dict__.setdefault("_move_costs", {})
+    per = info.move_costs
     key = f"{card.name}|{card.records.path}"
     table = per.get(key)
     if table is None:
@@ -150,9 +165,8 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
     of 1/``scale_of(card)`` MF."""
     k = scale_of(card)
     tc = [int(c * k) for c in card.turn_costs]
-    index = _index(info)
-    hexes: list[Hex] = info.__dict__["_move_hexes"]
-    nbr: list[tuple[int, ...]] = info.__dict__["_move_nbr"]
+    mi = move_index(info)
+    index, hexes, nbr = mi.index, mi.hexes, mi.nbr
     static = _static_costs(card, info)
     empty = MoveContext()
     special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies) if h in index}
@@ -185,12 +199,12 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
         c = cost(i, nbr[i][f0])
         if c is not None:
             out.append(((nbr[i][f0] * 6 + f0) * 2, c))
-        if allow_reverse:  # 8.1.3: reverse, facing kept, twice the cost
+        if allow_reverse:  # MBT 8.1.3: reverse, facing kept, twice the cost
             back = nbr[i][(f0 + 3) % 6]
             c = cost(i, back)
             if c is not None:
                 out.append(((back * 6 + f0) * 2, 2 * c))
-        if not turned:  # 8.3
+        if not turned:  # MBT 8.3
             for rot, tcost in turns:
                 out.append(((i * 6 + (f0 + rot) % 6) * 2 + 1, tcost))
         out_memo[code] = out
@@ -244,7 +258,7 @@ def first_hex_entries(card: Card, info: MapInfo, start: State,
 def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget: Fraction,
          ctx: MoveContext, *, first_hex_rule: bool = False) -> list[tuple[State, Fraction]] | None:
     """The cheapest sequence of states from ``start`` to ``goal`` (hex, facing) with step costs
-    (MBT 8.1-8.5; 8.4.4 with ``first_hex_rule``)."""
+    (MBT 8.1-8.5; MBT 8.4.4 with ``first_hex_rule``)."""
     k = scale_of(card)
     index = _index(info)
     fast = int_successors(card, info, ctx)

@@ -1,7 +1,10 @@
 """Write the MBT plugin's stand-in data files: Game Card charts, data cards, panels, scenarios.
 
-Run ``python -m hexwar.plugins.mbt.build_data`` (or this file) after changing a stand-in value;
-the output files are committed, and users edit or replace those files, not this script.
+Run ``python tools/mbt/build_data.py`` after changing a stand-in value (or ``... OUTDIR`` to write
+the tree ``data/tables``, ``data/cards``, ``data/panels`` and ``scenarios`` somewhere else); it
+writes into the MBT package folder ``plugins/mbt``. The output files are committed, and users edit
+or replace those files, not this script; ``tests/plugins/mbt/test_tools.py`` checks that the
+shipped files are exactly what this script writes.
 
 Every value the rulebook discloses is written with its rule reference; every other value is written
 ``estimated``. The stand-in formulas below were chosen only to agree with the disclosed numbers:
@@ -14,17 +17,19 @@ Every value the rulebook discloses is written with its rule reference; every oth
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
+#: the MBT package folder, where the generated files are shipped
+PACKAGE = Path(__file__).resolve().parents[2] / "plugins" / "mbt"
 EST = "estimated"
 
 # ------------------------------------------------------------------------------------------------
 # Game Card charts
 # ------------------------------------------------------------------------------------------------
 
-#: terrain columns of the SIGHTING RANGES CHART, left to right (6.1.3.3: the rightmost wins)
+#: terrain columns of the SIGHTING RANGES CHART, left to right (MBT 6.1.3.3: the rightmost wins)
 SIGHT_COLUMNS = ["clear", "stream", "scrub", "rough", "woods", "brick", "stone", "improved_position"]
 #: Day, VH sub-column, (open, buttoned)
 SIGHT_DAY = {
@@ -63,7 +68,7 @@ AP_GENERAL = [
     ("overwatch_target_mv", -5, "MBT 7.4.2.4"),
 ]
 
-#: fractions of H for k hits at each ROF (MBT 7.4.4.2 stand-in; ROF 4 from the 7.4.4.2.2 example)
+#: fractions of H for k hits at each ROF (MBT 7.4.4.2 stand-in; ROF 4 from the MBT 7.4.4.2.2 example)
 HIT_FRACTIONS = {
     2: {2: 0.45},
     3: {3: 0.22, 2: 0.45},
@@ -72,7 +77,7 @@ HIT_FRACTIONS = {
 }
 
 TERRAIN_EFFECTS = [
-    # terrain, sight column index, basic LOS (6.1.4.5), basic height, title, source
+    # terrain, sight column index, basic LOS (MBT 6.1.4.5), basic height, title, source
     ("clear", 0, "none", 0, "Clear", "MBT 6.1.4.2"),
     ("stream", 1, "none", 0, "Stream (fordable)", "MBT 6.1.4.2"),
     ("scrub", 2, "none", 0, "Scrub", "MBT 6.1.4.2"),
@@ -84,9 +89,9 @@ TERRAIN_EFFECTS = [
 ]
 
 
-def _csv(name: str, title: str, header: str, rows: list[str]) -> None:
-    path = HERE / "tables" / f"{name}.csv"
-    path.parent.mkdir(exist_ok=True)
+def _csv(out: Path, name: str, title: str, header: str, rows: list[str]) -> None:
+    path = out / "data" / "tables" / f"{name}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f"# title: {title}\n{header}\n" + "\n".join(rows) + "\n", encoding="utf-8")
 
 
@@ -94,7 +99,7 @@ def hit_number(ap: int, mod: int) -> int:
     return max(0, min(99, 23 + 3 * (ap + mod)))
 
 
-def build_tables() -> None:
+def build_tables(out: Path) -> None:
     rows = []
     for cond, cs in CONDITION_SCALE.items():
         for sighter in ("Open", "Buttoned"):
@@ -104,10 +109,10 @@ def build_tables() -> None:
                     v = max(1, round(base * cs * ts))
                     src = SIGHT_CITED.get((sighter, terr), EST) if (cond, tgt) == ("Day", "VH") else EST
                     rows.append(f"{cond},{sighter},{terr},{tgt},{v},{src}")
-    _csv("sighting", "SIGHTING RANGES CHART (MBT 6.1.3): stand-in except where cited",
+    _csv(out, "sighting", "SIGHTING RANGES CHART (MBT 6.1.3): stand-in except where cited",
          "condition:label,sighter:label,terrain:label,target:label,value:int,source", rows)
 
-    _csv("ap_terrain", "AP POINT EFFECT terrain modifiers (MBT 7.4.2.1), target hex only",
+    _csv(out, "ap_terrain", "AP POINT EFFECT terrain modifiers (MBT 7.4.2.1), target hex only",
          "terrain:label,value:int,source", [f"{t},{v},{s}" for t, v, s in AP_TERRAIN])
 
     rows = []
@@ -119,10 +124,10 @@ def build_tables() -> None:
             if (line, fm, tm) == ("stab-2", "MV", "MV"):
                 src = "MBT 7.4.2.2"
             rows.append(f"{line},{fm},{tm},{v},{src}")
-    _csv("ap_movement", "AP POINT EFFECT Movement Modifiers (MBT 7.4.2.2)",
+    _csv(out, "ap_movement", "AP POINT EFFECT Movement Modifiers (MBT 7.4.2.2)",
          "firer:label,firer_moving:label,target_moving:label,value:int,source", rows)
 
-    _csv("ap_general", "AP POINT EFFECT general and overwatch modifiers (MBT 7.4.2.3, 7.4.2.4)",
+    _csv(out, "ap_general", "AP POINT EFFECT general and overwatch modifiers (MBT 7.4.2.3, 7.4.2.4)",
          "name:label,value:int,source", [f"{n},{v},{s}" for n, v, s in AP_GENERAL])
 
     rows = []
@@ -131,7 +136,7 @@ def build_tables() -> None:
             v = hit_number(ap, mod)
             src = "MBT 7.4.3" if (ap, mod) == (14, -3) else "MBT 7.4.8" if (ap, mod) == (18, -6) else EST
             rows.append(f"{ap},{mod},{v},{src}")
-    _csv("ap_hit", "AP POINT EFFECT HIT CHART (MBT 7.4.3): stand-in = 23 + 3 x (AP + net mod), 0..99",
+    _csv(out, "ap_hit", "AP POINT EFFECT HIT CHART (MBT 7.4.3): stand-in = 23 + 3 x (AP + net mod), 0..99",
          "ap:band,modifier:band,value:int,source", rows)
 
     rows = []
@@ -149,10 +154,10 @@ def build_tables() -> None:
             del last
             src = "MBT 7.4.4.2" if (h, rof) == (65, 4) else EST
             rows.append(f"{h},{rof}," + ",".join(cells) + f",{src}")
-    _csv("number_of_hits", "AP POINT EFFECT NUMBER OF HITS TABLE (MBT 7.4.4.2): upper roll for k hits",
+    _csv(out, "number_of_hits", "AP POINT EFFECT NUMBER OF HITS TABLE (MBT 7.4.4.2): upper roll for k hits",
          "hit:band,rof:band,hits_5:int?,hits_4:int?,hits_3:int?,hits_2:int?,source", rows)
 
-    _csv("terrain_effects", "Terrain effects for the Basic Game (MBT 6.1.3.3, 6.1.4)",
+    _csv(out, "terrain_effects", "Terrain effects for the Basic Game (MBT 6.1.3.3, 6.1.4)",
          "terrain:label,sight_column:int,basic_los:str,basic_height:int,title:str,source",
          [f"{t},{c},{los},{h},{title},{s}" for t, c, los, h, title, s in TERRAIN_EFFECTS])
 
@@ -471,12 +476,12 @@ def _is_table_list(v: Any) -> bool:
         set(x) <= {"value", "source", "note"}) for x in v)
 
 
-def build_cards() -> None:
-    folder = HERE / "cards"
-    folder.mkdir(exist_ok=True)
+def build_cards(out: Path) -> None:
+    folder = out / "data" / "cards"
+    folder.mkdir(parents=True, exist_ok=True)
     for t in TANKS:
         card = _card(t)
-        header = (f"# MBT data card {t['id']} {t['name']} (stand-in). Format: cards/README.md.\n"
+        header = (f"# MBT data card {t['id']} {t['name']} (stand-in). Format: data/cards/README.md.\n"
                   "# Values with a rule reference are printed in the rulebook; every other value is a\n"
                   "# stand-in marked estimated. Replace this file with your own transcription (--cards).")
         (folder / f"{t['file']}.toml").write_text(_emit_toml(card, header), encoding="utf-8")
@@ -530,9 +535,9 @@ PANELS: dict[int, dict[str, Any]] = {
 }
 
 
-def build_panels() -> None:
-    folder = HERE / "panels"
-    folder.mkdir(exist_ok=True)
+def build_panels(out: Path) -> None:
+    folder = out / "data" / "panels"
+    folder.mkdir(parents=True, exist_ok=True)
     for n, spec in PANELS.items():
         lines = [
             f"# Stand-in for MBT mapboard panel {n}: NOT the printed panel (its terrain is not in the",
@@ -606,9 +611,9 @@ MATCHUPS = {
 }
 
 
-def build_scenarios() -> None:
-    folder = HERE / "scenarios"
-    folder.mkdir(exist_ok=True)
+def build_scenarios(out: Path) -> None:
+    folder = out / "scenarios"
+    folder.mkdir(parents=True, exist_ok=True)
     for key, (nato, n_nato, sov, n_sov) in MATCHUPS.items():
         lines = [
             "# MBT Basic Game Scenario (MBT 2.0-9.4), matchup " + key.upper() + " (MBT 2.3).",
@@ -652,11 +657,14 @@ def build_scenarios() -> None:
         (folder / f"basic-{key}.toml").write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
 
 
-def main() -> None:
-    build_tables()
-    build_cards()
-    build_panels()
-    build_scenarios()
+def main(argv: list[str] | None = None) -> None:
+    """Write every generated file under ``argv[0]`` (default: the package folder)."""
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else PACKAGE
+    build_tables(out)
+    build_cards(out)
+    build_panels(out)
+    build_scenarios(out)
 
 
 if __name__ == "__main__":

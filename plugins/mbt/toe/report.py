@@ -1,27 +1,19 @@
-"""``hexwar mbt points`` and ``hexwar mbt orgs``: TO&E prices with their B.3 breakdown.
-
-The MBT plugin's group (plugins/mbt/cli.py) adds these with ``mbt_group.add_command(points_command)``
-and ``mbt_group.add_command(orgs_command)``.
-"""
+"""TO&E prices for people and for JSON: the MBT B.3 breakdown of an organization, a single unit's
+price, a larger organization's members (used by ``hexwar mbt points`` in
+:mod:`hexwar.plugins.mbt.cli`)."""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any
-
-import click
 
 from hexwar.plugins.mbt.toe.catalog import (
     Breakdown,
     LargerOrganization,
     Organization,
     Toe,
-    ToeError,
     UnitPrice,
     Variant,
-    _nation,
-    load,
     printed_price,
 )
 from hexwar.plugins.mbt.toe.points import Grade, multiplier, round_half_up
@@ -29,7 +21,7 @@ from hexwar.plugins.mbt.toe.points import Grade, multiplier, round_half_up
 GRADES = ("crack", "average", "poor")
 
 
-def _fmt(x: Fraction) -> str:
+def fmt(x: Fraction) -> str:
     return str(int(x)) if x.denominator == 1 else f"{float(x):.2f}".rstrip("0").rstrip(".")
 
 
@@ -59,7 +51,7 @@ def breakdown_dict(toe: Toe, org: Organization, variant: Variant, bd: Breakdown)
                 "status": pl.unit_price.status if pl.unit_price else ("constant" if bd.constant else "group"),
                 "doctrine": pl.doctrine,
                 "multiplier": str(f),
-                "exact": _fmt(c.n * pl.average_each * f) if pl.average_each is not None else None,
+                "exact": fmt(c.n * pl.average_each * f) if pl.average_each is not None else None,
                 "mine_plows": c.mine_plows,
                 "note": pl.note,
             }
@@ -72,7 +64,7 @@ def breakdown_dict(toe: Toe, org: Organization, variant: Variant, bd: Breakdown)
                 "count": ln.count,
                 "average_each": ln.average,
                 "multiplier": str(ln.factor(bd.grade)),
-                "exact": _fmt(ln.exact(bd.grade)),
+                "exact": fmt(ln.exact(bd.grade)),
             }
             for ln in bd.total.lines
             if ln.label == "mine plow" or ln.label.startswith("leg units as")
@@ -92,12 +84,12 @@ def breakdown_dict(toe: Toe, org: Organization, variant: Variant, bd: Breakdown)
         "constant": bd.constant,
         "lines": lines,
         "extra_lines": extra,
-        "exact": _fmt(bd.total.exact) if bd.total else None,
+        "exact": fmt(bd.total.exact) if bd.total else None,
         "points": bd.points,
         "printed": bd.printed,
         "matches_printed": None if bd.printed is None or bd.points is None else bd.printed == bd.points,
         "missing": list(bd.missing),
-        "rule": "MBT Doing Your Own Scenarios B.3.a-b; 13.4.1",
+        "rule": "MBT Doing Your Own Scenarios B.3.a-b; MBT 13.4.1",
         "source": org.source,
         "errata": errata,
     }
@@ -108,7 +100,7 @@ def render(d: dict[str, Any]) -> str:
     vid = f" {d['variant']}" if d["variant"] else ""
     out = [f"{d['nation']} {d['organization']}{vid}{mount}: {d['grade']}, doctrine: {d['doctrine']}"]
     if d["constant"]:
-        out.append("  artillery: constant average value, grade and doctrine do not change it (B.3)")
+        out.append("  artillery: constant average value, grade and doctrine do not change it (MBT B.3)")
     for ln in d["lines"]:
         if ln["average_each"] is None:
             out.append(f"  {ln['count']} x {ln['unit']}: {ln['note'] or 'no value known'}")
@@ -125,7 +117,7 @@ def render(d: dict[str, Any]) -> str:
     if d["points"] is None:
         out.append(f"  not computable: {', '.join(d['missing'])}")
     else:
-        out.append(f"  total {d['exact']} -> {d['points']} (B.3.b: round once per organization, .5 up)")
+        out.append(f"  total {d['exact']} -> {d['points']} (MBT B.3.b: round once per organization, .5 up)")
     if d["printed"] is not None:
         verdict = (
             "" if d["matches_printed"] is None else (" (matches)" if d["matches_printed"] else " (DIFFERS)")
@@ -143,7 +135,7 @@ def render(d: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _unit_match(toe: Toe, name: str, nation: str | None) -> UnitPrice | None:
+def unit_match(toe: Toe, name: str, nation: str | None) -> UnitPrice | None:
     want = name.strip().lower()
     hits = [
         u
@@ -173,7 +165,7 @@ def unit_dict(u: UnitPrice, grade: Grade, doctrine: bool) -> dict[str, Any]:
         "doctrine": doctrine,
         "average": u.av,
         "multiplier": str(f),
-        "exact": _fmt(exact),
+        "exact": fmt(exact),
         "points": pts,
         "printed": printed,
         "matches_printed": None if printed is None else printed == pts,
@@ -224,7 +216,7 @@ def larger_dict(toe: Toe, lo: LargerOrganization, grade: Grade) -> dict[str, Any
         "basic_total_max": lo_max,
         "complete": complete,
         "source": lo.source,
-        "rule": "MBT 12.8.3-12.8.4; printed basic-organization prices (B.3.c)",
+        "rule": "MBT 12.8.3-12.8.4; printed basic-organization prices (MBT B.3.c)",
     }
 
 
@@ -245,111 +237,3 @@ def render_larger(d: dict[str, Any]) -> str:
     tail = "" if d["complete"] else " (larger members not included)"
     out.append(f"  basic organizations total: {d['basic_total_min']}-{d['basic_total_max']}{tail}")
     return "\n".join(out)
-
-
-@click.command("points")
-@click.argument("organization")
-@click.option("--nation", default=None, help="USA, FRG or USSR (needed when a name exists in several).")
-@click.option("--variant", default=None, help="Variant letter (a, b, ..., aa, ...).")
-@click.option("--grade", type=click.Choice(GRADES), default="average", show_default=True)
-@click.option(
-    "--doctrine/--no-doctrine",
-    default=None,
-    help="Apply Soviet doctrine (the organization's own scope) or none; default: as the TO&E prints it.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-def points_command(
-    organization: str,
-    nation: str | None,
-    variant: str | None,
-    grade: str,
-    doctrine: bool | None,
-    as_json: bool,
-) -> None:
-    """Point value of a TO&E ORGANIZATION (or single unit) with its B.3 breakdown."""
-    toe = load()
-    g = Grade.parse(grade)
-    try:
-        nat = _nation(nation)
-        try:
-            found = toe.find(organization, nat)
-        except ToeError:
-            unit = _unit_match(toe, organization, nat)
-            if unit is None or variant is not None:
-                raise
-            if doctrine and unit.nation != "USSR":
-                raise ToeError(
-                    f"doctrine is a Soviet rule (MBT 13.4); {unit.nation} {unit.label!r} has none"
-                ) from None
-            d = unit_dict(unit, g, bool(doctrine))
-            if as_json:
-                click.echo(json.dumps(d, indent=2, ensure_ascii=False))
-            else:
-                doc = " with doctrine" if doctrine else ""
-                click.echo(
-                    f"{d['nation']} {d['unit']} ({d['card']}): {d['average']} Av x {d['multiplier']} "
-                    f"({g.value}{doc}) = {d['exact']} -> {d['points']}; printed {d['printed']}"
-                )
-            return
-        if isinstance(found, LargerOrganization):
-            ld = larger_dict(toe, found, g)
-            click.echo(json.dumps(ld, indent=2, ensure_ascii=False) if as_json else render_larger(ld))
-            return
-        v = found.variant(variant)
-        scope = doctrine_scope(v, doctrine)
-        p = printed_price(v, scope) if scope else v.prices[0]
-        if p is not None and p.grades == (Grade.CRACK,) and g is not Grade.CRACK:
-            raise ToeError(
-                f"{found.nation} {found.name!r} is priced crack only (special forces, MBT 17.4.1.3.2)"
-            )
-        if g is not Grade.CRACK and any("Special Forces" in c.elite for c in v.components):
-            raise ToeError(
-                f"{found.nation} {found.name!r} {v.id} has special forces, which must be crack "
-                "(MBT 17.4.1.3.2); use --grade crack"
-            )
-        bd = toe.price(found, v, g, scope)
-    except ToeError as exc:
-        raise click.ClickException(str(exc)) from None
-    d = breakdown_dict(toe, found, v, bd)
-    click.echo(json.dumps(d, indent=2, ensure_ascii=False) if as_json else render(d))
-
-
-@click.command("orgs")
-@click.option("--nation", default=None, help="USA, FRG or USSR.")
-@click.option("--json", "as_json", is_flag=True)
-def orgs_command(nation: str | None, as_json: bool) -> None:
-    """List the TO&E organizations (basic, frequently attached, larger) with their variants."""
-    toe = load()
-    try:
-        nat = _nation(nation)
-    except ToeError as exc:
-        raise click.ClickException(str(exc)) from None
-    rows: list[dict[str, Any]] = []
-    for org in toe.iter_organizations(nat):
-        rows.append(
-            {
-                "nation": org.nation,
-                "name": org.name,
-                "part": org.part,
-                "kind": org.kind,
-                "variants": [v.id for v in org.variants],
-            }
-        )
-    for (n, _), lo in toe.larger.items():
-        if nat is None or n == nat:
-            rows.append(
-                {
-                    "nation": n,
-                    "name": lo.name,
-                    "part": "larger",
-                    "kind": "reference only" if lo.reference_only else "formable",
-                    "variants": [],
-                }
-            )
-    if as_json:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
-        return
-    for r in rows:
-        vs = r["variants"]
-        var = "" if not vs or vs == [""] else f" [{vs[0]}-{vs[-1]}, {len(vs)} variants]"
-        click.echo(f"{r['nation']:4} {r['part']:8} {r['name']}{var}")

@@ -1,6 +1,6 @@
 """The Game Card charts of the Basic Game as data (MBT 1.4), read into plain dicts.
 
-The CSV files in ``tables/`` carry a source per value (a rule reference, or ``estimated``). A user's
+The CSV files in ``data/tables/`` carry a source per value (a rule reference, or ``estimated``). A user's
 table pack (``HEXWAR_MBT_TABLES``, ``--tables``, or a scenario's ``[special] tables``) replaces
 shipped tables by name; :func:`disclosed` lists every number the rulebook prints so
 ``hexwar data check mbt`` can compare a pack with the text.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hexwar.core.tables import Disclosed, TableLookupError, TableSet
 
-TABLES = Path(__file__).resolve().parent / "tables"
+TABLES = Path(__file__).resolve().parent / "data" / "tables"
 
 
 @dataclass(frozen=True)

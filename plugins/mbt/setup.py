@@ -1,0 +1,104 @@
+"""MBT 2.0, Basic Game Set Up: the mapboard sides (MBT 2.4) and placing the units (MBT 2.5).
+
+A scenario whose units all have a hex skips both; otherwise the high roller picks the mapboard
+side, and the low roller sets up first, each unit within ``setup.depth`` hexes of its side's edge
+(docs/decisions.md MBTD-2, MBTD-3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.primitives import roll_off
+from hexwar.core.hexgrid import Hex
+from hexwar.core.types import Problem
+from hexwar.plugins.mbt.state import SIDES, Step, alive, ctx, data, enemy_of, init_unit
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
+
+
+def setup_zone(game: Game, edge: str) -> list[Hex]:
+    """MBT 2.5: hexes within ``depth`` (4) hexes of mapboard side 1 (top) or 4 (bottom),
+    counting the unit's own hex."""
+    info = ctx(game).info
+    depth = int(game.scenario.raw.get("setup", {}).get("depth", 4))
+    rows = {h: info.panel_row[h] for h in game.board.hexes}
+    panels = sorted({p for p, _ in rows.values()})
+    if edge == "1":
+        top = panels[0]
+        return sorted(h for h, (p, r) in rows.items() if p == top and r <= depth)
+    bottom = panels[-1]
+    last = max(r for p, r in rows.values() if p == bottom)
+    return sorted(h for h, (p, r) in rows.items() if p == bottom and r > last - depth)
+
+
+def setup_phase(game: Game) -> Step:
+    """MBT 2.4-2.5."""
+    d = data(game)
+    for u in game.state.units.values():
+        init_unit(u)
+    to_place = [u for u in game.state.units.values() if u.hex is None]
+    if not to_place:
+        d.setdefault("edge", {"NATO": "1", "Soviet": "4"})
+        _initial_control(game)
+        return
+    sides = list(SIDES)
+    high = roll_off(game, sides, purpose="MBT 2.4 mapboard side")
+    edge = yield Decision(high, "mbt.edge", options=["1", "4"], rule="MBT 2.4",
+                          prompt="Pick the mapboard side to set up on")
+    d["edge"] = {high: edge, enemy_of(high): "4" if edge == "1" else "1"}
+    game.emit("setup_edges", edges=d["edge"], rule="MBT 2.4")
+    # MBT 2.5: the LOW roller sets up first
+    low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
+    for side in (low, enemy_of(low)):
+        zone = setup_zone(game, d["edge"][side])
+        for u in sorted((u for u in to_place if u.side == side), key=lambda u: u.id):
+            occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
+            options = [[game.board.label(h), f] for h in zone if h not in occupied for f in range(1, 7)]
+            choice = yield Decision(side, "mbt.place", options=options, rule="MBT 2.5",
+                                    context={"unit": u.id, "type": u.type},
+                                    prompt=f"Set up {u.id} ({u.type}): [hex, facing]")
+            u.hex = game.board.parse(choice[0])
+            u.facing = int(choice[1])
+            u.state["turret"] = u.facing
+            # MBT 2.5: each unit with its turret unit on top, facing any way, open or buttoned
+            turret = yield Decision(side, "mbt.turret", rule="MBT 2.5",
+                                    options=[[f, o] for f in range(1, 7) for o in ("open", "buttoned")],
+                                    context={"unit": u.id, "turret": u.facing, "open": True},
+                                    prompt=f"Turret of {u.id}: [facing, open|buttoned]")
+            u.state["turret"] = int(turret[0])
+            u.state["open"] = turret[1] == "open"
+            game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing,
+                      turret=u.state["turret"], open=u.state["open"])
+    _initial_control(game)
+
+
+def _initial_control(game: Game) -> None:
+    ctl = data(game).setdefault("control", {})
+    for u in game.state.units.values():
+        if alive(u) and u.hex in ctx(game).info.objectives:
+            ctl[game.board.label(u.hex)] = u.side
+
+
+def validate_scenario(scenario: Scenario) -> list[Problem]:
+    """What an MBT scenario must say: the sides NATO and Soviet (MBT 1.2.1), whole-number victory
+    points (MBT 9.4.2-9.4.3) and a set-up depth of at least one hex (MBT 2.5)."""
+    problems: list[Problem] = []
+    if set(scenario.sides) != set(SIDES):
+        problems.append(Problem("an MBT scenario has the sides NATO and Soviet", scenario.path, "sides"))
+    v = scenario.victory
+    for key in ("objective_points", "margin"):
+        if key in v and not isinstance(v[key], int):
+            problems.append(Problem(f"victory.{key} must be a whole number", scenario.path,
+                                    f"victory.{key}"))
+    setup = scenario.raw.get("setup", {})
+    if "depth" in setup and not (isinstance(setup["depth"], int) and setup["depth"] >= 1):
+        problems.append(Problem("setup.depth must be a whole number >= 1 (MBT 2.5)", scenario.path,
+                                "setup.depth"))
+    for u in scenario.units:
+        if u.type.startswith("mbt:") and u.side not in SIDES:
+            problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", scenario.path, "units"))
+    return problems
