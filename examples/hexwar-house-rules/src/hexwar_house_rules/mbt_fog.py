@@ -18,7 +18,7 @@ from hexwar.core.types import Modifier, PluginManifest
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
-    from hexwar.plugins.mbt.fire import Situation
+    from hexwar.plugins.mbt.ap_fire import Situation
 
 PLUGIN = PluginManifest(
     name="mbt.fog",
