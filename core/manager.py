@@ -9,7 +9,7 @@ enables; nothing is global.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
@@ -214,9 +214,9 @@ def build_plugin_manager(
     for name in [system, *guests, *chosen]:
         if name not in installed:
             raise PluginError(unknown_message("plugin", name, sorted(installed)))
-        pm.register(installed[name].module, name=name)
+        _register(pm, installed[name].module, name)
     for name, obj in extra:
-        pm.register(obj, name=name)
+        _register(pm, obj, name)
     pm.check_pending()
     if os.environ.get("HEXWAR_TRACE_PLUGINS"):
         pm.trace.root.setwriter(print)
@@ -230,6 +230,14 @@ def discovery_manager() -> pluggy.PluginManager:
     for name, plugin in installed_plugins().items():
         pm.register(plugin.module, name=name)
     return pm
+
+
+def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Register one plugin; pluggy keeps plugins in sets, so each must be hashable."""
+    if not isinstance(plugin, Hashable):
+        raise PluginError(f"plugin {name!r} is a {type(plugin).__name__}, which is not hashable: "
+                          "register a module, a class or an instance of a plain class")
+    pm.register(plugin, name=name)
 
 
 def _new_manager() -> pluggy.PluginManager:
