@@ -224,6 +224,23 @@ def build_plugin_manager(
     return pm
 
 
+def system_hookspecs(system: str, *, local: Sequence[InstalledPlugin] = ()) -> dict[str, Any]:
+    """The hook specifications ``system`` adds through ``hexwar_add_hookspecs``: the spec
+    function (its signature and docstring) by hook name, sorted by name."""
+    installed = {**installed_plugins(), **{p.manifest.name: p for p in local}}
+    plugin = installed.get(system)
+    if plugin is None or plugin.manifest.kind != "system":
+        known = sorted(n for n, p in installed.items() if p.manifest.kind == "system")
+        raise PluginError(unknown_message("system", system, known))
+    pm = _new_manager()
+    _register(pm, plugin.module, system)
+    core = {n for n in vars(hookspecs) if n.startswith(f"{PROJECT}_")}
+    found = {name: caller.spec.function for name, caller in vars(pm.hook).items()
+             if isinstance(caller, pluggy.HookCaller) and caller.spec is not None
+             and name not in core}
+    return dict(sorted(found.items()))
+
+
 def discovery_manager() -> pluggy.PluginManager:
     """A manager holding every installed plugin, for listing commands (never for a game)."""
     pm = _new_manager()
