@@ -3,6 +3,7 @@ fixtures, and importing it without pytest."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -176,6 +177,7 @@ def test_the_fixtures_load_as_a_pytest_plugin(tmp_path: Path) -> None:
             assert game.play(random_players(game, 2)).level
     """))
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+                           str(tmp_path)], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
