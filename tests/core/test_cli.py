@@ -10,7 +10,11 @@ from click.testing import CliRunner
 
 from hexwar.core.cli import _add_system_commands, cli
 
-_add_system_commands()
+
+@pytest.fixture(autouse=True, scope="module")
+def _system_commands() -> None:
+    """The systems' own command groups, added when the tests run (not when they are collected)."""
+    _add_system_commands()
 
 
 def run(*args: str) -> tuple[int, str]:
