@@ -139,3 +139,13 @@ def test_resume_a_game_saved_midway(tmp_path: Path) -> None:
     assert result["decisions"] > 15 and result["result"]["level"]
     saved = json.loads(save.read_text())  # the save now holds the finished game
     assert len(saved["decisions"]) == result["decisions"]
+
+
+def test_python_m_hexwar_core_runs_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "hexwar.core", "systems", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert {"firefight", "mbt", "firepower"} <= {s["name"] for s in json.loads(done.stdout)}
