@@ -33,7 +33,7 @@ def alternate(game: Game, sides: Sequence[str], act: Callable[[str], Step]) -> S
     """Sides act in turn, starting with ``sides[0]``, until every side passes in a row.
 
     ``act(side)`` is a generator returning ``True`` if the side did something, ``False`` if it
-    passed (Firefight [4.1]: attacks and moves alternate until both players are done).
+    passed (Firefight 4.1: attacks and moves alternate until both players are done).
     """
     passes = 0
     index = 0

@@ -17,7 +17,7 @@ _BAND_GE = re.compile(rf"^(?:>=|≥)\s*({_INT})$")
 
 
 def normalize_minus(text: str) -> str:
-    # Rulebook digests print the minus sign and dashes as U+2212 / U+2013 / U+2014.
+    # Transcribed rulebook tables print the minus sign and dashes as U+2212 / U+2013 / U+2014.
     return text.replace("\u2212", "-").replace("\u2013", "-").replace("\u2014", "-").strip()
 
 
