@@ -349,8 +349,8 @@ def arc_directions(origin: Hex, target: Hex) -> tuple[int, ...]:
 
     One direction, or two when ``target``'s centre lies on the corner line between two arcs (a
     tie the system resolves: e.g. MBT hit angles, where the target's owner picks, MBT 7.4.5.2.1).
-    Empty for ``target == origin``. Use it for hit-angle sectors: the sector of a shot at a target is ``arc_directions(target,
-    firer)`` compared with the target's facing.
+    Empty for ``target == origin``. Use it for hit-angle sectors: the sector of a shot at a
+    target is ``arc_directions(target, firer)`` compared with the target's facing.
     """
     if target == origin:
         return ()
