@@ -23,7 +23,7 @@ name brought twice. Several ``remove`` edits of one step remove it once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, NoReturn, TypeVar
 
@@ -182,8 +182,3 @@ class Pipeline(Generic[T]):
 def _by(edit: Edit[Any]) -> str:
     return f" (by {edit.rule})" if edit.rule else ""
 
-
-def build(steps: Sequence[tuple[str, T]], edits: Iterable[Edit[T]] = (), *,
-          what: str = "step") -> Pipeline[T]:
-    """Shorthand for :class:`Pipeline`."""
-    return Pipeline(steps, edits, what=what)
