@@ -147,12 +147,19 @@ def validate_plugin(name: str, *, local: Sequence[InstalledPlugin] = (),
         if need in invalid:
             return f"it needs {need!r}, which is broken"
     pm = _new_manager()
+    current = name
     try:
         for need in needs:
+            current = need
             pm.register(installed[need].module, name=need)
+        current = name
         pm.register(plugin.module, name=name)
         pm.check_pending()
     except Exception as exc:  # pluggy.PluginValidationError, or a hook that fails on registration
+        if isinstance(exc, pluggy.PluginValidationError):
+            current = pm.get_name(exc.plugin) or current
+        if current != name:
+            return f"it needs {current!r}, which is broken: {_validation_message(exc)}"
         return _validation_message(exc)
     return None
 

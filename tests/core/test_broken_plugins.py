@@ -153,3 +153,12 @@ def test_listing_commands_still_work_with_broken_plugins(fake_plugins: None) -> 
     result = CliRunner().invoke(cli, ["systems", "--json"], catch_exceptions=False)
     assert result.exit_code == 0
     assert {"toy", "firefight"} <= {s["name"] for s in json.loads(result.output)}
+
+
+def test_a_rule_needing_a_broken_rule_names_it(fake_plugins: None) -> None:
+    # "toy.a" requires "toy.typo" and sorts before it: it is checked before "toy.typo" is known
+    needy = rule("toy.a")
+    needy.PLUGIN = PluginManifest(name="toy.a", system="toy", kind="rule",  # type: ignore[attr-defined]
+                                  title="A", summary="needs a broken rule", requires=("toy.typo",))
+    assert manager.validate_plugin("toy.a", local=[manager.local_plugin(needy)]) == (
+        "it needs 'toy.typo', which is broken: unknown hook 'toy_fire_modifers'")
