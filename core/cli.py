@@ -160,20 +160,37 @@ def scenarios(system: str | None, as_json: bool) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def plugins(as_json: bool) -> None:
-    """List every installed plugin: systems, optional rules and adapters."""
-    from hexwar.core.manager import installed_plugins
+    """List every installed plugin: systems, optional rules and adapters.
 
-    rows = [{"name": n, "kind": p.manifest.kind, "system": p.manifest.system,
-             "title": p.manifest.title, "distribution": p.distribution, "version": p.version}
-            for n, p in sorted(installed_plugins().items())]
+    A plugin that cannot be loaded, or whose hooks fail validation (checked for each plugin on its
+    own, beside its system), is listed as broken with the reason.
+    """
+    from hexwar.core.manager import broken_plugins, installed_plugins
+
+    broken = broken_plugins()
+    installed = installed_plugins()
+    rows: list[dict[str, Any]] = [
+        {"name": n, "kind": p.manifest.kind, "system": p.manifest.system, "title": p.manifest.title,
+         "distribution": p.distribution, "version": p.version,
+         "status": "broken" if n in broken else "ok", "reason": broken.get(n)}
+        for n, p in sorted(installed.items())]
+    rows += [{"name": n, "kind": "", "system": "", "title": "", "distribution": "",
+              "version": "", "status": "broken", "reason": reason}
+             for n, reason in sorted(broken.items()) if n not in installed]
+    rows.sort(key=lambda r: r["name"])
     if as_json:
         _emit_json(rows)
         return
-    table = RichTable("plugin", "kind", "system", "title", "package")
+    table = RichTable("plugin", "kind", "system", "title", "package", "status")
     for r in rows:
-        table.add_row(r["name"], r["kind"], r["system"], r["title"],
-                      f"{r['distribution']} {r['version']}")
+        package = f"{r['distribution']} {r['version']}".strip()
+        status = "[red]broken[/]" if r["status"] == "broken" else "ok"
+        table.add_row(escape(r["name"]), r["kind"], r["system"], escape(r["title"]),
+                      escape(package), status)
     console.print(table)
+    for r in rows:
+        if r["reason"]:
+            console.print(f"[red]✗[/] {escape(r['name'])}: {escape(r['reason'])}", highlight=False)
 
 
 def _scenario_sources() -> list[Any]:

@@ -9,7 +9,7 @@ Conventions:
   Equipment). ``d10_zero`` reads 0-9 for the tables that want it.
 * ``d100``: two ten-sided dice, white then coloured, read as tens and units, 01-100; 00 reads 100
   (MBT 4.2).
-* ``d6``: an ordinary six-sided die (Firefight [4.2]).
+* ``d6``: an ordinary six-sided die (Firefight 4.2).
 """
 
 from __future__ import annotations

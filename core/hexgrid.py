@@ -5,9 +5,9 @@ rounding) follow Amit Patel's "Hexagonal Grids" guide, Red Blob Games
 (https://www.redblobgames.com/grids/hexagons/, code released CC0). The line trace does not use Red
 Blob's nudged ``hex_linedraw``: it walks the segment exactly, with integer arithmetic, so a line
 that runs along a hexside or passes through a corner is reported as such instead of being nudged
-silently to one side (anchors-code.md section 11).
+silently to one side.
 
-Conventions (all three rulebooks draw flat-topped hexes: Firefight [map], MBT 1.1, Firepower 1.1):
+Conventions (all three rulebooks draw flat-topped hexes: the Firefight maps, MBT 1.1, Firepower 1.1):
 
 * ``Hex(q, r)``: axial coordinates; ``s = -q - r`` is the third cube coordinate.
 * Directions are the hexsides numbered 1..6 clockwise from the top hexside (MBT 1.1, Firepower
@@ -111,7 +111,7 @@ class Hex:
         )
 
     def distance(self, other: Hex) -> int:
-        """Hex distance: the number of steps from this hex to ``other`` (range, FF [6.0] step 1)."""
+        """Hex distance: the number of steps from this hex to ``other`` (range, Firefight 6.0 step 1)."""
         dq = self.q - other.q
         dr = self.r - other.r
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -348,9 +348,9 @@ def arc_directions(origin: Hex, target: Hex) -> tuple[int, ...]:
     """The hexside directions d whose 60-degree arc (:data:`ARCS` ``front60``) holds ``target``.
 
     One direction, or two when ``target``'s centre lies on the corner line between two arcs (a
-    tie the system resolves: e.g. MBT hit angles, digest 9.3 #6). Empty for ``target == origin``.
-    Use it for hit-angle sectors: the sector of a shot at a target is ``arc_directions(target,
-    firer)`` compared with the target's facing.
+    tie the system resolves: e.g. MBT hit angles, where the target's owner picks, MBT 7.4.5.2.1).
+    Empty for ``target == origin``. Use it for hit-angle sectors: the sector of a shot at a
+    target is ``arc_directions(target, firer)`` compared with the target's facing.
     """
     if target == origin:
         return ()
@@ -418,7 +418,7 @@ class Trace:
         return tuple(out)
 
     def intervening(self, *, grazed: bool = True) -> tuple[Hex, ...]:
-        """:meth:`hexes` without the two end hexes (FF [5.11], MBT 6.1.4, Firepower 6.3.4)."""
+        """:meth:`hexes` without the two end hexes (Firefight 5.11, MBT 6.1.4, Firepower 6.3.4)."""
         return tuple(h for h in self.hexes(grazed=grazed) if h != self.a and h != self.b)
 
     def hexsides_crossed(self) -> tuple[frozenset[Hex], ...]:
@@ -430,14 +430,14 @@ class Trace:
         return tuple(out)
 
     def hexsides_along(self) -> tuple[frozenset[Hex], ...]:
-        """Hexsides the line runs exactly along (the "spine" case, FF [5.2] example D)."""
+        """Hexsides the line runs exactly along (the "spine" case, Firefight 5.2 example D)."""
         return tuple(frozenset(st.hexes) for st in self.steps if len(st.hexes) == 2)
 
     def entry_hexsides(self) -> tuple[int, ...]:
         """Hexsides of ``b`` (directions from ``b``) through which the line enters ``b``.
 
         One hexside, or the two hexsides meeting at the corner when the line enters ``b`` exactly
-        through a corner (FF [5.2] defilade: a design decision for the system). Empty if a == b.
+        through a corner (Firefight 5.2 defilade: a design decision for the system). Empty if a == b.
         """
         if self.a == self.b:
             return ()

@@ -262,5 +262,8 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 def hexwar_explain_decision(view: SideView, decision: Any) -> str | None:
     """Describe a decision for a human player at the terminal.
 
-    Called: by the terminal controller. The core's default lists the options.
+    Called: by the terminal controller (``--players human``) before it reads a choice. The
+    terminal reads a number ``n`` as the ``n``-th option counted from 1, so number options from 1
+    in the order of ``decision.options``. Stops at the first non-``None`` result; the core's
+    default lists the prompt and the options.
     """

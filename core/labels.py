@@ -7,12 +7,12 @@ Two styles, both for flat-topped hexes in vertical columns (offset coordinates, 
   row ``1``. Columns run ``A..Z`` and then doubled letters ``AA, BB, .. ZZ`` (tripled after that);
   index 0 = ``A``, 25 = ``Z``, 26 = ``AA``, 27 = ``BB``. Rows are integers; a panel may start
   at row 0 (Firepower 7: a "0" row at the fold) or 1. Which columns sit half a hex lower than
-  their neighbours is a per-panel parameter (the printed boards are not in the text: MBT digest
-  1.6, Firepower digest 1.5).
-* **Column-row labels** (Firefight, digest 1.4): four digits ``CCRR``, column counted from the west
+  their neighbours is a per-panel parameter (the rulebook texts do not include the printed boards).
+* **Column-row labels** (Firefight): four digits ``CCRR``, column counted from the west
   edge (``00`` allowed, Firefight Scn 6 "hexrow 0030-3930"), row from the north edge; even
-  columns sit half a hex lower ("even-q"). With two maps the label is map-qualified: ``A:1944``
-  (Firefight [13.0] "hex 1944-Map A").
+  columns sit half a hex lower ("even-q": the one layout that fits every hex fact of the text,
+  e.g. 2225-2126 adjacent in the Firefight 8.7 example). With two maps the label is map-qualified: ``A:1944``
+  (Firefight 13.0 "hex 1944-Map A").
 
 A panel-local :class:`Hex` is ``q = column index``, ``r`` from the offset row; see
 :func:`offset_to_hex`.
@@ -160,7 +160,7 @@ class LetterNumber:
 
 @dataclass(frozen=True)
 class ColumnRow:
-    """Firefight four-digit ``CCRR`` labels (digest 1.4), even columns half a hex lower.
+    """Firefight four-digit ``CCRR`` labels, even columns half a hex lower.
 
     ``map_id`` qualifies labels (``A:1944``) when a board joins two maps. Local hexes: ``q`` =
     column number as printed (``00`` allowed).

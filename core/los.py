@@ -7,7 +7,7 @@ its methods are called per hex in the hot path, so they are ordinary calls, neve
 
 Cases the rulebooks argue about and where they are decided:
 
-* **End hexes.** Not examined unless ``rules.include_endpoints`` (FF [5.11], MBT 6.1.4,
+* **End hexes.** Not examined unless ``rules.include_endpoints`` (Firefight 5.11, MBT 6.1.4,
   Firepower 6.3.4 all look only at the hexes between; Firepower 6.3.4.2's fence in the firer's own
   hex is a system matter).
 * **Hexside-exact lines** (the line runs exactly along the hexside between two hexes):
@@ -19,7 +19,7 @@ Cases the rulebooks argue about and where they are decided:
   - ``"worse"``: only the more obstructive alternative counts, once (MBT 13.2.1: two smoke
     hexes along one hexside count as one).
 
-  The hexside itself is passed to ``hexside_effect`` with ``how="along"`` (FF [5.2] example D,
+  The hexside itself is passed to ``hexside_effect`` with ``how="along"`` (Firefight 5.2 example D,
   the "spine").
 * **Corners.** A line crossing exactly through a corner touches the third hex there in one point
   only. ``rules.vertex_policy`` ``"touch"`` examines that hex (and passes the hexsides meeting at
@@ -303,7 +303,7 @@ class ElevationLosRules(BaseLosRules):
     height (MBT 13.2.1 takes the higher hex for a hexside). The sight line's height over an
     obstacle is interpolated linearly by range: ``ha + (hb - ha) * r / R`` with ``r`` the range
     from ``a`` (a hexside's range is the mean of its two hexes'). An obstacle strictly above the
-    line blocks; one exactly level with it does not (FF [13.2]: exactly equal is not blocked).
+    line blocks; one exactly level with it does not (Firefight 13.2: exactly equal is not blocked).
     Comparisons are done by cross-multiplication, so integer heights compare exactly.
 
     Terrain in ``hinder_terrain`` (name -> modifier) hinders instead of blocking when it rises

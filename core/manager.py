@@ -9,7 +9,7 @@ enables; nothing is global.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
@@ -58,6 +58,7 @@ class InstalledPlugin:
 
 _cache: dict[str, InstalledPlugin] | None = None
 _broken: dict[str, str] = {}
+_invalid: dict[str, str] | None = None  # hook validation problems, computed on first need
 
 
 def installed_plugins(*, refresh: bool = False) -> dict[str, InstalledPlugin]:
@@ -69,11 +70,12 @@ def installed_plugins(*, refresh: bool = False) -> dict[str, InstalledPlugin]:
     :func:`broken_plugins`; asking for it by name raises :class:`PluginError` with the reason. One
     broken package never stops the others from working.
     """
-    global _cache
+    global _cache, _invalid
     if _cache is not None and not refresh:
         return _cache
     found: dict[str, InstalledPlugin] = {}
     _broken.clear()
+    _invalid = None
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         try:
             module = ep.load()
@@ -100,9 +102,75 @@ def installed_plugins(*, refresh: bool = False) -> dict[str, InstalledPlugin]:
 
 
 def broken_plugins() -> dict[str, str]:
-    """Installed plugins that could not be loaded, with the reason."""
+    """Installed plugins that are broken, with the reason: those that could not be loaded
+    (:func:`installed_plugins`) and those whose hooks fail validation (:func:`invalid_plugins`)."""
     installed_plugins()
-    return dict(_broken)
+    return dict(sorted({**_broken, **invalid_plugins()}.items()))
+
+
+def invalid_plugins() -> dict[str, str]:
+    """Installed plugins whose hook implementations fail pluggy's validation (a bad signature, a
+    hook no specification names), with the reason; each checked by :func:`validate_plugin`."""
+    global _invalid
+    installed = installed_plugins()
+    if _invalid is None:
+        found: dict[str, str] = {}
+        # systems first: a rule of a broken system is broken for that reason, not its own
+        for name in sorted(installed, key=lambda n: (installed[n].manifest.kind != "system", n)):
+            reason = validate_plugin(name, known_invalid=found)
+            if reason is not None:
+                found[name] = reason
+        _invalid = found
+    return dict(_invalid)
+
+
+def validate_plugin(name: str, *, local: Sequence[InstalledPlugin] = (),
+                    known_invalid: dict[str, str] | None = None) -> str | None:
+    """Why plugin ``name`` fails hook validation, or ``None`` if it passes.
+
+    The plugin is registered in isolation, in a fresh manager with only what it needs: its system
+    (the systems an adapter bridges) and the rules it requires, then ``check_pending``. So one
+    broken plugin never makes another look broken.
+    """
+    installed = {**installed_plugins(), **{p.manifest.name: p for p in local}}
+    plugin = installed.get(name)
+    if plugin is None:
+        return unknown_message("plugin", name, sorted(installed))
+    m = plugin.manifest
+    needs = [] if m.kind == "system" else [*(m.bridges if m.kind == "adapter" else (m.system,)),
+                                           *m.requires]
+    needs = list(dict.fromkeys(n for n in needs if n != name))
+    invalid = known_invalid if known_invalid is not None else {}
+    for need in needs:
+        if need not in installed:
+            return f"it needs {need!r}, which is not installed"
+        if need in invalid:
+            return f"it needs {need!r}, which is broken"
+    pm = _new_manager()
+    current = name
+    try:
+        for need in needs:
+            current = need
+            pm.register(installed[need].module, name=need)
+        current = name
+        pm.register(plugin.module, name=name)
+        pm.check_pending()
+    except Exception as exc:  # pluggy.PluginValidationError, or a hook that fails on registration
+        if isinstance(exc, pluggy.PluginValidationError):
+            current = pm.get_name(exc.plugin) or current
+        if current != name:
+            return f"it needs {current!r}, which is broken: {_validation_message(exc)}"
+        return _validation_message(exc)
+    return None
+
+
+def _validation_message(exc: Exception) -> str:
+    """One line saying what failed (pluggy's messages name the plugin's repr and span lines)."""
+    if isinstance(exc, pluggy.PluginValidationError):
+        text = str(exc).replace(f" in plugin {exc.plugin!r}", "")
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def systems() -> dict[str, InstalledPlugin]:
@@ -214,22 +282,63 @@ def build_plugin_manager(
     for name in [system, *guests, *chosen]:
         if name not in installed:
             raise PluginError(unknown_message("plugin", name, sorted(installed)))
-        pm.register(installed[name].module, name=name)
+        _register(pm, installed[name].module, name)
     for name, obj in extra:
-        pm.register(obj, name=name)
-    pm.check_pending()
+        _register(pm, obj, name)
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"plugin {_plugin_name(pm, exc.plugin)!r} is broken: "
+                          f"{_validation_message(exc)}") from exc
     if os.environ.get("HEXWAR_TRACE_PLUGINS"):
         pm.trace.root.setwriter(print)
         pm.enable_tracing()
     return pm
 
 
+def system_hookspecs(system: str, *, local: Sequence[InstalledPlugin] = ()) -> dict[str, Any]:
+    """The hook specifications ``system`` adds through ``hexwar_add_hookspecs``: the spec
+    function (its signature and docstring) by hook name, sorted by name."""
+    installed = {**installed_plugins(), **{p.manifest.name: p for p in local}}
+    plugin = installed.get(system)
+    if plugin is None or plugin.manifest.kind != "system":
+        known = sorted(n for n, p in installed.items() if p.manifest.kind == "system")
+        raise PluginError(unknown_message("system", system, known))
+    pm = _new_manager()
+    _register(pm, plugin.module, system)
+    core = {n for n in vars(hookspecs) if n.startswith(f"{PROJECT}_")}
+    found = {name: caller.spec.function for name, caller in vars(pm.hook).items()
+             if isinstance(caller, pluggy.HookCaller) and caller.spec is not None
+             and name not in core}
+    return dict(sorted(found.items()))
+
+
 def discovery_manager() -> pluggy.PluginManager:
-    """A manager holding every installed plugin, for listing commands (never for a game)."""
+    """A manager holding every installed plugin that passes validation, for listing commands
+    (never for a game). Broken plugins are left out (:func:`broken_plugins` says why)."""
+    invalid = invalid_plugins()
     pm = _new_manager()
     for name, plugin in installed_plugins().items():
-        pm.register(plugin.module, name=name)
+        if name not in invalid:
+            pm.register(plugin.module, name=name)
     return pm
+
+
+def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Register one plugin; pluggy keeps plugins in sets, so each must be hashable. A hook
+    implementation that fails validation is a :class:`PluginError` naming the plugin."""
+    if not isinstance(plugin, Hashable):
+        raise PluginError(f"plugin {name!r} is a {type(plugin).__name__}, which is not hashable: "
+                          "register a module, a class or an instance of a plain class")
+    try:
+        pm.register(plugin, name=name)
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"plugin {name!r} is broken: {_validation_message(exc)}") from exc
+
+
+def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    name = pm.get_name(plugin)
+    return name if name is not None else repr(plugin)
 
 
 def _new_manager() -> pluggy.PluginManager:

@@ -4,7 +4,7 @@ A system describes movement as ``successors(state) -> Iterable[(next_state, cost
 plain hexes, or ``(hex, facing)`` pairs so that turning costs (MBT 8.0 turns, Firepower 6.2.2
 "turn 1-3 hexsides") are ordinary steps, or anything else hashable (hex, facing, mounted...).
 Costs are plain numbers (floats, ints, or :class:`fractions.Fraction` for exact half movement
-points, FF [7.1] roads at 1/2 MP); a negative cost is an error. A state reached for exactly the
+points, Firefight 7.1 roads at 1/2 MP); a negative cost is an error. A state reached for exactly the
 budget is reachable (``cost <= budget``).
 
 Ties are broken by discovery order, so results are deterministic when ``successors`` is.

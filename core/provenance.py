@@ -3,7 +3,7 @@
 Every value loaded from a data file carries a *source*, which is exactly one of:
 
 * a rule reference: a system name followed by a reference, e.g. ``"MBT 7.4.8"``,
-  ``"Firefight [8.7]"``, ``"Firepower 6.3.6.3.2"``, ``"MBT Scenario D.1"``. The number is printed
+  ``"Firefight 8.7"``, ``"Firepower 6.3.6.3.2"``, ``"MBT Scenario D.1"``. The number is printed
   in (or computed exactly from) the rulebook at that place;
 * exactly ``"estimated"``: a stand-in the rulebook does not give (a missing chart or card);
 * ``"transcription: <what>"``: taken from an outside transcription that hexwar has not verified
@@ -87,7 +87,7 @@ def classify_source(source: object, *, where: str | None = None) -> SourceKind:
     if source != source.strip() or not _RULE.match(source):
         raise DataError(
             f"malformed source {source!r}", path=where,
-            hint='a rule reference is "<System> <rule>", e.g. "MBT 7.4.8" or "Firefight [8.7]"',
+            hint='a rule reference is "<System> <rule>", e.g. "MBT 7.4.8" or "Firefight 8.7"',
         )
     return SourceKind.CITED
 

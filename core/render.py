@@ -19,7 +19,8 @@ short lines. Every hex is exactly one ``<polygon>`` (the only polygons in the pi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape as _xml_escape
 
@@ -217,6 +218,470 @@ def _counter_text(u: Mapping[str, Any], cx: float, cy: float, cs: float, size: f
     return out
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """Where everything goes: the hex centres in picture coordinates and the page around them."""
+
+    board: Board
+    size: float  # corner radius of a hex, in pixels
+    hexes: list[Hex]  # every hex of the board, sorted
+    centre: dict[Hex, tuple[float, float]]
+    corners: list[tuple[float, float]]  # corner k at 60k degrees, y down (0 = east, 1 = SE...)
+    margin: float
+    title_h: float
+    map_w: float
+    map_h: float
+
+    @property
+    def half_h(self) -> float:
+        return self.size * SQRT3 / 2.0
+
+    def side_segment(self, h: Hex, d: int) -> tuple[float, float, float, float]:
+        """Ends of hexside ``d`` (1 = N, clockwise) of ``h``: corners (d+3)%6 and (d+4)%6."""
+        cx, cy = self.centre[h]
+        a, b = self.corners[(d + 3) % 6], self.corners[(d + 4) % 6]
+        return cx + a[0], cy + a[1], cx + b[0], cy + b[1]
+
+
+@dataclass(frozen=True)
+class _Heights:
+    of: Mapping[Hex, float]
+    lo: float
+    hi: float
+
+    @property
+    def span(self) -> float:
+        return self.hi - self.lo
+
+
+def _layout(board: Board, size: float, title: str) -> _Layout:
+    half_h = size * SQRT3 / 2.0
+    hexes = sorted(board.hexes)
+    if not hexes:
+        raise ValueError("cannot render an empty board")
+    centre: dict[Hex, tuple[float, float]] = {}
+    for h in hexes:
+        centre[h] = (size * 1.5 * h.q, size * SQRT3 * (h.r + h.q / 2.0))
+    xs = [c[0] for c in centre.values()]
+    ys = [c[1] for c in centre.values()]
+    margin = 16.0
+    title_h = 34.0 if title else 0.0
+    map_w = (max(xs) - min(xs)) + 2 * size
+    map_h = (max(ys) - min(ys)) + 2 * half_h
+    ox = margin + size - min(xs)
+    oy = margin + title_h + half_h - min(ys)
+    for h in hexes:
+        cx, cy = centre[h]
+        centre[h] = (cx + ox, cy + oy)
+    corners = [(size * math.cos(math.radians(60 * k)), size * math.sin(math.radians(60 * k)))
+               for k in range(6)]
+    return _Layout(board, size, hexes, centre, corners, margin, title_h, map_w, map_h)
+
+
+def _placed_units(board: Board, units: Iterable[Mapping[str, Any]]
+                  ) -> list[tuple[Hex, Mapping[str, Any]]]:
+    """The units on the board with their hex, in the order given (others are skipped)."""
+    placed: list[tuple[Hex, Mapping[str, Any]]] = []
+    for u in units:
+        if not isinstance(u, Mapping):
+            continue
+        where = _as_hex(board, u.get("hex"))
+        if where is not None:
+            placed.append((where, u))
+    return placed
+
+
+def _sides_in_order(placed: Iterable[tuple[Hex, Mapping[str, Any]]]) -> list[str]:
+    sides: list[str] = []
+    for _h, u in placed:
+        s = str(u.get("side", "?"))
+        if s not in sides:
+            sides.append(s)
+    return sides
+
+
+def _document_start(lay: _Layout, width: float, height: float, title: str,
+                    fs_label: float) -> list[str]:
+    """The ``<svg>`` element, its title and style sheet, the page and the picture's title."""
+    size, margin = lay.size, lay.margin
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_fmt(width)}" '
+        f'height="{_fmt(height)}" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
+        'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">',
+        f"<title>{_esc(title or 'hexwar board')}</title>",
+        "<style>"
+        f".hex{{stroke:#5c5c4e;stroke-width:{_fmt(max(0.5, size / 40))};stroke-opacity:0.55}}"
+        f".lbl{{font-size:{_fmt(fs_label)}px;fill:#222;fill-opacity:0.7;text-anchor:middle}}"
+        f".ht{{font-size:{_fmt(fs_label)}px;fill:#5a3a12;text-anchor:middle;font-style:italic}}"
+        ".unit text{text-anchor:middle;font-weight:bold}"
+        ".mk{text-anchor:middle;font-weight:bold}"
+        ".place{text-anchor:middle;font-style:italic;font-weight:bold;fill:#222;"
+        "paint-order:stroke;stroke:#ffffff;stroke-opacity:0.75;stroke-width:3px}"
+        ".leg{font-size:12px;fill:#222}"
+        ".legh{font-size:13px;font-weight:bold;fill:#111}"
+        "</style>",
+        f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(height)}" fill="#f4f1e8"/>',
+    ]
+    if title:
+        out.append(f'<text x="{_fmt(margin)}" y="{_fmt(margin + 18)}" font-size="18" '
+                   f'font-weight="bold" fill="#222">{_esc(title)}</text>')
+    return out
+
+
+def _hex_layer(lay: _Layout, terrain: Mapping[str, TerrainType | None], heights: _Heights
+               ) -> tuple[list[str], dict[str, tuple[str, str]]]:
+    """One polygon per hex in its terrain's colour, darker with height; and the terrain used
+    (legend title -> (colour, name))."""
+    board = lay.board
+    used: dict[str, tuple[str, str]] = {}
+    out = ['<g id="hexes">']
+    for h in lay.hexes:
+        cx, cy = lay.centre[h]
+        tname = board.terrain_of.get(h, "")
+        rec = terrain.get(tname)
+        base = rec.color if rec is not None else "#dddddd"
+        ttitle = rec.title if rec is not None else tname
+        used.setdefault(ttitle, (base, rec.name if rec is not None else tname))
+        fill = base
+        if heights.span > 0:
+            fill = _mix(base, _HIGH_GROUND, _SHADE * (heights.of[h] - heights.lo) / heights.span)
+        pts = " ".join(f"{_fmt(cx + dx)},{_fmt(cy + dy)}" for dx, dy in lay.corners)
+        out.append(f'<polygon class="hex" points="{pts}" fill="{fill}" '
+                   f'data-label="{_esc(board.label(h))}" data-terrain="{_esc(tname)}"/>')
+    out.append("</g>")
+    return out, used
+
+
+def _segment(x1: float, y1: float, x2: float, y2: float) -> str:
+    return f"M{_fmt(x1)} {_fmt(y1)}L{_fmt(x2)} {_fmt(y2)}"
+
+
+class _Strokes:
+    """The path segments of the hexside layer, by feature, and the features drawn."""
+
+    def __init__(self) -> None:
+        self.edge: dict[str, list[str]] = {}  # along a hexside
+        self.cross: dict[str, list[str]] = {}  # from hex centre to hex centre
+        self.contour: list[str] = []
+        self.used: set[str] = set()
+
+
+def _hexside_strokes(lay: _Layout, heights: _Heights, strokes: _Strokes) -> bool:
+    """Contours where the height changes and every hexside feature; whether a road or trail is
+    given by hexside (then hex-feature roads are not joined)."""
+    has_side_roads = False
+    for (a, b), fs in lay.board.hexside_of.items():
+        if not (a < b):
+            continue
+        d = a.direction_to(b)
+        if d is None:
+            continue
+        if (heights.span > 0 and heights.of[a] != heights.of[b] and "contour" not in fs
+                and "cliff" not in fs):
+            strokes.contour.append(_segment(*lay.side_segment(a, d)))
+        for f in fs:
+            style = HEXSIDE_STYLES.get(f)
+            if style is None:
+                continue
+            strokes.used.add(f)
+            if style[0] == "edge":
+                strokes.edge.setdefault(f, []).append(_segment(*lay.side_segment(a, d)))
+            else:
+                if f in ("road", "trail"):
+                    has_side_roads = True
+                strokes.cross.setdefault(f, []).append(_segment(*lay.centre[a], *lay.centre[b]))
+    return has_side_roads
+
+
+def _across_hex_strokes(lay: _Layout, strokes: _Strokes) -> None:
+    """A fence or hedge drawn across a hex: the feature ``fence:1-4`` joins the middles of
+    hexsides 1 and 4 of that hex (the Firepower map pictures)."""
+    for h in lay.hexes:
+        for f in lay.board.features_of.get(h, frozenset()):
+            kind, sep, rest = f.partition(":")
+            if not sep or kind not in HEXSIDE_STYLES or HEXSIDE_STYLES[kind][0] != "edge":
+                continue
+            ends = rest.split("-")
+            if len(ends) != 2 or not all(e in ("1", "2", "3", "4", "5", "6") for e in ends):
+                continue
+            cx, cy = lay.centre[h]
+            mids: list[tuple[float, float]] = []
+            for e in ends:
+                ang = math.radians(-90 + 60 * (int(e) - 1))
+                mids.append((cx + lay.half_h * math.cos(ang), cy + lay.half_h * math.sin(ang)))
+            strokes.used.add(kind)
+            strokes.edge.setdefault(kind, []).append(_segment(*mids[0], *mids[1]))
+
+
+def _feature_road_strokes(lay: _Layout, strokes: _Strokes) -> None:
+    """Roads given as hex features only: join neighbouring road hexes (sharing a name if
+    named)."""
+    board = lay.board
+    for kind in ("road", "trail"):
+        for a in lay.hexes:
+            fa = board.features_of.get(a, frozenset())
+            if kind not in fa:
+                continue
+            na = {f for f in fa if f.startswith("name:")}
+            for b in board.neighbors_of.get(a, ()):
+                if not (a < b):
+                    continue
+                fb = board.features_of.get(b, frozenset())
+                if kind not in fb:
+                    continue
+                nb = {f for f in fb if f.startswith("name:")}
+                if na and nb and not (na & nb):
+                    continue
+                strokes.used.add(kind)
+                strokes.cross.setdefault(kind, []).append(_segment(*lay.centre[a], *lay.centre[b]))
+
+
+def _hexside_layer(lay: _Layout, heights: _Heights) -> tuple[list[str], set[str]]:
+    """Contours, hexside features (water under walls and hedges), roads and trails; and the
+    features drawn."""
+    size = lay.size
+    strokes = _Strokes()
+    has_side_roads = _hexside_strokes(lay, heights, strokes)
+    _across_hex_strokes(lay, strokes)
+    if not has_side_roads:
+        _feature_road_strokes(lay, strokes)
+    out = ['<g id="hexsides" fill="none" stroke-linecap="round">']
+    if strokes.contour:
+        out.append(f'<path class="contour" d="{"".join(strokes.contour)}" stroke="{_CONTOUR_COLOR}" '
+                   f'stroke-width="{_fmt(max(1.0, size / 18))}"/>')
+    for f in sorted(strokes.edge,
+                    key=lambda n: (_EDGE_ORDER.index(n) if n in _EDGE_ORDER else 99, n)):
+        _kind, stroke, w, dash, _label = HEXSIDE_STYLES[f]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<path class="hexside {f}" d="{"".join(strokes.edge[f])}" stroke="{stroke}" '
+                   f'stroke-width="{_fmt(w * size / 30)}"{dash_attr}/>')
+    for f in sorted(strokes.cross):
+        _kind, stroke, w, dash, _label = HEXSIDE_STYLES[f]
+        path = "".join(strokes.cross[f])
+        ww = w * size / 30
+        if f == "road":  # a cased road: dark edge, light centre
+            out.append(f'<path class="hexside {f}" d="{path}" stroke="{stroke}" '
+                       f'stroke-width="{_fmt(ww * 1.7)}"/>')
+            out.append(f'<path d="{path}" stroke="#f2d38a" stroke-width="{_fmt(ww)}"/>')
+        else:
+            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+            out.append(f'<path class="hexside {f}" d="{path}" stroke="{stroke}" '
+                       f'stroke-width="{_fmt(ww)}"{dash_attr}/>')
+    out.append("</g>")
+    return out, strokes.used
+
+
+def _feature_layer(lay: _Layout) -> tuple[list[str], set[str]]:
+    """Towns, objectives and place names; and the features drawn (for the legend)."""
+    board, size = lay.board, lay.size
+    feats: list[str] = []
+    names: dict[str, list[Hex]] = {}
+    used: set[str] = set()
+    for h in lay.hexes:
+        fs = board.features_of.get(h, frozenset())
+        if not fs:
+            continue
+        cx, cy = lay.centre[h]
+        for f in fs:
+            if f.startswith("name:"):
+                names.setdefault(f[5:], []).append(h)
+        if fs & {"town", "village", "building", "buildings", "city"}:
+            used.add("town")
+            bs = size * 0.16
+            for dx, dy in ((-0.32, -0.2), (0.18, -0.3), (-0.1, 0.22)):
+                feats.append(f'<rect x="{_fmt(cx + dx * size - bs / 2)}" '
+                             f'y="{_fmt(cy + dy * size - bs / 2)}" '
+                             f'width="{_fmt(bs)}" height="{_fmt(bs)}" fill="#3a3a3a"/>')
+        if "objective" in fs:
+            used.add("objective")
+            feats.append(f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(size * 0.55)}" '
+                         f'fill="none" stroke="#d4a017" stroke-width="{_fmt(size / 10)}" '
+                         'stroke-dasharray="5 3"/>')
+    out = ['<g id="features">', *feats]
+    out.extend(_place_names(lay, names))
+    out.append("</g>")
+    return out, used
+
+
+def _place_names(lay: _Layout, names: Mapping[str, list[Hex]]) -> list[str]:
+    """Each place name once, in the hex nearest the middle of the hexes it names (a name given
+    mostly to road hexes is the road's, not a place's)."""
+    centre, size = lay.centre, lay.size
+    road_hexes = {h for h in lay.hexes if "road" in lay.board.features_of.get(h, frozenset())}
+    out: list[str] = []
+    for name in sorted(names):
+        spot = names[name]
+        if sum(1 for h in spot if h in road_hexes) * 2 > len(spot):
+            continue  # a road's name, not a place
+        mx = sum(centre[h][0] for h in spot) / len(spot)
+        my = sum(centre[h][1] for h in spot) / len(spot)
+        best = min(spot, key=lambda h: ((centre[h][0] - mx) ** 2 + (centre[h][1] - my) ** 2, h))
+        bx, by = centre[best]
+        # below the middle of the hex, where a counter in the hex leaves it readable
+        out.append(f'<text class="place" x="{_fmt(bx)}" y="{_fmt(by + size * 0.74)}" '
+                   f'font-size="{_fmt(size * 0.36)}">{_esc(name)}</text>')
+    return out
+
+
+def _label_layer(lay: _Layout, heights: _Heights, every: int, show_heights: bool,
+                 fs_label: float) -> list[str]:
+    """Hex labels (every ``every``-th column and row) and the heights that differ from the most
+    common one."""
+    board, half_h = lay.board, lay.half_h
+    out = ['<g id="labels">']
+    show_h = show_heights and heights.span > 0
+    counts: dict[float, int] = {}
+    for v in heights.of.values():
+        counts[v] = counts.get(v, 0) + 1
+    usual = max(sorted(counts), key=lambda v: counts[v])
+    for h in lay.hexes:
+        cx, cy = lay.centre[h]
+        if every:
+            col, row = h.q, h.r + (h.q - (h.q & 1)) // 2
+            if col % every == 0 and row % every == 0:
+                out.append(f'<text class="lbl" x="{_fmt(cx)}" y="{_fmt(cy - half_h + fs_label + 1.5)}">'
+                           f"{_esc(board.label(h))}</text>")
+        if show_h and heights.of[h] != usual:
+            out.append(f'<text class="ht" x="{_fmt(cx)}" y="{_fmt(cy + half_h - 3)}">'
+                       f"{_esc(_fmt(heights.of[h]))}</text>")
+    out.append("</g>")
+    return out
+
+
+def _highlight_layer(lay: _Layout, highlight_hexes: Iterable[Hex | str]) -> list[str]:
+    hl = [h for h in (_as_hex(lay.board, x) for x in highlight_hexes) if h is not None]
+    if not hl:
+        return []
+    out = ['<g id="highlight" fill="#ffe14d" fill-opacity="0.25" stroke="#e0a800" '
+           f'stroke-width="{_fmt(lay.size / 9)}">']
+    for h in sorted(set(hl)):
+        cx, cy = lay.centre[h]
+        pts = "".join(("M" if k == 0 else "L") + f"{_fmt(cx + dx * 0.92)} {_fmt(cy + dy * 0.92)}"
+                      for k, (dx, dy) in enumerate(lay.corners))
+        out.append(f'<path class="highlight" d="{pts}Z" data-label="{_esc(lay.board.label(h))}"/>')
+    out.append("</g>")
+    return out
+
+
+def _marker_layer(lay: _Layout, markers: Mapping[Any, Iterable[str]],
+                  stacked: Container[Hex]) -> list[str]:
+    """Up to three status strings per hex, below a counter if the hex holds one."""
+    size = lay.size
+    out = ['<g id="markers">']
+    for where, texts in sorted(markers.items(), key=lambda kv: str(kv[0])):
+        mh = _as_hex(lay.board, where)
+        items = [str(t) for t in texts]
+        if mh is None or not items:
+            continue
+        cx, cy = lay.centre[mh]
+        y0 = cy + size * 0.52 if mh in stacked else cy - size * 0.18
+        for i, text in enumerate(items[:3]):
+            y = y0 + i * size * 0.3
+            w = max(size * 0.6, len(text) * size * 0.17 + 4)
+            out.append(f'<rect class="marker" x="{_fmt(cx - w / 2)}" y="{_fmt(y - size * 0.14)}" '
+                       f'width="{_fmt(w)}" height="{_fmt(size * 0.28)}" rx="2" fill="#fff7c2" '
+                       f'stroke="#7a6a00" stroke-width="0.8"/>')
+            out.append(f'<text class="mk" x="{_fmt(cx)}" y="{_fmt(y + size * 0.08)}" '
+                       f'font-size="{_fmt(size * 0.2)}" fill="#3d3500">{_esc(text)}</text>')
+    out.append("</g>")
+    return out
+
+
+def _los_layer(lay: _Layout, los_line: tuple[Hex | str, Hex | str]) -> list[str]:
+    """A line of sight between two hex centres (drawn under the counters)."""
+    board, size = lay.board, lay.size
+    la, lb = (_as_hex(board, x) for x in los_line)
+    if la is None or lb is None:
+        return []
+    (x1, y1), (x2, y2) = lay.centre[la], lay.centre[lb]
+    out = [f'<g id="los" data-from="{_esc(board.label(la))}" data-to="{_esc(board.label(lb))}">',
+           f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
+           f'stroke="#ffffff" stroke-width="{_fmt(size / 5)}" stroke-opacity="0.8"/>',
+           f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
+           f'stroke="#d6001c" stroke-width="{_fmt(size / 12)}" stroke-dasharray="8 4"/>']
+    for x, y in ((x1, y1), (x2, y2)):
+        out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(size * 0.62)}" fill="none" '
+                   f'stroke="#d6001c" stroke-width="{_fmt(size / 14)}"/>')
+    out.append("</g>")
+    return out
+
+
+def _facing_of(u: Mapping[str, Any]) -> int | None:
+    facing = u.get("facing")
+    if isinstance(facing, int) and not isinstance(facing, bool) and 1 <= facing <= 6:
+        return facing
+    return None
+
+
+def _unit_layer(lay: _Layout, stacks: Mapping[Hex, list[Mapping[str, Any]]],
+                colors: Mapping[str, str]) -> list[str]:
+    """Every stack as a pile of counters, the first unit on top."""
+    out = ['<g id="units">']
+    for h in sorted(stacks):
+        out.extend(_stack(lay, h, stacks[h], colors))
+    out.append("</g>")
+    return out
+
+
+def _stack(lay: _Layout, h: Hex, group: Sequence[Mapping[str, Any]],
+           colors: Mapping[str, str]) -> list[str]:
+    board, size, half_h = lay.board, lay.size, lay.half_h
+    cs = size * 0.92  # counter side
+    step = size * 0.075
+    n = len(group)
+    hx, hy = lay.centre[h]
+    shown = min(n, 4)
+    out: list[str] = []
+    # facing ticks first, under the counters: each unit's tick toward its facing hexside
+    for u in group:
+        facing = _facing_of(u)
+        if facing is not None:
+            ang = math.radians(-90 + 60 * (facing - 1))
+            ux, uy = math.cos(ang), math.sin(ang)
+            out.append(f'<line class="facing" data-id="{_esc(u.get("id", ""))}" '
+                       f'x1="{_fmt(hx + ux * cs * 0.3)}" y1="{_fmt(hy + uy * cs * 0.3)}" '
+                       f'x2="{_fmt(hx + ux * half_h * 0.97)}" y2="{_fmt(hy + uy * half_h * 0.97)}" '
+                       f'stroke="#111" stroke-width="{_fmt(size / 9)}" stroke-linecap="round"/>')
+    for i in reversed(range(n)):
+        u = group[i]
+        depth = min(i, shown - 1)
+        cx = hx - (shown - 1) * step / 2 + depth * step
+        cy = hy + (shown - 1) * step / 2 - depth * step
+        side = str(u.get("side", "?"))
+        fill = colors.get(side, "#777777")
+        uid = str(u.get("id", ""))
+        facing = _facing_of(u)
+        attrs = (f'class="unit" data-id="{_esc(uid)}" data-side="{_esc(side)}" '
+                 f'data-hex="{_esc(board.label(h))}"')
+        if facing is not None:
+            attrs += f' data-facing="{facing}"'
+        if "type" in u:
+            attrs += f' data-type="{_esc(u.get("type"))}"'
+        out.append(f"<g {attrs}>")
+        if i == 0:
+            out.append(f'<rect x="{_fmt(cx - cs / 2 + 1.2)}" y="{_fmt(cy - cs / 2 + 1.6)}" '
+                       f'width="{_fmt(cs)}" height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" '
+                       'fill="#000" fill-opacity="0.3"/>')
+        out.append(f'<rect x="{_fmt(cx - cs / 2)}" y="{_fmt(cy - cs / 2)}" width="{_fmt(cs)}" '
+                   f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{fill}" '
+                   f'stroke="#1a1a1a" stroke-width="{_fmt(max(0.8, size / 30))}"/>')
+        if i == 0:
+            out.extend(_counter_text(u, cx, cy, cs, size, _text_color(fill)))
+            if n > 1:
+                out.extend(_stack_count(cx + cs / 2 - size * 0.05, cy - cs / 2 + size * 0.05,
+                                        size, n))
+        out.append("</g>")
+    return out
+
+
+def _stack_count(bx: float, by: float, size: float, n: int) -> list[str]:
+    """The badge with the number of units in a stack, on the top counter's corner."""
+    return [f'<circle cx="{_fmt(bx)}" cy="{_fmt(by)}" r="{_fmt(size * 0.17)}" '
+            'fill="#ffffff" stroke="#111" stroke-width="0.8"/>',
+            f'<text class="count" x="{_fmt(bx)}" y="{_fmt(by + size * 0.075)}" '
+            f'font-size="{_fmt(size * 0.2)}" fill="#111">{n}</text>']
+
+
 def render_board(
     board: Board,
     *,
@@ -242,368 +707,42 @@ def render_board(
     line of sight between two hex centres; ``highlight_hexes`` outlines hexes. ``label_every=n``
     labels every n-th column and row (1: every hex; 0: none). ``hex_size`` is the corner radius
     in pixels.
+
+    The picture is drawn in layers, bottom to top: hexes, contours and hexside features, hex
+    features and place names, labels and heights, highlights, markers, the line of sight, the
+    units, and the legend beside the map.
     """
-    size = float(hex_size)
-    half_h = size * SQRT3 / 2.0
-    hexes = sorted(board.hexes)
-    if not hexes:
-        raise ValueError("cannot render an empty board")
-    centre: dict[Hex, tuple[float, float]] = {}
-    for h in hexes:
-        centre[h] = (size * 1.5 * h.q, size * SQRT3 * (h.r + h.q / 2.0))
-    xs = [c[0] for c in centre.values()]
-    ys = [c[1] for c in centre.values()]
-    margin = 16.0
-    title_h = 34.0 if title else 0.0
-    map_w = (max(xs) - min(xs)) + 2 * size
-    map_h = (max(ys) - min(ys)) + 2 * half_h
-    ox = margin + size - min(xs)
-    oy = margin + title_h + half_h - min(ys)
-    for h in hexes:
-        cx, cy = centre[h]
-        centre[h] = (cx + ox, cy + oy)
+    lay = _layout(board, float(hex_size), title)
+    placed = _placed_units(board, units)
+    colors = _side_colors(_sides_in_order(placed), side_colors or {})
+    heights = _Heights(board.height_of, min(board.height_of.values()),
+                       max(board.height_of.values()))
+    legend_x = lay.margin + lay.map_w + 18 if legend else 0.0
+    width = (legend_x + _LEGEND_WIDTH) if legend else (lay.margin * 2 + lay.map_w)
+    height = lay.margin * 2 + lay.title_h + lay.map_h
+    fs_label = max(5.0, lay.size * 0.24)
 
-    placed: list[tuple[Hex, Mapping[str, Any]]] = []
-    for u in units:
-        if not isinstance(u, Mapping):
-            continue
-        where = _as_hex(board, u.get("hex"))
-        if where is not None:
-            placed.append((where, u))
-    sides: list[str] = []
-    for _h, u in placed:
-        s = str(u.get("side", "?"))
-        if s not in sides:
-            sides.append(s)
-    colors = _side_colors(sides, side_colors or {})
-
-    lookup = _terrain_lookup(board, terrain_types)
-    heights = board.height_of
-    hmin = min(heights.values())
-    hmax = max(heights.values())
-    hspan = hmax - hmin
-
-    # corner offsets: corner k at 60k degrees, y down (0 = east, 1 = south-east, ...)
-    corners = [(size * math.cos(math.radians(60 * k)), size * math.sin(math.radians(60 * k)))
-               for k in range(6)]
-
-    def side_segment(h: Hex, d: int, inset: float = 0.0) -> tuple[float, float, float, float]:
-        """Ends of hexside ``d`` (1 = N, clockwise) of ``h``: corners (d+3)%6 and (d+4)%6."""
-        cx, cy = centre[h]
-        a, b = corners[(d + 3) % 6], corners[(d + 4) % 6]
-        k = 1.0 - inset
-        return cx + a[0] * k, cy + a[1] * k, cx + b[0] * k, cy + b[1] * k
-
-    out: list[str] = []
-    legend_x = margin + map_w + 18 if legend else 0.0
-    width = (legend_x + _LEGEND_WIDTH) if legend else (margin * 2 + map_w)
-    height = margin * 2 + title_h + map_h
-    out.append(
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_fmt(width)}" '
-        f'height="{_fmt(height)}" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
-        'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">'
-    )
-    out.append(f"<title>{_esc(title or 'hexwar board')}</title>")
-    fs_label = max(5.0, size * 0.24)
-    out.append(
-        "<style>"
-        f".hex{{stroke:#5c5c4e;stroke-width:{_fmt(max(0.5, size / 40))};stroke-opacity:0.55}}"
-        f".lbl{{font-size:{_fmt(fs_label)}px;fill:#222;fill-opacity:0.7;text-anchor:middle}}"
-        f".ht{{font-size:{_fmt(fs_label)}px;fill:#5a3a12;text-anchor:middle;font-style:italic}}"
-        ".unit text{text-anchor:middle;font-weight:bold}"
-        ".mk{text-anchor:middle;font-weight:bold}"
-        ".place{text-anchor:middle;font-style:italic;font-weight:bold;fill:#222;"
-        "paint-order:stroke;stroke:#ffffff;stroke-opacity:0.75;stroke-width:3px}"
-        ".leg{font-size:12px;fill:#222}"
-        ".legh{font-size:13px;font-weight:bold;fill:#111}"
-        "</style>"
-    )
-    out.append(f'<rect x="0" y="0" width="{_fmt(width)}" height="{_fmt(height)}" fill="#f4f1e8"/>')
-    if title:
-        out.append(f'<text x="{_fmt(margin)}" y="{_fmt(margin + 18)}" font-size="18" '
-                   f'font-weight="bold" fill="#222">{_esc(title)}</text>')
-
-    # -- hexes: one polygon each ---------------------------------------------------------------
-    used_terrain: dict[str, tuple[str, str]] = {}  # legend title -> (colour, name)
-    out.append('<g id="hexes">')
-    corner_text = [(c[0], c[1]) for c in corners]
-    for h in hexes:
-        cx, cy = centre[h]
-        tname = board.terrain_of.get(h, "")
-        rec = lookup.get(tname)
-        base = rec.color if rec is not None else "#dddddd"
-        ttitle = rec.title if rec is not None else tname
-        used_terrain.setdefault(ttitle, (base, rec.name if rec is not None else tname))
-        fill = base
-        if hspan > 0:
-            fill = _mix(base, _HIGH_GROUND, _SHADE * (heights[h] - hmin) / hspan)
-        pts = " ".join(f"{_fmt(cx + dx)},{_fmt(cy + dy)}" for dx, dy in corner_text)
-        out.append(f'<polygon class="hex" points="{pts}" fill="{fill}" '
-                   f'data-label="{_esc(board.label(h))}" data-terrain="{_esc(tname)}"/>')
-    out.append("</g>")
-
-    # -- contours (height changes) and hexside features ------------------------------------------
-    used_sides: set[str] = set()
-    edge_lines: dict[str, list[str]] = {}
-    cross_lines: dict[str, list[str]] = {}
-    contour: list[str] = []
-    has_side_roads = False
-    for (a, b), fs in board.hexside_of.items():
-        if not (a < b):
-            continue
-        d = a.direction_to(b)
-        if d is None:
-            continue
-        if hspan > 0 and heights[a] != heights[b] and "contour" not in fs and "cliff" not in fs:
-            x1, y1, x2, y2 = side_segment(a, d)
-            contour.append(f"M{_fmt(x1)} {_fmt(y1)}L{_fmt(x2)} {_fmt(y2)}")
-        for f in fs:
-            style = HEXSIDE_STYLES.get(f)
-            if style is None:
-                continue
-            used_sides.add(f)
-            if style[0] == "edge":
-                x1, y1, x2, y2 = side_segment(a, d)
-                edge_lines.setdefault(f, []).append(
-                    f"M{_fmt(x1)} {_fmt(y1)}L{_fmt(x2)} {_fmt(y2)}")
-            else:
-                if f in ("road", "trail"):
-                    has_side_roads = True
-                (x1, y1), (x2, y2) = centre[a], centre[b]
-                cross_lines.setdefault(f, []).append(
-                    f"M{_fmt(x1)} {_fmt(y1)}L{_fmt(x2)} {_fmt(y2)}")
-    # a fence or hedge drawn across a hex: the feature "fence:1-4" joins the middles of hexsides
-    # 1 and 4 of that hex (the Firepower map pictures)
-    for h in hexes:
-        for f in board.features_of.get(h, frozenset()):
-            kind, sep, rest = f.partition(":")
-            if not sep or kind not in HEXSIDE_STYLES or HEXSIDE_STYLES[kind][0] != "edge":
-                continue
-            ends = rest.split("-")
-            if len(ends) != 2 or not all(e in ("1", "2", "3", "4", "5", "6") for e in ends):
-                continue
-            cx, cy = centre[h]
-            mids: list[tuple[float, float]] = []
-            for e in ends:
-                ang = math.radians(-90 + 60 * (int(e) - 1))
-                mids.append((cx + half_h * math.cos(ang), cy + half_h * math.sin(ang)))
-            used_sides.add(kind)
-            edge_lines.setdefault(kind, []).append(
-                f"M{_fmt(mids[0][0])} {_fmt(mids[0][1])}L{_fmt(mids[1][0])} {_fmt(mids[1][1])}")
-    # roads given as hex features only: join neighbouring road hexes (sharing a name if named)
-    if not has_side_roads:
-        for kind in ("road", "trail"):
-            for a in hexes:
-                fa = board.features_of.get(a, frozenset())
-                if kind not in fa:
-                    continue
-                na = {f for f in fa if f.startswith("name:")}
-                for b in board.neighbors_of.get(a, ()):
-                    if not (a < b):
-                        continue
-                    fb = board.features_of.get(b, frozenset())
-                    if kind not in fb:
-                        continue
-                    nb = {f for f in fb if f.startswith("name:")}
-                    if na and nb and not (na & nb):
-                        continue
-                    used_sides.add(kind)
-                    (x1, y1), (x2, y2) = centre[a], centre[b]
-                    cross_lines.setdefault(kind, []).append(
-                        f"M{_fmt(x1)} {_fmt(y1)}L{_fmt(x2)} {_fmt(y2)}")
-    out.append('<g id="hexsides" fill="none" stroke-linecap="round">')
-    if contour:
-        out.append(f'<path class="contour" d="{"".join(contour)}" stroke="{_CONTOUR_COLOR}" '
-                   f'stroke-width="{_fmt(max(1.0, size / 18))}"/>')
-    for f in sorted(edge_lines, key=lambda n: (_EDGE_ORDER.index(n) if n in _EDGE_ORDER else 99, n)):
-        _kind, stroke, w, dash, _label = HEXSIDE_STYLES[f]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<path class="hexside {f}" d="{"".join(edge_lines[f])}" stroke="{stroke}" '
-                   f'stroke-width="{_fmt(w * size / 30)}"{dash_attr}/>')
-    for f in sorted(cross_lines):
-        _kind, stroke, w, dash, _label = HEXSIDE_STYLES[f]
-        path = "".join(cross_lines[f])
-        ww = w * size / 30
-        if f == "road":  # a cased road: dark edge, light centre
-            out.append(f'<path class="hexside {f}" d="{path}" stroke="{stroke}" '
-                       f'stroke-width="{_fmt(ww * 1.7)}"/>')
-            out.append(f'<path d="{path}" stroke="#f2d38a" stroke-width="{_fmt(ww)}"/>')
-        else:
-            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-            out.append(f'<path class="hexside {f}" d="{path}" stroke="{stroke}" '
-                       f'stroke-width="{_fmt(ww)}"{dash_attr}/>')
-    out.append("</g>")
-
-    # -- hex features: towns, objectives, place names ---------------------------------------------
-    feats: list[str] = []
-    names: dict[str, list[Hex]] = {}
-    used_feats: set[str] = set()
-    for h in hexes:
-        fs = board.features_of.get(h, frozenset())
-        if not fs:
-            continue
-        cx, cy = centre[h]
-        for f in fs:
-            if f.startswith("name:"):
-                names.setdefault(f[5:], []).append(h)
-        if fs & {"town", "village", "building", "buildings", "city"}:
-            used_feats.add("town")
-            bs = size * 0.16
-            for dx, dy in ((-0.32, -0.2), (0.18, -0.3), (-0.1, 0.22)):
-                feats.append(f'<rect x="{_fmt(cx + dx * size - bs / 2)}" '
-                             f'y="{_fmt(cy + dy * size - bs / 2)}" '
-                             f'width="{_fmt(bs)}" height="{_fmt(bs)}" fill="#3a3a3a"/>')
-        if "objective" in fs:
-            used_feats.add("objective")
-            feats.append(f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(size * 0.55)}" '
-                         f'fill="none" stroke="#d4a017" stroke-width="{_fmt(size / 10)}" '
-                         'stroke-dasharray="5 3"/>')
-    out.append('<g id="features">')
-    out.extend(feats)
-    road_hexes = {h for h in hexes if "road" in board.features_of.get(h, frozenset())}
-    for name in sorted(names):
-        spot = names[name]
-        if sum(1 for h in spot if h in road_hexes) * 2 > len(spot):
-            continue  # a road's name, not a place
-        mx = sum(centre[h][0] for h in spot) / len(spot)
-        my = sum(centre[h][1] for h in spot) / len(spot)
-        best = min(spot, key=lambda h: ((centre[h][0] - mx) ** 2 + (centre[h][1] - my) ** 2, h))
-        bx, by = centre[best]
-        # below the middle of the hex, where a counter in the hex leaves it readable
-        out.append(f'<text class="place" x="{_fmt(bx)}" y="{_fmt(by + size * 0.74)}" '
-                   f'font-size="{_fmt(size * 0.36)}">{_esc(name)}</text>')
-    out.append("</g>")
-
-    # -- labels and heights -------------------------------------------------------------------
-    out.append('<g id="labels">')
-    every = max(0, int(label_every))
-    show_h = show_heights and hspan > 0
-    counts: dict[float, int] = {}
-    for v in heights.values():
-        counts[v] = counts.get(v, 0) + 1
-    usual = max(sorted(counts), key=lambda v: counts[v])
-    for h in hexes:
-        cx, cy = centre[h]
-        if every:
-            col, row = h.q, h.r + (h.q - (h.q & 1)) // 2
-            if col % every == 0 and row % every == 0:
-                out.append(f'<text class="lbl" x="{_fmt(cx)}" y="{_fmt(cy - half_h + fs_label + 1.5)}">'
-                           f"{_esc(board.label(h))}</text>")
-        if show_h and heights[h] != usual:
-            out.append(f'<text class="ht" x="{_fmt(cx)}" y="{_fmt(cy + half_h - 3)}">'
-                       f"{_esc(_fmt(heights[h]))}</text>")
-    out.append("</g>")
-
-    # -- highlights, markers, line of sight ---------------------------------------------------
-    hl = [h for h in (_as_hex(board, x) for x in highlight_hexes) if h is not None]
-    if hl:
-        out.append('<g id="highlight" fill="#ffe14d" fill-opacity="0.25" stroke="#e0a800" '
-                   f'stroke-width="{_fmt(size / 9)}">')
-        for h in sorted(set(hl)):
-            cx, cy = centre[h]
-            pts = "".join(("M" if k == 0 else "L") + f"{_fmt(cx + dx * 0.92)} {_fmt(cy + dy * 0.92)}"
-                          for k, (dx, dy) in enumerate(corners))
-            out.append(f'<path class="highlight" d="{pts}Z" data-label="{_esc(board.label(h))}"/>')
-        out.append("</g>")
-
-    stack: dict[Hex, list[Mapping[str, Any]]] = {}
+    out = _document_start(lay, width, height, title, fs_label)
+    hex_layer, used_terrain = _hex_layer(lay, _terrain_lookup(board, terrain_types), heights)
+    out.extend(hex_layer)
+    hexside_layer, used_sides = _hexside_layer(lay, heights)
+    out.extend(hexside_layer)
+    feature_layer, used_feats = _feature_layer(lay)
+    out.extend(feature_layer)
+    out.extend(_label_layer(lay, heights, max(0, int(label_every)), show_heights, fs_label))
+    out.extend(_highlight_layer(lay, highlight_hexes))
+    stacks: dict[Hex, list[Mapping[str, Any]]] = {}
     for h, u in placed:
-        stack.setdefault(h, []).append(u)
-
+        stacks.setdefault(h, []).append(u)
     if markers:
-        out.append('<g id="markers">')
-        for where, texts in sorted(markers.items(), key=lambda kv: str(kv[0])):
-            mh = _as_hex(board, where)
-            items = [str(t) for t in texts]
-            if mh is None or not items:
-                continue
-            cx, cy = centre[mh]
-            y0 = cy + size * 0.52 if mh in stack else cy - size * 0.18
-            for i, text in enumerate(items[:3]):
-                y = y0 + i * size * 0.3
-                w = max(size * 0.6, len(text) * size * 0.17 + 4)
-                out.append(f'<rect class="marker" x="{_fmt(cx - w / 2)}" y="{_fmt(y - size * 0.14)}" '
-                           f'width="{_fmt(w)}" height="{_fmt(size * 0.28)}" rx="2" fill="#fff7c2" '
-                           f'stroke="#7a6a00" stroke-width="0.8"/>')
-                out.append(f'<text class="mk" x="{_fmt(cx)}" y="{_fmt(y + size * 0.08)}" '
-                           f'font-size="{_fmt(size * 0.2)}" fill="#3d3500">{_esc(text)}</text>')
-        out.append("</g>")
-
-    # -- line of sight, under the counters so their ids stay readable --------------------------
+        out.extend(_marker_layer(lay, markers, stacks))
     if los_line is not None:
-        la, lb = (_as_hex(board, x) for x in los_line)
-        if la is not None and lb is not None:
-            (x1, y1), (x2, y2) = centre[la], centre[lb]
-            out.append(f'<g id="los" data-from="{_esc(board.label(la))}" data-to="{_esc(board.label(lb))}">')
-            out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
-                       f'stroke="#ffffff" stroke-width="{_fmt(size / 5)}" stroke-opacity="0.8"/>')
-            out.append(f'<line x1="{_fmt(x1)}" y1="{_fmt(y1)}" x2="{_fmt(x2)}" y2="{_fmt(y2)}" '
-                       f'stroke="#d6001c" stroke-width="{_fmt(size / 12)}" stroke-dasharray="8 4"/>')
-            for x, y in ((x1, y1), (x2, y2)):
-                out.append(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(size * 0.62)}" fill="none" '
-                           f'stroke="#d6001c" stroke-width="{_fmt(size / 14)}"/>')
-            out.append("</g>")
-
-    # -- units: a stack is drawn as a pile, the first unit on top ---------------------------------
+        out.extend(_los_layer(lay, los_line))
     if placed:
-        out.append('<g id="units">')
-        cs = size * 0.92  # counter side
-        step = size * 0.075
-        for h in sorted(stack):
-            group = stack[h]
-            n = len(group)
-            hx, hy = centre[h]
-            shown = min(n, 4)
-            # facing ticks first, under the counters: each unit's tick toward its facing hexside
-            for u in group:
-                facing = u.get("facing")
-                if isinstance(facing, int) and not isinstance(facing, bool) and 1 <= facing <= 6:
-                    ang = math.radians(-90 + 60 * (facing - 1))
-                    ux, uy = math.cos(ang), math.sin(ang)
-                    out.append(f'<line class="facing" data-id="{_esc(u.get("id", ""))}" '
-                               f'x1="{_fmt(hx + ux * cs * 0.3)}" y1="{_fmt(hy + uy * cs * 0.3)}" '
-                               f'x2="{_fmt(hx + ux * half_h * 0.97)}" y2="{_fmt(hy + uy * half_h * 0.97)}" '
-                               f'stroke="#111" stroke-width="{_fmt(size / 9)}" stroke-linecap="round"/>')
-            for i in reversed(range(n)):
-                u = group[i]
-                depth = min(i, shown - 1)
-                cx = hx - (shown - 1) * step / 2 + depth * step
-                cy = hy + (shown - 1) * step / 2 - depth * step
-                side = str(u.get("side", "?"))
-                fill = colors.get(side, "#777777")
-                ink = _text_color(fill)
-                uid = str(u.get("id", ""))
-                facing = u.get("facing")
-                face_ok = isinstance(facing, int) and not isinstance(facing, bool) and 1 <= facing <= 6
-                attrs = (f'class="unit" data-id="{_esc(uid)}" data-side="{_esc(side)}" '
-                         f'data-hex="{_esc(board.label(h))}"')
-                if face_ok:
-                    attrs += f' data-facing="{facing}"'
-                if "type" in u:
-                    attrs += f' data-type="{_esc(u.get("type"))}"'
-                out.append(f"<g {attrs}>")
-                if i == 0:
-                    out.append(f'<rect x="{_fmt(cx - cs / 2 + 1.2)}" y="{_fmt(cy - cs / 2 + 1.6)}" '
-                               f'width="{_fmt(cs)}" height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" '
-                               'fill="#000" fill-opacity="0.3"/>')
-                out.append(f'<rect x="{_fmt(cx - cs / 2)}" y="{_fmt(cy - cs / 2)}" width="{_fmt(cs)}" '
-                           f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{fill}" '
-                           f'stroke="#1a1a1a" stroke-width="{_fmt(max(0.8, size / 30))}"/>')
-                if i == 0:
-                    out.extend(_counter_text(u, cx, cy, cs, size, ink))
-                    if n > 1:
-                        bx, by = cx + cs / 2 - size * 0.05, cy - cs / 2 + size * 0.05
-                        out.append(f'<circle cx="{_fmt(bx)}" cy="{_fmt(by)}" r="{_fmt(size * 0.17)}" '
-                                   'fill="#ffffff" stroke="#111" stroke-width="0.8"/>')
-                        out.append(f'<text class="count" x="{_fmt(bx)}" y="{_fmt(by + size * 0.075)}" '
-                                   f'font-size="{_fmt(size * 0.2)}" fill="#111">{n}</text>')
-                out.append("</g>")
-        out.append("</g>")
-
-    # -- legend ---------------------------------------------------------------------------------
+        out.extend(_unit_layer(lay, stacks, colors))
     if legend:
-        out.extend(_legend(legend_x, margin + title_h, used_terrain, used_sides, used_feats,
-                           colors, hspan > 0, (hmin, hmax)))
+        out.extend(_legend(legend_x, lay.margin + lay.title_h, used_terrain, used_sides,
+                           used_feats, colors, heights.span > 0, (heights.lo, heights.hi)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from hexwar.core.kit.hooks import SystemHooks
     from hexwar.core.engine.game import Game
+    from hexwar.core.kit.hooks import SystemHooks
     from hexwar.core.units import Scale
 
 #: A choice a controller returns: any JSON value (str, int, float, bool, None, list, dict).

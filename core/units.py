@@ -11,7 +11,7 @@ idempotently, with the definitions in ``units.txt``. Plugins must never create t
 Conventions
 -----------
 * Lengths on the ground: metres (``"m"``). A hex is not a unit; hex counts stay ``int`` and each
-  system declares its :class:`Scale` (hex = 50 m in Firefight [2.0], 100 m in MBT 4.3).
+  system declares its :class:`Scale` (hex = 50 m in Firefight 2.0, 100 m in MBT 4.3).
 * Heights: each system says how much one "height" (level) is (MBT 12.1: about 25 ft;
   Firepower 8.2.2: about 3 ft); :attr:`Scale.height_unit` carries it.
 * Water depth: inches (``"inch"``; Firepower 11.2.1.1 gives ford depths in inches).
@@ -165,7 +165,7 @@ class Scale:
     ``hex_size`` is the distance between the centres of adjacent hexes; ``height_unit`` is the
     length of one "height" (level) in the system's line-of-sight rules; ``turn_length`` the real
     time one turn stands for, or ``None`` when the rules do not say; ``rule`` cites where the
-    scale is stated (e.g. ``"Firefight [2.0]"``).
+    scale is stated (e.g. ``"Firefight 2.0"``).
     """
 
     system: str

@@ -149,6 +149,7 @@ class TerminalController:
 
 
 def default_explanation(decision: Decision) -> str:
+    """The prompt and every option, numbered from 1 as :class:`TerminalController` reads them."""
     lines = [decision.prompt or decision.kind]
     if decision.rule:
         lines[0] += f" ({decision.rule})"
@@ -159,15 +160,22 @@ def default_explanation(decision: Decision) -> str:
     return "\n".join(lines)
 
 
+def explain_with_hooks(view: SideView, decision: Decision) -> str:
+    """The game's ``hexwar_explain_decision`` answer: the system's explanation, or the core's
+    :func:`default_explanation`."""
+    return view.game.hooks.explain_decision(view, decision)
+
+
 def make_controller(word: str, side: str, seed: int,
                     offered: Mapping[str, ControllerSpec]) -> Controller:
-    """Build a controller from a ``--players`` word."""
+    """Build a controller from a ``--players`` word. A human at the terminal sees each decision
+    as the game's system explains it (``hexwar_explain_decision``)."""
     if word.startswith("script:"):
         return ScriptedController.from_file(word.removeprefix("script:"))
     if word == "random":
         return RandomController(side, seed)
     if word == "human":
-        return TerminalController(side)
+        return TerminalController(side, explain=explain_with_hooks)
     if word in offered:
         return offered[word].factory(side, seed)  # type: ignore[no-any-return]
     if word == "ai":  # the system offers no AI of its own

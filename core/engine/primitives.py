@@ -1,4 +1,5 @@
-"""Building blocks for sequences of play: roll-offs, alternation, interrupt windows, chit cups.
+"""Building blocks for sequences of play: roll-offs, alternation, secret simultaneous choices,
+chit cups.
 
 Phases are generators; these helpers are generators too, used with ``yield from``.
 """
@@ -32,7 +33,7 @@ def alternate(game: Game, sides: Sequence[str], act: Callable[[str], Step]) -> S
     """Sides act in turn, starting with ``sides[0]``, until every side passes in a row.
 
     ``act(side)`` is a generator returning ``True`` if the side did something, ``False`` if it
-    passed (Firefight [4.1]: attacks and moves alternate until both players are done).
+    passed (Firefight 4.1: attacks and moves alternate until both players are done).
     """
     passes = 0
     index = 0
@@ -41,12 +42,6 @@ def alternate(game: Game, sides: Sequence[str], act: Callable[[str], Step]) -> S
         acted = yield from act(side)
         passes = 0 if acted else passes + 1
         index += 1
-
-
-def ask(decision: Decision) -> Step:
-    """Yield one decision and return its answer."""
-    choice = yield decision
-    return choice
 
 
 def ask_all(decisions: list[Decision]) -> Step:
@@ -69,31 +64,3 @@ class ChitCup:
     def draw(self, game: Game, purpose: str = "draw a chit") -> str:
         index = game.dice.choice_index(purpose, len(self.chits))
         return self.chits.pop(index)
-
-
-def interrupt_window(
-    game: Game,
-    sides: Sequence[str],
-    kind: str,
-    options_for: Callable[[str], list[Any]],
-    resolve: Callable[[str, Any], Step],
-    *,
-    rule: str = "",
-    context: dict[str, Any] | None = None,
-) -> Step:
-    """Offer each side, in order, the chance to interrupt (fire at a unit as it enters a hex).
-
-    A side is asked again after each interrupt it makes, until it passes or has no option left.
-    ``resolve`` is a generator, so an interrupt may open a window of its own (a chain of overwatch
-    fire, MBT 7.5) before the interrupted action goes on.
-    """
-    for side in sides:
-        while True:
-            options = options_for(side)
-            if not options:
-                break
-            choice = yield Decision(side, kind, options=["pass", *options], rule=rule,
-                                    context=dict(context or {}))
-            if choice == "pass":
-                break
-            yield from resolve(side, choice)

@@ -32,17 +32,19 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from hexwar.core.kit.stash import StashKey
+from hexwar.core.markers import PROJECT
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 F = TypeVar("F", bound="SystemHooks")
+_SPEC_MARK = f"{PROJECT}_spec"  # the attribute pluggy's HookspecMarker sets on a spec
 
 
 def spec_names(specs: ModuleType, prefix: str) -> list[str]:
     """The hooks a hookspecs module declares with ``prefix``, in definition order."""
     return [n for n, obj in vars(specs).items()
-            if n.startswith(prefix) and inspect.isfunction(obj) and hasattr(obj, "hexwar_spec")]
+            if n.startswith(prefix) and inspect.isfunction(obj) and hasattr(obj, _SPEC_MARK)]
 
 
 class SystemHooks:
@@ -52,24 +54,28 @@ class SystemHooks:
     specs: ClassVar[ModuleType]
     #: the prefix of the system's hooks, ``"firefight_"``
     prefix: ClassVar[str]
-    #: hooks specified but deliberately without a facade method (none, normally)
+    #: where :meth:`of` keeps the facade in ``game.stash`` (one key per facade class)
     _key: ClassVar[StashKey[Any]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if not hasattr(cls, "specs"):  # an abstract intermediate class
-            return
+        if not hasattr(cls, "specs") and not hasattr(cls, "prefix"):
+            return  # an abstract intermediate class
+        if not isinstance(getattr(cls, "specs", None), ModuleType) or not getattr(cls, "prefix", ""):
+            raise TypeError(f"{cls.__name__} needs both 'specs' (the hookspecs module) and "
+                            "'prefix' (such as 'firefight_')")
         hooks = spec_names(cls.specs, cls.prefix)
-        methods = {n for n, v in vars(cls).items() if inspect.isfunction(v) and not n.startswith("_")}
+        if not hooks:
+            raise TypeError(f"{cls.specs.__name__} specifies no hook named {cls.prefix}...")
+        methods = _public_methods(cls)
         missing = [h for h in hooks if h.removeprefix(cls.prefix) not in methods]
         if missing:
             raise TypeError(f"{cls.__name__} has no method for hook(s) {', '.join(missing)}")
-        stray = sorted(m for m in methods - {h.removeprefix(cls.prefix) for h in hooks}
-                       if m not in _BASE_METHODS)
+        stray = sorted(methods - {h.removeprefix(cls.prefix) for h in hooks})
         if stray:
             raise TypeError(f"{cls.__name__} has method(s) {', '.join(stray)} for no hook of "
-                            f"{cls.specs.__name__}")
-        cls._key = StashKey(f"{cls.__module__}.{cls.__name__}")
+                            f"{cls.specs.__name__} (helpers are named with a leading '_')")
+        cls._key = StashKey(f"{cls.__module__}.{cls.__qualname__}")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -90,7 +96,7 @@ class SystemHooks:
         if facade is None:
             facade = cls(game)
             game.stash[cls._key] = facade
-        return facade  # type: ignore[no-any-return]
+        return facade
 
     @classmethod
     def called(cls) -> frozenset[str]:
@@ -102,7 +108,15 @@ class SystemHooks:
         return frozenset(c.name for c in self.live)
 
 
-_BASE_METHODS = frozenset(n for n in vars(SystemHooks) if not n.startswith("_"))
+def _public_methods(cls: type[SystemHooks]) -> set[str]:
+    """The public plain methods ``cls`` defines or inherits below :class:`SystemHooks`."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if klass is SystemHooks or not issubclass(klass, SystemHooks):
+            continue
+        names |= {n for n, v in vars(klass).items()
+                  if inspect.isfunction(v) and not n.startswith("_")}
+    return names
 
 
 def collect(results: Iterable[Iterable[Any] | None]) -> list[Any]:

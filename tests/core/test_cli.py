@@ -10,7 +10,11 @@ from click.testing import CliRunner
 
 from hexwar.core.cli import _add_system_commands, cli
 
-_add_system_commands()
+
+@pytest.fixture(autouse=True, scope="module")
+def _system_commands() -> None:
+    """The systems' own command groups, added when the tests run (not when they are collected)."""
+    _add_system_commands()
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -135,3 +139,13 @@ def test_resume_a_game_saved_midway(tmp_path: Path) -> None:
     assert result["decisions"] > 15 and result["result"]["level"]
     saved = json.loads(save.read_text())  # the save now holds the finished game
     assert len(saved["decisions"]) == result["decisions"]
+
+
+def test_python_m_hexwar_core_runs_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "hexwar.core", "systems", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert {"firefight", "mbt", "firepower"} <= {s["name"] for s in json.loads(done.stdout)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from hexwar.core.engine.game import Game
 from hexwar.core.engine.record import load_saved, save_game, write_atomic
 from hexwar.core.engine.replay import rebuild
 from hexwar.core.errors import DataError, HexwarError, ReplayMismatch, RulesError
+from hexwar.core.markers import hookimpl
 from hexwar.core.scenario import Scenario
 
 from .toy import toy_system
@@ -199,3 +201,46 @@ def test_a_human_at_the_terminal_is_asked_again_after_an_illegal_choice() -> Non
     choice = human.choose(decision, game.view("red"))
     assert choice == list(decision.options or [])[1]
     assert "not legal" in out.getvalue() and "fire" in out.getvalue()
+
+
+class Explainer:
+    """A system-like explanation of the toy's fire decision, numbering options from 1."""
+
+    @hookimpl
+    def hexwar_explain_decision(self, view: Any, decision: Any) -> str | None:
+        if decision.kind != "fire":
+            return None
+        return "\n".join(["Fire (toy 1): choose a target",
+                          *(f"  {i}. {o}" for i, o in enumerate(decision.options, start=1))])
+
+
+def human_at(game: Game, side: str, typed: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, str]:
+    """What a ``--players human`` controller answers to ``game``'s pending decision when the
+    person types ``typed``, and what the terminal showed."""
+    import io
+
+    from hexwar.core.engine.controllers import make_controller
+
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+    monkeypatch.setattr("sys.stdout", out)
+    human = make_controller("human", side, 1, game.hooks.controllers())
+    decision = game.pending
+    assert decision is not None and decision.side == side
+    choice = human.choose(decision, game.view(side))
+    return choice, out.getvalue()
+
+
+def test_the_human_controller_shows_the_systems_explanation(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game(extra_plugins=[("toy.explainer", Explainer())])
+    choice, shown = human_at(game, "red", "2\n", monkeypatch)
+    assert "Fire (toy 1): choose a target\n  1. pass\n  2. b1" in shown
+    assert choice == "b1"  # the number the explanation showed for it
+
+
+def test_the_core_explanation_numbers_options_as_the_terminal_reads_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game()
+    choice, shown = human_at(game, "red", "1\n", monkeypatch)
+    assert '    1. "pass"\n    2. "b1"' in shown
+    assert choice == "pass"

@@ -165,9 +165,10 @@ def test_front60_arc_near_hexes() -> None:
     assert strict == {Hex(0, -1), Hex(0, -2)}
 
 
-def test_firepower_digest_cube_formula_for_the_60_arc() -> None:
-    # Firepower digest 5.3: with the facing vector having +1 in cube coordinate i, -1 in j and
-    # 0 in k, a hex is in the arc iff c_j <= c_k <= c_i. Checked for every facing, radius 8.
+def test_firepower_60_degree_arc_as_a_cube_coordinate_test() -> None:
+    # Firepower 4.3, 6.3.3: the 60-degree firing arc. With the facing vector having +1 in cube
+    # coordinate i, -1 in j and 0 in k, a hex is in the arc iff c_j <= c_k <= c_i. Checked for
+    # every facing, radius 8.
     for d in range(1, 7):
         v = DIRECTIONS[d]
         vec = (v.q, v.r, v.s)
@@ -322,7 +323,8 @@ def test_trace_straight_row() -> None:
 
 
 def test_trace_runs_along_a_hexside_between_neighbours() -> None:
-    # Firefight digest 5.1: 2225 -> 2324 runs exactly along the hexside of 2224 and 2325
+    # Firefight 5.2 example D (a line along a hexside): 2225 -> 2324 runs exactly along the
+    # hexside of 2224 and 2325
     # (even-q: column 22 -> q 22, row 25 -> r 25 - 11 = 14, and so on).
     a, b = Hex(0, 0), Hex(1, -2)  # direction 1 + direction 2
     t = trace(a, b)
@@ -403,7 +405,7 @@ def test_hexside_case_iff_diagonal(a: Hex, b: Hex) -> None:
 
 
 def test_entry_hexsides() -> None:
-    # Firefight [5.2]: the defilade status of a target depends on the hexside the line enters by.
+    # Firefight 5.2: the defilade status of a target depends on the hexside the line enters by.
     assert trace(ORIGIN, Hex(3, 0)).entry_hexsides() == (6,)
     assert trace(Hex(3, 0), ORIGIN).entry_hexsides() == (3,)
     assert trace(ORIGIN, ORIGIN).entry_hexsides() == ()

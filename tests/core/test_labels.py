@@ -110,7 +110,7 @@ def test_offset_rows_are_columns_of_hexes() -> None:
 
 
 def test_ff_1_impact_hexes_of_the_8_7_example() -> None:
-    # Firefight [8.7] example: 2126 is adjacent to 2225 and 2324 is two hexes away.
+    # Firefight 8.7 example: 2126 is adjacent to 2225 and 2324 is two hexes away.
     assert ff("2225").distance(ff("2126")) == 1
     assert ff("2225").distance(ff("2324")) == 2
 
@@ -121,42 +121,43 @@ def test_ff_2_movement_example_hexes_are_adjacent() -> None:
 
 
 def test_ff_3_3208_is_closer_to_3109_than_to_3307() -> None:
-    # Firefight [13.23].
+    # Firefight 13.23.
     assert ff("3208").distance(ff("3109")) == 1
     assert ff("3208").distance(ff("3307")) == 2
     assert ff("3208").distance(ff("2611")) == 6
 
 
 def test_2951_and_3050_are_adjacent() -> None:
-    # Firefight [13.11]: "adjacent hex 3050".
+    # Firefight 13.11: "adjacent hex 3050".
     assert ff("2951").distance(ff("3050")) == 1
 
 
 def test_ff_4_ranges_along_column_13() -> None:
-    # Firefight [13.22] example (digest FF-4): 1305 at 1, 1306 at 2, 1307 at 3 from 1304.
+    # Firefight 13.22 example: 1305 at 1, 1306 at 2, 1307 at 3 from 1304.
     assert [ff("1304").distance(ff(x)) for x in ("1305", "1306", "1307")] == [1, 2, 3]
 
 
 def test_ff_5_range_counts_target_not_firer() -> None:
-    # Firefight [6.0] step 1: adjacent = 1; one hex between in a column = 2.
+    # Firefight 6.0 step 1: adjacent = 1; one hex between in a column = 2.
     assert ff("1010").distance(ff("1011")) == 1
     assert ff("1010").distance(ff("1012")) == 2
 
 
 def test_odd_q_fails_the_adjacency_facts() -> None:
-    # The digest's inference: only even columns shifted down fits the text. Odd-q breaks 2225-2126.
+    # Only even columns shifted down fits every hex fact of the text (Firefight 8.7, 13.11,
+    # 13.23, the Movement Example). Odd-q breaks 2225-2126.
     odd = ColumnRow("A", shifted="odd")
     assert odd.to_hex("2225").distance(odd.to_hex("2126")) != 1
 
 
 def test_spine_case_2225_to_2324_runs_along_2224_2325() -> None:
-    # Firefight digest 5.1: this pair is an exact hexside ("spine") case.
+    # Firefight 5.2 example D: this pair is an exact hexside ("spine") case.
     t = trace(ff("2225"), ff("2324"))
     assert t.hexsides_along() == (frozenset((ff("2224"), ff("2325"))),)
 
 
 def test_ff_28_line_3307_to_3109_passes_3207_and_3208() -> None:
-    # Firefight [13.23] example: the line runs 3307 -> 3207 -> 3208 -> 3109.
+    # Firefight 13.23 example: the line runs 3307 -> 3207 -> 3208 -> 3109.
     t = trace(ff("3307"), ff("3109"))
     assert [FF.to_label(h) for h in t.intervening()] == ["3207", "3208"]
 

@@ -33,7 +33,7 @@ def ff_board(hexes: dict[str, dict[str, Any]] | None = None,
 
 
 class Woods(BaseLosRules):
-    """A basic-game style rule: woods and town hexes block (MBT 6.1.4.5, FF [5.1]); walls block
+    """A basic-game style rule: woods and town hexes block (MBT 6.1.4.5, Firefight 5.1); walls block
     when crossed or run along; smoke hinders +2."""
 
     def __init__(self, **policy: Any) -> None:
@@ -73,7 +73,7 @@ def test_mbt_24_adjacent_is_always_clear() -> None:
 
 
 def test_ff_14_units_in_forest_see_out() -> None:
-    # Firefight [5.11]: blocking terrain in the firer's or target's own hex does not matter.
+    # Firefight 5.11: blocking terrain in the firer's or target's own hex does not matter.
     b = ff_board({"2010": {"terrain": "woods"}, "2014": {"terrain": "woods"}})
     assert line_of_sight(b, b.parse("2010"), b.parse("2014"), Woods()).clear
     # ... unless the rules ask for the end hexes too
@@ -90,7 +90,8 @@ def test_mbt_25_one_woods_hex_between_blocks() -> None:
 
 def test_mbt_25_woods_on_one_side_of_a_hexside_line() -> None:
     # MBT 6.1.4.1: a hex the line touches, however slightly, counts; a line along a hexside
-    # touches both hexes ("either"). Firefight digest 5.2: the "both" reading is configurable.
+    # touches both hexes ("either"). For Firefight 5.12 the reading is the system's (blocked
+    # with forest on one side, or only with blocking terrain on both): "both" is an option.
     b0 = ff_board()
     a = b0.parse("2205")
     t = Hex(a.q + 1, a.r - 2)  # a diagonal: runs along the hexside of two hexes
@@ -120,7 +121,7 @@ def test_worse_policy_counts_one_smoke_hex_along_a_hexside() -> None:
 
 
 def test_spine_hexside_is_reported_as_along() -> None:
-    # Firefight [5.2] example D: a line running down the spine of a hexside; the system decides.
+    # Firefight 5.2 example D: a line running down the spine of a hexside; the system decides.
     b0 = ff_board()
     a = b0.parse("2208")
     t = Hex(a.q + 1, a.r - 2)
@@ -206,18 +207,18 @@ def test_context_carries_the_query() -> None:
 # -- ElevationLosRules ------------------------------------------------------------------------
 
 
-FF2 = ElevationLosRules(terrain_heights={"forest": 20, "town": 20}, rule="Firefight [13.2]")
+FF2 = ElevationLosRules(terrain_heights={"forest": 20, "town": 20}, rule="Firefight 13.2")
 
 
 def test_ff_26_higher_ground_between_blocks() -> None:
-    # Firefight [13.22]: 1304 and 1307 at 440, 1305 and 1306 at 460 -> blocked.
+    # Firefight 13.22: 1304 and 1307 at 440, 1305 and 1306 at 460 -> blocked.
     b = ff_board({"1305": {"height": 460}, "1306": {"height": 460}})
     res = line_of_sight(b, b.parse("1304"), b.parse("1307"), FF2)
-    assert res.blocked and "Firefight [13.2]" in res.reasons()[0]
+    assert res.blocked and "Firefight 13.2" in res.reasons()[0]
 
 
 def test_ff_28_obstacle_on_the_line_nearer_the_higher_end() -> None:
-    # Firefight [13.23] example: 3307 (460) and 3109 (440); 3208 at 460 lies on the line at
+    # Firefight 13.23 example: 3307 (460) and 3109 (440); 3208 at 460 lies on the line at
     # range 2 of 3 from 3307, where the line is at 460 - 20 * 2/3 < 460 -> blocked, both ways.
     b = ff_board({"3307": {"height": 460}, "3208": {"height": 460}, "3109": {"height": 440}})
     assert line_of_sight(b, b.parse("3307"), b.parse("3109"), FF2).blocked
@@ -229,7 +230,7 @@ def test_ff_28_obstacle_on_the_line_nearer_the_higher_end() -> None:
     [(460, "1304", False), (480, "1304", True), (460, "1305", True)],
 )
 def test_ff_29_exactly_level_is_not_blocked(obstacle: int, far: str, blocked: bool) -> None:
-    # Firefight [13.2]: lower unit 440 at 1301; obstruction at range 1 (1302); higher unit 500 at
+    # Firefight 13.2: lower unit 440 at 1301; obstruction at range 1 (1302); higher unit 500 at
     # range 3 -> the line is exactly 460 there: 460 clear, 480 blocked; at range 4 it is 455.
     b = ff_board({"1302": {"height": obstacle}, far: {"height": 500}})
     assert line_of_sight(b, b.parse("1301"), b.parse(far), FF2).blocked is blocked
@@ -242,7 +243,7 @@ def test_ff_30_obstacle_above_both_ends_blocks_anywhere() -> None:
 
 
 def test_ff_25_town_blocks_at_ground_plus_20_but_not_from_inside() -> None:
-    # Firefight [13.21]: a town hex at 440 blocks as 460; a unit in it sights from 440.
+    # Firefight 13.21: a town hex at 440 blocks as 460; a unit in it sights from 440.
     b = ff_board({"2012": {"terrain": "town"}})
     assert line_of_sight(b, b.parse("2010"), b.parse("2014"), FF2).blocked
     assert line_of_sight(b, b.parse("2012"), b.parse("2014"), FF2).clear

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Generator
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -19,16 +19,22 @@ from hexwar.core.scenario import Scenario
 from hexwar.core.types import Modifier, PhaseSpec, PluginManifest, SequenceEdit
 
 from .toy import toy_system
+from .toy.hookspecs import ToyHooks
 
 TOY = Path(__file__).parent / "toy" / "scenario.toml"
 
 
-def rule(name: str, **kw: Any) -> SimpleNamespace:
-    """A stand-in optional rule of the toy system, with hooks given as keyword arguments."""
+def rule(name: str, **kw: Any) -> ModuleType:
+    """A stand-in optional rule of the toy system (a module, as an installed rule is), with hooks
+    given as keyword arguments."""
     manifest = PluginManifest(name=name, system=kw.pop("system", "toy"), kind="rule", title=name,
                               summary="test rule", requires=kw.pop("requires", ()),
                               conflicts=kw.pop("conflicts", ()))
-    return SimpleNamespace(PLUGIN=manifest, **kw)
+    module = ModuleType(name)
+    module.PLUGIN = manifest  # type: ignore[attr-defined]
+    for key, value in kw.items():
+        setattr(module, key, value)
+    return module
 
 
 def local(*modules: object) -> list[Any]:
@@ -62,13 +68,13 @@ def test_missing_requirement_and_conflicts_are_all_reported() -> None:
     assert resolve_rules("toy", ["toy.b", "toy.a"], local=plugins) == ["toy.a", "toy.b"]
 
 
-def make_modifier_rule(name: str, value: float) -> SimpleNamespace:
+def make_modifier_rule(name: str, value: float) -> ModuleType:
     class Impl:
         @hookimpl
-        def hexwar_fire_modifiers(self, game: Any, attack: dict[str, Any]) -> list[Modifier]:
+        def toy_fire_modifiers(self, game: Any, attack: dict[str, Any]) -> list[Modifier]:
             return [Modifier(name, value, f"{name} 1")]
 
-    return rule(name, hexwar_fire_modifiers=Impl().hexwar_fire_modifiers)
+    return rule(name, toy_fire_modifiers=Impl().toy_fire_modifiers)
 
 
 def play(order: list[Any], seed: int) -> list[str]:
@@ -91,8 +97,9 @@ def test_results_do_not_depend_on_registration_order() -> None:
 
 def test_modifiers_come_back_in_canonical_order() -> None:
     rules = [make_modifier_rule(n, 1) for n in ("toy.zz", "toy.aa", "toy.mm")]
-    pm = build_plugin_manager("toy", [r.PLUGIN.name for r in rules], local=local(toy_system, *rules))
-    mods = Hooks(pm).fire_modifiers(None, {})  # type: ignore[arg-type]
+    game = Game(Scenario.load(TOY), seed=1, options=[r.PLUGIN.name for r in rules],
+                local_plugins=[toy_system, *rules])
+    mods = ToyHooks.of(game).fire_modifiers({"target": "b1"})
     assert [m.name for m in mods] == ["toy.aa", "toy.mm", "toy.zz"]
 
 
@@ -111,11 +118,11 @@ def test_sequence_edits_insert_replace_remove_by_name_in_any_order() -> None:
         "toy.r4": [SequenceEdit("replace", "toy.move", _phase("toy.new-move"))],
     }
 
-    def make(name: str) -> SimpleNamespace:
+    def make(name: str) -> ModuleType:
         class Impl:
             @hookimpl
             def hexwar_sequence_edits(self, system: str) -> list[SequenceEdit]:
-                return edits[name] if system == "toy" else []
+                return edits[name]
 
         return rule(name, hexwar_sequence_edits=Impl().hexwar_sequence_edits)
 
@@ -134,16 +141,17 @@ def test_an_edit_naming_a_missing_phase_fails_clearly() -> None:
 
     bad = rule("toy.bad", hexwar_sequence_edits=Impl().hexwar_sequence_edits)
     pm = build_plugin_manager("toy", ["toy.bad"], local=local(toy_system, bad))
-    with pytest.raises(PluginError, match=r"names phase 'toy\.nope', which is not in the sequence"):
+    with pytest.raises(PluginError, match=r"names 'toy\.nope', which is not a phase of toy here "
+                                          r"\(toy\.fire, toy\.move\)"):
         Hooks(pm).sequence("toy")
 
 
 def test_a_misspelled_hook_is_caught_at_registration() -> None:
     class Impl:
         @hookimpl
-        def hexwar_fire_modifer(self, game: Any) -> None:  # typo
+        def toy_fire_modifer(self, game: Any) -> None:  # typo
             return None
 
-    bad = rule("toy.typo", hexwar_fire_modifer=Impl().hexwar_fire_modifer)
-    with pytest.raises(Exception, match="unknown hook 'hexwar_fire_modifer'"):
+    bad = rule("toy.typo", toy_fire_modifer=Impl().toy_fire_modifer)
+    with pytest.raises(Exception, match="unknown hook 'toy_fire_modifer'"):
         build_plugin_manager("toy", ["toy.typo"], local=local(toy_system, bad))

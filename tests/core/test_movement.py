@@ -62,7 +62,7 @@ def test_costs_and_impassable() -> None:
 
 
 def test_budget_is_inclusive_and_half_points_are_exact() -> None:
-    # Firefight [7.1]: road movement costs 1/2 MP per hex; exact with Fractions.
+    # Firefight 7.1: road movement costs 1/2 MP per hex; exact with Fractions.
     b = board()
     start = b.parse("1A1")
 

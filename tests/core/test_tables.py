@@ -62,7 +62,7 @@ def csv_table(text: str, name: str = "t") -> Table:
         ("-6--4", -6, -4),
         ("-3-2", -3, 2),
         ("-10 - -5", -10, -5),
-        ("13–16", 13, 16),  # en dash, as printed in the digests
+        ("13–16", 13, 16),  # en dash, as transcribed rulebook tables print it
         ("−6–−4", -6, -4),  # Unicode minus signs
         ("01-25", 1, 25),  # percentile bands (MBT 19.3.2: delayed on 01-25)
         (" 26+ ", 26, None),
@@ -213,7 +213,8 @@ def test_lookup_misses_name_the_table_keys_and_bands(tables: TableSet) -> None:
 
 def test_lookup_clamped_moves_to_the_nearest_covered_band(tables: TableSet) -> None:
     t = tables["ap_hit"]
-    # Firefight design decision (digest 6.2): an Attack Rating off the chart uses the end column.
+    # A chart pushed off its end uses the end column (Firefight: an Attack Rating modified past
+    # the CRT's columns, a reading of the system).
     assert t.lookup_clamped(ap=40, modifier=-9).value == 59
     assert t.lookup_clamped(ap=2, modifier=5).value == 70
     with pytest.raises(TableLookupError):
@@ -230,9 +231,9 @@ def test_lookup_by_band_text_matches_exactly(tables: TableSet) -> None:
 
 
 def test_label_table(tables: TableSet) -> None:
-    # Firefight [11.1]: Observation Range Table, all eight numbers in the text.
+    # Firefight 11.1: Observation Range Table, all eight numbers in the text.
     t = tables["observation_range"]
-    assert t.lookup(terrain="Clear", target="Vehicle") == Sourced(60, "Firefight [11.1]")
+    assert t.lookup(terrain="Clear", target="Vehicle") == Sourced(60, "Firefight 11.1")
     assert t.value(terrain="Forest", target="Personnel") == 5
     assert t.value(terrain="Defilade", target="Vehicle") == 5
     with pytest.raises(TableLookupError, match="Swamp"):
@@ -259,7 +260,7 @@ def test_several_value_columns_blank_cells_and_column_sources(tables: TableSet) 
 
 
 def test_toml_table_with_interval_values(tables: TableSet) -> None:
-    # Firepower 12.1.4 (digest 6B): LINE OF SIGHT CHART (col 2, line 4) = 20-24,
+    # Firepower 12.1.4: LINE OF SIGHT CHART (col 2, line 4) = 20-24,
     # (col 7, line 13) = 10-12, (col 5, line 13) = 8-9.
     t = tables["los_chart"]
     assert t.lookup(height_difference=2, line=4) == Sourced(Band(20, 24), "Firepower 12.1.4")
@@ -279,14 +280,14 @@ def test_as_function_for_hot_loops(tables: TableSet) -> None:
 
 
 def test_single_band_key_table_and_auto_values() -> None:
-    # Firefight [8.41]: Direct Support availability; and MBT 6A.1 style labels as values.
+    # Firefight 8.41: Direct Support availability; and MBT 6A.1 style labels as values.
     t = csv_table(
-        "die:band,result,source\n1-5,arrives,Firefight [8.41]\n6,delayed,Firefight [8.41]\n"
+        "die:band,result,source\n1-5,arrives,Firefight 8.41\n6,delayed,Firefight 8.41\n"
     )
     assert t.value(die=3) == "arrives" and t.value(die=6) == "delayed"
     u = csv_table("x:band,value,source\n1,3,estimated\n2,2.5,estimated\n3,1/2,estimated\n")
     assert u.value(x=1) == 3 and u.value(x=2) == 2.5 and u.value(x=3) == "1/2"
-    w = csv_table("x:band,value:float,source\n1,1/2,Firefight [7.1]\n2,−1,estimated\n")
+    w = csv_table("x:band,value:float,source\n1,1/2,Firefight 7.1\n2,−1,estimated\n")
     assert w.value(x=1) == 0.5 and w.value(x=2) == -1.0  # fractions and Unicode minus
 
 
@@ -516,7 +517,7 @@ MBT_DISCLOSED = [
     Disclosed("number_of_hits", {"hit": 65, "rof": 4}, 29, "MBT 7.4.4.2", column="hits_2"),
     Disclosed("los_chart", {"height_difference": 2, "line": 4}, "20-24", "Firepower 12.1.4"),
     Disclosed("observation_range", {"terrain": "Clear", "target": "Vehicle"}, 60,
-              "Firefight [11.1]"),
+              "Firefight 11.1"),
 ]
 
 
@@ -680,10 +681,10 @@ def test_grid_csv_is_the_same_table_as_long_form(tables: TableSet) -> None:
 
 
 def test_grid_csv_label_pivot_and_default_value_column() -> None:
-    # Firefight [11.1] printed as its two columns.
+    # Firefight 11.1 printed as its two columns.
     t = csv_table(
         "terrain:label,target:label=Personnel,target:label=Vehicle,source\n"
-        "Clear,20,60,Firefight [11.1]\nForest,5,10,Firefight [11.1]\n"
+        "Clear,20,60,Firefight 11.1\nForest,5,10,Firefight 11.1\n"
     )
     assert t.value(terrain="Forest", target="Vehicle") == 10
     assert t.value_names == ("value",) and t.schema.value("value").type == "auto"

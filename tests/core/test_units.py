@@ -105,13 +105,13 @@ def test_as_float_round_trip(x: float) -> None:
 
 
 def test_ff_6_scale_conversion() -> None:
-    # Firefight [2.0]: a hex is fifty meters across; a Game-Turn is 40 seconds. [13.1]: 20 m
+    # Firefight 2.0: a hex is fifty meters across; a Game-Turn is 40 seconds. Firefight 13.1: 20 m
     # contour interval.
-    ff = Scale("firefight", Q_(50, "m"), Q_(20, "m"), Q_(40, "s"), rule="Firefight [2.0]")
+    ff = Scale("firefight", Q_(50, "m"), Q_(20, "m"), Q_(40, "s"), rule="Firefight 2.0")
     assert ff.hex_size_m == 50.0
     # Scenario 2: 1000 meters is 20 hexes.
     assert ff.length_to_hexes(Q_(1000, "m")) == 20
-    assert ff.hexes_to_length(4).m_as("m") == 200  # [27.23] 200 meters (four hexes)
+    assert ff.hexes_to_length(4).m_as("m") == 200  # Firefight 27.23: 200 meters (four hexes)
     assert ff.turn_length is not None
     assert as_float(15 * ff.turn_length, "min") == 10  # 15 turns = 10 minutes
 

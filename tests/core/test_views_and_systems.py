@@ -4,7 +4,7 @@ can be placed on the Earth."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 from hexwar.core.engine.controllers import RandomController
@@ -54,20 +54,28 @@ def test_a_view_never_holds_units_the_side_may_not_see() -> None:
     assert set(fresh.view(None).units) == {"r1", "b1"}  # the umpire sees everything
 
 
-def _guest_system() -> SimpleNamespace:
+def plugin_module(name: str, manifest: PluginManifest, **hooks: Any) -> ModuleType:
+    """A stand-in plugin module carrying ``manifest`` and the given hook implementations."""
+    module = ModuleType(name)
+    module.PLUGIN = manifest  # type: ignore[attr-defined]
+    for key, value in hooks.items():
+        setattr(module, key, value)
+    return module
+
+
+def _guest_system() -> ModuleType:
     class Impl:
         @hookimpl
         def hexwar_register_unit_types(self) -> list[UnitType]:
             return [UnitType("toy2:tank", "Tank", "vehicle")]
 
-    impl = Impl()
-    return SimpleNamespace(
-        PLUGIN=PluginManifest(name="toy2", system="toy2", kind="system", title="Toy 2",
-                              summary="a second system"),
-        hexwar_register_unit_types=impl.hexwar_register_unit_types)
+    return plugin_module(
+        "toy2", PluginManifest(name="toy2", system="toy2", kind="system", title="Toy 2",
+                               summary="a second system"),
+        hexwar_register_unit_types=Impl().hexwar_register_unit_types)
 
 
-ADAPTER = SimpleNamespace(PLUGIN=PluginManifest(
+ADAPTER = plugin_module("toy-toy2", PluginManifest(
     name="toy-toy2", system="toy", kind="adapter", title="Toy/Toy2",
     summary="lets toy and toy2 units fight", bridges=("toy", "toy2")))
 

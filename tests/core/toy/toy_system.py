@@ -22,6 +22,9 @@ from hexwar.core.types import (
 )
 from hexwar.core.units import Q_, Scale
 
+from . import hookspecs
+from .hookspecs import ToyHooks
+
 HERE = Path(__file__).parent
 
 PLUGIN = PluginManifest(name="toy", system="toy", kind="system", title="Toy",
@@ -41,7 +44,7 @@ def fire_phase(game: Any) -> Generator[Any, Any, None]:
     for side, choice in zip(sides, choices, strict=True):
         if choice == "pass":
             continue
-        mods = game.hooks.fire_modifiers(game, {"target": choice})
+        mods = ToyHooks.of(game).fire_modifiers({"target": choice})
         roll = game.dice.d6(f"{side} fires at {choice}")
         hit = roll + sum(m.value for m in mods) >= 5
         game.report("fire", result="hit" if hit else "miss", modifiers=mods, rules=["toy 1"],
@@ -77,15 +80,18 @@ def move_phase(game: Any) -> Generator[Any, Any, None]:
 
 
 @hookimpl
+def hexwar_add_hookspecs(pluginmanager: Any) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+@hookimpl
 def hexwar_register_systems() -> list[SystemInfo]:
     return [SystemInfo("toy", "Toy", "nobody", Scale("toy", Q_(100, "m"), Q_(10, "m"), None),
-                       dice=("d6",))]
+                       dice=("d6",), hooks=ToyHooks)]
 
 
 @hookimpl
 def hexwar_register_phases(system: str) -> list[PhaseSpec]:
-    if system != "toy":
-        return []
     return [PhaseSpec("toy.fire", "Fire", "toy 1", fire_phase),
             PhaseSpec("toy.move", "Move", "toy 2", move_phase)]
 
@@ -129,5 +135,5 @@ class Plus1:
     """An optional-rule-like plugin object adding a fire modifier."""
 
     @hookimpl
-    def hexwar_fire_modifiers(self, game: Any, attack: dict[str, Any]) -> list[Modifier]:
+    def toy_fire_modifiers(self, game: Any, attack: dict[str, Any]) -> list[Modifier]:
         return [Modifier("sharpshooter", 1, "toy 4")]
