@@ -126,7 +126,6 @@ def test_firefight_fire_command_shows_the_fog() -> None:
 MBT_SHOT = ("mbt", "fire", "T-72M1", "Leopard 1A4", "--range", "12", "--dice", "60,25,60")
 
 
-@pytest.mark.xfail(strict=True, raises=OptionPending, reason="--option pending")
 def test_mbt_fire_command_shows_the_fog() -> None:
     """At 12 hexes the net modifier falls by 5: the hit number is that of one hex of brew-up
     smoke (MBT 7.4.2.3.3, also -5), and the roll of 60 that hit now misses."""
@@ -144,7 +143,6 @@ def test_mbt_fire_command_shows_the_fog() -> None:
 FIREPOWER_SHOT = ("firepower", "fire", "LMG", "30", "--dice", "0,6,5,2")
 
 
-@pytest.mark.xfail(strict=True, raises=OptionPending, reason="--option pending")
 def test_firepower_fire_command_shows_the_fog() -> None:
     """An LMG burst at 30 hexes (hit number 3): +2 to every roll, so the 2 that hit now misses."""
     plain = hexwar_json(*FIREPOWER_SHOT)
