@@ -28,14 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firefight.mechanics import (
-    choose_weapon,
-    describe_attack,
-    has_los,
-    in_defilade_geom,
-    is_vehicle,
-    resolve_attack,
-)
+from hexwar.plugins.firefight.fire import choose_weapon, describe_attack, resolve_attack
+from hexwar.plugins.firefight.sighting import has_los, in_defilade_geom
+from hexwar.plugins.firefight.state import is_vehicle
 from hexwar.plugins.firefight.victory import area
 
 if TYPE_CHECKING:
@@ -254,7 +249,7 @@ class FirefightAI:
                     s -= 0.6
             elif isinstance(o, Mapping) and o.get("exit"):
                 assert here is not None
-                from hexwar.plugins.firefight.mechanics import edge_of
+                from hexwar.plugins.firefight.movement import edge_of
 
                 s = 50.0 if posture == "exit" and edge in edge_of(game, here) else -50.0
                 if posture == "exit" and self.hints(game)["hexes"] and d0 > 3:
@@ -314,7 +309,7 @@ class FirefightAI:
     def open_friends_seen(self, game: Game, label: str) -> int:
         """[14.0, 14.11] what smoke on this enemy hex would blind: own units in the open (not
         Forest, Town or a defilade position) within 20 hexes that the hex sees."""
-        from hexwar.plugins.firefight.mechanics import defilade_sides
+        from hexwar.plugins.firefight.sighting import defilade_sides
 
         key = (len(game.decisions), label)
         if key in self._seen_memo:
@@ -518,8 +513,8 @@ class FirefightAI:
         game = view.game
         if self.posture(game) != "defend":
             return {}
-        from hexwar.plugins.firefight.mechanics import defilade_sides
-        from hexwar.plugins.firefight.phases import deployment_problem
+        from hexwar.plugins.firefight.sequence import deployment_problem
+        from hexwar.plugins.firefight.sighting import defilade_sides
 
         spec = {"zones": decision.context.get("zones", [])}
         board = game.board

@@ -1,5 +1,5 @@
 """Table-side adjudication: ``hexwar firefight fire`` resolves one attack with the game's own rules
-functions (mechanics.execute_attack) on a scenario's set-up or a saved game's position."""
+functions (fire.execute_attack) on a scenario's set-up or a saved game's position."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def parse_dice(text: str | None) -> list[int] | None:
 def adjudicate(game: Game, firers: list[str], target: str, weapons: dict[str, str],
                dice: list[int] | None, mode: str = "direct") -> dict[str, Any]:
     """Resolve one announced attack [6.0, 6.3] and return every number that produced it."""
-    from hexwar.plugins.firefight.mechanics import execute_attack
+    from hexwar.plugins.firefight.fire import execute_attack
 
     if not firers:
         raise RulesError("name at least one firing unit", rule="[6.0]")
@@ -114,7 +114,7 @@ def fire(source: str, firers: tuple[str, ...], target: str, weapons: tuple[str, 
         game = load_game(source)
         wmap = dict(w.split("=", 1) for w in weapons)
         if mode == "opportunity":
-            from hexwar.plugins.firefight.mechanics import ff
+            from hexwar.plugins.firefight.state import ff
 
             ff(game)["mover"] = target
         report = adjudicate(game, list(firers), target, wmap, parse_dice(dice), mode)

@@ -1,8 +1,12 @@
 """Firefight's own hooks: the extension points the Firefight II/III optional rules ([11]-[28]) use.
 
-Exposed from ``plugin.py`` as ``HOOKSPECS``; the plugin manager adds them to every manager, so a
-rule plugin implements them with ``from hexwar.core.markers import hookimpl``. Every hook is
-prefixed ``firefight_``. This module is kept stable: arguments may be added, none removed.
+``plugin.py`` adds them to the plugin manager (``hexwar_add_hookspecs``), so a rule plugin
+implements them with ``from hexwar.core.markers import hookimpl``. Every hook is prefixed
+``firefight_``. This module is kept stable: arguments may be added, none removed.
+
+Firefight calls its hooks only through :class:`FirefightHooks` (end of this module), one method
+per hook: ``FirefightHooks.of(game).fire_modifiers(attack)``. The facade knows which hooks some
+enabled plugin implements, so a hook nobody implements costs one set lookup.
 
 Conventions shared by the hooks
 -------------------------------
@@ -12,8 +16,8 @@ Conventions shared by the hooks
 then call plain methods. Per-attack, per-step and per-decision hooks are fine.
 
 **Units.** ``game.state.units[uid]`` is a core ``Unit``; Firefight keeps its status in
-``unit.state`` (JSON values). Keys a rule may read or set (``plugins/firefight/mechanics.py`` uses
-them with their rules):
+``unit.state`` (JSON values). Keys a rule may read or set (the rule modules ``fire.py``,
+``movement.py``... use them with their rules):
 
 * ``fired`` (bool, fired this Game-Turn [6.11]), ``moved`` (bool, moved this turn [7.21]),
   ``acted`` (bool, mounted/dismounted this turn [7.42]), ``mp`` (float, movement points left in
@@ -33,7 +37,7 @@ Game-wide state lives in ``game.state.data["firefight"]`` (a dict); rules keep t
 their own key, e.g. ``game.state.data["firefight.smoke"]``.
 
 **Attacks.** An attack is a dict (JSON values), built by
-:func:`hexwar.plugins.firefight.mechanics.describe_attack` and passed to the fire hooks:
+:func:`hexwar.plugins.firefight.fire.describe_attack` and passed to the fire hooks:
 
 ``{"firer": uid | None, "firer_side": str, "firer_type": "T62", "target": uid,
 "target_type": "M60A1", "target_class": "personnel" | "apc" | "tank", "weapon": str,
@@ -70,17 +74,21 @@ requests, continuous fire), ``firefight.end_turn`` (E).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.game import Game
     from hexwar.core.hexgrid import Hex
+    from hexwar.core.kit import Edit
     from hexwar.core.los import HexsideHow, LosContext, LosEffect
     from hexwar.core.types import Modifier
+    from hexwar.plugins.firefight.fire import FireStep
 
 #: A sub-procedure run inside a phase with ``yield from`` (may yield Decisions).
 Step = Generator[Any, Any, Any]
@@ -149,7 +157,7 @@ def firefight_target_in_defilade(game: Game | None, firer_hex: Hex, target_id: s
 def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
     """Enemy units ``side`` may not attack now, with the reason and rule (``{uid: "[11.21]
     face-down"}``). All answers are merged. The base caches the answer until the next decision,
-    step, attack or result; call ``mechanics.invalidate_targets(game)`` after a change of your
+    step, attack or result; call ``fire.invalidate_targets(game)`` after a change of your
     own (a reveal)."""
     raise NotImplementedError
 
@@ -232,6 +240,20 @@ def firefight_terrain_filters(game: Game, attack: dict[str, Any]) -> Mapping[str
 
 
 @hookspec
+def firefight_fire_steps(game: Game) -> Sequence[Edit[FireStep]]:
+    """Edits to the fire procedure, the :class:`~hexwar.core.kit.Pipeline` that resolves one
+    unit's fire at one target (:data:`hexwar.plugins.firefight.fire.FIRE_STEPS`: ``target``,
+    ``weapon``, ``attack``, ``dice``, ``base_rating``, ``modifiers``, ``range``,
+    ``final_rating``, ``terrain_filters``, ``crt``, ``result_override``, ``mark_fired``,
+    ``apply``, ``report``, ``attack_done``). Each edit inserts a step before or after a named
+    one, replaces one or removes one; a step is a callable taking the
+    :class:`~hexwar.plugins.firefight.fire.Shot`. The steps from ``base_rating`` to
+    ``result_override`` are the pure part (``resolve_attack``); those two and ``modifiers`` may
+    be replaced, not removed. Called: once per game, when the first shot is resolved."""
+    raise NotImplementedError
+
+
+@hookspec
 def firefight_result_override(game: Game, attack: dict[str, Any], roll: int,
                               result: str) -> Sequence[str]:
     """Weaken a CRT result: small arms vs vehicles turn any result into ``"S"`` [24]; an M113Z in
@@ -251,7 +273,7 @@ def firefight_reactions(game: Game, attack: dict[str, Any],
                         outcome: dict[str, Any]) -> Sequence[Step]:
     """Sub-procedures to run right after an attack resolved in the Movement Phase (overwatch
     fire at the shooter [15]). Each is a generator run with ``yield from``; helper:
-    :func:`hexwar.plugins.firefight.phases.attack_step`."""
+    :func:`hexwar.plugins.firefight.fire.attack_step`."""
     raise NotImplementedError
 
 
@@ -401,3 +423,287 @@ def firefight_movement_allowance(game: Game, unit_id: str, base: float) -> float
 def firefight_describe(game: Game, side: str | None) -> Mapping[str, Any]:
     """Public state a rule adds to ``hexwar_describe_state`` (smoke hexes, mine markers)."""
     raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------------
+# The facade: Firefight calls its hooks only through it
+# ---------------------------------------------------------------------------------------------
+
+
+class FirefightHooks(SystemHooks):
+    """Typed calls into the ``firefight_*`` hooks for one game:
+    ``FirefightHooks.of(game).fire_modifiers(attack)``.
+
+    Each method answers what the base needs (merged, flattened or first) and skips a hook that no
+    enabled plugin implements. The ``*_live`` properties tell a hot path whether building a
+    hook's arguments is worth it at all.
+    """
+
+    specs = sys.modules[__name__]
+    prefix = "firefight_"
+
+    # -- hot-path tests ----------------------------------------------------------------------
+    @property
+    def fire_restrictions_live(self) -> bool:
+        return self.hook.firefight_fire_restrictions in self.live
+
+    @property
+    def base_attack_rating_live(self) -> bool:
+        return self.hook.firefight_base_attack_rating in self.live
+
+    @property
+    def move_cost_live(self) -> bool:
+        return self.hook.firefight_move_cost in self.live
+
+    @property
+    def move_restrictions_live(self) -> bool:
+        return self.hook.firefight_move_restrictions in self.live
+
+    # -- line of sight and observation -------------------------------------------------------
+    def los_layers(self) -> list[LosLayer]:
+        hook = self.hook.firefight_los_layers
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game))
+
+    def los_options(self) -> list[Mapping[str, Any]]:
+        """Every rule's answer, in hook order (the caller merges them)."""
+        hook = self.hook.firefight_los_options
+        if hook not in self.live:
+            return []
+        return [dict(r or {}) for r in hook(game=self.game)]
+
+    def target_in_defilade(self, firer_hex: Hex, target_id: str, base: bool) -> bool | None:
+        hook = self.hook.firefight_target_in_defilade
+        if hook not in self.live:
+            return None
+        over = hook(game=self.game, firer_hex=firer_hex, target_id=target_id, base=base)
+        return None if over is None else bool(over)
+
+    def untargetable(self, side: str) -> dict[str, str]:
+        hook = self.hook.firefight_untargetable
+        out: dict[str, str] = {}
+        if hook in self.live:
+            for res in hook(game=self.game, side=side):
+                out.update(dict(res or {}))
+        return out
+
+    def extra_targets(self, side: str) -> set[str]:
+        hook = self.hook.firefight_extra_targets
+        if hook not in self.live:
+            return set()
+        return set(collect(hook(game=self.game, side=side)))
+
+    def hidden_units(self, side: str) -> set[str]:
+        hook = self.hook.firefight_hidden_units
+        if hook not in self.live:
+            return set()
+        return set(collect(hook(game=self.game, side=side)))
+
+    def unit_view(self, side: str, unit_id: str, shown: dict[str, Any]) -> dict[str, Any] | None:
+        hook = self.hook.firefight_unit_view
+        if hook not in self.live:
+            return None
+        over = hook(game=self.game, side=side, unit_id=unit_id, shown=shown)
+        return None if over is None else dict(over)
+
+    # -- direct fire -------------------------------------------------------------------------
+    def fire_exemptions(self, firer_id: str, mode: str) -> set[str]:
+        hook = self.hook.firefight_fire_exemptions
+        if hook not in self.live:
+            return set()
+        return set(collect(hook(game=self.game, firer_id=firer_id, mode=mode)))
+
+    def fire_restrictions(self, attack: dict[str, Any]) -> list[str]:
+        """Every reason given, the first rule's first (any reason forbids the attack)."""
+        hook = self.hook.firefight_fire_restrictions
+        if hook not in self.live:
+            return []
+        return [str(r) for r in collect(hook(game=self.game, attack=attack))]
+
+    def weapon_options(self, firer_id: str, target_id: str, mode: str) -> list[Mapping[str, Any]]:
+        hook = self.hook.firefight_weapon_options
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, firer_id=firer_id, target_id=target_id, mode=mode))
+
+    def base_attack_rating(self, attack: dict[str, Any], base: int | None
+                           ) -> tuple[int | None, str] | None:
+        hook = self.hook.firefight_base_attack_rating
+        if hook not in self.live:
+            return None
+        over = hook(game=self.game, attack=attack, base=base)
+        return None if over is None else (over[0], str(over[1]))
+
+    def fire_modifiers(self, attack: dict[str, Any]) -> list[Modifier]:
+        hook = self.hook.firefight_fire_modifiers
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, attack=attack))
+
+    def terrain_filters(self, attack: dict[str, Any]) -> tuple[set[str], set[str]]:
+        """The filters the rules add and those they remove."""
+        hook = self.hook.firefight_terrain_filters
+        adds: set[str] = set()
+        removes: set[str] = set()
+        if hook in self.live:
+            for res in hook(game=self.game, attack=attack):
+                adds.update((res or {}).get("add", ()))
+                removes.update((res or {}).get("remove", ()))
+        return adds, removes
+
+    def fire_steps(self) -> list[Edit[FireStep]]:
+        hook = self.hook.firefight_fire_steps
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game))
+
+    def result_override(self, attack: dict[str, Any], roll: int, result: str) -> list[str]:
+        """Every weaker result the rules propose (the caller keeps the weakest)."""
+        hook = self.hook.firefight_result_override
+        if hook not in self.live:
+            return []
+        return [str(r) for r in collect(hook(game=self.game, attack=attack, roll=roll,
+                                             result=result))]
+
+    def attack_done(self, attack: dict[str, Any], outcome: dict[str, Any]) -> None:
+        hook = self.hook.firefight_attack_done
+        if hook in self.live:
+            hook(game=self.game, attack=attack, outcome=outcome)
+
+    def reactions(self, attack: dict[str, Any], outcome: dict[str, Any]) -> list[Step]:
+        hook = self.hook.firefight_reactions
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, attack=attack, outcome=outcome))
+
+    def result_applied(self, unit_id: str, result: str, source: str) -> None:
+        hook = self.hook.firefight_result_applied
+        if hook in self.live:
+            hook(game=self.game, unit_id=unit_id, result=result, source=source)
+
+    # -- movement ----------------------------------------------------------------------------
+    def move_cost(self, unit_id: str, src: str, dst: str, base: float) -> list[Modifier]:
+        hook = self.hook.firefight_move_cost
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, unit_id=unit_id, src=src, dst=dst, base=base))
+
+    def move_restrictions(self, unit_id: str, src: str, dst: str) -> list[str]:
+        hook = self.hook.firefight_move_restrictions
+        if hook not in self.live:
+            return []
+        return [str(r) for r in collect(hook(game=self.game, unit_id=unit_id, src=src, dst=dst))]
+
+    def may_enter_enemy_hex(self, unit_id: str, dst: str) -> bool:
+        hook = self.hook.firefight_may_enter_enemy_hex
+        if hook not in self.live:
+            return False
+        return bool(hook(game=self.game, unit_id=unit_id, dst=dst))
+
+    def mover_interrupts(self, unit_id: str, hex_label: str, stage: str) -> list[Step]:
+        hook = self.hook.firefight_mover_interrupts
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, unit_id=unit_id, hex_label=hex_label, stage=stage))
+
+    def move_options(self, unit_id: str) -> list[dict[str, Any]]:
+        hook = self.hook.firefight_move_options
+        if hook not in self.live:
+            return []
+        return [dict(x) for x in collect(hook(game=self.game, unit_id=unit_id))]
+
+    def move_action(self, unit_id: str, choice: dict[str, Any]) -> Step | None:
+        hook = self.hook.firefight_move_action
+        if hook not in self.live:
+            return None
+        step: Step | None = hook(game=self.game, unit_id=unit_id, choice=choice)
+        return step
+
+    def move_done(self, unit_id: str) -> None:
+        hook = self.hook.firefight_move_done
+        if hook in self.live:
+            hook(game=self.game, unit_id=unit_id)
+
+    def phase_actions(self, side: str, phase: str) -> list[dict[str, Any]]:
+        hook = self.hook.firefight_phase_actions
+        if hook not in self.live:
+            return []
+        return [dict(x) for x in collect(hook(game=self.game, side=side, phase=phase))]
+
+    def run_action(self, side: str, choice: dict[str, Any]) -> Step | None:
+        hook = self.hook.firefight_run_action
+        if hook not in self.live:
+            return None
+        step: Step | None = hook(game=self.game, side=side, choice=choice)
+        return step
+
+    # -- indirect fire -----------------------------------------------------------------------
+    def mission_kinds(self, side: str, if_unit: str) -> list[str]:
+        hook = self.hook.firefight_mission_kinds
+        if hook not in self.live:
+            return []
+        return [str(k) for k in collect(hook(game=self.game, side=side, if_unit=if_unit))]
+
+    def mission_delay(self, mission: dict[str, Any], base: int) -> int | None:
+        hook = self.hook.firefight_mission_delay
+        if hook not in self.live:
+            return None
+        over = hook(game=self.game, mission=mission, base=base)
+        return None if over is None else int(over)
+
+    def scatter(self, mission: dict[str, Any]) -> int | None:
+        hook = self.hook.firefight_scatter
+        if hook not in self.live:
+            return None
+        n = hook(game=self.game, mission=mission)
+        return None if n is None else int(n)
+
+    def impact_pattern(self, mission: dict[str, Any]) -> tuple[int, int, int] | None:
+        hook = self.hook.firefight_impact_pattern
+        if hook not in self.live:
+            return None
+        over = hook(game=self.game, mission=mission)
+        return None if over is None else (int(over[0]), int(over[1]), int(over[2]))
+
+    def place_impact(self, mission: dict[str, Any], hex_label: str) -> bool:
+        hook = self.hook.firefight_place_impact
+        if hook not in self.live:
+            return False
+        return bool(hook(game=self.game, mission=mission, hex_label=hex_label))
+
+    def if_extra_missions(self) -> list[Step]:
+        hook = self.hook.firefight_if_extra_missions
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game))
+
+    # -- set-up, stacking, views -------------------------------------------------------------
+    def counts_for_stacking(self, unit_id: str) -> bool:
+        """False when some rule excludes the unit from the four-unit limit."""
+        hook = self.hook.firefight_counts_for_stacking
+        if hook not in self.live:
+            return True
+        return not any(r is False for r in hook(game=self.game, unit_id=unit_id))
+
+    def public_ref(self, unit_id: str) -> str | None:
+        hook = self.hook.firefight_public_ref
+        if hook not in self.live:
+            return None
+        alias = hook(game=self.game, unit_id=unit_id)
+        return None if alias is None else str(alias)
+
+    def movement_allowance(self, unit_id: str, base: float) -> float | None:
+        hook = self.hook.firefight_movement_allowance
+        if hook not in self.live:
+            return None
+        over = hook(game=self.game, unit_id=unit_id, base=base)
+        return None if over is None else float(over)
+
+    def describe(self, side: str | None) -> dict[str, Any]:
+        hook = self.hook.firefight_describe
+        out: dict[str, Any] = {}
+        if hook in self.live:
+            for res in hook(game=self.game, side=side):
+                out.update(dict(res or {}))
+        return out

@@ -14,19 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firefight.ffdata import ff_data
-from hexwar.plugins.firefight.mechanics import (
-    _hook,
-    apply_result,
+from hexwar.plugins.firefight.fire import apply_result, extra_targets
+from hexwar.plugins.firefight.sighting import has_los
+from hexwar.plugins.firefight.state import (
     carried,
-    extra_targets,
     ff,
-    has_los,
     hexof,
+    hooks,
     is_vehicle,
     public_ref,
     report_about,
+    rule_of,
 )
+from hexwar.plugins.firefight.tables import ff_data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -126,10 +126,7 @@ def request_problem(game: Game, side: str, unit_id: str, hex_label: str, *,
 
 def mission_kinds(game: Game, side: str, unit_id: str) -> list[str]:
     out = ["he"]
-    h = _hook(game, "firefight_mission_kinds")
-    if h is not None:
-        for res in h(game=game, side=side, if_unit=unit_id):
-            out.extend(x for x in res or () if x not in out)
+    out.extend(k for k in hooks(game).mission_kinds(side, unit_id) if k not in out)
     return out
 
 
@@ -138,7 +135,7 @@ def request(game: Game, side: str, unit_id: str, hex_label: str, *, continuous: 
     """Plot a mission (secret); returns it. RulesError if not allowed."""
     why = request_problem(game, side, unit_id, hex_label, continuous=continuous, kind=kind)
     if why:
-        raise RulesError(why, rule=_rule(why))
+        raise RulesError(why, rule=rule_of(why, "[8.0]"))
     label = game.board.label(game.board.parse(hex_label))
     planned = label in ff(game).get("target_list", {}).get(side, [])
     u = if_units(game)[unit_id]
@@ -149,11 +146,9 @@ def request(game: Game, side: str, unit_id: str, hex_label: str, *, continuous: 
     m = {"unit": unit_id, "side": side, "hex": label, "kind": kind, "planned": planned,
          "continuous": continuous, "scheduled": False, "requested": game.state.turn}
     delay = base_delay(game, m)
-    h = _hook(game, "firefight_mission_delay")
-    if h is not None:
-        over = h(game=game, mission=dict(m), base=delay)
-        if over is not None:
-            delay = int(over)
+    over = hooks(game).mission_delay(dict(m), delay)
+    if over is not None:
+        delay = over
     m["impact_turn"] = game.state.turn + max(1, delay)
     u["mission"] = m
     game.emit("if_request", visible_to=[side], mission=dict(m),
@@ -254,10 +249,7 @@ def adjust_problem(game: Game, side: str, unit_id: str, to_label: str) -> str | 
 def scatter(game: Game, unit_id: str, h: Hex) -> Hex:
     """[8.52] even: no scatter; odd: a second die picks the adjacent hex (Scatter Diagram)."""
     m = if_units(game)[unit_id]["mission"]
-    n: int | None = None
-    hk = _hook(game, "firefight_scatter")
-    if hk is not None:
-        n = hk(game=game, mission=dict(m))
+    n = hooks(game).scatter(dict(m))
     if n is None:
         n = 1 if game.dice.d6(f"scatter {unit_id}") % 2 else 0
     if n <= 0:
@@ -275,12 +267,8 @@ def scatter(game: Game, unit_id: str, h: Hex) -> Hex:
 def pattern(game: Game, unit_id: str) -> tuple[int, int, int]:
     m = if_units(game)[unit_id]["mission"]
     base = ff_data().if_data[if_units(game)[unit_id]["type"]].pattern
-    hk = _hook(game, "firefight_impact_pattern")
-    if hk is not None:
-        over = hk(game=game, mission=dict(m))
-        if over is not None:
-            return (int(over[0]), int(over[1]), int(over[2]))
-    return base
+    over = hooks(game).impact_pattern(dict(m))
+    return base if over is None else over
 
 
 def place(game: Game, unit_id: str, hex_label: str, adjusted: str | None = None) -> None:
@@ -289,9 +277,7 @@ def place(game: Game, unit_id: str, hex_label: str, adjusted: str | None = None)
     u = if_units(game)[unit_id]
     m = u["mission"]
     u["last_adjusted"] = adjusted
-    hk = _hook(game, "firefight_place_impact")
-    handled = hk(game=game, mission=dict(m), hex_label=hex_label) if hk is not None else None
-    if not handled:
+    if not hooks(game).place_impact(dict(m), hex_label):
         ff(game).setdefault("impacts", []).append(
             {"unit": unit_id, "side": u["side"], "hex": hex_label,
              "pattern": list(pattern(game, unit_id)), "turn": game.state.turn})
@@ -404,10 +390,3 @@ def attack_mover(game: Game, unit: Unit) -> dict[str, Any] | None:
         if pid in exposed and p.hex is not None:
             attack_unit(game, p, ar, side, "moved into an Impact Zone [8.8, 16.21]")
     return out
-
-
-def _rule(text: str) -> str:
-    import re
-
-    m = re.search(r"\[([0-9.]+)", text)
-    return f"[{m.group(1)}]" if m else "[8.0]"

@@ -21,8 +21,10 @@ from hexwar.core.types import (
 )
 from hexwar.plugins.firefight import hookspecs
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight.ffdata import DATA, disclosed, ff_data
-from hexwar.plugins.firefight.mechanics import ff, los_rules, public_ref
+from hexwar.plugins.firefight.hookspecs import FirefightHooks
+from hexwar.plugins.firefight.sighting import los_rules
+from hexwar.plugins.firefight.state import ff, public_ref
+from hexwar.plugins.firefight.tables import DATA, disclosed, ff_data
 
 if TYPE_CHECKING:
     import click
@@ -65,14 +67,13 @@ def hexwar_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
 def hexwar_register_systems() -> Sequence[SystemInfo]:
     return [SystemInfo(name=SYSTEM, title=PLUGIN.title, publisher="SPI (1976)", scale=scale(),
                        dice=("d6", "2d6"), sides=("US", "SU"), rule="[2.0]",
-                       notes="Stand-in maps and firing tables: see data/ (provenance per value).")]
+                       notes="Stand-in maps and firing tables: see data/ (provenance per value).",
+                       hooks=FirefightHooks)]
 
 
 @hookimpl
 def hexwar_register_phases(system: str) -> Sequence[PhaseSpec]:
-    if system != SYSTEM:
-        return []
-    from hexwar.plugins.firefight.phases import phases
+    from hexwar.plugins.firefight.sequence import phases
 
     return phases()
 
@@ -147,8 +148,6 @@ def hexwar_register_commands(group: click.Group) -> None:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != SYSTEM:
-        return []
     from hexwar.plugins.firefight.victory import validate
 
     problems = list(validate(scenario.victory, scenario.path))
@@ -196,8 +195,6 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if game.scenario.system != SYSTEM:
-        return
     data = ff(game)
     data.setdefault("attacked", [])
     data.setdefault("impacts", [])
@@ -220,8 +217,6 @@ def hexwar_setup_game(game: Game) -> None:
 
 @hookimpl
 def hexwar_game_over(game: Game) -> GameResult | None:
-    if game.scenario.system != SYSTEM:
-        return None
     from hexwar.plugins.firefight.victory import evaluate
 
     return evaluate(game, final=False)
@@ -229,8 +224,6 @@ def hexwar_game_over(game: Game) -> GameResult | None:
 
 @hookimpl
 def hexwar_turn_end(game: Game) -> None:
-    if game.scenario.system != SYSTEM:
-        return
     from hexwar.plugins.firefight.victory import random_end
 
     random_end(game)
@@ -238,8 +231,6 @@ def hexwar_turn_end(game: Game) -> None:
 
 @hookimpl
 def hexwar_final_result(game: Game) -> GameResult | None:
-    if game.scenario.system != SYSTEM:
-        return None
     from hexwar.plugins.firefight.victory import evaluate
 
     return evaluate(game, final=True)
@@ -247,8 +238,6 @@ def hexwar_final_result(game: Game) -> GameResult | None:
 
 @hookimpl
 def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
-    if system != SYSTEM:
-        return None
     return los_rules(game)
 
 
@@ -256,13 +245,7 @@ def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
 def hexwar_visible_units(game: Game, side: str) -> Iterable[str] | None:
     """Firefight I is open information [5.0], except units not drawn (Scn 7, 9) and what the
     optional rules hide (face-down units [11])."""
-    if game.scenario.system != SYSTEM:
-        return None
-    hidden: set[str] = set()
-    hk = getattr(game.pm.hook, "firefight_hidden_units", None)
-    if hk is not None and hk.get_hookimpls():
-        for res in hk(game=game, side=side):
-            hidden.update(res or ())
+    hidden = FirefightHooks.of(game).hidden_units(side)
     return [k for k, u in game.state.units.items()
             if k not in hidden and (u.side == side or not u.state.get("not_drawn"))]
 
@@ -272,26 +255,18 @@ SECRET_KEYS = ("weapon",)  # Dragon / RPG-7 assignments are written secretly [6.
 
 @hookimpl
 def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | None:
-    if game.scenario.system != SYSTEM:
-        return None
     u = game.state.units[unit_id]
     shown = u.to_dict()
     if u.side != side:
         shown["state"] = {k: v for k, v in u.state.items() if k not in SECRET_KEYS}
-    hk = getattr(game.pm.hook, "firefight_unit_view", None)
-    if hk is not None and hk.get_hookimpls():
-        over = hk(game=game, side=side, unit_id=unit_id, shown=shown)
-        if over is not None:
-            return dict(over)
-    return shown
+    over = FirefightHooks.of(game).unit_view(side, unit_id, shown)
+    return shown if over is None else over
 
 
 @hookimpl
 def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
     """Public state: impact markers [8.8]; own side's secret fire plan (Target List, plotted
     missions [8.1, 8.2]) only for that side (everything for the umpire)."""
-    if game.scenario.system != SYSTEM:
-        return None
     data = ff(game)
     def shown(uid: str | None) -> str | None:
         if uid is None or uid not in game.state.units or side is None:
@@ -307,10 +282,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     out["if_units"] = {k: (v if side is None or v["side"] == side else
                            {"side": v["side"], "type": v["type"], "status": v["status"]})
                        for k, v in units.items()}
-    hk = getattr(game.pm.hook, "firefight_describe", None)
-    if hk is not None and hk.get_hookimpls():
-        for res in hk(game=game, side=side):
-            out.update(dict(res or {}))
+    out.update(FirefightHooks.of(game).describe(side))
     return out
 
 
@@ -320,20 +292,14 @@ __all__ = ["PLUGIN"]
 @hookimpl
 def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
     """Describe a Firefight decision for a player at the terminal: each attack with its range
-    and Attack Rating [6.0], each step with its MP cost [7.0]."""
-    kind = str(getattr(decision, "kind", ""))
-    if not kind.startswith("firefight."):
-        return None
-    from hexwar.plugins.firefight.mechanics import (
-        attack_rating,
-        choose_weapon,
-        describe_attack,
-        step_cost,
-    )
+    and Attack Rating [6.0], each step with its MP cost [7.0]. Options are numbered from 1, as
+    the terminal reads them."""
+    from hexwar.plugins.firefight.fire import attack_rating, choose_weapon, describe_attack
+    from hexwar.plugins.firefight.movement import step_cost
 
     game = view.game
     lines = [f"{decision.prompt} ({decision.rule})"]
-    for i, o in enumerate(decision.options or ()):
+    for i, o in enumerate(decision.options or (), start=1):
         text = json.dumps(o)
         try:
             if isinstance(o, dict) and "firers" in o:

@@ -10,8 +10,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import StashKey
 from hexwar.core.types import GameResult, Problem
-from hexwar.plugins.firefight.mechanics import ff, is_vehicle, utype
+from hexwar.plugins.firefight.state import ff, is_vehicle, utype
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
     from hexwar.core.engine.state import Unit
 
 Evaluator = Callable[["Game", Mapping[str, Any], bool], "GameResult | None"]
+#: the hexes of each named area of a board (towns, hills, objectives)
+AREAS = StashKey[dict[str, frozenset[Hex]]]("firefight.areas")
 
 
 def area(board: Board, name: str) -> frozenset[Hex]:
     """Hexes carrying ``name:<name>`` (towns, hills), or a list of labels joined by commas."""
-    cache: dict[str, frozenset[Hex]] = board.__dict__.setdefault("_ff_areas", {})
+    cache = board.stash.setdefault(AREAS, {})
     if name not in cache:
         tag = f"name:{name}"
         cache[name] = frozenset(h for h, fs in board.features_of.items() if tag in fs)

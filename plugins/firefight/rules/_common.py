@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-from hexwar.plugins.firefight.ffdata import ff_data
+from hexwar.plugins.firefight.hookspecs import FirefightHooks
+from hexwar.plugins.firefight.tables import ff_data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -17,10 +18,6 @@ Step = Generator[Any, Any, Any]
 FIRETEAMS = frozenset({"US-TM", "US-TM+", "SU-TM", "SU-TM+"})
 #: fireteams and machine-gun teams [24.0]
 SMALL_ARMS_TEAMS = FIRETEAMS | {"US-MG", "US-MG+", "SU-MG", "SU-MG+"}
-
-
-def is_ff(game: Game | None) -> bool:
-    return game is not None and game.scenario.system == SYSTEM
 
 
 def enabled(game: Game | None, rule: str) -> bool:
@@ -66,22 +63,19 @@ def run_reactions(game: Game, side: str, attack: dict[str, Any], outcomes: list[
                   ) -> Step:
     """Run the ``firefight_reactions`` of an attack made outside ``attack_step`` (Short Halt
     fire [17], fire on the move [27.5]) so that Overwatch [15] may answer it."""
-    from hexwar.plugins.firefight.mechanics import _hook
-
-    hk = _hook(game, "firefight_reactions")
-    if hk is None or game.state.phase != "firefight.movement":
+    if game.state.phase != "firefight.movement":
         return
+    facade = FirefightHooks.of(game)
     for out in outcomes:
         att = {**attack, "firer": out.get("firer"), "firer_side": side}
-        for steps in hk(game=game, attack=att, outcome=out):
-            for st in steps or ():
-                yield from st
+        for st in facade.reactions(att, out):
+            yield from st
 
 
 def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, Any]]:
     """Attacks a moving unit may make while it moves (Short Halt [17], fire on the move
     [27.5]): one option per legal (target, weapon) for mode ``action``. The unit fires once."""
-    from hexwar.plugins.firefight.mechanics import candidate_attacks
+    from hexwar.plugins.firefight.fire import candidate_attacks
 
     u = game.state.units[unit_id]
     if u.hex is None or u.state.get("fired") or game.state.phase != "firefight.movement":
@@ -97,7 +91,8 @@ def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, A
 def run_move_fire(game: Game, choice: Any, mp_cost: float, rule: str) -> Step:
     """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once [17.0], then let the
     enemy answer with Overwatch [15]."""
-    from hexwar.plugins.firefight.mechanics import emit_about, execute_attack
+    from hexwar.plugins.firefight.fire import execute_attack
+    from hexwar.plugins.firefight.state import emit_about
 
     uid = str(choice["unit"])
     u = game.state.units[uid]

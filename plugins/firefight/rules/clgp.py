@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest
-from hexwar.plugins.firefight.rules._common import FIRETEAMS, Step, is_ff, roll2d6, rstate, tname
+from hexwar.plugins.firefight.rules._common import FIRETEAMS, Step, roll2d6, rstate, tname
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -45,7 +45,8 @@ def designations(game: Game) -> list[dict[str, Any]]:
 
 
 def still_sighted(game: Game, team: Unit, target: Unit) -> bool:
-    from hexwar.plugins.firefight.mechanics import has_los, untargetable
+    from hexwar.plugins.firefight.fire import untargetable
+    from hexwar.plugins.firefight.sighting import has_los
 
     if team.hex is None or target.hex is None or team.state.get("carrier"):
         return False
@@ -73,13 +74,8 @@ def designate_problem(game: Game, team_id: str, target_id: str) -> str | None:
 
 def clgp_attack(game: Game, target: Unit, roll: int | None = None) -> dict[str, Any]:
     """AR 9 on the CRT of the target's type, with its terrain benefit (design)."""
-    from hexwar.plugins.firefight.mechanics import (
-        apply_result,
-        crt_result,
-        is_vehicle,
-        report_about,
-        terrain_filters,
-    )
+    from hexwar.plugins.firefight.fire import apply_result, crt_result, terrain_filters
+    from hexwar.plugins.firefight.state import is_vehicle, report_about
 
     assert target.hex is not None
     if roll is None:
@@ -115,7 +111,7 @@ def resolve_designations(game: Game) -> list[dict[str, Any]]:
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.name == "firefight.direct_fire":
+    if phase.name == "firefight.direct_fire":
         resolve_designations(game)
 
 

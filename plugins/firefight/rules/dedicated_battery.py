@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, is_ff, rstate
+from hexwar.plugins.firefight.rules._common import Step, rstate
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -127,7 +127,7 @@ def declare(game: Game) -> Step:
 def priority_fire(game: Game) -> Step:
     """[21.2, 21.21] each free dedicated unit may fire at once at a Priority Target."""
     from hexwar.plugins.firefight import indirect as IF
-    from hexwar.plugins.firefight.ffdata import ff_data
+    from hexwar.plugins.firefight.tables import ff_data
 
     prio = rstate(game, "dedicated").get("priority", [])
     for uid in dedicated_units(game):
@@ -154,8 +154,6 @@ def priority_fire(game: Game) -> Step:
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
-    if system != "firefight":
-        return []
     return [SequenceEdit("insert_after", "firefight.fire_plan",
                          PhaseSpec("firefight.dedicated", "Dedicated battery", "[21.1]",
                                    declare, "setup"), "[21.1]")]
@@ -163,13 +161,13 @@ def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
 
 @hookimpl
 def firefight_if_extra_missions(game: Game) -> Sequence[Step]:
-    return [priority_fire(game)] if is_ff(game) else []
+    return [priority_fire(game)]
 
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
     """[21.21, 21.3] a dedicated unit's first impact may not be adjusted."""
-    if not is_ff(game) or phase.name != "firefight.if_execute":
+    if phase.name != "firefight.if_execute":
         return
     from hexwar.plugins.firefight.indirect import if_units
 

@@ -3,7 +3,7 @@
 Dummies are counters of type ``US-Dummy``/``SU-Dummy`` (the back of a Suppression marker) with
 ``state.dummy = true``, deployed face-down like real units ([11.0]; this rule requires
 ``firefight.observation``). They move like what they claim to be (``state.claim``; the system's
-``mechanics.moves_as_vehicle``): personnel one hex a turn, a "vehicle" with MA 3 and vehicle
+``movement.moves_as_vehicle``): personnel one hex a turn, a "vehicle" with MA 3 and vehicle
 terrain costs (design 9.3 #9); a dummy drawn from a cup of vehicles only (Scn 9) claims to be a
 vehicle unless the scenario says otherwise. They never board a vehicle, never fire, never count
 for stacking [7.3], answer the
@@ -27,7 +27,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, is_ff, vehicle
+from hexwar.plugins.firefight.rules._common import Step, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -64,8 +64,6 @@ def dummy_problem(spec: Any) -> str | None:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != "firefight":
-        return []
     spec = scenario.raw.get("special", {}).get("dummies")
     if spec is None:
         return []
@@ -77,8 +75,6 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 def hexwar_setup_game(game: Game) -> None:
     """Mark dummy counters and add the scenario's extra dummies (before [11] turns every counter
     face-down: tryfirst)."""
-    if not is_ff(game):
-        return
     from hexwar.core.engine.state import Unit
 
     for u in game.state.units.values():
@@ -191,8 +187,6 @@ def place_dummies(game: Game) -> Step:
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
-    if system != "firefight":
-        return []
     return [SequenceEdit("insert_after", "firefight.deploy",
                          PhaseSpec("firefight.place_dummies", "Dummies", "[12.0]", place_dummies,
                                    "setup"), "[12.0]")]

@@ -138,7 +138,7 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
 
 @hookimpl
 def firefight_fire_modifiers(game: Game, attack: dict[str, Any]) -> Sequence[Modifier]:
-    from hexwar.plugins.firefight.ffdata import ff_data
+    from hexwar.plugins.firefight.tables import ff_data
 
     out = []
     if attack.get("firer_type"):
@@ -180,7 +180,7 @@ def firefight_move_action(game: Game, unit_id: str, choice: Mapping[str, Any]) -
 
 def smoke_options(game: Game, side: str) -> list[dict[str, Any]]:
     """[27.6] an MICV or XM1 that may fire now may smoke an adjacent hex instead."""
-    from hexwar.plugins.firefight.mechanics import firer_problem
+    from hexwar.plugins.firefight.fire import firer_problem
 
     types = afv_data()["instant_smoke"]["types"]
     out = []

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.los import LosEffect
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest
-from hexwar.plugins.firefight.rules._common import is_ff
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -95,7 +94,7 @@ def firer_higher(board: Board, firer_hex: Hex, target_hex: Hex) -> bool:
 
 @hookimpl
 def firefight_los_layers(game: Game | None) -> Sequence[Any]:
-    return [HeightLayer()] if game is None or is_ff(game) else []
+    return [HeightLayer()]
 
 
 @hookimpl

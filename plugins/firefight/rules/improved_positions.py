@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest, Problem
-from hexwar.plugins.firefight.rules._common import is_ff, rstate, vehicle
+from hexwar.plugins.firefight.rules._common import rstate, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -80,8 +80,6 @@ def in_ip(game: Game, u: Unit) -> bool:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != "firefight":
-        return []
     v = scenario.raw.get("special", {}).get("improved_positions", {})
     if not isinstance(v, dict) or any(s not in ("US", "SU") for s in v):
         return [Problem("improved_positions is {US = [hexes], SU = [hexes]}", scenario.path,
@@ -91,8 +89,6 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if not is_ff(game):
-        return
     for side, hexes in game.scenario.raw.get("special", {}).get("improved_positions",
                                                                {}).items():
         for lbl in hexes:
@@ -102,8 +98,6 @@ def hexwar_setup_game(game: Game) -> None:
 @hookimpl
 def hexwar_turn_end(game: Game) -> None:
     """[23.0] a vacant Improved Position marker is removed at the end of the Game-Turn."""
-    if not is_ff(game):
-        return
     for lbl in list(markers(game)):
         h = game.board.parse(lbl)
         if not any(in_ip(game, u) and u.hex == h for u in game.state.units.values()):
@@ -116,11 +110,11 @@ def hexwar_turn_end(game: Game) -> None:
 
 @hookimpl
 def hexwar_phase_end(game: Game, phase: Any) -> None:
-    if is_ff(game) and phase.name == "firefight.deploy":
+    if phase.name == "firefight.deploy":
         for u in game.state.units.values():  # the deployment may have moved units
             u.state.pop("ip", None)
         occupy(game)
-    elif is_ff(game):
+    else:
         for u in game.state.units.values():
             if u.state.get("ip") and not in_ip(game, u):
                 u.state.pop("ip", None)  # it left the position [23.0]

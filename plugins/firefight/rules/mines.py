@@ -26,7 +26,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, is_ff, roll2d6, rstate, vehicle
+from hexwar.plugins.firefight.rules._common import Step, roll2d6, rstate, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -129,7 +129,7 @@ def attacks_unit(points: int, owner: str, unit_side: str, friendly_option: bool)
 
 def mine_result(unit_is_vehicle: bool, ar: int, roll: int) -> str:
     """[18.0] the CRT of the unit's type at AR = mine points, no terrain filter."""
-    from hexwar.plugins.firefight.mechanics import crt_result
+    from hexwar.plugins.firefight.fire import crt_result
 
     crt = "anti_armor" if unit_is_vehicle else "anti_personnel"
     return crt_result(crt, ar, roll, ())[0]
@@ -137,7 +137,8 @@ def mine_result(unit_is_vehicle: bool, ar: int, roll: int) -> str:
 
 def attack_by_mines(game: Game, u: Unit, ar: int, owner: str, rule: str,
                     roll: int | None = None) -> dict[str, Any]:
-    from hexwar.plugins.firefight.mechanics import apply_result, report_about
+    from hexwar.plugins.firefight.fire import apply_result
+    from hexwar.plugins.firefight.state import report_about
 
     if roll is None:
         roll = roll2d6(game, "mine attack")
@@ -205,8 +206,6 @@ def emplacement(game: Game) -> Step:
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
-    if system != "firefight":
-        return []
     return [SequenceEdit("insert_after", "firefight.assign_weapons",
                          PhaseSpec("firefight.mines", "Mine emplacement", "[18.0]", emplacement,
                                    "setup"), "[18.0]")]
@@ -214,8 +213,6 @@ def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != "firefight":
-        return []
     spec = scenario.raw.get("special", {})
     out = []
     for key in ("mines", "minefields"):
@@ -229,7 +226,7 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 @hookimpl
 def firefight_mover_interrupts(game: Game, unit_id: str, hex_label: str,
                                stage: str) -> Sequence[Step]:
-    if stage != "mines" or not is_ff(game):
+    if stage != "mines":
         return []
     if hex_label not in fields(game) and hex_label not in artillery_fields(game):
         return []

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import Modifier, PluginManifest
-from hexwar.plugins.firefight.rules._common import FIRETEAMS, is_ff, tname
+from hexwar.plugins.firefight.rules._common import FIRETEAMS, tname
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -72,10 +72,9 @@ def mounted_modifier(carrier_type: str) -> tuple[int, int | None, str] | None:
 
 @hookimpl
 def hexwar_turn_start(game: Game) -> None:
-    if is_ff(game):
-        for u in game.state.units.values():
-            for k in PER_TURN:
-                u.state.pop(k, None)
+    for u in game.state.units.values():
+        for k in PER_TURN:
+            u.state.pop(k, None)
 
 
 @hookimpl

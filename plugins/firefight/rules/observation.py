@@ -25,7 +25,6 @@ from hexwar.core.types import PluginManifest
 from hexwar.plugins.firefight.rules._common import (
     Step,
     enabled,
-    is_ff,
     rstate,
     vehicle,
 )
@@ -67,7 +66,7 @@ def observation_rows(board: Board, observer_hex: Hex, target_hex: Hex,
     """The Observation Range Table rows that apply to a target seen from ``observer_hex``:
     its hex's terrain (smoke counts as Forest [14.12]), defilade toward this observer [5.2]
     (still used under [13.0]), an Improved Position [23.1]."""
-    from hexwar.plugins.firefight.mechanics import in_defilade_geom
+    from hexwar.plugins.firefight.sighting import in_defilade_geom
 
     rows = []
     t = board.terrain_of.get(target_hex, "clear")
@@ -127,7 +126,7 @@ def _in_smoke(game: Game, h: Hex) -> bool:
 
 def spots(game: Game, observer: Unit, target: Unit) -> bool:
     """[11.0, 11.1, 23.1] does ``observer`` spot the static face-down ``target``?"""
-    from hexwar.plugins.firefight.mechanics import has_los
+    from hexwar.plugins.firefight.sighting import has_los
 
     if observer.hex is None or target.hex is None or observer.state.get("carrier"):
         return False
@@ -148,7 +147,7 @@ def spots(game: Game, observer: Unit, target: Unit) -> bool:
 
 def in_enemy_view(game: Game, u: Unit) -> bool:
     """Some enemy unit has a line of sight to ``u`` (its "field of vision" [11.0, 11.2])."""
-    from hexwar.plugins.firefight.mechanics import has_los
+    from hexwar.plugins.firefight.sighting import has_los
 
     if u.hex is None:
         return False
@@ -158,7 +157,7 @@ def in_enemy_view(game: Game, u: Unit) -> bool:
 
 
 def _invalidate(game: Game) -> None:
-    from hexwar.plugins.firefight.mechanics import invalidate_targets
+    from hexwar.plugins.firefight.fire import invalidate_targets
 
     invalidate_targets(game)
 
@@ -231,20 +230,19 @@ def setup_face_down(game: Game, *, again: bool = False) -> None:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if is_ff(game):
-        setup_face_down(game)
+    setup_face_down(game)
 
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.when == "turn" and phase.name in (
+    if phase.when == "turn" and phase.name in (
             "firefight.direct_fire", "firefight.movement", "firefight.if_execute"):
         sweep(game)
 
 
 @hookimpl
 def hexwar_phase_end(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.when == "turn":
+    if phase.when == "turn":
         sweep(game)
 
 

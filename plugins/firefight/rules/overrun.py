@@ -81,7 +81,7 @@ def enemies_in(game: Game, u: Unit) -> list[Unit]:
 
 def _shot(game: Game, firer: Unit, target_ids: list[str]) -> Step:
     """One Overrun shot, with [28.2]: the firer's fire of the turn is untouched."""
-    from hexwar.plugins.firefight.mechanics import attack_problem, execute_attack
+    from hexwar.plugins.firefight.fire import attack_problem, execute_attack
 
     if firer.hex is None:
         return False
@@ -108,7 +108,8 @@ def _shot(game: Game, firer: Unit, target_ids: list[str]) -> Step:
 
 def overrun(game: Game, unit_id: str) -> Step:
     """[28.0] the Overrun procedure for the unit that just entered an enemy hex."""
-    from hexwar.plugins.firefight.mechanics import do_step, emit_about, legal_steps
+    from hexwar.plugins.firefight.movement import do_step, legal_steps
+    from hexwar.plugins.firefight.state import emit_about
 
     mover = game.state.units[unit_id]
     rstate(game, "overrun")["active"] = {"unit": unit_id}

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest
-from hexwar.plugins.firefight.rules._common import Step, is_ff, rstate
+from hexwar.plugins.firefight.rules._common import Step, rstate
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -52,7 +52,7 @@ def overwatch_problem(game: Game, target_id: str, side: str) -> str | None:
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.name == "firefight.movement":
+    if phase.name == "firefight.movement":
         rstate(game, "overwatch")["shooters"] = {}
 
 
@@ -77,7 +77,7 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
 def firefight_reactions(game: Game, attack: dict[str, Any],
                         outcome: dict[str, Any]) -> Sequence[Step]:
     """Offer the side fired at one overwatch attack at the shooter [15.0]."""
-    from hexwar.plugins.firefight.phases import attack_step
+    from hexwar.plugins.firefight.fire import attack_step
 
     fid = attack.get("firer")
     if not fid or attack.get("mode") == "overrun" or fid not in game.state.units:

@@ -43,7 +43,7 @@ def firefight_weapon_options(game: Game, firer_id: str, target_id: str,
     f, t = game.state.units[firer_id], game.state.units[target_id]
     if tname(f) not in SMALL_ARMS_TEAMS or not vehicle(t) or f.side == t.side:
         return []
-    from hexwar.plugins.firefight.mechanics import target_class
+    from hexwar.plugins.firefight.state import target_class
 
     if target_class(game, t) == "personnel":
         return []  # already attacked as personnel (Scn 3 jeep TOW)
@@ -57,7 +57,7 @@ def firefight_base_attack_rating(game: Game, attack: dict[str, Any],
     """[24.0] the firer's anti-personnel Attack Rating at this range."""
     if not is_small_arms(attack):
         return None
-    from hexwar.plugins.firefight.mechanics import base_rating
+    from hexwar.plugins.firefight.fire import base_rating
 
     return base_rating(str(attack["line"]), "personnel", int(attack["range"])), "[24.0]"
 

@@ -19,15 +19,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import StashKey
 from hexwar.core.los import LosEffect
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, bump_los, is_ff, rstate
+from hexwar.plugins.firefight.rules._common import Step, bump_los, rstate
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.game import Game
-    from hexwar.core.hexgrid import Hex
     from hexwar.core.los import HexsideHow, LosContext
 
 PLUGIN = PluginManifest(
@@ -38,6 +39,8 @@ PLUGIN = PluginManifest(
     implements=("[14.0]", "[14.1]", "[14.11]", "[14.12]", "[14.13]", "[14.14]"),
 )
 
+#: (LOS epoch, the smoked hexes) of the game
+SMOKE_HEXES = StashKey[tuple[int, set[Hex]]]("firefight.smoke_hexes")
 SMOKE_RADIUS = 1  # [14.1] impact hex and all adjacent hexes (only)
 REMOVE_ON = (1, 2)  # [14.0]
 
@@ -63,12 +66,12 @@ def smoke_removed(roll: int) -> bool:
 def smoke_hexes_of(game: Game) -> set[Hex]:
     """The smoked hexes now (cached per LOS epoch: this is read inside LOS tracing)."""
     epoch = game.state.data.get("firefight", {}).get("los_epoch", 0)
-    cached = game.__dict__.get("_ff_smoke")
+    cached = game.stash.get(SMOKE_HEXES)
     if cached is not None and cached[0] == epoch:
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[1]
     centers = [game.board.parse(m["hex"]) for m in rstate(game, "smoke").get("markers", [])]
     hexes = {h for h in smoke_hexes(centers) if h in game.board.hexes}
-    game.__dict__["_ff_smoke"] = (epoch, hexes)
+    game.stash[SMOKE_HEXES] = (epoch, hexes)
     return hexes
 
 
@@ -76,7 +79,7 @@ def place_smoke(game: Game, hex_label: str, side: str, by: str, rule: str) -> No
     markers = rstate(game, "smoke").setdefault("markers", [])
     markers.append({"hex": hex_label, "side": side, "turn": game.state.turn, "by": by})
     bump_los(game)
-    from hexwar.plugins.firefight.mechanics import emit_about
+    from hexwar.plugins.firefight.state import emit_about
 
     emit_about(game, "smoke_placed", [by] if by in game.state.units else [], hex=hex_label,
                side=side, by=by, rule=rule)
@@ -119,8 +122,6 @@ def smoke_removal(game: Game) -> Step:
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
-    if system != "firefight":
-        return []
     return [SequenceEdit("insert_after", "firefight.if_cleanup",
                          PhaseSpec("firefight.smoke_removal", "D. Smoke markers checked",
                                    "[14.0]", smoke_removal), "[14.0]")]
@@ -128,7 +129,7 @@ def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
 
 @hookimpl
 def firefight_los_layers(game: Game | None) -> Sequence[Any]:
-    return [SmokeLayer()] if game is None or is_ff(game) else []
+    return [SmokeLayer()]
 
 
 @hookimpl

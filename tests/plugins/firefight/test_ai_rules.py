@@ -11,8 +11,9 @@ import pytest
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.game import Game
 from hexwar.core.scenario import Scenario
-from hexwar.plugins.firefight import phases as P
+from hexwar.plugins.firefight import movement as MV
 from hexwar.plugins.firefight import plugin as FF
+from hexwar.plugins.firefight import sequence as SQ
 from hexwar.plugins.firefight.ai import FirefightAI
 from hexwar.plugins.firefight.rules import mines as MI
 from hexwar.plugins.firefight.rules._common import rstate
@@ -67,7 +68,7 @@ def _if_game(tmp_path: Path, units: list[dict[str, Any]], rules: list[str],
 
 def _request_decision(g: Game) -> Decision:
     g.state.phase = "firefight.if_request"
-    gen = P.if_request(g)
+    gen = SQ.if_request(g)
     dec = next(gen)
     assert dec.kind == "firefight.if_request"
     return dec
@@ -152,14 +153,14 @@ def test_ai_steers_around_mine_markers(tmp_path: Path) -> None:
         MI.fields(g).clear()
         MI.fields(g)["1011"] = {"side": owner, "points": 5}
         g.scenario.raw.setdefault("special", {})["friendly_minefields"] = friendly
-        dec = next(P.move_unit(g, g.state.units["m60"]))
+        dec = next(MV.move_unit(g, g.state.units["m60"]))
         assert {"to": "1011"} in dec.options
         for seed in range(3):
             assert FirefightAI("US", seed).choose(dec, g.view("US")) != {"to": "1011"}
         g.state.units["m60"].state.pop("moved", None)
     MI.fields(g)["1011"] = {"side": "US", "points": 5}
     g.scenario.raw["special"]["friendly_minefields"] = True  # Addenda: <= 5 points spare its own
-    dec = next(P.move_unit(g, g.state.units["m60"]))
+    dec = next(MV.move_unit(g, g.state.units["m60"]))
     assert FirefightAI("US", 0).choose(dec, g.view("US")) == {"to": "1011"}
 
 
@@ -171,7 +172,7 @@ def test_ai_does_not_overrun_into_a_losing_firefight(tmp_path: Path) -> None:
                              U("t62", "SU-T62", "SU", "1011")],
                   special={"ai": ai}, rules=["firefight.overrun"])
     g.state.phase = "firefight.movement"
-    dec = next(P.move_unit(g, g.state.units["m113"]))
+    dec = next(MV.move_unit(g, g.state.units["m113"]))
     assert {"to": "1011"} in dec.options
     for seed in range(3):
         assert FirefightAI("US", seed).choose(dec, g.view("US")) != {"to": "1011"}

@@ -59,11 +59,16 @@ def test_all_rules_together_build_one_manager() -> None:
     assert names.index("firefight.dedicated") > names.index("firefight.fire_plan")
 
 
-def test_registration_hooks_return_only_firefight_records() -> None:
+def test_firefight_rules_stay_out_of_other_systems_sequences() -> None:
+    """Host dispatch (docs/decisions.md CORE-2) asks only Firefight's plugins for a Firefight
+    sequence: the rules' edits, which carry no system guard, never reach another system (an edit
+    there would name a Firefight phase that is not there, an error)."""
     pm = build_plugin_manager("firefight", [f"firefight.{r}" for r in RULES])
     for other in ("mbt", "firepower"):
-        assert Hooks(pm).pm.hook.hexwar_sequence_edits(system=other) == [[]] * len(
-            Hooks(pm).pm.hook.hexwar_sequence_edits.get_hookimpls())
+        assert Hooks(pm).sequence(other) == []
+    names = [p.name for p in Hooks(pm).sequence("firefight")]
+    assert {"firefight.smoke_removal", "firefight.mines", "firefight.dedicated",
+            "firefight.place_dummies"} <= set(names)
 
 
 @pytest.mark.parametrize(("rule", "needs"), [("firefight.artillery_mines", "firefight.mines"),

@@ -9,7 +9,8 @@ import pytest
 
 from hexwar.core.engine.game import Game
 from hexwar.core.labels import offset_to_hex
-from hexwar.plugins.firefight import mechanics as M
+from hexwar.plugins.firefight import fire as FI
+from hexwar.plugins.firefight import sighting as SI
 from hexwar.plugins.firefight.rules import height as HT
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
 
@@ -31,7 +32,7 @@ def U(uid: str, t: str, side: str, hx: str) -> dict[str, Any]:
 
 
 def los(g: Game, a: str, b: str) -> bool:
-    return M.has_los(g, g.board.parse(a), g.board.parse(b))
+    return SI.has_los(g, g.board.parse(a), g.board.parse(b))
 
 
 def _line(tmp_path: Path, heights: dict[str, int], terrain: dict[str, str] | None = None,
@@ -138,7 +139,7 @@ def test_ff_32_higher_firer_ignores_defilade(tmp_path: Path, firer_h: int, expec
     g = mini_game(tmp_path, [U("a", "SU-T62", "SU", "1001"), U("b", "US-M60A1", "US", "1005")],
                   hexes, rules=RULES)
     t = g.state.units["b"]
-    assert ("defilade" in M.terrain_filters(g, g.board, g.board.parse("1001"), t)) is expect
+    assert ("defilade" in FI.terrain_filters(g, g.board, g.board.parse("1001"), t)) is expect
 
 
 def test_ff_32_map_a_example(tmp_path: Path) -> None:
@@ -146,7 +147,7 @@ def test_ff_32_map_a_example(tmp_path: Path) -> None:
                   panel="firefight:map-a", rules=RULES)
     t = g.state.units["b"]
     assert t.hex is not None and HT.firer_higher(g.board, g.board.parse("3507"), t.hex)
-    assert "defilade" not in M.terrain_filters(g, g.board, g.board.parse("3507"), t)
+    assert "defilade" not in FI.terrain_filters(g, g.board, g.board.parse("3507"), t)
 
 
 def test_ff_33_defilade_no_longer_blocks(tmp_path: Path) -> None:

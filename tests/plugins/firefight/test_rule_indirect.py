@@ -10,8 +10,11 @@ import pytest
 
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
+from hexwar.plugins.firefight import fire as FI
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight import mechanics as M
+from hexwar.plugins.firefight import movement as MV
+from hexwar.plugins.firefight import sighting as SI
+from hexwar.plugins.firefight import state as ST
 from hexwar.plugins.firefight.rules import dedicated_battery as DB
 from hexwar.plugins.firefight.rules import scatter as SC
 from hexwar.plugins.firefight.rules import smoke as SM
@@ -68,28 +71,28 @@ def test_ff_99_smoke_area_los_protection(tmp_path: Path) -> None:
                 hexes=[{"at": "2030", "terrain": "forest"}])
     x = g.board.parse("1020")
     assert len(SM.smoke_area(x)) == 7 and SM.smoke_area(x) == set(x.within(1))
-    assert M.has_los(g, g.board.parse("1005"), g.board.parse("1030"))
+    assert SI.has_los(g, g.board.parse("1005"), g.board.parse("1030"))
     assert "smoke" in IF.mission_kinds(g, "US", "m")
     request(g, "m", "1020", kind="smoke")
     due_now(g, "m")
     IF.place(g, "m", "1020")
-    assert M.ff(g)["impacts"] == []  # a Smoke Marker, not an Impact Marker [14.0]
+    assert ST.ff(g)["impacts"] == []  # a Smoke Marker, not an Impact Marker [14.0]
     assert SM.smoke_hexes_of(g) == SM.smoke_area(x)
-    assert not M.has_los(g, g.board.parse("1005"), g.board.parse("1030"))  # [14.11]
+    assert not SI.has_los(g, g.board.parse("1005"), g.board.parse("1030"))  # [14.11]
     # [14.12] a unit in a smoke hex: the Forest filter; on Forest nothing more
     su = g.state.units["su"]
     su.hex = g.board.parse("1021")
-    att = M.describe_attack(g, g.state.units["obs"], su, M.weapons(g, g.state.units["obs"], su)[0],
+    att = FI.describe_attack(g, g.state.units["obs"], su, FI.weapons(g, g.state.units["obs"], su)[0],
                             "direct")
-    assert M.resolve_attack(g, att, 7)["filters"] == ["forest"]
+    assert FI.resolve_attack(g, att, 7)["filters"] == ["forest"]
     SM.place_smoke(g, "2030", "US", "test", "[14.0]")
     wood = g.state.units["wood"]
-    att2 = M.describe_attack(g, g.state.units["m60"], wood,
-                             M.weapons(g, g.state.units["m60"], wood)[0], "direct")
-    assert M.resolve_attack(g, att2, 7)["filters"] == ["forest"]
+    att2 = FI.describe_attack(g, g.state.units["m60"], wood,
+                             FI.weapons(g, g.state.units["m60"], wood)[0], "direct")
+    assert FI.resolve_attack(g, att2, 7)["filters"] == ["forest"]
     # [14.13] movement unchanged; [14.14] overlapping smoke is one smoke
     t62 = g.state.units["t62"]
-    assert M.step_cost(g, g.board, t62, g.board.parse("1022"), g.board.parse("1021")) == 1.0
+    assert MV.step_cost(g, g.board, t62, g.board.parse("1022"), g.board.parse("1021")) == 1.0
     SM.place_smoke(g, "1021", "US", "test", "[14.0]")
     assert SM.smoke_hexes_of(g) == SM.smoke_area(x) | SM.smoke_area(g.board.parse("1021")) | \
         SM.smoke_area(g.board.parse("2030"))
@@ -133,7 +136,7 @@ def _ded_game(tmp_path: Path) -> Game:
     g = if_game(tmp_path, [unit("p1", "155mm", "direct"), unit("p2", "155mm", "direct")], DED)
     for k in ("p1", "p2"):
         IF.if_units(g)[k]["status"] = "dedicated"
-    M.ff(g)["target_list"] = {"US": ["1010", "1012"]}
+    ST.ff(g)["target_list"] = {"US": ["1010", "1012"]}
     rstate(g, "dedicated")["priority"] = ["1010"]
     return g
 
@@ -159,7 +162,7 @@ def test_ff_110_priority_fire(tmp_path: Path) -> None:
     assert d2.context == {"unit": "p2"}
     with pytest.raises(StopIteration):
         gen.send("pass")
-    imp = M.ff(g)["impacts"]
+    imp = ST.ff(g)["impacts"]
     assert len(imp) == 1 and imp[0]["turn"] == 4  # same turn, no plot [21.2]
     assert g.board.parse(imp[0]["hex"]).distance(g.board.parse("1010")) == 1
     assert imp[0]["pattern"][0] == 6  # not 12 [21.22]
@@ -232,7 +235,7 @@ def test_ff_115_scatter_thresholds() -> None:
 
 def test_ff_115_in_play(tmp_path: Path) -> None:
     g = if_game(tmp_path, [unit("m", "81mm")], ["firefight.scatter"])
-    M.ff(g)["target_list"] = {"US": ["1010"]}
+    ST.ff(g)["target_list"] = {"US": ["1010"]}
     request(g, "m", "1010")
     due_now(g, "m")
     h = g.board.parse("1010")
@@ -244,7 +247,7 @@ def test_ff_115_in_play(tmp_path: Path) -> None:
 
 def test_ff_116_continuous_suppressive_and_dedicated(tmp_path: Path) -> None:
     g = _ded_game(tmp_path)
-    M.ff(g)["if_units"]["q"] = {"side": "US", "type": "4.2in", "status": "organic", "mission": None,
+    ST.ff(g)["if_units"]["q"] = {"side": "US", "type": "4.2in", "status": "organic", "mission": None,
                            "last_impact": None, "impacted_turn": None}
     g.state.turn = 2
     request(g, "q", "1010", kind="suppressive")

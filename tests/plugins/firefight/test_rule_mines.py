@@ -10,10 +10,11 @@ import pytest
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight import mechanics as M
-from hexwar.plugins.firefight.ffdata import ff_data
+from hexwar.plugins.firefight import movement as MV
+from hexwar.plugins.firefight import state as ST
 from hexwar.plugins.firefight.rules import artillery_mines as AM
 from hexwar.plugins.firefight.rules import mines as MN
+from hexwar.plugins.firefight.tables import ff_data
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
 
 _N = [0]
@@ -40,8 +41,8 @@ def _game(tmp_path: Path, **kw: Any) -> Game:
 
 def enter(g: Game, uid: str, to: str) -> list[dict[str, Any]]:
     u = g.state.units[uid]
-    u.state.update(moved=True, mp=M.movement_allowance(u), steps=0)
-    M.do_step(g, u, to)
+    u.state.update(moved=True, mp=MV.movement_allowance(u), steps=0)
+    MV.do_step(g, u, to)
     return MN.enter_mined_hex(g, uid, to)
 
 
@@ -119,11 +120,11 @@ def test_ff_119_artillery_mines(tmp_path: Path) -> None:
     c = g.board.parse("1020")
     assert set(MN.artillery_fields(g)) == {g.board.label(h) for h in c.within(1)}
     assert set(MN.artillery_fields(g).values()) == {AM.ARTILLERY_MINE_AR} == {8}
-    assert M.ff(g)["impacts"] == []
+    assert ST.ff(g)["impacts"] == []
     t62 = g.state.units["t62"]
     t62.state.update(moved=True, mp=3.0, steps=0)
     t62.hex = g.board.parse("1018")
-    M.do_step(g, t62, "1019")  # a neighbour of the impact hex
+    MV.do_step(g, t62, "1019")  # a neighbour of the impact hex
     res = MN.enter_mined_hex(g, "t62", "1019")
     assert len(res) == 1 and res[0]["ar"] == 8
 

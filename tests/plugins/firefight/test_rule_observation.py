@@ -11,7 +11,9 @@ from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.labels import offset_to_hex
-from hexwar.plugins.firefight import mechanics as M
+from hexwar.plugins.firefight import fire as FI
+from hexwar.plugins.firefight import movement as MV
+from hexwar.plugins.firefight import sighting as SI
 from hexwar.plugins.firefight.rules import improved_positions as IP
 from hexwar.plugins.firefight.rules import observation as OBS
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
@@ -91,7 +93,7 @@ def test_ff_35_boundaries(tmp_path: Path, terrain: str, kind: str, limit: int) -
         if terrain == "defilade":
             hexes.append({"at": t, "features": [defilade_toward(t, f"{tc:02d}{tr + 1:02d}")]})
     g = mini_game(tmp_path, units, hexes, rules=OBS_RULES)
-    assert M.has_los(g, u(g, "o1").hex, u(g, "t").hex)
+    assert SI.has_los(g, u(g, "o1").hex, u(g, "t").hex)
     assert OBS.spots(g, u(g, "o1"), u(g, "t"))
     assert not OBS.spots(g, u(g, "o2"), u(g, "t"))
 
@@ -114,18 +116,18 @@ def test_ff_36_firing_and_moving_in_view_reveal(tmp_path: Path) -> None:
     su.hex = g.board.parse("1015")  # in view of the M60A1 (clear between)
     assert OBS.face_down(su) and OBS.face_down(u(g, "us"))
     u(g, "us").state.pop("face_down")
-    M.execute_attack(g, "SU", ["su"], "us", {}, "direct", rolls=[12])
+    FI.execute_attack(g, "SU", ["su"], "us", {}, "direct", rolls=[12])
     assert not OBS.face_down(su)  # [11.0] fired: turned face-up
     # a face-down unit that moves into an enemy's field of vision is spotted
     g2 = _pair(tmp_path)
     mover = u(g2, "su")
     mover.state.update(moved=True, mp=9.0, steps=0)
     mover.hex = g2.board.parse("1022")
-    M.do_step(g2, mover, "1021")  # still behind the forest row
+    MV.do_step(g2, mover, "1021")  # still behind the forest row
     list(OBS._spot_after_step(g2, "su"))
     assert OBS.face_down(mover)
-    M.do_step(g2, mover, "1020")
-    M.do_step(g2, mover, "1019")  # now in the M60A1's view, 14 hexes: beyond nothing
+    MV.do_step(g2, mover, "1020")
+    MV.do_step(g2, mover, "1019")  # now in the M60A1's view, 14 hexes: beyond nothing
     list(OBS._spot_after_step(g2, "su"))
     assert not OBS.face_down(mover)
 
@@ -134,10 +136,10 @@ def test_ff_37_face_down_unit_may_not_be_fired_at(tmp_path: Path) -> None:
     g = _pair(tmp_path)
     u(g, "su").hex = g.board.parse("1015")
     with pytest.raises(RulesError) as exc:
-        M.check_attack(g, "US", ["us"], "su", {}, "direct")
+        FI.check_attack(g, "US", ["us"], "su", {}, "direct")
     assert "[11.21]" in str(exc.value) or exc.value.rule == "[11.21]"
     OBS.reveal(g, u(g, "su"), "test", "[11.1]")
-    M.check_attack(g, "US", ["us"], "su", {}, "direct")
+    FI.check_attack(g, "US", ["us"], "su", {}, "direct")
 
 
 def test_ff_38_reconcealment(tmp_path: Path) -> None:
@@ -178,7 +180,7 @@ def test_ff_39_spotted_dummy_is_removed(tmp_path: Path) -> None:
     OBS.sweep(g)
     assert u(g, "d").hex is None and "removed" in u(g, "d").state  # 5 <= 20
     assert u(g, "far").hex is not None  # 25 > 20: not spotted
-    assert M.stacking_violations(g) == {}
+    assert MV.stacking_violations(g) == {}
 
 
 def test_dummies_do_not_stack_and_limit(tmp_path: Path) -> None:
@@ -188,7 +190,7 @@ def test_dummies_do_not_stack_and_limit(tmp_path: Path) -> None:
                   [U(f"s{i}", "SU-TM", "SU", "1030") for i in range(4)],
                   rules=DUMMY_RULES, special={"dummies": {"SU": ["1030", "1030"]}})
     assert is_dummy(g, "dummy-su-x1") and u(g, "dummy-su-x1").hex == g.board.parse("1030")
-    assert M.stacking_violations(g) == {}  # 4 real + 2 dummies [7.3]
+    assert MV.stacking_violations(g) == {}  # 4 real + 2 dummies [7.3]
     assert dummy_problem({"SU": ["1001"] * 7}) is not None  # [12.0] at most six
     assert dummy_problem({"SU": ["1001"] * 6}) is None
 
@@ -280,12 +282,12 @@ def test_ff_40_ip_spotted_only_adjacent(tmp_path: Path) -> None:
 def test_ff_117_ip_counts_as_defilade(tmp_path: Path) -> None:
     g = _ip_game(tmp_path)
     tm, m113, e2 = u(g, "tm"), u(g, "m113"), u(g, "e2")
-    assert M.terrain_filters(g, g.board, e2.hex, tm) == ["defilade"]  # [23.1]
-    assert M.terrain_filters(g, g.board, e2.hex, m113) == []  # vehicles: no benefit [23.0]
+    assert FI.terrain_filters(g, g.board, e2.hex, tm) == ["defilade"]  # [23.1]
+    assert FI.terrain_filters(g, g.board, e2.hex, m113) == []  # vehicles: no benefit [23.0]
     # already in defilade: no further protection (one filter)
     g2 = _ip_game(tmp_path,
                   hexes=[{"at": "1010", "features": [defilade_toward("1010", "1011")]}])
-    assert M.terrain_filters(g2, g2.board, u(g2, "e2").hex, u(g2, "tm")) == ["defilade"]
+    assert FI.terrain_filters(g2, g2.board, u(g2, "e2").hex, u(g2, "tm")) == ["defilade"]
     # [23.2] not during play
     g.state.turn = 1
     with pytest.raises(RulesError):
@@ -302,9 +304,9 @@ def test_indirect_hit_reveals_a_face_down_unit(tmp_path: Path) -> None:
                              U("b", "SU-T62", "SU", "1032")],
                   [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
                   rules=OBS_RULES)
-    M.apply_result(g, "a", "-", "indirect")
+    FI.apply_result(g, "a", "-", "indirect")
     assert OBS.face_down(u(g, "a"))
-    M.apply_result(g, "a", "S", "indirect")
+    FI.apply_result(g, "a", "S", "indirect")
     assert not OBS.face_down(u(g, "a")) and OBS.face_down(u(g, "b"))
 
 
@@ -387,29 +389,27 @@ def test_dummy_claiming_vehicle_moves_like_one(tmp_path: Path) -> None:
     """[12.0] a dummy is played as though it were a real unit: claiming to be a vehicle it moves
     three Clear hexes (MA 3, vehicle costs [7.0, TEC]; design 9.3 #9), whereas one claiming to
     be personnel moves one hex a turn [7.0]."""
-    from hexwar.plugins.firefight import phases as P
-
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
                              U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle"),
                              U("man", "SU-Dummy", "SU", "2030", dummy=True)],
                   hexes=[{"at": "1027", "terrain": "forest"}], rules=DUMMY_RULES)
     veh, man = u(g, "veh"), u(g, "man")
-    assert M.movement_allowance(veh, g) == 3.0 and M.movement_allowance(man, g) == 1.0
+    assert MV.movement_allowance(veh, g) == 3.0 and MV.movement_allowance(man, g) == 1.0
     g.state.phase = "firefight.movement"
     for unit in (veh, man):
-        unit.state.update(moved=True, mp=M.movement_allowance(unit, g), steps=0)
+        unit.state.update(moved=True, mp=MV.movement_allowance(unit, g), steps=0)
     for to in ("1029", "1028"):  # Clear: 1 MP each
-        M.do_step(g, veh, to)
-    assert veh.state["mp"] == 1.0 and "1027" not in M.legal_steps(g, veh)  # Forest costs more
-    assert M.legal_steps(g, veh)  # but a Clear hex is still in reach
-    M.do_step(g, man, "2029")
-    assert M.legal_steps(g, man) == []  # one hex a Game-Turn [7.0]
+        MV.do_step(g, veh, to)
+    assert veh.state["mp"] == 1.0 and "1027" not in MV.legal_steps(g, veh)  # Forest costs more
+    assert MV.legal_steps(g, veh)  # but a Clear hex is still in reach
+    MV.do_step(g, man, "2029")
+    assert MV.legal_steps(g, man) == []  # one hex a Game-Turn [7.0]
     # the movement phase does not stop the "vehicle" after its first hex
     wall = [{"at": f"{c:02d}20", "terrain": "forest"} for c in range(0, 41)]  # unseen [5.1]
     g2 = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
                               U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle")],
                    wall, rules=DUMMY_RULES)
-    step = P.move_unit(g2, u(g2, "veh"))
+    step = MV.move_unit(g2, u(g2, "veh"))
     dec = next(step)
     hexes = []
     while dec is not None and dec.kind == "firefight.step":
@@ -426,14 +426,12 @@ def test_dummy_claiming_vehicle_moves_like_one(tmp_path: Path) -> None:
 
 def test_dummy_cannot_board_a_vehicle(tmp_path: Path) -> None:
     """[12.0] a dummy is nothing: it is never a passenger [7.4]."""
-    from hexwar.plugins.firefight import phases as P
-
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"), U("bmp", "SU-BMP", "SU", "1030"),
                              U("d", "SU-Dummy", "SU", "1030", dummy=True),
                              U("tm", "SU-TM", "SU", "1030")], rules=DUMMY_RULES)
-    assert M.mount_problem(g, u(g, "bmp"), [u(g, "d")]) is not None
-    assert M.mount_problem(g, u(g, "bmp"), [u(g, "tm")]) is None
-    opts = P.move_options(g, "SU")
+    assert MV.mount_problem(g, u(g, "bmp"), [u(g, "d")]) is not None
+    assert MV.mount_problem(g, u(g, "bmp"), [u(g, "tm")]) is None
+    opts = MV.move_options(g, "SU")
     assert {"mount": "bmp", "units": ["tm"]} in opts
     assert not any(o.get("units") == ["d"] for o in opts)
 
@@ -447,4 +445,4 @@ def test_scenario_9_dummies_claim_to_be_vehicles() -> None:
     g = Game(scn, seed=1, options=DUMMY_RULES)
     dums = [x for x in g.state.units.values() if x.state.get("dummy")]
     assert dums and all(x.state.get("claim") == "vehicle" for x in dums)
-    assert all(M.moves_as_vehicle(x) for x in dums)
+    assert all(MV.moves_as_vehicle(x) for x in dums)

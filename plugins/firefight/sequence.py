@@ -8,44 +8,28 @@ D ``firefight.if_cleanup``, ``firefight.if_execute``, ``firefight.if_request``, 
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
-from hexwar.core.engine.primitives import ChitCup, ask_all
-from hexwar.core.errors import RulesError
+from hexwar.core.engine.primitives import ChitCup, alternate, ask_all
 from hexwar.core.types import PhaseSpec
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight.mechanics import (
-    _hook,
-    candidate_attacks,
-    carried,
-    check_attack,
-    dismount_problem,
+from hexwar.plugins.firefight.fire import attack_step, phase_actions
+from hexwar.plugins.firefight.movement import (
     do_dismount,
-    do_exit,
     do_mount,
-    do_step,
-    emit_about,
-    enemy_of,
-    execute_attack,
-    exit_problem,
-    ff,
-    is_vehicle,
-    legal_steps,
-    mount_problem,
-    movement_allowance,
-    mover_problem,
-    moves_as_vehicle,
+    move_options,
+    move_unit,
+    move_validator,
     stacking_violations,
-    utype,
 )
+from hexwar.plugins.firefight.state import carried, emit_about, enemy_of, ff, hooks, utype
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
-    from hexwar.core.engine.state import Unit
+    from hexwar.plugins.firefight.hookspecs import Step
 
-Step = Generator[Any, Any, Any]
 PER_TURN_KEYS = ("fired", "moved", "acted", "mp", "steps", "target_kind_used", "weapon_used")
 
 
@@ -62,77 +46,11 @@ def first_player(game: Game, purpose: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _attack_validator(game: Game, side: str, mode: str) -> Any:
-    def validate(choice: Any) -> str | None:
-        if choice == "pass":
-            return None
-        if not isinstance(choice, Mapping) or "target" not in choice:
-            return "an attack is {'firers': [...], 'target': id, 'weapons': {id: line}} or 'pass'"
-        try:
-            check_attack(game, side, list(choice.get("firers", [])), str(choice["target"]),
-                         dict(choice.get("weapons") or {}), mode)
-        except RulesError as exc:
-            return str(exc)
-        return None
-
-    return validate
-
-
-def phase_actions(game: Game, side: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    hk = _hook(game, "firefight_phase_actions")
-    if hk is not None:
-        for res in hk(game=game, side=side, phase=game.state.phase):
-            out.extend(dict(x) for x in res or ())
-    return out
-
-
-def attack_step(game: Game, side: str, mode: str, target_ids: Sequence[str] | None = None,
-                *, actions: bool = False) -> Step:
-    """Ask ``side`` for one attack (or pass) and resolve it [6.0, 6.3]; returns True if the side
-    attacked (or ran a phase action). Used for Direct Fire, Opportunity Fire and by the optional
-    rules (overwatch [15])."""
-    options: list[Any] = ["pass", *candidate_attacks(game, side, mode, target_ids)]
-    extra = phase_actions(game, side) if actions else []
-    options.extend(extra)
-    if len(options) == 1:
-        return False
-    validate = _attack_validator(game, side, mode)
-    choice = yield Decision(side, f"firefight.{mode}_fire", options=options, validate=validate,
-                            context={"mode": mode, "targets": list(target_ids or [])},
-                            prompt=f"{side}: attack or pass", rule="[6.0]")
-    if choice == "pass":
-        return False
-    if isinstance(choice, Mapping) and "action" in choice:
-        hk = _hook(game, "firefight_run_action")
-        step = hk(game=game, side=side, choice=dict(choice)) if hk is not None else None
-        if step is not None:
-            yield from step
-        return True
-    outcomes = execute_attack(game, side, list(choice["firers"]), str(choice["target"]),
-                              dict(choice.get("weapons") or {}), mode)
-    hk = _hook(game, "firefight_reactions")
-    if hk is not None and game.state.phase == "firefight.movement":
-        for out in outcomes:
-            att = {"firer": out.get("firer"), "target": choice["target"], "mode": mode,
-                   "firer_side": side}
-            for steps in hk(game=game, attack=att, outcome=out):
-                for st in steps or ():
-                    yield from st
-    return True
-
-
 def direct_fire(game: Game) -> Step:
     """A. [4.1A, 6.0-6.32, CL 4.1] alternate single attacks until both pass in succession."""
     ff(game)["attacked"] = []
     order = first_player(game, "Direct Fire Phase")
-    passes = 0
-    i = 0
-    while passes < 2:
-        side = order[i % 2]
-        acted = yield from attack_step(game, side, "direct", actions=True)
-        passes = 0 if acted else passes + 1
-        i += 1
+    yield from alternate(game, order, lambda side: attack_step(game, side, "direct", actions=True))
     ff(game)["attacked"] = []
 
 
@@ -141,171 +59,43 @@ def direct_fire(game: Game) -> Step:
 # ---------------------------------------------------------------------------------------------
 
 
-def _friendly_count(game: Game, side: str, h: Any, exclude: str) -> int:
-    return sum(1 for u in game.state.units.values()
-               if u.side == side and u.hex == h and not carried(u) and u.id != exclude
-               and not u.state.get("dummy"))
-
-
-def may_stop(game: Game, unit: Unit) -> bool:
-    """[7.3] design: a unit may not end its move where it would make five friendly units (the
-    limit is then kept at the end of the phase whatever the others do)."""
-    return unit.hex is None or _friendly_count(game, unit.side, unit.hex, unit.id) < 4
-
-
-def step_options(game: Game, unit: Unit) -> list[Any]:
-    opts: list[Any] = []
-    for lbl in legal_steps(game, unit):
-        h = game.board.parse(lbl)
-        full = _friendly_count(game, unit.side, h, unit.id) >= 4
-        if full and (not moves_as_vehicle(unit) or float(unit.state.get("mp", 0)) < 2):
-            continue
-        opts.append({"to": lbl})
-    if unit.hex is not None and exit_problem(game, unit) is None:
-        opts.append({"exit": True})
-    if may_stop(game, unit) or not opts:
-        opts.append("stop")
-    hk = _hook(game, "firefight_move_options")
-    if hk is not None:
-        for res in hk(game=game, unit_id=unit.id):
-            opts.extend(dict(x) for x in res or ())
-    return opts
-
-
-def move_options(game: Game, side: str) -> list[Any]:
-    opts: list[Any] = []
-    for u in game.state.units_of(side):
-        if mover_problem(game, u) is None and (u.hex is not None or legal_steps(game, u)):
-            opts.append({"move": u.id})
-        if u.hex is not None and is_vehicle(u) and utype(u).capacity > 0:
-            if dismount_problem(game, u) is None:
-                opts.append({"dismount": u.id})
-            for p in game.state.units_of(side):
-                if p.hex == u.hex and not is_vehicle(p) and mount_problem(game, u, [p]) is None:
-                    opts.append({"mount": u.id, "units": [p.id]})
-    return opts
-
-
-def _move_validator(game: Game, side: str) -> Any:
-    def validate(choice: Any) -> str | None:
-        if isinstance(choice, Mapping) and "mount" in choice:
-            v = game.state.units.get(str(choice["mount"]))
-            pax = [game.state.units.get(str(x)) for x in choice.get("units", [])]
-            if v is None or v.side != side or any(p is None or p.side != side for p in pax):
-                return "unknown unit"
-            return mount_problem(game, v, [p for p in pax if p is not None])
-        return "not a legal choice"
-
-    return validate
-
-
-def run_interrupts(game: Game, unit: Unit) -> Step:
-    """After a unit enters a hex (design 9.3 #23): IF zone [8.8]; rules' mines and spotting
-    stages; Opportunity Fire [7.5, 7.51]; rules' after-fire stage (overrun [28])."""
-    IF.attack_mover(game, unit)
-    hk = _hook(game, "firefight_mover_interrupts")
-    label = game.board.label(unit.hex) if unit.hex is not None else ""
-    for stage in ("impact", "mines", "spotting"):
-        if unit.hex is None or hk is None:
-            break
-        for steps in hk(game=game, unit_id=unit.id, hex_label=label, stage=stage):
-            for st in steps or ():
-                yield from st
-    if unit.hex is not None:
-        ff(game)["mover"] = unit.id
-        yield from attack_step(game, enemy_of(unit.side), "opportunity", [unit.id])
-    if unit.hex is not None and hk is not None:
-        for steps in hk(game=game, unit_id=unit.id, hex_label=label, stage="after_fire"):
-            for st in steps or ():
-                yield from st
-
-
-def move_unit(game: Game, unit: Unit) -> Step:
-    """[7.0-7.26, 7.5] move hex by hex; the opponent may fire after each hex entered."""
-    unit.state["moved"] = True
-    unit.state["mp"] = movement_allowance(unit, game)
-    unit.state["steps"] = 0
-    ff(game)["mover"] = unit.id
-    emit_about(game, "move_start", [unit.id], unit=unit.id, rule="[7.0]")
-    actions = 0
-    while unit.hex is not None or unit.state.get("steps", 0) == 0:
-        if unit.state.get("Km") and unit.hex is not None:
-            break  # [6.54] a Km from opportunity fire stops it
-        opts = step_options(game, unit)
-        if actions >= 8:  # guard: a rule's in-move action offered over and over
-            opts = [o for o in opts if not (isinstance(o, Mapping) and "action" in o)]
-        if unit.hex is None and not any(isinstance(o, Mapping) and "to" in o for o in opts):
-            break
-        choice = yield Decision(unit.side, "firefight.step", options=opts,
-                                context={"unit": unit.id, "mp": unit.state.get("mp"),
-                                         "hex": None if unit.hex is None
-                                         else game.board.label(unit.hex)},
-                                prompt=f"{unit.id}: next hex, exit or stop", rule="[7.24]")
-        if choice == "stop":
-            break
-        if isinstance(choice, Mapping) and choice.get("exit"):
-            do_exit(game, unit)
-            emit_about(game, "exit", [unit.id], unit=unit.id, edge=unit.state.get("exit_edge"),
-                       rule="[7.26]")
-            break
-        if isinstance(choice, Mapping) and "to" in choice:
-            do_step(game, unit, str(choice["to"]))
-            emit_about(game, "move", [unit.id], unit=unit.id, to=str(choice["to"]),
-                       mp=unit.state.get("mp"))
-            yield from run_interrupts(game, unit)
-            if not moves_as_vehicle(unit):
-                break  # infantry (and a dummy posing as it [12.0]): one hex a Game-Turn [7.0]
-            continue
-        actions += 1
-        hk = _hook(game, "firefight_move_action")
-        step = hk(game=game, unit_id=unit.id, choice=dict(choice)) if hk is not None else None
-        if step is not None:
-            yield from step
-    ff(game)["mover"] = None
-    hk2 = _hook(game, "firefight_move_done")
-    if hk2 is not None:
-        hk2(game=game, unit_id=unit.id)
-
-
 def movement(game: Game) -> Step:
     """B. [4.1B, 7.0, CL 4.1] alternate single-unit moves (or mount/dismount) until both pass."""
     order = first_player(game, "Movement Phase")
-    passes = 0
-    i = 0
-    while passes < 2:
-        side = order[i % 2]
-        i += 1
-        opts = move_options(game, side) + phase_actions(game, side)
-        if not opts:
-            passes += 1
-            continue
-        choice = yield Decision(side, "firefight.move", options=["pass", *opts],
-                                validate=_move_validator(game, side),
-                                prompt=f"{side}: move a unit or pass", rule="[7.0]")
-        if choice == "pass":
-            passes += 1
-            continue
-        passes = 0
-        if "move" in choice:
-            yield from move_unit(game, game.state.units[str(choice["move"])])
-        elif "mount" in choice:
-            v = game.state.units[str(choice["mount"])]
-            do_mount(game, v, [game.state.units[str(x)] for x in choice["units"]])
-            emit_about(game, "mount", [v.id, *choice["units"]], vehicle=v.id,
-                       units=list(choice["units"]), rule="[7.42]")
-        elif "dismount" in choice:
-            v = game.state.units[str(choice["dismount"])]
-            pax = list(v.state.get("passengers", []))
-            do_dismount(game, v)
-            emit_about(game, "dismount", [v.id, *pax], vehicle=v.id, units=pax, rule="[7.42]")
-        elif "action" in choice:
-            hk = _hook(game, "firefight_run_action")
-            step = hk(game=game, side=side, choice=dict(choice)) if hk is not None else None
-            if step is not None:
-                yield from step
+    yield from alternate(game, order, lambda side: movement_turn(game, side))
     bad = stacking_violations(game)
     if bad:
         game.emit("stacking_violation", hexes=bad, rule="[7.3]")
+
+
+def movement_turn(game: Game, side: str) -> Step:
+    """One turn of ``side`` in the Movement Phase: move a unit, mount, dismount, a rule's action
+    or pass [7.0, 7.42]; returns True unless the side passed (or had nothing to do)."""
+    opts = move_options(game, side) + phase_actions(game, side)
+    if not opts:
+        return False
+    choice = yield Decision(side, "firefight.move", options=["pass", *opts],
+                            validate=move_validator(game, side),
+                            prompt=f"{side}: move a unit or pass", rule="[7.0]")
+    if choice == "pass":
+        return False
+    if "move" in choice:
+        yield from move_unit(game, game.state.units[str(choice["move"])])
+    elif "mount" in choice:
+        v = game.state.units[str(choice["mount"])]
+        do_mount(game, v, [game.state.units[str(x)] for x in choice["units"]])
+        emit_about(game, "mount", [v.id, *choice["units"]], vehicle=v.id,
+                   units=list(choice["units"]), rule="[7.42]")
+    elif "dismount" in choice:
+        v = game.state.units[str(choice["dismount"])]
+        pax = list(v.state.get("passengers", []))
+        do_dismount(game, v)
+        emit_about(game, "dismount", [v.id, *pax], vehicle=v.id, units=pax, rule="[7.42]")
+    elif "action" in choice:
+        step = hooks(game).run_action(side, dict(choice))
+        if step is not None:
+            yield from step
+    return True
 
 
 def suppression_removal(game: Game) -> Step:
@@ -332,11 +122,8 @@ def if_cleanup(game: Game) -> Step:
 def if_execute(game: Game) -> Step:
     """D2-D3. [8.4-8.63] each due mission: availability, adjustment, scatter, marker; then every
     unit in the zones is attacked."""
-    hk = _hook(game, "firefight_if_extra_missions")
-    if hk is not None:
-        for steps in hk(game=game):
-            for st in steps or ():
-                yield from st
+    for st in hooks(game).if_extra_missions():
+        yield from st
     for side in ("US", "SU"):
         for uid in IF.due(game, side):
             if not IF.availability(game, uid):
