@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-HERE = Path(__file__).parent / "tables"
+OUT = Path(__file__).resolve().parents[2] / "plugins" / "firefight" / "data" / "tables"
 EST = "estimated"
 BANDS = ["1", "2", "3", "4", "5", "6-7", "8-10", "11-15", "16-20", "21-25", "26-30", "31-40",
          "41-50", "51-60"]
@@ -82,15 +82,16 @@ SU: dict[str, dict[str, list[int | None]]] = {
 DISCLOSED_FIRE = {("US-TM+", "personnel", "3"): (8, "Firefight [6.32] example")}
 
 
-def write(name: str, header: list[str], rows: list[list[object]], title: str) -> None:
-    with open(HERE / f"{name}.csv", "w", newline="", encoding="utf-8") as f:
+def write(out: Path, name: str, header: list[str], rows: list[list[object]], title: str) -> None:
+    with open(out / f"{name}.csv", "w", newline="", encoding="utf-8") as f:
         f.write(f"# title: {title}\n")
         w = csv.writer(f, lineterminator="\n")
         w.writerow(header)
         w.writerows(rows)
 
 
-def fire_table(name: str, lines: dict[str, dict[str, list[int | None]]], title: str) -> None:
+def fire_table(out: Path, name: str, lines: dict[str, dict[str, list[int | None]]],
+               title: str) -> None:
     rows: list[list[object]] = []
     for line, by_class in lines.items():
         for cls, values in by_class.items():
@@ -99,7 +100,7 @@ def fire_table(name: str, lines: dict[str, dict[str, list[int | None]]], title: 
                     continue
                 value, src = DISCLOSED_FIRE.get((line, cls, band), (v, EST))
                 rows.append([line, cls, band, value, src])
-    write(name, ["line:label", "target:label", "range:band", "ar:int", "source"], rows, title)
+    write(out, name, ["line:label", "target:label", "range:band", "ar:int", "source"], rows, title)
 
 
 def anti_armor(ar: int, roll: int) -> tuple[str, str]:
@@ -140,17 +141,17 @@ def anti_personnel(ar: int, roll: int) -> tuple[str, str]:
     return res, colour
 
 
-def crt(name: str, fn: object, title: str) -> None:
+def crt(out: Path, name: str, fn: object, title: str) -> None:
     rows: list[list[object]] = []
     for ar in range(1, 13):
         for roll in range(2, 13):
             res, ign = fn(ar, roll)  # type: ignore[operator]
             src = EST
             rows.append([ar, roll, res, ign, src])
-    write(name, ["ar:band", "roll:band", "result:str", "ignored_in:str?", "source"], rows, title)
+    write(out, name, ["ar:band", "roll:band", "result:str", "ignored_in:str?", "source"], rows, title)
 
 
-def if_crt() -> None:
+def if_crt(out: Path) -> None:
     """Stand-in IF CRT (one per side, same numbers): high rolls are the damaging ones, so that
     rolls of 7 or more can hit vehicles (ERR)."""
     rows: list[list[object]] = []
@@ -167,11 +168,11 @@ def if_crt() -> None:
                 else:
                     res = "-"
                 rows.append([side, ar, roll, res, EST])
-    write("if_crt", ["side:label", "ar:band", "roll:band", "result:str", "source"], rows,
+    write(out, "if_crt", ["side:label", "ar:band", "roll:band", "result:str", "source"], rows,
           "Indirect Fire Combat Results Tables (U.S., Soviet): stand-in")
 
 
-def if_data() -> None:
+def if_data(out: Path) -> None:
     # unit: (side, tubes, on_call, too, impact, adjacent, two_away, sources per column)
     d = "Firefight [3.3]"
     rows = [
@@ -184,46 +185,48 @@ def if_data() -> None:
         ["122mm", "SU", 3, 4, 5, 10, 5, 2, d, EST, EST, EST, EST, EST],
         ["152mm", "SU", 3, 4, 5, 12, 6, 3, d, EST, EST, EST, EST, EST],
     ]
-    out = [[r[0], r[1], *r[2:8], "Firefight [3.3]", *r[8:]] for r in rows]
-    write("if_data", ["unit:label", "side:str", "tubes:int", "on_call:int", "too:int",
+    table = [[r[0], r[1], *r[2:8], "Firefight [3.3]", *r[8:]] for r in rows]
+    write(out, "if_data", ["unit:label", "side:str", "tubes:int", "on_call:int", "too:int",
                       "impact:int", "adjacent:int", "two_away:int", "source",
                       "source.tubes", "source.on_call", "source.too", "source.impact",
-                      "source.adjacent", "source.two_away"], out,
+                      "source.adjacent", "source.two_away"], table,
           "Indirect Fire Data Table: tubes, delays (Game-Turns), Attack Ratings by distance")
 
 
-def scatter() -> None:
+def scatter(out: Path) -> None:
     rows = [[d, d, EST] for d in range(1, 7)]
-    write("scatter", ["die:band", "direction:int", "source"], rows,
+    write(out, "scatter", ["die:band", "direction:int", "source"], rows,
           "Scatter Diagram [8.52]: die -> core.hexgrid direction 1..6 (stand-in)")
 
 
-def terrain() -> None:
+def terrain(out: Path) -> None:
     t = "Firefight TEC"
     rows = [
         ["clear", 1, "no", t], ["forest", 2, "yes", "Firefight TEC; [5.1]"],
         ["town", 3, "yes", "Firefight TEC; [5.1]"],
     ]
-    write("terrain_effects", ["terrain:label", "move_cost:float", "blocks_los:str", "source"], rows,
-          "Terrain Effects Chart: vehicle movement cost per hex, LOS")
+    write(out, "terrain_effects", ["terrain:label", "move_cost:float", "blocks_los:str", "source"],
+          rows, "Terrain Effects Chart: vehicle movement cost per hex, LOS")
     rows = [
         ["stream", 1, t], ["road", 0.5, "Firefight TEC; [7.1]"], ["trail", 1, t],
         ["exit", 1, "Firefight [7.26]"],
     ]
-    write("movement_costs", ["feature:label", "cost:float", "source"], rows,
+    write(out, "movement_costs", ["feature:label", "cost:float", "source"], rows,
           "Terrain Effects Chart: hexside and special movement costs (stream is added)")
 
 
-def main() -> None:
-    HERE.mkdir(exist_ok=True)
-    fire_table("fire_us", US, "U.S. Attack Effectiveness Ratings Table (stand-in except [6.32])")
-    fire_table("fire_soviet", SU, "Soviet Attack Effectiveness Ratings Table (stand-in)")
-    crt("crt_anti_armor", anti_armor, "Anti-Armor Combat Results Table (stand-in)")
-    crt("crt_anti_personnel", anti_personnel, "Anti-Personnel Combat Results Table (stand-in)")
-    if_crt()
-    if_data()
-    scatter()
-    terrain()
+def main(out: Path = OUT) -> None:
+    """Write every table into ``out`` (the shipped ``data/tables`` by default)."""
+    out.mkdir(parents=True, exist_ok=True)
+    fire_table(out, "fire_us", US,
+               "U.S. Attack Effectiveness Ratings Table (stand-in except [6.32])")
+    fire_table(out, "fire_soviet", SU, "Soviet Attack Effectiveness Ratings Table (stand-in)")
+    crt(out, "crt_anti_armor", anti_armor, "Anti-Armor Combat Results Table (stand-in)")
+    crt(out, "crt_anti_personnel", anti_personnel, "Anti-Personnel Combat Results Table (stand-in)")
+    if_crt(out)
+    if_data(out)
+    scatter(out)
+    terrain(out)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ from typing import Any
 
 from hexwar.core.board import Board, Panel, PanelPlacement
 
-HERE = Path(__file__).parent
-MAPS = HERE.parent / "data" / "maps"
+FIREFIGHT = Path(__file__).resolve().parents[2] / "plugins" / "firefight"
+OUT = FIREFIGHT / "scenarios"
+MAPS = FIREFIGHT / "data" / "maps"
 MAP_A = Panel.from_toml(MAPS / "map_a.toml")
 MAP_B = Panel.from_toml(MAPS / "map_b.toml")
 BOARD_A = Board.assemble([PanelPlacement(MAP_A)], strict=False)
@@ -74,8 +75,8 @@ class S:
             if "enter" in v:
                 u["enter"] = v["enter"]
 
-    def write(self) -> None:
-        out = ["[scenario]", f'id = "firefight-{self.n}"', f"title = {q(self.title)}",
+    def write(self, folder: Path) -> None:
+        out = ["[scenario]", f'id = "firefight:scenario-{self.n}"', f"title = {q(self.title)}",
                'system = "firefight"', "rules = []", f"turns = {self.turns}",
                "notes = '''", *self.notes, "'''", "",
                '[sides.US]\nname = "U.S."\n', '[sides.SU]\nname = "Soviet"\n', self.board, ""]
@@ -98,7 +99,7 @@ class S:
                                   for k, v in u["state"].items())
                 out.append(f"state = {{ {items} }}")
             out.append("")
-        (HERE / f"scenario{self.n}.toml").write_text("\n".join(out), encoding="utf-8")
+        (folder / f"scenario{self.n}.toml").write_text("\n".join(out), encoding="utf-8")
 
 
 def lab(c: int, r: int, m: str = "") -> str:
@@ -112,7 +113,7 @@ def near(brd: Board, centre: str, radius: int, pred: Any = None) -> list[str]:
     return out
 
 
-def scn1() -> None:
+def scn1(out: Path) -> None:
     s = S(1, "Scenario 1: Advance guard to Ebersburen", ONE_A, BOARD_A, 10)
     s.add("US", "US-M60A1", ["1916", "1917", "2015", "2016", "2116"], 17)
     s.add("SU", "SU-T62", ["2047", "2148", "1944", "2346"], 4, per_hex=1)
@@ -130,10 +131,10 @@ def scn1() -> None:
         '{ side = "SU", zones = [{ rows = [38, 55] }] }',
         '{ side = "US", zones = [{ area = "Versbach" }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn2() -> None:
+def scn2(out: Path) -> None:
     s = S(2, "Scenario 2: Hold Versbach", ONE_A, BOARD_A, 15)
     m113 = s.add("US", "US-M113", ["1915", "2114", "1814", "2214"], 4, per_hex=1)
     tms = s.add("US", "US-TM+", ["1916", "1917", "2015", "2016", "2116"], 5, per_hex=1)
@@ -155,10 +156,10 @@ def scn2() -> None:
         '{ side = "US", zones = [{ rows = [1, 18] }] }',
         '{ side = "SU", zones = [{ rows = [50, 55], cols = [17, 23] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn3() -> None:
+def scn3(out: Path) -> None:
     s = S(3, "Scenario 3: Gerlafingen road junction", ONE_B, BOARD_B, 20)
     west = ["1939", "1940", "2039", "2040", "2139", "2140", "2239", "2240", "1841", "2041",
             "1838", "2242"]
@@ -192,10 +193,10 @@ def scn3() -> None:
     s.deploy = [
         '{ side = "US", zones = [{ cols = [0, 23] }, { within = ["2832", 4], max = 2 }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn4() -> None:
+def scn4(out: Path) -> None:
     s = S(4, "Scenario 4: High ground NW of Versbach", ONE_A, BOARD_A, 20)
     us = ["1112", "1213", "1313", "1413", "1113", "1014", "1214", "1414", "1512", "1611",
           "1711", "1311", "1513"]
@@ -234,10 +235,10 @@ def scn4() -> None:
         '{ side = "US", zones = [{ rows = [1, 37] }] }',
         '{ side = "SU", zones = [{ rows = [39, 55] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn5() -> None:
+def scn5(out: Path) -> None:
     s = S(5, "Scenario 5: Defence of Ebersburen", BOTH, BOARD_AB, 40)
     us = [f"A:{c:02d}{r:02d}" for r in (40, 42, 44, 45, 46) for c in (15, 24, 27, 29)]
     s.add("US", "US-M60A1", us[:5], 5, per_hex=1)
@@ -277,10 +278,10 @@ def scn5() -> None:
         '{ side = "US", zones = [{ map = "A", rows = [25, 55] }] }',
         '{ side = "SU", zones = [{ map = "B", cols = [0, 22], rows = [1, 21] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn6() -> None:
+def scn6(out: Path) -> None:
     s = S(6, "Scenario 6: Mop-up at Feldschlossen", ONE_B, BOARD_B, 30)
     us = [lab(c, r) for r in (44, 46, 48, 50) for c in (18, 20, 22, 24, 26)]
     s.add("US", "US-M60A1", us[:5], 5, per_hex=1)
@@ -324,10 +325,10 @@ def scn6() -> None:
         '{ side = "US", zones = [{ rows = [41, 55] }] }',
         '{ side = "SU", zones = [{ rows = [1, 29] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn7() -> None:
+def scn7(out: Path) -> None:
     s = S(7, "Scenario 7: Hill 492", ONE_B, BOARD_B, 20)
     us = [lab(c, 21) for c in (6, 8, 10, 12, 14, 16, 17, 18)]
     s.add("US", "US-TM", us[:6], 6, per_hex=1)
@@ -366,10 +367,10 @@ def scn7() -> None:
         '{ side = "SU", zones = [{ within = ["2832", 1], units = ["vehx-su1"] }, '
         '{ within = ["2832", 2], exclude = ["vehx-su1"] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn8() -> None:
+def scn8(out: Path) -> None:
     s = S(8, "Scenario 8: Down Rte 1A", BOTH, BOARD_AB, 40)
     us = near(BOARD_AB, "B:2140", 15, lambda h: BOARD_AB.terrain_of[h] != "town")[40::7]
     s.add("US", "US-M60A1", us[:10], 10, per_hex=1)
@@ -405,10 +406,10 @@ def scn8() -> None:
     s.deploy = [
         '{ side = "US", zones = [{ within = ["B:2140", 15] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn9() -> None:
+def scn9(out: Path) -> None:
     s = S(9, "Scenario 9: Meeting engagement", BOTH, BOARD_AB, 40)
     ent_su = {"turn": 1, "hexes": ["A:3938"]}
     ent_us = {"turn": 1, "hexes": ["B:0121"]}
@@ -437,16 +438,22 @@ def scn9() -> None:
         "[special.draw.SU]", "cup = [" + ", ".join(q(x) for x in cup_su) + "]", "count = 25",
         "[special.draw.US]", "cup = [" + ", ".join(q(x) for x in cup_us) + "]", "count = 25",
         "[special.ai]",
-        'SU = { posture = "exit", objective = "B:0121", edge = "west" }',
+        'SU = { posture = "exit", objective = "B:0132", edge = "west" }',
         'US = { posture = "defend", objective = "Versbach" }']
     s.notes = ["Scenario 9 [29.0]: each side draws 25 of its 50 counters; each drawn BMP carries",
                "two Soviet TM+ and each M113 a TM+ and a TM (decision). Indirect fire: the",
                "negotiated minimum, two mortars each (U.S. 4.2in, Soviet 120mm, organic).",
                "Drawn dummies are removed unless the dummies rule [12] is on. Random end as",
                "Scenario 8 (from turn 21); hard stop 40; a tie is a draw."]
-    s.write()
+    s.write(out)
+
+
+def main(out: Path = OUT) -> None:
+    """Write the nine scenarios into ``out`` (the shipped ``scenarios`` by default)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for f in (scn1, scn2, scn3, scn4, scn5, scn6, scn7, scn8, scn9):
+        f(out)
 
 
 if __name__ == "__main__":
-    for f in (scn1, scn2, scn3, scn4, scn5, scn6, scn7, scn8, scn9):
-        f()
+    main()
