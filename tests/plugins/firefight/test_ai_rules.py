@@ -10,9 +10,8 @@ import pytest
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.game import Game
-from hexwar.core.scenario import Scenario
+from hexwar.core.testing import make_game
 from hexwar.plugins.firefight import movement as MV
-from hexwar.plugins.firefight import plugin as FF
 from hexwar.plugins.firefight import sequence as SQ
 from hexwar.plugins.firefight.ai import FirefightAI
 from hexwar.plugins.firefight.rules import mines as MI
@@ -38,8 +37,8 @@ def test_ai_places_all_mines_on_the_approach_and_dedicates_batteries(seed: int) 
     """Scn 5 (U.S. defends Ebersburen with 25 Mine Points [18.0] and two 155mm units): the AI
     places every point, in hexes two to six from the town on the Soviet approach (nearer the
     Soviet start than the town is), dedicates the battery [21.1] and marks Priority Targets."""
-    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario5.toml")
-    g = Game(scn, seed=seed, options=["firefight.mines", "firefight.dedicated_battery"])
+    g = make_game("firefight:scenario-5", seed=seed,
+                  options=["firefight.mines", "firefight.dedicated_battery"])
     kinds = to_turn_one(g, seed)
     assert "firefight.mines" in kinds and "firefight.dedicated" in kinds
     fields = MI.fields(g)

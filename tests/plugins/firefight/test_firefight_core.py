@@ -13,6 +13,7 @@ from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.labels import offset_to_hex
 from hexwar.core.scenario import Scenario
+from hexwar.core.testing import make_game
 from hexwar.plugins.firefight import fire as FI
 from hexwar.plugins.firefight import indirect as IF
 from hexwar.plugins.firefight import movement as MV
@@ -856,7 +857,8 @@ def test_stand_in_maps_hold_the_disclosed_facts() -> None:
 
 
 def _scenario(n: int, seed: int = 1) -> Game:
-    return Game(Scenario.load(SCN / f"scenario{n}.toml"), seed=seed)
+    game: Game = make_game(f"firefight:scenario-{n}", seed=seed)
+    return game
 
 
 def test_ff_131_five_tanks_through_ebersburen() -> None:
@@ -951,7 +953,7 @@ def test_ff_136_clear_and_hold_points() -> None:
 
 
 def test_ff_137_vehicle_x_draw() -> None:
-    g = Game(Scenario.load(SCN / "scenario7.toml"), seed=3)
+    g = make_game("firefight:scenario-7", seed=3)
     drawn = [u for u in g.state.units_of("SU") if not u.state.get("not_drawn")]
     assert len([u for u in g.state.units_of("SU") if not u.state.get("dummy")]) == 6
     assert len(drawn) <= 6

@@ -11,6 +11,7 @@ from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.labels import offset_to_hex
+from hexwar.core.testing import make_game
 from hexwar.plugins.firefight import fire as FI
 from hexwar.plugins.firefight import movement as MV
 from hexwar.plugins.firefight import sighting as SI
@@ -358,12 +359,9 @@ def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
 def test_scenario_7_draw_keeps_dummies_secret(seed: int) -> None:
     """Scenario 7 (the Soviet cup holds six dummies) under [11] + [12], AI against AI: the
     U.S. never sees a Soviet counter's name, type or dummy flag before it is revealed."""
-    from hexwar.core.scenario import Scenario
-    from hexwar.plugins.firefight import plugin as FF
     from hexwar.plugins.firefight.ai import FirefightAI
 
-    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario7.toml")
-    g = Game(scn, seed=seed, options=DUMMY_RULES)
+    g = make_game("firefight:scenario-7", seed=seed, options=DUMMY_RULES)
     ctl = {s: FirefightAI(s, seed) for s in ("US", "SU")}
     n = 0
     while g.pending is not None and g.state.turn <= 4 and n < 3000:
@@ -438,11 +436,7 @@ def test_dummy_cannot_board_a_vehicle(tmp_path: Path) -> None:
 
 def test_scenario_9_dummies_claim_to_be_vehicles() -> None:
     """Scn 9 cups hold vehicles only: a drawn dummy passes as a vehicle (claim, movement)."""
-    from hexwar.core.scenario import Scenario
-    from hexwar.plugins.firefight import plugin as FF
-
-    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario9.toml")
-    g = Game(scn, seed=1, options=DUMMY_RULES)
+    g = make_game("firefight:scenario-9", seed=1, options=DUMMY_RULES)
     dums = [x for x in g.state.units.values() if x.state.get("dummy")]
     assert dums and all(x.state.get("claim") == "vehicle" for x in dums)
     assert all(MV.moves_as_vehicle(x) for x in dums)
