@@ -293,7 +293,7 @@ def base_rating(line: str, cls: str, rng: int) -> int | None:
 def crt_result(crt: str, ar: int, roll: int, filters: Iterable[str]) -> tuple[str, str]:
     """[6.0 Step 4, 6.7] look up the CRT; a cell coloured for one of the target's terrain
     filters is No Effect. Returns (result, table result before the filter). AR <= 0: no effect;
-    AR above the last column uses the last column (design 9.3 #10)."""
+    AR above the last column uses the last column (docs/decisions.md FFD-6)."""
     if ar <= 0:
         return "-", "-"
     d = ff_data()
@@ -425,7 +425,7 @@ def _range(shot: Shot) -> None:
 
 
 def _final_rating(shot: Shot) -> None:
-    """The Attack Rating: the base plus every modifier (design 9.3 #10)."""
+    """The Attack Rating: the base plus every modifier (docs/decisions.md FFD-6)."""
     assert shot.base is not None
     shot.ar = int(shot.base + total(shot.modifiers))
 
@@ -505,17 +505,17 @@ FIRE_PIPELINE = StashKey[tuple[Pipeline[FireStep], int, int, int]]("firefight.fi
 
 def fire_pipeline(game: Game) -> tuple[Pipeline[FireStep], int, int, int]:
     """The fire procedure with the rules' edits (``firefight_fire_steps``), and the positions
-    of ``base_rating``, ``modifiers`` and ``result_override`` in it (built once per game)."""
+    of ``base_rating``, ``range`` and ``result_override`` in it (built once per game)."""
     cached = game.stash.get(FIRE_PIPELINE)
     if cached is not None:
         return cached
     pipeline = Pipeline(FIRE_STEPS, hooks(game).fire_steps(), what="Firefight fire step")
     names = pipeline.names
-    for anchor in ("base_rating", "modifiers", "result_override"):
+    for anchor in ("base_rating", "range", "result_override"):
         if anchor not in names:
             raise PluginError(f"a rule removed the fire step {anchor!r}: it may be replaced, "
                               "not removed")
-    built = (pipeline, names.index("base_rating"), names.index("modifiers"),
+    built = (pipeline, names.index("base_rating"), names.index("range"),
              names.index("result_override"))
     game.stash[FIRE_PIPELINE] = built
     return built
@@ -538,10 +538,10 @@ def _shot_of(game: Game, attack: Mapping[str, Any], roll: int | None) -> Shot:
 def attack_rating(game: Game, attack: Mapping[str, Any]) -> tuple[int | None, str, list[Modifier]]:
     """Base AR (and its source) plus every modifier with its case number [6.0 Step 3, 6.52,
     6.53, 6.85, 6.93]; optional rules add theirs through ``firefight_fire_modifiers``. (The fire
-    steps from ``base_rating`` to ``modifiers``.)"""
-    pipeline, start, mods, _ = fire_pipeline(game)
+    steps from ``base_rating`` up to ``range``.)"""
+    pipeline, start, rng, _ = fire_pipeline(game)
     shot = _shot_of(game, attack, None)
-    _run(pipeline.steps[start:mods + 1], shot)
+    _run(pipeline.steps[start:rng], shot)
     return shot.base, shot.base_source, shot.modifiers
 
 

@@ -248,8 +248,9 @@ def firefight_fire_steps(game: Game) -> Sequence[Edit[FireStep]]:
     ``apply``, ``report``, ``attack_done``). Each edit inserts a step before or after a named
     one, replaces one or removes one; a step is a callable taking the
     :class:`~hexwar.plugins.firefight.fire.Shot`. The steps from ``base_rating`` to
-    ``result_override`` are the pure part (``resolve_attack``); those two and ``modifiers`` may
-    be replaced, not removed. Called: once per game, when the first shot is resolved."""
+    ``result_override`` are the pure part (``resolve_attack``), those before ``range`` the Attack
+    Rating (``attack_rating``); these three may be replaced, not removed. Called: once per game,
+    when the first shot is resolved."""
     raise NotImplementedError
 
 
@@ -310,8 +311,8 @@ def firefight_may_enter_enemy_hex(game: Game, unit_id: str, dst: str) -> bool | 
 @hookspec
 def firefight_mover_interrupts(game: Game, unit_id: str, hex_label: str,
                                stage: str) -> Sequence[Step]:
-    """Sub-procedures after a unit enters a hex, by ``stage`` (the order is design decision
-    9.3 #23): ``"impact"`` (after the IF-zone attack [8.8]: nothing of the base), ``"mines"``
+    """Sub-procedures after a unit enters a hex, by ``stage`` (the order is
+    docs/decisions.md FFD-10): ``"impact"`` (after the IF-zone attack [8.8]: nothing of the base), ``"mines"``
     [18, 25], ``"spotting"`` [11], then the base opportunity fire [7.5], then ``"after_fire"``
     (overrun [28]). The mover may be gone when a step starts; check ``unit.hex``."""
     raise NotImplementedError
@@ -416,7 +417,7 @@ def firefight_public_ref(game: Game, unit_id: str) -> str | None:
 @hookspec(firstresult=True)
 def firefight_movement_allowance(game: Game, unit_id: str, base: float) -> float | None:
     """Replace a unit's Movement Allowance for its move (``base``: [7.0] and the unit data;
-    a dummy claiming to be a vehicle, design 9.3 #9)."""
+    a dummy claiming to be a vehicle, docs/decisions.md FFD-25)."""
 
 
 @hookspec

@@ -213,7 +213,7 @@ def due(game: Game, side: str) -> list[str]:
 
 def availability(game: Game, unit_id: str) -> bool:
     """[8.41-8.43] Direct Support fire arrives on 1-5; on 6 it is delayed by a second die
-    (then it arrives automatically, design 9.3 #27). Organic, Continuous and Scheduled fire
+    (then it arrives automatically, docs/decisions.md FFD-15). Organic, Continuous and Scheduled fire
     always arrive. Returns True if the fire arrives now (else the impact turn moved)."""
     u = if_units(game)[unit_id]
     m = u["mission"]
@@ -332,7 +332,7 @@ def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[st
 
 def attack_unit(game: Game, unit: Unit, ar: int, side: str, why: str,
                 roll: int | None = None) -> dict[str, Any]:
-    """One IF attack on one unit [7.34, 8.6, 8.63]; passengers ride it out (design 9.3 #33)."""
+    """One IF attack on one unit [7.34, 8.6, 8.63]; passengers ride it out (docs/decisions.md FFD-16)."""
     if roll is None:
         who = public_ref(game, unit.id)
         roll = game.dice.d6(f"IF {who} die 1") + game.dice.d6(f"IF {who} die 2")

@@ -47,13 +47,13 @@ if TYPE_CHECKING:
 
 
 
-DUMMY_VEHICLE_MA = 3.0  # design 9.3 #9: a dummy posing as a vehicle moves like one (MA 3 [7.0])
+DUMMY_VEHICLE_MA = 3.0  # docs/decisions.md FFD-25: a dummy posing as a vehicle moves like one (MA 3 [7.0])
 
 
 def moves_as_vehicle(unit: Unit) -> bool:
     """[7.0] vehicles spend Movement Points, personnel move one hex. A dummy [12.0] is used
     "as though it were a real unit": it moves like what its owner says it is (``state.claim``,
-    [11.0]; design 9.3 #9), so a dummy claiming to be a vehicle moves like a vehicle."""
+    [11.0]; docs/decisions.md FFD-25), so a dummy claiming to be a vehicle moves like a vehicle."""
     if unit.state.get("dummy"):
         return unit.state.get("claim") == "vehicle"
     return is_vehicle(unit)
@@ -387,7 +387,7 @@ def move_validator(game: Game, side: str) -> Any:
 
 
 def run_interrupts(game: Game, unit: Unit) -> Step:
-    """After a unit enters a hex (design 9.3 #23): IF zone [8.8]; rules' mines and spotting
+    """After a unit enters a hex (docs/decisions.md FFD-10): IF zone [8.8]; rules' mines and spotting
     stages; Opportunity Fire [7.5, 7.51]; rules' after-fire stage (overrun [28])."""
     IF.attack_mover(game, unit)
     facade = hooks(game)

@@ -232,7 +232,7 @@ def end_turn(game: Game) -> Step:
 
 def draw_forces(game: Game) -> Step:
     """Scn 7 and 9: each listed side draws counters blind from its cup; undrawn units never
-    play. Drawn dummies are removed unless a dummies rule keeps them (digest 7, design)."""
+    play. Drawn dummies are removed unless a dummies rule keeps them (docs/decisions.md FFD-21)."""
     spec = game.scenario.raw.get("special", {}).get("draw", {})
     for side in sorted(spec):
         cup_ids = [str(x) for x in spec[side]["cup"]]
@@ -322,7 +322,7 @@ def fire_plan(game: Game) -> Step:
 def assign_weapons(game: Game) -> Step:
     """[6.8, 6.81, 6.84, 6.9, 6.92] secret, permanent assignment: U.S. Dragons (scenario
     count, at most one per fireteam); Soviet RPG-7s (one per squad of two teams: floor(teams/2),
-    design 9.3 #18)."""
+    docs/decisions.md FFD-8)."""
     spec = game.scenario.raw.get("special", {})
     decisions = []
     meta = []

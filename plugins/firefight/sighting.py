@@ -53,12 +53,12 @@ class FirefightLos(BaseLosRules):
     """Firefight I line of sight [5.0-5.21] as a core.los LosRules.
 
     * Forest and Town hexes between the units block, whatever part of the hex the line touches
-      [5.1, 5.12] (``hexside_policy = "either"``, ``vertex_policy = "touch"``: design 9.3 #2);
+      [5.1, 5.12] (``hexside_policy = "either"``, ``vertex_policy = "touch"``: docs/decisions.md FFD-4);
       the end hexes never matter [5.11]; units never block [6.2]; roads, streams and contours do
       nothing [5.1, CL 5.1].
     * A defilade position between the units blocks when the line crosses (or runs along, [5.2]
       example D) its defilade hexside [5.2, 5.21]. When the hexside is two-sided and one side is
-      an end hex, it does not block ([5.2] example B note; digest 5.2).
+      an end hex, it does not block ([5.2] example B note; docs/decisions.md FFD-5).
     * Optional rules add :class:`LosLayer` objects and options (hookspecs).
     """
 
@@ -160,7 +160,7 @@ def los_board(board: Board, a: Hex, b: Hex, rules: FirefightLos | None = None) -
 
 def in_defilade_geom(board: Board, firer_hex: Hex, target_hex: Hex) -> bool:
     """[5.2] the target's hex is a defilade position and the fire enters it through its defilade
-    hexside (through a corner: either hexside counts, design 9.3 #3)."""
+    hexside (through a corner: either hexside counts, docs/decisions.md FFD-5)."""
     sides = defilade_sides(board, target_hex)
     if not sides or firer_hex == target_hex:
         return False

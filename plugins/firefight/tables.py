@@ -17,7 +17,7 @@ from hexwar.core.tables import Band, Disclosed, TableSet
 
 DATA = Path(__file__).parent / "data"
 TABLES = DATA / "tables"
-MAX_RANGE = 60  # the Height/LOS Display's range lines stop at 60 (digest 1.1)
+MAX_RANGE = 60  # the Height/LOS Display's range lines stop at 60 (docs/decisions.md FFD-3)
 BANDS_LIMIT = 60
 
 SIDES = ("US", "SU")

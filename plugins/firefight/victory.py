@@ -52,7 +52,7 @@ def _result(winner: str | None, level: str, scores: Mapping[str, float], *reason
 
 def pass_through(game: Game, v: Mapping[str, Any], final: bool) -> GameResult | None:
     """Scn 1: ``count`` distinct units of ``types`` have entered a hex of ``area`` by the end of
-    turn ``by_turn`` (design: "pass through" = enter; digest 8)."""
+    turn ``by_turn`` (design: "pass through" = enter; docs/decisions.md FFD-19)."""
     entered = set(ff(game).get("visited", {}).get(str(v["area"]), []))
     types = _types(v)
     n = sum(1 for uid in entered if utype(game.state.units[uid]).name in types or not types)
@@ -141,7 +141,7 @@ def last_stand(game: Game, v: Mapping[str, Any], final: bool) -> GameResult | No
 def clear_and_hold(game: Game, v: Mapping[str, Any], final: bool) -> GameResult | None:
     """Scn 6: ends when ``attacker`` destroyed every enemy in each area and holds each with a
     unit; the defender scores 1 per turn after ``after``, the attacker 1 per kill (max ``cap``,
-    digest 8); the higher total wins (tie: draw)."""
+    docs/decisions.md FFD-19); the higher total wins (tie: draw)."""
     att, de = str(v["attacker"]), str(v["defender"])
     areas = [area(game.board, str(x)) for x in v["areas"]]
     done = all(
@@ -230,7 +230,7 @@ def evaluate(game: Game, final: bool) -> GameResult | None:
 
 def random_end(game: Game) -> None:
     """Scn 8, 9: from turn ``random_end_from`` each side rolls two dice at the end of the turn;
-    equal totals make it the last Game-Turn (design 9.3 #43)."""
+    equal totals make it the last Game-Turn (docs/decisions.md FFD-20)."""
     start = game.scenario.victory.get("random_end_from")
     if start is None or game.state.turn < int(start):
         return

@@ -1,10 +1,10 @@
 """Writes the stand-in panels of Firefight Maps A and B (``maps/map_a.toml``, ``maps/map_b.toml``).
 
-The printed maps are not in the text (digest 1.4, 6.2). These panels are STAND-INS: they hold
+The printed maps are not in the text (docs/decisions.md FFD-1). These panels are STAND-INS: they hold
 every map fact the rulebook discloses (cited in each hex's ``source``) and an invented layout for
 the rest (``estimated``), arranged as the scenarios describe (Versbach north of Ebersburen on
 Hwy 1, Rte 298 between them; Feldschlossen north of Gerlafingen on Rte 1A; the stream
-2301-2954; Hill 492 at 2832). Geometry: CCRR labels, even columns half a hex lower [digest 1.4].
+2301-2954; Hill 492 at 2832). Geometry: CCRR labels, even columns half a hex lower (docs/decisions.md FFD-2).
 
 Encoding (read by plugins/firefight/terrain.py):
 * hex ``terrain``: ``clear``, ``forest``, ``town`` (TEC); ``height``: ground height in metres

@@ -123,7 +123,7 @@ def scn1(out: Path) -> None:
                  'SU = { posture = "defend", objective = "Ebersburen" } }']
     s.notes = ["Forces, deployment areas and victory as Scenario 1 [9.0] (Map A stand-in).",
                "Decision: 'pass five tanks through Ebersburen' = five distinct M60A1 have",
-               "entered an Ebersburen hex by the end of Game-Turn 10 (digest 8); the U.S.",
+               "entered an Ebersburen hex by the end of Game-Turn 10 (docs/decisions.md FFD-19); the U.S.",
                "wins as soon as the fifth enters. Length 10 turns (implied by the text).",
                "Deployment: fixed hexes inside the stated areas (Soviets on or south of",
                "Rte 298 around Ebersburen; U.S. in Versbach, four per hex [7.3])."]
@@ -149,7 +149,7 @@ def scn2(out: Path) -> None:
                  'ai = { SU = { posture = "attack", objective = "Versbach" }, '
                  'US = { posture = "defend", objective = "Versbach" } }']
     s.notes = ["Scenario 2 [9.0]. Decision: 'intact' = on the map without Kf or Km",
-               "(suppression allowed), counted at the end of Game-Turn 15 (digest 8).",
+               "(suppression allowed), counted at the end of Game-Turn 15 (docs/decisions.md FFD-19).",
                "U.S. deployed in and around Versbach, more than 20 hexes north of Rte 298;",
                "Soviets on and beside Hwy 1 south of Ebersburen. 3 Dragons assigned [6.81]."]
     s.deploy = [
@@ -188,7 +188,7 @@ def scn3(out: Path) -> None:
                "hexes of Hill 492's summit 2832; the rest west of the stream 2301-2954.",
                "Soviets enter on turn 1 at the east edge within five hexes of Rte 298; the",
                "five TM+ ride in the three BMPs. Decision: a tie in victory points is a draw;",
-               "RPG-7s: floor(5/2) = 2 (digest 9.3 #18). Map B has a column 00 (Scn 6): an exit",
+               "RPG-7s: floor(5/2) = 2 (docs/decisions.md FFD-8). Map B has a column 00 (Scn 6): an exit",
                "counts from a west-edge hex of rows 35-40 (0035-0040 or 0135-0140)."]
     s.deploy = [
         '{ side = "US", zones = [{ cols = [0, 23] }, { within = ["2832", 4], max = 2 }] }',
@@ -318,7 +318,7 @@ def scn6(out: Path) -> None:
     s.notes = ["Scenario 6 [29.0] (a Firefight III scenario; playable with the FF I rules).",
                "U.S. south of Rte 298, the infantry mounted in the M113s; Soviets north of hexrow",
                "0030-3930 in Feldschlossen and on the Mittehohe (stand-in 1226). Decisions: the",
-               "U.S. scores at most 15 (digest 8); the game stops after Game-Turn 30 if the",
+               "U.S. scores at most 15 (docs/decisions.md FFD-19); the game stops after Game-Turn 30 if the",
                "U.S. has not cleared both; the higher total wins and a tie is a draw.",
                "30 Soviet mine points need rule [18]."]
     s.deploy = [
@@ -397,11 +397,11 @@ def scn8(out: Path) -> None:
         'ai = { SU = { posture = "exit", objective = "B:2155", edge = "south" }, '
         'US = { posture = "defend", objective = "B:2140" } }']
     s.notes = ["Scenario 8 [29.0]. The Modern Combat pamphlet is not in the text; forces derived",
-               "from the other scenarios (digest 8): U.S. two tank platoons = 10 M60A1 and a mech",
+               "from the other scenarios (docs/decisions.md FFD-19): U.S. two tank platoons = 10 M60A1 and a mech",
                "infantry platoon = 4 M113, 5 TM+, 1 TM (3 Dragons); Soviet tank battalion = 31",
                "T62 plus the MRC(+) of Scn 4 (10 BMP, 4 T62, 2 BRDM, 27 TM+, 2 MG+).",
                "Soviets enter in column at B:2201. From Game-Turn 21 each side rolls two dice at",
-               "the end of the turn; equal totals end the game (digest 9.3 #43); hard stop 40.",
+               "the end of the turn; equal totals end the game (docs/decisions.md FFD-20); hard stop 40.",
                "A tie in points is a draw."]
     s.deploy = [
         '{ side = "US", zones = [{ within = ["B:2140", 15] }] }',

@@ -4,7 +4,7 @@ Cases: [25.0] the U.S. player may have his 155mm units fire "mines": the mission
 like any other (plot, delay, availability, adjustment, scatter); a Mine Marker goes on the
 impact hex and the impact hex and every adjacent hex become mined, attacking any unit that
 enters at an Attack Rating of 8. Requires [18.0] (the mine attack on entry; never cleared,
-Addenda). Design 9.3 #39: an artillery-mined hex attacks separately from conventional mines.
+Addenda). docs/decisions.md FFD-33: an artillery-mined hex attacks separately from conventional mines.
 """
 
 from __future__ import annotations

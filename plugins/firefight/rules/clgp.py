@@ -6,7 +6,7 @@ if in the Direct Fire Phase of the next turn the designating team still sights t
 unit is attacked at an Attack Rating of 9; this is in addition to any normal fire of the team
 in either turn.
 
-Design (digest 9.3 #19, 9.3 #12): no 155mm unit is required; "still sights" = both on the map,
+Design (docs/decisions.md FFD-34): no 155mm unit is required; "still sights" = both on the map,
 the team not carried, a line of sight, and the target not face-down [11.21]; the attack uses the
 CRT of the target's type with its terrain benefit; it does not count as the target's one
 Direct Fire Phase attack [6.13]; one designation per team at a time. The attack is resolved at

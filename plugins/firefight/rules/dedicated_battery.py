@@ -11,7 +11,7 @@ instead of 12 on that first turn; [21.23] Continuous Fire after it has the norma
 [21.3] dedicated fire at a Planned (listed, not priority) hex has a delay of 1, at a Target of
 Opportunity 2, and its first impact is handled like Priority Fire. [21.4] no Suppressive Fire
 [19] from a dedicated unit (suppressive_fire.py). Dedicated fire always arrives (no
-availability roll, design 9.3 #28: the base rolls only for ``direct`` status).
+availability roll, docs/decisions.md FFD-30: the base rolls only for ``direct`` status).
 
 The adjacent and two-away ratings of a first impact are not in the text (estimated,
 data/dedicated_battery.toml).

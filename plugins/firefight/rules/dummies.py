@@ -4,7 +4,7 @@ Dummies are counters of type ``US-Dummy``/``SU-Dummy`` (the back of a Suppressio
 ``state.dummy = true``, deployed face-down like real units ([11.0]; this rule requires
 ``firefight.observation``). They move like what they claim to be (``state.claim``; the system's
 ``movement.moves_as_vehicle``): personnel one hex a turn, a "vehicle" with MA 3 and vehicle
-terrain costs (design 9.3 #9); a dummy drawn from a cup of vehicles only (Scn 9) claims to be a
+terrain costs (docs/decisions.md FFD-25); a dummy drawn from a cup of vehicles only (Scn 9) claims to be a
 vehicle unless the scenario says otherwise. They never board a vehicle, never fire, never count
 for stacking [7.3], answer the
 "personnel or vehicle?" question as their owner chose (``state.claim``) [11.0], and are removed
@@ -97,7 +97,7 @@ def hexwar_setup_game(game: Game) -> None:
 
 @hookimpl
 def firefight_counts_for_stacking(game: Game, unit_id: str) -> bool | None:
-    """Dummies never count toward the four-unit limit (design 9.3 #9). (The system reads each
+    """Dummies never count toward the four-unit limit (docs/decisions.md FFD-25). (The system reads each
     answer as one bool, ``False`` excluding the unit.)"""
     return False if is_dummy(game, unit_id) else None
 

@@ -5,7 +5,7 @@ Cases: [27.0] their firepower is on the Fire Tables (the system's stand-in lines
 this rule's data in the tests); [27.12] an M113Z in defilade ignores Soviet direct-fire rolls of
 3 or more (only a 2 can hurt it), and for indirect fire it is a tank (no Kms: the system's
 ``missile = false``); [27.22] Soviet weapons -1 against the MICV; [27.23] infantry mounted in an
-MICV fires at Soviet personnel at AR 7 out to four hexes (one team, design 9.3 #15); [27.32]
+MICV fires at Soviet personnel at AR 7 out to four hexes (one team, docs/decisions.md FFD-28); [27.32]
 against the XM1: RPG-7, SPG-9 and BMP cannon -3, Soviet tanks -2, Sagger -1; [27.42] every U.S.
 unit -1 against the XMBT; [27.5] the MICV, XM1 and XMBT fire on the move, and the BMP its
 cannon only, at -1 (offered between steps as ``{"action": "on_the_move"}``; no MP cost,
@@ -109,7 +109,7 @@ def firefight_fire_exemptions(game: Game, firer_id: str, mode: str) -> Sequence[
         others = [p for p in v.state.get("passengers", []) if p != firer_id
                   and game.state.units[p].state.get("fired")]
         if not v.state.get("moved") and not others:
-            out.append("passenger")  # [27.23], one team (design 9.3 #15)
+            out.append("passenger")  # [27.23], one team (docs/decisions.md FFD-28)
     if mode == MOVE_FIRE and game.state.data.get("firefight", {}).get("mover") == firer_id \
             and fires_on_move(tname(u)):
         out += ["moved", "not_mover"]

@@ -10,7 +10,7 @@ but a unit in them sights from its ground height; [13.22] terrain higher than bo
 nearer (in hexes) to the lower unit and passes the Display test; [13.3] a target in defilade is
 not in defilade against a firer at a greater height.
 
-Design 9.3 #5: under this rule Forest and Town block by height only (``forest_town_block``
+docs/decisions.md FFD-26: under this rule Forest and Town block by height only (``forest_town_block``
 off); smoke [14] keeps blocking absolutely through its own layer. Exact arithmetic
 (fractions) so that the "exactly equal" case of [13.2] is decided exactly.
 """
@@ -99,7 +99,7 @@ def firefight_los_layers(game: Game | None) -> Sequence[Any]:
 
 @hookimpl
 def firefight_los_options(game: Game | None) -> Mapping[str, Any]:
-    """[13.0] defilade no longer blocks; [13.21] Forest/Town block by height (design 9.3 #5)."""
+    """[13.0] defilade no longer blocks; [13.21] Forest/Town block by height (docs/decisions.md FFD-26)."""
     return {"defilade_blocks": False, "forest_town_block": False}
 
 

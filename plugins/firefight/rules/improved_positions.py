@@ -8,7 +8,7 @@ adjacent enemy unit while it neither moves nor fires (observation.py reads ``sta
 on, it counts as in defilade, with nothing more if it is already in defilade. [23.2] they may
 not be built during play (:func:`place_problem`). [28.1] the benefit holds in an Overrun.
 
-Design 9.3 #41: only units under the marker at deployment benefit.
+docs/decisions.md FFD-32: only units under the marker at deployment benefit.
 """
 
 from __future__ import annotations

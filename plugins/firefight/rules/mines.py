@@ -14,7 +14,7 @@ both sides).
 Hidden information: both sides see the markers (hex and owner); only the owner sees the points
 until a unit enters the hex, when the owner announces them [18.0] (then logged to all).
 Artillery-delivered mines [25] are kept here too (``artillery``: hex -> AR 8), each hex
-attacking separately from conventional points (design 9.3 #39).
+attacking separately from conventional points (docs/decisions.md FFD-33).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ may not fire its RPG-7; [16.2] one U.S. Fireteam per M113, range unchanged, Atta
 [16.21] it fires from open hatches: for the rest of that Game-Turn it may be attacked as if
 dismounted; it may fire LAW or Dragon.
 
-Design (digest 9.3 #14): the carrier must not have moved this turn when its team fires (the
+Design (docs/decisions.md FFD-28): the carrier must not have moved this turn when its team fires (the
 team moves with it); the M113 may move after its team fired (only the BMP is forbidden).
 """
 
@@ -56,7 +56,7 @@ def mounted_fire_problem(game: Game, team: Unit) -> str | None:
     if spec is None or spec[0] != team.side:
         return "mounted fire only from a BMP (Soviet) or an M113 (U.S.) [16.1, 16.2]"
     if v.state.get("moved"):
-        return "the vehicle has moved this turn (design 9.3 #14)"
+        return "the vehicle has moved this turn (docs/decisions.md FFD-28)"
     others = [p for p in v.state.get("passengers", []) if p != team.id
               and game.state.units[p].state.get("r16_fired_mounted")]
     if others:

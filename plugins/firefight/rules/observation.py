@@ -4,7 +4,7 @@ Cases: [11.0] units deploy face-down; a face-down unit is revealed when it fires
 in an enemy unit's field of vision, or when an enemy unit comes within observation range;
 the owner answers truthfully "personnel" or "vehicle" (a dummy may claim either, [12.0]).
 [11.1] Observation Range Table (data/observation_range.toml). [11.2] a spotted unit that no
-enemy unit sees any more is turned face-down again (design 9.3 #8: automatically, when the
+enemy unit sees any more is turned face-down again (docs/decisions.md FFD-23: automatically, when the
 spotting sweep runs). [11.21] a face-down unit may not be fired at.
 
 Hidden information: the other side sees a face-down counter only as an anonymous counter
@@ -81,7 +81,7 @@ def observation_rows(board: Board, observer_hex: Hex, target_hex: Hex,
 
 
 def spotting_limit(rows: Sequence[str], is_vehicle: bool) -> int:
-    """Design 9.3 #6: when several rows apply, the most restrictive (smallest) range."""
+    """docs/decisions.md FFD-22: when several rows apply, the most restrictive (smallest) range."""
     return min(observation_range(r, is_vehicle) for r in rows)
 
 
@@ -280,11 +280,11 @@ def firefight_public_ref(game: Game, unit_id: str) -> str | None:
 
 @hookimpl
 def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
-    """Design 9.3 #34: a face-down unit hit by indirect fire, mines or a CLGP is revealed by
+    """docs/decisions.md FFD-24: a face-down unit hit by indirect fire, mines or a CLGP is revealed by
     the result (a miss reveals nothing)."""
     u = game.state.units.get(unit_id)
     if u is not None and result != "-" and source in ("indirect", "mine", "clgp"):
-        reveal(game, u, f"hit ({source})", "design 9.3 #34")
+        reveal(game, u, f"hit ({source})", "docs/decisions.md FFD-24")
 
 
 @hookimpl

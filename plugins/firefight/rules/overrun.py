@@ -13,7 +13,7 @@ the hex attacks the overrunning unit first (the system's Impact Zone attack on e
 before every other step). [28.5] a Soviet Fireteam without an RPG-7 attacks U.S. vehicles in an
 Overrun at AR 3.
 
-Design 9.3 #40: opportunity fire at the mover comes before the Overrun; moving out is one legal
+docs/decisions.md FFD-35: opportunity fire at the mover comes before the Overrun; moving out is one legal
 step (its MP cost must be available; infantry, having used its one hex, must stay) and ends the
 unit's move; a firefight in which nobody can fire ends the Overrun (the units stay), and so
 does a tenth firefight without a decision (a guard: e.g. small arms that can only suppress a
@@ -43,7 +43,7 @@ PLUGIN = PluginManifest(
 )
 
 MODE = "overrun"
-MAX_ROUNDS = 10  # design 9.3 #40: a guard against firefights that can never end
+MAX_ROUNDS = 10  # docs/decisions.md FFD-35: a guard against firefights that can never end
 NO_RPG_AR = 3  # [28.5]
 PER_TURN_KEYS = ("fired", "target_kind_used", "weapon_used")
 
@@ -121,7 +121,7 @@ def overrun(game: Game, unit_id: str) -> Step:
             rounds += 1
             if rounds > MAX_ROUNDS:
                 emit_about(game, "overrun_stalemate", [unit_id], unit=unit_id,
-                           rule="design 9.3 #40")
+                           rule="docs/decisions.md FFD-35")
                 break
             first = first_side(game.dice.d6("overrun first fire"))
             defenders = [e.id for e in enemies_in(game, mover)]
@@ -137,7 +137,7 @@ def overrun(game: Game, unit_id: str) -> Step:
             if mover.hex is None or not enemies_in(game, mover):
                 break
             if not fired_any:
-                game.emit("overrun_stalemate", unit=unit_id, rule="design 9.3 #40")
+                game.emit("overrun_stalemate", unit=unit_id, rule="docs/decisions.md FFD-35")
                 break
             exits = legal_steps(game, mover)
             exits = [x for x in exits if not any(

@@ -8,7 +8,7 @@ Wiring: after every attack resolved in the Movement Phase the system calls
 ``firefight_reactions``; this rule answers with one attack opportunity (mode ``"overwatch"``)
 for the side that was fired at, against the shooter only. Overwatch fire is itself Movement
 Phase fire, so it may be answered in turn (the chain ends: each unit fires once a turn
-[6.11]). Design 9.3 #13: any Movement-Phase fire may be answered (opportunity, short halt,
+[6.11]). docs/decisions.md FFD-27: any Movement-Phase fire may be answered (opportunity, short halt,
 overwatch), never the Direct Fire Phase's.
 """
 

@@ -5,7 +5,7 @@ only on a 1 (16.7%), whether it began On Call or at a Target of Opportunity; fir
 Opportunity keeps [8.52] (odd die). [22.1] Continuous Fire of a Suppressive mission [19] always
 scatters (left to suppressive_fire.py); Continuous Fire of a Dedicated Battery mission [21]
 (Priority, Planned or TOO) scatters on a 1. The first impact of a dedicated unit is [21]'s
-(always one hex). Design 9.3 #30: Scheduled Fire counts as Planned when its hex is listed.
+(always one hex). docs/decisions.md FFD-31: Scheduled Fire counts as Planned when its hex is listed.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ hex instead of an Impact Marker; each Smoke Marker is removed in the Indirect Fi
 die roll of 1 or 2 and otherwise stays (phase ``firefight.smoke_removal`` right after the
 Impact Markers are removed, design: one roll per marker). [14.1] whatever the firing unit, a
 smoke impact covers the impact hex and its six neighbours and blocks the line of sight like an
-"instant forest"; [14.11] no LOS through a smoke hex (absolute, also under [13]: design 9.3
-#5); [14.12] a unit fired on in a smoke hex gets the Forest benefit, nothing more if the hex is
+"instant forest"; [14.11] no LOS through a smoke hex (absolute, also under [13]:
+docs/decisions.md FFD-26); [14.12] a unit fired on in a smoke hex gets the Forest benefit, nothing more if the hex is
 Forest; [14.13] no effect on movement; [14.14] overlapping smoke adds nothing.
 
 State ``game.state.data["firefight.smoke"]["markers"]``: [{hex, side, turn, by}] (public).

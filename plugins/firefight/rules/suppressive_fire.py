@@ -1,9 +1,9 @@
 """Firefight [19.0] Suppressive Fire.
 
 Cases: [19.0] any Indirect Fire unit (Organic or Direct Support; not a Dedicated one, [21.4]
-wins over the "or Dedicated" of [19.0], digest 9.1 #4) may be asked for Suppressive Fire (plot
+wins over the "or Dedicated" of [19.0], docs/decisions.md FFD-29) may be asked for Suppressive Fire (plot
 key "Sp"); its delay is two Game-Turns less than a normal mission at the same hex (On Call or
-Target of Opportunity; at least one turn, design 9.3 #26); on impact it always scatters, two
+Target of Opportunity; at least one turn, docs/decisions.md FFD-29); on impact it always scatters, two
 hexes on an odd die and one on an even die; Continuous Fire of a Suppressive mission also
 always scatters (and [22.1]).
 """
@@ -32,7 +32,7 @@ DELAY_CUT = 2  # [19.0]
 
 
 def suppressive_delay(normal: int) -> int:
-    """[19.0] two Game-Turns less than the normal mission; at least 1 (design 9.3 #26)."""
+    """[19.0] two Game-Turns less than the normal mission; at least 1 (docs/decisions.md FFD-29)."""
     return max(1, normal - DELAY_CUT)
 
 

@@ -1,4 +1,4 @@
-"""Firefight I: golden cases of the digest (FF-n), rules errors, data and a whole game."""
+"""Firefight I: the worked examples (FF-n), rules errors, data and a whole game."""
 
 from __future__ import annotations
 

@@ -108,7 +108,7 @@ def test_ff_108_suppressive(tmp_path: Path) -> None:
     g.state.turn = 3
     m = request(g, "q", "1010", kind="suppressive")  # not on the Target List: TOO 4
     assert m["impact_turn"] == 3 + (4 - 2)  # [19.0]
-    assert SUP.suppressive_delay(2) == 1  # design 9.3 #26: at least one turn
+    assert SUP.suppressive_delay(2) == 1  # docs/decisions.md FFD-29: at least one turn
     due_now(g, "q")
     h = g.board.parse("1020")
     g.dice.force(3, 1)  # odd: two hexes, direction die 1

@@ -81,7 +81,7 @@ def test_ff_35_boundaries(tmp_path: Path, terrain: str, kind: str, limit: int) -
     hexes: list[dict[str, Any]] = []
     if limit >= 40:  # vehicle in Clear: longer than the 41 x 40 test panel
         assert OBS.spotting_limit(["clear"], True) == 60
-        assert OBS.spotting_limit(["clear", "defilade"], True) == 5  # design 9.3 #6
+        assert OBS.spotting_limit(["clear", "defilade"], True) == 5  # docs/decisions.md FFD-22
         return
     if True:
         t = target
@@ -300,7 +300,7 @@ def test_ff_117_ip_counts_as_defilade(tmp_path: Path) -> None:
 
 
 def test_indirect_hit_reveals_a_face_down_unit(tmp_path: Path) -> None:
-    """Design 9.3 #34: a result reveals a face-down unit; a miss does not."""
+    """docs/decisions.md FFD-24: a result reveals a face-down unit; a miss does not."""
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1002"), U("a", "SU-T62", "SU", "1030"),
                              U("b", "SU-T62", "SU", "1032")],
                   [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
@@ -385,7 +385,7 @@ def test_scenario_7_draw_keeps_dummies_secret(seed: int) -> None:
 
 def test_dummy_claiming_vehicle_moves_like_one(tmp_path: Path) -> None:
     """[12.0] a dummy is played as though it were a real unit: claiming to be a vehicle it moves
-    three Clear hexes (MA 3, vehicle costs [7.0, TEC]; design 9.3 #9), whereas one claiming to
+    three Clear hexes (MA 3, vehicle costs [7.0, TEC]; docs/decisions.md FFD-25), whereas one claiming to
     be personnel moves one hex a turn [7.0]."""
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
                              U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle"),
