@@ -1,8 +1,8 @@
 """The Firefight Addenda's per-scenario map options (``[special] addenda``): demolished
 bridges, streams impassable to vehicles, impassable hexsides that also block fire.
 
-Read once per game (kept in the game's stash); the movement rules [7] and the line of sight [5]
-consult them.
+Read once per game (kept in the game's stash); the movement rules (Firefight 7) and the line of
+sight (Firefight 5) consult them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fire [6.0-6.9]: weapons, who may fire at whom, the fire procedure, results and their effects.
+"""Fire (Firefight 6.0-6.9): weapons, who may fire at whom, the fire procedure, results and their effects.
 
 One unit's fire at one target is a :class:`~hexwar.core.kit.Pipeline` of named steps
 (:data:`FIRE_STEPS`), worked out on a :class:`Shot`; optional rules change it through
@@ -44,28 +44,28 @@ if TYPE_CHECKING:
     from hexwar.core.hexgrid import Hex
     from hexwar.plugins.firefight.hookspecs import Step
 
-#: missile lines that a Kms result destroys [8.65]
+#: missile lines that a Kms result destroys (Firefight 8.65)
 MISSILE_LINES = frozenset({"SU-Sagger", "US-TOW", "US-M60A2-missile"})
 RESULT_ORDER = {"-": 0, "S": 1, "Kf": 2, "Km": 2, "K": 3}
 
 
 # ---------------------------------------------------------------------------------------------
-# weapons [6.8, 6.9]
+# weapons (Firefight 6.8, 6.9)
 # ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Weapon:
-    """A way a firer may attack a target: the fire-table line and the CRT [6.0 Steps 3-4]."""
+    """A way a firer may attack a target: the fire-table line and the CRT (Firefight 6.0 Steps 3-4)."""
 
     line: str
     crt: str
     kind: str  # "small" (anti-personnel weapons) or "at" (LAW, Dragon, RPG-7, guns vs vehicles)
-    rule: str = "[6.0]"
+    rule: str = "Firefight 6.0"
 
 
 def weapons(game: Game | None, firer: Unit, target: Unit) -> list[Weapon]:
-    """The weapons ``firer`` may use against ``target`` [3.3, 6.8, 6.82, 6.9, 6.91, 8.65]."""
+    """The weapons ``firer`` may use against ``target`` (Firefight 3.3, 6.8, 6.82, 6.9, 6.91, 8.65)."""
     ud = utype(firer)
     cls = target_class(game, target)
     crt = "anti_personnel" if cls == "personnel" else "anti_armor"
@@ -78,16 +78,16 @@ def weapons(game: Game | None, firer: Unit, target: Unit) -> list[Weapon]:
             lines = list(ud.at_weapons)
             special = firer.state.get("weapon")
             if special == "dragon":
-                lines.append("US-Dragon")  # [6.82]
+                lines.append("US-Dragon")  # Firefight 6.82
             elif special == "rpg7":
-                lines.append("SU-RPG7")  # [6.91]
+                lines.append("SU-RPG7")  # Firefight 6.91
         for ln in lines:
             if (ln, cls) in fire:
                 out.append(Weapon(ln, crt, "small" if cls == "personnel" else "at"))
     else:
         for ln in ud.weapons:
             if ln in MISSILE_LINES and firer.state.get("Kms") and ud.missile:
-                continue  # [8.65] missile armament destroyed
+                continue  # Firefight 8.65: missile armament destroyed
             if (ln, cls) in fire:
                 out.append(Weapon(ln, crt, "small" if cls == "personnel" else "at"))
     if game is not None:
@@ -103,9 +103,9 @@ def choose_weapon(game: Game, firer: Unit, target: Unit, weapon_line: str | None
         for w in ws:
             if w.line == weapon_line:
                 return w
-        raise RulesError(f"{firer.id} cannot use {weapon_line} on {target.id}", rule="[6.82]")
+        raise RulesError(f"{firer.id} cannot use {weapon_line} on {target.id}", rule="Firefight 6.82")
     if not ws:
-        raise RulesError(f"{firer.id} has no weapon against {target.id}", rule="[6.8]")
+        raise RulesError(f"{firer.id} has no weapon against {target.id}", rule="Firefight 6.8")
     assert firer.hex is not None and target.hex is not None
     rng = firer.hex.distance(target.hex)
     cls = target_class(game, target)
@@ -121,7 +121,7 @@ def mark_fired(firer: Unit, weapon: Weapon | None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# who may fire at whom [6.0, 6.11, 6.13, 6.4, 6.54, 7.42, 7.44]
+# who may fire at whom (Firefight 6.0, 6.11, 6.13, 6.4, 6.54, 7.42, 7.44)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -131,40 +131,40 @@ def exemptions(game: Game, firer: Unit, mode: str) -> set[str]:
 
 def firer_problem(game: Game, firer: Unit, mode: str, exempt: set[str] | None = None
                   ) -> str | None:
-    """Why ``firer`` may not fire now, with the case number, or None [6.11, 6.54, 7.42]."""
+    """Why ``firer`` may not fire now, with the case number, or None (Firefight 6.11, 6.54, 7.42)."""
     ex = exemptions(game, firer, mode) if exempt is None else exempt
     if firer.hex is None:
         return "the unit is not on the map"
     if firer.state.get("fired") and "fired" not in ex:
-        return "the unit has already fired this Game-Turn [6.11]"
+        return "the unit has already fired this Game-Turn (Firefight 6.11)"
     if firer.state.get("moved") and "moved" not in ex:
-        return "the unit has moved this Game-Turn [6.11, 4.1]"
+        return "the unit has moved this Game-Turn (Firefight 6.11, 4.1)"
     if firer.state.get("acted"):
-        return "the unit is mounting or dismounting this Game-Turn [7.42]"
+        return "the unit is mounting or dismounting this Game-Turn (Firefight 7.42)"
     if carried(firer) and "passenger" not in ex:
-        return "a mounted unit may not fire [7.4]"
+        return "a mounted unit may not fire (Firefight 7.4)"
     if firer.state.get("Kf"):
-        return "a Kf vehicle cannot fire [6.54]"
+        return "a Kf vehicle cannot fire (Firefight 6.54)"
     if not utype(firer).weapons and not utype(firer).at_weapons:
-        return "the unit has no armament [3.3]"
+        return "the unit has no armament (Firefight 3.3)"
     return None
 
 
 def target_problem(game: Game, side: str, target: Unit, mode: str) -> str | None:
-    """Why ``side`` may not attack ``target`` in this mode, or None [6.0, 6.13, 6.4, 7.44]."""
+    """Why ``side`` may not attack ``target`` in this mode, or None (Firefight 6.0, 6.13, 6.4, 7.44)."""
     if target.side == side:
-        return "a unit may fire only at enemy units [6.0]"
+        return "a unit may fire only at enemy units (Firefight 6.0)"
     if target.hex is None:
         return "the target is not on the map"
     data = ff(game)
     if carried(target) and target.id not in extra_targets(game, side):
-        return "personnel carried in a vehicle may not be attacked [7.44]"
+        return "personnel carried in a vehicle may not be attacked (Firefight 7.44)"
     if target.id in untargetable(game, side):
         return untargetable(game, side)[target.id]
     if mode == "direct" and target.id in data.get("attacked", ()):
-        return "the target has already been attacked in this Direct Fire Phase [6.13]"
+        return "the target has already been attacked in this Direct Fire Phase (Firefight 6.13)"
     if mode == "opportunity" and data.get("mover") != target.id:
-        return "Opportunity Fire may only attack the moving unit [6.4, 7.5]"
+        return "Opportunity Fire may only attack the moving unit (Firefight 6.4, 7.5)"
     return None
 
 
@@ -174,7 +174,7 @@ UNTARGETABLE = StashKey[tuple[tuple[int, str], dict[str, str]]]("firefight.untar
 
 def invalidate_targets(game: Game) -> None:
     """Forget the cached ``firefight_untargetable`` answers (call after anything that changes
-    who may be attacked, e.g. a reveal [11.0]); the base calls it after every step, attack and
+    who may be attacked, e.g. a reveal, Firefight 11.0); the base calls it after every step, attack and
     result."""
     game.stash.pop(UNTARGETABLE)
 
@@ -196,8 +196,8 @@ def extra_targets(game: Game, side: str) -> set[str]:
 
 
 def terrain_filters(game: Game | None, board: Board, firer_hex: Hex, target: Unit) -> list[str]:
-    """[6.7] terrain colour codes that protect the target: its own hex's Forest or Town, and
-    defilade toward this firer [5.2]."""
+    """Firefight 6.7: terrain colour codes that protect the target: its own hex's Forest or Town, and
+    defilade toward this firer (Firefight 5.2)."""
     assert target.hex is not None
     out = []
     t = board.terrain_of.get(target.hex)
@@ -233,20 +233,20 @@ def attack_problem(game: Game, firer: Unit, target: Unit, weapon_line: str | Non
         return why
     assert firer.hex is not None and target.hex is not None
     if not has_los(game, firer.hex, target.hex):
-        return "no line of sight to the target [5.0]"
+        return "no line of sight to the target (Firefight 5.0)"
     ws = weapons(game, firer, target)
     if not ws:
-        return "the unit has no weapon that can attack this target [6.8, 6.9]"
+        return "the unit has no weapon that can attack this target (Firefight 6.8, 6.9)"
     w = next((x for x in ws if x.line == weapon_line), None) if weapon_line else ws[0]
     if w is None:
-        return f"weapon {weapon_line!r} cannot be used on this target [6.82, 6.91]"
+        return f"weapon {weapon_line!r} cannot be used on this target (Firefight 6.82, 6.91)"
     used = firer.state.get("target_kind_used")
     kind = "personnel" if w.crt == "anti_personnel" else "vehicle"
     if used and used != kind:
-        return "a team may not attack personnel and vehicles in one Game-Turn [6.83, 6.91]"
+        return "a team may not attack personnel and vehicles in one Game-Turn (Firefight 6.83, 6.91)"
     wu = firer.state.get("weapon_used")
     if wu and wu != w.line and {wu, w.line} <= {"US-Dragon", "US-LAW"}:
-        return "a team may not fire both Dragon and LAW in one Game-Turn [6.82]"
+        return "a team may not fire both Dragon and LAW in one Game-Turn (Firefight 6.82)"
     facade = hooks(game)
     if facade.fire_restrictions_live:
         reasons = facade.fire_restrictions(describe_attack(game, firer, target, w, mode))
@@ -257,20 +257,20 @@ def attack_problem(game: Game, firer: Unit, target: Unit, weapon_line: str | Non
 
 def check_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
                  weapons_by_firer: Mapping[str, str] | None, mode: str) -> None:
-    """Raise RulesError unless the announced attack is legal [6.0, 6.13, 6.3]."""
+    """Raise RulesError unless the announced attack is legal (Firefight 6.0, 6.13, 6.3)."""
     if target_id not in game.state.units:
-        raise RulesError(f"no unit {target_id!r}", rule="[6.0]")
+        raise RulesError(f"no unit {target_id!r}", rule="Firefight 6.0")
     if not firers:
-        raise RulesError("an attack needs at least one firing unit", rule="[6.0]")
+        raise RulesError("an attack needs at least one firing unit", rule="Firefight 6.0")
     if len(set(firers)) != len(firers):
-        raise RulesError("a unit may fire only once per Game-Turn", rule="[6.11]")
+        raise RulesError("a unit may fire only once per Game-Turn", rule="Firefight 6.11")
     target = game.state.units[target_id]
     for fid in firers:
         if fid not in game.state.units:
-            raise RulesError(f"no unit {fid!r}", rule="[6.0]")
+            raise RulesError(f"no unit {fid!r}", rule="Firefight 6.0")
         f = game.state.units[fid]
         if f.side != side:
-            raise RulesError(f"{fid} is not a unit of {side}", rule="[6.0]")
+            raise RulesError(f"{fid} is not a unit of {side}", rule="Firefight 6.0")
         why = attack_problem(game, f, target, (weapons_by_firer or {}).get(fid), mode)
         if why:
             raise RulesError(f"{fid} may not fire at {target_id}: {strip_rule(why)}",
@@ -278,12 +278,12 @@ def check_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
 
 
 # ---------------------------------------------------------------------------------------------
-# the numbers of a shot [6.0 Steps 3-4, 6.5, 6.7]
+# the numbers of a shot (Firefight 6.0 Steps 3-4, 6.5, 6.7)
 # ---------------------------------------------------------------------------------------------
 
 
 def base_rating(line: str, cls: str, rng: int) -> int | None:
-    """[6.0 Step 3] the Attack Rating on the firing table; None beyond the maximum range."""
+    """Firefight 6.0 Step 3: the Attack Rating on the firing table; None beyond the maximum range."""
     arr = ff_data().fire.get((line, cls))
     if arr is None or rng >= len(arr):
         return None
@@ -291,7 +291,7 @@ def base_rating(line: str, cls: str, rng: int) -> int | None:
 
 
 def crt_result(crt: str, ar: int, roll: int, filters: Iterable[str]) -> tuple[str, str]:
-    """[6.0 Step 4, 6.7] look up the CRT; a cell coloured for one of the target's terrain
+    """Firefight 6.0 Step 4, 6.7: look up the CRT; a cell coloured for one of the target's terrain
     filters is No Effect. Returns (result, table result before the filter). AR <= 0: no effect;
     AR above the last column uses the last column (docs/decisions.md FFD-6)."""
     if ar <= 0:
@@ -317,8 +317,8 @@ class Shot:
     The steps fill in the weapon, the attack dict the hooks receive, the roll, the Attack Rating
     and the result; :meth:`outcome` is the record of the shot (returned by
     :func:`execute_attack`, logged, passed to ``firefight_attack_done``). A step sets
-    ``resolved`` to end the computing part early (beyond range [6.14]) and ``finished`` to end
-    the whole shot (the target is already gone [6.31]).
+    ``resolved`` to end the computing part early (beyond range, Firefight 6.14) and ``finished`` to end
+    the whole shot (the target is already gone, Firefight 6.31).
     """
 
     game: Game
@@ -362,23 +362,24 @@ FireStep = Callable[[Shot], None]
 
 
 def _target_present(shot: Shot) -> None:
-    """[6.31] a firer whose target is already gone counts as having fired."""
+    """Firefight 6.31: a firer whose target is already gone counts as having fired."""
     game = shot.game
     if game.state.units[shot.target].hex is None:
         mark_fired(game.state.units[shot.firer], None)
         shot.record = {"firer": shot.firer, "result": "-",
-                       "note": "target gone: fire counts [6.31]"}
+                       "note": "target gone: fire counts Firefight 6.31"}
         shot.finished = True
 
 
 def _weapon(shot: Shot) -> None:
-    """[6.0 Step 3, 6.8, 6.9] the weapon asked for, else the one with the best rating."""
+    """Firefight 6.0 Step 3, 6.8, 6.9: the weapon asked for, else the one with the best rating."""
     units = shot.game.state.units
     shot.weapon = choose_weapon(shot.game, units[shot.firer], units[shot.target], shot.weapon_line)
 
 
 def _attack(shot: Shot) -> None:
-    """The attack dict the fire hooks receive (range [6.0 Step 1], terrain filters [6.7])."""
+    """The attack dict the fire hooks receive (range (Firefight 6.0 Step 1), terrain filters, Firefight
+    6.7)."""
     units = shot.game.state.units
     assert shot.weapon is not None
     shot.attack = describe_attack(shot.game, units[shot.firer], units[shot.target], shot.weapon,
@@ -386,7 +387,7 @@ def _attack(shot: Shot) -> None:
 
 
 def _dice(shot: Shot) -> None:
-    """[6.0 Step 4] two dice, unless forced (table-side)."""
+    """Firefight 6.0 Step 4: two dice, unless forced (table-side)."""
     if shot.roll is None:
         game = shot.game
         who = f"{public_ref(game, shot.firer)}->{public_ref(game, shot.target)}"
@@ -394,33 +395,33 @@ def _dice(shot: Shot) -> None:
 
 
 def _base_rating(shot: Shot) -> None:
-    """[6.0 Step 3] the firing table's Attack Rating (``firefight_base_attack_rating``)."""
+    """Firefight 6.0 Step 3: the firing table's Attack Rating (``firefight_base_attack_rating``)."""
     att = shot.attack
     shot.base = base_rating(att["line"], att["target_class"], att["range"])
-    shot.base_source = "[6.0] firing table"
+    shot.base_source = "Firefight 6.0: firing table"
     over = hooks(shot.game).base_attack_rating(dict(att), shot.base)
     if over is not None:
         shot.base, shot.base_source = over
 
 
 def _modifiers(shot: Shot) -> None:
-    """[6.52, 6.53, 6.85, 6.93] a suppressed firer -3; the rules' ``firefight_fire_modifiers``."""
+    """Firefight 6.52, 6.53, 6.85, 6.93: a suppressed firer -3; the rules' ``firefight_fire_modifiers``."""
     att = shot.attack
     game = shot.game
     firer = game.state.units.get(att["firer"]) if att.get("firer") else None
     if firer is not None and firer.state.get("S"):
-        rule = "[6.52]" if not is_vehicle(firer) else "[6.53]"
+        rule = "Firefight 6.52" if not is_vehicle(firer) else "Firefight 6.53"
         if att["line"] in ("US-Dragon", "SU-RPG7"):
-            rule = "[6.85]" if att["line"] == "US-Dragon" else "[6.93]"
+            rule = "Firefight 6.85" if att["line"] == "US-Dragon" else "Firefight 6.93"
         shot.modifiers.append(Modifier("firer suppressed", -3, rule))
     shot.modifiers.extend(hooks(game).fire_modifiers(dict(att)))
 
 
 def _range(shot: Shot) -> None:
-    """[6.14] fire beyond the weapon's maximum range is wasted."""
+    """Firefight 6.14: fire beyond the weapon's maximum range is wasted."""
     if shot.base is None:
         shot.ar, shot.result, shot.table = None, "-", "-"
-        shot.note = "beyond maximum range: wasted [6.14]"
+        shot.note = "beyond maximum range: wasted Firefight 6.14"
         shot.resolved = True
 
 
@@ -431,14 +432,14 @@ def _final_rating(shot: Shot) -> None:
 
 
 def _terrain_filters(shot: Shot) -> None:
-    """[6.7] the target's terrain filters, as the rules change them (all adds, then all
+    """Firefight 6.7: the target's terrain filters, as the rules change them (all adds, then all
     removes)."""
     adds, removes = hooks(shot.game).terrain_filters(dict(shot.attack))
     shot.filters = (set(shot.attack.get("filters", ())) | adds) - removes
 
 
 def _crt(shot: Shot) -> None:
-    """[6.0 Step 4, 6.7] the Combat Results Table."""
+    """Firefight 6.0 Step 4, 6.7: the Combat Results Table."""
     assert shot.ar is not None and shot.roll is not None
     shot.result, shot.table = crt_result(shot.attack["crt"], shot.ar, shot.roll, shot.filters)
 
@@ -452,12 +453,13 @@ def _result_override(shot: Shot) -> None:
 
 
 def _mark_fired(shot: Shot) -> None:
-    """[6.11] the firer has fired this Game-Turn (and with which kind of weapon [6.82, 6.83])."""
+    """Firefight 6.11: the firer has fired this Game-Turn (and with which kind of weapon, Firefight
+    6.82, 6.83)."""
     mark_fired(shot.game.state.units[shot.firer], shot.weapon)
 
 
 def _apply(shot: Shot) -> None:
-    """[6.5-6.58] the result takes effect on the target."""
+    """Firefight 6.5-6.58: the result takes effect on the target."""
     shot.applied = apply_result(shot.game, shot.target, shot.outcome()["result"], shot.mode)
 
 
@@ -471,8 +473,8 @@ def _report(shot: Shot) -> None:
     report_about(
         shot.game, "fire", [shot.firer, shot.target], result=out["result"],
         modifiers=[Modifier(m["name"], m["value"], m["rule"]) for m in out["modifiers"]],
-        rules=["[6.0]", "[6.7]"], firer=shot.firer, target=shot.target, weapon=shot.weapon.line,
-        range=att["range"], roll=shot.roll, ar=out["ar"], base=out["base"],
+        rules=["Firefight 6.0", "Firefight 6.7"], firer=shot.firer, target=shot.target,
+        weapon=shot.weapon.line, range=att["range"], roll=shot.roll, ar=out["ar"], base=out["base"],
         applied=shot.applied, filters=out["filters"], mode=shot.mode)
 
 
@@ -536,8 +538,8 @@ def _shot_of(game: Game, attack: Mapping[str, Any], roll: int | None) -> Shot:
 
 
 def attack_rating(game: Game, attack: Mapping[str, Any]) -> tuple[int | None, str, list[Modifier]]:
-    """Base AR (and its source) plus every modifier with its case number [6.0 Step 3, 6.52,
-    6.53, 6.85, 6.93]; optional rules add theirs through ``firefight_fire_modifiers``. (The fire
+    """Base AR (and its source) plus every modifier with its case number (Firefight 6.0
+    Step 3, 6.52, 6.53, 6.85, 6.93); optional rules add theirs through ``firefight_fire_modifiers``. (The fire
     steps from ``base_rating`` up to ``range``.)"""
     pipeline, start, rng, _ = fire_pipeline(game)
     shot = _shot_of(game, attack, None)
@@ -557,15 +559,15 @@ def resolve_attack(game: Game, attack: dict[str, Any], roll: int) -> dict[str, A
 def execute_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
                    weapons_by_firer: Mapping[str, str] | None, mode: str,
                    rolls: Sequence[int] | None = None) -> list[dict[str, Any]]:
-    """Resolve an announced attack, unit by unit in the order given [6.0, 6.3, 6.31].
+    """Resolve an announced attack, unit by unit in the order given (Firefight 6.0, 6.3, 6.31).
 
     Checks everything first (RulesError, state unchanged); then every firer counts as having
-    fired even when the target is already gone [6.31]. ``rolls`` forces the dice (table-side).
+    fired even when the target is already gone (Firefight 6.31). ``rolls`` forces the dice (table-side).
     Each firer's fire runs the whole fire procedure (:func:`fire_pipeline`).
     """
     check_attack(game, side, firers, target_id, weapons_by_firer, mode)
     if mode == "direct":
-        ff(game).setdefault("attacked", []).append(target_id)  # [6.13]
+        ff(game).setdefault("attacked", []).append(target_id)  # Firefight 6.13
     pipeline, _, _, end = fire_pipeline(game)
     steps = pipeline.steps
     outcomes: list[dict[str, Any]] = []
@@ -583,56 +585,56 @@ def execute_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
 
 
 # ---------------------------------------------------------------------------------------------
-# results [6.5-6.58, 7.44, 8.65]
+# results (Firefight 6.5-6.58, 7.44, 8.65)
 # ---------------------------------------------------------------------------------------------
 
 
 def apply_result(game: Game, unit_id: str, result: str, source: str) -> str:
-    """Apply a combat result [6.5-6.58, 7.44, 8.65]; returns what happened."""
+    """Apply a combat result (Firefight 6.5-6.58, 7.44, 8.65); returns what happened."""
     u = game.state.units[unit_id]
     if u.hex is None or result == "-":
         return "no effect"
     invalidate_targets(game)
     veh = is_vehicle(u)
     happened = result
-    if result == "Kms":  # [8.65]
+    if result == "Kms":  # Firefight 8.65
         if not veh:
-            happened = destroy(game, u, "Kms: dismounted personnel killed [8.65]")
+            happened = destroy(game, u, "Kms: dismounted personnel killed Firefight 8.65")
         else:
             apply_result(game, unit_id, "S", source)
             if utype(u).missile:
                 u.state["Kms"] = True
-                happened = "S and missile armament destroyed [8.65]"
+                happened = "S and missile armament destroyed Firefight 8.65"
             else:
-                happened = "S (missiles immune) [8.65]"
+                happened = "S (missiles immune) Firefight 8.65"
     elif result == "S":
         if not veh and u.state.get("S"):
-            happened = destroy(game, u, "second S on suppressed personnel [6.57]")
+            happened = destroy(game, u, "second S on suppressed personnel Firefight 6.57")
         else:
             u.state["S"] = True
-            happened = "S" + (" (no further effect [6.57])" if veh and u.state.get("S") else "")
+            happened = "S" + (" (no further effect Firefight 6.57)" if veh and u.state.get("S") else "")
     elif result in ("Kf", "Km"):
         if not veh:
-            happened = "no effect (Kf/Km apply only to vehicles [6.5])"
+            happened = "no effect (Kf/Km apply only to vehicles Firefight 6.5)"
         elif u.state.get("Kf") or u.state.get("Km"):
-            happened = destroy(game, u, "second Kf/Km [6.58]")
+            happened = destroy(game, u, "second Kf/Km Firefight 6.58")
         else:
             u.state[result] = True
     elif result == "K":
-        happened = destroy(game, u, "K [6.55]")
+        happened = destroy(game, u, "K Firefight 6.55")
     hooks(game).result_applied(unit_id, result, source)
     return happened
 
 
 def destroy(game: Game, u: Unit, why: str) -> str:
-    """Remove a unit; a destroyed vehicle's passengers die with it [6.55, 7.44]."""
+    """Remove a unit; a destroyed vehicle's passengers die with it (Firefight 6.55, 7.44)."""
     for pid in list(u.state.get("passengers", [])):
         p = game.state.units[pid]
         p.hex = None
         p.state["destroyed"] = game.state.turn
     carrier = u.state.pop("carrier", None)
-    if carrier is not None:  # a passenger killed on its own ([16.21] exposed): it leaves the
-        pax = game.state.units[str(carrier)].state.get("passengers", [])  # vehicle [7.44]
+    if carrier is not None:  # a passenger killed on its own (Firefight 16.21 exposed): it leaves the
+        pax = game.state.units[str(carrier)].state.get("passengers", [])  # vehicle (Firefight 7.44)
         if u.id in pax:
             pax.remove(u.id)
     u.hex = None
@@ -641,13 +643,13 @@ def destroy(game: Game, u: Unit, why: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# the choices of a side: candidate attacks and one attack or pass [6.0, 6.3, 7.5]
+# the choices of a side: candidate attacks and one attack or pass (Firefight 6.0, 6.3, 7.5)
 # ---------------------------------------------------------------------------------------------
 
 
 def _rated(game: Game, firer: Unit, target: Unit, w: Weapon, rng: int, mode: str) -> bool:
     """The weapon has an Attack Rating at this range: on the table, or from an optional rule's
-    ``firefight_base_attack_rating`` (small arms vs vehicles [24.0])."""
+    ``firefight_base_attack_rating`` (small arms vs vehicles, Firefight 24.0)."""
     if base_rating(w.line, target_class(game, target), rng) is not None:
         return True
     facade = hooks(game)
@@ -707,9 +709,9 @@ def phase_actions(game: Game, side: str) -> list[dict[str, Any]]:
 
 def attack_step(game: Game, side: str, mode: str, target_ids: Sequence[str] | None = None,
                 *, actions: bool = False) -> Step:
-    """Ask ``side`` for one attack (or pass) and resolve it [6.0, 6.3]; returns True if the side
+    """Ask ``side`` for one attack (or pass) and resolve it (Firefight 6.0, 6.3); returns True if the side
     attacked (or ran a phase action). Used for Direct Fire, Opportunity Fire and by the optional
-    rules (overwatch [15])."""
+    rules (overwatch, Firefight 15)."""
     options: list[Any] = ["pass", *candidate_attacks(game, side, mode, target_ids)]
     extra = phase_actions(game, side) if actions else []
     options.extend(extra)
@@ -718,7 +720,7 @@ def attack_step(game: Game, side: str, mode: str, target_ids: Sequence[str] | No
     validate = _attack_validator(game, side, mode)
     choice = yield Decision(side, f"firefight.{mode}_fire", options=options, validate=validate,
                             context={"mode": mode, "targets": list(target_ids or [])},
-                            prompt=f"{side}: attack or pass", rule="[6.0]")
+                            prompt=f"{side}: attack or pass", rule="Firefight 6.0")
     if choice == "pass":
         return False
     facade = hooks(game)

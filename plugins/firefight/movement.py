@@ -1,5 +1,5 @@
-"""Movement [7.0-7.5]: movement points and terrain costs, exits, transport [7.4], stacking
-[7.3], and a unit's move hex by hex with the Opportunity Fire it draws [7.5].
+"""Movement (Firefight 7.0-7.5): movement points and terrain costs, exits, transport (Firefight 7.4), stacking
+Firefight 7.3, and a unit's move hex by hex with the Opportunity Fire it draws (Firefight 7.5).
 
 The checks (``*_problem``) return the reason with its case number or ``None``; ``do_*`` change
 the game only after every check passed (else :class:`~hexwar.core.errors.RulesError`, game
@@ -42,25 +42,26 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------------------------------
-# movement points and the checks of a step [7.0-7.26]
+# movement points and the checks of a step (Firefight 7.0-7.26)
 # ---------------------------------------------------------------------------------------------
 
 
 
-DUMMY_VEHICLE_MA = 3.0  # docs/decisions.md FFD-25: a dummy posing as a vehicle moves like one (MA 3 [7.0])
+#: a dummy posing as a vehicle moves like one (MA 3, Firefight 7.0; docs/decisions.md FFD-25)
+DUMMY_VEHICLE_MA = 3.0
 
 
 def moves_as_vehicle(unit: Unit) -> bool:
-    """[7.0] vehicles spend Movement Points, personnel move one hex. A dummy [12.0] is used
+    """Firefight 7.0: vehicles spend Movement Points, personnel move one hex. A dummy (Firefight 12.0) is used
     "as though it were a real unit": it moves like what its owner says it is (``state.claim``,
-    [11.0]; docs/decisions.md FFD-25), so a dummy claiming to be a vehicle moves like a vehicle."""
+    Firefight 11.0; docs/decisions.md FFD-25), so a dummy claiming to be a vehicle moves like a vehicle."""
     if unit.state.get("dummy"):
         return unit.state.get("claim") == "vehicle"
     return is_vehicle(unit)
 
 
 def movement_allowance(unit: Unit, game: Game | None = None) -> float:
-    """[7.0, 27.x] a vehicle's MA from its data; personnel move one hex (counted as 1); a dummy
+    """Firefight 7.0, 27.x: a vehicle's MA from its data; personnel move one hex (counted as 1); a dummy
     claiming to be a vehicle has MA 3 (:func:`moves_as_vehicle`)."""
     ud = utype(unit)
     if unit.state.get("dummy"):
@@ -75,9 +76,9 @@ def movement_allowance(unit: Unit, game: Game | None = None) -> float:
 
 
 def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -> float:
-    """MP to move from ``src`` into adjacent ``dst`` [7.0, 7.1, TEC]: along a road through its
+    """MP to move from ``src`` into adjacent ``dst`` (Firefight 7.0, 7.1, TEC): along a road through its
     road hexside 1/2 (the stream is bridged) and other terrain ignored; along a trail 1; else
-    the hex's cost; a stream hexside (unbridged) adds 1. Personnel pay 1 (one hex [7.0])."""
+    the hex's cost; a stream hexside (unbridged) adds 1. Personnel pay 1 (one hex, Firefight 7.0)."""
     d = ff_data()
     side = board.hexside_of.get((src, dst), frozenset())
     if not moves_as_vehicle(unit):
@@ -86,7 +87,7 @@ def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -
         side = side - {"bridge"}  # Addenda: a demolished bridge is an unbridged stream hexside
     if "road" in side and ("bridge" in side or "stream" not in side):
         cost = d.feature_cost["road"]
-    elif "road" in side:  # unbridged: the hex's cost plus the stream [TEC Bridge; Addenda]
+    elif "road" in side:  # unbridged: hex cost plus stream (Firefight TEC Bridge; Firefight Addenda)
         cost = d.hex_cost.get(board.terrain_of.get(dst, "clear"), 1.0) + d.feature_cost["stream"]
     else:
         cost = d.feature_cost["trail"] if "trail" in side else d.hex_cost.get(
@@ -99,31 +100,31 @@ def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -
 
 
 def mover_problem(game: Game, unit: Unit) -> str | None:
-    """Why ``unit`` may not start a move now [6.11, 6.52, 6.54, 7.21, 7.22, 7.42]."""
+    """Why ``unit`` may not start a move now (Firefight 6.11, 6.52, 6.54, 7.21, 7.22, 7.42)."""
     entering = unit.hex is None and "enter" in unit.state and not unit.state.get("exited") \
         and not unit.state.get("destroyed") and int(unit.state["enter"].get("turn", 1)) <= \
         game.state.turn
     if unit.hex is None and not entering:
         return "the unit is not on the map"
     if carried(unit):
-        return "a passenger moves with its vehicle [7.41]"
+        return "a passenger moves with its vehicle (Firefight 7.41)"
     if unit.state.get("moved"):
-        return "the unit has already moved this Game-Turn [7.21]"
+        return "the unit has already moved this Game-Turn (Firefight 7.21)"
     if unit.state.get("fired"):
-        return "the unit fired this Game-Turn [7.22]"
+        return "the unit fired this Game-Turn (Firefight 7.22)"
     if unit.state.get("acted"):
-        return "the unit mounted or dismounted this Game-Turn [7.42]"
+        return "the unit mounted or dismounted this Game-Turn (Firefight 7.42)"
     if unit.state.get("Km"):
-        return "a Km vehicle cannot move [6.54]"
+        return "a Km vehicle cannot move (Firefight 6.54)"
     if not is_vehicle(unit) and unit.state.get("S"):
-        return "suppressed personnel may not move [6.52]"
+        return "suppressed personnel may not move (Firefight 6.52)"
     if unit.state.get("frozen_until", 0) > game.state.turn:
         return "the scenario forbids this unit to move yet"
     return None
 
 
 def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
-    """Why the moving ``unit`` may not enter ``dst`` now [7.0, 7.23, 7.25]."""
+    """Why the moving ``unit`` may not enter ``dst`` now (Firefight 7.0, 7.23, 7.25)."""
     src = unit.hex
     mp = float(unit.state["mp"]) if unit.state.get("moved") else movement_allowance(unit, game)
     if dst not in game.board.hexes:
@@ -131,22 +132,22 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
     if src is None:
         entry = [hexof(game, x) for x in _entry_hexes(unit)]
         if dst not in entry:
-            return "a unit enters the map at its scenario entry hexes [9.13]"
+            return "a unit enters the map at its scenario entry hexes (Firefight 9.13)"
         cost = 1.0 if not moves_as_vehicle(unit) else (game.board.terrain_of.get(dst) and \
             ff_data().hex_cost.get(game.board.terrain_of[dst], 1.0)) or 1.0
     else:
         if src.distance(dst) != 1:
-            return "a unit moves from hex to adjacent hex [7.24]"
+            return "a unit moves from hex to adjacent hex (Firefight 7.24)"
         cost = step_cost(game, game.board, unit, src, dst)
         if moves_as_vehicle(unit):
             pair = frozenset((src, dst))
             add = addenda(game)
             if pair in add["impassable"]:
-                return "the hexside is impassable to vehicles (Addenda)"
+                return "the hexside is impassable to vehicles (Firefight Addenda)"
             if pair in add["impassable_streams"] and (
                     "bridge" not in game.board.hexside_of.get((src, dst), frozenset())
                     or pair in add["demolished"]):
-                return "the stream is impassable to vehicles (Addenda)"
+                return "the stream is impassable to vehicles (Firefight Addenda)"
         facade = hooks(game)
         if facade.move_restrictions_live:
             reasons = facade.move_restrictions(unit.id, game.board.label(src),
@@ -155,13 +156,13 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
                 return reasons[0]
     if not moves_as_vehicle(unit):
         if unit.state.get("steps", 0) >= 1:
-            return "infantry moves one hex per Game-Turn [7.0]"
+            return "infantry moves one hex per Game-Turn (Firefight 7.0)"
     elif cost > mp + 1e-9:
-        return f"needs {cost:g} MP, {mp:g} left [7.23]"
+        return f"needs {cost:g} MP, {mp:g} left (Firefight 7.23)"
     if any(u.side != unit.side and u.hex == dst and not carried(u)
            for u in game.state.units.values()) and not hooks(game).may_enter_enemy_hex(
                unit.id, game.board.label(dst)):
-        return "enemy units occupy that hex [7.25]"
+        return "enemy units occupy that hex (Firefight 7.25)"
     return None
 
 
@@ -180,16 +181,16 @@ def legal_steps(game: Game, unit: Unit) -> list[str]:
 
 
 def exit_problem(game: Game, unit: Unit) -> str | None:
-    """[7.26] a unit on an edge hex may leave the map for 1 MP (infantry: as its one hex)."""
+    """Firefight 7.26: a unit on an edge hex may leave the map for 1 MP (infantry: as its one hex)."""
     if unit.hex is None:
         return "the unit is not on the map"
     if len(game.board.neighbors_of[unit.hex]) == 6:
-        return "only a unit on a map-edge hex may exit [7.26]"
+        return "only a unit on a map-edge hex may exit (Firefight 7.26)"
     if moves_as_vehicle(unit):
         if float(unit.state.get("mp", 0)) < 1.0 - 1e-9:
-            return "exiting the map costs one Movement Point [7.26]"
+            return "exiting the map costs one Movement Point (Firefight 7.26)"
     elif unit.state.get("steps", 0) >= 1:
-        return "infantry moves one hex per Game-Turn [7.0]"
+        return "infantry moves one hex per Game-Turn (Firefight 7.0)"
     return None
 
 
@@ -255,25 +256,25 @@ class MountCheck:
 
 
 def mount_problem(game: Game, vehicle: Unit, pax: Sequence[Unit]) -> str | None:
-    """[7.42, 7.43] mount in the same hex, neither fired nor moved, within capacity in men."""
+    """Firefight 7.42, 7.43: mount in the same hex, neither fired nor moved, within capacity in men."""
     if not is_vehicle(vehicle) or utype(vehicle).capacity <= 0:
-        return "this vehicle carries no passengers [7.43]"
+        return "this vehicle carries no passengers (Firefight 7.43)"
     if not pax:
         return "nobody to mount"
     for u in [vehicle, *pax]:
         if u.hex is None or u.state.get("fired") or u.state.get("moved") or u.state.get("acted"):
-            return "units that fired, moved or acted this turn may not mount [7.42]"
+            return "units that fired, moved or acted this turn may not mount (Firefight 7.42)"
     for p in pax:
         if p.state.get("dummy") or vehicle.state.get("dummy"):
-            return "a dummy is nothing: it neither boards nor carries anyone [12.0]"
+            return "a dummy is nothing: it neither boards nor carries anyone (Firefight 12.0)"
         if is_vehicle(p) or carried(p) or p.hex != vehicle.hex or p.side != vehicle.side:
-            return "mounting personnel must be in the vehicle's hex [7.42]"
+            return "mounting personnel must be in the vehicle's hex (Firefight 7.42)"
         if p.state.get("S"):
-            return "suppressed personnel may not move [6.52]"
+            return "suppressed personnel may not move (Firefight 6.52)"
     men = sum(utype(game.state.units[x]).men for x in vehicle.state.get("passengers", []))
     men += sum(utype(p).men for p in pax)
     if men > utype(vehicle).capacity:
-        return f"{men} men exceed the capacity of {utype(vehicle).capacity} [7.43]"
+        return f"{men} men exceed the capacity of {utype(vehicle).capacity} (Firefight 7.43)"
     return None
 
 
@@ -296,7 +297,7 @@ def dismount_problem(game: Game, vehicle: Unit) -> str | None:
         return "the vehicle is not on the map"
     for u in [vehicle] + [game.state.units[x] for x in vehicle.state["passengers"]]:
         if u.state.get("fired") or u.state.get("moved") or u.state.get("acted"):
-            return "units that fired, moved or acted this turn may not dismount [7.42]"
+            return "units that fired, moved or acted this turn may not dismount (Firefight 7.42)"
     return None
 
 
@@ -313,7 +314,7 @@ def do_dismount(game: Game, vehicle: Unit) -> None:
 
 
 def stacking_violations(game: Game) -> dict[str, list[str]]:
-    """[7.3, 7.31] hexes with more than four friendly units (a vehicle and its passengers count
+    """Firefight 7.3, 7.31: hexes with more than four friendly units (a vehicle and its passengers count
     as one) at the end of the Movement Phase."""
     count: dict[tuple[str, Hex], list[str]] = {}
     facade = hooks(game)
@@ -327,7 +328,7 @@ def stacking_violations(game: Game) -> dict[str, list[str]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# a unit's move, hex by hex, and the fire it draws [7.0-7.26, 7.5]
+# a unit's move, hex by hex, and the fire it draws (Firefight 7.0-7.26, 7.5)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -338,7 +339,7 @@ def _friendly_count(game: Game, side: str, h: Any, exclude: str) -> int:
 
 
 def may_stop(game: Game, unit: Unit) -> bool:
-    """[7.3] design: a unit may not end its move where it would make five friendly units (the
+    """Firefight 7.3: design: a unit may not end its move where it would make five friendly units (the
     limit is then kept at the end of the phase whatever the others do)."""
     return unit.hex is None or _friendly_count(game, unit.side, unit.hex, unit.id) < 4
 
@@ -387,8 +388,9 @@ def move_validator(game: Game, side: str) -> Any:
 
 
 def run_interrupts(game: Game, unit: Unit) -> Step:
-    """After a unit enters a hex (docs/decisions.md FFD-10): IF zone [8.8]; rules' mines and spotting
-    stages; Opportunity Fire [7.5, 7.51]; rules' after-fire stage (overrun [28])."""
+    """After a unit enters a hex (docs/decisions.md FFD-10): IF zone (Firefight 8.8); rules' mines and
+    spotting stages; Opportunity Fire (Firefight 7.5, 7.51); rules' after-fire stage (overrun,
+    Firefight 28)."""
     IF.attack_mover(game, unit)
     facade = hooks(game)
     label = game.board.label(unit.hex) if unit.hex is not None else ""
@@ -406,16 +408,16 @@ def run_interrupts(game: Game, unit: Unit) -> Step:
 
 
 def move_unit(game: Game, unit: Unit) -> Step:
-    """[7.0-7.26, 7.5] move hex by hex; the opponent may fire after each hex entered."""
+    """Firefight 7.0-7.26, 7.5: move hex by hex; the opponent may fire after each hex entered."""
     unit.state["moved"] = True
     unit.state["mp"] = movement_allowance(unit, game)
     unit.state["steps"] = 0
     ff(game)["mover"] = unit.id
-    emit_about(game, "move_start", [unit.id], unit=unit.id, rule="[7.0]")
+    emit_about(game, "move_start", [unit.id], unit=unit.id, rule="Firefight 7.0")
     actions = 0
     while unit.hex is not None or unit.state.get("steps", 0) == 0:
         if unit.state.get("Km") and unit.hex is not None:
-            break  # [6.54] a Km from opportunity fire stops it
+            break  # Firefight 6.54: a Km from opportunity fire stops it
         opts = step_options(game, unit)
         if actions >= 8:  # guard: a rule's in-move action offered over and over
             opts = [o for o in opts if not (isinstance(o, Mapping) and "action" in o)]
@@ -425,13 +427,13 @@ def move_unit(game: Game, unit: Unit) -> Step:
                                 context={"unit": unit.id, "mp": unit.state.get("mp"),
                                          "hex": None if unit.hex is None
                                          else game.board.label(unit.hex)},
-                                prompt=f"{unit.id}: next hex, exit or stop", rule="[7.24]")
+                                prompt=f"{unit.id}: next hex, exit or stop", rule="Firefight 7.24")
         if choice == "stop":
             break
         if isinstance(choice, Mapping) and choice.get("exit"):
             do_exit(game, unit)
             emit_about(game, "exit", [unit.id], unit=unit.id, edge=unit.state.get("exit_edge"),
-                       rule="[7.26]")
+                       rule="Firefight 7.26")
             break
         if isinstance(choice, Mapping) and "to" in choice:
             do_step(game, unit, str(choice["to"]))
@@ -439,7 +441,7 @@ def move_unit(game: Game, unit: Unit) -> Step:
                        mp=unit.state.get("mp"))
             yield from run_interrupts(game, unit)
             if not moves_as_vehicle(unit):
-                break  # infantry (and a dummy posing as it [12.0]): one hex a Game-Turn [7.0]
+                break  # infantry (and a dummy posing as it, Firefight 12.0): one hex a turn (7.0)
             continue
         actions += 1
         step = hooks(game).move_action(unit.id, dict(choice))

@@ -1,8 +1,8 @@
-"""Observation: line of sight [5.0-5.21] and defilade [5.2].
+"""Observation: line of sight (Firefight 5.0-5.21) and defilade (Firefight 5.2).
 
 :class:`FirefightLos` is the Firefight I line of sight as a core ``LosRules``; optional rules
-add layers and options through ``firefight_los_layers``/``firefight_los_options`` (heights [13],
-smoke [14]). :func:`has_los` caches every answer per game and LOS epoch (``los_epoch`` in the
+add layers and options through ``firefight_los_layers``/``firefight_los_options`` (heights (Firefight 13),
+smoke, Firefight 14). :func:`has_los` caches every answer per game and LOS epoch (``los_epoch`` in the
 game-wide state, bumped by a rule that changes sight, e.g. smoke).
 """
 
@@ -39,7 +39,7 @@ LOS_CACHE = StashKey[tuple[int, dict[tuple[Hex, Hex], bool]]]("firefight.los_cac
 
 
 def defilade_sides(board: Board, h: Hex) -> tuple[int, ...]:
-    """Directions of the defilade hexsides of position ``h`` [5.2] (features ``defilade:<d>``)."""
+    """Directions of the defilade hexsides of position ``h`` (Firefight 5.2) (features ``defilade:<d>``)."""
     return tuple(int(f.split(":", 1)[1]) for f in board.features_of.get(h, ())
                  if f.startswith("defilade:"))
 
@@ -50,15 +50,16 @@ def _is_position_toward(board: Board, p: Hex, q: Hex) -> bool:
 
 
 class FirefightLos(BaseLosRules):
-    """Firefight I line of sight [5.0-5.21] as a core.los LosRules.
+    """Firefight I line of sight (Firefight 5.0-5.21) as a core.los LosRules.
 
     * Forest and Town hexes between the units block, whatever part of the hex the line touches
-      [5.1, 5.12] (``hexside_policy = "either"``, ``vertex_policy = "touch"``: docs/decisions.md FFD-4);
-      the end hexes never matter [5.11]; units never block [6.2]; roads, streams and contours do
-      nothing [5.1, CL 5.1].
-    * A defilade position between the units blocks when the line crosses (or runs along, [5.2]
-      example D) its defilade hexside [5.2, 5.21]. When the hexside is two-sided and one side is
-      an end hex, it does not block ([5.2] example B note; docs/decisions.md FFD-5).
+      Firefight 5.1, 5.12: (``hexside_policy = "either"``, ``vertex_policy = "touch"``:
+      docs/decisions.md FFD-4); the end hexes never matter (Firefight 5.11); units never block
+      (Firefight 6.2); roads, streams and contours do nothing (Firefight 5.1, Firefight 5.1
+      (Clarifications)).
+    * A defilade position between the units blocks when the line crosses (or runs along, Firefight 5.2
+      example D) its defilade hexside (Firefight 5.2, 5.21). When the hexside is two-sided and one side is
+      an end hex, it does not block (Firefight 5.2 example B note; docs/decisions.md FFD-5).
     * Optional rules add :class:`LosLayer` objects and options (hookspecs).
     """
 
@@ -79,7 +80,7 @@ class FirefightLos(BaseLosRules):
 
     def hex_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
         if self.forest_town_block and board.terrain_of.get(h) in FOREST_TOWN:
-            return LosEffect("block", 0, f"{board.terrain_of[h]} hex between", "Firefight [5.1]")
+            return LosEffect("block", 0, f"{board.terrain_of[h]} hex between", "Firefight 5.1")
         for layer in self.layers:
             e = layer.hex_effect(board, h, ctx)
             if e is not None:
@@ -96,7 +97,7 @@ class FirefightLos(BaseLosRules):
             two_sided_end = pa and pb and (a in ends or b in ends)
             if not two_sided_end and ((pa and a not in ends) or (pb and b not in ends)):
                 return LosEffect("block", 0, "defilade hexside of a position between",
-                                 "Firefight [5.2]" if how == "cross" else "Firefight [5.2] D")
+                                 "Firefight 5.2" if how == "cross" else "Firefight 5.2 D")
         for layer in self.layers:
             e = layer.hexside_effect(board, a, b, how, ctx)
             if e is not None:
@@ -131,7 +132,7 @@ def los_rules(game: Game | None) -> FirefightLos:
 
 
 def has_los(game: Game, a: Hex, b: Hex) -> bool:
-    """Line of sight between two hexes [5.0] (cached per game and LOS epoch)."""
+    """Line of sight between two hexes (Firefight 5.0) (cached per game and LOS epoch)."""
     if a == b:
         return True
     data = ff(game)
@@ -159,7 +160,7 @@ def los_board(board: Board, a: Hex, b: Hex, rules: FirefightLos | None = None) -
 
 
 def in_defilade_geom(board: Board, firer_hex: Hex, target_hex: Hex) -> bool:
-    """[5.2] the target's hex is a defilade position and the fire enters it through its defilade
+    """Firefight 5.2: the target's hex is a defilade position and the fire enters it through its defilade
     hexside (through a corner: either hexside counts, docs/decisions.md FFD-5)."""
     sides = defilade_sides(board, target_hex)
     if not sides or firer_hex == target_hex:
@@ -171,8 +172,8 @@ def in_defilade_geom(board: Board, firer_hex: Hex, target_hex: Hex) -> bool:
 
 
 def in_defilade(game: Game | None, board: Board, firer_hex: Hex, target: Unit) -> bool:
-    """[5.2] whether ``target`` is in defilade against fire from ``firer_hex``; optional rules
-    may decide otherwise (``firefight_target_in_defilade``: [13.3], [23.1])."""
+    """Firefight 5.2: whether ``target`` is in defilade against fire from ``firer_hex``; optional rules
+    may decide otherwise (``firefight_target_in_defilade``: (Firefight 13.3), Firefight 23.1)."""
     assert target.hex is not None
     base = in_defilade_geom(board, firer_hex, target.hex)
     if game is not None:

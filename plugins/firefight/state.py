@@ -1,10 +1,10 @@
-"""The state every Firefight rule reads: the game-wide record, unit types and classes [3.3],
+"""The state every Firefight rule reads: the game-wide record, unit types and classes (Firefight 3.3),
 and events that name units under the name the other side may see.
 
 A rule module never keeps its own caches on the game: derived data lives in ``game.stash``
 under a module-level :class:`~hexwar.core.kit.StashKey`. Rules that refuse something raise
 :class:`~hexwar.core.errors.RulesError` with the case number (:func:`rule_of` reads it from a
-reason such as ``"... Game-Turn [6.11]"``).
+reason such as ``"... Game-Turn (Firefight 6.11)"``).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def ff(game: Game) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------
-# units [3.3]
+# units (Firefight 3.3)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -51,7 +51,7 @@ def side_code(unit_type: str) -> str:
 
 
 def target_class(game: Game | None, unit: Unit) -> str:
-    """[6.0 Step 2] personnel / apc / tank; Scn 3 treats the jeep TOW as personnel."""
+    """Firefight 6.0 Step 2: personnel / apc / tank; Scn 3 treats the jeep TOW as personnel."""
     cls = utype(unit).cls
     if game is not None:
         special = game.scenario.raw.get("special", {})
@@ -78,7 +78,7 @@ def hexof(game: Game, where: str | Hex) -> Hex:
     try:
         return game.board.parse(where)
     except ValueError as exc:
-        raise RulesError(str(exc), rule="[5.0]") from None
+        raise RulesError(str(exc), rule="Firefight 5.0") from None
 
 
 def enemy_of(side: str) -> str:
@@ -136,7 +136,7 @@ def _views(game: Game, unit_ids: Iterable[str]) -> list[tuple[tuple[str, ...] | 
 
 def emit_about(game: Game, type: str, unit_ids: Iterable[str], **payload: Any) -> None:
     """``game.emit`` for an event naming units: disguised units are shown by their public name
-    to the other side ([11, 12] via ``firefight_public_ref``)."""
+    to the other side (Firefight 11, 12 via ``firefight_public_ref``)."""
     for visible, table in _views(game, list(unit_ids)):
         game.emit(type, visible_to=visible, **_swap(payload, table))
 
@@ -155,8 +155,10 @@ def report_about(game: Game, what: str, unit_ids: Iterable[str], *, result: Any,
 # reasons and their case numbers
 # ---------------------------------------------------------------------------------------------
 
-_TRAILING_RULE = re.compile(r"\s*\[[0-9.,A-Z ]+\]$")
-_FIRST_RULE = re.compile(r"\[([0-9.]+)")
+#: a citation closing a reason: "... Game-Turn (Firefight 6.11, 4.1)", "... Firefight 6.57"
+_TRAILING_RULE = re.compile(
+    r"\s*(?:\(Firefight [^()]*(?:\([^()]*\)[^()]*)?\)|Firefight \d[^()]*(?:\([^()]*\))?)$")
+_FIRST_RULE = re.compile(r"Firefight (\d[\d.]*\d|\d|Addenda)")
 
 
 def strip_rule(text: str) -> str:
@@ -164,7 +166,7 @@ def strip_rule(text: str) -> str:
     return _TRAILING_RULE.sub("", text)
 
 
-def rule_of(text: str, default: str = "[6.0]") -> str:
+def rule_of(text: str, default: str = "Firefight 6.0") -> str:
     """The first case number a reason cites (``default`` when it cites none)."""
     m = _FIRST_RULE.search(text)
-    return f"[{m.group(1)}]" if m else default
+    return f"Firefight {m.group(1)}" if m else default

@@ -1,4 +1,4 @@
-"""Scenario victory conditions [9.2, Scenarios 1-9], one evaluator per ``[victory] kind``.
+"""Scenario victory conditions (Firefight 9.2, Scenarios 1-9), one evaluator per ``[victory] kind``.
 
 Decisions on what the text leaves open are written in each scenario's notes; the evaluators
 take their parameters from the scenario's ``[victory]`` table.

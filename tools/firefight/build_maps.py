@@ -8,11 +8,11 @@ Hwy 1, Rte 298 between them; Feldschlossen north of Gerlafingen on Rte 1A; the s
 
 Encoding (read by plugins/firefight/terrain.py):
 * hex ``terrain``: ``clear``, ``forest``, ``town`` (TEC); ``height``: ground height in metres
-  (440/460/480/500 [13.1]; used by the optional rule [13]);
+  (440/460/480/500 (Firefight 13.1); used by the optional rule, Firefight 13);
 * hex ``features``: ``road``/``trail`` (the hex is on one), ``defilade:<d>``: the hex is a
-  defilade position whose defilade hexside is its side ``d`` (core direction 1..6) [5.2],
+  defilade position whose defilade hexside is its side ``d`` (core direction 1..6) (Firefight 5.2),
   ``name:<place>`` (Versbach, Ebersburen, ...);
-* hexside ``features``: ``road``, ``trail`` (the road/trail crosses this hexside [7.1]),
+* hexside ``features``: ``road``, ``trail`` (the road/trail crosses this hexside, Firefight 7.1),
   ``stream``, ``bridge`` (TEC).
 """
 
@@ -75,7 +75,7 @@ class MapBuilder:
 
     def hill(self, centre: str, bands: list[tuple[int, int]], crest: int | None = None) -> None:
         """Heights by distance from the centre: bands [(radius, height)], highest first; hexes
-        on the ``crest`` ring become defilade positions facing down the slope [5.2]."""
+        on the ``crest`` ring become defilade positions facing down the slope (Firefight 5.2)."""
         c = H(centre)
         for _radius, _height in sorted(bands):
             pass
@@ -161,38 +161,39 @@ def map_a(out: Path) -> None:
     m.hex("1443", features=["name:Hill 485"])
     m.hill("2444", [(1, 460)])                                      # Asbachhohe (stand-in)
     m.hex("2444", features=["name:Asbachhohe"])
-    # disclosed heights [13.0, 13.22, 13.23, 13.3]
-    m.hex("1945", "Firefight [13.0]", height=460)
+    # disclosed heights (Firefight 13.0, 13.22, 13.23, 13.3)
+    m.hex("1945", "Firefight 13.0", height=460)
     for x in ("1944", "1946"):
-        m.hex(x, "Firefight [13.0]", height=440)
+        m.hex(x, "Firefight 13.0", height=440)
     for x in ("1304", "1307"):
-        m.hex(x, "Firefight [13.22]", height=440)
+        m.hex(x, "Firefight 13.22", height=440)
     for x in ("1305", "1306"):
-        m.hex(x, "Firefight [13.22]", height=460)
+        m.hex(x, "Firefight 13.22", height=460)
     for x in ("3307", "3308", "3208"):
-        m.hex(x, "Firefight [13.23]", height=460)
-    m.hex("2611", "Firefight [13.23]", height=440)
-    m.hex("3109", "Firefight [13.23]", height=440)
-    m.hex("3507", "Firefight [13.3]", height=480)
+        m.hex(x, "Firefight 13.23", height=460)
+    m.hex("2611", "Firefight 13.23", height=440)
+    m.hex("3109", "Firefight 13.23", height=440)
+    m.hex("3507", "Firefight 13.3", height=480)
     d = H("3206").direction_to(H("3306"))
-    m.hex("3206", "Firefight [13.3]", height=460, features=[f"defilade:{d}"])
-    # towns: Versbach (north, on Hwy 1; [5.1] example hexes 1817, 1918, 2017), Ebersburen (south)
+    m.hex("3206", "Firefight 13.3", height=460, features=[f"defilade:{d}"])
+    # towns: Versbach (north, on Hwy 1; (Firefight 5.1) example hexes 1817, 1918, 2017), Ebersburen (south)
     m.area(["1916", "1917", "2015", "2016", "2116", "2117"], "town", "Versbach")
-    m.area(["1817", "1918", "2017"], "town", "Versbach", "Firefight [5.1]")
-    m.hex("2112", "Firefight [5.1]", features=["defilade:4"])
-    m.hex("2410", "Firefight [13.21]", terrain="town", height=440)
+    m.area(["1817", "1918", "2017"], "town", "Versbach", "Firefight 5.1")
+    m.hex("2112", "Firefight 5.1", features=["defilade:4"])
+    m.hex("2410", "Firefight 13.21", terrain="town", height=440)
     m.area(["2047", "2048", "2049", "2147", "2148", "2247", "2248"], "town", "Ebersburen")
     # roads: Hwy 1 north-south, Rte 298 and Rte 12 east-west
     m.path(column_road(20, 1, 55), "road", "Hwy 1")
     m.path(row_road(38, 1, 39), "road", "Rte 298")
     m.path(row_road(24, 1, 39), "road", "Rte 12")
-    # a little forest (Map A has "less terrain" [3.1])
+    # a little forest (Map A has "less terrain" (Firefight 3.1))
     m.block(8, 10, 10, 12, "forest")
     m.block(28, 20, 30, 21, "forest")
     m.block(14, 40, 16, 42, "forest")
     m.block(33, 44, 35, 46, "forest")
     m.write(out, "Firefight Map A (stand-in)",
-            "Stand-in: hex facts of [5.1], [13.0]-[13.3] and the scenarios; the rest estimated.")
+            "Stand-in: hex facts of Firefight 5.1, Firefight 13.0-13.3 and the scenarios; the rest "
+            "estimated.")
 
 
 def map_b(out: Path) -> None:
@@ -203,17 +204,17 @@ def map_b(out: Path) -> None:
     for h in H("1226").within(2):
         m.hex(L(h), features=["name:Mittehohe"])
     m.hill("3049", [(1, 460)])
-    m.hex("2951", "Firefight [13.11]", height=440)
-    m.hex("3050", "Firefight [13.11]", height=460)
+    m.hex("2951", "Firefight 13.11", height=440)
+    m.hex("3050", "Firefight 13.11", height=460)
     # towns
     m.block(20, 18, 23, 20, "town", "Feldschlossen")
     m.area(["1939", "1940", "2039", "2040", "2139", "2140", "2239", "2240"], "town",
            "Gerlafingen")
-    m.hex("2039", "Firefight [8.11]", features=["name:Gerlafingen"])
+    m.hex("2039", "Firefight 8.11", features=["name:Gerlafingen"])
     m.hex("2140", "Firefight Scn 8", features=["name:Gerlafingen"])
     m.area(["2035", "2036", "2135", "2136"], "town", "Gerlafingen")
     # forests (the DF example puts TM 121 in forest hex 2834)
-    m.area(["2834"], "forest", source="Firefight [6.32] example")
+    m.area(["2834"], "forest", source="Firefight 6.32 example")
     m.area(["2733", "2734", "2835"], "forest")
     m.block(5, 5, 8, 10, "forest")
     m.block(30, 10, 34, 14, "forest")
@@ -234,7 +235,7 @@ def map_b(out: Path) -> None:
         if {a, b} <= set(row_road(21, 0, 39)) or {a, b} <= set(r298):
             m.side(a, b, "bridge")
     # the river of the Movement Example: 1938|1837 unbridged, the road 2138 -> 2137 bridged
-    mv = "Firefight [7.2] Movement Example"
+    mv = "Firefight 7.2 Movement Example"
     for a, b in [("1938", "1837"), ("1938", "1937"), ("2037", "1937"), ("2037", "2036"),
                  ("2037", "2137"), ("2138", "2237"), ("2238", "2237")]:
         m.side(a, b, "stream", mv)

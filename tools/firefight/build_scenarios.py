@@ -1,6 +1,6 @@
 """Writes the nine Firefight scenario files (run: python build_scenarios.py).
 
-Forces, missions, deployment areas and victory conditions follow [9.0] and [29.0] with the
+Forces, missions, deployment areas and victory conditions follow (Firefight 9.0) and (Firefight 29.0) with the
 Clarifications and the Errata (Scn 5: four 152mm). Each file's notes record the decisions taken
 where the text is silent (turn limits, ties, "intact", forces of Scn 8, the deployment chosen
 inside the stated area: the scenarios place every unit at fixed hexes of the stand-in maps).
@@ -82,7 +82,7 @@ class S:
                '[sides.US]\nname = "U.S."\n', '[sides.SU]\nname = "Soviet"\n', self.board, ""]
         out += ["[victory]", self.victory.strip(), ""]
         if self.deploy:
-            out += ["[setup]", "# [9.13] deployment areas, in deployment order (the units' hexes",
+            out += ["[setup]", "# Firefight 9.13 deployment areas, in deployment order (the units' hexes",
                     "# below are a legal default inside them)", "deploy = [",
                     *[f"  {d}," for d in self.deploy], "]", ""]
         out += ["[special]", *self.special, ""]
@@ -121,12 +121,12 @@ def scn1(out: Path) -> None:
                  'count = 5\nby_turn = 10\nelse_winner = "SU"')
     s.special = ['ai = { US = { posture = "attack", objective = "Ebersburen" }, '
                  'SU = { posture = "defend", objective = "Ebersburen" } }']
-    s.notes = ["Forces, deployment areas and victory as Scenario 1 [9.0] (Map A stand-in).",
+    s.notes = ["Forces, deployment areas and victory as Scenario 1 Firefight 9.0 (Map A stand-in).",
                "Decision: 'pass five tanks through Ebersburen' = five distinct M60A1 have",
                "entered an Ebersburen hex by the end of Game-Turn 10 (docs/decisions.md FFD-19); the U.S.",
                "wins as soon as the fifth enters. Length 10 turns (implied by the text).",
                "Deployment: fixed hexes inside the stated areas (Soviets on or south of",
-               "Rte 298 around Ebersburen; U.S. in Versbach, four per hex [7.3])."]
+               "Rte 298 around Ebersburen; U.S. in Versbach, four per hex Firefight 7.3)."]
     s.deploy = [
         '{ side = "SU", zones = [{ rows = [38, 55] }] }',
         '{ side = "US", zones = [{ area = "Versbach" }] }',
@@ -148,10 +148,10 @@ def scn2(out: Path) -> None:
     s.special = ["dragons = 3",
                  'ai = { SU = { posture = "attack", objective = "Versbach" }, '
                  'US = { posture = "defend", objective = "Versbach" } }']
-    s.notes = ["Scenario 2 [9.0]. Decision: 'intact' = on the map without Kf or Km",
+    s.notes = ["Scenario 2 Firefight 9.0. Decision: 'intact' = on the map without Kf or Km",
                "(suppression allowed), counted at the end of Game-Turn 15 (docs/decisions.md FFD-19).",
                "U.S. deployed in and around Versbach, more than 20 hexes north of Rte 298;",
-               "Soviets on and beside Hwy 1 south of Ebersburen. 3 Dragons assigned [6.81]."]
+               "Soviets on and beside Hwy 1 south of Ebersburen. 3 Dragons assigned Firefight 6.81."]
     s.deploy = [
         '{ side = "US", zones = [{ rows = [1, 18] }] }',
         '{ side = "SU", zones = [{ rows = [50, 55], cols = [17, 23] }] }',
@@ -183,7 +183,7 @@ def scn3(out: Path) -> None:
     s.special = ["dragons = 6", 'target_as_personnel = ["US-M150"]',
                  'ai = { SU = { posture = "exit", objective = "0037", edge = "west" }, '
                  'US = { posture = "defend", objective = "Gerlafingen" } }']
-    s.notes = ["Scenario 3 [9.0]. The M150 counters are jeep TOWs: attacked as personnel",
+    s.notes = ["Scenario 3 Firefight 9.0. The M150 counters are jeep TOWs: attacked as personnel",
                "(special rule), moving as vehicles. Two U.S. units (2834, 2733) within four",
                "hexes of Hill 492's summit 2832; the rest west of the stream 2301-2954.",
                "Soviets enter on turn 1 at the east edge within five hexes of Rte 298; the",
@@ -227,10 +227,10 @@ def scn4(out: Path) -> None:
         'SU = ["1112", "1213", "1313", "1413"] }',
         'ai = { SU = { posture = "exit", objective = "2001", edge = "north" }, '
         'US = { posture = "exit_late", objective = "1101", edge = "north" } }']
-    s.notes = ["Scenario 4 [9.0]. U.S. north of Rte 298 on the high ground NW of Versbach;",
+    s.notes = ["Scenario 4 Firefight 9.0. U.S. north of Rte 298 on the high ground NW of Versbach;",
                "Soviets south of Rte 298, twenty TM+ mounted in the ten BMPs. Decision: passengers",
                "count as units when their vehicle exits; a tie is not 'more': the Soviet wins.",
-               "Target List limit 16 for the U.S. (4 IF units) [8.13]."]
+               "Target List limit 16 for the U.S. (4 IF units) Firefight 8.13."]
     s.deploy = [
         '{ side = "US", zones = [{ rows = [1, 37] }] }',
         '{ side = "SU", zones = [{ rows = [39, 55] }] }',
@@ -268,9 +268,9 @@ def scn5(out: Path) -> None:
         'target_lists = { US = ["A:0124", "A:0524", "A:1024", "A:2024", "A:2030"] }',
         'ai = { SU = { posture = "attack", objective = "Ebersburen" }, '
         'US = { posture = "defend", objective = "Ebersburen" } }']
-    s.notes = ["Scenario 5 [9.0] with the Errata: Soviet Direct Support is four 152mm.",
+    s.notes = ["Scenario 5 Firefight 9.0 with the Errata: Soviet Direct Support is four 152mm.",
                "'Direct Support--two 155mm mines: 25 pts' is read as two 155mm in Direct Support",
-               "and 25 U.S. mine points (used only if the mines rule [18] is enabled).",
+               "and 25 U.S. mine points (used only if the mines rule Firefight 18 is enabled).",
                "Decision: no turn limit is given; the game stops after Game-Turn 40 and the",
                "U.S. then wins (the Soviet never cleared Ebersburen). The Soviet teams ride in",
                "the twenty BMPs (two teams each; one BMP carries the two MG+)."]
@@ -315,12 +315,12 @@ def scn6(out: Path) -> None:
         'SU = ["2140", "2138", "2135", "2131"] }',
         'ai = { US = { posture = "attack", objective = "Feldschlossen, Mittehohe" }, '
         'SU = { posture = "defend", objective = "Feldschlossen" } }']
-    s.notes = ["Scenario 6 [29.0] (a Firefight III scenario; playable with the FF I rules).",
+    s.notes = ["Scenario 6 Firefight 29.0 (a Firefight III scenario; playable with the FF I rules).",
                "U.S. south of Rte 298, the infantry mounted in the M113s; Soviets north of hexrow",
                "0030-3930 in Feldschlossen and on the Mittehohe (stand-in 1226). Decisions: the",
                "U.S. scores at most 15 (docs/decisions.md FFD-19); the game stops after Game-Turn 30 if the",
                "U.S. has not cleared both; the higher total wins and a tie is a draw.",
-               "30 Soviet mine points need rule [18]."]
+               "30 Soviet mine points need rule Firefight 18."]
     s.deploy = [
         '{ side = "US", zones = [{ rows = [41, 55] }] }',
         '{ side = "SU", zones = [{ rows = [1, 29] }] }',
@@ -355,12 +355,12 @@ def scn7(out: Path) -> None:
         "[special.ai]",
         'US = { posture = "attack", objective = "2832" }',
         'SU = { posture = "defend", objective = "2832" }']
-    s.notes = ["Scenario 7 [29.0]: six of twelve Soviet counters are drawn blind; undrawn",
-               "units never play. Decisions: without the dummies rule [12] drawn dummies are",
+    s.notes = ["Scenario 7 Firefight 29.0: six of twelve Soviet counters are drawn blind; undrawn",
+               "units never play. Decisions: without the dummies rule Firefight 12 drawn dummies are",
                "removed; the Veh X (communications van, no armament) starts on 2832 and may not",
                "move before Game-Turn 10; if drawn the Soviet gets three 120mm (Direct",
                "Support). The U.S. player's stated number of turns is not used; the game stops",
-               "after Game-Turn 20; the higher score wins, a tie is a draw. Without [11] the",
+               "after Game-Turn 20; the higher score wins, a tie is a draw. Without Firefight 11 the",
                "Soviet units deploy face-up (they are visible; undrawn units are hidden)."]
     s.deploy = [
         '{ side = "US", zones = [{ cols = [0, 19], rows = [20, 22] }] }',
@@ -396,8 +396,9 @@ def scn8(out: Path) -> None:
                                    for a, b, c, d in ind) + "]",
         'ai = { SU = { posture = "exit", objective = "B:2155", edge = "south" }, '
         'US = { posture = "defend", objective = "B:2140" } }']
-    s.notes = ["Scenario 8 [29.0]. The Modern Combat pamphlet is not in the text; forces derived",
-               "from the other scenarios (docs/decisions.md FFD-19): U.S. two tank platoons = 10 M60A1 and a mech",
+    s.notes = ["Scenario 8 (Firefight 29.0). The Modern Combat pamphlet is not in the text; forces",
+               "derived from the other scenarios (docs/decisions.md FFD-19): U.S. two tank platoons",
+               "= 10 M60A1 and a mech",
                "infantry platoon = 4 M113, 5 TM+, 1 TM (3 Dragons); Soviet tank battalion = 31",
                "T62 plus the MRC(+) of Scn 4 (10 BMP, 4 T62, 2 BRDM, 27 TM+, 2 MG+).",
                "Soviets enter in column at B:2201. From Game-Turn 21 each side rolls two dice at",
@@ -440,10 +441,10 @@ def scn9(out: Path) -> None:
         "[special.ai]",
         'SU = { posture = "exit", objective = "B:0132", edge = "west" }',
         'US = { posture = "defend", objective = "Versbach" }']
-    s.notes = ["Scenario 9 [29.0]: each side draws 25 of its 50 counters; each drawn BMP carries",
+    s.notes = ["Scenario 9 Firefight 29.0: each side draws 25 of its 50 counters; each drawn BMP carries",
                "two Soviet TM+ and each M113 a TM+ and a TM (decision). Indirect fire: the",
                "negotiated minimum, two mortars each (U.S. 4.2in, Soviet 120mm, organic).",
-               "Drawn dummies are removed unless the dummies rule [12] is on. Random end as",
+               "Drawn dummies are removed unless the dummies rule Firefight 12 is on. Random end as",
                "Scenario 8 (from turn 21); hard stop 40; a tie is a draw."]
     s.write(out)
 

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 SYSTEM = "firefight"
 Step = Generator[Any, Any, Any]
-#: fireteams [3.3] (the "Fireteams only" of [16.0], the laser guns of [26.0])
+#: fireteams (Firefight 3.3) (the "Fireteams only" of Firefight 16.0, the laser guns of, Firefight 26.0)
 FIRETEAMS = frozenset({"US-TM", "US-TM+", "SU-TM", "SU-TM+"})
-#: fireteams and machine-gun teams [24.0]
+#: fireteams and machine-gun teams (Firefight 24.0)
 SMALL_ARMS_TEAMS = FIRETEAMS | {"US-MG", "US-MG+", "SU-MG", "SU-MG+"}
 
 
@@ -62,7 +62,7 @@ def no_step() -> Step:
 def run_reactions(game: Game, side: str, attack: dict[str, Any], outcomes: list[dict[str, Any]]
                   ) -> Step:
     """Run the ``firefight_reactions`` of an attack made outside ``attack_step`` (Short Halt
-    fire [17], fire on the move [27.5]) so that Overwatch [15] may answer it."""
+    fire (Firefight 17), fire on the move, Firefight 27.5) so that Overwatch (Firefight 15) may answer it."""
     if game.state.phase != "firefight.movement":
         return
     facade = FirefightHooks.of(game)
@@ -73,8 +73,8 @@ def run_reactions(game: Game, side: str, attack: dict[str, Any], outcomes: list[
 
 
 def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, Any]]:
-    """Attacks a moving unit may make while it moves (Short Halt [17], fire on the move
-    [27.5]): one option per legal (target, weapon) for mode ``action``. The unit fires once."""
+    """Attacks a moving unit may make while it moves (Short Halt (Firefight 17), fire on the move
+    Firefight 27.5): one option per legal (target, weapon) for mode ``action``. The unit fires once."""
     from hexwar.plugins.firefight.fire import candidate_attacks
 
     u = game.state.units[unit_id]
@@ -89,8 +89,8 @@ def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, A
 
 
 def run_move_fire(game: Game, choice: Any, mp_cost: float, rule: str) -> Step:
-    """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once [17.0], then let the
-    enemy answer with Overwatch [15]."""
+    """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once (Firefight 17.0), then let the
+    enemy answer with Overwatch (Firefight 15)."""
     from hexwar.plugins.firefight.fire import execute_attack
     from hexwar.plugins.firefight.state import emit_about
 

@@ -1,4 +1,4 @@
-"""The fire procedure [6.0] as named steps: the base order, and an optional rule that inserts,
+"""The fire procedure (Firefight 6.0) as named steps: the base order, and an optional rule that inserts,
 replaces or removes a step by name through ``firefight_fire_steps``."""
 
 from __future__ import annotations

@@ -104,7 +104,8 @@ def test_ff_8_first_player_parity(tmp_path: Path, roll: int, first: str) -> None
 
 
 def test_ff_9_pass_does_not_forfeit(tmp_path: Path) -> None:
-    """CL [4.1]: A passes, B attacks, A may still attack; two passes in a row end the phase."""
+    """Firefight 4.1 (Clarifications): A passes, B attacks, A may still attack; two passes in a row end
+    the phase."""
     g = mini_game(tmp_path, [U("us1", "US-TM+", "US", "1005"), U("us2", "US-TM+", "US", "1006"),
                              U("su1", "SU-TM+", "SU", "1008"), U("su2", "SU-TM+", "SU", "1009")])
     d = g.pending
@@ -157,12 +158,12 @@ def test_ff_13_defilade_position_between_blocks(tmp_path: Path) -> None:
 
 
 def test_ff_14_end_hex_forest_irrelevant(tmp_path: Path) -> None:
-    """[5.11] Forest in the firer's or the target's hex does not block; adjacent hexes have
+    """Firefight 5.11: Forest in the firer's or the target's hex does not block; adjacent hexes have
     nothing between them."""
     g = _los_game(tmp_path, [{"at": ["1005", "1010", "1006"], "terrain": "forest"}])
     assert los(g, "1005", "1006")
     assert los(g, "1006", "1010")  # 1006 is the firer's own forest hex
-    assert not los(g, "1005", "1010")  # ... but between 1005 and 1010 it blocks [5.1]
+    assert not los(g, "1005", "1010")  # ... but between 1005 and 1010 it blocks (Firefight 5.1)
 
 
 def test_ff_15_forest_between_blocks(tmp_path: Path) -> None:
@@ -181,7 +182,7 @@ def test_ff_16_roads_streams_do_not_matter(tmp_path: Path) -> None:
                     "features": ["road"]}]
     g2 = mini_game(tmp_path / "f", [U("t62", "SU-T62", "SU", "1005"),
                                     U("x", "US-M113", "US", "1010")], forest_road)
-    assert not los(g2, "1005", "1010")  # CL [5.1]: no lane down a forest road
+    assert not los(g2, "1005", "1010")  # Firefight 5.1 (Clarifications): no lane down a forest road
     assert los(g2, "1005", "1006")  # one hex (50 m) along it (ERR)
 
 
@@ -213,7 +214,7 @@ def test_ff_20_22_positions_passed_without_crossing(tmp_path: Path) -> None:
                              U("brdm", "SU-BRDM", "SU", "1010")], hexes)
     assert los(g, "1005", "1010")
     assert SI.in_defilade_geom(g.board, g.board.parse("1005"), g.board.parse("1010"))
-    assert los(g, "1510", "1010")  # [5.21]
+    assert los(g, "1510", "1010")  # Firefight 5.21
     assert not SI.in_defilade_geom(g.board, g.board.parse("1510"), g.board.parse("1010"))
 
 
@@ -238,7 +239,7 @@ def test_ff_41_one_attack_two_firers(tmp_path: Path) -> None:
                              U("t62", "SU-T62", "SU", "1010")])
     out = FI.execute_attack(g, "US", ["m60", "tm"], "t62", {}, "direct", rolls=[12, 12])
     assert [o["firer"] for o in out] == ["m60", "tm"]
-    assert out[1]["weapon"] == "US-LAW"  # the fireteam must use LAW or Dragon [6.8]
+    assert out[1]["weapon"] == "US-LAW"  # the fireteam must use LAW or Dragon (Firefight 6.8)
     assert all(o["result"] == "-" for o in out)
     assert g.state.units["m60"].state["fired"] and g.state.units["tm"].state["fired"]
 
@@ -262,7 +263,7 @@ def test_ff_43_suppressed_team(tmp_path: Path) -> None:
     f, t = g.state.units["tm"], g.state.units["su"]
     att = FI.describe_attack(g, f, t, FI.choose_weapon(g, f, t, None), "direct")
     _base, _, mods = FI.attack_rating(g, att)
-    assert [(m.value, m.rule) for m in mods] == [(-3, "[6.52]")]
+    assert [(m.value, m.rule) for m in mods] == [(-3, "Firefight 6.52")]
     with pytest.raises(RulesError, match="suppressed"):
         start_move(g, "tm")
 
@@ -272,7 +273,7 @@ def test_ff_44_suppressed_vehicle(tmp_path: Path) -> None:
                              U("m60", "US-M60A1", "US", "1010")])
     f, t = g.state.units["t62"], g.state.units["m60"]
     att = FI.describe_attack(g, f, t, FI.choose_weapon(g, f, t, None), "direct")
-    assert [(m.value, m.rule) for m in FI.attack_rating(g, att)[2]] == [(-3, "[6.53]")]
+    assert [(m.value, m.rule) for m in FI.attack_rating(g, att)[2]] == [(-3, "Firefight 6.53")]
     u = start_move(g, "t62")
     assert u.state["mp"] == 3
 
@@ -283,7 +284,7 @@ def test_ff_45_double_suppression(tmp_path: Path) -> None:
     FI.apply_result(g, "tm", "S", "direct")
     assert g.state.units["tm"].hex is not None
     FI.apply_result(g, "tm", "S", "direct")
-    assert g.state.units["tm"].hex is None  # [6.57]
+    assert g.state.units["tm"].hex is None  # Firefight 6.57
     FI.apply_result(g, "t62", "S", "direct")
     FI.apply_result(g, "t62", "S", "direct")
     assert g.state.units["t62"].hex is not None and g.state.units["t62"].state["S"]
@@ -330,7 +331,7 @@ def test_ff_49_one_attack_per_target(tmp_path: Path) -> None:
     before = g.state.digest()
     with pytest.raises(RulesError, match=r"already been attacked") as exc:
         FI.execute_attack(g, "US", ["b"], "t", {}, "direct", rolls=[2])
-    assert exc.value.rule == "[6.13]"
+    assert exc.value.rule == "Firefight 6.13"
     assert g.state.digest() == before
 
 
@@ -340,13 +341,13 @@ def test_ff_50_all_announced_firers_count(tmp_path: Path) -> None:
     out = FI.execute_attack(g, "SU", ["t0", "t1", "t2"], "m60", {}, "direct", rolls=[2, 2, 2])
     assert g.state.units["m60"].hex is None
     assert all(g.state.units[f"t{i}"].state["fired"] for i in range(3))
-    assert "[6.31]" in out[1]["note"]
+    assert "Firefight 6.31" in out[1]["note"]
 
 
 def test_ff_51_out_of_range_is_wasted(tmp_path: Path) -> None:
     g = mini_game(tmp_path, [U("tm", "US-TM", "US", "0501"), U("su", "SU-TM", "SU", "0529")])
     out = FI.execute_attack(g, "US", ["tm"], "su", {}, "direct", rolls=[2])
-    assert out[0]["ar"] is None and out[0]["result"] == "-" and "[6.14]" in out[0]["note"]
+    assert out[0]["ar"] is None and out[0]["result"] == "-" and "Firefight 6.14" in out[0]["note"]
     assert g.state.units["tm"].state["fired"] and g.state.units["su"].hex is not None
 
 
@@ -354,10 +355,10 @@ def test_ff_52_fire_or_move(tmp_path: Path) -> None:
     g = mini_game(tmp_path, [U("a", "US-M60A1", "US", "1005", fired=True),
                              U("b", "US-M60A1", "US", "1006", moved=True),
                              U("t", "SU-T62", "SU", "1012")])
-    assert "[7.22]" in (MV.mover_problem(g, g.state.units["a"]) or "")
+    assert "Firefight 7.22" in (MV.mover_problem(g, g.state.units["a"]) or "")
     with pytest.raises(RulesError) as exc:
         FI.execute_attack(g, "US", ["b"], "t", {}, "direct")
-    assert exc.value.rule == "[6.11, 4.1]" or exc.value.rule == "[6.11]"
+    assert exc.value.rule == "Firefight 6.11, 4.1" or exc.value.rule == "Firefight 6.11"
 
 
 def test_ff_53_56_dragon_assignment() -> None:
@@ -373,14 +374,14 @@ def test_ff_54_dragon_or_law(tmp_path: Path) -> None:
                                weapon_used="US-Dragon"), U("t", "SU-BMP", "SU", "1010")])
     f, t = g.state.units["tm"], g.state.units["t"]
     assert {w.line for w in FI.weapons(g, f, t)} == {"US-LAW", "US-Dragon"}
-    assert "[6.82]" in (FI.attack_problem(g, f, t, "US-LAW", "direct") or "")
+    assert "Firefight 6.82" in (FI.attack_problem(g, f, t, "US-LAW", "direct") or "")
 
 
 def test_ff_55_personnel_or_vehicle(tmp_path: Path) -> None:
     g = mini_game(tmp_path, [U("tm", "US-TM", "US", "1005", target_kind_used="personnel"),
                              U("t", "SU-BMP", "SU", "1008")])
     f, t = g.state.units["tm"], g.state.units["t"]
-    assert "[6.83" in (FI.attack_problem(g, f, t, None, "direct") or "")
+    assert "Firefight 6.83" in (FI.attack_problem(g, f, t, None, "direct") or "")
 
 
 def test_ff_57_rpg_suppressed_with_team(tmp_path: Path) -> None:
@@ -388,7 +389,7 @@ def test_ff_57_rpg_suppressed_with_team(tmp_path: Path) -> None:
                              U("t", "US-M113", "US", "1007")])
     f, t = g.state.units["tm"], g.state.units["t"]
     att = FI.describe_attack(g, f, t, FI.choose_weapon(g, f, t, "SU-RPG7"), "direct")
-    assert [(m.value, m.rule) for m in FI.attack_rating(g, att)[2]] == [(-3, "[6.93]")]
+    assert [(m.value, m.rule) for m in FI.attack_rating(g, att)[2]] == [(-3, "Firefight 6.93")]
     FI.apply_result(g, "tm", "S", "direct")
     assert g.state.units["tm"].hex is None
 
@@ -434,7 +435,7 @@ def test_ff_61_62_three_clear_hexes(tmp_path: Path) -> None:
     before = g.state.digest()
     with pytest.raises(RulesError) as exc:
         MV.do_step(g, u, "1009")
-    assert exc.value.rule == "[7.23]" and g.state.digest() == before
+    assert exc.value.rule == "Firefight 7.23" and g.state.digest() == before
 
 
 def test_ff_63_six_road_hexes(tmp_path: Path) -> None:
@@ -528,14 +529,14 @@ def test_ff_71_no_entry_into_enemy_hex(tmp_path: Path) -> None:
     u = start_move(g, "a")
     with pytest.raises(RulesError) as exc:
         MV.do_step(g, u, "1006")
-    assert exc.value.rule == "[7.25]"
+    assert exc.value.rule == "Firefight 7.25"
 
 
 def test_ff_72_stacking_at_end_of_phase(tmp_path: Path) -> None:
     units = [U(f"m{i}", "US-M113", "US", "1005") for i in range(4)]
     units += [U(f"p{i}", "US-TM", "US", "1005", carrier=f"m{i // 2}") for i in range(4)]
     g = mini_game(tmp_path, [*units, U("x", "SU-TM", "SU", "2020")])
-    assert MV.stacking_violations(g) == {}  # four APCs with passengers count as four [7.31]
+    assert MV.stacking_violations(g) == {}  # four APCs with passengers count as four (Firefight 7.31)
     g.state.units["x"].side = "US"
     g.state.units["x"].hex = g.board.parse("1005")
     assert MV.stacking_violations(g)
@@ -550,9 +551,9 @@ def test_ff_73_capacity_in_men(tmp_path: Path) -> None:
     s = g.state.units
     assert MV.mount_problem(g, s["m113"], [s["t1"], s["t2"]]) is None
     assert MV.mount_problem(g, s["m113"], [s["t1"], s["g1"], s["g2"]]) is None
-    assert "[7.43]" in (MV.mount_problem(g, s["m113"], [s["t1"], s["t2"], s["g1"]]) or "")
+    assert "Firefight 7.43" in (MV.mount_problem(g, s["m113"], [s["t1"], s["t2"], s["g1"]]) or "")
     assert MV.mount_problem(g, s["vx"], [s["t1"]]) is None
-    assert "[7.43]" in (MV.mount_problem(g, s["vx"], [s["t1"], s["g1"]]) or "")
+    assert "Firefight 7.43" in (MV.mount_problem(g, s["vx"], [s["t1"], s["g1"]]) or "")
 
 
 def test_ff_74_mount_takes_the_turn(tmp_path: Path) -> None:
@@ -592,7 +593,7 @@ def test_ff_77_who_may_move(tmp_path: Path) -> None:
                              U("k", "US-M113", "US", "1007", Km=True), U("x", "SU-TM", "SU", "2020")])
     s = g.state.units
     assert MV.mover_problem(g, s["tm"]) and MV.mover_problem(g, s["v"]) is None
-    assert "[6.54]" in (MV.mover_problem(g, s["k"]) or "")
+    assert "Firefight 6.54" in (MV.mover_problem(g, s["k"]) or "")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -613,14 +614,14 @@ def test_ff_78_target_list_limit(tmp_path: Path) -> None:
     g = _if_game(tmp_path, M81)
     hexes = [f"05{r:02d}" for r in range(1, 14)]
     assert IF.target_list_problem(g, "US", hexes[:12]) is None
-    assert "[8.13]" in (IF.target_list_problem(g, "US", hexes) or "")
+    assert "Firefight 8.13" in (IF.target_list_problem(g, "US", hexes) or "")
 
 
 def test_ff_79_83_one_mission_at_a_time(tmp_path: Path) -> None:
     g = _if_game(tmp_path, M81[:1])
     g.state.phase, g.state.turn = "firefight.if_request", 2
     IF.request(g, "US", "m0", "1010")
-    assert "[8.21" in (IF.request_problem(g, "US", "m0", "1010") or "")
+    assert "Firefight 8.21" in (IF.request_problem(g, "US", "m0", "1010") or "")
     g.state.turn = 3
     assert IF.request_problem(g, "US", "m0", "1010") is not None
 
@@ -649,7 +650,7 @@ def test_ff_84_requests_only_in_if_phase(tmp_path: Path) -> None:
     g.state.phase = "firefight.direct_fire"
     with pytest.raises(RulesError) as exc:
         IF.request(g, "US", "m0", "1010")
-    assert exc.value.rule == "[8.22]"
+    assert exc.value.rule == "Firefight 8.22"
 
 
 def _due(g: Game, uid: str, **kw: Any) -> dict[str, Any]:
@@ -686,11 +687,11 @@ def test_ff_87_adjust_two_hexes_with_sight(tmp_path: Path) -> None:
     g = _if_game(tmp_path, M81[:1])
     _due(g, "m0", hex="1012")
     assert IF.adjust_problem(g, "US", "m0", "1010") is None
-    assert "[8.51]" in (IF.adjust_problem(g, "US", "m0", "1015") or "")
+    assert "Firefight 8.51" in (IF.adjust_problem(g, "US", "m0", "1015") or "")
     (tmp_path / "b").mkdir()
     g2 = _if_game(tmp_path / "b", M81[:1], hexes=[{"at": "1011", "terrain": "forest"}])
     _due(g2, "m0", hex="1012")
-    assert "[8.71]" in (IF.adjust_problem(g2, "US", "m0", "1010") or "")
+    assert "Firefight 8.71" in (IF.adjust_problem(g2, "US", "m0", "1010") or "")
 
 
 def test_ff_88_scatter(tmp_path: Path) -> None:
@@ -757,11 +758,11 @@ def test_ff_93_kms(tmp_path: Path) -> None:
 def test_ff_94_95_requests_need_sight_and_range(tmp_path: Path) -> None:
     g = _if_game(tmp_path, M81[:1], hexes=[{"at": "1008", "terrain": "forest"}])
     g.state.phase = "firefight.if_request"
-    assert "[8.71]" in (IF.request_problem(g, "US", "m0", "1010") or "")
+    assert "Firefight 8.71" in (IF.request_problem(g, "US", "m0", "1010") or "")
     u = IF.if_units(g)["m0"]
     u.update(impacted_turn=g.state.turn, last_impact="1003")
     assert IF.request_problem(g, "US", "m0", "1001", continuous=True) is None
-    assert "[8.32" in (IF.request_problem(g, "US", "m0", "1006", continuous=True) or "")
+    assert "Firefight 8.32" in (IF.request_problem(g, "US", "m0", "1006", continuous=True) or "")
     m = IF.request(g, "US", "m0", "1001", continuous=True)
     assert m["impact_turn"] == g.state.turn + 1
 
@@ -796,7 +797,7 @@ def test_illegal_actions_raise_and_are_not_offered(tmp_path: Path) -> None:
     before = g.state.digest()
     with pytest.raises(RulesError) as exc:
         FI.execute_attack(g, "US", ["a"], "c", {}, "direct")
-    assert exc.value.rule == "[5.0]" and g.state.digest() == before
+    assert exc.value.rule == "Firefight 5.0" and g.state.digest() == before
     d = g.pending
     assert d is not None and d.kind == "firefight.direct_fire"
     targets = {o["target"] for o in d.options or () if isinstance(o, dict)}
@@ -1145,7 +1146,7 @@ def test_opportunity_fire_offered_after_each_hex(tmp_path: Path) -> None:
     g.answer({"to": "1012"})
     opp2 = g.pending
     assert opp2 is not None and opp2.kind == "firefight.opportunity_fire"
-    assert {o["firers"][0] for o in opp2.options or () if isinstance(o, dict)} == {"u"}  # [7.51]
+    assert {o["firers"][0] for o in opp2.options or () if isinstance(o, dict)} == {"u"}  # Firefight 7.51
 
 
 def test_indirect_fire_request_to_impact(tmp_path: Path) -> None:
@@ -1158,7 +1159,7 @@ def test_indirect_fire_request_to_impact(tmp_path: Path) -> None:
     assert {"unit": "m0", "hex": "1010"} in (d.options or ())
     g.answer({"unit": "m0", "hex": "1010"})
     m = IF.if_units(g)["m0"]["mission"]
-    assert m["planned"] and m["impact_turn"] == m["requested"] + 2  # 81mm On Call [8.0] C
+    assert m["planned"] and m["impact_turn"] == m["requested"] + 2  # 81mm On Call (Firefight 8.0) C
     assert all(e.get("type") != "if_request" for e in g.view("SU").events())
     for _ in range(2000):
         if any(e.get("type") == "if_impact" for e in g.log.for_side(None)) or g.pending is None:
@@ -1221,7 +1222,7 @@ def test_public_alias_hides_ids_from_the_other_side(tmp_path: Path) -> None:
     assert g.view("US").system_state["mover"] == "x"
     ST.ff(g)["impacts"] = [{"unit": "a", "side": "US", "hex": "1015", "pattern": [8, 4, 2],
                            "turn": g.state.turn}]
-    assert all(o["target"] != "d" for o in IF.attack_zones(g))  # a dummy is nothing [12.0]
+    assert all(o["target"] != "d" for o in IF.attack_zones(g))  # a dummy is nothing (Firefight 12.0)
 
 
 def test_ff_96_walk_the_fire_from_the_adjusted_hex(tmp_path: Path) -> None:
@@ -1248,7 +1249,7 @@ def test_deployment_choice_is_checked_and_applied() -> None:
     while d is not None and d.kind != "firefight.deploy":
         g.answer(d.options[0])  # type: ignore[index]
         d = g.pending
-    assert d is not None and d.side == "SU" and d.rule == "[9.13]"
+    assert d is not None and d.side == "SU" and d.rule == "Firefight 9.13"
     t62 = g.state.units_of("SU")[0]
     with pytest.raises(RulesError, match="outside the deployment area"):
         g.answer({t62.id: "2010"})  # north of Rte 298
@@ -1283,7 +1284,7 @@ def test_explain_decision_lists_attack_ratings() -> None:
     d = g.pending
     assert d is not None
     text = hexwar_explain_decision(g.view(d.side), d)
-    assert text is not None and "AR " in text and "[6.0]" in text
+    assert text is not None and "AR " in text and "Firefight 6.0" in text
 
 
 def test_scheduled_fire_is_secret_and_arrives_on_time(tmp_path: Path) -> None:
@@ -1304,7 +1305,7 @@ def test_scheduled_fire_is_secret_and_arrives_on_time(tmp_path: Path) -> None:
         g.answer("stop" if d.kind == "firefight.step" else
                  (d.options[0] if d.kind == "firefight.adjust" else _passer(d)))
     imp = [(e["turn"], e["plotted"]) for e in g.log.for_side(None) if e.get("type") == "if_impact"]
-    assert imp[:2] == [(2, "1010"), (3, "1012")]  # [8.43] always on time
+    assert imp[:2] == [(2, "1010"), (3, "1012")]  # Firefight 8.43: always on time
 
 
 def test_ff_68_demolished_bridge_and_impassable_hexsides(tmp_path: Path) -> None:
@@ -1398,8 +1399,8 @@ def test_validation_reports_bad_system_sections(tmp_path: Path) -> None:
 
 
 def test_ff_23_firefight_i_ignores_the_rise_at_1945() -> None:
-    """[13.0] commentary: FF I lets A:1944 see A:1946 across the higher 1945 (contours do not
-    affect LOS in FF I [5.1]); the FF II half of FF-23 belongs to the height rule [13]."""
+    """Firefight 13.0: commentary: FF I lets A:1944 see A:1946 across the higher 1945 (contours do not
+    affect LOS in Firefight 5.1); the FF II half of FF-23 belongs to the height rule (Firefight 13)."""
     g = _scenario(1)
     b = g.board
     assert b.height(b.parse("1945")) == b.height(b.parse("1944")) + 20

@@ -1,4 +1,4 @@
-"""Firefight [13] height and contour: the Height/LOS Display, [13.21]-[13.23], [13.3]."""
+"""Firefight 13 height and contour: the Height/LOS Display, Firefight 13.21-13.23, Firefight 13.3."""
 
 from __future__ import annotations
 
@@ -45,19 +45,20 @@ def _line(tmp_path: Path, heights: dict[str, int], terrain: dict[str, str] | Non
 
 
 def test_display_arithmetic_pure() -> None:
-    """[13.2] step 4, [13.22], [13.23] on plain numbers (FF-29, FF-30, FF-31 values)."""
+    """Firefight 13.2: step 4, Firefight 13.22, Firefight 13.23 on plain numbers (FF-29, FF-30,
+    FF-31 values)."""
     assert not HT.blocks(440, 500, 1, 2, 460)  # the line is exactly 460: not blocked
     assert HT.blocks(440, 500, 1, 2, 480)
     assert HT.blocks(440, 500, 1, 3, 460)  # line 455 < 460
-    assert HT.blocks(480, 460, 2, 5, 500)  # higher than both [13.22]
+    assert HT.blocks(480, 460, 2, 5, 500)  # higher than both (Firefight 13.22)
     assert not HT.blocks(440, 480, 2, 2, 460)  # equidistant: not nearer the lower unit
-    assert not HT.blocks(460, 440, 1, 7, 460)  # nearer the higher unit [13.23]
+    assert not HT.blocks(460, 440, 1, 7, 460)  # nearer the higher unit (Firefight 13.23)
     assert HT.blocks(460, 440, 2, 1, 460)  # nearer the lower unit, line 446.7 < 460
     assert not HT.blocks(440, 440, 1, 1, 440)  # level ground
 
 
 def test_ff_23_hill_between_blocks_only_under_ff2(tmp_path: Path) -> None:
-    """[13.0] commentary: A:1944 -> A:1946 over 1945, 20 m higher (stand-in Map A holds the
+    """Firefight 13.0: commentary: A:1944 -> A:1946 over 1945, 20 m higher (stand-in Map A holds the
     disclosed heights)."""
     g1 = mini_game(tmp_path, [U("a", "SU-T62", "SU", "1944"), U("b", "US-M60A1", "US", "1946")],
                    panel="firefight:map-a")

@@ -1,4 +1,4 @@
-"""Firefight [18] mines (and the Addenda friendly minefields), [25] artillery-delivered mines."""
+"""Firefight 18 mines (and the Addenda friendly minefields), Firefight 25 artillery-delivered mines."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def enter(g: Game, uid: str, to: str) -> list[dict[str, Any]]:
 def test_ff_106_mines(tmp_path: Path) -> None:
     g = _game(tmp_path)
     assert g.state.turn == 0 and g.pending is not None and g.pending.kind == "firefight.mines"
-    assert MN.mine_points(g, "US") == 10  # [18.0] default
+    assert MN.mine_points(g, "US") == 10  # Firefight 18.0: default
     assert MN.emplace_problem(g, "US", {"1010": 11}) is not None
     MN.emplace(g, "US", {"1010": 4, "1210": 6})
     # a roll whose Anti-Armor cell at AR 4 is ignored in Forest: mines give no such benefit
@@ -67,7 +67,7 @@ def test_ff_106_mines(tmp_path: Path) -> None:
     out2 = enter(g, "tm", "1210")
     assert out2[0]["ar"] == 6
     assert out2[0]["result"] == ff_data().crt["anti_personnel"][(6, out2[0]["roll"])][0]
-    # [18.0] only before play
+    # Firefight 18.0: only before play
     with pytest.raises(RulesError):
         MN.emplace(g, "US", {"2020": 1})
     # the points stay secret to their owner until announced
@@ -90,7 +90,7 @@ def test_ff_107_friendly_minefields_and_permanence(tmp_path: Path) -> None:
     g.state.units["ustm"].hex = g.board.parse("0809")
     g.state.units["ustm"].state.pop("steps")
     g.dice.force(6, 6)
-    assert len(enter(g, "ustm", "0710")) == 1  # own 6-point hex: attacked (Addenda)
+    assert len(enter(g, "ustm", "0710")) == 1  # own 6-point hex: attacked (Firefight Addenda)
     g.dice.force(6, 6)
     assert len(MN.enter_mined_hex(g, "t62", "0810")) == 1  # the enemy always
     assert MN.fields(g)["0810"]["points"] == 5 and MN.fields(g)["0710"]["points"] == 6
@@ -112,7 +112,7 @@ def test_ff_119_artillery_mines(tmp_path: Path) -> None:
                                          "status": "organic"}]},
                   rules=["firefight.mines", "firefight.artillery_mines"])
     assert "mines" in IF.mission_kinds(g, "US", "p")
-    assert "mines" not in IF.mission_kinds(g, "US", "mo")  # [25.0] 155mm only
+    assert "mines" not in IF.mission_kinds(g, "US", "mo")  # Firefight 25.0 155mm only
     g.state.turn, g.state.phase = 2, "firefight.if_request"
     m = IF.request(g, "US", "p", "1020", kind="mines")
     g.state.turn, g.state.phase = m["impact_turn"], "firefight.if_execute"

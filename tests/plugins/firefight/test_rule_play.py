@@ -42,7 +42,7 @@ def test_scenarios_play_with_every_rule(name: str, seed: int, ai: bool) -> None:
     assert {"firefight.smoke_removal", "firefight.mines", "firefight.dedicated"} <= set(names)
     kinds = Counter(e["type"] for e in g.log.for_side(None))
     assert g.state.turn >= 3 or g.result is not None
-    assert kinds["revealed"] > 0  # [11] spotting happened
+    assert kinds["revealed"] > 0  # Firefight 11: spotting happened
     for side in ("US", "SU"):  # every enemy counter shown to a side is anonymous or revealed
         for rec in g.view(side).units.values():
             if rec["side"] != side and rec.get("state", {}).get("face_down"):
