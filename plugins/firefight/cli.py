@@ -87,7 +87,7 @@ def adjudicate(game: Game, firers: list[str], target: str, weapons: dict[str, st
 
 def render(report: dict[str, Any]) -> str:
     lines = [f"Attack on {report['target']} ({report['target_type']}) in "
-             f"{report['target_hex']} - {report['mode']} fire Firefight 6.0"]
+             f"{report['target_hex']} - {report['mode']} fire (Firefight 6.0)"]
     if report.get("rules"):
         lines.append(f"  optional rules: {', '.join(report['rules'])}")
     for a in report["attacks"]:
@@ -100,7 +100,7 @@ def render(report: dict[str, Any]) -> str:
             lines.append(f"    {m['value']:+g} {m['name']} {m['rule']}")
         if a.get("ar") is not None:
             lines.append(f"    final attack rating {a['ar']}")
-        lines.append(f"    terrain filters: {', '.join(a['filters']) or 'none'} Firefight 6.7")
+        lines.append(f"    terrain filters: {', '.join(a['filters']) or 'none'} (Firefight 6.7)")
         lines.append(f"    dice {a['roll']}: table {a.get('table', '-')} -> result {a['result']}"
                      f" ({a.get('applied', '')})")
         if a.get("note"):
@@ -116,7 +116,7 @@ def firefight_group() -> None:
 @firefight_group.command("fire")
 @click.argument("source")
 @click.option("--firer", "firers", multiple=True, required=True,
-              help="Firing unit id (repeat for a multiple-unit attack Firefight 6.3).")
+              help="Firing unit id (repeat for a multiple-unit attack, Firefight 6.3).")
 @click.option("--target", required=True, help="Target unit id.")
 @click.option("--weapon", "weapons", multiple=True, help="FIRER=LINE, e.g. tm1=US-Dragon.")
 @click.option("--dice", default=None, help="Dice per firer: 7 or 3+4, comma-separated.")

@@ -56,8 +56,9 @@ def scale() -> Any:
     from hexwar.core.units import Scale, ureg
 
     return Scale(system=SYSTEM, hex_size=50 * ureg.meter, height_unit=20 * ureg.meter,
-                 turn_length=40 * ureg.second, rule="Firefight 2.0, Firefight 13.1",
-                 notes="hex 50 m across, Game-Turn 40 s Firefight 2.0; contour interval 20 m Firefight 13.1")
+                 turn_length=40 * ureg.second, rule="Firefight 2.0, 13.1",
+                 notes="hex 50 m across, Game-Turn 40 s (Firefight 2.0); contour interval 20 m "
+                       "(Firefight 13.1)")
 
 
 @hookimpl

@@ -130,10 +130,10 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
     fid = attack.get("firer")
     if fid and game.state.units[str(fid)].state.get("carrier") and \
             _carrier_type(game, fid) == "US-MICV" and attack.get("target_class") != "personnel":
-        return ["infantry in an MICV fires only at Soviet personnel Firefight 27.23"]
+        return ["infantry in an MICV fires only at Soviet personnel (Firefight 27.23)"]
     if attack.get("mode") == MOVE_FIRE and not fires_on_move(str(attack["firer_type"]),
                                                              str(attack.get("line"))):
-        return ["only the MICV, XM1, XMBT and the BMP's cannon fire on the move Firefight 27.5"]
+        return ["only the MICV, XM1, XMBT and the BMP's cannon fire on the move (Firefight 27.5)"]
     return []
 
 

@@ -43,7 +43,7 @@ def markers(game: Game) -> dict[str, str]:
 def place_problem(game: Game) -> str | None:
     """Firefight 23.2: only at the start of a scenario."""
     return None if game.state.turn == 0 else \
-        "Improved Positions are placed when a scenario begins, never during play Firefight 23.2"
+        "Improved Positions are placed when a scenario begins, never during play (Firefight 23.2)"
 
 
 def place(game: Game, side: str, hex_label: str) -> None:

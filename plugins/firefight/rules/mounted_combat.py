@@ -154,5 +154,5 @@ def firefight_extra_targets(game: Game, side: str) -> Sequence[str]:
 @hookimpl
 def firefight_move_restrictions(game: Game, unit_id: str, src: str, dst: str) -> Sequence[str]:
     if game.state.units[unit_id].state.get("r16_no_move"):
-        return ["the BMP's Fireteam fired mounted this turn: the BMP may not move Firefight 16.1"]
+        return ["the BMP's Fireteam fired mounted this turn: the BMP may not move (Firefight 16.1)"]
     return []

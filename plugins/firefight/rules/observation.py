@@ -253,7 +253,7 @@ def hexwar_phase_end(game: Game, phase: PhaseSpec) -> None:
 @hookimpl
 def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
     """Firefight 11.21: a face-down unit may not be fired at."""
-    return {u.id: "the unit is face-down (unspotted) Firefight 11.21" for u in game.state.units.values()
+    return {u.id: "the unit is face-down (unspotted) (Firefight 11.21)" for u in game.state.units.values()
             if u.side != side and face_down(u)}
 
 

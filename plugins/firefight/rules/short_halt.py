@@ -80,11 +80,11 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
     u = game.state.units[str(attack["firer"])]
     tech = technique(game, u)
     if tech is None:
-        return ["this unit may not fire on a Short Halt Firefight 17.0"]
+        return ["this unit may not fire on a Short Halt (Firefight 17.0)"]
     if attack.get("line") in NO_MISSILE:
-        return ["the M60A2 may not fire missiles on a Short Halt Firefight 17.12"]
+        return ["the M60A2 may not fire missiles on a Short Halt (Firefight 17.12)"]
     if float(u.state.get("mp", 0.0)) < tech[0] - 1e-9:
-        return ["a Short Halt costs one Movement Point Firefight 17.0"]
+        return ["a Short Halt costs one Movement Point (Firefight 17.0)"]
     return []
 
 
