@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
 
-SYSTEM = "firefight"
 
 
 def hooks(game: Game) -> FirefightHooks:

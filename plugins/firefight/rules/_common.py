@@ -12,9 +12,8 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
 
-SYSTEM = "firefight"
 Step = Generator[Any, Any, Any]
-#: fireteams (Firefight 3.3) (the "Fireteams only" of Firefight 16.0, the laser guns of, Firefight 26.0)
+#: fireteams (Firefight 3.3) (the "Fireteams only" of Firefight 16.0, the laser guns of Firefight 26.0)
 FIRETEAMS = frozenset({"US-TM", "US-TM+", "SU-TM", "SU-TM+"})
 #: fireteams and machine-gun teams (Firefight 24.0)
 SMALL_ARMS_TEAMS = FIRETEAMS | {"US-MG", "US-MG+", "SU-MG", "SU-MG+"}

@@ -9,7 +9,7 @@ infantry mounted in an MICV fires at Soviet personnel at AR 7 out to four hexes 
 docs/decisions.md FFD-28); (Firefight 27.32) against the XM1: RPG-7, SPG-9 and BMP cannon -3, Soviet
 tanks -2, Sagger -1; (Firefight 27.42) every U.S. unit -1 against the XMBT; (Firefight 27.5) the
 MICV, XM1 and XMBT fire on the move, and the BMP its cannon only, at -1 (offered between steps as
-``{"action": "on_the_move"}``; no MP cost, estimated from the M60A3 of, Firefight 17); (Firefight
+``{"action": "on_the_move"}``; no MP cost, estimated from the M60A3 of Firefight 17); (Firefight
 27.6) in the Direct Fire Phase an MICV or XM1 may put smoke in an adjacent hex instead of firing
 (needs ``firefight.smoke`` for the smoke itself: the action is offered only when that rule is on).
 """

@@ -69,7 +69,7 @@ def observation_rows(board: Board, observer_hex: Hex, target_hex: Hex,
                      smoke: bool = False, improved: bool = False) -> list[str]:
     """The Observation Range Table rows that apply to a target seen from ``observer_hex``:
     its hex's terrain (smoke counts as Forest, Firefight 14.12), defilade toward this observer (Firefight 5.2)
-    (still used under, Firefight 13.0), an Improved Position (Firefight 23.1)."""
+    (still used under Firefight 13.0), an Improved Position (Firefight 23.1)."""
     from hexwar.plugins.firefight.sighting import in_defilade_geom
 
     rows = []

@@ -2,7 +2,7 @@
 
 Cases: (Firefight 28.0) in the Movement Phase a unit may enter a hex holding enemy units (lifting,
 Firefight 7.25); it must stop there and an Overrun firefight follows at once at range one: a die
-decides who shoots first (odd: Soviet, even: U.S., as, Firefight 4.2) and the sides alternate single
+decides who shoots first (odd: Soviet, even: U.S., as Firefight 4.2) and the sides alternate single
 shots until the overrunning unit and every enemy unit in the hex have fired once; if both sides
 still have units there, the overrunning player either moves out or stays for another firefight,
 until the hex is vacated or one side is gone. (Firefight 28.1) terrain is ignored (Forest, Town,

@@ -1,4 +1,4 @@
-"""Firefight 22.0 Indirect Fire Scatter (modification of, Firefight 8.52).
+"""Firefight 22.0 Indirect Fire Scatter (modification of Firefight 8.52).
 
 Cases: (Firefight 22.0) Planned (On Call) fire scatters only on a die of 1 or 2 (33%); Continuous Fire
 only on a 1 (16.7%), whether it began On Call or at a Target of Opportunity; fire at a Target of

@@ -5,7 +5,7 @@ Cases: (Firefight 19.0) any Indirect Fire unit (Organic or Direct Support; not a
 asked for Suppressive Fire (plot key "Sp"); its delay is two Game-Turns less than a normal mission
 at the same hex (On Call or Target of Opportunity; at least one turn, docs/decisions.md FFD-29); on
 impact it always scatters, two hexes on an odd die and one on an even die; Continuous Fire of a
-Suppressive mission also always scatters (and, Firefight 22.1).
+Suppressive mission also always scatters (and Firefight 22.1).
 """
 
 from __future__ import annotations

@@ -240,7 +240,7 @@ def test_ff_115_in_play(tmp_path: Path) -> None:
     request(g, "m", "1010")
     due_now(g, "m")
     h = g.board.parse("1010")
-    g.dice.force(3)  # planned: 3 does not scatter under Firefight 22 (it would under, Firefight 8.52)
+    g.dice.force(3)  # planned: 3 does not scatter under Firefight 22 (it would under Firefight 8.52)
     assert IF.scatter(g, "m", h) == h
     g.dice.force(2, 1)
     assert IF.scatter(g, "m", h).distance(h) == 1
