@@ -160,10 +160,10 @@ def firefight_target_in_defilade(game: Game | None, firer_hex: Hex, target_id: s
 
 @hookspec
 def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
-    """Enemy units ``side`` may not attack now, with the reason and rule (``{uid: "Firefight 11.21
-    face-down"}``). All answers are merged. The base caches the answer until the next decision,
-    step, attack or result; call ``fire.invalidate_targets(game)`` after a change of your
-    own (a reveal)."""
+    """Enemy units ``side`` may not attack now, with the reason and rule (``{uid: "the unit is
+    face-down (Firefight 11.21)"}``). All answers are merged. The base caches the answer until the
+    next decision, step, attack or result; call ``fire.invalidate_targets(game)`` after a change of
+    your own (a reveal)."""
     raise NotImplementedError
 
 
@@ -206,8 +206,8 @@ def firefight_fire_exemptions(game: Game, firer_id: str, mode: str) -> Sequence[
 
 @hookspec
 def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[str]:
-    """Reasons (with rule refs) that forbid this attack, e.g. ``"Firefight 17.12 no missile on Short
-    Halt"``. Any answer forbids. Called: per candidate (firer, target, weapon)."""
+    """Reasons (with rule refs) that forbid this attack, e.g. ``"the M60A2 may not fire missiles on a
+    Short Halt (Firefight 17.12)"``. Any answer forbids. Called: per candidate (firer, target, weapon)."""
     raise NotImplementedError
 
 
