@@ -1,1 +1,22 @@
-"""firefight game system."""
+"""Firefight (SPI, 1976): modern U.S. and Soviet small-unit tactics. Firefight I (Firefight
+1.0-9.0) with the Clarifications, the Addenda and the Errata is the system; Firefight II and III
+(Firefight 10.0-29.0) are optional rules, one plugin each, in ``rules/``.
+
+Modules, in rule order:
+
+* ``plugin``: the manifest and the core hook implementations (registrations, set-up, views)
+* ``hookspecs``: Firefight's own hooks and their facade ``FirefightHooks``
+* ``tables``: the charts and the unit types (Firefight 3.3; stand-ins: docs/decisions.md FFD-1)
+* ``state``: the game-wide state, unit types and classes (Firefight 3.3), events naming units
+* ``sequence``: the sequence of play (Firefight 4.0) and the set-up phases (Firefight 9.13)
+* ``sighting``: observation, line of sight and defilade (Firefight 5.0)
+* ``fire``: fire, the fire procedure as named steps, results (Firefight 6.0)
+* ``movement``: movement, transport, stacking and opportunity fire (Firefight 7.0)
+* ``indirect``: indirect fire (Firefight 8.0)
+* ``victory``: the scenarios' victory conditions (Firefight 9.0, Scenarios 1-9)
+* ``addenda``: the map options of the Firefight Addenda
+* ``rules``: the optional rules of Firefight II and III (Firefight 10.0-28.0)
+* ``ai``: the AI controller
+* ``cli``: the table-side commands (``hexwar firefight fire``)
+* ``testing``: test helpers (``mini_game``)
+"""

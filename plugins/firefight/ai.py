@@ -2,19 +2,19 @@
 
 * Fire: for every legal single-unit attack it computes the expected damage from the same rules
   functions the game uses (AR, modifiers, terrain filters, CRT over the 36 rolls of two dice)
-  and announces the attack on the best target with enough firers to make a kill likely [6.13
-  makes fire distribution matter]. Opportunity fire [7.5] at movers worth shooting.
+  and announces the attack on the best target with enough firers to make a kill likely (Firefight
+  6.13 makes fire distribution matter). Opportunity fire (Firefight 7.5) at movers worth shooting.
 * Movement: attackers head for the scenario objective (``[special] ai`` hints), preferring
-  roads, cover (Forest, Town, defilade [6.7]) and hexes few enemies can see; defenders move into
+  roads, cover (Forest, Town, defilade, Firefight 6.7) and hexes few enemies can see; defenders move into
   the objective area and then hold; exit missions leave by the right edge; APC infantry
   dismounts near the enemy.
 * Indirect fire: requests and adjustments onto the hexes with most enemy units, away from
-  friendly units; with the optional rules, Suppressive Fire [19.0] (faster, scattering) on the
-  defenders of the objective, smoke [14.0] on the enemy hexes that overlook friendly units in the
-  open when attacking, Priority Fire [21.2] when enemies are near a Priority Target.
-* Optional-rule set-up: mines [18.0] on the enemy's approach to the objective (or to its own
-  units); every 155mm battery dedicated [21.1] and the Priority Targets marked [21.2].
-* Overrun [28.0]: shoot at the most valuable unit; stay only while the exchange favours it.
+  friendly units; with the optional rules, Suppressive Fire (Firefight 19.0) (faster, scattering) on the
+  defenders of the objective, smoke (Firefight 14.0) on the enemy hexes that overlook friendly units in the
+  open when attacking, Priority Fire (Firefight 21.2) when enemies are near a Priority Target.
+* Optional-rule set-up: mines (Firefight 18.0) on the enemy's approach to the objective (or to its own
+  units); every 155mm battery dedicated (Firefight 21.1) and the Priority Targets marked (Firefight 21.2).
+* Overrun (Firefight 28.0): shoot at the most valuable unit; stay only while the exchange favours it.
 
 It decides from its side's view: enemy units come from ``view.units`` only.
 """
@@ -28,14 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firefight.mechanics import (
-    choose_weapon,
-    describe_attack,
-    has_los,
-    in_defilade_geom,
-    is_vehicle,
-    resolve_attack,
-)
+from hexwar.plugins.firefight.fire import choose_weapon, describe_attack, resolve_attack
+from hexwar.plugins.firefight.sighting import has_los, in_defilade_geom
+from hexwar.plugins.firefight.state import is_vehicle
 from hexwar.plugins.firefight.victory import area
 
 if TYPE_CHECKING:
@@ -162,7 +157,7 @@ class FirefightAI:
                 t.hex is not None and f.hex.distance(t.hex) <= 6))  # objective or a threat
             if attacker and is_vehicle(f) and not f.state.get("moved") and not f.state.get("Km") \
                     and not close:
-                need = 0.35  # an attacker's vehicles would rather move than fire [4.1]
+                need = 0.35  # an attacker's vehicles would rather move than fire (Firefight 4.1)
             if e >= need:
                 by_target.setdefault(tid, []).append((e, fid, line))
         if not by_target:
@@ -254,7 +249,7 @@ class FirefightAI:
                     s -= 0.6
             elif isinstance(o, Mapping) and o.get("exit"):
                 assert here is not None
-                from hexwar.plugins.firefight.mechanics import edge_of
+                from hexwar.plugins.firefight.movement import edge_of
 
                 s = 50.0 if posture == "exit" and edge in edge_of(game, here) else -50.0
                 if posture == "exit" and self.hints(game)["hexes"] and d0 > 3:
@@ -269,9 +264,9 @@ class FirefightAI:
                 if here is not None and "road" in game.board.hexside_of.get((here, h), ()):
                     s += 0.3
                 if str(o["to"]) in mined:
-                    s -= 2.5  # a Mine Marker [18.0]: its points attack whoever enters
+                    s -= 2.5  # a Mine Marker (Firefight 18.0): its points attack whoever enters
                 foes = [e for e in enemies if e.hex == h]
-                if foes:  # only legal with Overrun [28.0]
+                if foes:  # only legal with Overrun (Firefight 28.0)
                     s += self.overrun_value(game, u, foes)
                 s += self.rng.random() * 0.05
             else:
@@ -281,7 +276,7 @@ class FirefightAI:
         return best[1]
 
     def mined_hexes(self, game: Game, unit: Unit) -> set[str]:
-        """Hexes whose mines would attack ``unit`` [18.0, 25.0]: the Mine Markers are public;
+        """Hexes whose mines would attack ``unit`` (Firefight 18.0, 25.0): the Mine Markers are public;
         own hexes of five points or less are safe under the Friendly Minefields option."""
         data = game.state.data.get("firefight.mines")
         if not data or unit.state.get("dummy"):
@@ -301,7 +296,7 @@ class FirefightAI:
 
     def friends_near(self, game: Game, label: str, radius: int) -> float:
         """Own units an impact there could hit: every unit in a zone is attacked, friend or
-        foe [8.6]; adjacent ones count double."""
+        foe (Firefight 8.6); adjacent ones count double."""
         h = game.board.parse(label)
         out = 0.0
         for u in game.state.units_of(self.side):
@@ -312,9 +307,9 @@ class FirefightAI:
         return out
 
     def open_friends_seen(self, game: Game, label: str) -> int:
-        """[14.0, 14.11] what smoke on this enemy hex would blind: own units in the open (not
+        """Firefight 14.0, 14.11: what smoke on this enemy hex would blind: own units in the open (not
         Forest, Town or a defilade position) within 20 hexes that the hex sees."""
-        from hexwar.plugins.firefight.mechanics import defilade_sides
+        from hexwar.plugins.firefight.sighting import defilade_sides
 
         key = (len(game.decisions), label)
         if key in self._seen_memo:
@@ -343,18 +338,18 @@ class FirefightAI:
         h = game.board.parse(label)
         if kind == "he":
             return self.crowd(game, label, enemies) - self.friends_near(game, label, 2)
-        if kind == "suppressive":  # [19.0] two turns faster but always scatters 1-2 hexes
+        if kind == "suppressive":  # Firefight 19.0: two turns faster but always scatters 1-2 hexes
             on_obj = bool(objective) and any(h.distance(x) <= 1 for x in objective)
             if not (attacker and on_obj) or not any(e.hex == h for e in enemies):
                 return 0.0
             return (0.8 * self.crowd(game, label, enemies, 2) + 1.0
                     - 1.5 * self.friends_near(game, label, 3))
-        if kind == "smoke":  # [14.0] blind the enemy overlooking an advance in the open
+        if kind == "smoke":  # Firefight 14.0: blind the enemy overlooking an advance in the open
             if not attacker or not any(e.hex == h for e in enemies):
                 return 0.0
             seen = self.open_friends_seen(game, label)
             return 0.6 * seen if seen >= 2 else 0.0
-        return 0.0  # artillery mines [25] and others: not requested by the AI
+        return 0.0  # artillery mines (Firefight 25) and others: not requested by the AI
 
     def if_choice(self, decision: Decision, view: SideView) -> Any:
         game = view.game
@@ -373,7 +368,7 @@ class FirefightAI:
         return opts[i] if best > 0 else "pass"
 
     def priority_mission(self, decision: Decision, view: SideView) -> Any:
-        """[21.2] Priority Fire lands this turn: fire when enemies are within two hexes of a
+        """Firefight 21.2: Priority Fire lands this turn: fire when enemies are within two hexes of a
         Priority Target and no friend is close."""
         game = view.game
         enemies = self.enemies(view)
@@ -395,7 +390,7 @@ class FirefightAI:
         return own or list(obj)
 
     def mine_plan(self, game: Game, view: SideView, points: int) -> dict[str, int]:
-        """[18.0] mines in chunks of five (safe for own units under the Addenda Friendly
+        """Firefight 18.0: mines in chunks of five (safe for own units under the Addenda Friendly
         Minefields option) on the hexes that lie on the enemy's shortest approaches to
         :meth:`approach_targets`, two to six hexes out, roads first, spread apart."""
         board = game.board
@@ -464,7 +459,7 @@ class FirefightAI:
         opts = [o for o in decision.options or () if isinstance(o, Mapping) and o]
         return opts[-1] if opts else {}
 
-    # -- overrun [28.0] ------------------------------------------------------------------------
+    # -- overrun (Firefight 28.0) ------------------------------------------------------------------------
     def best_ev(self, game: Game, firer: Unit, target: Unit) -> float:
         try:
             w = choose_weapon(game, firer, target, None)
@@ -480,8 +475,8 @@ class FirefightAI:
         return out * value
 
     def overrun_value(self, game: Game, mover: Unit, foes: list[Unit]) -> float:
-        """[28.0] worth of entering an enemy hex: our best shot against all of theirs at range
-        one (a face-down stack [11.0] is an unknown risk)."""
+        """Firefight 28.0: worth of entering an enemy hex: our best shot against all of theirs at range
+        one (a face-down stack (Firefight 11.0) is an unknown risk)."""
         if any(e.state.get("face_down") for e in foes):
             return -1.0
         ours = max(self.best_ev(game, mover, e) for e in foes)
@@ -495,7 +490,7 @@ class FirefightAI:
         return max(opts, key=lambda t: (self.best_ev(game, firer, game.state.units[t]), t))
 
     def overrun_continue(self, decision: Decision, view: SideView) -> Any:
-        """Stay for another firefight [28.0] only if our expected damage beats theirs."""
+        """Stay for another firefight (Firefight 28.0) only if our expected damage beats theirs."""
         game = view.game
         mover = game.state.units[str(decision.context.get("unit"))]
         opts = list(decision.options or ())
@@ -513,13 +508,13 @@ class FirefightAI:
 
     # -- deployment ----------------------------------------------------------------------------
     def deploy(self, decision: Decision, view: SideView) -> Any:
-        """[9.13] defenders shift each unit up to two hexes into Forest, Town or a defilade
+        """Firefight 9.13: defenders shift each unit up to two hexes into Forest, Town or a defilade
         position inside the deployment area; attackers keep the scenario's set-up."""
         game = view.game
         if self.posture(game) != "defend":
             return {}
-        from hexwar.plugins.firefight.mechanics import defilade_sides
-        from hexwar.plugins.firefight.phases import deployment_problem
+        from hexwar.plugins.firefight.sequence import deployment_problem
+        from hexwar.plugins.firefight.sighting import defilade_sides
 
         spec = {"zones": decision.context.get("zones", [])}
         board = game.board
@@ -575,9 +570,9 @@ class FirefightAI:
         if k == "firefight.mines":
             return self.mines(decision, view)
         if k == "firefight.dedicated" and opts:
-            return max(int(o) for o in opts)  # [21.1] every battery: no delay, Priority Fire
+            return max(int(o) for o in opts)  # Firefight 21.1: every battery: no delay, Priority Fire
         if k == "firefight.priority_targets" and opts:
-            return max(opts, key=len)  # [21.2] as many Priority Targets as allowed
+            return max(opts, key=len)  # Firefight 21.2: as many Priority Targets as allowed
         if k == "firefight.priority_mission":
             return self.priority_mission(decision, view)
         if k == "firefight.overrun_target" and opts:

@@ -1,10 +1,16 @@
 """Table-side adjudication: ``hexwar firefight fire`` resolves one attack with the game's own rules
-functions (mechanics.execute_attack) on a scenario's set-up or a saved game's position."""
+functions (fire.execute_attack) on a scenario's set-up or a saved game's position.
+
+``--option NAME`` (repeatable) enables an optional rule for the shot, built into the game exactly
+as a scenario's ``rules`` would be: a built-in rule (``firefight.short_halt``) or any installed
+third-party rule plugin, whose ``firefight_*`` hooks then change the numbers shown.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,9 +22,12 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
-def load_game(source: str) -> Game:
+def load_game(source: str, options: Sequence[str] = (),
+              local_plugins: Sequence[object] = ()) -> Game:
     """A game at a scenario's set-up (registered name, ``firefight:`` name or path) or at a
-    saved game's position."""
+    saved game's position. ``options`` enables optional rules (installed plugins, or among
+    ``local_plugins``: objects with a ``PLUGIN`` manifest that are not installed) for a
+    scenario's set-up; a saved game keeps the rules it was played with."""
     from hexwar.core.engine.game import Game
     from hexwar.core.manager import Hooks, discovery_manager
     from hexwar.core.scenario import Scenario
@@ -28,6 +37,9 @@ def load_game(source: str) -> Game:
         from hexwar.core.engine.record import load_saved
         from hexwar.core.engine.replay import rebuild
 
+        if options:
+            raise HexwarError("--option enables rules at a scenario's set-up; a saved game "
+                              "keeps the rules it was played with")
         return rebuild(load_saved(path))
     if not path.exists():
         sources = {s.name: s for s in Hooks(discovery_manager()).data_sources("scenario")}
@@ -37,7 +49,8 @@ def load_game(source: str) -> Game:
         if name not in sources:
             raise HexwarError(f"no scenario file or registered scenario {source!r}")
         path = Path(sources[name].path)
-    return Game(Scenario.load(path), seed=0)
+    return Game(Scenario.load(path), seed=0, options=tuple(options),
+                local_plugins=tuple(local_plugins))
 
 
 def parse_dice(text: str | None) -> list[int] | None:
@@ -58,22 +71,25 @@ def parse_dice(text: str | None) -> list[int] | None:
 
 def adjudicate(game: Game, firers: list[str], target: str, weapons: dict[str, str],
                dice: list[int] | None, mode: str = "direct") -> dict[str, Any]:
-    """Resolve one announced attack [6.0, 6.3] and return every number that produced it."""
-    from hexwar.plugins.firefight.mechanics import execute_attack
+    """Resolve one announced attack (Firefight 6.0, 6.3) and return every number that produced it."""
+    from hexwar.plugins.firefight.fire import execute_attack
 
     if not firers:
-        raise RulesError("name at least one firing unit", rule="[6.0]")
+        raise RulesError("name at least one firing unit", rule="Firefight 6.0")
     side = game.unit(firers[0]).side
     t = game.unit(target)
     before = {"target": target, "target_type": t.type, "target_hex":
               None if t.hex is None else game.board.label(t.hex)}
     outcomes = execute_attack(game, side, firers, target, weapons, mode, rolls=dice)
-    return {**before, "side": side, "mode": mode, "attacks": outcomes}
+    return {**before, "side": side, "mode": mode, "rules": list(game.rules_enabled),
+            "attacks": outcomes}
 
 
 def render(report: dict[str, Any]) -> str:
     lines = [f"Attack on {report['target']} ({report['target_type']}) in "
-             f"{report['target_hex']} - {report['mode']} fire [6.0]"]
+             f"{report['target_hex']} - {report['mode']} fire (Firefight 6.0)"]
+    if report.get("rules"):
+        lines.append(f"  optional rules: {', '.join(report['rules'])}")
     for a in report["attacks"]:
         if "weapon" not in a:
             lines.append(f"  {a['firer']}: {a.get('note', '')}")
@@ -84,7 +100,7 @@ def render(report: dict[str, Any]) -> str:
             lines.append(f"    {m['value']:+g} {m['name']} {m['rule']}")
         if a.get("ar") is not None:
             lines.append(f"    final attack rating {a['ar']}")
-        lines.append(f"    terrain filters: {', '.join(a['filters']) or 'none'} [6.7]")
+        lines.append(f"    terrain filters: {', '.join(a['filters']) or 'none'} (Firefight 6.7)")
         lines.append(f"    dice {a['roll']}: table {a.get('table', '-')} -> result {a['result']}"
                      f" ({a.get('applied', '')})")
         if a.get("note"):
@@ -100,21 +116,24 @@ def firefight_group() -> None:
 @firefight_group.command("fire")
 @click.argument("source")
 @click.option("--firer", "firers", multiple=True, required=True,
-              help="Firing unit id (repeat for a multiple-unit attack [6.3]).")
+              help="Firing unit id (repeat for a multiple-unit attack, Firefight 6.3).")
 @click.option("--target", required=True, help="Target unit id.")
 @click.option("--weapon", "weapons", multiple=True, help="FIRER=LINE, e.g. tm1=US-Dragon.")
 @click.option("--dice", default=None, help="Dice per firer: 7 or 3+4, comma-separated.")
 @click.option("--mode", default="direct", type=click.Choice(["direct", "opportunity"]))
+@click.option("--option", "options", multiple=True, metavar="NAME",
+              help="Enable an optional rule for this shot (repeat), e.g. firefight.short_halt "
+                   "or an installed third-party rule.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fire(source: str, firers: tuple[str, ...], target: str, weapons: tuple[str, ...],
-         dice: str | None, mode: str, as_json: bool) -> None:
+         dice: str | None, mode: str, options: tuple[str, ...], as_json: bool) -> None:
     """Resolve an attack at a scenario's set-up or a save's position: attack rating, each
     modifier with its case number, the dice and the result."""
     try:
-        game = load_game(source)
+        game = load_game(source, options)
         wmap = dict(w.split("=", 1) for w in weapons)
         if mode == "opportunity":
-            from hexwar.plugins.firefight.mechanics import ff
+            from hexwar.plugins.firefight.state import ff
 
             ff(game)["mover"] = target
         report = adjudicate(game, list(firers), target, wmap, parse_dice(dice), mode)

@@ -1,5 +1,5 @@
-"""Indirect fire [8.0-8.8]: target lists, requests and delays, availability, adjustment, scatter,
-impact zones, the IF CRT and its terrain notes (ERR), and attacks on moving units [8.8].
+"""Indirect fire (Firefight 8.0-8.8): target lists, requests and delays, availability, adjustment, scatter,
+impact zones, the IF CRT and its terrain notes (ERR), and attacks on moving units (Firefight 8.8).
 
 State (``game.state.data["firefight"]``): ``if_units`` {id: {side, type, status, mission,
 last_impact, impacted_turn}}, ``target_list`` {side: [labels]} (secret), ``impacts`` [{unit,
@@ -14,27 +14,27 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firefight.ffdata import ff_data
-from hexwar.plugins.firefight.mechanics import (
-    _hook,
-    apply_result,
+from hexwar.plugins.firefight.fire import apply_result, extra_targets
+from hexwar.plugins.firefight.sighting import has_los
+from hexwar.plugins.firefight.state import (
     carried,
-    extra_targets,
     ff,
-    has_los,
     hexof,
+    hooks,
     is_vehicle,
     public_ref,
     report_about,
+    rule_of,
 )
+from hexwar.plugins.firefight.tables import ff_data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
 
-TARGETS_PER_UNIT = 4  # [8.13]
-ADJUST_RANGE = 2  # [8.51]
-CONTINUOUS_RANGE = 2  # [8.32]
+TARGETS_PER_UNIT = 4  # Firefight 8.13
+ADJUST_RANGE = 2  # Firefight 8.51
+CONTINUOUS_RANGE = 2  # Firefight 8.32
 
 
 def if_units(game: Game, side: str | None = None) -> dict[str, dict[str, Any]]:
@@ -44,7 +44,7 @@ def if_units(game: Game, side: str | None = None) -> dict[str, dict[str, Any]]:
 
 def setup_if_units(game: Game) -> None:
     """Read ``[special] indirect`` of the scenario: [{id, type, side, status}] (status ``organic``
-    or ``direct``) [8.4]."""
+    or ``direct``) (Firefight 8.4)."""
     spec = game.scenario.raw.get("special", {}).get("indirect", [])
     units = ff(game).setdefault("if_units", {})
     for e in spec:
@@ -54,7 +54,7 @@ def setup_if_units(game: Game) -> None:
 
 
 def target_list_limit(game: Game, side: str) -> int:
-    """[8.13] four hexes per Indirect Fire unit."""
+    """Firefight 8.13: four hexes per Indirect Fire unit."""
     return TARGETS_PER_UNIT * len(if_units(game, side))
 
 
@@ -62,25 +62,25 @@ def target_list_problem(game: Game, side: str, hexes: Sequence[str]) -> str | No
     if not isinstance(hexes, list | tuple):
         return "a target list is a list of hex labels"
     if len(hexes) > target_list_limit(game, side):
-        return f"at most {target_list_limit(game, side)} hexes (4 per IF unit) [8.13]"
+        return f"at most {target_list_limit(game, side)} hexes (4 per IF unit) (Firefight 8.13)"
     for x in hexes:
         try:
             game.board.parse(str(x))
         except ValueError as exc:
             return str(exc)
     if len(set(hexes)) != len(hexes):
-        return "a hex is listed twice [8.13]"
+        return "a hex is listed twice (Firefight 8.13)"
     return None
 
 
 def sees(game: Game, side: str, h: Hex) -> bool:
-    """[8.71] some unit of ``side`` on the map can see hex ``h``."""
+    """Firefight 8.71: some unit of ``side`` on the map can see hex ``h``."""
     return any(u.hex is not None and not carried(u) and has_los(game, u.hex, h)
                for u in game.state.units_of(side))
 
 
 def base_delay(game: Game, mission: dict[str, Any]) -> int:
-    """[8.31, 8.32] the IF Data Table delay: On Call (planned) or Target of Opportunity;
+    """Firefight 8.31, 8.32: the IF Data Table delay: On Call (planned) or Target of Opportunity;
     Continuous Fire lands next turn."""
     if mission.get("continuous"):
         return 1
@@ -90,15 +90,15 @@ def base_delay(game: Game, mission: dict[str, Any]) -> int:
 
 def request_problem(game: Game, side: str, unit_id: str, hex_label: str, *,
                     continuous: bool = False, kind: str = "he") -> str | None:
-    """Why this request may not be made now [8.2, 8.21, 8.22, 8.32, 8.71, 8.72]."""
+    """Why this request may not be made now (Firefight 8.2, 8.21, 8.22, 8.32, 8.71, 8.72)."""
     units = if_units(game)
     if unit_id not in units or units[unit_id]["side"] != side:
         return f"{unit_id} is not an Indirect Fire unit of {side}"
     if game.state.phase not in ("firefight.if_request", "setup"):
-        return "requests are made only at the end of the Indirect Fire Phase [8.22]"
+        return "requests are made only at the end of the Indirect Fire Phase (Firefight 8.22)"
     u = units[unit_id]
     if u["mission"] is not None:
-        return "the unit is engaged in a mission [8.21, 8.72]"
+        return "the unit is engaged in a mission (Firefight 8.21, 8.72)"
     try:
         h = game.board.parse(hex_label)
     except ValueError as exc:
@@ -107,29 +107,28 @@ def request_problem(game: Game, side: str, unit_id: str, hex_label: str, *,
         return f"mission kind {kind!r} is not available"
     if continuous:
         if u.get("impacted_turn") != game.state.turn or u.get("last_impact") is None:
-            return "Continuous Fire only in the turn the unit's fire impacted [8.32]"
-        # [8.32] from the current impact hex; CL [8.51]: or from the hex the fire was shifted
-        # to this turn ("walking" the fire), LOS still required [8.71]
+            return "Continuous Fire only in the turn the unit's fire impacted (Firefight 8.32)"
+        # Firefight 8.32: from the current impact hex; Firefight 8.51 (Clarifications): or from the
+        # hex the fire was shifted
+        # to this turn ("walking" the fire), LOS still required (Firefight 8.71)
         bases = [game.board.parse(u["last_impact"])]
         if u.get("last_adjusted"):
             bases.append(game.board.parse(u["last_adjusted"]))
         ok = [b for b in bases if b.distance(h) <= CONTINUOUS_RANGE]
         if not ok:
-            return "Continuous Fire may shift at most two hexes [8.32, CL 8.51]"
+            return ("Continuous Fire may shift at most two hexes (Firefight 8.32, Firefight 8.51 "
+                    "(Clarifications))")
         if not any(sees(game, side, b) for b in ok):
-            return "no friendly unit sees the impact hex [8.71]"
+            return "no friendly unit sees the impact hex (Firefight 8.71)"
         return None
     if not sees(game, side, h):
-        return "no friendly unit can see the hex [8.71]"
+        return "no friendly unit can see the hex (Firefight 8.71)"
     return None
 
 
 def mission_kinds(game: Game, side: str, unit_id: str) -> list[str]:
     out = ["he"]
-    h = _hook(game, "firefight_mission_kinds")
-    if h is not None:
-        for res in h(game=game, side=side, if_unit=unit_id):
-            out.extend(x for x in res or () if x not in out)
+    out.extend(k for k in hooks(game).mission_kinds(side, unit_id) if k not in out)
     return out
 
 
@@ -138,46 +137,44 @@ def request(game: Game, side: str, unit_id: str, hex_label: str, *, continuous: 
     """Plot a mission (secret); returns it. RulesError if not allowed."""
     why = request_problem(game, side, unit_id, hex_label, continuous=continuous, kind=kind)
     if why:
-        raise RulesError(why, rule=_rule(why))
+        raise RulesError(why, rule=rule_of(why, "Firefight 8.0"))
     label = game.board.label(game.board.parse(hex_label))
     planned = label in ff(game).get("target_list", {}).get(side, [])
     u = if_units(game)[unit_id]
     if continuous:
         planned = bool(u.get("last_planned", planned))
         if kind == "he" and u.get("last_kind"):
-            kind = str(u["last_kind"])  # [8.32] a continuation of the same mission
+            kind = str(u["last_kind"])  # Firefight 8.32: a continuation of the same mission
     m = {"unit": unit_id, "side": side, "hex": label, "kind": kind, "planned": planned,
          "continuous": continuous, "scheduled": False, "requested": game.state.turn}
     delay = base_delay(game, m)
-    h = _hook(game, "firefight_mission_delay")
-    if h is not None:
-        over = h(game=game, mission=dict(m), base=delay)
-        if over is not None:
-            delay = int(over)
+    over = hooks(game).mission_delay(dict(m), delay)
+    if over is not None:
+        delay = over
     m["impact_turn"] = game.state.turn + max(1, delay)
     u["mission"] = m
     game.emit("if_request", visible_to=[side], mission=dict(m),
-              rule="[8.32]" if continuous else "[8.11, 8.31]")
+              rule="Firefight 8.32" if continuous else "Firefight 8.11, 8.31")
     return m
 
 
 def schedule_problem(game: Game, side: str, entries: Any) -> str | None:
-    """[8.12] Scheduled Fires: a list of {unit, hex, turn} for the side's IF units; one unit may
-    have several, on different Game-Turns (one mission at a time [8.72])."""
+    """Firefight 8.12: Scheduled Fires: a list of {unit, hex, turn} for the side's IF units; one unit may
+    have several, on different Game-Turns (one mission at a time, Firefight 8.72)."""
     if not isinstance(entries, list | tuple):
         return "scheduled fires are a list of {unit, hex, turn}"
     seen: set[tuple[str, int]] = set()
     units = if_units(game)
     for e in entries:
         if not isinstance(e, Mapping) or not {"unit", "hex", "turn"} <= set(e):
-            return "each scheduled fire is {unit, hex, turn} [8.12]"
+            return "each scheduled fire is {unit, hex, turn} (Firefight 8.12)"
         uid, turn = str(e["unit"]), e["turn"]
         if uid not in units or units[uid]["side"] != side:
-            return f"{uid} is not an Indirect Fire unit of {side} [8.12]"
+            return f"{uid} is not an Indirect Fire unit of {side} (Firefight 8.12)"
         if not isinstance(turn, int) or turn < 1 or turn > game.scenario.turns:
-            return f"bad Game-Turn {turn!r} [8.12]"
+            return f"bad Game-Turn {turn!r} (Firefight 8.12)"
         if (uid, turn) in seen:
-            return f"{uid} fires one mission at a time [8.72]"
+            return f"{uid} fires one mission at a time (Firefight 8.72)"
         seen.add((uid, turn))
         try:
             game.board.parse(str(e["hex"]))
@@ -187,11 +184,11 @@ def schedule_problem(game: Game, side: str, entries: Any) -> str | None:
 
 
 def schedule(game: Game, side: str, unit_id: str, hex_label: str, turn: int) -> dict[str, Any]:
-    """[8.12] Scheduled Fire plotted before play; always arrives on time [8.43]. A unit's
+    """Firefight 8.12: Scheduled Fire plotted before play; always arrives on time (Firefight 8.43). A unit's
     scheduled fires wait in its queue; the earliest is its mission (the unit is engaged)."""
     units = if_units(game)
     if unit_id not in units or units[unit_id]["side"] != side:
-        raise RulesError(f"{unit_id} is not an IF unit of {side}", rule="[8.12]")
+        raise RulesError(f"{unit_id} is not an IF unit of {side}", rule="Firefight 8.12")
     label = game.board.label(hexof(game, hex_label))
     m = {"unit": unit_id, "side": side, "hex": label, "kind": "he",
          "planned": label in ff(game).get("target_list", {}).get(side, []), "continuous": False,
@@ -217,8 +214,8 @@ def due(game: Game, side: str) -> list[str]:
 
 
 def availability(game: Game, unit_id: str) -> bool:
-    """[8.41-8.43] Direct Support fire arrives on 1-5; on 6 it is delayed by a second die
-    (then it arrives automatically, design 9.3 #27). Organic, Continuous and Scheduled fire
+    """Firefight 8.41-8.43: Direct Support fire arrives on 1-5; on 6 it is delayed by a second die
+    (then it arrives automatically, docs/decisions.md FFD-15). Organic, Continuous and Scheduled fire
     always arrive. Returns True if the fire arrives now (else the impact turn moved)."""
     u = if_units(game)[unit_id]
     m = u["mission"]
@@ -230,12 +227,12 @@ def availability(game: Game, unit_id: str) -> bool:
     extra = game.dice.d6(f"extra delay {unit_id}")
     m["impact_turn"] = game.state.turn + extra
     m["redelayed"] = True
-    game.emit("if_delayed", visible_to=[u["side"]], unit=unit_id, turns=extra, rule="[8.41]")
+    game.emit("if_delayed", visible_to=[u["side"]], unit=unit_id, turns=extra, rule="Firefight 8.41")
     return False
 
 
 def adjust_problem(game: Game, side: str, unit_id: str, to_label: str) -> str | None:
-    """[8.51, 8.71] shift at most two hexes, seeing both hexes."""
+    """Firefight 8.51, 8.71: shift at most two hexes, seeing both hexes."""
     m = if_units(game)[unit_id]["mission"]
     plotted = game.board.parse(m["hex"])
     try:
@@ -245,19 +242,16 @@ def adjust_problem(game: Game, side: str, unit_id: str, to_label: str) -> str | 
     if to == plotted:
         return None
     if plotted.distance(to) > ADJUST_RANGE:
-        return "fire may be adjusted at most two hexes [8.51]"
+        return "fire may be adjusted at most two hexes (Firefight 8.51)"
     if not (sees(game, side, plotted) and sees(game, side, to)):
-        return "adjusting needs a unit that sees both hexes [8.71]"
+        return "adjusting needs a unit that sees both hexes (Firefight 8.71)"
     return None
 
 
 def scatter(game: Game, unit_id: str, h: Hex) -> Hex:
-    """[8.52] even: no scatter; odd: a second die picks the adjacent hex (Scatter Diagram)."""
+    """Firefight 8.52: even: no scatter; odd: a second die picks the adjacent hex (Scatter Diagram)."""
     m = if_units(game)[unit_id]["mission"]
-    n: int | None = None
-    hk = _hook(game, "firefight_scatter")
-    if hk is not None:
-        n = hk(game=game, mission=dict(m))
+    n = hooks(game).scatter(dict(m))
     if n is None:
         n = 1 if game.dice.d6(f"scatter {unit_id}") % 2 else 0
     if n <= 0:
@@ -275,23 +269,18 @@ def scatter(game: Game, unit_id: str, h: Hex) -> Hex:
 def pattern(game: Game, unit_id: str) -> tuple[int, int, int]:
     m = if_units(game)[unit_id]["mission"]
     base = ff_data().if_data[if_units(game)[unit_id]["type"]].pattern
-    hk = _hook(game, "firefight_impact_pattern")
-    if hk is not None:
-        over = hk(game=game, mission=dict(m))
-        if over is not None:
-            return (int(over[0]), int(over[1]), int(over[2]))
-    return base
+    over = hooks(game).impact_pattern(dict(m))
+    return base if over is None else over
 
 
 def place(game: Game, unit_id: str, hex_label: str, adjusted: str | None = None) -> None:
-    """[8.52] put the Impact Marker down; the unit is free again [8.21]. ``adjusted``: the hex
-    the fire was shifted to before scatter (CL [8.51])."""
+    """Firefight 8.52: put the Impact Marker down; the unit is free again (Firefight 8.21).
+    ``adjusted``: the hex
+    the fire was shifted to before scatter (Firefight 8.51 (Clarifications))."""
     u = if_units(game)[unit_id]
     m = u["mission"]
     u["last_adjusted"] = adjusted
-    hk = _hook(game, "firefight_place_impact")
-    handled = hk(game=game, mission=dict(m), hex_label=hex_label) if hk is not None else None
-    if not handled:
+    if not hooks(game).place_impact(dict(m), hex_label):
         ff(game).setdefault("impacts", []).append(
             {"unit": unit_id, "side": u["side"], "hex": hex_label,
              "pattern": list(pattern(game, unit_id)), "turn": game.state.turn})
@@ -301,12 +290,12 @@ def place(game: Game, unit_id: str, hex_label: str, adjusted: str | None = None)
     u["impacted_turn"] = game.state.turn
     u["mission"] = None
     game.emit("if_impact", unit=unit_id, side=u["side"], hex=hex_label, plotted=m["hex"],
-              kind=m["kind"], rule="[8.52]")
+              kind=m["kind"], rule="Firefight 8.52")
 
 
 def zone_ar(game: Game, h: Hex, impacts: Iterable[dict[str, Any]] | None = None
             ) -> tuple[int, str | None]:
-    """[8.54, 8.55] the summed Attack Rating of every Impact Marker bearing on hex ``h`` (impact
+    """Firefight 8.54, 8.55: the summed Attack Rating of every Impact Marker bearing on hex ``h`` (impact
     hex, adjacent, two away) and the side of the largest contribution."""
     total = 0
     best: tuple[int, str | None] = (0, None)
@@ -328,7 +317,7 @@ def zone_hexes(game: Game) -> set[Hex]:
 
 
 def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[str, str, str]:
-    """[8.62, 8.64, ERR] the IF CRT result for one unit: vehicles ignore rolls of 6 or less;
+    """Firefight 8.62, 8.64, Errata: the IF CRT result for one unit: vehicles ignore rolls of 6 or less;
     dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns (result, table, why)."""
     d = ff_data()
     if ar <= 0:
@@ -337,30 +326,33 @@ def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[st
     if table == "-":
         return "-", table, ""
     if is_vehicle(unit) and roll <= 6:
-        return "-", table, "vehicle: rolls of 6 or less are no effect (ERR, [8.62])"
+        return "-", table, "vehicle: rolls of 6 or less are no effect (ERR, Firefight 8.62)"
     assert unit.hex is not None
     if not is_vehicle(unit) and roll in (3, 4) and game.board.terrain_of.get(unit.hex) == "town":
-        return "-", table, "personnel in Town: rolls 3-4 are no effect (ERR, [8.64])"
+        return "-", table, "personnel in Town: rolls 3-4 are no effect (ERR, Firefight 8.64)"
     return table, table, ""
 
 
 def attack_unit(game: Game, unit: Unit, ar: int, side: str, why: str,
                 roll: int | None = None) -> dict[str, Any]:
-    """One IF attack on one unit [7.34, 8.6, 8.63]; passengers ride it out (design 9.3 #33)."""
+    """One IF attack on one unit (Firefight 7.34, 8.6, 8.63); passengers ride it out (docs/decisions.md
+    FFD-16)."""
     if roll is None:
         who = public_ref(game, unit.id)
         roll = game.dice.d6(f"IF {who} die 1") + game.dice.d6(f"IF {who} die 2")
     res, table, note = if_result(game, unit, ar, side, roll)
     applied = apply_result(game, unit.id, res, "indirect")
     report_about(game, "indirect_fire", [unit.id], result=res,
-                 rules=["[8.6]", "[8.64]", "[8.65]"], target=unit.id, ar=ar, roll=roll,
-                 table=table, note=note, applied=applied, why=why)
+                 # bracketed: the log sorts rule references, and "[Firefight 8.6]" sorts after
+                 # "[Firefight 8.64]" as the recorded golden logs have it (see sequence.phases)
+                 rules=["[Firefight 8.6]", "[Firefight 8.64]", "[Firefight 8.65]"], target=unit.id, ar=ar,
+                 roll=roll, table=table, note=note, applied=applied, why=why)
     return {"target": unit.id, "ar": ar, "roll": roll, "result": res, "applied": applied}
 
 
 def attack_zones(game: Game) -> list[dict[str, Any]]:
-    """[8.54-8.63] after all markers of the phase are down: attack each unit in every zone hex,
-    each separately, at the hex's summed AR [7.34, 8.55]."""
+    """Firefight 8.54-8.63: after all markers of the phase are down: attack each unit in every zone hex,
+    each separately, at the hex's summed AR (Firefight 7.34, 8.55)."""
     fresh = [i for i in ff(game).get("impacts", []) if i["turn"] == game.state.turn]
     if not fresh:
         return []
@@ -375,39 +367,32 @@ def attack_zones(game: Game) -> list[dict[str, Any]]:
         exposed = exposed_passengers(game)
         for u in sorted((u for u in game.state.units.values() if u.hex == h
                          and (not carried(u) or u.id in exposed)
-                         and not u.state.get("dummy")), key=lambda u: u.id):  # [12.0]
+                         and not u.state.get("dummy")), key=lambda u: u.id):  # Firefight 12.0
             if u.hex != h:
-                continue  # died with its vehicle a moment ago [7.44]
-            out.append(attack_unit(game, u, ar, side, "impact zone [8.5]"))
+                continue  # died with its vehicle a moment ago (Firefight 7.44)
+            out.append(attack_unit(game, u, ar, side, "impact zone Firefight 8.5"))
     return out
 
 
 def exposed_passengers(game: Game) -> set[str]:
     """Carried units that a rule exposes as though dismounted (``firefight_extra_targets``:
-    a U.S. team that fired from its M113 this turn [16.21]). Indirect fire strikes every unit in
-    a zone, friend or foe [8.6], so the answers for both sides are joined."""
+    a U.S. team that fired from its M113 this turn, Firefight 16.21). Indirect fire strikes every unit in
+    a zone, friend or foe (Firefight 8.6), so the answers for both sides are joined."""
     return extra_targets(game, "US") | extra_targets(game, "SU")
 
 
 def attack_mover(game: Game, unit: Unit) -> dict[str, Any] | None:
-    """[8.8, CL 8.8] a unit that moves into a hex of an Impact Zone is attacked at once, at that
-    hex's AR, for each such hex it enters."""
+    """Firefight 8.8, Firefight 8.8 (Clarifications): a unit that moves into a hex of an Impact Zone is
+    attacked at once, at that hex's AR, for each such hex it enters."""
     if unit.hex is None or unit.hex not in zone_hexes(game) or unit.state.get("dummy"):
-        return None  # a dummy is nothing [12.0]
+        return None  # a dummy is nothing (Firefight 12.0)
     ar, side = zone_ar(game, unit.hex)
     if ar <= 0 or side is None:
         return None
-    out = attack_unit(game, unit, ar, side, "moved into an Impact Zone [8.8]")
+    out = attack_unit(game, unit, ar, side, "moved into an Impact Zone Firefight 8.8")
     exposed = exposed_passengers(game)
-    for pid in list(unit.state.get("passengers", [])):  # [16.21] exposed as if dismounted
+    for pid in list(unit.state.get("passengers", [])):  # Firefight 16.21: exposed as if dismounted
         p = game.state.units[pid]
         if pid in exposed and p.hex is not None:
-            attack_unit(game, p, ar, side, "moved into an Impact Zone [8.8, 16.21]")
+            attack_unit(game, p, ar, side, "moved into an Impact Zone Firefight 8.8, 16.21")
     return out
-
-
-def _rule(text: str) -> str:
-    import re
-
-    m = re.search(r"\[([0-9.]+)", text)
-    return f"[{m.group(1)}]" if m else "[8.0]"

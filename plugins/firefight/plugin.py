@@ -1,4 +1,4 @@
-"""Firefight (SPI, 1976): the system plugin for Firefight I, cases [1.0]-[9.0] and the Addenda."""
+"""Firefight (SPI, 1976): the system plugin for Firefight I, cases (Firefight 1.0-9.0) and the Addenda."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ from hexwar.core.types import (
 )
 from hexwar.plugins.firefight import hookspecs
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight.ffdata import DATA, disclosed, ff_data
-from hexwar.plugins.firefight.mechanics import ff, los_rules, public_ref
+from hexwar.plugins.firefight.hookspecs import FirefightHooks
+from hexwar.plugins.firefight.sighting import los_rules
+from hexwar.plugins.firefight.state import ff, public_ref
+from hexwar.plugins.firefight.tables import DATA, disclosed, ff_data
 
 if TYPE_CHECKING:
     import click
@@ -42,7 +44,9 @@ PLUGIN = PluginManifest(
     kind="system",
     title="Firefight: Modern U.S. and Soviet Small Unit Tactics",
     summary="SPI 1976, Firefight I: direct fire, movement, opportunity fire, indirect fire.",
-    implements=("[1.0]", "[2.0]", "[3.0]", "[4.0]", "[5.0]", "[6.0]", "[7.0]", "[8.0]", "[9.0]"),
+    implements=("Firefight 1.0", "Firefight 2.0", "Firefight 3.0", "Firefight 4.0",
+                "Firefight 5.0", "Firefight 6.0", "Firefight 7.0", "Firefight 8.0",
+                "Firefight 9.0"),
 )
 
 SCENARIOS = {f"scenario{i}": f"Scenario {i}" for i in range(1, 10)}
@@ -52,8 +56,9 @@ def scale() -> Any:
     from hexwar.core.units import Scale, ureg
 
     return Scale(system=SYSTEM, hex_size=50 * ureg.meter, height_unit=20 * ureg.meter,
-                 turn_length=40 * ureg.second, rule="Firefight [2.0], [13.1]",
-                 notes="hex 50 m across, Game-Turn 40 s [2.0]; contour interval 20 m [13.1]")
+                 turn_length=40 * ureg.second, rule="Firefight 2.0, 13.1",
+                 notes="hex 50 m across, Game-Turn 40 s (Firefight 2.0); contour interval 20 m "
+                       "(Firefight 13.1)")
 
 
 @hookimpl
@@ -64,15 +69,14 @@ def hexwar_add_hookspecs(pluginmanager: pluggy.PluginManager) -> None:
 @hookimpl
 def hexwar_register_systems() -> Sequence[SystemInfo]:
     return [SystemInfo(name=SYSTEM, title=PLUGIN.title, publisher="SPI (1976)", scale=scale(),
-                       dice=("d6", "2d6"), sides=("US", "SU"), rule="[2.0]",
-                       notes="Stand-in maps and firing tables: see data/ (provenance per value).")]
+                       dice=("d6", "2d6"), sides=("US", "SU"), rule="Firefight 2.0",
+                       notes="Stand-in maps and firing tables: see data/ (provenance per value).",
+                       hooks=FirefightHooks)]
 
 
 @hookimpl
 def hexwar_register_phases(system: str) -> Sequence[PhaseSpec]:
-    if system != SYSTEM:
-        return []
-    from hexwar.plugins.firefight.phases import phases
+    from hexwar.plugins.firefight.sequence import phases
 
     return phases()
 
@@ -84,15 +88,15 @@ def hexwar_register_unit_types() -> Sequence[UnitType]:
         data = {"side": u.side, "class": u.cls, "ma": u.ma, "men": u.men, "capacity": u.capacity,
                 "weapons": list(u.weapons), "at_weapons": list(u.at_weapons),
                 "missile": u.missile}
-        prov = {k: u.source.get(k, "estimated" if k in ("weapons",) else "Firefight [3.3]")
+        prov = {k: u.source.get(k, "estimated" if k in ("weapons",) else "Firefight 3.3")
                 for k in data}
         out.append(UnitType(f"{SYSTEM}:{name}", u.title, u.cls, data, prov))
-    for name, spec in sorted(ff_data().if_units.items()):  # off-map IF units [3.3, 8.0]
+    for name, spec in sorted(ff_data().if_units.items()):  # off-map IF units (Firefight 3.3, 8.0)
         d = ff_data().if_data[str(spec["data"])]
         data = {"side": d.side, "class": "indirect", "tubes": d.tubes, "on_call": d.on_call,
                 "too": d.too, "pattern": list(d.pattern), "table": d.name}
         prov = {k: "see data/tables/if_data.csv" for k in data}
-        prov.update(side="Firefight [3.3]", tubes="Firefight [3.3]", **{"class": "Firefight [3.3]"})
+        prov.update(side="Firefight 3.3", tubes="Firefight 3.3", **{"class": "Firefight 3.3"})
         out.append(UnitType(f"{SYSTEM}:{name}", str(spec["title"]), "indirect", data, prov))
     return out
 
@@ -101,9 +105,9 @@ def hexwar_register_unit_types() -> Sequence[UnitType]:
 def hexwar_register_terrain() -> Sequence[TerrainType]:
     return [
         TerrainType(f"{SYSTEM}:clear", "Clear", "Firefight TEC", "#e8e4c8", {"move_cost": 1}),
-        TerrainType(f"{SYSTEM}:forest", "Forest", "Firefight TEC; [5.1]", "#4f8a3c",
+        TerrainType(f"{SYSTEM}:forest", "Forest", "Firefight TEC; Firefight 5.1", "#4f8a3c",
                     {"move_cost": 2, "blocks_los": True}),
-        TerrainType(f"{SYSTEM}:town", "Town", "Firefight TEC; [5.1]", "#b0a090",
+        TerrainType(f"{SYSTEM}:town", "Town", "Firefight TEC; Firefight 5.1", "#b0a090",
                     {"move_cost": 3, "blocks_los": True}),
     ]
 
@@ -147,8 +151,6 @@ def hexwar_register_commands(group: click.Group) -> None:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != SYSTEM:
-        return []
     from hexwar.plugins.firefight.victory import validate
 
     problems = list(validate(scenario.victory, scenario.path))
@@ -158,7 +160,7 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
                                     scenario.path, "special.indirect",
                                     hint="one of " + ", ".join(sorted(ff_data().if_data))))
         if e.get("status", "organic") not in ("organic", "direct"):
-            problems.append(Problem("status must be 'organic' or 'direct' [8.4]", scenario.path,
+            problems.append(Problem("status must be 'organic' or 'direct' Firefight 8.4", scenario.path,
                                     "special.indirect"))
     ids = {u.id for u in scenario.units}
     special = scenario.raw.get("special", {})
@@ -196,13 +198,11 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if game.scenario.system != SYSTEM:
-        return
     data = ff(game)
     data.setdefault("attacked", [])
     data.setdefault("impacts", [])
     IF.setup_if_units(game)
-    for u in game.state.units.values():  # passengers listed with their carrier [7.4]
+    for u in game.state.units.values():  # passengers listed with their carrier (Firefight 7.4)
         c = u.state.get("carrier")
         if c:
             v = game.state.units[c]
@@ -220,8 +220,6 @@ def hexwar_setup_game(game: Game) -> None:
 
 @hookimpl
 def hexwar_game_over(game: Game) -> GameResult | None:
-    if game.scenario.system != SYSTEM:
-        return None
     from hexwar.plugins.firefight.victory import evaluate
 
     return evaluate(game, final=False)
@@ -229,8 +227,6 @@ def hexwar_game_over(game: Game) -> GameResult | None:
 
 @hookimpl
 def hexwar_turn_end(game: Game) -> None:
-    if game.scenario.system != SYSTEM:
-        return
     from hexwar.plugins.firefight.victory import random_end
 
     random_end(game)
@@ -238,8 +234,6 @@ def hexwar_turn_end(game: Game) -> None:
 
 @hookimpl
 def hexwar_final_result(game: Game) -> GameResult | None:
-    if game.scenario.system != SYSTEM:
-        return None
     from hexwar.plugins.firefight.victory import evaluate
 
     return evaluate(game, final=True)
@@ -247,51 +241,35 @@ def hexwar_final_result(game: Game) -> GameResult | None:
 
 @hookimpl
 def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
-    if system != SYSTEM:
-        return None
     return los_rules(game)
 
 
 @hookimpl
 def hexwar_visible_units(game: Game, side: str) -> Iterable[str] | None:
-    """Firefight I is open information [5.0], except units not drawn (Scn 7, 9) and what the
-    optional rules hide (face-down units [11])."""
-    if game.scenario.system != SYSTEM:
-        return None
-    hidden: set[str] = set()
-    hk = getattr(game.pm.hook, "firefight_hidden_units", None)
-    if hk is not None and hk.get_hookimpls():
-        for res in hk(game=game, side=side):
-            hidden.update(res or ())
+    """Firefight I is open information (Firefight 5.0), except units not drawn (Scn 7, 9) and what the
+    optional rules hide (face-down units, Firefight 11)."""
+    hidden = FirefightHooks.of(game).hidden_units(side)
     return [k for k, u in game.state.units.items()
             if k not in hidden and (u.side == side or not u.state.get("not_drawn"))]
 
 
-SECRET_KEYS = ("weapon",)  # Dragon / RPG-7 assignments are written secretly [6.81, 6.9]
+SECRET_KEYS = ("weapon",)  # Dragon / RPG-7 assignments are written secretly (Firefight 6.81, 6.9)
 
 
 @hookimpl
 def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | None:
-    if game.scenario.system != SYSTEM:
-        return None
     u = game.state.units[unit_id]
     shown = u.to_dict()
     if u.side != side:
         shown["state"] = {k: v for k, v in u.state.items() if k not in SECRET_KEYS}
-    hk = getattr(game.pm.hook, "firefight_unit_view", None)
-    if hk is not None and hk.get_hookimpls():
-        over = hk(game=game, side=side, unit_id=unit_id, shown=shown)
-        if over is not None:
-            return dict(over)
-    return shown
+    over = FirefightHooks.of(game).unit_view(side, unit_id, shown)
+    return shown if over is None else over
 
 
 @hookimpl
 def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
-    """Public state: impact markers [8.8]; own side's secret fire plan (Target List, plotted
-    missions [8.1, 8.2]) only for that side (everything for the umpire)."""
-    if game.scenario.system != SYSTEM:
-        return None
+    """Public state: impact markers (Firefight 8.8); own side's secret fire plan (Target List, plotted
+    missions, Firefight 8.1, 8.2) only for that side (everything for the umpire)."""
     data = ff(game)
     def shown(uid: str | None) -> str | None:
         if uid is None or uid not in game.state.units or side is None:
@@ -307,10 +285,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     out["if_units"] = {k: (v if side is None or v["side"] == side else
                            {"side": v["side"], "type": v["type"], "status": v["status"]})
                        for k, v in units.items()}
-    hk = getattr(game.pm.hook, "firefight_describe", None)
-    if hk is not None and hk.get_hookimpls():
-        for res in hk(game=game, side=side):
-            out.update(dict(res or {}))
+    out.update(FirefightHooks.of(game).describe(side))
     return out
 
 
@@ -320,20 +295,14 @@ __all__ = ["PLUGIN"]
 @hookimpl
 def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
     """Describe a Firefight decision for a player at the terminal: each attack with its range
-    and Attack Rating [6.0], each step with its MP cost [7.0]."""
-    kind = str(getattr(decision, "kind", ""))
-    if not kind.startswith("firefight."):
-        return None
-    from hexwar.plugins.firefight.mechanics import (
-        attack_rating,
-        choose_weapon,
-        describe_attack,
-        step_cost,
-    )
+    and Attack Rating (Firefight 6.0), each step with its MP cost (Firefight 7.0). Options are
+    numbered from 1, as the terminal reads them."""
+    from hexwar.plugins.firefight.fire import attack_rating, choose_weapon, describe_attack
+    from hexwar.plugins.firefight.movement import step_cost
 
     game = view.game
     lines = [f"{decision.prompt} ({decision.rule})"]
-    for i, o in enumerate(decision.options or ()):
+    for i, o in enumerate(decision.options or (), start=1):
         text = json.dumps(o)
         try:
             if isinstance(o, dict) and "firers" in o:

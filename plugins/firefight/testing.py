@@ -1,7 +1,8 @@
 """Test helpers: a synthetic mini-map game (for FF-n cases that need particular terrain).
 
 ``mini_game(tmp_path, units=[...], hexes=[...], hexsides=[...])`` writes a column-row panel and a
-scenario to ``tmp_path`` and returns the :class:`Game`, stopped at its first decision. Hexes are
+scenario to ``tmp_path`` and returns the :class:`Game` built by ``hexwar.core.testing.make_game``,
+stopped at its first decision. Hexes are
 ``{"at": "1005", "terrain": "forest", "height": 460, "features": [...]}``; hexsides
 ``{"between": ["1005", "1006"], "features": ["stream"]}``; units ``{"id", "type" (short, e.g.
 "US-TM"), "side", "hex", "state"}``. The optional-rule helper's tests may use it too.
@@ -12,10 +13,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hexwar.core.engine.game import Game
-from hexwar.core.scenario import Scenario
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
 
 
 def _toml_value(v: Any) -> str:
@@ -79,7 +80,10 @@ def mini_game(tmp_path: Path, units: Iterable[Mapping[str, Any]],
         text.append("")
     path = tmp_path / "scenario.toml"
     path.write_text("\n".join(text), encoding="utf-8")
-    return Game(Scenario.load(path), seed=seed, local_plugins=local_plugins)
+    from hexwar.core.testing import make_game
+
+    game: Game = make_game(path, seed=seed, local_plugins=local_plugins)
+    return game
 
 
 _games_made = [0]

@@ -1,4 +1,4 @@
-"""Scenario victory conditions [9.2, Scenarios 1-9], one evaluator per ``[victory] kind``.
+"""Scenario victory conditions (Firefight 9.2, Scenarios 1-9), one evaluator per ``[victory] kind``.
 
 Decisions on what the text leaves open are written in each scenario's notes; the evaluators
 take their parameters from the scenario's ``[victory]`` table.
@@ -10,8 +10,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import StashKey
 from hexwar.core.types import GameResult, Problem
-from hexwar.plugins.firefight.mechanics import ff, is_vehicle, utype
+from hexwar.plugins.firefight.state import ff, is_vehicle, utype
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
     from hexwar.core.engine.state import Unit
 
 Evaluator = Callable[["Game", Mapping[str, Any], bool], "GameResult | None"]
+#: the hexes of each named area of a board (towns, hills, objectives)
+AREAS = StashKey[dict[str, frozenset[Hex]]]("firefight.areas")
 
 
 def area(board: Board, name: str) -> frozenset[Hex]:
     """Hexes carrying ``name:<name>`` (towns, hills), or a list of labels joined by commas."""
-    cache: dict[str, frozenset[Hex]] = board.__dict__.setdefault("_ff_areas", {})
+    cache = board.stash.setdefault(AREAS, {})
     if name not in cache:
         tag = f"name:{name}"
         cache[name] = frozenset(h for h, fs in board.features_of.items() if tag in fs)
@@ -49,7 +52,7 @@ def _result(winner: str | None, level: str, scores: Mapping[str, float], *reason
 
 def pass_through(game: Game, v: Mapping[str, Any], final: bool) -> GameResult | None:
     """Scn 1: ``count`` distinct units of ``types`` have entered a hex of ``area`` by the end of
-    turn ``by_turn`` (design: "pass through" = enter; digest 8)."""
+    turn ``by_turn`` (design: "pass through" = enter; docs/decisions.md FFD-19)."""
     entered = set(ff(game).get("visited", {}).get(str(v["area"]), []))
     types = _types(v)
     n = sum(1 for uid in entered if utype(game.state.units[uid]).name in types or not types)
@@ -138,7 +141,7 @@ def last_stand(game: Game, v: Mapping[str, Any], final: bool) -> GameResult | No
 def clear_and_hold(game: Game, v: Mapping[str, Any], final: bool) -> GameResult | None:
     """Scn 6: ends when ``attacker`` destroyed every enemy in each area and holds each with a
     unit; the defender scores 1 per turn after ``after``, the attacker 1 per kill (max ``cap``,
-    digest 8); the higher total wins (tie: draw)."""
+    docs/decisions.md FFD-19); the higher total wins (tie: draw)."""
     att, de = str(v["attacker"]), str(v["defender"])
     areas = [area(game.board, str(x)) for x in v["areas"]]
     done = all(
@@ -227,7 +230,7 @@ def evaluate(game: Game, final: bool) -> GameResult | None:
 
 def random_end(game: Game) -> None:
     """Scn 8, 9: from turn ``random_end_from`` each side rolls two dice at the end of the turn;
-    equal totals make it the last Game-Turn (design 9.3 #43)."""
+    equal totals make it the last Game-Turn (docs/decisions.md FFD-20)."""
     start = game.scenario.victory.get("random_end_from")
     if start is None or game.state.turn < int(start):
         return

@@ -5,22 +5,18 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
-from hexwar.plugins.firefight.ffdata import ff_data
+from hexwar.plugins.firefight.hookspecs import FirefightHooks
+from hexwar.plugins.firefight.tables import ff_data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
 
-SYSTEM = "firefight"
 Step = Generator[Any, Any, Any]
-#: fireteams [3.3] (the "Fireteams only" of [16.0], the laser guns of [26.0])
+#: fireteams (Firefight 3.3) (the "Fireteams only" of Firefight 16.0, the laser guns of Firefight 26.0)
 FIRETEAMS = frozenset({"US-TM", "US-TM+", "SU-TM", "SU-TM+"})
-#: fireteams and machine-gun teams [24.0]
+#: fireteams and machine-gun teams (Firefight 24.0)
 SMALL_ARMS_TEAMS = FIRETEAMS | {"US-MG", "US-MG+", "SU-MG", "SU-MG+"}
-
-
-def is_ff(game: Game | None) -> bool:
-    return game is not None and game.scenario.system == SYSTEM
 
 
 def enabled(game: Game | None, rule: str) -> bool:
@@ -65,23 +61,20 @@ def no_step() -> Step:
 def run_reactions(game: Game, side: str, attack: dict[str, Any], outcomes: list[dict[str, Any]]
                   ) -> Step:
     """Run the ``firefight_reactions`` of an attack made outside ``attack_step`` (Short Halt
-    fire [17], fire on the move [27.5]) so that Overwatch [15] may answer it."""
-    from hexwar.plugins.firefight.mechanics import _hook
-
-    hk = _hook(game, "firefight_reactions")
-    if hk is None or game.state.phase != "firefight.movement":
+    fire (Firefight 17), fire on the move, Firefight 27.5) so that Overwatch (Firefight 15) may answer it."""
+    if game.state.phase != "firefight.movement":
         return
+    facade = FirefightHooks.of(game)
     for out in outcomes:
         att = {**attack, "firer": out.get("firer"), "firer_side": side}
-        for steps in hk(game=game, attack=att, outcome=out):
-            for st in steps or ():
-                yield from st
+        for st in facade.reactions(att, out):
+            yield from st
 
 
 def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, Any]]:
-    """Attacks a moving unit may make while it moves (Short Halt [17], fire on the move
-    [27.5]): one option per legal (target, weapon) for mode ``action``. The unit fires once."""
-    from hexwar.plugins.firefight.mechanics import candidate_attacks
+    """Attacks a moving unit may make while it moves (Short Halt (Firefight 17), fire on the move
+    Firefight 27.5): one option per legal (target, weapon) for mode ``action``. The unit fires once."""
+    from hexwar.plugins.firefight.fire import candidate_attacks
 
     u = game.state.units[unit_id]
     if u.hex is None or u.state.get("fired") or game.state.phase != "firefight.movement":
@@ -95,9 +88,10 @@ def move_fire_options(game: Game, unit_id: str, action: str) -> list[dict[str, A
 
 
 def run_move_fire(game: Game, choice: Any, mp_cost: float, rule: str) -> Step:
-    """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once [17.0], then let the
-    enemy answer with Overwatch [15]."""
-    from hexwar.plugins.firefight.mechanics import emit_about, execute_attack
+    """Fire during a move: pay ``mp_cost`` MP, resolve the attack at once (Firefight 17.0), then let the
+    enemy answer with Overwatch (Firefight 15)."""
+    from hexwar.plugins.firefight.fire import execute_attack
+    from hexwar.plugins.firefight.state import emit_about
 
     uid = str(choice["unit"])
     u = game.state.units[uid]

@@ -1,10 +1,10 @@
-"""Firefight [25.0] Artillery Delivered Mines.
+"""Firefight 25.0 Artillery Delivered Mines.
 
-Cases: [25.0] the U.S. player may have his 155mm units fire "mines": the mission is executed
+Cases: (Firefight 25.0) the U.S. player may have his 155mm units fire "mines": the mission is executed
 like any other (plot, delay, availability, adjustment, scatter); a Mine Marker goes on the
 impact hex and the impact hex and every adjacent hex become mined, attacking any unit that
-enters at an Attack Rating of 8. Requires [18.0] (the mine attack on entry; never cleared,
-Addenda). Design 9.3 #39: an artillery-mined hex attacks separately from conventional mines.
+enters at an Attack Rating of 8. Requires (Firefight 18.0) (the mine attack on entry; never cleared,
+Addenda). docs/decisions.md FFD-33: an artillery-mined hex attacks separately from conventional mines.
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.artillery_mines", system="firefight", kind="rule",
-    title="Artillery Delivered Mines [25.0]",
-    summary="FF III [25]: U.S. 155mm mine missions mine the impact hex and its neighbours "
+    title="Artillery Delivered Mines (Firefight 25.0)",
+    summary="Firefight III: U.S. 155mm mine missions mine the impact hex and its neighbours "
             "(AR 8 on entry).",
-    implements=("[25.0]",),
+    implements=("Firefight 25.0",),
     requires=("firefight.mines",),
 )
 
-ARTILLERY_MINE_AR = 8  # [25.0]
-RADIUS = 1  # [25.0] impact hex and all adjacent hexes
-UNIT_TYPES = frozenset({"155mm"})  # [25.0] the U.S. 155mm batteries
+ARTILLERY_MINE_AR = 8  # Firefight 25.0
+RADIUS = 1  # Firefight 25.0: impact hex and all adjacent hexes
+UNIT_TYPES = frozenset({"155mm"})  # Firefight 25.0: the U.S. 155mm batteries
 
 
 def may_fire_mines(side: str, if_type: str) -> bool:
@@ -59,5 +59,5 @@ def firefight_place_impact(game: Game, mission: dict[str, Any], hex_label: str) 
     for lbl in hexes:
         art[lbl] = ARTILLERY_MINE_AR
     game.emit("artillery_mines", center=hex_label, hexes=hexes, ar=ARTILLERY_MINE_AR,
-              by=mission.get("unit"), rule="[25.0]")
+              by=mission.get("unit"), rule="Firefight 25.0")
     return True

@@ -1,15 +1,15 @@
-"""Firefight [26.0] CLGP (Cannon-Launched Guided Projectile).
+"""Firefight 26.0 CLGP (Cannon-Launched Guided Projectile).
 
-Cases: [26.0] every U.S. Fireteam carries a laser designator; in the Direct Fire Phase of one
+Cases: (Firefight 26.0) every U.S. Fireteam carries a laser designator; in the Direct Fire Phase of one
 turn it designates a Soviet unit in its line of sight (an action of the phase, not its fire);
 if in the Direct Fire Phase of the next turn the designating team still sights that unit, the
 unit is attacked at an Attack Rating of 9; this is in addition to any normal fire of the team
 in either turn.
 
-Design (digest 9.3 #19, 9.3 #12): no 155mm unit is required; "still sights" = both on the map,
-the team not carried, a line of sight, and the target not face-down [11.21]; the attack uses the
+Design (docs/decisions.md FFD-34): no 155mm unit is required; "still sights" = both on the map,
+the team not carried, a line of sight, and the target not face-down (Firefight 11.21); the attack uses the
 CRT of the target's type with its terrain benefit; it does not count as the target's one
-Direct Fire Phase attack [6.13]; one designation per team at a time. The attack is resolved at
+Direct Fire Phase attack (Firefight 6.13); one designation per team at a time. The attack is resolved at
 the start of that Direct Fire Phase. Designations are secret until used.
 """
 
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest
-from hexwar.plugins.firefight.rules._common import FIRETEAMS, Step, is_ff, roll2d6, rstate, tname
+from hexwar.plugins.firefight.rules._common import FIRETEAMS, Step, roll2d6, rstate, tname
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -29,13 +29,13 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.clgp", system="firefight", kind="rule",
-    title="CLGP [26.0]",
-    summary="FF III [26]: a U.S. fireteam laser-designates a Soviet unit; AR 9 attack next "
+    title="CLGP (Firefight 26.0)",
+    summary="Firefight III: a U.S. fireteam laser-designates a Soviet unit; AR 9 attack next "
             "turn if still sighted.",
-    implements=("[26.0]",),
+    implements=("Firefight 26.0",),
 )
 
-CLGP_AR = 9  # [26.0]
+CLGP_AR = 9  # Firefight 26.0
 ACTION = "clgp_designate"
 
 
@@ -45,7 +45,8 @@ def designations(game: Game) -> list[dict[str, Any]]:
 
 
 def still_sighted(game: Game, team: Unit, target: Unit) -> bool:
-    from hexwar.plugins.firefight.mechanics import has_los, untargetable
+    from hexwar.plugins.firefight.fire import untargetable
+    from hexwar.plugins.firefight.sighting import has_los
 
     if team.hex is None or target.hex is None or team.state.get("carrier"):
         return False
@@ -56,30 +57,25 @@ def still_sighted(game: Game, team: Unit, target: Unit) -> bool:
 
 def designate_problem(game: Game, team_id: str, target_id: str) -> str | None:
     if game.state.phase != "firefight.direct_fire":
-        return "designation is made in the Direct Fire Phase [26.0]"
+        return "designation is made in the Direct Fire Phase (Firefight 26.0)"
     team, tgt = game.state.units.get(team_id), game.state.units.get(target_id)
     if team is None or tgt is None:
         return "unknown unit"
     if team.side != "US" or tname(team) not in FIRETEAMS:
-        return "only U.S. Fireteams carry the laser designator [26.0]"
+        return "only U.S. Fireteams carry the laser designator (Firefight 26.0)"
     if tgt.side != "SU":
-        return "the designated unit must be Soviet [26.0]"
+        return "the designated unit must be Soviet (Firefight 26.0)"
     if any(d["team"] == team_id for d in designations(game)):
         return "this team is already designating a unit"
     if not still_sighted(game, team, tgt):
-        return "the unit must be in the team's line of sight [26.0]"
+        return "the unit must be in the team's line of sight (Firefight 26.0)"
     return None
 
 
 def clgp_attack(game: Game, target: Unit, roll: int | None = None) -> dict[str, Any]:
     """AR 9 on the CRT of the target's type, with its terrain benefit (design)."""
-    from hexwar.plugins.firefight.mechanics import (
-        apply_result,
-        crt_result,
-        is_vehicle,
-        report_about,
-        terrain_filters,
-    )
+    from hexwar.plugins.firefight.fire import apply_result, crt_result, terrain_filters
+    from hexwar.plugins.firefight.state import is_vehicle, report_about
 
     assert target.hex is not None
     if roll is None:
@@ -90,7 +86,7 @@ def clgp_attack(game: Game, target: Unit, roll: int | None = None) -> dict[str, 
                if f != "defilade"]
     res = crt_result(crt, CLGP_AR, roll, filters)[0]
     applied = apply_result(game, target.id, res, "clgp")
-    report_about(game, "clgp", [target.id], result=res, rules=["[26.0]"], target=target.id,
+    report_about(game, "clgp", [target.id], result=res, rules=["Firefight 26.0"], target=target.id,
                  ar=CLGP_AR, roll=roll, applied=applied)
     return {"roll": roll, "result": res, "applied": applied}
 
@@ -108,14 +104,14 @@ def resolve_designations(game: Game) -> list[dict[str, Any]]:
             out.append(clgp_attack(game, tgt))
         else:
             game.emit("clgp_lost", visible_to=["US"], team=d["team"], target=d["target"],
-                      rule="[26.0]")
+                      rule="Firefight 26.0")
     rstate(game, "clgp")["designations"] = keep
     return out
 
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.name == "firefight.direct_fire":
+    if phase.name == "firefight.direct_fire":
         resolve_designations(game)
 
 
@@ -137,7 +133,7 @@ def _designate(game: Game, choice: Mapping[str, Any]) -> Step:
     designations(game).append({"team": str(choice["team"]), "target": str(choice["target"]),
                                "turn": game.state.turn})
     game.emit("clgp_designation", visible_to=["US"], team=choice["team"],
-              target=choice["target"], rule="[26.0]")
+              target=choice["target"], rule="Firefight 26.0")
     return
     yield
 

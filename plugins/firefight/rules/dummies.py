@@ -1,21 +1,21 @@
-"""Firefight [12.0] Dummies: face-down counters that are nothing.
+"""Firefight 12.0 Dummies: face-down counters that are nothing.
 
 Dummies are counters of type ``US-Dummy``/``SU-Dummy`` (the back of a Suppression marker) with
-``state.dummy = true``, deployed face-down like real units ([11.0]; this rule requires
+``state.dummy = true``, deployed face-down like real units (Firefight 11.0; this rule requires
 ``firefight.observation``). They move like what they claim to be (``state.claim``; the system's
-``mechanics.moves_as_vehicle``): personnel one hex a turn, a "vehicle" with MA 3 and vehicle
-terrain costs (design 9.3 #9); a dummy drawn from a cup of vehicles only (Scn 9) claims to be a
+``movement.moves_as_vehicle``): personnel one hex a turn, a "vehicle" with MA 3 and vehicle
+terrain costs (docs/decisions.md FFD-25); a dummy drawn from a cup of vehicles only (Scn 9) claims to be a
 vehicle unless the scenario says otherwise. They never board a vehicle, never fire, never count
-for stacking [7.3], answer the
-"personnel or vehicle?" question as their owner chose (``state.claim``) [11.0], and are removed
-as soon as they are spotted [12.0] (observation.reveal). Scenarios 7 and 9 draw them from the
+for stacking (Firefight 7.3), answer the
+"personnel or vehicle?" question as their owner chose (``state.claim``) (Firefight 11.0), and are removed
+as soon as they are spotted (Firefight 12.0) (observation.reveal). Scenarios 7 and 9 draw them from the
 cup (the system's draw keeps them when this rule is on). Extra dummies for any scenario:
 ``[special] dummies = {US = ["1005", ...], SU = [...]}`` places one dummy per listed hex;
 and in the setup phase ``firefight.place_dummies`` (after the deployment) each player may
-secretly add dummies near his units ([12.0] "whenever the Players deploy"). [12.0] advises at
-most six at a time, which :func:`dummy_problem` / :func:`placement_problem` enforce as a limit
-of six per side. The anonymous counter names of [11] are shuffled again afterwards, so a
-dummy's name tells nothing.
+secretly add dummies near his units (Firefight 12.0 "whenever the Players deploy"). (Firefight 12.0)
+advises at most six at a time, which :func:`dummy_problem` / :func:`placement_problem` enforce as a
+limit of six per side. The anonymous counter names of Firefight 11 are shuffled again afterwards,
+so a dummy's name tells nothing.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, is_ff, vehicle
+from hexwar.plugins.firefight.rules._common import Step, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -35,13 +35,13 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.dummies", system="firefight", kind="rule",
-    title="Dummies [12.0]",
-    summary="FF II [12]: face-down dummy counters (up to six a side) removed when spotted.",
-    implements=("[12.0]",),
+    title="Dummies (Firefight 12.0)",
+    summary="Firefight II: face-down dummy counters (up to six a side) removed when spotted.",
+    implements=("Firefight 12.0",),
     requires=("firefight.observation",),
 )
 
-MAX_DUMMIES = 6  # [12.0] the text advises six at most; hexwar enforces it
+MAX_DUMMIES = 6  # Firefight 12.0: the text advises six at most; hexwar enforces it
 NEAR = 2  # design: a dummy is placed within two hexes of a friendly unit, where a unit could be
 
 
@@ -51,21 +51,19 @@ def is_dummy(game: Game, uid: str) -> bool:
 
 
 def dummy_problem(spec: Any) -> str | None:
-    """Check ``[special] dummies``: {side: [hex labels]} with at most six per side [12.0]."""
+    """Check ``[special] dummies``: {side: [hex labels]} with at most six per side (Firefight 12.0)."""
     if not isinstance(spec, dict):
         return "dummies is a table {US = [hexes], SU = [hexes]}"
     for side, hexes in spec.items():
         if side not in ("US", "SU"):
             return f"unknown side {side!r}"
         if not isinstance(hexes, list) or len(hexes) > MAX_DUMMIES:
-            return f"{side}: a list of at most {MAX_DUMMIES} hexes [12.0]"
+            return f"{side}: a list of at most {MAX_DUMMIES} hexes (Firefight 12.0)"
     return None
 
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != "firefight":
-        return []
     spec = scenario.raw.get("special", {}).get("dummies")
     if spec is None:
         return []
@@ -75,10 +73,8 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl(tryfirst=True)
 def hexwar_setup_game(game: Game) -> None:
-    """Mark dummy counters and add the scenario's extra dummies (before [11] turns every counter
+    """Mark dummy counters and add the scenario's extra dummies (before (Firefight 11) turns every counter
     face-down: tryfirst)."""
-    if not is_ff(game):
-        return
     from hexwar.core.engine.state import Unit
 
     for u in game.state.units.values():
@@ -87,7 +83,7 @@ def hexwar_setup_game(game: Game) -> None:
     for spec in game.scenario.raw.get("special", {}).get("draw", {}).values():
         cup = [game.state.units[str(x)] for x in spec.get("cup", ()) if str(x) in game.state.units]
         real = [u for u in cup if not u.state.get("dummy")]
-        if real and all(vehicle(u) for u in real):  # [12.0] pass as one of the cup's vehicles
+        if real and all(vehicle(u) for u in real):  # Firefight 12.0: pass as one of the cup's vehicles
             for u in cup:
                 if u.state.get("dummy"):
                     u.state.setdefault("claim", "vehicle")
@@ -101,21 +97,21 @@ def hexwar_setup_game(game: Game) -> None:
 
 @hookimpl
 def firefight_counts_for_stacking(game: Game, unit_id: str) -> bool | None:
-    """Dummies never count toward the four-unit limit (design 9.3 #9). (The system reads each
+    """Dummies never count toward the four-unit limit (docs/decisions.md FFD-25). (The system reads each
     answer as one bool, ``False`` excluding the unit.)"""
     return False if is_dummy(game, unit_id) else None
 
 
 
 def placement_problem(game: Game, side: str, hexes: Any) -> str | None:
-    """Dummies placed before play: at most six a side in all [12.0], each within two hexes of
+    """Dummies placed before play: at most six a side in all (Firefight 12.0), each within two hexes of
     one of the side's units on the map and not in an enemy-occupied hex (design)."""
     if not isinstance(hexes, list):
         return "a list of hex labels"
     have = sum(1 for u in game.state.units.values() if u.side == side and is_dummy(game, u.id)
                and u.hex is not None)
     if have + len(hexes) > MAX_DUMMIES:
-        return f"at most {MAX_DUMMIES} dummies a side [12.0]"
+        return f"at most {MAX_DUMMIES} dummies a side (Firefight 12.0)"
     own = [u.hex for u in game.state.units.values() if u.side == side and u.hex is not None]
     foes = {u.hex for u in game.state.units.values() if u.side != side and u.hex is not None}
     for lbl in hexes:
@@ -124,7 +120,7 @@ def placement_problem(game: Game, side: str, hexes: Any) -> str | None:
         except ValueError as exc:
             return str(exc)
         if h in foes:
-            return "not in an enemy-occupied hex [7.25]"
+            return "not in an enemy-occupied hex (Firefight 7.25)"
         if not any(o is not None and o.distance(h) <= NEAR for o in own):
             return f"a dummy goes within {NEAR} hexes of a friendly unit (design)"
     return None
@@ -160,8 +156,8 @@ def add_dummy(game: Game, side: str, hex_label: str, claim: str = "personnel") -
 
 
 def place_dummies(game: Game) -> Step:
-    """[12.0] both players secretly add dummies at deployment; the counter names of [11] are
-    then shuffled again."""
+    """Firefight 12.0: both players secretly add dummies at deployment; the counter names of (Firefight
+    11) are then shuffled again."""
     decisions, sides = [], []
     for side in ("US", "SU"):
         sug = suggested(game, side)
@@ -174,7 +170,7 @@ def place_dummies(game: Game) -> Step:
         decisions.append(Decision(side, "firefight.place_dummies", options=opts,
                                   validate=validate, context={"max": MAX_DUMMIES},
                                   prompt=f"{side}: hexes for dummies (at most {MAX_DUMMIES})",
-                                  rule="[12.0]"))
+                                  rule="Firefight 12.0"))
         sides.append(side)
     choices = yield from ask_all(decisions)
     added = False
@@ -182,7 +178,7 @@ def place_dummies(game: Game) -> Step:
         ids = [add_dummy(game, side, str(h)) for h in hexes]
         if ids:
             added = True
-            game.emit("dummies_placed", visible_to=[side], side=side, units=ids, rule="[12.0]")
+            game.emit("dummies_placed", visible_to=[side], side=side, units=ids, rule="Firefight 12.0")
     if added:
         from hexwar.plugins.firefight.rules.observation import setup_face_down
 
@@ -191,8 +187,6 @@ def place_dummies(game: Game) -> Step:
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
-    if system != "firefight":
-        return []
     return [SequenceEdit("insert_after", "firefight.deploy",
-                         PhaseSpec("firefight.place_dummies", "Dummies", "[12.0]", place_dummies,
-                                   "setup"), "[12.0]")]
+                         PhaseSpec("firefight.place_dummies", "Dummies", "Firefight 12.0", place_dummies,
+                                   "setup"), "Firefight 12.0")]

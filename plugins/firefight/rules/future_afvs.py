@@ -1,17 +1,17 @@
-"""Firefight [27.0] Future AFVs: M113Z, MICV, XM1, XMBT (data: data/future_afvs.toml).
+"""Firefight 27.0 Future AFVs: M113Z, MICV, XM1, XMBT (data: data/future_afvs.toml).
 
-Cases: [27.0] their firepower is on the Fire Tables (the system's stand-in lines); [27.11,
-27.21, 27.31, 27.41] Movement Allowances 3, 4, 5, 5 (the system's units.toml; checked against
-this rule's data in the tests); [27.12] an M113Z in defilade ignores Soviet direct-fire rolls of
+Cases: (Firefight 27.0) their firepower is on the Fire Tables (the system's stand-in lines); (Firefight
+27.11, 27.21, 27.31, 27.41) Movement Allowances 3, 4, 5, 5 (the system's units.toml; checked against
+this rule's data in the tests); (Firefight 27.12) an M113Z in defilade ignores Soviet direct-fire rolls of
 3 or more (only a 2 can hurt it), and for indirect fire it is a tank (no Kms: the system's
-``missile = false``); [27.22] Soviet weapons -1 against the MICV; [27.23] infantry mounted in an
-MICV fires at Soviet personnel at AR 7 out to four hexes (one team, design 9.3 #15); [27.32]
-against the XM1: RPG-7, SPG-9 and BMP cannon -3, Soviet tanks -2, Sagger -1; [27.42] every U.S.
-unit -1 against the XMBT; [27.5] the MICV, XM1 and XMBT fire on the move, and the BMP its
-cannon only, at -1 (offered between steps as ``{"action": "on_the_move"}``; no MP cost,
-estimated from the M60A3 of [17]); [27.6] in the Direct Fire Phase an MICV or XM1 may put smoke
-in an adjacent hex instead of firing (needs ``firefight.smoke`` for the smoke itself: the action
-is offered only when that rule is on).
+``missile = false``); (Firefight 27.22) Soviet weapons -1 against the MICV; (Firefight 27.23)
+infantry mounted in an MICV fires at Soviet personnel at AR 7 out to four hexes (one team,
+docs/decisions.md FFD-28); (Firefight 27.32) against the XM1: RPG-7, SPG-9 and BMP cannon -3, Soviet
+tanks -2, Sagger -1; (Firefight 27.42) every U.S. unit -1 against the XMBT; (Firefight 27.5) the
+MICV, XM1 and XMBT fire on the move, and the BMP its cannon only, at -1 (offered between steps as
+``{"action": "on_the_move"}``; no MP cost, estimated from the M60A3 of Firefight 17); (Firefight
+27.6) in the Direct Fire Phase an MICV or XM1 may put smoke in an adjacent hex instead of firing
+(needs ``firefight.smoke`` for the smoke itself: the action is offered only when that rule is on).
 """
 
 from __future__ import annotations
@@ -38,12 +38,13 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.future_afvs", system="firefight", kind="rule",
-    title="Future AFVs [27.0]",
-    summary="FF III [27]: M113Z, MICV, XM1, XMBT armour and mobility, fire on the move (-1), "
+    title="Future AFVs (Firefight 27.0)",
+    summary="Firefight III: M113Z, MICV, XM1, XMBT armour and mobility, fire on the move (-1), "
             "MICV mounted fire, instant smoke.",
-    implements=("[27.0]", "[27.1]", "[27.11]", "[27.12]", "[27.2]", "[27.21]", "[27.22]",
-                "[27.23]", "[27.3]", "[27.31]", "[27.32]", "[27.4]", "[27.41]", "[27.42]",
-                "[27.5]", "[27.6]"),
+    implements=("Firefight 27.0", "Firefight 27.1", "Firefight 27.11", "Firefight 27.12",
+                "Firefight 27.2", "Firefight 27.21", "Firefight 27.22", "Firefight 27.23",
+                "Firefight 27.3", "Firefight 27.31", "Firefight 27.32", "Firefight 27.4",
+                "Firefight 27.41", "Firefight 27.42", "Firefight 27.5", "Firefight 27.6"),
 )
 
 DATA = Path(__file__).parent / "data" / "future_afvs.toml"
@@ -58,30 +59,30 @@ def afv_data() -> dict[str, Any]:
 
 def vulnerability(target_type: str, firer_side: str, firer_line: str, firer_is_tank: bool
                   ) -> list[tuple[int, str]]:
-    """[27.22, 27.32, 27.42] (modifier, case) against ``target_type``."""
+    """Firefight 27.22, 27.32, 27.42 (modifier, case) against ``target_type``."""
     out = []
     for row in afv_data()["vulnerability"]["rows"]:
         if row["target"] != target_type or row["firer_side"] != firer_side:
             continue
         lines = row["lines"]
         if "*" in lines or firer_line in lines or ("tank" in lines and firer_is_tank):
-            out.append((int(row["modifier"]), str(row["source"]).replace("Firefight ", "")))
+            out.append((int(row["modifier"]), str(row["source"])))
     return out
 
 
 def m113z_ignores(roll: int) -> bool:
-    """[27.12] in defilade, Soviet direct-fire rolls of 3 or more are ignored."""
+    """Firefight 27.12: in defilade, Soviet direct-fire rolls of 3 or more are ignored."""
     return roll >= int(afv_data()["m113z"]["ignore_rolls_from"])
 
 
 def micv_mounted_rating(rng: int) -> int | None:
-    """[27.23] AR 7 out to four hexes; None beyond (wasted, [6.14])."""
+    """Firefight 27.23: AR 7 out to four hexes; None beyond (wasted, Firefight 6.14)."""
     m = afv_data()["micv_mounted"]
     return int(m["ar"]) if 1 <= rng <= int(m["max_range"]) or rng == 0 else None
 
 
 def fires_on_move(unit_type: str, line: str | None = None) -> bool:
-    """[27.5] the MICV, XM1, XMBT; the BMP with its cannon only."""
+    """Firefight 27.5: the MICV, XM1, XMBT; the BMP with its cannon only."""
     fom = afv_data()["fire_on_move"]
     if unit_type not in fom["types"]:
         return False
@@ -109,7 +110,7 @@ def firefight_fire_exemptions(game: Game, firer_id: str, mode: str) -> Sequence[
         others = [p for p in v.state.get("passengers", []) if p != firer_id
                   and game.state.units[p].state.get("fired")]
         if not v.state.get("moved") and not others:
-            out.append("passenger")  # [27.23], one team (design 9.3 #15)
+            out.append("passenger")  # Firefight 27.23, one team (docs/decisions.md FFD-28)
     if mode == MOVE_FIRE and game.state.data.get("firefight", {}).get("mover") == firer_id \
             and fires_on_move(tname(u)):
         out += ["moved", "not_mover"]
@@ -120,7 +121,7 @@ def firefight_fire_exemptions(game: Game, firer_id: str, mode: str) -> Sequence[
 def firefight_base_attack_rating(game: Game, attack: dict[str, Any],
                                  base: int | None) -> tuple[int | None, str] | None:
     if _micv_mounted(game, attack):
-        return micv_mounted_rating(int(attack["range"])), "[27.23]"
+        return micv_mounted_rating(int(attack["range"])), "Firefight 27.23"
     return None
 
 
@@ -129,16 +130,16 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
     fid = attack.get("firer")
     if fid and game.state.units[str(fid)].state.get("carrier") and \
             _carrier_type(game, fid) == "US-MICV" and attack.get("target_class") != "personnel":
-        return ["infantry in an MICV fires only at Soviet personnel [27.23]"]
+        return ["infantry in an MICV fires only at Soviet personnel (Firefight 27.23)"]
     if attack.get("mode") == MOVE_FIRE and not fires_on_move(str(attack["firer_type"]),
                                                              str(attack.get("line"))):
-        return ["only the MICV, XM1, XMBT and the BMP's cannon fire on the move [27.5]"]
+        return ["only the MICV, XM1, XMBT and the BMP's cannon fire on the move (Firefight 27.5)"]
     return []
 
 
 @hookimpl
 def firefight_fire_modifiers(game: Game, attack: dict[str, Any]) -> Sequence[Modifier]:
-    from hexwar.plugins.firefight.ffdata import ff_data
+    from hexwar.plugins.firefight.tables import ff_data
 
     out = []
     if attack.get("firer_type"):
@@ -148,14 +149,14 @@ def firefight_fire_modifiers(game: Game, attack: dict[str, Any]) -> Sequence[Mod
             out.append(Modifier(f"vs {attack['target_type']}", mod, rule))
     if attack.get("mode") == MOVE_FIRE:
         out.append(Modifier("fire on the move", int(afv_data()["fire_on_move"]["modifier"]),
-                            "[27.5]"))
+                            "Firefight 27.5"))
     return out
 
 
 @hookimpl
 def firefight_result_override(game: Game, attack: dict[str, Any], roll: int,
                               result: str) -> Sequence[str]:
-    """[27.12] the M113Z in defilade against Soviet direct fire."""
+    """Firefight 27.12: the M113Z in defilade against Soviet direct fire."""
     if (attack.get("target_type") == "US-M113Z" and attack.get("firer_side") == "SU"
             and attack.get("mode") not in ("indirect", "mine", "clgp")
             and "defilade" in attack.get("filters", ()) and m113z_ignores(roll)):
@@ -175,12 +176,12 @@ def firefight_move_action(game: Game, unit_id: str, choice: Mapping[str, Any]) -
     if choice.get("action") != MOVE_FIRE:
         return None
     cost = float(afv_data()["fire_on_move"]["mp_cost"])
-    return run_move_fire(game, dict(choice), cost, "[27.5]")
+    return run_move_fire(game, dict(choice), cost, "Firefight 27.5")
 
 
 def smoke_options(game: Game, side: str) -> list[dict[str, Any]]:
-    """[27.6] an MICV or XM1 that may fire now may smoke an adjacent hex instead."""
-    from hexwar.plugins.firefight.mechanics import firer_problem
+    """Firefight 27.6: an MICV or XM1 that may fire now may smoke an adjacent hex instead."""
+    from hexwar.plugins.firefight.fire import firer_problem
 
     types = afv_data()["instant_smoke"]["types"]
     out = []
@@ -204,8 +205,8 @@ def _instant_smoke(game: Game, choice: Mapping[str, Any]) -> Step:
     from hexwar.plugins.firefight.rules.smoke import place_smoke
 
     u = game.state.units[str(choice["unit"])]
-    u.state["fired"] = True  # in lieu of its Direct Fire [27.6]
-    place_smoke(game, str(choice["hex"]), u.side, u.id, "[27.6]")
+    u.state["fired"] = True  # in lieu of its Direct Fire (Firefight 27.6)
+    place_smoke(game, str(choice["hex"]), u.side, u.id, "Firefight 27.6")
     return
     yield
 

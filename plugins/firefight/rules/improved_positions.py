@@ -1,14 +1,14 @@
-"""Firefight [23.0] Improved Positions.
+"""Firefight 23.0 Improved Positions.
 
-Cases: [23.0] Improved Position markers are placed over units at the initial deployment
+Cases: (Firefight 23.0) Improved Position markers are placed over units at the initial deployment
 (``[special] improved_positions = {US = ["1005", ...]}``); only dismounted personnel benefit,
 while they stay in the position; vehicles neither benefit nor affect it; a marker vacant at the
-end of a Game-Turn is removed. [23.1] a unit in an Improved Position can be spotted only by an
+end of a Game-Turn is removed. (Firefight 23.1) a unit in an Improved Position can be spotted only by an
 adjacent enemy unit while it neither moves nor fires (observation.py reads ``state.ip``); fired
-on, it counts as in defilade, with nothing more if it is already in defilade. [23.2] they may
-not be built during play (:func:`place_problem`). [28.1] the benefit holds in an Overrun.
+on, it counts as in defilade, with nothing more if it is already in defilade. (Firefight 23.2) they may
+not be built during play (:func:`place_problem`). (Firefight 28.1) the benefit holds in an Overrun.
 
-Design 9.3 #41: only units under the marker at deployment benefit.
+docs/decisions.md FFD-32: only units under the marker at deployment benefit.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest, Problem
-from hexwar.plugins.firefight.rules._common import is_ff, rstate, vehicle
+from hexwar.plugins.firefight.rules._common import rstate, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -28,10 +28,10 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.improved_positions", system="firefight", kind="rule",
-    title="Improved Positions [23.0]",
-    summary="FF III [23]: IP markers at deployment: dismounted personnel count as in defilade "
+    title="Improved Positions (Firefight 23.0)",
+    summary="Firefight III: IP markers at deployment: dismounted personnel count as in defilade "
             "and are spotted only when adjacent.",
-    implements=("[23.0]", "[23.1]", "[23.2]"),
+    implements=("Firefight 23.0", "Firefight 23.1", "Firefight 23.2"),
 )
 
 
@@ -41,9 +41,9 @@ def markers(game: Game) -> dict[str, str]:
 
 
 def place_problem(game: Game) -> str | None:
-    """[23.2] only at the start of a scenario."""
+    """Firefight 23.2: only at the start of a scenario."""
     return None if game.state.turn == 0 else \
-        "Improved Positions are placed when a scenario begins, never during play [23.2]"
+        "Improved Positions are placed when a scenario begins, never during play (Firefight 23.2)"
 
 
 def place(game: Game, side: str, hex_label: str) -> None:
@@ -51,14 +51,14 @@ def place(game: Game, side: str, hex_label: str) -> None:
     if why:
         from hexwar.core.errors import RulesError
 
-        raise RulesError(why, rule="[23.2]")
+        raise RulesError(why, rule="Firefight 23.2")
     lbl = game.board.label(game.board.parse(hex_label))
     markers(game)[lbl] = side
     occupy(game)
 
 
 def occupy(game: Game) -> None:
-    """[23.0] the dismounted personnel under a marker at the initial deployment are in it."""
+    """Firefight 23.0: the dismounted personnel under a marker at the initial deployment are in it."""
     for lbl, side in markers(game).items():
         h = game.board.parse(lbl)
         for u in game.state.units.values():
@@ -67,7 +67,7 @@ def occupy(game: Game) -> None:
 
 
 def benefits(u: Unit, h: Hex | None, ip_hex: Hex | None) -> bool:
-    """[23.0] dismounted personnel still in their Improved Position."""
+    """Firefight 23.0: dismounted personnel still in their Improved Position."""
     return (h is not None and h == ip_hex and not vehicle(u) and not u.state.get("carrier"))
 
 
@@ -80,8 +80,6 @@ def in_ip(game: Game, u: Unit) -> bool:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != "firefight":
-        return []
     v = scenario.raw.get("special", {}).get("improved_positions", {})
     if not isinstance(v, dict) or any(s not in ("US", "SU") for s in v):
         return [Problem("improved_positions is {US = [hexes], SU = [hexes]}", scenario.path,
@@ -91,8 +89,6 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if not is_ff(game):
-        return
     for side, hexes in game.scenario.raw.get("special", {}).get("improved_positions",
                                                                {}).items():
         for lbl in hexes:
@@ -101,14 +97,12 @@ def hexwar_setup_game(game: Game) -> None:
 
 @hookimpl
 def hexwar_turn_end(game: Game) -> None:
-    """[23.0] a vacant Improved Position marker is removed at the end of the Game-Turn."""
-    if not is_ff(game):
-        return
+    """Firefight 23.0: a vacant Improved Position marker is removed at the end of the Game-Turn."""
     for lbl in list(markers(game)):
         h = game.board.parse(lbl)
         if not any(in_ip(game, u) and u.hex == h for u in game.state.units.values()):
             del markers(game)[lbl]
-            game.emit("ip_removed", hex=lbl, rule="[23.0]")
+            game.emit("ip_removed", hex=lbl, rule="Firefight 23.0")
     for u in game.state.units.values():
         if u.state.get("ip") and not in_ip(game, u):
             u.state.pop("ip", None)
@@ -116,20 +110,20 @@ def hexwar_turn_end(game: Game) -> None:
 
 @hookimpl
 def hexwar_phase_end(game: Game, phase: Any) -> None:
-    if is_ff(game) and phase.name == "firefight.deploy":
+    if phase.name == "firefight.deploy":
         for u in game.state.units.values():  # the deployment may have moved units
             u.state.pop("ip", None)
         occupy(game)
-    elif is_ff(game):
+    else:
         for u in game.state.units.values():
             if u.state.get("ip") and not in_ip(game, u):
-                u.state.pop("ip", None)  # it left the position [23.0]
+                u.state.pop("ip", None)  # it left the position (Firefight 23.0)
 
 
 @hookimpl
 def firefight_target_in_defilade(game: Game | None, firer_hex: Hex, target_id: str,
                                  base: bool) -> bool | None:
-    """[23.1] counts as in defilade (no more if already in defilade)."""
+    """Firefight 23.1: counts as in defilade (no more if already in defilade)."""
     if game is None:
         return None
     u = game.state.units[target_id]

@@ -1,6 +1,6 @@
-"""Firefight [18.0] Mines (with the Addenda "Friendly Minefields" option).
+"""Firefight 18.0 Mines (with the Addenda "Friendly Minefields" option).
 
-Cases: [18.0] a player has Mine Attack Points (ten unless the scenario says otherwise:
+Cases: (Firefight 18.0) a player has Mine Attack Points (ten unless the scenario says otherwise:
 ``[special] mines = {US = 25}``); before play he places them in hexes (setup phase
 ``firefight.mines``, secret and simultaneous; the scenario's ``[special] mines`` gives the points,
 ``[special] minefields = {SU = {"2832" = 5}}`` a suggested plan), one visible Mine Marker per mined hex and a
@@ -12,9 +12,9 @@ owner's own units are not attacked in his hexes of five points or less (six or m
 both sides).
 
 Hidden information: both sides see the markers (hex and owner); only the owner sees the points
-until a unit enters the hex, when the owner announces them [18.0] (then logged to all).
-Artillery-delivered mines [25] are kept here too (``artillery``: hex -> AR 8), each hex
-attacking separately from conventional points (design 9.3 #39).
+until a unit enters the hex, when the owner announces them (Firefight 18.0) (then logged to all).
+Artillery-delivered mines (Firefight 25) are kept here too (``artillery``: hex -> AR 8), each hex
+attacking separately from conventional points (docs/decisions.md FFD-33).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
-from hexwar.plugins.firefight.rules._common import Step, is_ff, roll2d6, rstate, vehicle
+from hexwar.plugins.firefight.rules._common import Step, roll2d6, rstate, vehicle
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -35,18 +35,18 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.mines", system="firefight", kind="rule",
-    title="Mines [18.0]",
-    summary="FF II [18]: secret mine points (default 10) placed before play attack every unit "
-            "entering the hex, no terrain benefit.",
-    implements=("[18.0]",),
+    title="Mines (Firefight 18.0)",
+    summary="Firefight II: secret mine points (default 10) attack every unit entering the "
+            "hex, no terrain benefit.",
+    implements=("Firefight 18.0",),
 )
 
-DEFAULT_POINTS = 10  # [18.0]
+DEFAULT_POINTS = 10  # Firefight 18.0
 FRIENDLY_SAFE_MAX = 5  # Addenda "Friendly Minefields": <= 5 spares the owner's units
 
 
 def mine_points(game: Game, side: str) -> int:
-    """[18.0] ten points unless the scenario states otherwise; a scenario that lists
+    """Firefight 18.0: ten points unless the scenario states otherwise; a scenario that lists
     ``mines`` gives the sides it does not list none (design: Scn 5 gives the U.S. 25)."""
     spec = game.scenario.raw.get("special", {}).get("mines")
     if spec is None:
@@ -66,9 +66,9 @@ def artillery_fields(game: Game) -> dict[str, int]:
 
 
 def emplace_problem(game: Game, side: str, plan: Any) -> str | None:
-    """[18.0] only before play; a {hex: points} plan within the side's Mine Points."""
+    """Firefight 18.0: only before play; a {hex: points} plan within the side's Mine Points."""
     if game.state.turn > 0:
-        return "mines may only be emplaced before play begins [18.0]"
+        return "mines may only be emplaced before play begins (Firefight 18.0)"
     if not isinstance(plan, Mapping):
         return "a minefield plan is {hex: points}"
     total = 0
@@ -78,10 +78,10 @@ def emplace_problem(game: Game, side: str, plan: Any) -> str | None:
         except ValueError as exc:
             return str(exc)
         if not isinstance(pts, int) or pts <= 0:
-            return "mine points are positive whole numbers [18.0]"
+            return "mine points are positive whole numbers (Firefight 18.0)"
         total += pts
     if total > mine_points(game, side):
-        return f"{total} points exceed the {mine_points(game, side)} available [18.0]"
+        return f"{total} points exceed the {mine_points(game, side)} available (Firefight 18.0)"
     return None
 
 
@@ -90,13 +90,13 @@ def emplace(game: Game, side: str, plan: Mapping[str, int]) -> None:
     if why:
         from hexwar.core.errors import RulesError
 
-        raise RulesError(why, rule="[18.0]")
+        raise RulesError(why, rule="Firefight 18.0")
     for lbl, pts in plan.items():
         label = game.board.label(game.board.parse(str(lbl)))
         f = fields(game).setdefault(label, {"side": side, "points": 0})
         f["points"] = int(f["points"]) + int(pts)
-    game.emit("mines_emplaced", visible_to=[side], side=side, plan=dict(plan), rule="[18.0]")
-    game.emit("mine_markers", side=side, hexes=sorted(plan), rule="[18.0]")
+    game.emit("mines_emplaced", visible_to=[side], side=side, plan=dict(plan), rule="Firefight 18.0")
+    game.emit("mine_markers", side=side, hexes=sorted(plan), rule="Firefight 18.0")
 
 
 def forward_plan(game: Game, side: str, chunk: int = FRIENDLY_SAFE_MAX) -> dict[str, int]:
@@ -128,8 +128,8 @@ def attacks_unit(points: int, owner: str, unit_side: str, friendly_option: bool)
 
 
 def mine_result(unit_is_vehicle: bool, ar: int, roll: int) -> str:
-    """[18.0] the CRT of the unit's type at AR = mine points, no terrain filter."""
-    from hexwar.plugins.firefight.mechanics import crt_result
+    """Firefight 18.0: the CRT of the unit's type at AR = mine points, no terrain filter."""
+    from hexwar.plugins.firefight.fire import crt_result
 
     crt = "anti_armor" if unit_is_vehicle else "anti_personnel"
     return crt_result(crt, ar, roll, ())[0]
@@ -137,7 +137,8 @@ def mine_result(unit_is_vehicle: bool, ar: int, roll: int) -> str:
 
 def attack_by_mines(game: Game, u: Unit, ar: int, owner: str, rule: str,
                     roll: int | None = None) -> dict[str, Any]:
-    from hexwar.plugins.firefight.mechanics import apply_result, report_about
+    from hexwar.plugins.firefight.fire import apply_result
+    from hexwar.plugins.firefight.state import report_about
 
     if roll is None:
         roll = roll2d6(game, "mine attack")
@@ -150,20 +151,20 @@ def attack_by_mines(game: Game, u: Unit, ar: int, owner: str, rule: str,
 
 
 def enter_mined_hex(game: Game, unit_id: str, hex_label: str) -> list[dict[str, Any]]:
-    """Attack a unit that entered ``hex_label`` with every minefield there [18.0, 25.0]."""
+    """Attack a unit that entered ``hex_label`` with every minefield there (Firefight 18.0, 25.0)."""
     u = game.state.units[unit_id]
     if u.state.get("dummy"):
-        return []  # a dummy is nothing [12.0]
+        return []  # a dummy is nothing (Firefight 12.0)
     out = []
     friendly = bool(game.scenario.raw.get("special", {}).get("friendly_minefields", False))
     f = fields(game).get(hex_label)
     if f and u.hex is not None and attacks_unit(int(f["points"]), f["side"], u.side, friendly):
         game.emit("mines_announced", hex=hex_label, side=f["side"], points=f["points"],
-                  rule="[18.0]")
-        out.append(attack_by_mines(game, u, int(f["points"]), f["side"], "[18.0]"))
+                  rule="Firefight 18.0")
+        out.append(attack_by_mines(game, u, int(f["points"]), f["side"], "Firefight 18.0"))
     art = artillery_fields(game).get(hex_label)
     if art and u.hex is not None and attacks_unit(int(art), "US", u.side, friendly):
-        out.append(attack_by_mines(game, u, int(art), "US", "[25.0]"))
+        out.append(attack_by_mines(game, u, int(art), "US", "Firefight 25.0"))
     return out
 
 
@@ -174,7 +175,7 @@ def _mine_step(game: Game, unit_id: str, hex_label: str) -> Step:
 
 
 def emplacement(game: Game) -> Step:
-    """[18.0] both players secretly place their Mine Points before play."""
+    """Firefight 18.0: both players secretly place their Mine Points before play."""
     spec = game.scenario.raw.get("special", {})
     suggested = spec.get("minefields", {})
     decisions, sides = [], []
@@ -194,7 +195,7 @@ def emplacement(game: Game) -> Step:
         decisions.append(Decision(side, "firefight.mines", options=opts, validate=validate,
                                   context={"points": mine_points(game, side)},
                                   prompt=f"{side}: place up to {mine_points(game, side)} mine "
-                                         "points {hex: points}", rule="[18.0]"))
+                                         "points {hex: points}", rule="Firefight 18.0"))
         sides.append(side)
     if decisions:
         choices = yield from ask_all(decisions)
@@ -205,17 +206,13 @@ def emplacement(game: Game) -> Step:
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
-    if system != "firefight":
-        return []
     return [SequenceEdit("insert_after", "firefight.assign_weapons",
-                         PhaseSpec("firefight.mines", "Mine emplacement", "[18.0]", emplacement,
-                                   "setup"), "[18.0]")]
+                         PhaseSpec("firefight.mines", "Mine emplacement", "Firefight 18.0", emplacement,
+                                   "setup"), "Firefight 18.0")]
 
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    if scenario.system != "firefight":
-        return []
     spec = scenario.raw.get("special", {})
     out = []
     for key in ("mines", "minefields"):
@@ -229,7 +226,7 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 @hookimpl
 def firefight_mover_interrupts(game: Game, unit_id: str, hex_label: str,
                                stage: str) -> Sequence[Step]:
-    if stage != "mines" or not is_ff(game):
+    if stage != "mines":
         return []
     if hex_label not in fields(game) and hex_label not in artillery_fields(game):
         return []
@@ -238,7 +235,7 @@ def firefight_mover_interrupts(game: Game, unit_id: str, hex_label: str,
 
 @hookimpl
 def firefight_describe(game: Game, side: str | None) -> Mapping[str, Any]:
-    """Markers are public; the points only for their owner (and the umpire) [18.0]."""
+    """Markers are public; the points only for their owner (and the umpire) (Firefight 18.0)."""
     shown = [{"hex": k, "side": v["side"],
               "points": v["points"] if side is None or side == v["side"] else None}
              for k, v in sorted(fields(game).items())]

@@ -1,13 +1,13 @@
-"""Firefight [16.0] Mounted Combat: fireteams firing from their APCs.
+"""Firefight 16.0 Mounted Combat: fireteams firing from their APCs.
 
-Cases: [16.0] only Fireteams, while mounted; [16.1] one Soviet Fireteam per BMP, maximum range
-four hexes, Attack Rating -4 at ranges 1-4; the BMP may fire normally but may not move in a
-turn its team fired mounted; [16.11] the team stays inside the BMP (it cannot be targeted) and
-may not fire its RPG-7; [16.2] one U.S. Fireteam per M113, range unchanged, Attack Rating -1;
-[16.21] it fires from open hatches: for the rest of that Game-Turn it may be attacked as if
-dismounted; it may fire LAW or Dragon.
+Cases: (Firefight 16.0) only Fireteams, while mounted; (Firefight 16.1) one Soviet Fireteam per BMP,
+maximum range four hexes, Attack Rating -4 at ranges 1-4; the BMP may fire normally but may not move
+in a turn its team fired mounted; (Firefight 16.11) the team stays inside the BMP (it cannot be
+targeted) and may not fire its RPG-7; (Firefight 16.2) one U.S. Fireteam per M113, range unchanged,
+Attack Rating -1; Firefight 16.21: it fires from open hatches: for the rest of that Game-Turn it may
+be attacked as if dismounted; it may fire LAW or Dragon.
 
-Design (digest 9.3 #14): the carrier must not have moved this turn when its team fires (the
+Design (docs/decisions.md FFD-28): the carrier must not have moved this turn when its team fires (the
 team moves with it); the M113 may move after its team fired (only the BMP is forbidden).
 """
 
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import Modifier, PluginManifest
-from hexwar.plugins.firefight.rules._common import FIRETEAMS, is_ff, tname
+from hexwar.plugins.firefight.rules._common import FIRETEAMS, tname
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -26,16 +26,17 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.mounted_combat", system="firefight", kind="rule",
-    title="Mounted Combat [16.0]",
-    summary="FF II [16]: one fireteam fires from a BMP (range 4, -4; BMP then stays) or an "
-            "M113 (-1; the team is exposed that turn).",
-    implements=("[16.0]", "[16.1]", "[16.11]", "[16.2]", "[16.21]"),
+    title="Mounted Combat (Firefight 16.0)",
+    summary="Firefight II: one fireteam fires from a BMP (range 4, -4; BMP then stays) or an "
+            "M113 (-1; the team is then exposed).",
+    implements=("Firefight 16.0", "Firefight 16.1", "Firefight 16.11", "Firefight 16.2",
+                "Firefight 16.21"),
 )
 
 #: carrier type -> (firer side, AR modifier, maximum range or None, case)
 CARRIERS: dict[str, tuple[str, int, int | None, str]] = {
-    "SU-BMP": ("SU", -4, 4, "[16.1]"),
-    "US-M113": ("US", -1, None, "[16.2]"),
+    "SU-BMP": ("SU", -4, 4, "Firefight 16.1"),
+    "US-M113": ("US", -1, None, "Firefight 16.2"),
 }
 PER_TURN = ("r16_fired_mounted", "r16_exposed", "r16_no_move")
 
@@ -46,21 +47,21 @@ def carrier_of(game: Game, u: Unit) -> Unit | None:
 
 
 def mounted_fire_problem(game: Game, team: Unit) -> str | None:
-    """Why ``team`` may not fire from its vehicle now [16.0, 16.1, 16.2]."""
+    """Why ``team`` may not fire from its vehicle now (Firefight 16.0, 16.1, 16.2)."""
     v = carrier_of(game, team)
     if v is None:
         return "the team is not mounted"
     if tname(team) not in FIRETEAMS:
-        return "only Fireteams fire mounted [16.0]"
+        return "only Fireteams fire mounted (Firefight 16.0)"
     spec = CARRIERS.get(tname(v))
     if spec is None or spec[0] != team.side:
-        return "mounted fire only from a BMP (Soviet) or an M113 (U.S.) [16.1, 16.2]"
+        return "mounted fire only from a BMP (Soviet) or an M113 (U.S.) (Firefight 16.1, 16.2)"
     if v.state.get("moved"):
-        return "the vehicle has moved this turn (design 9.3 #14)"
+        return "the vehicle has moved this turn (docs/decisions.md FFD-28)"
     others = [p for p in v.state.get("passengers", []) if p != team.id
               and game.state.units[p].state.get("r16_fired_mounted")]
     if others:
-        return "only one Fireteam may fire from a vehicle [16.1, 16.2]"
+        return "only one Fireteam may fire from a vehicle (Firefight 16.1, 16.2)"
     return None
 
 
@@ -72,10 +73,9 @@ def mounted_modifier(carrier_type: str) -> tuple[int, int | None, str] | None:
 
 @hookimpl
 def hexwar_turn_start(game: Game) -> None:
-    if is_ff(game):
-        for u in game.state.units.values():
-            for k in PER_TURN:
-                u.state.pop(k, None)
+    for u in game.state.units.values():
+        for k in PER_TURN:
+            u.state.pop(k, None)
 
 
 @hookimpl
@@ -103,14 +103,14 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
     if m is None:
         return []
     if tname(m[1]) == "SU-BMP" and attack.get("line") == "SU-RPG7":
-        return ["RPG-7s may not be fired from inside a BMP [16.11]"]
+        return ["RPG-7s may not be fired from inside a BMP Firefight 16.11"]
     return []
 
 
 @hookimpl
 def firefight_base_attack_rating(game: Game, attack: dict[str, Any],
                                  base: int | None) -> tuple[int | None, str] | None:
-    """[16.1] a team firing from a BMP reaches four hexes at most."""
+    """Firefight 16.1: a team firing from a BMP reaches four hexes at most."""
     m = _mounted(game, attack)
     if m is None:
         return None
@@ -139,14 +139,14 @@ def firefight_attack_done(game: Game, attack: dict[str, Any], outcome: dict[str,
     team, v = m
     team.state["r16_fired_mounted"] = True
     if tname(v) == "SU-BMP":
-        v.state["r16_no_move"] = True  # [16.1]
+        v.state["r16_no_move"] = True  # Firefight 16.1
     else:
-        team.state["r16_exposed"] = True  # [16.21]
+        team.state["r16_exposed"] = True  # Firefight 16.21
 
 
 @hookimpl
 def firefight_extra_targets(game: Game, side: str) -> Sequence[str]:
-    """[16.21] a U.S. team that fired from its M113 may be attacked as if dismounted."""
+    """Firefight 16.21: a U.S. team that fired from its M113 may be attacked as if dismounted."""
     return [u.id for u in game.state.units.values()
             if u.side != side and u.state.get("r16_exposed") and u.state.get("carrier")]
 
@@ -154,5 +154,5 @@ def firefight_extra_targets(game: Game, side: str) -> Sequence[str]:
 @hookimpl
 def firefight_move_restrictions(game: Game, unit_id: str, src: str, dst: str) -> Sequence[str]:
     if game.state.units[unit_id].state.get("r16_no_move"):
-        return ["the BMP's Fireteam fired mounted this turn: the BMP may not move [16.1]"]
+        return ["the BMP's Fireteam fired mounted this turn: the BMP may not move (Firefight 16.1)"]
     return []

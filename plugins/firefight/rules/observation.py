@@ -1,11 +1,11 @@
-"""Firefight [11.0] Modified Observation: face-down units, observation ranges, spotting.
+"""Firefight 11.0 Modified Observation: face-down units, observation ranges, spotting.
 
-Cases: [11.0] units deploy face-down; a face-down unit is revealed when it fires, when it moves
+Cases: (Firefight 11.0) units deploy face-down; a face-down unit is revealed when it fires, when it moves
 in an enemy unit's field of vision, or when an enemy unit comes within observation range;
-the owner answers truthfully "personnel" or "vehicle" (a dummy may claim either, [12.0]).
-[11.1] Observation Range Table (data/observation_range.toml). [11.2] a spotted unit that no
-enemy unit sees any more is turned face-down again (design 9.3 #8: automatically, when the
-spotting sweep runs). [11.21] a face-down unit may not be fired at.
+the owner answers truthfully "personnel" or "vehicle" (a dummy may claim either, Firefight 12.0).
+Firefight 11.1: Observation Range Table (data/observation_range.toml). (Firefight 11.2) a spotted unit that no
+enemy unit sees any more is turned face-down again (docs/decisions.md FFD-23: automatically, when the
+spotting sweep runs). (Firefight 11.21) a face-down unit may not be fired at.
 
 Hidden information: the other side sees a face-down counter only as an anonymous counter
 (``?SU-3``: alias, side, hex, claimed kind); its id, type and state never reach that side's
@@ -25,7 +25,6 @@ from hexwar.core.types import PluginManifest
 from hexwar.plugins.firefight.rules._common import (
     Step,
     enabled,
-    is_ff,
     rstate,
     vehicle,
 )
@@ -39,25 +38,29 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.observation", system="firefight", kind="rule",
-    title="Modified Observation Rules [11.0]",
-    summary="FF II [11]: units deploy face-down; spotting by observation range; face-down units "
+    title="Modified Observation Rules (Firefight 11.0)",
+    summary="Firefight II: units deploy face-down; spotting by observation range; face-down units "
             "cannot be fired at.",
-    implements=("[11.0]", "[11.1]", "[11.2]", "[11.21]"),
+    implements=("Firefight 11.0", "Firefight 11.1", "Firefight 11.2", "Firefight 11.21"),
 )
 
 DATA = Path(__file__).parent / "data" / "observation_range.toml"
+#: the rule of the reveal on a hit (docs/decisions.md FFD-24). The text is the one the recorded
+#: golden logs hold (tests/golden, Scenario 7 with every rule); it becomes "docs/decisions.md
+#: FFD-24" when those games are next re-recorded.
+REVEAL_ON_HIT = "design 9.3 #34"
 KEY = "observation"
 
 
 @lru_cache(maxsize=1)
 def observation_table() -> dict[str, tuple[int, int]]:
-    """[11.1] row -> (personnel, vehicle) ranges in hexes."""
+    """Firefight 11.1: row -> (personnel, vehicle) ranges in hexes."""
     raw = tomllib.loads(DATA.read_text(encoding="utf-8"))["rows"]
     return {k: (int(v["personnel"]), int(v["vehicle"])) for k, v in raw.items()}
 
 
 def observation_range(row: str, is_vehicle: bool) -> int:
-    """[11.1] how far a static face-down unit in ``row`` terrain can be spotted."""
+    """Firefight 11.1: how far a static face-down unit in ``row`` terrain can be spotted."""
     p, v = observation_table()[row]
     return v if is_vehicle else p
 
@@ -65,9 +68,9 @@ def observation_range(row: str, is_vehicle: bool) -> int:
 def observation_rows(board: Board, observer_hex: Hex, target_hex: Hex,
                      smoke: bool = False, improved: bool = False) -> list[str]:
     """The Observation Range Table rows that apply to a target seen from ``observer_hex``:
-    its hex's terrain (smoke counts as Forest [14.12]), defilade toward this observer [5.2]
-    (still used under [13.0]), an Improved Position [23.1]."""
-    from hexwar.plugins.firefight.mechanics import in_defilade_geom
+    its hex's terrain (smoke counts as Forest, Firefight 14.12), defilade toward this observer (Firefight 5.2)
+    (still used under Firefight 13.0), an Improved Position (Firefight 23.1)."""
+    from hexwar.plugins.firefight.sighting import in_defilade_geom
 
     rows = []
     t = board.terrain_of.get(target_hex, "clear")
@@ -82,7 +85,7 @@ def observation_rows(board: Board, observer_hex: Hex, target_hex: Hex,
 
 
 def spotting_limit(rows: Sequence[str], is_vehicle: bool) -> int:
-    """Design 9.3 #6: when several rows apply, the most restrictive (smallest) range."""
+    """docs/decisions.md FFD-22: when several rows apply, the most restrictive (smallest) range."""
     return min(observation_range(r, is_vehicle) for r in rows)
 
 
@@ -110,8 +113,8 @@ def public_name(game: Game, u: Unit) -> str:
 
 
 def claimed_kind(u: Unit) -> str:
-    """[11.0] the truthful answer to "personnel or vehicle?"; a dummy answers what its owner
-    chose ([12.0], ``state["claim"]``, default personnel)."""
+    """Firefight 11.0: the truthful answer to "personnel or vehicle?"; a dummy answers what its owner
+    chose (Firefight 12.0, ``state["claim"]``, default personnel)."""
     if u.state.get("dummy"):
         return str(u.state.get("claim", "personnel"))
     return "vehicle" if vehicle(u) else "personnel"
@@ -126,17 +129,17 @@ def _in_smoke(game: Game, h: Hex) -> bool:
 
 
 def spots(game: Game, observer: Unit, target: Unit) -> bool:
-    """[11.0, 11.1, 23.1] does ``observer`` spot the static face-down ``target``?"""
-    from hexwar.plugins.firefight.mechanics import has_los
+    """Firefight 11.0, 11.1, 23.1: does ``observer`` spot the static face-down ``target``?"""
+    from hexwar.plugins.firefight.sighting import has_los
 
     if observer.hex is None or target.hex is None or observer.state.get("carrier"):
         return False
     if observer.state.get("dummy"):
-        return False  # a dummy is nothing [12.0]
+        return False  # a dummy is nothing (Firefight 12.0)
     is_veh = claimed_kind(target) == "vehicle"
     dist = observer.hex.distance(target.hex)
     if dist > observation_range("clear", is_veh):
-        return False  # beyond the longest range of its row [11.1]: skip the LOS trace
+        return False  # beyond the longest range of its row (Firefight 11.1): skip the LOS trace
     if not has_los(game, observer.hex, target.hex):
         return False
     improved = bool(target.state.get("ip")) and not (target.state.get("moved")
@@ -147,8 +150,8 @@ def spots(game: Game, observer: Unit, target: Unit) -> bool:
 
 
 def in_enemy_view(game: Game, u: Unit) -> bool:
-    """Some enemy unit has a line of sight to ``u`` (its "field of vision" [11.0, 11.2])."""
-    from hexwar.plugins.firefight.mechanics import has_los
+    """Some enemy unit has a line of sight to ``u`` (its "field of vision" (Firefight 11.0, 11.2))."""
+    from hexwar.plugins.firefight.sighting import has_los
 
     if u.hex is None:
         return False
@@ -158,39 +161,39 @@ def in_enemy_view(game: Game, u: Unit) -> bool:
 
 
 def _invalidate(game: Game) -> None:
-    from hexwar.plugins.firefight.mechanics import invalidate_targets
+    from hexwar.plugins.firefight.fire import invalidate_targets
 
     invalidate_targets(game)
 
 
 def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
-    """Turn a face-down counter face-up; a revealed dummy is removed [12.0]."""
+    """Turn a face-down counter face-up; a revealed dummy is removed (Firefight 12.0)."""
     if not face_down(u) or u.hex is None:
         return
     u.state.pop("face_down", None)
-    _invalidate(game)  # the system caches [11.21] per decision
+    _invalidate(game)  # the system caches (Firefight 11.21) per decision
     game.emit("revealed", counter=alias(game, u.id), unit=u.id, unit_type=u.type,
               hex=game.board.label(u.hex), why=why, rule=rule)
     if u.state.get("dummy"):
         game.emit("dummy_removed", counter=alias(game, u.id), unit=u.id,
-                  hex=game.board.label(u.hex), rule="[12.0]")
+                  hex=game.board.label(u.hex), rule="Firefight 12.0")
         u.hex = None
         u.state["removed"] = game.state.turn
 
 
 def conceal(game: Game, u: Unit) -> None:
-    """[11.2] a face-up unit out of every enemy unit's sight goes face-down again."""
+    """Firefight 11.2: a face-up unit out of every enemy unit's sight goes face-down again."""
     if face_down(u) or u.hex is None or u.state.get("carrier"):
         return
     u.state["face_down"] = True
     _invalidate(game)
-    game.emit("concealed", visible_to=[u.side], unit=u.id, rule="[11.2]")
-    game.emit("concealed", counter=alias(game, u.id), side=u.side, rule="[11.2]")
+    game.emit("concealed", visible_to=[u.side], unit=u.id, rule="Firefight 11.2")
+    game.emit("concealed", counter=alias(game, u.id), side=u.side, rule="Firefight 11.2")
 
 
 def sweep(game: Game) -> None:
-    """Spot every face-down unit some enemy unit spots [11.0, 11.1]; re-conceal face-up units
-    no enemy unit sees [11.2]."""
+    """Spot every face-down unit some enemy unit spots (Firefight 11.0, 11.1); re-conceal face-up units
+    no enemy unit sees (Firefight 11.2)."""
     units = [u for u in game.state.units.values() if u.hex is not None]
     for t in units:
         if t.hex is None or t.state.get("carrier"):
@@ -198,14 +201,14 @@ def sweep(game: Game) -> None:
         if face_down(t):
             for o in units:
                 if o.side != t.side and o.hex is not None and spots(game, o, t):
-                    reveal(game, t, f"spotted by {public_name(game, o)}", "[11.1]")
+                    reveal(game, t, f"spotted by {public_name(game, o)}", "Firefight 11.1")
                     break
         elif not t.state.get("carrier") and not in_enemy_view(game, t):
             conceal(game, t)
 
 
 def setup_face_down(game: Game, *, again: bool = False) -> None:
-    """[11.0] every unit deploys face-down; anonymous counter names for the other side
+    """Firefight 11.0: every unit deploys face-down; anonymous counter names for the other side
     (``again``: shuffle the names anew, e.g. after dummies were added before play)."""
     st = rstate(game, KEY)
     if "alias" in st and not again:
@@ -231,34 +234,33 @@ def setup_face_down(game: Game, *, again: bool = False) -> None:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    if is_ff(game):
-        setup_face_down(game)
+    setup_face_down(game)
 
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.when == "turn" and phase.name in (
+    if phase.when == "turn" and phase.name in (
             "firefight.direct_fire", "firefight.movement", "firefight.if_execute"):
         sweep(game)
 
 
 @hookimpl
 def hexwar_phase_end(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.when == "turn":
+    if phase.when == "turn":
         sweep(game)
 
 
 @hookimpl
 def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
-    """[11.21] a face-down unit may not be fired at."""
-    return {u.id: "the unit is face-down (unspotted) [11.21]" for u in game.state.units.values()
+    """Firefight 11.21: a face-down unit may not be fired at."""
+    return {u.id: "the unit is face-down (unspotted) (Firefight 11.21)" for u in game.state.units.values()
             if u.side != side and face_down(u)}
 
 
 @hookimpl
 def firefight_hidden_units(game: Game, side: str) -> Sequence[str]:
     """Nobody sees inside an enemy vehicle: its passengers are hidden from the other side
-    (unless exposed by firing from open hatches [16.21])."""
+    (unless exposed by firing from open hatches, Firefight 16.21)."""
     return [u.id for u in game.state.units.values()
             if u.side != side and u.state.get("carrier") and not u.state.get("r16_exposed")]
 
@@ -282,35 +284,35 @@ def firefight_public_ref(game: Game, unit_id: str) -> str | None:
 
 @hookimpl
 def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
-    """Design 9.3 #34: a face-down unit hit by indirect fire, mines or a CLGP is revealed by
+    """docs/decisions.md FFD-24: a face-down unit hit by indirect fire, mines or a CLGP is revealed by
     the result (a miss reveals nothing)."""
     u = game.state.units.get(unit_id)
     if u is not None and result != "-" and source in ("indirect", "mine", "clgp"):
-        reveal(game, u, f"hit ({source})", "design 9.3 #34")
+        reveal(game, u, f"hit ({source})", REVEAL_ON_HIT)
 
 
 @hookimpl
 def firefight_attack_done(game: Game, attack: dict[str, Any], outcome: dict[str, Any]) -> None:
-    """[11.0] a face-down unit that fires is turned face-up."""
+    """Firefight 11.0: a face-down unit that fires is turned face-up."""
     fid = attack.get("firer")
     if fid and fid in game.state.units:
-        reveal(game, game.state.units[fid], "fired", "[11.0]")
+        reveal(game, game.state.units[fid], "fired", "Firefight 11.0")
 
 
 def _spot_after_step(game: Game, unit_id: str) -> Step:
-    """[11.0] a face-down mover in an enemy unit's field of vision is spotted; the mover
+    """Firefight 11.0: a face-down mover in an enemy unit's field of vision is spotted; the mover
     spots the face-down enemy units within its observation range."""
     u = game.state.units[unit_id]
     if u.hex is None:
         return
     if face_down(u) and in_enemy_view(game, u):
-        reveal(game, u, "moved in view", "[11.0]")
+        reveal(game, u, "moved in view", "Firefight 11.0")
     if u.hex is None:
         return
     for t in list(game.state.units.values()):
         if t.side != u.side and face_down(t) and t.hex is not None and \
                 not t.state.get("carrier") and spots(game, u, t):
-            reveal(game, t, f"spotted by {public_name(game, u)}", "[11.1]")
+            reveal(game, t, f"spotted by {public_name(game, u)}", "Firefight 11.1")
     return
     yield
 

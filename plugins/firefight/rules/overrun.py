@@ -1,19 +1,19 @@
-"""Firefight [28.0] Overrun.
+"""Firefight 28.0 Overrun.
 
-Cases: [28.0] in the Movement Phase a unit may enter a hex holding enemy units (lifting [7.25]);
-it must stop there and an Overrun firefight follows at once at range one: a die decides who
-shoots first (odd: Soviet, even: U.S., as [4.2]) and the sides alternate single shots until the
-overrunning unit and every enemy unit in the hex have fired once; if both sides still have units
-there, the overrunning player either moves out or stays for another firefight, until the hex is
-vacated or one side is gone. [28.1] terrain is ignored (Forest, Town, defilade, smoke) except an
-Improved Position, which still counts as defilade. [28.2] earlier fire does not stop a unit
-from firing in an Overrun, and Overrun fire does not count as its fire of the turn. [28.3] units
-outside the hex do nothing meanwhile (no opportunity or overwatch fire). [28.4] Indirect Fire on
-the hex attacks the overrunning unit first (the system's Impact Zone attack on entering comes
-before every other step). [28.5] a Soviet Fireteam without an RPG-7 attacks U.S. vehicles in an
-Overrun at AR 3.
+Cases: (Firefight 28.0) in the Movement Phase a unit may enter a hex holding enemy units (lifting,
+Firefight 7.25); it must stop there and an Overrun firefight follows at once at range one: a die
+decides who shoots first (odd: Soviet, even: U.S., as Firefight 4.2) and the sides alternate single
+shots until the overrunning unit and every enemy unit in the hex have fired once; if both sides
+still have units there, the overrunning player either moves out or stays for another firefight,
+until the hex is vacated or one side is gone. (Firefight 28.1) terrain is ignored (Forest, Town,
+defilade, smoke) except an Improved Position, which still counts as defilade. (Firefight 28.2)
+earlier fire does not stop a unit from firing in an Overrun, and Overrun fire does not count as its
+fire of the turn. (Firefight 28.3) units outside the hex do nothing meanwhile (no opportunity or
+overwatch fire). (Firefight 28.4) Indirect Fire on the hex attacks the overrunning unit first (the
+system's Impact Zone attack on entering comes before every other step). (Firefight 28.5) a Soviet
+Fireteam without an RPG-7 attacks U.S. vehicles in an Overrun at AR 3.
 
-Design 9.3 #40: opportunity fire at the mover comes before the Overrun; moving out is one legal
+docs/decisions.md FFD-35: opportunity fire at the mover comes before the Overrun; moving out is one legal
 step (its MP cost must be available; infantry, having used its one hex, must stay) and ends the
 unit's move; a firefight in which nobody can fire ends the Overrun (the units stay), and so
 does a tenth firefight without a decision (a guard: e.g. small arms that can only suppress a
@@ -36,25 +36,26 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.overrun", system="firefight", kind="rule",
-    title="Overrun [28.0]",
-    summary="FF III [28]: enter an enemy hex; range-1 firefights (terrain ignored but IPs) "
+    title="Overrun (Firefight 28.0)",
+    summary="Firefight III: enter an enemy hex; range-1 firefights (terrain ignored but IPs) "
             "until one side leaves or dies.",
-    implements=("[28.0]", "[28.1]", "[28.2]", "[28.3]", "[28.4]", "[28.5]"),
+    implements=("Firefight 28.0", "Firefight 28.1", "Firefight 28.2", "Firefight 28.3",
+                "Firefight 28.4", "Firefight 28.5"),
 )
 
 MODE = "overrun"
-MAX_ROUNDS = 10  # design 9.3 #40: a guard against firefights that can never end
-NO_RPG_AR = 3  # [28.5]
+MAX_ROUNDS = 10  # docs/decisions.md FFD-35: a guard against firefights that can never end
+NO_RPG_AR = 3  # Firefight 28.5
 PER_TURN_KEYS = ("fired", "target_kind_used", "weapon_used")
 
 
 def first_side(roll: int) -> str:
-    """Who shoots first: odd Soviet, even U.S. (the [4.2] convention)."""
+    """Who shoots first: odd Soviet, even U.S. (the (Firefight 4.2) convention)."""
     return "SU" if roll % 2 else "US"
 
 
 def fire_order(first: str, mover_side: str, defenders: Sequence[str], mover: str) -> list[str]:
-    """[28.0] alternate single shots, starting with ``first``, until all have fired once."""
+    """Firefight 28.0: alternate single shots, starting with ``first``, until all have fired once."""
     us = [mover]
     them = list(defenders)
     a, b = (us, them) if first == mover_side else (them, us)
@@ -80,8 +81,8 @@ def enemies_in(game: Game, u: Unit) -> list[Unit]:
 
 
 def _shot(game: Game, firer: Unit, target_ids: list[str]) -> Step:
-    """One Overrun shot, with [28.2]: the firer's fire of the turn is untouched."""
-    from hexwar.plugins.firefight.mechanics import attack_problem, execute_attack
+    """One Overrun shot, with (Firefight 28.2): the firer's fire of the turn is untouched."""
+    from hexwar.plugins.firefight.fire import attack_problem, execute_attack
 
     if firer.hex is None:
         return False
@@ -93,7 +94,7 @@ def _shot(game: Game, firer: Unit, target_ids: list[str]) -> Step:
     if len(targets) > 1:
         tgt = yield Decision(firer.side, "firefight.overrun_target", options=targets,
                              context={"firer": firer.id}, prompt=f"{firer.id}: target",
-                             rule="[28.0]")
+                             rule="Firefight 28.0")
     saved = {k: firer.state[k] for k in PER_TURN_KEYS if k in firer.state}
     for k in PER_TURN_KEYS:
         firer.state.pop(k, None)
@@ -107,20 +108,21 @@ def _shot(game: Game, firer: Unit, target_ids: list[str]) -> Step:
 
 
 def overrun(game: Game, unit_id: str) -> Step:
-    """[28.0] the Overrun procedure for the unit that just entered an enemy hex."""
-    from hexwar.plugins.firefight.mechanics import do_step, emit_about, legal_steps
+    """Firefight 28.0: the Overrun procedure for the unit that just entered an enemy hex."""
+    from hexwar.plugins.firefight.movement import do_step, legal_steps
+    from hexwar.plugins.firefight.state import emit_about
 
     mover = game.state.units[unit_id]
     rstate(game, "overrun")["active"] = {"unit": unit_id}
     emit_about(game, "overrun", [unit_id], unit=unit_id,
-               hex=game.board.label(mover.hex) if mover.hex else None, rule="[28.0]")
+               hex=game.board.label(mover.hex) if mover.hex else None, rule="Firefight 28.0")
     rounds = 0
     try:
         while mover.hex is not None and enemies_in(game, mover):
             rounds += 1
             if rounds > MAX_ROUNDS:
                 emit_about(game, "overrun_stalemate", [unit_id], unit=unit_id,
-                           rule="design 9.3 #40")
+                           rule="docs/decisions.md FFD-35")
                 break
             first = first_side(game.dice.d6("overrun first fire"))
             defenders = [e.id for e in enemies_in(game, mover)]
@@ -136,7 +138,7 @@ def overrun(game: Game, unit_id: str) -> Step:
             if mover.hex is None or not enemies_in(game, mover):
                 break
             if not fired_any:
-                game.emit("overrun_stalemate", unit=unit_id, rule="design 9.3 #40")
+                game.emit("overrun_stalemate", unit=unit_id, rule="docs/decisions.md FFD-35")
                 break
             exits = legal_steps(game, mover)
             exits = [x for x in exits if not any(
@@ -145,21 +147,21 @@ def overrun(game: Game, unit_id: str) -> Step:
             choice = yield Decision(mover.side, "firefight.overrun_continue",
                                     options=["stay", *[{"leave": x} for x in exits]],
                                     context={"unit": unit_id}, prompt="stay and fight or leave",
-                                    rule="[28.0]")
+                                    rule="Firefight 28.0")
             if isinstance(choice, Mapping) and "leave" in choice:
                 do_step(game, mover, str(choice["leave"]))
                 emit_about(game, "move", [unit_id], unit=unit_id, to=str(choice["leave"]),
-                           rule="[28.0]")
+                           rule="Firefight 28.0")
                 break
     finally:
         rstate(game, "overrun")["active"] = None
     if mover.hex is not None:
-        mover.state["mp"] = 0.0  # [28.0] the overrunning unit stops (or left: its move ends)
+        mover.state["mp"] = 0.0  # Firefight 28.0: the overrunning unit stops (or left: its move ends)
 
 
 @hookimpl
 def firefight_may_enter_enemy_hex(game: Game, unit_id: str, dst: str) -> bool | None:
-    return True  # [28.0] lifts [7.25]
+    return True  # Firefight 28.0: lifts (Firefight 7.25)
 
 
 @hookimpl
@@ -181,14 +183,14 @@ def firefight_fire_exemptions(game: Game, firer_id: str, mode: str) -> Sequence[
 @hookimpl
 def firefight_weapon_options(game: Game, firer_id: str, target_id: str,
                              mode: str) -> Sequence[Mapping[str, Any]]:
-    """[28.5] a Soviet Fireteam without an RPG-7 may attack a U.S. vehicle in an Overrun."""
+    """Firefight 28.5: a Soviet Fireteam without an RPG-7 may attack a U.S. vehicle in an Overrun."""
     if not active(game):
         return []
     f, t = game.state.units[firer_id], game.state.units[target_id]
     if f.side == "SU" and tname(f) in FIRETEAMS and f.state.get("weapon") != "rpg7" \
             and vehicle(t) and f.hex is not None and f.hex == t.hex:
         return [{"weapon": "overrun_close_assault", "line": tname(f), "crt": "anti_armor",
-                 "kind": "at", "rule": "[28.5]"}]
+                 "kind": "at", "rule": "Firefight 28.5"}]
     return []
 
 
@@ -199,13 +201,13 @@ def firefight_base_attack_rating(game: Game, attack: dict[str, Any],
         return None
     if attack.get("firer_side") == "SU" and attack.get("firer_type") in FIRETEAMS and \
             attack.get("crt") == "anti_armor" and attack.get("line") == attack.get("firer_type"):
-        return NO_RPG_AR, "[28.5]"
+        return NO_RPG_AR, "Firefight 28.5"
     return None
 
 
 @hookimpl
 def firefight_terrain_filters(game: Game, attack: dict[str, Any]) -> Mapping[str, Sequence[str]]:
-    """[28.1] terrain ignored, except an Improved Position (defilade)."""
+    """Firefight 28.1: terrain ignored, except an Improved Position (defilade)."""
     if attack.get("mode") != MODE:
         return {}
     t = game.state.units.get(str(attack.get("target")))

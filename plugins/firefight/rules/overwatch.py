@@ -1,14 +1,14 @@
-"""Firefight [15.0] Overwatch Fire.
+"""Firefight 15.0 Overwatch Fire.
 
-Cases: [15.0] in the Movement Phase a player may also fire at an enemy unit that has itself
-fired during the current Movement Phase; [15.1] it is resolved like Direct or Opportunity Fire
+Cases: (Firefight 15.0) in the Movement Phase a player may also fire at an enemy unit that has itself
+fired during the current Movement Phase; (Firefight 15.1) it is resolved like Direct or Opportunity Fire
 but only at a unit that has just fired at one of the player's units.
 
 Wiring: after every attack resolved in the Movement Phase the system calls
 ``firefight_reactions``; this rule answers with one attack opportunity (mode ``"overwatch"``)
 for the side that was fired at, against the shooter only. Overwatch fire is itself Movement
 Phase fire, so it may be answered in turn (the chain ends: each unit fires once a turn
-[6.11]). Design 9.3 #13: any Movement-Phase fire may be answered (opportunity, short halt,
+Firefight 6.11). docs/decisions.md FFD-27: any Movement-Phase fire may be answered (opportunity, short halt,
 overwatch), never the Direct Fire Phase's.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import PluginManifest
-from hexwar.plugins.firefight.rules._common import Step, is_ff, rstate
+from hexwar.plugins.firefight.rules._common import Step, rstate
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -27,10 +27,10 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.overwatch", system="firefight", kind="rule",
-    title="Overwatch Fire [15.0]",
-    summary="FF II [15]: in the Movement Phase, fire back at an enemy unit that has just fired "
+    title="Overwatch Fire (Firefight 15.0)",
+    summary="Firefight II: in the Movement Phase, fire back at an enemy unit that has just fired "
             "at one of your units.",
-    implements=("[15.0]", "[15.1]"),
+    implements=("Firefight 15.0", "Firefight 15.1"),
 )
 
 
@@ -41,18 +41,18 @@ def shooters(game: Game) -> dict[str, str]:
 
 
 def overwatch_problem(game: Game, target_id: str, side: str) -> str | None:
-    """[15.1] overwatch fire only at a unit that fired at one of ``side``'s units in this
+    """Firefight 15.1: overwatch fire only at a unit that fired at one of ``side``'s units in this
     Movement Phase."""
     if game.state.phase != "firefight.movement":
-        return "Overwatch Fire happens only in the Movement Phase [15.0]"
+        return "Overwatch Fire happens only in the Movement Phase (Firefight 15.0)"
     if shooters(game).get(target_id) != side:
-        return "Overwatch Fire only at a unit that has just fired at one of your units [15.1]"
+        return "Overwatch Fire only at a unit that has just fired at one of your units (Firefight 15.1)"
     return None
 
 
 @hookimpl
 def hexwar_phase_start(game: Game, phase: PhaseSpec) -> None:
-    if is_ff(game) and phase.name == "firefight.movement":
+    if phase.name == "firefight.movement":
         rstate(game, "overwatch")["shooters"] = {}
 
 
@@ -76,8 +76,8 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
 @hookimpl
 def firefight_reactions(game: Game, attack: dict[str, Any],
                         outcome: dict[str, Any]) -> Sequence[Step]:
-    """Offer the side fired at one overwatch attack at the shooter [15.0]."""
-    from hexwar.plugins.firefight.phases import attack_step
+    """Offer the side fired at one overwatch attack at the shooter (Firefight 15.0)."""
+    from hexwar.plugins.firefight.fire import attack_step
 
     fid = attack.get("firer")
     if not fid or attack.get("mode") == "overrun" or fid not in game.state.units:

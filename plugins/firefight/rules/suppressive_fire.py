@@ -1,11 +1,11 @@
-"""Firefight [19.0] Suppressive Fire.
+"""Firefight 19.0 Suppressive Fire.
 
-Cases: [19.0] any Indirect Fire unit (Organic or Direct Support; not a Dedicated one, [21.4]
-wins over the "or Dedicated" of [19.0], digest 9.1 #4) may be asked for Suppressive Fire (plot
-key "Sp"); its delay is two Game-Turns less than a normal mission at the same hex (On Call or
-Target of Opportunity; at least one turn, design 9.3 #26); on impact it always scatters, two
-hexes on an odd die and one on an even die; Continuous Fire of a Suppressive mission also
-always scatters (and [22.1]).
+Cases: (Firefight 19.0) any Indirect Fire unit (Organic or Direct Support; not a Dedicated one,
+(Firefight 21.4) wins over the "or Dedicated" of (Firefight 19.0), docs/decisions.md FFD-29) may be
+asked for Suppressive Fire (plot key "Sp"); its delay is two Game-Turns less than a normal mission
+at the same hex (On Call or Target of Opportunity; at least one turn, docs/decisions.md FFD-29); on
+impact it always scatters, two hexes on an odd die and one on an even die; Continuous Fire of a
+Suppressive mission also always scatters (and Firefight 22.1).
 """
 
 from __future__ import annotations
@@ -22,27 +22,27 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight.suppressive_fire", system="firefight", kind="rule",
-    title="Suppressive Fire [19.0]",
-    summary="FF II [19]: IF missions two turns faster that always scatter (odd die: two hexes).",
-    implements=("[19.0]",),
+    title="Suppressive Fire (Firefight 19.0)",
+    summary="Firefight II: IF missions two turns faster that always scatter (odd die: two hexes).",
+    implements=("Firefight 19.0",),
 )
 
 KIND = "suppressive"
-DELAY_CUT = 2  # [19.0]
+DELAY_CUT = 2  # Firefight 19.0
 
 
 def suppressive_delay(normal: int) -> int:
-    """[19.0] two Game-Turns less than the normal mission; at least 1 (design 9.3 #26)."""
+    """Firefight 19.0: two Game-Turns less than the normal mission; at least 1 (docs/decisions.md FFD-29)."""
     return max(1, normal - DELAY_CUT)
 
 
 def suppressive_scatter(roll: int) -> int:
-    """[19.0] always scatters: odd die 2 hexes, even die 1 hex."""
+    """Firefight 19.0: always scatters: odd die 2 hexes, even die 1 hex."""
     return 2 if roll % 2 else 1
 
 
 def is_suppressive(game: Game, mission: dict[str, Any]) -> bool:
-    """A suppressive mission, or Continuous Fire following one by the same unit [19.0]."""
+    """A suppressive mission, or Continuous Fire following one by the same unit (Firefight 19.0)."""
     if mission.get("kind") == KIND:
         return True
     if mission.get("continuous"):
@@ -57,7 +57,7 @@ def firefight_mission_kinds(game: Game, side: str, if_unit: str) -> Sequence[str
 
     u = if_units(game).get(if_unit)
     if u is None or u.get("status") == "dedicated":
-        return []  # [21.4]
+        return []  # Firefight 21.4
     return [KIND]
 
 
@@ -73,7 +73,7 @@ def firefight_scatter(game: Game, mission: dict[str, Any]) -> int | None:
     if not is_suppressive(game, mission):
         return None
     n = suppressive_scatter(game.dice.d6(f"suppressive scatter {mission.get('unit')}"))
-    # remember the impact turn: a Continuous request made this turn scatters too [19.0]
+    # remember the impact turn: a Continuous request made this turn scatters too (Firefight 19.0)
     rstate(game, "suppressive").setdefault("last", {})[str(mission.get("unit"))] = \
         game.state.turn
     return n

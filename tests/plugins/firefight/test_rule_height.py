@@ -1,4 +1,4 @@
-"""Firefight [13] height and contour: the Height/LOS Display, [13.21]-[13.23], [13.3]."""
+"""Firefight 13 height and contour: the Height/LOS Display, Firefight 13.21-13.23, Firefight 13.3."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from hexwar.core.engine.game import Game
 from hexwar.core.labels import offset_to_hex
-from hexwar.plugins.firefight import mechanics as M
+from hexwar.plugins.firefight import fire as FI
+from hexwar.plugins.firefight import sighting as SI
 from hexwar.plugins.firefight.rules import height as HT
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
 
@@ -31,7 +32,7 @@ def U(uid: str, t: str, side: str, hx: str) -> dict[str, Any]:
 
 
 def los(g: Game, a: str, b: str) -> bool:
-    return M.has_los(g, g.board.parse(a), g.board.parse(b))
+    return SI.has_los(g, g.board.parse(a), g.board.parse(b))
 
 
 def _line(tmp_path: Path, heights: dict[str, int], terrain: dict[str, str] | None = None,
@@ -44,19 +45,20 @@ def _line(tmp_path: Path, heights: dict[str, int], terrain: dict[str, str] | Non
 
 
 def test_display_arithmetic_pure() -> None:
-    """[13.2] step 4, [13.22], [13.23] on plain numbers (FF-29, FF-30, FF-31 values)."""
+    """Firefight 13.2: step 4, Firefight 13.22, Firefight 13.23 on plain numbers (FF-29, FF-30,
+    FF-31 values)."""
     assert not HT.blocks(440, 500, 1, 2, 460)  # the line is exactly 460: not blocked
     assert HT.blocks(440, 500, 1, 2, 480)
     assert HT.blocks(440, 500, 1, 3, 460)  # line 455 < 460
-    assert HT.blocks(480, 460, 2, 5, 500)  # higher than both [13.22]
+    assert HT.blocks(480, 460, 2, 5, 500)  # higher than both (Firefight 13.22)
     assert not HT.blocks(440, 480, 2, 2, 460)  # equidistant: not nearer the lower unit
-    assert not HT.blocks(460, 440, 1, 7, 460)  # nearer the higher unit [13.23]
+    assert not HT.blocks(460, 440, 1, 7, 460)  # nearer the higher unit (Firefight 13.23)
     assert HT.blocks(460, 440, 2, 1, 460)  # nearer the lower unit, line 446.7 < 460
     assert not HT.blocks(440, 440, 1, 1, 440)  # level ground
 
 
 def test_ff_23_hill_between_blocks_only_under_ff2(tmp_path: Path) -> None:
-    """[13.0] commentary: A:1944 -> A:1946 over 1945, 20 m higher (stand-in Map A holds the
+    """Firefight 13.0: commentary: A:1944 -> A:1946 over 1945, 20 m higher (stand-in Map A holds the
     disclosed heights)."""
     g1 = mini_game(tmp_path, [U("a", "SU-T62", "SU", "1944"), U("b", "US-M60A1", "US", "1946")],
                    panel="firefight:map-a")
@@ -138,7 +140,7 @@ def test_ff_32_higher_firer_ignores_defilade(tmp_path: Path, firer_h: int, expec
     g = mini_game(tmp_path, [U("a", "SU-T62", "SU", "1001"), U("b", "US-M60A1", "US", "1005")],
                   hexes, rules=RULES)
     t = g.state.units["b"]
-    assert ("defilade" in M.terrain_filters(g, g.board, g.board.parse("1001"), t)) is expect
+    assert ("defilade" in FI.terrain_filters(g, g.board, g.board.parse("1001"), t)) is expect
 
 
 def test_ff_32_map_a_example(tmp_path: Path) -> None:
@@ -146,7 +148,7 @@ def test_ff_32_map_a_example(tmp_path: Path) -> None:
                   panel="firefight:map-a", rules=RULES)
     t = g.state.units["b"]
     assert t.hex is not None and HT.firer_higher(g.board, g.board.parse("3507"), t.hex)
-    assert "defilade" not in M.terrain_filters(g, g.board, g.board.parse("3507"), t)
+    assert "defilade" not in FI.terrain_filters(g, g.board, g.board.parse("3507"), t)
 
 
 def test_ff_33_defilade_no_longer_blocks(tmp_path: Path) -> None:

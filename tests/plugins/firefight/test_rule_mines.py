@@ -1,4 +1,4 @@
-"""Firefight [18] mines (and the Addenda friendly minefields), [25] artillery-delivered mines."""
+"""Firefight 18 mines (and the Addenda friendly minefields), Firefight 25 artillery-delivered mines."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ import pytest
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight import mechanics as M
-from hexwar.plugins.firefight.ffdata import ff_data
+from hexwar.plugins.firefight import movement as MV
+from hexwar.plugins.firefight import state as ST
 from hexwar.plugins.firefight.rules import artillery_mines as AM
 from hexwar.plugins.firefight.rules import mines as MN
+from hexwar.plugins.firefight.tables import ff_data
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
 
 _N = [0]
@@ -40,15 +41,15 @@ def _game(tmp_path: Path, **kw: Any) -> Game:
 
 def enter(g: Game, uid: str, to: str) -> list[dict[str, Any]]:
     u = g.state.units[uid]
-    u.state.update(moved=True, mp=M.movement_allowance(u), steps=0)
-    M.do_step(g, u, to)
+    u.state.update(moved=True, mp=MV.movement_allowance(u), steps=0)
+    MV.do_step(g, u, to)
     return MN.enter_mined_hex(g, uid, to)
 
 
 def test_ff_106_mines(tmp_path: Path) -> None:
     g = _game(tmp_path)
     assert g.state.turn == 0 and g.pending is not None and g.pending.kind == "firefight.mines"
-    assert MN.mine_points(g, "US") == 10  # [18.0] default
+    assert MN.mine_points(g, "US") == 10  # Firefight 18.0: default
     assert MN.emplace_problem(g, "US", {"1010": 11}) is not None
     MN.emplace(g, "US", {"1010": 4, "1210": 6})
     # a roll whose Anti-Armor cell at AR 4 is ignored in Forest: mines give no such benefit
@@ -66,7 +67,7 @@ def test_ff_106_mines(tmp_path: Path) -> None:
     out2 = enter(g, "tm", "1210")
     assert out2[0]["ar"] == 6
     assert out2[0]["result"] == ff_data().crt["anti_personnel"][(6, out2[0]["roll"])][0]
-    # [18.0] only before play
+    # Firefight 18.0: only before play
     with pytest.raises(RulesError):
         MN.emplace(g, "US", {"2020": 1})
     # the points stay secret to their owner until announced
@@ -89,7 +90,7 @@ def test_ff_107_friendly_minefields_and_permanence(tmp_path: Path) -> None:
     g.state.units["ustm"].hex = g.board.parse("0809")
     g.state.units["ustm"].state.pop("steps")
     g.dice.force(6, 6)
-    assert len(enter(g, "ustm", "0710")) == 1  # own 6-point hex: attacked (Addenda)
+    assert len(enter(g, "ustm", "0710")) == 1  # own 6-point hex: attacked (Firefight Addenda)
     g.dice.force(6, 6)
     assert len(MN.enter_mined_hex(g, "t62", "0810")) == 1  # the enemy always
     assert MN.fields(g)["0810"]["points"] == 5 and MN.fields(g)["0710"]["points"] == 6
@@ -111,7 +112,7 @@ def test_ff_119_artillery_mines(tmp_path: Path) -> None:
                                          "status": "organic"}]},
                   rules=["firefight.mines", "firefight.artillery_mines"])
     assert "mines" in IF.mission_kinds(g, "US", "p")
-    assert "mines" not in IF.mission_kinds(g, "US", "mo")  # [25.0] 155mm only
+    assert "mines" not in IF.mission_kinds(g, "US", "mo")  # Firefight 25.0 155mm only
     g.state.turn, g.state.phase = 2, "firefight.if_request"
     m = IF.request(g, "US", "p", "1020", kind="mines")
     g.state.turn, g.state.phase = m["impact_turn"], "firefight.if_execute"
@@ -119,11 +120,11 @@ def test_ff_119_artillery_mines(tmp_path: Path) -> None:
     c = g.board.parse("1020")
     assert set(MN.artillery_fields(g)) == {g.board.label(h) for h in c.within(1)}
     assert set(MN.artillery_fields(g).values()) == {AM.ARTILLERY_MINE_AR} == {8}
-    assert M.ff(g)["impacts"] == []
+    assert ST.ff(g)["impacts"] == []
     t62 = g.state.units["t62"]
     t62.state.update(moved=True, mp=3.0, steps=0)
     t62.hex = g.board.parse("1018")
-    M.do_step(g, t62, "1019")  # a neighbour of the impact hex
+    MV.do_step(g, t62, "1019")  # a neighbour of the impact hex
     res = MN.enter_mined_hex(g, "t62", "1019")
     assert len(res) == 1 and res[0]["ar"] == 8
 

@@ -1,4 +1,5 @@
-"""Firefight [11] modified observation, [12] dummies, [23] improved positions; hidden info."""
+"""Firefight 11 modified observation, Firefight 12 dummies, Firefight 23 improved positions; hidden
+info."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.labels import offset_to_hex
-from hexwar.plugins.firefight import mechanics as M
+from hexwar.core.testing import make_game
+from hexwar.plugins.firefight import fire as FI
+from hexwar.plugins.firefight import movement as MV
+from hexwar.plugins.firefight import sighting as SI
 from hexwar.plugins.firefight.rules import improved_positions as IP
 from hexwar.plugins.firefight.rules import observation as OBS
 from hexwar.plugins.firefight.testing import mini_game as _mini_game
@@ -33,7 +37,7 @@ DUMMY_RULES = ["firefight.observation", "firefight.dummies"]
 
 def defilade_toward(target: str, toward: str) -> str:
     """The hex feature making ``target`` a defilade position whose defilade hexside faces the
-    neighbour ``toward`` [5.2]."""
+    neighbour ``toward`` (Firefight 5.2)."""
     a = offset_to_hex(int(target[:2]), int(target[2:]), "even")
     b = offset_to_hex(int(toward[:2]), int(toward[2:]), "even")
     return f"defilade:{a.direction_to(b)}"
@@ -44,18 +48,18 @@ def u(g: Game, uid: str) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
-# [11.1] the table
+# Firefight 11.1: the table
 # ---------------------------------------------------------------------------------------------
 
 
 def test_observation_range_table_is_exact() -> None:
-    """[11.1] every printed value."""
+    """Firefight 11.1: every printed value."""
     assert OBS.observation_table() == {"clear": (20, 60), "forest": (5, 10), "town": (3, 5),
                                        "defilade": (3, 5), "improved_position": (1, 1)}
 
 
 def test_ff_34_forest_example(tmp_path: Path) -> None:
-    """[11.1] example: TM+ and T62 face-down in Forest, 6 hexes apart, Clear between."""
+    """Firefight 11.1: example: TM+ and T62 face-down in Forest, 6 hexes apart, Clear between."""
     g = mini_game(tmp_path, [U("tm", "US-TM+", "US", "1005"), U("t62", "SU-T62", "SU", "1011")],
                   [{"at": "1005", "terrain": "forest"}, {"at": "1011", "terrain": "forest"}],
                   rules=OBS_RULES)
@@ -73,12 +77,12 @@ def test_ff_34_forest_example(tmp_path: Path) -> None:
     ("town", "US-M113", 5), ("forest", "US-TM", 5), ("forest", "US-M113", 10),
     ("defilade", "US-TM", 3), ("defilade", "US-M113", 5)])
 def test_ff_35_boundaries(tmp_path: Path, terrain: str, kind: str, limit: int) -> None:
-    """[11.1] spotted at exactly the range, not one hex further (LOS clear)."""
+    """Firefight 11.1: spotted at exactly the range, not one hex further (LOS clear)."""
     target = "2001" if limit >= 40 else "1001"
     hexes: list[dict[str, Any]] = []
     if limit >= 40:  # vehicle in Clear: longer than the 41 x 40 test panel
         assert OBS.spotting_limit(["clear"], True) == 60
-        assert OBS.spotting_limit(["clear", "defilade"], True) == 5  # design 9.3 #6
+        assert OBS.spotting_limit(["clear", "defilade"], True) == 5  # docs/decisions.md FFD-22
         return
     if True:
         t = target
@@ -91,13 +95,13 @@ def test_ff_35_boundaries(tmp_path: Path, terrain: str, kind: str, limit: int) -
         if terrain == "defilade":
             hexes.append({"at": t, "features": [defilade_toward(t, f"{tc:02d}{tr + 1:02d}")]})
     g = mini_game(tmp_path, units, hexes, rules=OBS_RULES)
-    assert M.has_los(g, u(g, "o1").hex, u(g, "t").hex)
+    assert SI.has_los(g, u(g, "o1").hex, u(g, "t").hex)
     assert OBS.spots(g, u(g, "o1"), u(g, "t"))
     assert not OBS.spots(g, u(g, "o2"), u(g, "t"))
 
 
 # ---------------------------------------------------------------------------------------------
-# [11.0], [11.2], [11.21]
+# Firefight 11.0, Firefight 11.2, Firefight 11.21
 # ---------------------------------------------------------------------------------------------
 
 
@@ -114,18 +118,18 @@ def test_ff_36_firing_and_moving_in_view_reveal(tmp_path: Path) -> None:
     su.hex = g.board.parse("1015")  # in view of the M60A1 (clear between)
     assert OBS.face_down(su) and OBS.face_down(u(g, "us"))
     u(g, "us").state.pop("face_down")
-    M.execute_attack(g, "SU", ["su"], "us", {}, "direct", rolls=[12])
-    assert not OBS.face_down(su)  # [11.0] fired: turned face-up
+    FI.execute_attack(g, "SU", ["su"], "us", {}, "direct", rolls=[12])
+    assert not OBS.face_down(su)  # Firefight 11.0: fired: turned face-up
     # a face-down unit that moves into an enemy's field of vision is spotted
     g2 = _pair(tmp_path)
     mover = u(g2, "su")
     mover.state.update(moved=True, mp=9.0, steps=0)
     mover.hex = g2.board.parse("1022")
-    M.do_step(g2, mover, "1021")  # still behind the forest row
+    MV.do_step(g2, mover, "1021")  # still behind the forest row
     list(OBS._spot_after_step(g2, "su"))
     assert OBS.face_down(mover)
-    M.do_step(g2, mover, "1020")
-    M.do_step(g2, mover, "1019")  # now in the M60A1's view, 14 hexes: beyond nothing
+    MV.do_step(g2, mover, "1020")
+    MV.do_step(g2, mover, "1019")  # now in the M60A1's view, 14 hexes: beyond nothing
     list(OBS._spot_after_step(g2, "su"))
     assert not OBS.face_down(mover)
 
@@ -134,24 +138,24 @@ def test_ff_37_face_down_unit_may_not_be_fired_at(tmp_path: Path) -> None:
     g = _pair(tmp_path)
     u(g, "su").hex = g.board.parse("1015")
     with pytest.raises(RulesError) as exc:
-        M.check_attack(g, "US", ["us"], "su", {}, "direct")
-    assert "[11.21]" in str(exc.value) or exc.value.rule == "[11.21]"
-    OBS.reveal(g, u(g, "su"), "test", "[11.1]")
-    M.check_attack(g, "US", ["us"], "su", {}, "direct")
+        FI.check_attack(g, "US", ["us"], "su", {}, "direct")
+    assert "Firefight 11.21" in str(exc.value) or exc.value.rule == "Firefight 11.21"
+    OBS.reveal(g, u(g, "su"), "test", "Firefight 11.1")
+    FI.check_attack(g, "US", ["us"], "su", {}, "direct")
 
 
 def test_ff_38_reconcealment(tmp_path: Path) -> None:
     g = _pair(tmp_path)
     su = u(g, "su")
-    OBS.reveal(g, su, "test", "[11.0]")
+    OBS.reveal(g, su, "test", "Firefight 11.0")
     OBS.sweep(g)  # behind the forest row: nobody sees it
     assert OBS.face_down(su)
     su.hex = g.board.parse("1015")
-    OBS.reveal(g, su, "test", "[11.0]")
+    OBS.reveal(g, su, "test", "Firefight 11.0")
     su.state.pop("face_down", None)
     u(g, "us").state.pop("face_down", None)
     OBS.sweep(g)
-    assert not OBS.face_down(su)  # the M60A1 still sees it [11.2]
+    assert not OBS.face_down(su)  # the M60A1 still sees it (Firefight 11.2)
 
 
 def test_ff_109_personnel_or_vehicle(tmp_path: Path) -> None:
@@ -163,12 +167,12 @@ def test_ff_109_personnel_or_vehicle(tmp_path: Path) -> None:
     view = g.view("US").units
     kinds = {v["id"]: v["state"]["kind"] for v in view.values() if v["side"] == "SU"}
     assert sorted(kinds.values()) == ["personnel", "vehicle", "vehicle"]  # the dummy may lie
-    assert OBS.claimed_kind(u(g, "t")) == "vehicle"  # a real unit answers truthfully [11.0]
+    assert OBS.claimed_kind(u(g, "t")) == "vehicle"  # a real unit answers truthfully (Firefight 11.0)
     assert OBS.claimed_kind(u(g, "d2")) == "personnel"
 
 
 # ---------------------------------------------------------------------------------------------
-# [12] dummies, hidden information
+# Firefight 12: dummies, hidden information
 # ---------------------------------------------------------------------------------------------
 
 
@@ -178,7 +182,7 @@ def test_ff_39_spotted_dummy_is_removed(tmp_path: Path) -> None:
     OBS.sweep(g)
     assert u(g, "d").hex is None and "removed" in u(g, "d").state  # 5 <= 20
     assert u(g, "far").hex is not None  # 25 > 20: not spotted
-    assert M.stacking_violations(g) == {}
+    assert MV.stacking_violations(g) == {}
 
 
 def test_dummies_do_not_stack_and_limit(tmp_path: Path) -> None:
@@ -188,8 +192,8 @@ def test_dummies_do_not_stack_and_limit(tmp_path: Path) -> None:
                   [U(f"s{i}", "SU-TM", "SU", "1030") for i in range(4)],
                   rules=DUMMY_RULES, special={"dummies": {"SU": ["1030", "1030"]}})
     assert is_dummy(g, "dummy-su-x1") and u(g, "dummy-su-x1").hex == g.board.parse("1030")
-    assert M.stacking_violations(g) == {}  # 4 real + 2 dummies [7.3]
-    assert dummy_problem({"SU": ["1001"] * 7}) is not None  # [12.0] at most six
+    assert MV.stacking_violations(g) == {}  # 4 real + 2 dummies (Firefight 7.3)
+    assert dummy_problem({"SU": ["1001"] * 7}) is not None  # Firefight 12.0: at most six
     assert dummy_problem({"SU": ["1001"] * 6}) is None
 
 
@@ -210,8 +214,9 @@ SOVIET = ("su-a", "su-b", "su-c", "su-d", "su-e")
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_other_side_never_sees_dummies_until_revealed(tmp_path: Path, seed: int) -> None:
-    """A game with dummies under [11] + [12]: at every decision, the U.S. view (units, public
-    state, log) never names a dummy nor shows a dummy type or flag until it is revealed."""
+    """A game with dummies under (Firefight 11) + (Firefight 12): at every decision, the U.S. view
+    (units, public state, log) never names a dummy nor shows a dummy type or flag until it is
+    revealed."""
     g = _hidden_scenario(tmp_path, seed)
     ctl = {s: RandomController(s, seed) for s in ("US", "SU")}
     steps = 0
@@ -256,7 +261,7 @@ def test_face_down_view_is_anonymous(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# [23] improved positions
+# Firefight 23: improved positions
 # ---------------------------------------------------------------------------------------------
 
 
@@ -270,8 +275,8 @@ def _ip_game(tmp_path: Path, extra: list[dict[str, Any]] | None = None, **kw: An
 
 def test_ff_40_ip_spotted_only_adjacent(tmp_path: Path) -> None:
     g = _ip_game(tmp_path)
-    assert IP.in_ip(g, u(g, "tm")) and not IP.in_ip(g, u(g, "m113"))  # [23.0] no vehicles
-    assert not OBS.spots(g, u(g, "e2"), u(g, "tm"))  # range 2, LOS: not spotted [23.1]
+    assert IP.in_ip(g, u(g, "tm")) and not IP.in_ip(g, u(g, "m113"))  # Firefight 23.0: no vehicles
+    assert not OBS.spots(g, u(g, "e2"), u(g, "tm"))  # range 2, LOS: not spotted (Firefight 23.1)
     assert OBS.spots(g, u(g, "e1"), u(g, "tm"))  # adjacent
     u(g, "tm").state["fired"] = True  # once it fires: the normal range (20 in Clear)
     assert OBS.spots(g, u(g, "e2"), u(g, "tm"))
@@ -280,31 +285,31 @@ def test_ff_40_ip_spotted_only_adjacent(tmp_path: Path) -> None:
 def test_ff_117_ip_counts_as_defilade(tmp_path: Path) -> None:
     g = _ip_game(tmp_path)
     tm, m113, e2 = u(g, "tm"), u(g, "m113"), u(g, "e2")
-    assert M.terrain_filters(g, g.board, e2.hex, tm) == ["defilade"]  # [23.1]
-    assert M.terrain_filters(g, g.board, e2.hex, m113) == []  # vehicles: no benefit [23.0]
+    assert FI.terrain_filters(g, g.board, e2.hex, tm) == ["defilade"]  # Firefight 23.1
+    assert FI.terrain_filters(g, g.board, e2.hex, m113) == []  # vehicles: no benefit (Firefight 23.0)
     # already in defilade: no further protection (one filter)
     g2 = _ip_game(tmp_path,
                   hexes=[{"at": "1010", "features": [defilade_toward("1010", "1011")]}])
-    assert M.terrain_filters(g2, g2.board, u(g2, "e2").hex, u(g2, "tm")) == ["defilade"]
-    # [23.2] not during play
+    assert FI.terrain_filters(g2, g2.board, u(g2, "e2").hex, u(g2, "tm")) == ["defilade"]
+    # Firefight 23.2: not during play
     g.state.turn = 1
     with pytest.raises(RulesError):
         IP.place(g, "US", "1020")
-    # [23.0] vacant at the end of a Game-Turn: removed
+    # Firefight 23.0: vacant at the end of a Game-Turn: removed
     tm.hex = g.board.parse("1009")
     IP.hexwar_turn_end(g)
     assert IP.markers(g) == {} and "ip" not in tm.state
 
 
 def test_indirect_hit_reveals_a_face_down_unit(tmp_path: Path) -> None:
-    """Design 9.3 #34: a result reveals a face-down unit; a miss does not."""
+    """docs/decisions.md FFD-24: a result reveals a face-down unit; a miss does not."""
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1002"), U("a", "SU-T62", "SU", "1030"),
                              U("b", "SU-T62", "SU", "1032")],
                   [{"at": f"{c:02d}08", "terrain": "forest"} for c in range(0, 41)],
                   rules=OBS_RULES)
-    M.apply_result(g, "a", "-", "indirect")
+    FI.apply_result(g, "a", "-", "indirect")
     assert OBS.face_down(u(g, "a"))
-    M.apply_result(g, "a", "S", "indirect")
+    FI.apply_result(g, "a", "S", "indirect")
     assert not OBS.face_down(u(g, "a")) and OBS.face_down(u(g, "b"))
 
 
@@ -339,7 +344,7 @@ def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
     assert DU.placement_problem(g, "SU", ["1031"]) is None
     assert DU.placement_problem(g, "SU", ["1020"]) is not None  # not near a Soviet unit
     assert DU.placement_problem(g, "SU", ["1002"]) is not None  # enemy-occupied
-    assert DU.placement_problem(g, "SU", ["1031"] * 7) is not None  # six at most [12.0]
+    assert DU.placement_problem(g, "SU", ["1031"] * 7) is not None  # six at most (Firefight 12.0)
     for _ in range(2):
         dec = g.pending
         assert dec is not None and dec.kind == "firefight.place_dummies"
@@ -354,14 +359,11 @@ def test_dummies_placed_at_deployment(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("seed", [4, 5])
 def test_scenario_7_draw_keeps_dummies_secret(seed: int) -> None:
-    """Scenario 7 (the Soviet cup holds six dummies) under [11] + [12], AI against AI: the
+    """Scenario 7 (the Soviet cup holds six dummies) under (Firefight 11) + (Firefight 12), AI against AI: the
     U.S. never sees a Soviet counter's name, type or dummy flag before it is revealed."""
-    from hexwar.core.scenario import Scenario
-    from hexwar.plugins.firefight import plugin as FF
     from hexwar.plugins.firefight.ai import FirefightAI
 
-    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario7.toml")
-    g = Game(scn, seed=seed, options=DUMMY_RULES)
+    g = make_game("firefight:scenario-7", seed=seed, options=DUMMY_RULES)
     ctl = {s: FirefightAI(s, seed) for s in ("US", "SU")}
     n = 0
     while g.pending is not None and g.state.turn <= 4 and n < 3000:
@@ -384,32 +386,30 @@ def test_scenario_7_draw_keeps_dummies_secret(seed: int) -> None:
 
 
 def test_dummy_claiming_vehicle_moves_like_one(tmp_path: Path) -> None:
-    """[12.0] a dummy is played as though it were a real unit: claiming to be a vehicle it moves
-    three Clear hexes (MA 3, vehicle costs [7.0, TEC]; design 9.3 #9), whereas one claiming to
-    be personnel moves one hex a turn [7.0]."""
-    from hexwar.plugins.firefight import phases as P
-
+    """Firefight 12.0: a dummy is played as though it were a real unit: claiming to be a vehicle it moves
+    three Clear hexes (MA 3, vehicle costs (Firefight 7.0, TEC); docs/decisions.md FFD-25), whereas
+    one claiming to be personnel moves one hex a turn (Firefight 7.0)."""
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
                              U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle"),
                              U("man", "SU-Dummy", "SU", "2030", dummy=True)],
                   hexes=[{"at": "1027", "terrain": "forest"}], rules=DUMMY_RULES)
     veh, man = u(g, "veh"), u(g, "man")
-    assert M.movement_allowance(veh, g) == 3.0 and M.movement_allowance(man, g) == 1.0
+    assert MV.movement_allowance(veh, g) == 3.0 and MV.movement_allowance(man, g) == 1.0
     g.state.phase = "firefight.movement"
     for unit in (veh, man):
-        unit.state.update(moved=True, mp=M.movement_allowance(unit, g), steps=0)
+        unit.state.update(moved=True, mp=MV.movement_allowance(unit, g), steps=0)
     for to in ("1029", "1028"):  # Clear: 1 MP each
-        M.do_step(g, veh, to)
-    assert veh.state["mp"] == 1.0 and "1027" not in M.legal_steps(g, veh)  # Forest costs more
-    assert M.legal_steps(g, veh)  # but a Clear hex is still in reach
-    M.do_step(g, man, "2029")
-    assert M.legal_steps(g, man) == []  # one hex a Game-Turn [7.0]
+        MV.do_step(g, veh, to)
+    assert veh.state["mp"] == 1.0 and "1027" not in MV.legal_steps(g, veh)  # Forest costs more
+    assert MV.legal_steps(g, veh)  # but a Clear hex is still in reach
+    MV.do_step(g, man, "2029")
+    assert MV.legal_steps(g, man) == []  # one hex a Game-Turn (Firefight 7.0)
     # the movement phase does not stop the "vehicle" after its first hex
-    wall = [{"at": f"{c:02d}20", "terrain": "forest"} for c in range(0, 41)]  # unseen [5.1]
+    wall = [{"at": f"{c:02d}20", "terrain": "forest"} for c in range(0, 41)]  # unseen (Firefight 5.1)
     g2 = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"),
                               U("veh", "SU-Dummy", "SU", "1030", dummy=True, claim="vehicle")],
                    wall, rules=DUMMY_RULES)
-    step = P.move_unit(g2, u(g2, "veh"))
+    step = MV.move_unit(g2, u(g2, "veh"))
     dec = next(step)
     hexes = []
     while dec is not None and dec.kind == "firefight.step":
@@ -425,26 +425,20 @@ def test_dummy_claiming_vehicle_moves_like_one(tmp_path: Path) -> None:
 
 
 def test_dummy_cannot_board_a_vehicle(tmp_path: Path) -> None:
-    """[12.0] a dummy is nothing: it is never a passenger [7.4]."""
-    from hexwar.plugins.firefight import phases as P
-
+    """Firefight 12.0: a dummy is nothing: it is never a passenger (Firefight 7.4)."""
     g = mini_game(tmp_path, [U("us", "US-TM", "US", "1001"), U("bmp", "SU-BMP", "SU", "1030"),
                              U("d", "SU-Dummy", "SU", "1030", dummy=True),
                              U("tm", "SU-TM", "SU", "1030")], rules=DUMMY_RULES)
-    assert M.mount_problem(g, u(g, "bmp"), [u(g, "d")]) is not None
-    assert M.mount_problem(g, u(g, "bmp"), [u(g, "tm")]) is None
-    opts = P.move_options(g, "SU")
+    assert MV.mount_problem(g, u(g, "bmp"), [u(g, "d")]) is not None
+    assert MV.mount_problem(g, u(g, "bmp"), [u(g, "tm")]) is None
+    opts = MV.move_options(g, "SU")
     assert {"mount": "bmp", "units": ["tm"]} in opts
     assert not any(o.get("units") == ["d"] for o in opts)
 
 
 def test_scenario_9_dummies_claim_to_be_vehicles() -> None:
     """Scn 9 cups hold vehicles only: a drawn dummy passes as a vehicle (claim, movement)."""
-    from hexwar.core.scenario import Scenario
-    from hexwar.plugins.firefight import plugin as FF
-
-    scn = Scenario.load(Path(FF.__file__).parent / "scenarios" / "scenario9.toml")
-    g = Game(scn, seed=1, options=DUMMY_RULES)
+    g = make_game("firefight:scenario-9", seed=1, options=DUMMY_RULES)
     dums = [x for x in g.state.units.values() if x.state.get("dummy")]
     assert dums and all(x.state.get("claim") == "vehicle" for x in dums)
-    assert all(M.moves_as_vehicle(x) for x in dums)
+    assert all(MV.moves_as_vehicle(x) for x in dums)

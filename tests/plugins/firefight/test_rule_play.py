@@ -10,7 +10,7 @@ import pytest
 
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
-from hexwar.core.scenario import Scenario
+from hexwar.core.testing import make_game
 from hexwar.plugins.firefight import plugin as FF
 
 ALL = tuple(f"firefight.{r}" for r in (
@@ -23,7 +23,7 @@ SCN = Path(FF.__file__).parent / "scenarios"
 def play(name: str, seed: int, turns: int, ai: bool) -> Game:
     from hexwar.plugins.firefight.ai import FirefightAI
 
-    g = Game(Scenario.load(SCN / f"{name}.toml"), seed=seed, options=ALL)
+    g: Game = make_game(SCN / f"{name}.toml", seed=seed, options=ALL)
     ctl = {s: (FirefightAI(s, seed) if ai else RandomController(s, seed)) for s in ("US", "SU")}
     n = 0
     while g.pending is not None and g.state.turn <= turns and n < 5000:
@@ -42,7 +42,7 @@ def test_scenarios_play_with_every_rule(name: str, seed: int, ai: bool) -> None:
     assert {"firefight.smoke_removal", "firefight.mines", "firefight.dedicated"} <= set(names)
     kinds = Counter(e["type"] for e in g.log.for_side(None))
     assert g.state.turn >= 3 or g.result is not None
-    assert kinds["revealed"] > 0  # [11] spotting happened
+    assert kinds["revealed"] > 0  # Firefight 11: spotting happened
     for side in ("US", "SU"):  # every enemy counter shown to a side is anonymous or revealed
         for rec in g.view(side).units.values():
             if rec["side"] != side and rec.get("state", {}).get("face_down"):

@@ -17,7 +17,7 @@ from hexwar.core.tables import Band, Disclosed, TableSet
 
 DATA = Path(__file__).parent / "data"
 TABLES = DATA / "tables"
-MAX_RANGE = 60  # the Height/LOS Display's range lines stop at 60 (digest 1.1)
+MAX_RANGE = 60  # the Height/LOS Display's range lines stop at 60 (docs/decisions.md FFD-3)
 BANDS_LIMIT = 60
 
 SIDES = ("US", "SU")
@@ -26,7 +26,7 @@ SIDE_NAMES = {"US": "U.S.", "SU": "Soviet"}
 
 @dataclass(frozen=True)
 class UnitData:
-    """One unit type [3.3] (``name`` unqualified, e.g. ``US-M60A1``)."""
+    """One unit type (Firefight 3.3) (``name`` unqualified, e.g. ``US-M60A1``)."""
 
     name: str
     side: str
@@ -47,7 +47,7 @@ class UnitData:
 
 @dataclass(frozen=True)
 class IFData:
-    """One Indirect Fire unit type (Indirect Fire Data Table [8.31, 8.54])."""
+    """One Indirect Fire unit type (Indirect Fire Data Table, Firefight 8.31, 8.54)."""
 
     name: str
     side: str
@@ -64,7 +64,7 @@ class FFData:
     if_units: dict[str, dict[str, Any]]
     #: (line, target class) -> AR by range index 0..MAX_RANGE (None beyond the line's range)
     fire: dict[tuple[str, str], list[int | None]]
-    #: crt name -> (ar, roll) -> (result, frozenset of terrains where it is ignored [6.7])
+    #: crt name -> (ar, roll) -> (result, frozenset of terrains where it is ignored, Firefight 6.7)
     crt: dict[str, dict[tuple[int, int], tuple[str, frozenset[str]]]]
     crt_max: dict[str, int]
     if_crt: dict[tuple[str, int, int], str]
@@ -108,7 +108,7 @@ def _load() -> FFData:
                     arr[r] = int(t.value(line=line, target=target, range=r))
                 except Exception:
                     arr[r] = None
-            arr[0] = arr[1]  # same hex (Overrun uses range 1 [28.0])
+            arr[0] = arr[1]  # same hex (Overrun uses range 1, Firefight 28.0)
     crt: dict[str, dict[tuple[int, int], tuple[str, frozenset[str]]]] = {}
     crt_max: dict[str, int] = {}
     for name in ("anti_armor", "anti_personnel"):
@@ -148,52 +148,52 @@ def disclosed() -> list[Disclosed]:
     d = Disclosed
     out = [
         d("fire_us", {"line": "US-TM+", "target": "personnel", "range": 3}, 8,
-          "Firefight [6.32] example"),
-        d("if_data", {"unit": "81mm"}, 1, "Firefight [3.3]", "tubes"),
-        d("if_data", {"unit": "4.2in"}, 2, "Firefight [3.3]", "tubes"),
-        d("if_data", {"unit": "155mm"}, 3, "Firefight [3.3]", "tubes"),
-        d("if_data", {"unit": "120mm"}, 2, "Firefight [3.3]", "tubes"),
-        d("if_data", {"unit": "122mm"}, 3, "Firefight [3.3]", "tubes"),
-        d("if_data", {"unit": "152mm"}, 3, "Firefight [3.3]", "tubes"),
-        d("if_data", {"unit": "81mm"}, 2, "Firefight [8.0] example C", "on_call"),
-        d("if_data", {"unit": "4.2in"}, 3, "Firefight [8.0] example D", "on_call"),
-        d("if_data", {"unit": "4.2in"}, 4, "Firefight [8.0] example D", "too"),
-        d("if_data", {"unit": "4.2in"}, 8, "Firefight [8.7]", "impact"),
-        d("if_data", {"unit": "4.2in"}, 4, "Firefight [8.7]", "adjacent"),
-        d("if_data", {"unit": "4.2in"}, 2, "Firefight [8.7]", "two_away"),
-        d("if_data", {"unit": "155mm"}, 12, "Firefight [21.23]", "impact"),
-        d("if_data", {"unit": "155mm"}, 6, "Firefight [21.23]", "adjacent"),
-        d("if_data", {"unit": "155mm"}, 3, "Firefight [21.23]", "two_away"),
+          "Firefight 6.32 example"),
+        d("if_data", {"unit": "81mm"}, 1, "Firefight 3.3", "tubes"),
+        d("if_data", {"unit": "4.2in"}, 2, "Firefight 3.3", "tubes"),
+        d("if_data", {"unit": "155mm"}, 3, "Firefight 3.3", "tubes"),
+        d("if_data", {"unit": "120mm"}, 2, "Firefight 3.3", "tubes"),
+        d("if_data", {"unit": "122mm"}, 3, "Firefight 3.3", "tubes"),
+        d("if_data", {"unit": "152mm"}, 3, "Firefight 3.3", "tubes"),
+        d("if_data", {"unit": "81mm"}, 2, "Firefight 8.0 example C", "on_call"),
+        d("if_data", {"unit": "4.2in"}, 3, "Firefight 8.0 example D", "on_call"),
+        d("if_data", {"unit": "4.2in"}, 4, "Firefight 8.0 example D", "too"),
+        d("if_data", {"unit": "4.2in"}, 8, "Firefight 8.7", "impact"),
+        d("if_data", {"unit": "4.2in"}, 4, "Firefight 8.7", "adjacent"),
+        d("if_data", {"unit": "4.2in"}, 2, "Firefight 8.7", "two_away"),
+        d("if_data", {"unit": "155mm"}, 12, "Firefight 21.23", "impact"),
+        d("if_data", {"unit": "155mm"}, 6, "Firefight 21.23", "adjacent"),
+        d("if_data", {"unit": "155mm"}, 3, "Firefight 21.23", "two_away"),
         d("terrain_effects", {"terrain": "clear"}, 1.0, "Firefight TEC", "move_cost"),
-        d("terrain_effects", {"terrain": "forest"}, 2.0, "Firefight TEC; [5.1]", "move_cost"),
-        d("terrain_effects", {"terrain": "town"}, 3.0, "Firefight TEC; [5.1]", "move_cost"),
-        d("terrain_effects", {"terrain": "forest"}, "yes", "Firefight [5.1]", "blocks_los"),
-        d("terrain_effects", {"terrain": "town"}, "yes", "Firefight [5.1]", "blocks_los"),
+        d("terrain_effects", {"terrain": "forest"}, 2.0, "Firefight TEC; Firefight 5.1", "move_cost"),
+        d("terrain_effects", {"terrain": "town"}, 3.0, "Firefight TEC; Firefight 5.1", "move_cost"),
+        d("terrain_effects", {"terrain": "forest"}, "yes", "Firefight 5.1", "blocks_los"),
+        d("terrain_effects", {"terrain": "town"}, "yes", "Firefight 5.1", "blocks_los"),
         d("movement_costs", {"feature": "stream"}, 1.0, "Firefight TEC", "cost"),
-        d("movement_costs", {"feature": "road"}, 0.5, "Firefight TEC; [7.1]", "cost"),
+        d("movement_costs", {"feature": "road"}, 0.5, "Firefight TEC; Firefight 7.1", "cost"),
         d("movement_costs", {"feature": "trail"}, 1.0, "Firefight TEC", "cost"),
-        d("movement_costs", {"feature": "exit"}, 1.0, "Firefight [7.26]", "cost"),
+        d("movement_costs", {"feature": "exit"}, 1.0, "Firefight 7.26", "cost"),
     ]
     return out
 
 
 #: Unit-type values the text discloses (type, field, value, rule); checked by the tests.
 DISCLOSED_UNITS: tuple[tuple[str, str, Any, str], ...] = (
-    ("SU-T62", "ma", 3.0, "[7.23]"),
-    ("US-M60A1", "ma", 3.0, "[7.0]"),
-    ("US-M113Z", "ma", 3.0, "[27.11]"),
-    ("US-MICV", "ma", 4.0, "[27.21]"),
-    ("US-XM1", "ma", 5.0, "[27.31]"),
-    ("SU-XMBT", "ma", 5.0, "[27.41]"),
-    ("US-M113", "capacity", 8, "[7.43]"),
-    ("SU-BMP", "capacity", 8, "[7.43]"),
-    ("US-MICV", "capacity", 8, "[7.43]"),
-    ("US-VehX", "capacity", 4, "[7.43]"),
-    ("US-TM", "men", 4, "[3.3]"),
-    ("US-TM+", "men", 4, "[3.3]"),
-    ("US-MG", "men", 2, "[3.3]"),
-    ("US-MG+", "men", 3, "[3.3]"),
-    ("SU-TM", "men", 4, "[3.3]"),
-    ("SU-MG", "men", 2, "[3.3]"),
-    ("SU-MG+", "men", 3, "[3.3]"),
+    ("SU-T62", "ma", 3.0, "Firefight 7.23"),
+    ("US-M60A1", "ma", 3.0, "Firefight 7.0"),
+    ("US-M113Z", "ma", 3.0, "Firefight 27.11"),
+    ("US-MICV", "ma", 4.0, "Firefight 27.21"),
+    ("US-XM1", "ma", 5.0, "Firefight 27.31"),
+    ("SU-XMBT", "ma", 5.0, "Firefight 27.41"),
+    ("US-M113", "capacity", 8, "Firefight 7.43"),
+    ("SU-BMP", "capacity", 8, "Firefight 7.43"),
+    ("US-MICV", "capacity", 8, "Firefight 7.43"),
+    ("US-VehX", "capacity", 4, "Firefight 7.43"),
+    ("US-TM", "men", 4, "Firefight 3.3"),
+    ("US-TM+", "men", 4, "Firefight 3.3"),
+    ("US-MG", "men", 2, "Firefight 3.3"),
+    ("US-MG+", "men", 3, "Firefight 3.3"),
+    ("SU-TM", "men", 4, "Firefight 3.3"),
+    ("SU-MG", "men", 2, "Firefight 3.3"),
+    ("SU-MG+", "men", 3, "Firefight 3.3"),
 )

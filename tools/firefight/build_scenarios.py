@@ -1,6 +1,6 @@
 """Writes the nine Firefight scenario files (run: python build_scenarios.py).
 
-Forces, missions, deployment areas and victory conditions follow [9.0] and [29.0] with the
+Forces, missions, deployment areas and victory conditions follow (Firefight 9.0) and (Firefight 29.0) with the
 Clarifications and the Errata (Scn 5: four 152mm). Each file's notes record the decisions taken
 where the text is silent (turn limits, ties, "intact", forces of Scn 8, the deployment chosen
 inside the stated area: the scenarios place every unit at fixed hexes of the stand-in maps).
@@ -13,8 +13,9 @@ from typing import Any
 
 from hexwar.core.board import Board, Panel, PanelPlacement
 
-HERE = Path(__file__).parent
-MAPS = HERE.parent / "data" / "maps"
+FIREFIGHT = Path(__file__).resolve().parents[2] / "plugins" / "firefight"
+OUT = FIREFIGHT / "scenarios"
+MAPS = FIREFIGHT / "data" / "maps"
 MAP_A = Panel.from_toml(MAPS / "map_a.toml")
 MAP_B = Panel.from_toml(MAPS / "map_b.toml")
 BOARD_A = Board.assemble([PanelPlacement(MAP_A)], strict=False)
@@ -74,14 +75,14 @@ class S:
             if "enter" in v:
                 u["enter"] = v["enter"]
 
-    def write(self) -> None:
-        out = ["[scenario]", f'id = "firefight-{self.n}"', f"title = {q(self.title)}",
+    def write(self, folder: Path) -> None:
+        out = ["[scenario]", f'id = "firefight:scenario-{self.n}"', f"title = {q(self.title)}",
                'system = "firefight"', "rules = []", f"turns = {self.turns}",
                "notes = '''", *self.notes, "'''", "",
                '[sides.US]\nname = "U.S."\n', '[sides.SU]\nname = "Soviet"\n', self.board, ""]
         out += ["[victory]", self.victory.strip(), ""]
         if self.deploy:
-            out += ["[setup]", "# [9.13] deployment areas, in deployment order (the units' hexes",
+            out += ["[setup]", "# Firefight 9.13 deployment areas, in deployment order (the units' hexes",
                     "# below are a legal default inside them)", "deploy = [",
                     *[f"  {d}," for d in self.deploy], "]", ""]
         out += ["[special]", *self.special, ""]
@@ -98,7 +99,7 @@ class S:
                                   for k, v in u["state"].items())
                 out.append(f"state = {{ {items} }}")
             out.append("")
-        (HERE / f"scenario{self.n}.toml").write_text("\n".join(out), encoding="utf-8")
+        (folder / f"scenario{self.n}.toml").write_text("\n".join(out), encoding="utf-8")
 
 
 def lab(c: int, r: int, m: str = "") -> str:
@@ -112,7 +113,7 @@ def near(brd: Board, centre: str, radius: int, pred: Any = None) -> list[str]:
     return out
 
 
-def scn1() -> None:
+def scn1(out: Path) -> None:
     s = S(1, "Scenario 1: Advance guard to Ebersburen", ONE_A, BOARD_A, 10)
     s.add("US", "US-M60A1", ["1916", "1917", "2015", "2016", "2116"], 17)
     s.add("SU", "SU-T62", ["2047", "2148", "1944", "2346"], 4, per_hex=1)
@@ -120,20 +121,20 @@ def scn1() -> None:
                  'count = 5\nby_turn = 10\nelse_winner = "SU"')
     s.special = ['ai = { US = { posture = "attack", objective = "Ebersburen" }, '
                  'SU = { posture = "defend", objective = "Ebersburen" } }']
-    s.notes = ["Forces, deployment areas and victory as Scenario 1 [9.0] (Map A stand-in).",
+    s.notes = ["Forces, deployment areas and victory as Scenario 1 Firefight 9.0 (Map A stand-in).",
                "Decision: 'pass five tanks through Ebersburen' = five distinct M60A1 have",
-               "entered an Ebersburen hex by the end of Game-Turn 10 (digest 8); the U.S.",
+               "entered an Ebersburen hex by the end of Game-Turn 10 (docs/decisions.md FFD-19); the U.S.",
                "wins as soon as the fifth enters. Length 10 turns (implied by the text).",
                "Deployment: fixed hexes inside the stated areas (Soviets on or south of",
-               "Rte 298 around Ebersburen; U.S. in Versbach, four per hex [7.3])."]
+               "Rte 298 around Ebersburen; U.S. in Versbach, four per hex Firefight 7.3)."]
     s.deploy = [
         '{ side = "SU", zones = [{ rows = [38, 55] }] }',
         '{ side = "US", zones = [{ area = "Versbach" }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn2() -> None:
+def scn2(out: Path) -> None:
     s = S(2, "Scenario 2: Hold Versbach", ONE_A, BOARD_A, 15)
     m113 = s.add("US", "US-M113", ["1915", "2114", "1814", "2214"], 4, per_hex=1)
     tms = s.add("US", "US-TM+", ["1916", "1917", "2015", "2016", "2116"], 5, per_hex=1)
@@ -147,18 +148,18 @@ def scn2() -> None:
     s.special = ["dragons = 3",
                  'ai = { SU = { posture = "attack", objective = "Versbach" }, '
                  'US = { posture = "defend", objective = "Versbach" } }']
-    s.notes = ["Scenario 2 [9.0]. Decision: 'intact' = on the map without Kf or Km",
-               "(suppression allowed), counted at the end of Game-Turn 15 (digest 8).",
+    s.notes = ["Scenario 2 Firefight 9.0. Decision: 'intact' = on the map without Kf or Km",
+               "(suppression allowed), counted at the end of Game-Turn 15 (docs/decisions.md FFD-19).",
                "U.S. deployed in and around Versbach, more than 20 hexes north of Rte 298;",
-               "Soviets on and beside Hwy 1 south of Ebersburen. 3 Dragons assigned [6.81]."]
+               "Soviets on and beside Hwy 1 south of Ebersburen. 3 Dragons assigned Firefight 6.81."]
     s.deploy = [
         '{ side = "US", zones = [{ rows = [1, 18] }] }',
         '{ side = "SU", zones = [{ rows = [50, 55], cols = [17, 23] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn3() -> None:
+def scn3(out: Path) -> None:
     s = S(3, "Scenario 3: Gerlafingen road junction", ONE_B, BOARD_B, 20)
     west = ["1939", "1940", "2039", "2040", "2139", "2140", "2239", "2240", "1841", "2041",
             "1838", "2242"]
@@ -182,20 +183,20 @@ def scn3() -> None:
     s.special = ["dragons = 6", 'target_as_personnel = ["US-M150"]',
                  'ai = { SU = { posture = "exit", objective = "0037", edge = "west" }, '
                  'US = { posture = "defend", objective = "Gerlafingen" } }']
-    s.notes = ["Scenario 3 [9.0]. The M150 counters are jeep TOWs: attacked as personnel",
+    s.notes = ["Scenario 3 Firefight 9.0. The M150 counters are jeep TOWs: attacked as personnel",
                "(special rule), moving as vehicles. Two U.S. units (2834, 2733) within four",
                "hexes of Hill 492's summit 2832; the rest west of the stream 2301-2954.",
                "Soviets enter on turn 1 at the east edge within five hexes of Rte 298; the",
                "five TM+ ride in the three BMPs. Decision: a tie in victory points is a draw;",
-               "RPG-7s: floor(5/2) = 2 (digest 9.3 #18). Map B has a column 00 (Scn 6): an exit",
+               "RPG-7s: floor(5/2) = 2 (docs/decisions.md FFD-8). Map B has a column 00 (Scn 6): an exit",
                "counts from a west-edge hex of rows 35-40 (0035-0040 or 0135-0140)."]
     s.deploy = [
         '{ side = "US", zones = [{ cols = [0, 23] }, { within = ["2832", 4], max = 2 }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn4() -> None:
+def scn4(out: Path) -> None:
     s = S(4, "Scenario 4: High ground NW of Versbach", ONE_A, BOARD_A, 20)
     us = ["1112", "1213", "1313", "1413", "1113", "1014", "1214", "1414", "1512", "1611",
           "1711", "1311", "1513"]
@@ -226,18 +227,18 @@ def scn4() -> None:
         'SU = ["1112", "1213", "1313", "1413"] }',
         'ai = { SU = { posture = "exit", objective = "2001", edge = "north" }, '
         'US = { posture = "exit_late", objective = "1101", edge = "north" } }']
-    s.notes = ["Scenario 4 [9.0]. U.S. north of Rte 298 on the high ground NW of Versbach;",
+    s.notes = ["Scenario 4 Firefight 9.0. U.S. north of Rte 298 on the high ground NW of Versbach;",
                "Soviets south of Rte 298, twenty TM+ mounted in the ten BMPs. Decision: passengers",
                "count as units when their vehicle exits; a tie is not 'more': the Soviet wins.",
-               "Target List limit 16 for the U.S. (4 IF units) [8.13]."]
+               "Target List limit 16 for the U.S. (4 IF units) Firefight 8.13."]
     s.deploy = [
         '{ side = "US", zones = [{ rows = [1, 37] }] }',
         '{ side = "SU", zones = [{ rows = [39, 55] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn5() -> None:
+def scn5(out: Path) -> None:
     s = S(5, "Scenario 5: Defence of Ebersburen", BOTH, BOARD_AB, 40)
     us = [f"A:{c:02d}{r:02d}" for r in (40, 42, 44, 45, 46) for c in (15, 24, 27, 29)]
     s.add("US", "US-M60A1", us[:5], 5, per_hex=1)
@@ -267,9 +268,9 @@ def scn5() -> None:
         'target_lists = { US = ["A:0124", "A:0524", "A:1024", "A:2024", "A:2030"] }',
         'ai = { SU = { posture = "attack", objective = "Ebersburen" }, '
         'US = { posture = "defend", objective = "Ebersburen" } }']
-    s.notes = ["Scenario 5 [9.0] with the Errata: Soviet Direct Support is four 152mm.",
+    s.notes = ["Scenario 5 Firefight 9.0 with the Errata: Soviet Direct Support is four 152mm.",
                "'Direct Support--two 155mm mines: 25 pts' is read as two 155mm in Direct Support",
-               "and 25 U.S. mine points (used only if the mines rule [18] is enabled).",
+               "and 25 U.S. mine points (used only if the mines rule Firefight 18 is enabled).",
                "Decision: no turn limit is given; the game stops after Game-Turn 40 and the",
                "U.S. then wins (the Soviet never cleared Ebersburen). The Soviet teams ride in",
                "the twenty BMPs (two teams each; one BMP carries the two MG+)."]
@@ -277,10 +278,10 @@ def scn5() -> None:
         '{ side = "US", zones = [{ map = "A", rows = [25, 55] }] }',
         '{ side = "SU", zones = [{ map = "B", cols = [0, 22], rows = [1, 21] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn6() -> None:
+def scn6(out: Path) -> None:
     s = S(6, "Scenario 6: Mop-up at Feldschlossen", ONE_B, BOARD_B, 30)
     us = [lab(c, r) for r in (44, 46, 48, 50) for c in (18, 20, 22, 24, 26)]
     s.add("US", "US-M60A1", us[:5], 5, per_hex=1)
@@ -314,20 +315,20 @@ def scn6() -> None:
         'SU = ["2140", "2138", "2135", "2131"] }',
         'ai = { US = { posture = "attack", objective = "Feldschlossen, Mittehohe" }, '
         'SU = { posture = "defend", objective = "Feldschlossen" } }']
-    s.notes = ["Scenario 6 [29.0] (a Firefight III scenario; playable with the FF I rules).",
+    s.notes = ["Scenario 6 Firefight 29.0 (a Firefight III scenario; playable with the FF I rules).",
                "U.S. south of Rte 298, the infantry mounted in the M113s; Soviets north of hexrow",
                "0030-3930 in Feldschlossen and on the Mittehohe (stand-in 1226). Decisions: the",
-               "U.S. scores at most 15 (digest 8); the game stops after Game-Turn 30 if the",
+               "U.S. scores at most 15 (docs/decisions.md FFD-19); the game stops after Game-Turn 30 if the",
                "U.S. has not cleared both; the higher total wins and a tie is a draw.",
-               "30 Soviet mine points need rule [18]."]
+               "30 Soviet mine points need rule Firefight 18."]
     s.deploy = [
         '{ side = "US", zones = [{ rows = [41, 55] }] }',
         '{ side = "SU", zones = [{ rows = [1, 29] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn7() -> None:
+def scn7(out: Path) -> None:
     s = S(7, "Scenario 7: Hill 492", ONE_B, BOARD_B, 20)
     us = [lab(c, 21) for c in (6, 8, 10, 12, 14, 16, 17, 18)]
     s.add("US", "US-TM", us[:6], 6, per_hex=1)
@@ -354,22 +355,22 @@ def scn7() -> None:
         "[special.ai]",
         'US = { posture = "attack", objective = "2832" }',
         'SU = { posture = "defend", objective = "2832" }']
-    s.notes = ["Scenario 7 [29.0]: six of twelve Soviet counters are drawn blind; undrawn",
-               "units never play. Decisions: without the dummies rule [12] drawn dummies are",
+    s.notes = ["Scenario 7 Firefight 29.0: six of twelve Soviet counters are drawn blind; undrawn",
+               "units never play. Decisions: without the dummies rule Firefight 12 drawn dummies are",
                "removed; the Veh X (communications van, no armament) starts on 2832 and may not",
                "move before Game-Turn 10; if drawn the Soviet gets three 120mm (Direct",
                "Support). The U.S. player's stated number of turns is not used; the game stops",
-               "after Game-Turn 20; the higher score wins, a tie is a draw. Without [11] the",
+               "after Game-Turn 20; the higher score wins, a tie is a draw. Without Firefight 11 the",
                "Soviet units deploy face-up (they are visible; undrawn units are hidden)."]
     s.deploy = [
         '{ side = "US", zones = [{ cols = [0, 19], rows = [20, 22] }] }',
         '{ side = "SU", zones = [{ within = ["2832", 1], units = ["vehx-su1"] }, '
         '{ within = ["2832", 2], exclude = ["vehx-su1"] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn8() -> None:
+def scn8(out: Path) -> None:
     s = S(8, "Scenario 8: Down Rte 1A", BOTH, BOARD_AB, 40)
     us = near(BOARD_AB, "B:2140", 15, lambda h: BOARD_AB.terrain_of[h] != "town")[40::7]
     s.add("US", "US-M60A1", us[:10], 10, per_hex=1)
@@ -395,20 +396,21 @@ def scn8() -> None:
                                    for a, b, c, d in ind) + "]",
         'ai = { SU = { posture = "exit", objective = "B:2155", edge = "south" }, '
         'US = { posture = "defend", objective = "B:2140" } }']
-    s.notes = ["Scenario 8 [29.0]. The Modern Combat pamphlet is not in the text; forces derived",
-               "from the other scenarios (digest 8): U.S. two tank platoons = 10 M60A1 and a mech",
+    s.notes = ["Scenario 8 (Firefight 29.0). The Modern Combat pamphlet is not in the text; forces",
+               "derived from the other scenarios (docs/decisions.md FFD-19): U.S. two tank platoons",
+               "= 10 M60A1 and a mech",
                "infantry platoon = 4 M113, 5 TM+, 1 TM (3 Dragons); Soviet tank battalion = 31",
                "T62 plus the MRC(+) of Scn 4 (10 BMP, 4 T62, 2 BRDM, 27 TM+, 2 MG+).",
                "Soviets enter in column at B:2201. From Game-Turn 21 each side rolls two dice at",
-               "the end of the turn; equal totals end the game (digest 9.3 #43); hard stop 40.",
+               "the end of the turn; equal totals end the game (docs/decisions.md FFD-20); hard stop 40.",
                "A tie in points is a draw."]
     s.deploy = [
         '{ side = "US", zones = [{ within = ["B:2140", 15] }] }',
     ]
-    s.write()
+    s.write(out)
 
 
-def scn9() -> None:
+def scn9(out: Path) -> None:
     s = S(9, "Scenario 9: Meeting engagement", BOTH, BOARD_AB, 40)
     ent_su = {"turn": 1, "hexes": ["A:3938"]}
     ent_us = {"turn": 1, "hexes": ["B:0121"]}
@@ -437,16 +439,22 @@ def scn9() -> None:
         "[special.draw.SU]", "cup = [" + ", ".join(q(x) for x in cup_su) + "]", "count = 25",
         "[special.draw.US]", "cup = [" + ", ".join(q(x) for x in cup_us) + "]", "count = 25",
         "[special.ai]",
-        'SU = { posture = "exit", objective = "B:0121", edge = "west" }',
+        'SU = { posture = "exit", objective = "B:0132", edge = "west" }',
         'US = { posture = "defend", objective = "Versbach" }']
-    s.notes = ["Scenario 9 [29.0]: each side draws 25 of its 50 counters; each drawn BMP carries",
+    s.notes = ["Scenario 9 Firefight 29.0: each side draws 25 of its 50 counters; each drawn BMP carries",
                "two Soviet TM+ and each M113 a TM+ and a TM (decision). Indirect fire: the",
                "negotiated minimum, two mortars each (U.S. 4.2in, Soviet 120mm, organic).",
-               "Drawn dummies are removed unless the dummies rule [12] is on. Random end as",
+               "Drawn dummies are removed unless the dummies rule Firefight 12 is on. Random end as",
                "Scenario 8 (from turn 21); hard stop 40; a tie is a draw."]
-    s.write()
+    s.write(out)
+
+
+def main(out: Path = OUT) -> None:
+    """Write the nine scenarios into ``out`` (the shipped ``scenarios`` by default)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for f in (scn1, scn2, scn3, scn4, scn5, scn6, scn7, scn8, scn9):
+        f(out)
 
 
 if __name__ == "__main__":
-    for f in (scn1, scn2, scn3, scn4, scn5, scn6, scn7, scn8, scn9):
-        f()
+    main()

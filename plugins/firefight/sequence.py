@@ -1,59 +1,43 @@
-"""The Firefight I sequence of play [4.1] as phases (generators yielding decisions).
+"""The Firefight I sequence of play (Firefight 4.1) as phases (generators yielding decisions).
 
-Setup: ``firefight.draw_forces`` (Scn 7, 9 blind draws), ``firefight.fire_plan`` [8.1, 8.13],
-``firefight.deploy`` [9.13], ``firefight.assign_weapons`` [6.81, 6.9]. Each Game-Turn:
+Setup: ``firefight.draw_forces`` (Scn 7, 9 blind draws), ``firefight.fire_plan`` (Firefight 8.1, 8.13),
+``firefight.deploy`` (Firefight 9.13), ``firefight.assign_weapons`` (Firefight 6.81, 6.9). Each Game-Turn:
 A ``firefight.direct_fire``, B ``firefight.movement``, C ``firefight.suppression_removal``,
 D ``firefight.if_cleanup``, ``firefight.if_execute``, ``firefight.if_request``, E ``firefight.end_turn``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
-from hexwar.core.engine.primitives import ChitCup, ask_all
-from hexwar.core.errors import RulesError
+from hexwar.core.engine.primitives import ChitCup, alternate, ask_all
 from hexwar.core.types import PhaseSpec
 from hexwar.plugins.firefight import indirect as IF
-from hexwar.plugins.firefight.mechanics import (
-    _hook,
-    candidate_attacks,
-    carried,
-    check_attack,
-    dismount_problem,
+from hexwar.plugins.firefight.fire import attack_step, phase_actions
+from hexwar.plugins.firefight.movement import (
     do_dismount,
-    do_exit,
     do_mount,
-    do_step,
-    emit_about,
-    enemy_of,
-    execute_attack,
-    exit_problem,
-    ff,
-    is_vehicle,
-    legal_steps,
-    mount_problem,
-    movement_allowance,
-    mover_problem,
-    moves_as_vehicle,
+    move_options,
+    move_unit,
+    move_validator,
     stacking_violations,
-    utype,
 )
+from hexwar.plugins.firefight.state import carried, emit_about, enemy_of, ff, hooks, utype
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
-    from hexwar.core.engine.state import Unit
+    from hexwar.plugins.firefight.hookspecs import Step
 
-Step = Generator[Any, Any, Any]
 PER_TURN_KEYS = ("fired", "moved", "acted", "mp", "steps", "target_kind_used", "weapon_used")
 
 
 def first_player(game: Game, purpose: str) -> list[str]:
-    """[4.2] one die: odd, the Soviet player is First Player; even, the U.S. player."""
+    """Firefight 4.2: one die: odd, the Soviet player is First Player; even, the U.S. player."""
     roll = game.dice.d6(f"first player ({purpose})")
     first = "SU" if roll % 2 else "US"
-    game.emit("first_player", purpose=purpose, roll=roll, first=first, rule="[4.2]")
+    game.emit("first_player", purpose=purpose, roll=roll, first=first, rule="Firefight 4.2")
     return [first, enemy_of(first)]
 
 
@@ -62,77 +46,12 @@ def first_player(game: Game, purpose: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _attack_validator(game: Game, side: str, mode: str) -> Any:
-    def validate(choice: Any) -> str | None:
-        if choice == "pass":
-            return None
-        if not isinstance(choice, Mapping) or "target" not in choice:
-            return "an attack is {'firers': [...], 'target': id, 'weapons': {id: line}} or 'pass'"
-        try:
-            check_attack(game, side, list(choice.get("firers", [])), str(choice["target"]),
-                         dict(choice.get("weapons") or {}), mode)
-        except RulesError as exc:
-            return str(exc)
-        return None
-
-    return validate
-
-
-def phase_actions(game: Game, side: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    hk = _hook(game, "firefight_phase_actions")
-    if hk is not None:
-        for res in hk(game=game, side=side, phase=game.state.phase):
-            out.extend(dict(x) for x in res or ())
-    return out
-
-
-def attack_step(game: Game, side: str, mode: str, target_ids: Sequence[str] | None = None,
-                *, actions: bool = False) -> Step:
-    """Ask ``side`` for one attack (or pass) and resolve it [6.0, 6.3]; returns True if the side
-    attacked (or ran a phase action). Used for Direct Fire, Opportunity Fire and by the optional
-    rules (overwatch [15])."""
-    options: list[Any] = ["pass", *candidate_attacks(game, side, mode, target_ids)]
-    extra = phase_actions(game, side) if actions else []
-    options.extend(extra)
-    if len(options) == 1:
-        return False
-    validate = _attack_validator(game, side, mode)
-    choice = yield Decision(side, f"firefight.{mode}_fire", options=options, validate=validate,
-                            context={"mode": mode, "targets": list(target_ids or [])},
-                            prompt=f"{side}: attack or pass", rule="[6.0]")
-    if choice == "pass":
-        return False
-    if isinstance(choice, Mapping) and "action" in choice:
-        hk = _hook(game, "firefight_run_action")
-        step = hk(game=game, side=side, choice=dict(choice)) if hk is not None else None
-        if step is not None:
-            yield from step
-        return True
-    outcomes = execute_attack(game, side, list(choice["firers"]), str(choice["target"]),
-                              dict(choice.get("weapons") or {}), mode)
-    hk = _hook(game, "firefight_reactions")
-    if hk is not None and game.state.phase == "firefight.movement":
-        for out in outcomes:
-            att = {"firer": out.get("firer"), "target": choice["target"], "mode": mode,
-                   "firer_side": side}
-            for steps in hk(game=game, attack=att, outcome=out):
-                for st in steps or ():
-                    yield from st
-    return True
-
-
 def direct_fire(game: Game) -> Step:
-    """A. [4.1A, 6.0-6.32, CL 4.1] alternate single attacks until both pass in succession."""
+    """A. (Firefight 4.1A, 6.0-6.32, Firefight 4.1 (Clarifications)) alternate single attacks until
+    both pass in succession."""
     ff(game)["attacked"] = []
     order = first_player(game, "Direct Fire Phase")
-    passes = 0
-    i = 0
-    while passes < 2:
-        side = order[i % 2]
-        acted = yield from attack_step(game, side, "direct", actions=True)
-        passes = 0 if acted else passes + 1
-        i += 1
+    yield from alternate(game, order, lambda side: attack_step(game, side, "direct", actions=True))
     ff(game)["attacked"] = []
 
 
@@ -141,175 +60,48 @@ def direct_fire(game: Game) -> Step:
 # ---------------------------------------------------------------------------------------------
 
 
-def _friendly_count(game: Game, side: str, h: Any, exclude: str) -> int:
-    return sum(1 for u in game.state.units.values()
-               if u.side == side and u.hex == h and not carried(u) and u.id != exclude
-               and not u.state.get("dummy"))
-
-
-def may_stop(game: Game, unit: Unit) -> bool:
-    """[7.3] design: a unit may not end its move where it would make five friendly units (the
-    limit is then kept at the end of the phase whatever the others do)."""
-    return unit.hex is None or _friendly_count(game, unit.side, unit.hex, unit.id) < 4
-
-
-def step_options(game: Game, unit: Unit) -> list[Any]:
-    opts: list[Any] = []
-    for lbl in legal_steps(game, unit):
-        h = game.board.parse(lbl)
-        full = _friendly_count(game, unit.side, h, unit.id) >= 4
-        if full and (not moves_as_vehicle(unit) or float(unit.state.get("mp", 0)) < 2):
-            continue
-        opts.append({"to": lbl})
-    if unit.hex is not None and exit_problem(game, unit) is None:
-        opts.append({"exit": True})
-    if may_stop(game, unit) or not opts:
-        opts.append("stop")
-    hk = _hook(game, "firefight_move_options")
-    if hk is not None:
-        for res in hk(game=game, unit_id=unit.id):
-            opts.extend(dict(x) for x in res or ())
-    return opts
-
-
-def move_options(game: Game, side: str) -> list[Any]:
-    opts: list[Any] = []
-    for u in game.state.units_of(side):
-        if mover_problem(game, u) is None and (u.hex is not None or legal_steps(game, u)):
-            opts.append({"move": u.id})
-        if u.hex is not None and is_vehicle(u) and utype(u).capacity > 0:
-            if dismount_problem(game, u) is None:
-                opts.append({"dismount": u.id})
-            for p in game.state.units_of(side):
-                if p.hex == u.hex and not is_vehicle(p) and mount_problem(game, u, [p]) is None:
-                    opts.append({"mount": u.id, "units": [p.id]})
-    return opts
-
-
-def _move_validator(game: Game, side: str) -> Any:
-    def validate(choice: Any) -> str | None:
-        if isinstance(choice, Mapping) and "mount" in choice:
-            v = game.state.units.get(str(choice["mount"]))
-            pax = [game.state.units.get(str(x)) for x in choice.get("units", [])]
-            if v is None or v.side != side or any(p is None or p.side != side for p in pax):
-                return "unknown unit"
-            return mount_problem(game, v, [p for p in pax if p is not None])
-        return "not a legal choice"
-
-    return validate
-
-
-def run_interrupts(game: Game, unit: Unit) -> Step:
-    """After a unit enters a hex (design 9.3 #23): IF zone [8.8]; rules' mines and spotting
-    stages; Opportunity Fire [7.5, 7.51]; rules' after-fire stage (overrun [28])."""
-    IF.attack_mover(game, unit)
-    hk = _hook(game, "firefight_mover_interrupts")
-    label = game.board.label(unit.hex) if unit.hex is not None else ""
-    for stage in ("impact", "mines", "spotting"):
-        if unit.hex is None or hk is None:
-            break
-        for steps in hk(game=game, unit_id=unit.id, hex_label=label, stage=stage):
-            for st in steps or ():
-                yield from st
-    if unit.hex is not None:
-        ff(game)["mover"] = unit.id
-        yield from attack_step(game, enemy_of(unit.side), "opportunity", [unit.id])
-    if unit.hex is not None and hk is not None:
-        for steps in hk(game=game, unit_id=unit.id, hex_label=label, stage="after_fire"):
-            for st in steps or ():
-                yield from st
-
-
-def move_unit(game: Game, unit: Unit) -> Step:
-    """[7.0-7.26, 7.5] move hex by hex; the opponent may fire after each hex entered."""
-    unit.state["moved"] = True
-    unit.state["mp"] = movement_allowance(unit, game)
-    unit.state["steps"] = 0
-    ff(game)["mover"] = unit.id
-    emit_about(game, "move_start", [unit.id], unit=unit.id, rule="[7.0]")
-    actions = 0
-    while unit.hex is not None or unit.state.get("steps", 0) == 0:
-        if unit.state.get("Km") and unit.hex is not None:
-            break  # [6.54] a Km from opportunity fire stops it
-        opts = step_options(game, unit)
-        if actions >= 8:  # guard: a rule's in-move action offered over and over
-            opts = [o for o in opts if not (isinstance(o, Mapping) and "action" in o)]
-        if unit.hex is None and not any(isinstance(o, Mapping) and "to" in o for o in opts):
-            break
-        choice = yield Decision(unit.side, "firefight.step", options=opts,
-                                context={"unit": unit.id, "mp": unit.state.get("mp"),
-                                         "hex": None if unit.hex is None
-                                         else game.board.label(unit.hex)},
-                                prompt=f"{unit.id}: next hex, exit or stop", rule="[7.24]")
-        if choice == "stop":
-            break
-        if isinstance(choice, Mapping) and choice.get("exit"):
-            do_exit(game, unit)
-            emit_about(game, "exit", [unit.id], unit=unit.id, edge=unit.state.get("exit_edge"),
-                       rule="[7.26]")
-            break
-        if isinstance(choice, Mapping) and "to" in choice:
-            do_step(game, unit, str(choice["to"]))
-            emit_about(game, "move", [unit.id], unit=unit.id, to=str(choice["to"]),
-                       mp=unit.state.get("mp"))
-            yield from run_interrupts(game, unit)
-            if not moves_as_vehicle(unit):
-                break  # infantry (and a dummy posing as it [12.0]): one hex a Game-Turn [7.0]
-            continue
-        actions += 1
-        hk = _hook(game, "firefight_move_action")
-        step = hk(game=game, unit_id=unit.id, choice=dict(choice)) if hk is not None else None
-        if step is not None:
-            yield from step
-    ff(game)["mover"] = None
-    hk2 = _hook(game, "firefight_move_done")
-    if hk2 is not None:
-        hk2(game=game, unit_id=unit.id)
-
-
 def movement(game: Game) -> Step:
-    """B. [4.1B, 7.0, CL 4.1] alternate single-unit moves (or mount/dismount) until both pass."""
+    """B. (Firefight 4.1B, 7.0, Firefight 4.1 (Clarifications)) alternate single-unit moves (or
+    mount/dismount) until both pass."""
     order = first_player(game, "Movement Phase")
-    passes = 0
-    i = 0
-    while passes < 2:
-        side = order[i % 2]
-        i += 1
-        opts = move_options(game, side) + phase_actions(game, side)
-        if not opts:
-            passes += 1
-            continue
-        choice = yield Decision(side, "firefight.move", options=["pass", *opts],
-                                validate=_move_validator(game, side),
-                                prompt=f"{side}: move a unit or pass", rule="[7.0]")
-        if choice == "pass":
-            passes += 1
-            continue
-        passes = 0
-        if "move" in choice:
-            yield from move_unit(game, game.state.units[str(choice["move"])])
-        elif "mount" in choice:
-            v = game.state.units[str(choice["mount"])]
-            do_mount(game, v, [game.state.units[str(x)] for x in choice["units"]])
-            emit_about(game, "mount", [v.id, *choice["units"]], vehicle=v.id,
-                       units=list(choice["units"]), rule="[7.42]")
-        elif "dismount" in choice:
-            v = game.state.units[str(choice["dismount"])]
-            pax = list(v.state.get("passengers", []))
-            do_dismount(game, v)
-            emit_about(game, "dismount", [v.id, *pax], vehicle=v.id, units=pax, rule="[7.42]")
-        elif "action" in choice:
-            hk = _hook(game, "firefight_run_action")
-            step = hk(game=game, side=side, choice=dict(choice)) if hk is not None else None
-            if step is not None:
-                yield from step
+    yield from alternate(game, order, lambda side: movement_turn(game, side))
     bad = stacking_violations(game)
     if bad:
-        game.emit("stacking_violation", hexes=bad, rule="[7.3]")
+        game.emit("stacking_violation", hexes=bad, rule="Firefight 7.3")
+
+
+def movement_turn(game: Game, side: str) -> Step:
+    """One turn of ``side`` in the Movement Phase: move a unit, mount, dismount, a rule's action
+    or pass (Firefight 7.0, 7.42); returns True unless the side passed (or had nothing to do)."""
+    opts = move_options(game, side) + phase_actions(game, side)
+    if not opts:
+        return False
+    choice = yield Decision(side, "firefight.move", options=["pass", *opts],
+                            validate=move_validator(game, side),
+                            prompt=f"{side}: move a unit or pass", rule="Firefight 7.0")
+    if choice == "pass":
+        return False
+    if "move" in choice:
+        yield from move_unit(game, game.state.units[str(choice["move"])])
+    elif "mount" in choice:
+        v = game.state.units[str(choice["mount"])]
+        do_mount(game, v, [game.state.units[str(x)] for x in choice["units"]])
+        emit_about(game, "mount", [v.id, *choice["units"]], vehicle=v.id,
+                   units=list(choice["units"]), rule="Firefight 7.42")
+    elif "dismount" in choice:
+        v = game.state.units[str(choice["dismount"])]
+        pax = list(v.state.get("passengers", []))
+        do_dismount(game, v)
+        emit_about(game, "dismount", [v.id, *pax], vehicle=v.id, units=pax, rule="Firefight 7.42")
+    elif "action" in choice:
+        step = hooks(game).run_action(side, dict(choice))
+        if step is not None:
+            yield from step
+    return True
 
 
 def suppression_removal(game: Game) -> Step:
-    """C. [4.1C, 6.56] remove every Suppression marker."""
+    """C. (Firefight 4.1C, 6.56) remove every Suppression marker."""
     for u in game.state.units.values():
         u.state.pop("S", None)
     return
@@ -322,7 +114,7 @@ def suppression_removal(game: Game) -> Step:
 
 
 def if_cleanup(game: Game) -> Step:
-    """D1. [4.1D, 8.8] remove the Impact Markers placed last turn."""
+    """D1. (Firefight 4.1D, 8.8) remove the Impact Markers placed last turn."""
     ff(game)["impacts"] = [i for i in ff(game).get("impacts", [])
                            if i["turn"] >= game.state.turn]
     return
@@ -330,13 +122,10 @@ def if_cleanup(game: Game) -> Step:
 
 
 def if_execute(game: Game) -> Step:
-    """D2-D3. [8.4-8.63] each due mission: availability, adjustment, scatter, marker; then every
+    """D2-D3. (Firefight 8.4-8.63) each due mission: availability, adjustment, scatter, marker; then every
     unit in the zones is attacked."""
-    hk = _hook(game, "firefight_if_extra_missions")
-    if hk is not None:
-        for steps in hk(game=game):
-            for st in steps or ():
-                yield from st
+    for st in hooks(game).if_extra_missions():
+        yield from st
     for side in ("US", "SU"):
         for uid in IF.due(game, side):
             if not IF.availability(game, uid):
@@ -355,7 +144,7 @@ def if_execute(game: Game) -> Step:
                     return IF.adjust_problem(game, side, uid, str(choice))
                 to = yield Decision(side, "firefight.adjust", options=opts, validate=validate,
                                     context={"unit": uid, "plotted": m["hex"]},
-                                    prompt=f"{uid}: keep {m['hex']} or shift", rule="[8.51]")
+                                    prompt=f"{uid}: keep {m['hex']} or shift", rule="Firefight 8.51")
             final = IF.scatter(game, uid, game.board.parse(str(to)))
             IF.place(game, uid, game.board.label(final), adjusted=str(to))
     IF.attack_zones(game)
@@ -381,7 +170,7 @@ def _screen_hexes(game: Game, side: str, limit: int = 6) -> list[str]:
 
 
 def if_request(game: Game) -> Step:
-    """D4. [8.2, 8.22, 8.32] each player may request new missions and Continuous Fire."""
+    """D4. (Firefight 8.2, 8.22, 8.32) each player may request new missions and Continuous Fire."""
     for side in ("US", "SU"):
         while True:
             opts: list[Any] = ["pass"]
@@ -403,7 +192,7 @@ def if_request(game: Game) -> Step:
                     if IF.request_problem(game, side, uid, lbl) is None:
                         opts.append({"unit": uid, "hex": lbl})
                         opts.extend({"unit": uid, "hex": lbl, "kind": k} for k in kinds)
-                if "smoke" in kinds:  # [14] also screens: the hex beside an own unit, facing
+                if "smoke" in kinds:  # Firefight 14: also screens: the hex beside an own unit, facing
                     for lbl in _screen_hexes(game, side):  # the nearest enemy
                         if lbl not in enemy_hexes and IF.request_problem(
                                 game, side, uid, lbl, kind="smoke") is None:
@@ -420,7 +209,7 @@ def if_request(game: Game) -> Step:
                                           kind=str(choice.get("kind", "he")))
             choice = yield Decision(side, "firefight.if_request", options=opts,
                                     validate=validate, prompt=f"{side}: request fire or pass",
-                                    rule="[8.2]")
+                                    rule="Firefight 8.2")
             if choice == "pass":
                 break
             IF.request(game, side, str(choice["unit"]), str(choice["hex"]),
@@ -429,7 +218,7 @@ def if_request(game: Game) -> Step:
 
 
 def end_turn(game: Game) -> Step:
-    """E. [4.1E] the turn ends: per-turn marks are cleared."""
+    """E. (Firefight 4.1E) the turn ends: per-turn marks are cleared."""
     for u in game.state.units.values():
         for k in PER_TURN_KEYS:
             u.state.pop(k, None)
@@ -445,7 +234,7 @@ def end_turn(game: Game) -> Step:
 
 def draw_forces(game: Game) -> Step:
     """Scn 7 and 9: each listed side draws counters blind from its cup; undrawn units never
-    play. Drawn dummies are removed unless a dummies rule keeps them (digest 7, design)."""
+    play. Drawn dummies are removed unless a dummies rule keeps them (docs/decisions.md FFD-21)."""
     spec = game.scenario.raw.get("special", {}).get("draw", {})
     for side in sorted(spec):
         cup_ids = [str(x) for x in spec[side]["cup"]]
@@ -487,7 +276,7 @@ def _dummies_enabled(game: Game) -> bool:
 
 def fire_plan_problem(game: Game, side: str, choice: Any) -> str | None:
     """A fire plan is a Target List (a list of hexes) or ``{"targets": [...], "schedule":
-    [{unit, hex, turn}, ...]}`` [8.1, 8.12, 8.13]."""
+    [{unit, hex, turn}, ...]}`` (Firefight 8.1, 8.12, 8.13)."""
     if isinstance(choice, Mapping):
         if set(choice) - {"targets", "schedule"}:
             return "a fire plan has 'targets' and 'schedule'"
@@ -497,7 +286,7 @@ def fire_plan_problem(game: Game, side: str, choice: Any) -> str | None:
 
 
 def fire_plan(game: Game) -> Step:
-    """[8.1, 8.12, 8.13] before deployment each player with Indirect Fire units writes, in
+    """Firefight 8.1, 8.12, 8.13: before deployment each player with Indirect Fire units writes, in
     secret, a Target List (at most four hexes per IF unit) and any Scheduled Fires (plus the
     scenario's own ``schedule`` list)."""
     decisions = []
@@ -514,7 +303,7 @@ def fire_plan(game: Game) -> Step:
         decisions.append(Decision(side, "firefight.target_list", options=[[], suggest],
                                   validate=validate, context={"limit": limit},
                                   prompt=f"{side}: Target List (<= {limit} hexes)",
-                                  rule="[8.13]"))
+                                  rule="Firefight 8.13"))
         sides.append(side)
     if decisions:
         choices = yield from ask_all(decisions)
@@ -522,20 +311,20 @@ def fire_plan(game: Game) -> Step:
             plan = dict(choice) if isinstance(choice, Mapping) else {"targets": choice}
             labels = [game.board.label(game.board.parse(str(x))) for x in plan.get("targets", [])]
             ff(game).setdefault("target_list", {})[side] = labels
-            game.emit("target_list", visible_to=[side], side=side, hexes=labels, rule="[8.1]")
+            game.emit("target_list", visible_to=[side], side=side, hexes=labels, rule="Firefight 8.1")
             for e in plan.get("schedule", []):
                 IF.schedule(game, side, str(e["unit"]), str(e["hex"]), int(e["turn"]))
             if plan.get("schedule"):
                 game.emit("scheduled_fires", visible_to=[side], side=side,
-                          fires=list(plan["schedule"]), rule="[8.12]")
+                          fires=list(plan["schedule"]), rule="Firefight 8.12")
     for e in game.scenario.raw.get("special", {}).get("schedule", []):
         IF.schedule(game, str(e["side"]), str(e["unit"]), str(e["hex"]), int(e["turn"]))
 
 
 def assign_weapons(game: Game) -> Step:
-    """[6.8, 6.81, 6.84, 6.9, 6.92] secret, permanent assignment: U.S. Dragons (scenario
+    """Firefight 6.8, 6.81, 6.84, 6.9, 6.92: secret, permanent assignment: U.S. Dragons (scenario
     count, at most one per fireteam); Soviet RPG-7s (one per squad of two teams: floor(teams/2),
-    design 9.3 #18)."""
+    docs/decisions.md FFD-8)."""
     spec = game.scenario.raw.get("special", {})
     decisions = []
     meta = []
@@ -554,7 +343,7 @@ def assign_weapons(game: Game) -> Step:
         decisions.append(Decision(side, "firefight.assign_weapons", options=[default],
                                   validate=validate, context={"count": n, "teams": teams,
                                                               "weapon": weapon},
-                                  prompt=f"{side}: assign {n} {weapon}", rule="[6.81]"))
+                                  prompt=f"{side}: assign {n} {weapon}", rule="Firefight 6.81"))
         meta.append((side, weapon))
     if decisions:
         choices = yield from ask_all(decisions)
@@ -562,7 +351,7 @@ def assign_weapons(game: Game) -> Step:
             for uid in choice:
                 game.state.units[str(uid)].state["weapon"] = weapon
             game.emit("assign_weapons", visible_to=[side], side=side, weapon=weapon,
-                      units=list(choice), rule="[6.81]" if weapon == "dragon" else "[6.9]")
+                      units=list(choice), rule="Firefight 6.81" if weapon == "dragon" else "Firefight 6.9")
 
 
 def _zone_ok(game: Game, zone: Mapping[str, Any], h: Any) -> bool:
@@ -588,8 +377,8 @@ def _zone_ok(game: Game, zone: Mapping[str, Any], h: Any) -> bool:
 
 def deployment_problem(game: Game, side: str, spec: Mapping[str, Any],
                        placement: Mapping[str, str]) -> str | None:
-    """[9.13] every unit of ``side`` placed inside one of the zones (a zone with ``max`` holds
-    at most that many units; ``units`` limits a zone to those ids), at most four per hex [7.3]."""
+    """Firefight 9.13: every unit of ``side`` placed inside one of the zones (a zone with ``max`` holds
+    at most that many units; ``units`` limits a zone to those ids), at most four per hex (Firefight 7.3)."""
     if not isinstance(placement, Mapping):
         return "a deployment is {unit id: hex}"
     where: dict[str, Any] = {}
@@ -612,7 +401,7 @@ def deployment_problem(game: Game, side: str, spec: Mapping[str, Any],
                 and uid not in z.get("exclude", ())
                 and used[i] < int(z.get("max", 10 ** 6))]
         if not fits:
-            return f"{uid} at {game.board.label(h)} is outside the deployment area [9.13]"
+            return f"{uid} at {game.board.label(h)} is outside the deployment area (Firefight 9.13)"
         unlimited = [i for i in fits if "max" not in zones[i]]
         used[(unlimited or fits)[0]] += 1
     count: dict[Any, int] = {}
@@ -620,12 +409,12 @@ def deployment_problem(game: Game, side: str, spec: Mapping[str, Any],
         if not game.state.units[uid].state.get("dummy"):
             count[h] = count.get(h, 0) + 1
     if any(n > 4 for n in count.values()):
-        return "more than four units in a hex [7.3]"
+        return "more than four units in a hex (Firefight 7.3)"
     return None
 
 
 def deploy(game: Game) -> Step:
-    """[9.13] each side in the scenario's order may redeploy its units inside its areas (the
+    """Firefight 9.13: each side in the scenario's order may redeploy its units inside its areas (the
     scenario's positions are a legal default; the AI keeps them)."""
     for spec in game.scenario.raw.get("setup", {}).get("deploy", []):
         side = str(spec["side"])
@@ -636,42 +425,46 @@ def deploy(game: Game) -> Step:
         choice = yield Decision(side, "firefight.deploy", options=[{}], validate=validate,
                                 context={"zones": list(spec.get("zones", []))},
                                 prompt=f"{side}: deploy (unit -> hex), {{}} keeps the set-up",
-                                rule="[9.13]")
+                                rule="Firefight 9.13")
         for uid, lbl in dict(choice).items():
             u = game.state.units[uid]
             u.hex = game.board.parse(str(lbl))
             for pid in u.state.get("passengers", []):
                 game.state.units[pid].hex = u.hex
-        emit_about(game, "deployed", [], side=side, rule="[9.13]")
+        emit_about(game, "deployed", [], side=side, rule="Firefight 9.13")
 
 
 def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:
-    """[6.81] at most one special weapon per team and no more than the scenario gives."""
+    """Firefight 6.81: at most one special weapon per team and no more than the scenario gives."""
     if not isinstance(choice, list | tuple):
         return "an assignment is a list of team ids"
     if len(set(choice)) != len(choice):
-        return "no more than one Dragon (RPG-7) may be assigned to one team [6.81]"
+        return "no more than one Dragon (RPG-7) may be assigned to one team (Firefight 6.81)"
     if len(choice) > n:
         return f"only {n} to assign"
     bad = [x for x in choice if x not in teams]
     if bad:
-        return f"{bad} are not fireteams of this side [6.8]"
+        return f"{bad} are not fireteams of this side (Firefight 6.8)"
     return None
 
 
 def phases() -> list[PhaseSpec]:
+    # The Game-Turn phases cite "[Firefight 4.1A]" in brackets: the recorded golden logs
+    # (tests/golden) normalise "[4.1A]" to "4.1A]" (the bracket after a letter stays), and only
+    # the bracketed qualified form normalises to the same text. Drop the brackets when the golden
+    # games are next re-recorded.
     return [
         PhaseSpec("firefight.draw_forces", "Force draw", "Scenarios 7, 9", draw_forces, "setup"),
-        PhaseSpec("firefight.fire_plan", "Fire support planning", "[8.1]", fire_plan, "setup"),
-        PhaseSpec("firefight.deploy", "Deployment", "[9.13]", deploy, "setup"),
-        PhaseSpec("firefight.assign_weapons", "Dragon and RPG-7 assignment", "[6.81, 6.9]",
+        PhaseSpec("firefight.fire_plan", "Fire support planning", "Firefight 8.1", fire_plan, "setup"),
+        PhaseSpec("firefight.deploy", "Deployment", "Firefight 9.13", deploy, "setup"),
+        PhaseSpec("firefight.assign_weapons", "Dragon and RPG-7 assignment", "Firefight 6.81, 6.9",
                   assign_weapons, "setup"),
-        PhaseSpec("firefight.direct_fire", "A. Direct Fire Phase", "[4.1A]", direct_fire),
-        PhaseSpec("firefight.movement", "B. Movement Phase", "[4.1B]", movement),
-        PhaseSpec("firefight.suppression_removal", "C. Suppression Marker Removal", "[4.1C]",
+        PhaseSpec("firefight.direct_fire", "A. Direct Fire Phase", "[Firefight 4.1A]", direct_fire),
+        PhaseSpec("firefight.movement", "B. Movement Phase", "[Firefight 4.1B]", movement),
+        PhaseSpec("firefight.suppression_removal", "C. Suppression Marker Removal", "[Firefight 4.1C]",
                   suppression_removal),
-        PhaseSpec("firefight.if_cleanup", "D. Impact markers removed", "[4.1D, 8.8]", if_cleanup),
-        PhaseSpec("firefight.if_execute", "D. Indirect fire executed", "[8.4-8.6]", if_execute),
-        PhaseSpec("firefight.if_request", "D. Indirect fire requested", "[8.2]", if_request),
-        PhaseSpec("firefight.end_turn", "E. End of Game-Turn", "[4.1E]", end_turn),
+        PhaseSpec("firefight.if_cleanup", "D. Impact markers removed", "Firefight 4.1D, 8.8", if_cleanup),
+        PhaseSpec("firefight.if_execute", "D. Indirect fire executed", "Firefight 8.4-8.6", if_execute),
+        PhaseSpec("firefight.if_request", "D. Indirect fire requested", "Firefight 8.2", if_request),
+        PhaseSpec("firefight.end_turn", "E. End of Game-Turn", "[Firefight 4.1E]", end_turn),
     ]
