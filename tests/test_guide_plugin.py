@@ -109,7 +109,6 @@ FIREFIGHT_SHOT = ("firefight", "fire", "firefight:scenario-2", "--firer", "m150-
                   "--target", "t62-su1", "--dice", "3+4")
 
 
-@pytest.mark.xfail(strict=True, raises=OptionPending, reason="--option pending")
 def test_firefight_fire_command_shows_the_fog() -> None:
     """A TOW at 34 hexes: Attack Rating 8 becomes 6, and the dice 3+4 give S instead of Km."""
     plain = hexwar_json(*FIREFIGHT_SHOT)["attacks"][0]
