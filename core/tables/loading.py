@@ -272,10 +272,30 @@ def parse_table_toml(data: Mapping[str, Any], name: str, *, path: str | None = N
     return Table(name, schema, rows, path=path, title=str(title))
 
 
+# Tables are read-only once built, so a file is parsed (and its rows checked for overlaps) once
+# while its size and modification time stay the same; every game and pack shares the result.
+_LOADED: dict[tuple[str, str, int, int], Table] = {}
+
+
 def load_table(path: str | Path, *, name: str | None = None) -> Table:
     """Load one ``.csv`` or ``.toml`` table; its name is the file stem unless given."""
     p = Path(path)
     table_name = name or p.stem
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc}", path=str(p)) from None
+    key = (str(p.resolve()), table_name, st.st_mtime_ns, st.st_size)
+    found = _LOADED.get(key)
+    if found is None:
+        found = _parse_table_file(p, table_name)
+        if len(_LOADED) >= 512:
+            _LOADED.pop(next(iter(_LOADED)))
+        _LOADED[key] = found
+    return found
+
+
+def _parse_table_file(p: Path, table_name: str) -> Table:
     try:
         if p.suffix == ".csv":
             return parse_table_csv(p.read_text(encoding="utf-8-sig"), table_name, path=str(p))
