@@ -1,6 +1,8 @@
 """Fixed-seed AI-against-AI games of every built-in scenario, reduced to digests.
 
-``python -m tests.golden.record`` (from the repository root) rewrites ``games.json``; the test
+``python -m tests.golden.record [--dump DIR] [NAME ...]`` (from the repository root) rewrites
+``games.json`` (with ``--dump``, also each game's canonical log, for a ``diff`` between two
+versions of the code); the test
 ``tests/test_golden_games.py`` replays every game and compares. A refactor keeps every digest; a
 deliberate rules change rewrites the file in its own commit and says why.
 """
@@ -30,23 +32,32 @@ SCENARIOS = (
     *(f"mbt:basic-{m}" for m in "abcd"),
 )
 
-# Rule citations are prose, not behaviour: "[6.52]", "[Firefight 6.52]", "MBT 7.4" and
-# "Firepower 6.2" all reduce to the bare number, so changing the citation style keeps the digest.
-_CITATION = re.compile(r"\[?\b(?:Firefight|MBT|Firepower)\s+(?=\d)|(?<=\d)\]|\[(?=\d)")
+# Rule citations are prose, not behaviour: "[6.52]", "[Firefight 4.1A]", "MBT 7.4" and
+# "Firepower 6.2" all reduce to the bare number, and a list of rule references is compared as a
+# set, so changing the citation style keeps the digest.
+_CITATION = re.compile(
+    r"\[?\b(?:Firefight|MBT|Firepower)\s+(?=\d)|(?<=\d)\]|(?<=\d[A-Z])\]|\[(?=\d)")
 
 
-def _canonical(value: Any) -> Any:
+def _canonical(value: Any, key: str = "") -> Any:
     if isinstance(value, str):
         return _CITATION.sub("", value)
     if isinstance(value, list):
-        return [_canonical(v) for v in value]
+        items = [_canonical(v) for v in value]
+        return sorted(items) if key == "rules" and all(isinstance(i, str) for i in items) else items
     if isinstance(value, dict):
-        return {str(_canonical(k)): _canonical(v) for k, v in value.items()}
+        return {str(_canonical(k)): _canonical(v, str(k)) for k, v in value.items()}
     return value
 
 
-def play(scenario_name: str, seed: int = SEED) -> dict[str, Any]:
-    """Play one game AI against AI and return its digests."""
+def canonical_events(game: Any) -> list[Any]:
+    """The game's log without its header, rule citations reduced (see ``_canonical``)."""
+    return [_canonical(e) for e in game.log.events if e["type"] != "header"]
+
+
+def play(scenario_name: str, seed: int = SEED, *, dump: Path | None = None) -> dict[str, Any]:
+    """Play one game AI against AI and return its digests (``dump``: also write its canonical
+    log there, one event a line, to compare two versions of the code with ``diff``)."""
     from hexwar.core.cli import _controllers, _resolve_scenario_path
     from hexwar.core.engine.game import Game
     from hexwar.core.scenario import load_and_validate
@@ -58,8 +69,12 @@ def play(scenario_name: str, seed: int = SEED) -> dict[str, Any]:
     controllers, _ = _controllers(game, "ai,ai", seed)
     result = game.play(controllers)
     hashes = hashlib.sha256("\n".join(d["hash"] for d in game.decisions).encode()).hexdigest()
-    events = [e for e in game.log.events if e["type"] != "header"]
-    log = hashlib.sha256(json.dumps(_canonical(events), sort_keys=True).encode()).hexdigest()
+    events = canonical_events(game)
+    log = hashlib.sha256(json.dumps(events, sort_keys=True).encode()).hexdigest()
+    if dump is not None:
+        dump.mkdir(parents=True, exist_ok=True)
+        (dump / f"{scenario_name.replace(':', '_')}.jsonl").write_text(
+            "".join(json.dumps(e, sort_keys=True) + "\n" for e in events), encoding="utf-8")
     return {
         "seed": seed,
         "decisions": len(game.decisions),
@@ -72,10 +87,13 @@ def play(scenario_name: str, seed: int = SEED) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
+    dump = None
+    if argv[:1] == ["--dump"]:
+        dump, argv = Path(argv[1]), argv[2:]
     names = argv or list(SCENARIOS)
     recorded = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
     for name in names:
-        recorded[name] = play(name)
+        recorded[name] = play(name, dump=dump)
         print(name, recorded[name]["decisions"], "decisions", file=sys.stderr)
     GOLDEN.write_text(json.dumps(dict(sorted(recorded.items())), indent=1, sort_keys=True) + "\n")
     return 0
