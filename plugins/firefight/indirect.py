@@ -343,9 +343,7 @@ def attack_unit(game: Game, unit: Unit, ar: int, side: str, why: str,
     res, table, note = if_result(game, unit, ar, side, roll)
     applied = apply_result(game, unit.id, res, "indirect")
     report_about(game, "indirect_fire", [unit.id], result=res,
-                 # bracketed: the log sorts rule references, and "[Firefight 8.6]" sorts after
-                 # "[Firefight 8.64]" as the recorded golden logs have it (see sequence.phases)
-                 rules=["[Firefight 8.6]", "[Firefight 8.64]", "[Firefight 8.65]"], target=unit.id, ar=ar,
+                 rules=["Firefight 8.6", "Firefight 8.64", "Firefight 8.65"], target=unit.id, ar=ar,
                  roll=roll, table=table, note=note, applied=applied, why=why)
     return {"target": unit.id, "ar": ar, "roll": roll, "result": res, "applied": applied}
 

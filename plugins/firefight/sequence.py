@@ -449,22 +449,18 @@ def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:
 
 
 def phases() -> list[PhaseSpec]:
-    # The Game-Turn phases cite "[Firefight 4.1A]" in brackets: the recorded golden logs
-    # (tests/golden) normalise "[4.1A]" to "4.1A]" (the bracket after a letter stays), and only
-    # the bracketed qualified form normalises to the same text. Drop the brackets when the golden
-    # games are next re-recorded.
     return [
         PhaseSpec("firefight.draw_forces", "Force draw", "Scenarios 7, 9", draw_forces, "setup"),
         PhaseSpec("firefight.fire_plan", "Fire support planning", "Firefight 8.1", fire_plan, "setup"),
         PhaseSpec("firefight.deploy", "Deployment", "Firefight 9.13", deploy, "setup"),
         PhaseSpec("firefight.assign_weapons", "Dragon and RPG-7 assignment", "Firefight 6.81, 6.9",
                   assign_weapons, "setup"),
-        PhaseSpec("firefight.direct_fire", "A. Direct Fire Phase", "[Firefight 4.1A]", direct_fire),
-        PhaseSpec("firefight.movement", "B. Movement Phase", "[Firefight 4.1B]", movement),
-        PhaseSpec("firefight.suppression_removal", "C. Suppression Marker Removal", "[Firefight 4.1C]",
+        PhaseSpec("firefight.direct_fire", "A. Direct Fire Phase", "Firefight 4.1A", direct_fire),
+        PhaseSpec("firefight.movement", "B. Movement Phase", "Firefight 4.1B", movement),
+        PhaseSpec("firefight.suppression_removal", "C. Suppression Marker Removal", "Firefight 4.1C",
                   suppression_removal),
         PhaseSpec("firefight.if_cleanup", "D. Impact markers removed", "Firefight 4.1D, 8.8", if_cleanup),
         PhaseSpec("firefight.if_execute", "D. Indirect fire executed", "Firefight 8.4-8.6", if_execute),
         PhaseSpec("firefight.if_request", "D. Indirect fire requested", "Firefight 8.2", if_request),
-        PhaseSpec("firefight.end_turn", "E. End of Game-Turn", "[Firefight 4.1E]", end_turn),
+        PhaseSpec("firefight.end_turn", "E. End of Game-Turn", "Firefight 4.1E", end_turn),
     ]

@@ -45,10 +45,8 @@ PLUGIN = PluginManifest(
 )
 
 DATA = Path(__file__).parent / "data" / "observation_range.toml"
-#: the rule of the reveal on a hit (docs/decisions.md FFD-24). The text is the one the recorded
-#: golden logs hold (tests/golden, Scenario 7 with every rule); it becomes "docs/decisions.md
-#: FFD-24" when those games are next re-recorded.
-REVEAL_ON_HIT = "design 9.3 #34"
+#: the rule of the reveal on a hit (a reading of Firefight 11.0: docs/decisions.md FFD-24)
+REVEAL_ON_HIT = "Firefight 11.0 (docs/decisions.md FFD-24)"
 KEY = "observation"
 
 
