@@ -256,8 +256,8 @@ def draw_forces(game: Game) -> Step:
                 u.hex = None
                 u.state["not_drawn"] = True
                 u.state.pop("enter", None)
-        game.emit("force_draw", visible_to=[side], side=side, drawn=drawn, rule="Scenario")
-        game.emit("force_draw", side=side, count=len(drawn), rule="Scenario")
+        game.emit("force_draw", visible_to=[side], side=side, drawn=drawn, rule="Firefight Scenarios 7, 9")
+        game.emit("force_draw", side=side, count=len(drawn), rule="Firefight Scenarios 7, 9")
         for hook_side, reward in spec[side].get("if_if_drawn", {}).items():
             if reward in drawn:
                 for e in spec[side].get("indirect", []):
@@ -450,7 +450,7 @@ def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:
 
 def phases() -> list[PhaseSpec]:
     return [
-        PhaseSpec("firefight.draw_forces", "Force draw", "Scenarios 7, 9", draw_forces, "setup"),
+        PhaseSpec("firefight.draw_forces", "Force draw", "Firefight Scenarios 7, 9", draw_forces, "setup"),
         PhaseSpec("firefight.fire_plan", "Fire support planning", "Firefight 8.1", fire_plan, "setup"),
         PhaseSpec("firefight.deploy", "Deployment", "Firefight 9.13", deploy, "setup"),
         PhaseSpec("firefight.assign_weapons", "Dragon and RPG-7 assignment", "Firefight 6.81, 6.9",

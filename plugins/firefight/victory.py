@@ -236,7 +236,7 @@ def random_end(game: Game) -> None:
         return
     a = game.dice.d6("random end US 1") + game.dice.d6("random end US 2")
     b = game.dice.d6("random end SU 1") + game.dice.d6("random end SU 2")
-    game.emit("random_end_roll", us=a, su=b, rule="Scenario 8")
+    game.emit("random_end_roll", us=a, su=b, rule="Firefight Scenario 8")
     if a == b:
         ff(game)["last_turn_reached"] = True
 

@@ -32,11 +32,11 @@ SCENARIOS = (
     *(f"mbt:basic-{m}" for m in "abcd"),
 )
 
-# Rule citations are prose, not behaviour: "[6.52]", "[Firefight 4.1A]", "MBT 7.4" and
-# "Firepower 6.2" all reduce to the bare number, and a list of rule references is compared as a
+# Rule citations are prose, not behaviour: "[6.52]", "[Firefight 4.1A]", "MBT 7.4",
+# "Firepower 6.2" and "Firefight Scenario 8" all reduce to the bare number (or "Scenario 8"), and a list of rule references is compared as a
 # set, so changing the citation style keeps the digest.
 _CITATION = re.compile(
-    r"\[?\b(?:Firefight|MBT|Firepower)\s+(?=\d)|(?<=\d)\]|(?<=\d[A-Z])\]|\[(?=\d)")
+    r"\[?\b(?:Firefight|MBT|Firepower)\s+(?=\d|Scenario)|(?<=\d)\]|(?<=\d[A-Z])\]|\[(?=\d)")
 
 
 def _canonical(value: Any, key: str = "") -> Any:

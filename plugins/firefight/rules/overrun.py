@@ -122,7 +122,7 @@ def overrun(game: Game, unit_id: str) -> Step:
             rounds += 1
             if rounds > MAX_ROUNDS:
                 emit_about(game, "overrun_stalemate", [unit_id], unit=unit_id,
-                           rule="docs/decisions.md FFD-35")
+                           rule="Firefight 28.0 (docs/decisions.md FFD-35)")
                 break
             first = first_side(game.dice.d6("overrun first fire"))
             defenders = [e.id for e in enemies_in(game, mover)]
@@ -138,7 +138,7 @@ def overrun(game: Game, unit_id: str) -> Step:
             if mover.hex is None or not enemies_in(game, mover):
                 break
             if not fired_any:
-                game.emit("overrun_stalemate", unit=unit_id, rule="docs/decisions.md FFD-35")
+                game.emit("overrun_stalemate", unit=unit_id, rule="Firefight 28.0 (docs/decisions.md FFD-35)")
                 break
             exits = legal_steps(game, mover)
             exits = [x for x in exits if not any(
