@@ -33,8 +33,9 @@ SCENARIOS = (
 )
 
 # Rule citations are prose, not behaviour: "[6.52]", "[Firefight 4.1A]", "MBT 7.4",
-# "Firepower 6.2" and "Firefight Scenario 8" all reduce to the bare number (or "Scenario 8"), and a list of rule references is compared as a
-# set, so changing the citation style keeps the recorded hash.
+# "Firepower 6.2" and "Firefight Scenario 8" all reduce to the bare number (or "Scenario 8"),
+# and a list of rule references is compared as a set, so changing the citation style keeps the
+# recorded hash.
 _CITATION = re.compile(
     r"\[?\b(?:Firefight|MBT|Firepower)\s+(?=\d|Scenario)|(?<=\d)\]|(?<=\d[A-Z])\]|\[(?=\d)")
 
