@@ -44,7 +44,8 @@ PLUGIN = PluginManifest(
     kind="system",
     title="MBT (Avalon Hill): Basic Game",
     summary="Modern armour, 100 m hexes: the Basic Game rules MBT 1.0-9.0 and the Basic Game Scenario.",
-    implements=("1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0", "9.0"),
+    implements=("MBT 1.0", "MBT 2.0", "MBT 3.0", "MBT 4.0", "MBT 5.0", "MBT 6.0", "MBT 7.0",
+                "MBT 8.0", "MBT 9.0"),
 )
 
 __all__ = ["PLUGIN"]
