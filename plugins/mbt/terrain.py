@@ -160,8 +160,9 @@ class BasicLos(BaseLosRules):
         return None
 
 
-#: a board's :class:`MapInfo` per set of charts (by identity; boards are shared between games)
-MAP_INFO = StashKey[dict[int, MapInfo]]("mbt.map_info")
+#: a board's :class:`MapInfo` per set of charts (by identity; boards are shared between games).
+#: Each entry keeps its charts alive, so an ``id`` is never reused for other charts.
+MAP_INFO = StashKey[dict[int, tuple[Charts, MapInfo]]]("mbt.map_info")
 
 
 def map_info(board: Board, charts: Charts | None = None) -> MapInfo:
@@ -171,7 +172,7 @@ def map_info(board: Board, charts: Charts | None = None) -> MapInfo:
 
     ch = charts if charts is not None else load_charts()
     per = board.stash.setdefault(MAP_INFO, {})
-    info = per.get(id(ch))
-    if info is None:
-        info = per[id(ch)] = MapInfo(board, ch)
-    return info
+    found = per.get(id(ch))
+    if found is None or found[0] is not ch:
+        found = per[id(ch)] = (ch, MapInfo(board, ch))
+    return found[1]

@@ -1,5 +1,5 @@
 """Every installed plugin (built-in or third-party) meets the plugin contract, and every optional
-rule of a built-in system names the rules it implements, system-qualified."""
+rule hexwar ships names the rules it implements, system-qualified."""
 
 from __future__ import annotations
 
@@ -57,9 +57,10 @@ def citation_problems(system: str, rules: Mapping[str, InstalledPlugin | PluginM
 
 @pytest.mark.parametrize("system", BUILT_IN)
 def test_optional_rules_name_their_rule_numbers(system: str) -> None:
-    rules = options_of(system)
+    # the rules hexwar ships: a third party's house rule may cite no rulebook at all
+    rules = {n: p for n, p in options_of(system).items() if p.distribution == "hexwar"}
     if not rules:
-        pytest.skip(f"{system} has no optional rules installed: nothing to check")
+        pytest.skip(f"{system} ships no optional rules: nothing to check")
     assert citation_problems(system, rules) == []
 
 
