@@ -59,7 +59,7 @@ def test_the_scan_finds_rule_references() -> None:
 
 
 def test_no_firefight_case_in_its_printed_bracket_style() -> None:
-    docs = [*_files(SOURCES + [ROOT / "docs"], (".py", ".toml", ".md")), ROOT / "README.md",
+    docs = [*_files([*SOURCES, ROOT / "docs"], (".py", ".toml", ".md")), ROOT / "README.md",
             ROOT / "CHANGELOG.md"]
     bad = [f"{p.relative_to(ROOT)}:{i}: {line.strip()}" for p in docs
            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
