@@ -291,8 +291,8 @@ def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[
 
 def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
     """The fire procedure of ``kind`` with the enabled rules' step edits
-    (hook ``firepower_fire_step_edits``)."""
-    return combat.procedure(kind, FirepowerHooks.of(game).fire_step_edits(kind))
+    (hook ``firepower_fire_steps``)."""
+    return combat.procedure(kind, FirepowerHooks.of(game).fire_steps(kind))
 
 
 def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
