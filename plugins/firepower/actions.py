@@ -280,7 +280,7 @@ def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[
     """The optional rules' modifiers of one shot (hook ``firepower_fire_modifiers``) as a
     :class:`~hexwar.plugins.firepower.combat.FireContext` wants them; None if no rule adds any."""
     hooks = FirepowerHooks.of(game)
-    if hooks.hook.firepower_fire_modifiers not in hooks.live:
+    if "firepower_fire_modifiers" not in hooks.implemented():
         return None
 
     def extra(ctx: combat.FireContext, target: Soldier) -> list[Modifier]:
