@@ -3,16 +3,16 @@
 Every counter is one soldier; each Turn the sequence units are drawn blind from a cup, each giving
 its side an Impulse Phase of two Impulses. The modules, in rule order:
 
-* ``tables``: the Basic Game Card as data (Firepower 1.4, Firepower 6.2, Firepower 6.3)
 * ``terrain``: the mapboard's terrain, fence and hedge pictures (Firepower 1.1, Firepower 4.7)
 * ``soldiers``: soldier counters and their markers (Firepower 1.2.1, Firepower 4.3-4.7)
-* ``state``: the game state, soldiers on the board, marker changes (Firepower 4.4-4.6)
+* ``tables``: the Basic Game Card as data (Firepower 1.4, Firepower 6.2, Firepower 6.3)
 * ``setup``: set-up and preparation for play (Firepower 2)
 * ``sequence``: the sequence of play, Mix, the blind draws (Firepower 3, Firepower 5)
+* ``state``: the game state, soldiers on the board, marker changes (Firepower 4.4-4.6)
 * ``impulses``: the Impulse Phase, speed and status changes, two Impulses (Firepower 6.1)
 * ``actions``: Actions, their MF and their effects (Firepower 6.2, Firepower 6.6)
-* ``los``: line of sight (Firepower 6.3.4)
 * ``combat``: Combat Actions: fire, hand grenades, suppression, melee (Firepower 6.3-6.5)
+* ``los``: line of sight (Firepower 6.3.4)
 * ``victory``: victory conditions of the Basic Game Scenario (Firepower 7)
 * ``rules``: the Optional Rules, one module each, none yet (Firepower 15-27)
 

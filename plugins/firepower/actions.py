@@ -280,7 +280,7 @@ def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[
     """The optional rules' modifiers of one shot (hook ``firepower_fire_modifiers``) as a
     :class:`~hexwar.plugins.firepower.combat.FireContext` wants them; None if no rule adds any."""
     hooks = FirepowerHooks.of(game)
-    if hooks.hook.firepower_fire_modifiers not in hooks.live:
+    if "firepower_fire_modifiers" not in hooks.implemented():
         return None
 
     def extra(ctx: combat.FireContext, target: Soldier) -> list[Modifier]:
@@ -291,8 +291,8 @@ def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[
 
 def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
     """The fire procedure of ``kind`` with the enabled rules' step edits
-    (hook ``firepower_fire_step_edits``)."""
-    return combat.procedure(kind, FirepowerHooks.of(game).fire_step_edits(kind))
+    (hook ``firepower_fire_steps``)."""
+    return combat.procedure(kind, FirepowerHooks.of(game).fire_steps(kind))
 
 
 def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:

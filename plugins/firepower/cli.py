@@ -11,7 +11,7 @@ game, or without a situation the Basic Game Scenario at its set-up, built with t
 rules enabled. So an optional rule installed through an entry point and one offered as a local
 plugin (:class:`TableSide`, for tests and notebooks) take part in exactly the same way: only when
 named with ``--option``, through the hooks ``firepower_fire_modifiers`` and
-``firepower_fire_step_edits``.
+``firepower_fire_steps``.
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
                              suppressed)
         base = tuple(TABLE_CHECK if s.name == "check" else s for s in combat.FIRE_STEPS)
     ctx.extra_modifiers = extra_modifiers(game)
-    steps = combat.procedure("fire", FirepowerHooks.of(game).fire_step_edits("fire"), base=base)
+    steps = combat.procedure("fire", FirepowerHooks.of(game).fire_steps("fire"), base=base)
     resolved = faces is not None
     roller = _Roller(faces or [])
     ctx.roll = roller
@@ -336,7 +336,7 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
     ctx = combat.FireContext("grenade", c, m, sol, t, "HGN", "throw", _Roller([]),
                              target_hex=target, vertex_side=vertex_side,
                              extra_modifiers=extra_modifiers(game))
-    steps = combat.procedure("grenade", FirepowerHooks.of(game).fire_step_edits("grenade"))
+    steps = combat.procedure("grenade", FirepowerHooks.of(game).fire_steps("grenade"))
     faces = _dice(dice)
     ctx.roll = _Roller(faces or [])
     next_roll = _run(ctx, steps, "illegal throw", faces is not None)

@@ -3,7 +3,7 @@ melee (Firepower 6.3-6.5), as pure functions and procedures of named steps.
 
 A fire procedure is a kit :class:`~hexwar.core.kit.Pipeline` of :class:`Step` run over a
 :class:`FireContext` (:func:`procedure`, :func:`run`). Optional rules insert, replace or remove
-steps by name with kit :class:`~hexwar.core.kit.Edit` records (hook ``firepower_fire_step_edits``),
+steps by name with kit :class:`~hexwar.core.kit.Edit` records (hook ``firepower_fire_steps``),
 applied in the kit's one documented order, and add modifiers (``firepower_fire_modifiers``).
 Nothing here touches a game: the context collects effects (eliminations, status changes) that
 :mod:`hexwar.plugins.firepower.actions`, or a table-side command, then applies.

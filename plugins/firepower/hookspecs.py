@@ -41,7 +41,7 @@ def firepower_fire_modifiers(game: Game, ctx: FireContext, target: str) -> Seque
 
 
 @hookspec
-def firepower_fire_step_edits(kind: str) -> Sequence[FireEdit]:
+def firepower_fire_steps(game: Game, kind: str) -> Sequence[FireEdit]:
     """Insert, replace or remove named steps of a fire procedure (``kind``: ``fire`` or
     ``grenade``) with kit ``Edit`` records. The Basic steps are check, hit_number, modifiers,
     shots, suppression (fire) and check, hit_number, throw, blast (grenade).
@@ -97,11 +97,11 @@ class FirepowerHooks(SystemHooks):
             return []
         return collect(hook(game=self.game, ctx=ctx, target=target))
 
-    def fire_step_edits(self, kind: str) -> list[FireEdit]:
-        hook = self.hook.firepower_fire_step_edits
+    def fire_steps(self, kind: str) -> list[FireEdit]:
+        hook = self.hook.firepower_fire_steps
         if hook not in self.live:
             return []
-        return collect(hook(kind=kind))
+        return collect(hook(game=self.game, kind=kind))
 
     def action_types(self) -> list[ActionType]:
         hook = self.hook.firepower_action_types

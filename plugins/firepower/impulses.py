@@ -1,6 +1,6 @@
 """The Basic Game Impulse Phase (Firepower 6.1): changes in speed and status as a sequence unit is
 drawn (Firepower 6.1.1, Firepower 6.1.2) and as the Impulse Phase ends (Firepower 6.1.3), and the
-two Impulses, each the Actions of soldiers in one hex (Firepower 6.1, Firepower 6.2, Firepower
+two Impulses, each the Actions of soldiers in one hex (Firepower 6.1, Firepower 6.2,
 Firepower 6.2.6). The Actions themselves are :mod:`hexwar.plugins.firepower.actions`.
 """
 

@@ -125,13 +125,13 @@ class Sharpshooter:
     def _raise(ctx: combat.FireContext) -> None:
         ctx.hit += 1
 
-    def firepower_fire_step_edits(self, kind: str) -> list[combat.FireEdit]:
+    def firepower_fire_steps(self, game: Any, kind: str) -> list[combat.FireEdit]:
         return [Edit("insert_after", "hit_number", "sharpshooter",
                      combat.Step("sharpshooter", self._raise, "test: sharpshooter"))]
 
 
-Sharpshooter.firepower_fire_step_edits = __import__(  # type: ignore[method-assign]
-    "hexwar.core.markers", fromlist=["hookimpl"]).hookimpl(Sharpshooter.firepower_fire_step_edits)
+Sharpshooter.firepower_fire_steps = __import__(  # type: ignore[method-assign]
+    "hexwar.core.markers", fromlist=["hookimpl"]).hookimpl(Sharpshooter.firepower_fire_steps)
 
 
 def test_a_rule_editing_the_procedure_changes_the_hit_number_at_the_table() -> None:

@@ -46,7 +46,7 @@ class StandInRule:
         return [Modifier("increased fire", 2, "Firepower 16.3.2")]
 
     @hookimpl
-    def firepower_fire_step_edits(self, kind: str) -> list[combat.FireEdit]:
+    def firepower_fire_steps(self, game: Any, kind: str) -> list[combat.FireEdit]:
         step = combat.Step("mark", _mark, "Firepower 16.3.2")
         return [Edit("insert_after", "shots", step=step)] if kind == "fire" else []
 
@@ -102,7 +102,7 @@ def test_optional_rules_hook_into_fire_mf_actions_and_phases(fp_game: Any) -> No
     assert any(m.rule == "Firepower 16.3.2" and m.value == 2 for m in ctx.modifiers["B1"])
     assert any(m.rule == "Firepower 6.3.6.2.7" and m.value == 1 for m in ctx.modifiers["B1"])
     assert "B1" in rule.targets
-    assert ctx.outcome == "marked"                                # firepower_fire_step_edits
+    assert ctx.outcome == "marked"                                # firepower_fire_steps
     assert ctx.rules[-3:] == ["Firepower 6.3.6.3.1", "Firepower 16.3.2", "Firepower 6.4.1"]
     impulses.end_impulse_phase(g, "A")
     assert rule.phases == [("start", "A"), ("end", "A")]          # firepower_impulse_phase_end
@@ -137,7 +137,7 @@ def test_the_system_names_its_facade() -> None:
     (info,) = hexwar_register_systems()
     assert info.hooks is FirepowerHooks
     assert FirepowerHooks.called() == {
-        "firepower_fire_modifiers", "firepower_fire_step_edits", "firepower_action_types",
+        "firepower_fire_modifiers", "firepower_fire_steps", "firepower_action_types",
         "firepower_mf_modifiers", "firepower_impulse_phase_start", "firepower_impulse_phase_end"}
 
 
@@ -171,7 +171,7 @@ class _Insert:
         self.name = name
 
     @hookimpl
-    def firepower_fire_step_edits(self, kind: str) -> list[combat.FireEdit]:
+    def firepower_fire_steps(self, game: Any, kind: str) -> list[combat.FireEdit]:
         return [Edit("insert_after", "shots", step=_step(self.name), rule=self.PLUGIN.name)]
 
 
@@ -209,7 +209,7 @@ class _SteadyAim:
         ctx.hit += 1
 
     @hookimpl
-    def firepower_fire_step_edits(self, kind: str) -> list[combat.FireEdit]:
+    def firepower_fire_steps(self, game: Any, kind: str) -> list[combat.FireEdit]:
         return [Edit("insert_after", "hit_number", step=combat.Step("steady", self._steady))]
 
 
