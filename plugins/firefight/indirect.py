@@ -1,5 +1,6 @@
-"""Indirect fire (Firefight 8.0-8.8): target lists, requests and delays, availability, adjustment, scatter,
-impact zones, the IF CRT and its terrain notes (ERR), and attacks on moving units (Firefight 8.8).
+"""Indirect fire (Firefight 8.0-8.8): target lists, requests and delays, availability, adjustment,
+scatter, impact zones, the IF CRT and its terrain notes (Firefight Errata), and attacks on moving
+units (Firefight 8.8).
 
 State (``game.state.data["firefight"]``): ``if_units`` {id: {side, type, status, mission,
 last_impact, impacted_turn}}, ``target_list`` {side: [labels]} (secret), ``impacts`` [{unit,
@@ -323,8 +324,10 @@ def zone_hexes(game: Game) -> set[Hex]:
 
 
 def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[str, str, str]:
-    """Firefight 8.62, 8.64, Errata: the IF CRT result for one unit: vehicles ignore rolls of 6 or less;
-    dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns (result, table, why)."""
+    """Firefight 8.62, 8.64, Firefight Errata: the IF CRT result for one unit: vehicles ignore
+    rolls of 6 or less; dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns
+    (result, table, why).
+    The two notes still say ``ERR``: they are log text, which the golden games record."""
     d = ff_data()
     if ar <= 0:
         return "-", "-", "AR 0"
