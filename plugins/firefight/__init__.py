@@ -8,15 +8,19 @@ Modules, in rule order:
 * ``hookspecs``: Firefight's own hooks and their facade ``FirefightHooks``
 * ``tables``: the charts and the unit types (Firefight 3.3; stand-ins: docs/decisions.md FFD-1)
 * ``state``: the game-wide state, unit types and classes (Firefight 3.3), events naming units
-* ``sequence``: the sequence of play (Firefight 4.0) and the set-up phases (Firefight 9.13)
+* ``sequence``: the sequence of play and the turn phases (Firefight 4.0)
 * ``sighting``: observation, line of sight and defilade (Firefight 5.0)
 * ``fire``: fire, the fire procedure as named steps, results (Firefight 6.0)
 * ``movement``: movement, transport, stacking and opportunity fire (Firefight 7.0)
 * ``indirect``: indirect fire (Firefight 8.0)
+* ``setup``: set-up before play: force draws, fire plans, deployment, Dragon and RPG-7
+  assignment (Firefight 9.13, 8.1, 6.81, 6.9, Scenarios 7, 9)
 * ``victory``: the scenarios' victory conditions (Firefight 9.0, Scenarios 1-9)
 * ``addenda``: the map options of the Firefight Addenda
 * ``rules``: the optional rules of Firefight II and III (Firefight 10.0-28.0)
 * ``ai``: the AI controller
 * ``cli``: the table-side commands (``hexwar firefight fire``)
+* ``explain``: decisions in words for the terminal (attacks with their Attack Rating, steps with
+  their MP cost)
 * ``testing``: test helpers (``mini_game``)
 """

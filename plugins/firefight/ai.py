@@ -513,7 +513,7 @@ class FirefightAI:
         game = view.game
         if self.posture(game) != "defend":
             return {}
-        from hexwar.plugins.firefight.sequence import deployment_problem
+        from hexwar.plugins.firefight.setup import deployment_problem
         from hexwar.plugins.firefight.sighting import defilade_sides
 
         spec = {"zones": decision.context.get("zones", [])}

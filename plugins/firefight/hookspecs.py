@@ -93,6 +93,7 @@ if TYPE_CHECKING:
     from hexwar.core.los import HexsideHow, LosContext, LosEffect
     from hexwar.core.types import Modifier
     from hexwar.plugins.firefight.fire import FireStep
+    from hexwar.plugins.firefight.indirect import IfStep
 
 #: A sub-procedure run inside a phase with ``yield from`` (may yield Decisions).
 Step = Generator[Any, Any, Any]
@@ -258,6 +259,16 @@ def firefight_fire_steps(game: Game) -> Sequence[Edit[FireStep]]:
     ``result_override`` are the pure part (``resolve_attack``), those before ``range`` the Attack
     Rating (``attack_rating``); these three may be replaced, not removed. Called: once per game,
     when the first shot is resolved."""
+    raise NotImplementedError
+
+
+@hookspec
+def firefight_if_steps(game: Game) -> Sequence[Edit[IfStep]]:
+    """Edits to the indirect-fire attack on one unit, the :class:`~hexwar.core.kit.Pipeline`
+    of :data:`hexwar.plugins.firefight.indirect.IF_STEPS` (``dice``, ``crt``, ``apply``,
+    ``report``; Firefight 8.6-8.65); a step is a callable taking the
+    :class:`~hexwar.plugins.firefight.indirect.IfShot`. Called: once per game, when the first
+    unit is attacked by indirect fire."""
     raise NotImplementedError
 
 
@@ -564,6 +575,12 @@ class FirefightHooks(SystemHooks):
 
     def fire_steps(self) -> list[Edit[FireStep]]:
         hook = self.hook.firefight_fire_steps
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game))
+
+    def if_steps(self) -> list[Edit[IfStep]]:
+        hook = self.hook.firefight_if_steps
         if hook not in self.live:
             return []
         return collect(hook(game=self.game))

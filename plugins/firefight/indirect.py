@@ -1,19 +1,26 @@
-"""Indirect fire (Firefight 8.0-8.8): target lists, requests and delays, availability, adjustment, scatter,
-impact zones, the IF CRT and its terrain notes (ERR), and attacks on moving units (Firefight 8.8).
+"""Indirect fire (Firefight 8.0-8.8): target lists, requests and delays, availability, adjustment,
+scatter, impact zones, the IF CRT and its terrain notes (Firefight Errata), and attacks on moving
+units (Firefight 8.8).
 
 State (``game.state.data["firefight"]``): ``if_units`` {id: {side, type, status, mission,
 last_impact, impacted_turn}}, ``target_list`` {side: [labels]} (secret), ``impacts`` [{unit,
 side, hex, pattern, turn}]. A mission: {unit, side, hex, kind, planned, continuous, scheduled,
 requested, impact_turn}.
+
+The attack on one unit in an Impact Zone is a :class:`~hexwar.core.kit.Pipeline` of named steps
+(:data:`IF_STEPS`: ``dice``, ``crt``, ``apply``, ``report``) worked out on an :class:`IfShot`;
+optional rules change it through ``firefight_if_steps``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import Pipeline, StashKey
 from hexwar.plugins.firefight.fire import apply_result, extra_targets
 from hexwar.plugins.firefight.sighting import has_los
 from hexwar.plugins.firefight.state import (
@@ -317,8 +324,10 @@ def zone_hexes(game: Game) -> set[Hex]:
 
 
 def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[str, str, str]:
-    """Firefight 8.62, 8.64, Errata: the IF CRT result for one unit: vehicles ignore rolls of 6 or less;
-    dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns (result, table, why)."""
+    """Firefight 8.62, 8.64, Firefight Errata: the IF CRT result for one unit: vehicles ignore
+    rolls of 6 or less; dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns
+    (result, table, why).
+    The two notes still say ``ERR``: they are log text, which the golden games record."""
     d = ff_data()
     if ar <= 0:
         return "-", "-", "AR 0"
@@ -333,19 +342,82 @@ def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[st
     return table, table, ""
 
 
+@dataclass
+class IfShot:
+    """One indirect-fire attack on one unit, worked out by the steps of :data:`IF_STEPS`."""
+
+    game: Game
+    unit: Unit
+    ar: int
+    side: str
+    why: str
+    roll: int | None = None
+    result: str = "-"
+    table: str = "-"
+    note: str = ""
+    applied: str = ""
+
+
+IfStep = Callable[[IfShot], None]
+
+
+def _if_dice(shot: IfShot) -> None:
+    """Firefight 8.6: two dice, unless the caller gave the roll."""
+    if shot.roll is None:
+        who = public_ref(shot.game, shot.unit.id)
+        shot.roll = shot.game.dice.d6(f"IF {who} die 1") + shot.game.dice.d6(f"IF {who} die 2")
+
+
+def _if_crt(shot: IfShot) -> None:
+    """Firefight 8.62, 8.64, Firefight Errata: the IF CRT (:func:`if_result`)."""
+    assert shot.roll is not None
+    shot.result, shot.table, shot.note = if_result(shot.game, shot.unit, shot.ar, shot.side,
+                                                   shot.roll)
+
+
+def _if_apply(shot: IfShot) -> None:
+    """Firefight 8.65: the result takes effect on the unit."""
+    shot.applied = apply_result(shot.game, shot.unit.id, shot.result, "indirect")
+
+
+def _if_report(shot: IfShot) -> None:
+    """The attack in the log, with its cases."""
+    report_about(shot.game, "indirect_fire", [shot.unit.id], result=shot.result,
+                 rules=["Firefight 8.6", "Firefight 8.64", "Firefight 8.65"], target=shot.unit.id,
+                 ar=shot.ar, roll=shot.roll, table=shot.table, note=shot.note,
+                 applied=shot.applied, why=shot.why)
+
+
+#: one indirect-fire attack on one unit, in order
+IF_STEPS: tuple[tuple[str, IfStep], ...] = (
+    ("dice", _if_dice),
+    ("crt", _if_crt),
+    ("apply", _if_apply),
+    ("report", _if_report),
+)
+#: the game's indirect-fire attack procedure, with the enabled rules' edits
+IF_PIPELINE = StashKey[Pipeline[IfStep]]("firefight.if_pipeline")
+
+
+def if_pipeline(game: Game) -> Pipeline[IfStep]:
+    """The indirect-fire attack procedure with the rules' edits (``firefight_if_steps``), built
+    once per game."""
+    cached = game.stash.get(IF_PIPELINE)
+    if cached is None:
+        cached = Pipeline(IF_STEPS, hooks(game).if_steps(), what="Firefight indirect fire step")
+        game.stash[IF_PIPELINE] = cached
+    return cached
+
+
 def attack_unit(game: Game, unit: Unit, ar: int, side: str, why: str,
                 roll: int | None = None) -> dict[str, Any]:
-    """One IF attack on one unit (Firefight 7.34, 8.6, 8.63); passengers ride it out (docs/decisions.md
-    FFD-16)."""
-    if roll is None:
-        who = public_ref(game, unit.id)
-        roll = game.dice.d6(f"IF {who} die 1") + game.dice.d6(f"IF {who} die 2")
-    res, table, note = if_result(game, unit, ar, side, roll)
-    applied = apply_result(game, unit.id, res, "indirect")
-    report_about(game, "indirect_fire", [unit.id], result=res,
-                 rules=["Firefight 8.6", "Firefight 8.64", "Firefight 8.65"], target=unit.id, ar=ar,
-                 roll=roll, table=table, note=note, applied=applied, why=why)
-    return {"target": unit.id, "ar": ar, "roll": roll, "result": res, "applied": applied}
+    """One IF attack on one unit (Firefight 7.34, 8.6, 8.63), the steps of :func:`if_pipeline`;
+    passengers ride it out (docs/decisions.md FFD-16)."""
+    shot = IfShot(game, unit, ar, side, why, roll=roll)
+    for step in if_pipeline(game).steps:
+        step(shot)
+    return {"target": unit.id, "ar": ar, "roll": shot.roll, "result": shot.result,
+            "applied": shot.applied}
 
 
 def attack_zones(game: Game) -> list[dict[str, Any]]:
