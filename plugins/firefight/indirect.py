@@ -326,8 +326,7 @@ def zone_hexes(game: Game) -> set[Hex]:
 def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[str, str, str]:
     """Firefight 8.62, 8.64, Firefight Errata: the IF CRT result for one unit: vehicles ignore
     rolls of 6 or less; dismounted personnel in a Town hex ignore rolls of 3 or 4. Returns
-    (result, table, why).
-    The two notes still say ``ERR``: they are log text, which the golden games record."""
+    (result, table, why)."""
     d = ff_data()
     if ar <= 0:
         return "-", "-", "AR 0"
@@ -335,10 +334,10 @@ def if_result(game: Game, unit: Unit, ar: int, side: str, roll: int) -> tuple[st
     if table == "-":
         return "-", table, ""
     if is_vehicle(unit) and roll <= 6:
-        return "-", table, "vehicle: rolls of 6 or less are no effect (ERR, Firefight 8.62)"
+        return "-", table, "vehicle: rolls of 6 or less are no effect (Firefight 8.62, Errata)"
     assert unit.hex is not None
     if not is_vehicle(unit) and roll in (3, 4) and game.board.terrain_of.get(unit.hex) == "town":
-        return "-", table, "personnel in Town: rolls 3-4 are no effect (ERR, Firefight 8.64)"
+        return "-", table, "personnel in Town: rolls 3-4 are no effect (Firefight 8.64, Errata)"
     return table, table, ""
 
 
