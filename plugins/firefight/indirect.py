@@ -115,18 +115,19 @@ def request_problem(game: Game, side: str, unit_id: str, hex_label: str, *,
     if continuous:
         if u.get("impacted_turn") != game.state.turn or u.get("last_impact") is None:
             return "Continuous Fire only in the turn the unit's fire impacted (Firefight 8.32)"
-        # Firefight 8.32: from the current impact hex; Firefight 8.51 (Clarifications): or from the
-        # hex the fire was shifted
-        # to this turn ("walking" the fire), LOS still required (Firefight 8.71)
-        bases = [game.board.parse(u["last_impact"])]
-        if u.get("last_adjusted"):
-            bases.append(game.board.parse(u["last_adjusted"]))
-        ok = [b for b in bases if b.distance(h) <= CONTINUOUS_RANGE]
-        if not ok:
-            return ("Continuous Fire may shift at most two hexes (Firefight 8.32, Firefight 8.51 "
+        # Firefight 8.32: the new hex is at most two hexes from the current Impact hex; Firefight
+        # 8.51 (Clarifications): or it is the hex the fire was shifted to this turn ("walking"
+        # the fire), measured from nothing. Either way a friendly unit must see the Impact hex
+        # (Firefight 8.71); sight of the shifted hex does not stand in for it.
+        impact = game.board.parse(u["last_impact"])
+        shifted = u.get("last_adjusted")
+        walked = bool(shifted) and game.board.parse(str(shifted)) == h
+        if impact.distance(h) > CONTINUOUS_RANGE and not walked:
+            return ("Continuous Fire may name a hex at most two hexes from the Impact hex "
+                    "(Firefight 8.32) or the hex the fire was shifted to (Firefight 8.51 "
                     "(Clarifications))")
-        if not any(sees(game, side, b) for b in ok):
-            return "no friendly unit sees the impact hex (Firefight 8.71)"
+        if not sees(game, side, impact):
+            return "no friendly unit sees the Impact hex (Firefight 8.71)"
         return None
     if not sees(game, side, h):
         return "no friendly unit can see the hex (Firefight 8.71)"

@@ -185,8 +185,9 @@ def if_request(game: Game) -> Step:
                 v = IF.if_units(game)[uid]
                 if v.get("impacted_turn") == game.state.turn and v.get("last_impact"):
                     last = game.board.parse(v["last_impact"])
+                    walked = v.get("last_adjusted")  # Firefight 8.51 (Clarifications)
                     for lbl in enemy_hexes:
-                        if (last.distance(game.board.parse(lbl)) <= 2 and
+                        if ((last.distance(game.board.parse(lbl)) <= 2 or lbl == walked) and
                                 IF.request_problem(game, side, uid, lbl, continuous=True) is None):
                             opts.append({"unit": uid, "hex": lbl, "continuous": True})
                 kinds = [k for k in IF.mission_kinds(game, side, uid) if k != "he"]

@@ -1226,12 +1226,35 @@ def test_public_alias_hides_ids_from_the_other_side(tmp_path: Path) -> None:
 
 
 def test_ff_96_walk_the_fire_from_the_adjusted_hex(tmp_path: Path) -> None:
+    """Firefight 8.32, 8.71, 8.51 (Clarifications): the new hex is within two hexes of the Impact
+    hex, or the hex the fire was shifted to itself; a friendly unit must see the Impact hex."""
     g = _if_game(tmp_path, M81[:1])
     g.state.phase = "firefight.if_request"
     u = IF.if_units(g)["m0"]
     u.update(impacted_turn=g.state.turn, last_impact="1013", last_adjusted="1010")
-    assert IF.request_problem(g, "US", "m0", "1008", continuous=True) is None  # 2 from 1010
-    assert IF.request_problem(g, "US", "m0", "1006", continuous=True) is not None
+    assert IF.request_problem(g, "US", "m0", "1010", continuous=True) is None  # the shifted hex
+    assert IF.request_problem(g, "US", "m0", "1011", continuous=True) is None  # 2 from 1013
+    assert IF.request_problem(g, "US", "m0", "1015", continuous=True) is None  # 2 from 1013
+    # 2 from the shifted hex but 5 from the Impact hex: not measured from the shifted hex
+    why = IF.request_problem(g, "US", "m0", "1008", continuous=True) or ""
+    assert "Firefight 8.32" in why
+    assert "Firefight 8.32" in (IF.request_problem(g, "US", "m0", "1006", continuous=True) or "")
+
+
+def test_ff_96_continuous_fire_needs_sight_of_the_impact_hex(tmp_path: Path) -> None:
+    """Firefight 8.71: seeing the shifted hex does not stand in for seeing the Impact hex."""
+    g = _if_game(tmp_path, M81[:1], hexes=[{"at": "1012", "terrain": "forest"}])
+    g.state.phase = "firefight.if_request"
+    assert IF.sees(g, "US", g.board.parse("1010"))
+    assert not IF.sees(g, "US", g.board.parse("1013"))
+    u = IF.if_units(g)["m0"]
+    u.update(impacted_turn=g.state.turn, last_impact="1013", last_adjusted="1010")
+    for target in ("1010", "1011", "1014"):  # the shifted hex, and hexes near both
+        why = IF.request_problem(g, "US", "m0", target, continuous=True) or ""
+        assert "Firefight 8.71" in why and "Impact hex" in why, (target, why)
+    u.update(last_impact="1010", last_adjusted="1013")  # now the Impact hex is the one seen
+    assert IF.request_problem(g, "US", "m0", "1013", continuous=True) is None
+    assert IF.request_problem(g, "US", "m0", "1012", continuous=True) is None
 
 
 @pytest.mark.parametrize("n", range(1, 10))
