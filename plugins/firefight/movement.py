@@ -101,9 +101,10 @@ def step_cost(game: Game | None, board: Board, unit: Unit, src: Hex, dst: Hex) -
 
 def mover_problem(game: Game, unit: Unit) -> str | None:
     """Why ``unit`` may not start a move now (Firefight 6.11, 6.52, 6.54, 7.21, 7.22, 7.42)."""
+    # a removed dummy (Firefight 12.0) is gone for good, whatever entry orders it had
     entering = unit.hex is None and "enter" in unit.state and not unit.state.get("exited") \
-        and not unit.state.get("destroyed") and int(unit.state["enter"].get("turn", 1)) <= \
-        game.state.turn
+        and not unit.state.get("destroyed") and "removed" not in unit.state \
+        and int(unit.state["enter"].get("turn", 1)) <= game.state.turn
     if unit.hex is None and not entering:
         return "the unit is not on the map"
     if carried(unit):

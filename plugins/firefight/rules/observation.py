@@ -177,6 +177,7 @@ def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
                   hex=game.board.label(u.hex), rule="Firefight 12.0")
         u.hex = None
         u.state["removed"] = game.state.turn
+        u.state.pop("enter", None)  # removed for good: a dummy spotted entering never re-enters
 
 
 def conceal(game: Game, u: Unit) -> None:

@@ -185,6 +185,41 @@ def test_ff_39_spotted_dummy_is_removed(tmp_path: Path) -> None:
     assert MV.stacking_violations(g) == {}
 
 
+def test_dummy_spotted_while_entering_never_re_enters(tmp_path: Path) -> None:
+    """Firefight 12.0: a dummy spotted on its entry hex is removed for good; its entry orders go
+    with it (it came back face-up the next Game-Turn: Scenario 9, seed 3, dummy-su9)."""
+    g = mini_game(tmp_path, [U("us", "US-TM", "US", "1005"),
+                             U("d", "SU-Dummy", "SU", "1010", enter={"turn": 1, "hexes": ["1010"]}),
+                             U("t", "SU-T62", "SU", "1030")], rules=DUMMY_RULES)
+    d = u(g, "d")
+    assert d.state.get("enter") and OBS.face_down(d)
+    OBS.sweep(g)  # spotted at 5 hexes on the hex it entered by
+    assert d.hex is None and "removed" in d.state and "enter" not in d.state
+    g.state.turn += 1
+    assert MV.mover_problem(g, d) == "the unit is not on the map"
+    d.state["enter"] = {"turn": 1, "hexes": ["1010"]}  # a save written before the fix
+    assert MV.mover_problem(g, d) == "the unit is not on the map"
+
+
+def test_scenario_9_seed_3_no_removed_dummy_moves_again() -> None:
+    """The game the defect was found in: no dummy moves after it was removed (Firefight 12.0)."""
+    from hexwar.core.cli import _controllers, _resolve_scenario_path
+    from hexwar.core.scenario import load_and_validate
+
+    options = ("firefight.observation", "firefight.dummies")
+    sc = load_and_validate(_resolve_scenario_path("firefight:scenario-9"), options=options)
+    g = Game(sc, seed=3, options=options)
+    controllers, _ = _controllers(g, "ai,ai", 3)
+    g.play(controllers)
+    removed: set[str] = set()
+    for e in g.log.events:
+        if e.get("type") == "dummy_removed":
+            removed.add(str(e["unit"]))
+        elif e.get("type") in ("move_start", "move"):
+            assert e.get("unit") not in removed, e
+    assert "dummy-su9" in removed
+
+
 def test_dummies_do_not_stack_and_limit(tmp_path: Path) -> None:
     from hexwar.plugins.firefight.rules.dummies import dummy_problem, is_dummy
 
