@@ -29,17 +29,25 @@ mbt_group = click.Group("mbt", help="MBT (Avalon Hill): table-side adjudication 
 
 
 def _dice_faces(text: str) -> list[int]:
-    """``"06,25,60"`` (two-dice rolls, 01-100) -> faces white, coloured for each (MBT 4.2)."""
+    """``"06,25,60"`` (two-dice rolls, 01-100, ``00`` read as 100) -> faces white, coloured for
+    each (MBT 4.2). A bad value is a :class:`click.BadParameter` naming it."""
     faces: list[int] = []
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
-        v = int(part)
+        if not (part.isascii() and part.isdigit() and len(part) <= 3):
+            raise click.BadParameter(f"a two-dice roll is a number 01-100 (00 = 100), not {part!r}")
+        v = 100 if part == "00" else int(part)
         if not 1 <= v <= 100:
             raise click.BadParameter(f"a two-dice roll is 01-100 (00 = 100), not {part}")
         v %= 100
         faces += [v // 10, v % 10]
     return faces
+
+
+def _dice_option(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
+    """``--dice``, checked before the shot is set up (exit 2 naming the option and the value)."""
+    return _dice_faces(value or "")
 
 
 class _ForcedDice:
@@ -135,7 +143,8 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
 @click.option("--hull-down", is_flag=True, help="Target hull down (Advanced MBT 13.2.2.3).")
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Enable an optional rule for this shot (repeatable; see hexwar plugins).")
-@click.option("--dice", default="", help="Two-dice rolls in order, e.g. 06,25,60 (to hit, location, damage).")
+@click.option("--dice", default="", callback=_dice_option,
+              help="Two-dice rolls in order, e.g. 06,25,60 (to hit, location, damage).")
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(exists=True),
               help="Your own data card files or folders (replace shipped cards by name).")
 @click.option("--tables", "table_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
@@ -146,7 +155,7 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
 def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: str | None, rng: int,
          terrain: str, firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int,
          brewup: int, elevation: str, angle: str, hull_down: bool, options: tuple[str, ...],
-         dice: str, card_dirs: tuple[str, ...], table_dirs: tuple[str, ...], seed: int,
+         dice: list[int], card_dirs: tuple[str, ...], table_dirs: tuple[str, ...], seed: int,
          as_json: bool) -> None:
     """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1).
 
@@ -176,7 +185,7 @@ def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: s
             brewup_hexes=brewup, elevation=elevation, angle=angle,  # type: ignore[arg-type]
             hull_down=hull_down,
         )
-        d = _ForcedDice(_dice_faces(dice), seed)
+        d = _ForcedDice(dice, seed)
         shot = shot_at_table(game, fu, tu, s, d)
     except HexwarError as exc:
         click.echo(f"error: {exc}", err=True)

@@ -147,3 +147,29 @@ def test_the_table_game_is_a_game_with_the_rule_and_two_units_on_no_hex(tmp_path
     assert game.rules_enabled == (RULE,) and MbtHooks.of(game).implemented() == {"mbt_ap_modifiers"}
     assert (firer.hex, target.hex) == (None, None) and not game.state.units
     assert (firer.side, target.side) == ("Soviet", "NATO")
+
+
+@pytest.mark.parametrize("bad", ["x", "06,x", "6.5", "-5", "1e2", "٣"])
+def test_bad_dice_is_a_usage_error_naming_the_value(bad: str) -> None:
+    """``--dice x`` crashed with a ValueError traceback: now exit 2 naming the option and value."""
+    r = fire("T-72M1", "Leopard 1A4", "--range", "5", "--dice", bad)
+    assert r.exit_code == 2, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert "--dice" in r.output and bad.split(",")[-1] in r.output and "01-100" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_bad_dice_through_the_hexwar_command() -> None:
+    import subprocess
+
+    r = subprocess.run([sys.executable, "-m", "hexwar.core", "mbt", "fire", "T-72M1",
+                        "Leopard 1A4", "--range", "5", "--dice", "x"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 2, r.stderr
+    assert "'x'" in r.stderr and "--dice" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_dice_00_reads_as_100() -> None:
+    out = json.loads(fire("T-72M1", "Leopard 1A4", "--range", "5", "--dice", "00,25,60",
+                          "--json").output)
+    assert out["rolls"][0]["value"] == 100 and out["hits"] == 0
