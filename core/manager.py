@@ -12,7 +12,7 @@ import os
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from types import ModuleType
+from types import CodeType, ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
@@ -239,7 +239,7 @@ def _registration_problem(pm: pluggy.PluginManager, plugin: InstalledPlugin) -> 
     for impl in pm.hook.hexwar_register_systems.get_hookimpls():
         if impl.plugin is not plugin.module:
             continue
-        records: Iterable[object] = impl.function() or ()
+        records = cast("Iterable[object]", impl.function() or ())
         registered += [str(getattr(r, "name", r)) for r in records]
     if m.kind != "system" and registered:
         return (f"it registers the game system(s) {', '.join(map(repr, registered))}; only a "
@@ -421,6 +421,45 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
         pm.register(plugin, name=name)
     except pluggy.PluginValidationError as exc:
         raise PluginError(f"plugin {name!r} is broken: {_validation_message(exc)}") from exc
+
+
+def plugin_of_traceback(pm: pluggy.PluginManager, tb: TracebackType | None,
+                        systems: Iterable[str] = ()) -> str | None:
+    """The registered plugin whose code raised: the innermost frame of ``tb`` that runs one of a
+    plugin's hook implementations or code of its module (for ``systems``, code anywhere in the
+    system's package). ``None`` when no plugin's code is on the traceback (core code raised)."""
+    systems = set(systems)
+    codes: dict[CodeType, str] = {}
+    modules: dict[str, str] = {}
+    packages: dict[str, str] = {}
+    for name, plugin in pm.list_name_plugin():
+        if name == "core.defaults" or plugin is None:
+            continue
+        for caller in pm.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                code = getattr(impl.function, "__code__", None)
+                if impl.plugin is plugin and isinstance(code, CodeType):
+                    codes.setdefault(code, name)
+        module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+        modules.setdefault(module, name)
+        package = getattr(plugin, "__package__", None) if isinstance(plugin, ModuleType) else None
+        if name in systems:
+            packages.setdefault(package or module, name)
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        if frame.f_code in codes:
+            return codes[frame.f_code]
+        module = str(frame.f_globals.get("__name__", ""))
+        for known, name in modules.items():
+            if module == known or module.startswith(known + "."):
+                return name
+        for known, name in packages.items():
+            if module == known or module.startswith(known + "."):
+                return name
+    return None
 
 
 def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:

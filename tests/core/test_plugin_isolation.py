@@ -154,3 +154,73 @@ def test_keyboard_interrupt_during_an_import_still_stops_the_program(tmp_path: P
         monkeypatch.undo()
         sys.modules.pop("hexwar_t_ctrl_c", None)
         manager.installed_plugins(refresh=True)
+
+
+# -- a plugin failing mid-game -----------------------------------------------------------------
+
+TOY = Path(__file__).parent / "toy" / "scenario.toml"
+
+
+def _faulty_rule() -> object:
+    from types import ModuleType
+    from typing import Any
+
+    from hexwar.core.markers import hookimpl
+    from hexwar.core.types import Modifier, PluginManifest
+
+    def helper(game: Any) -> float:
+        return 1 / (game.state.turn - 2)  # fails on turn 2, in the plugin's own helper
+
+    class Impl:
+        @hookimpl
+        def toy_fire_modifiers(self, game: Any, attack: dict[str, Any]) -> list[Modifier]:
+            return [Modifier("toy.faulty", helper(game), "toy 1")]
+
+    module = ModuleType("toy.faulty")
+    module.PLUGIN = PluginManifest(name="toy.faulty", system="toy",  # type: ignore[attr-defined]
+                                   kind="rule", title="Faulty", summary="raises on turn 2")
+    module.toy_fire_modifiers = Impl().toy_fire_modifiers  # type: ignore[attr-defined]
+    return module
+
+
+def test_a_hook_raising_mid_game_ends_it_naming_the_plugin(tmp_path: Path) -> None:
+    from hexwar.core.engine.controllers import RandomController
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.record import load_saved, save_game
+    from hexwar.core.engine.replay import rebuild
+    from hexwar.core.errors import PluginFailure
+    from hexwar.core.scenario import Scenario
+
+    from .toy import toy_system
+
+    faulty = _faulty_rule()
+    game = Game(Scenario.load(TOY), seed=2, options=["toy.faulty"],
+                local_plugins=[toy_system, faulty])
+    players = {s: RandomController(s, 2) for s in game.state.sides}
+    with pytest.raises(PluginFailure) as err:
+        game.play(players)
+    failure = err.value
+    assert failure.plugin == "toy.faulty"
+    assert failure.message == "ZeroDivisionError: division by zero"
+    assert "plugin 'toy.faulty' failed: ZeroDivisionError" in str(failure)
+    kept = len(game.decisions)
+    assert failure.decisions == kept and kept > 0
+    # the state is the one after the last decision played in full
+    assert game.state.digest() == game.decisions[-1]["hash"] and game.state.turn == 2
+    with pytest.raises(PluginFailure):  # the game stays ended
+        game.answer("b1")
+    save = tmp_path / "failed.json"
+    save_game(game, save)
+    again = rebuild(load_saved(save), verify=True, local_plugins=[toy_system, faulty])
+    assert again.state.digest() == game.state.digest() and again.pending is not None
+
+
+def test_code_anywhere_in_a_system_package_is_that_system_s() -> None:
+    scope: dict[str, object] = {"__name__": "hexwar.plugins.mbt.fire"}
+    exec("def boom():\n    raise KeyError('x')\n", scope)  # a frame of that module
+    pm = manager.build_plugin_manager("mbt")
+    try:
+        scope["boom"]()  # type: ignore[operator]
+    except KeyError as exc:
+        assert manager.plugin_of_traceback(pm, exc.__traceback__, ["mbt"]) == "mbt"
+        assert manager.plugin_of_traceback(pm, exc.__traceback__, []) is None
