@@ -175,18 +175,24 @@ class Game:
                 self._record_decision(decision, choice)
                 return
             answers, self._answers = self._answers, []
-            self._guarded_advance(answers)
+            digest = self._guarded_advance(answers)
         else:
-            self._guarded_advance(choice)
-        self._record_decision(decision, choice)
+            digest = self._guarded_advance(choice)
+        self._record_decision(decision, choice, digest)
 
-    def _guarded_advance(self, value: Any) -> None:
-        """Advance the sequence of play; when a plugin's code raises, put the game back as it
-        was after the last decision played in full, end it, and raise :class:`PluginFailure`
-        naming the plugin (any other error too is raised with the game put back)."""
+    def _guarded_advance(self, value: Any) -> str:
+        """Advance the sequence of play and return the state hash after it; when a plugin's code
+        raises (or leaves a value in the state that is not JSON), put the game back as it was
+        after the last decision played in full, end it, and raise :class:`PluginFailure` naming
+        the plugin (any other error too is raised with the game put back)."""
         kept = len(self.decisions) - 1
         try:
             self._advance(value)
+            try:
+                return self.state.digest()
+            except TypeError as exc:
+                owner, where = self._non_json_owner()
+                raise PluginFailure(owner, f"{exc} (at {where})", decisions=kept) from exc
         except Exception as exc:
             del self.decisions[kept:]
             self._pending, self._answers, self._simultaneous, self._deferred = [], [], False, []
@@ -197,14 +203,39 @@ class Game:
                 raise
             raise failure from exc
 
+    def _non_json_owner(self) -> tuple[str, str]:
+        """Which plugin's state holds a value that is not JSON, and where: a top-level key of
+        the system state is the plugin of that name (the system's by default)."""
+        import json
+
+        def bad(value: Any) -> bool:
+            try:
+                json.dumps(value, default=_json_default)
+            except TypeError:
+                return True
+            return False
+
+        for key, value in sorted(self.state.data.items()):
+            if bad(value):
+                owner = key if key in {n for n, _ in self.pm.list_name_plugin()} else None
+                return owner or self.scenario.system, f"state data {key!r}"
+        for uid, unit in sorted(self.state.units.items()):
+            for key, value in sorted(unit.state.items()):
+                if bad(value):
+                    return self.scenario.system, f"unit {uid!r} state {key!r}"
+        return self.scenario.system, "the game state"
+
     def _restore(self, kept: int) -> None:
         """Put the state back as it was after decision ``kept``: the same scenario, seed and
         plugins re-run over the decisions kept (a copy of the state before every decision would
         slow every game down; this costs only when a game fails)."""
-        again = Game(self.scenario, seed=self.seed, options=self.rules_enabled,
-                     extra_plugins=self._extra, local_plugins=self._local)
-        for record in self.decisions[:kept]:
-            again.answer(record["choice"])
+        try:
+            again = Game(self.scenario, seed=self.seed, options=self.rules_enabled,
+                         extra_plugins=self._extra, local_plugins=self._local)
+            for record in self.decisions[:kept]:
+                again.answer(record["choice"])
+        except Exception:  # a plugin that fails differently the second time: keep what is there
+            return
         self.state, self.result = again.state, again.result
 
     def _failed(self, exc: Exception, kept: int | None) -> Exception:
@@ -219,8 +250,8 @@ class Game:
             return exc
         return PluginFailure(plugin, f"{type(exc).__name__}: {exc}", decisions=kept)
 
-    def _record_decision(self, decision: Decision, choice: Choice) -> None:
-        digest = self.state.digest()
+    def _record_decision(self, decision: Decision, choice: Choice, digest: str | None = None) -> None:
+        digest = digest if digest is not None else self.state.digest()
         self.decisions[-1]["hash"] = digest
         # a secret choice is the deciding side's alone until the phase reveals it
         self.log.append(
@@ -325,6 +356,12 @@ class Game:
     def _on_roll(self, roll: Roll) -> None:
         self.log.append({"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
                          **roll.as_dict()}, visible_to=None)
+
+
+def _json_default(value: object) -> object:
+    from hexwar.core.engine.state import _reject
+
+    return _reject(value)
 
 
 def _hexwar_version() -> str:

@@ -224,3 +224,36 @@ def test_code_anywhere_in_a_system_package_is_that_system_s() -> None:
     except KeyError as exc:
         assert manager.plugin_of_traceback(pm, exc.__traceback__, ["mbt"]) == "mbt"
         assert manager.plugin_of_traceback(pm, exc.__traceback__, []) is None
+
+
+def test_non_json_plugin_state_ends_the_game_naming_the_plugin() -> None:
+    from types import ModuleType
+    from typing import Any
+
+    from hexwar.core.engine.controllers import RandomController
+    from hexwar.core.engine.game import Game
+    from hexwar.core.errors import PluginFailure
+    from hexwar.core.markers import hookimpl
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.types import Modifier, PluginManifest
+
+    from .toy import toy_system
+
+    class Impl:
+        @hookimpl
+        def toy_fire_modifiers(self, game: Any, attack: dict[str, Any]) -> list[Modifier]:
+            if game.state.turn == 2:
+                game.state.data["toy.junk"] = object()
+            return []
+
+    junk = ModuleType("toy.junk")
+    junk.PLUGIN = PluginManifest(name="toy.junk", system="toy", kind="rule",  # type: ignore[attr-defined]
+                                 title="Junk", summary="stores an object")
+    junk.toy_fire_modifiers = Impl().toy_fire_modifiers  # type: ignore[attr-defined]
+    game = Game(Scenario.load(TOY), seed=2, options=["toy.junk"], local_plugins=[toy_system, junk])
+    with pytest.raises(PluginFailure) as err:
+        game.play({s: RandomController(s, 2) for s in game.state.sides})
+    assert err.value.plugin == "toy.junk"
+    assert "JSON" in err.value.message and "state data 'toy.junk'" in err.value.message
+    assert "toy.junk" not in game.state.data
+    assert game.state.digest() == game.decisions[-1]["hash"]
