@@ -336,7 +336,14 @@ def resolve_rules(
             continue
         m = plugin.manifest
         for req in m.requires:
-            if req not in chosen and req != m.system:
+            if req in chosen or req == m.system:
+                continue
+            if req in _broken:
+                problems.append(f"optional rule {name!r} requires {req!r}, which is installed "
+                                f"but broken: {_broken[req]}")
+            elif req not in installed:
+                problems.append(f"optional rule {name!r} requires {req!r}, which is not installed")
+            else:
                 problems.append(f"optional rule {name!r} requires {req!r}, which is not enabled")
     for i, name in enumerate(chosen):
         for other in chosen[i + 1 :]:
