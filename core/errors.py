@@ -47,6 +47,28 @@ class PluginError(HexwarError):
     """A plugin is unknown, misdeclared, or conflicts with another enabled plugin."""
 
 
+class PluginFailure(PluginError):
+    """A plugin's code raised during a game (a hook or a phase): the game ends there.
+
+    ``plugin`` names the plugin whose code raised, ``message`` is the original error (its type
+    and text), ``decisions`` how many decisions the game kept (its state is as it was after the
+    last of them, so a save of it resumes from there).
+    """
+
+    def __init__(self, plugin: str, message: str, *, decisions: int | None = None) -> None:
+        super().__init__(plugin, message)
+        self.plugin = plugin
+        self.message = message
+        self.decisions = decisions
+
+    def __str__(self) -> str:
+        text = f"plugin {self.plugin!r} failed: {self.message}"
+        if self.decisions is not None:
+            text += (f"; the game stops after decision {self.decisions}, the last one that "
+                     "was played in full")
+        return text
+
+
 class RulesError(HexwarError):
     """An action the rules forbid: an illegal move, an attack that may not be made, and so on.
 

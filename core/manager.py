@@ -12,7 +12,7 @@ import os
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from types import ModuleType
+from types import CodeType, ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
@@ -61,44 +61,108 @@ _broken: dict[str, str] = {}
 _invalid: dict[str, str] | None = None  # hook validation problems, computed on first need
 
 
+#: the distribution whose plugins are built in: a plugin of another package never replaces one
+CORE_DISTRIBUTION = "hexwar"
+
+
 def installed_plugins(*, refresh: bool = False) -> dict[str, InstalledPlugin]:
     """Every working plugin installed in this environment, by name (entry points of
     ``hexwar.plugins``).
 
-    A plugin whose module cannot be imported, which lacks a valid ``PLUGIN`` manifest, or whose
-    entry-point name differs from its manifest's name is left out and listed by
-    :func:`broken_plugins`; asking for it by name raises :class:`PluginError` with the reason. One
-    broken package never stops the others from working.
+    Each plugin is loaded on its own. A plugin whose module cannot be imported (any exception, or
+    ``sys.exit`` during the import; only ``KeyboardInterrupt`` goes through), which lacks a valid
+    ``PLUGIN`` manifest, or whose entry-point name differs from its manifest's name is left out
+    and listed by :func:`broken_plugins` with its package and the reason; asking for it by name
+    raises :class:`PluginError` with the reason. Two packages claiming one plugin name are
+    refused by name; when one of them is hexwar itself, the built-in plugin stays and the other
+    is refused. One broken package never stops the others from working.
     """
     global _cache, _invalid
     if _cache is not None and not refresh:
         return _cache
     found: dict[str, InstalledPlugin] = {}
+    claims: dict[str, list[InstalledPlugin]] = {}
     _broken.clear()
     _invalid = None
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        try:
-            module = ep.load()
-        except Exception as exc:  # a broken third-party package is reported, not fatal
-            _broken[ep.name] = f"plugin {ep.name!r} ({ep.value}) failed to import: {exc}"
-            continue
-        manifest = getattr(module, "PLUGIN", None)
-        if not isinstance(manifest, PluginManifest):
-            _broken[ep.name] = (f"plugin {ep.name!r} ({ep.value}) has no PLUGIN manifest "
-                                "(a hexwar.core.types.PluginManifest module attribute)")
-            continue
-        if manifest.name != ep.name:
-            _broken[ep.name] = (f"entry point {ep.name!r} loads a plugin whose manifest is "
-                                f"named {manifest.name!r}")
-            continue
-        if ep.name in found:
-            _broken[ep.name] = f"two installed packages both provide plugin {ep.name!r}"
-            continue
         dist = ep.dist.name if ep.dist is not None else "?"
         version = ep.dist.version if ep.dist is not None else "?"
-        found[ep.name] = InstalledPlugin(manifest, module, dist, version)
+        where = f"{ep.value}, package {dist}"
+        try:
+            module = ep.load()
+            manifest = getattr(module, "PLUGIN", None)
+        except KeyboardInterrupt:
+            raise
+        except SystemExit as exc:  # a plugin must not end the program by being imported
+            _broken[ep.name] = (f"plugin {ep.name!r} ({where}) called sys.exit({exc.code!r}) "
+                                "while being imported")
+            continue
+        except Exception as exc:  # a broken third-party package is reported, not fatal
+            _broken[ep.name] = (f"plugin {ep.name!r} ({where}) failed to import: "
+                                f"{type(exc).__name__}: {exc}")
+            continue
+        if not isinstance(manifest, PluginManifest):
+            _broken[ep.name] = (f"plugin {ep.name!r} ({where}) has no PLUGIN manifest "
+                                "(a hexwar.core.types.PluginManifest module attribute)")
+            continue
+        problem = manifest_problem(manifest)
+        if problem is not None:
+            _broken[ep.name] = f"plugin {ep.name!r} ({where}) has an invalid manifest: {problem}"
+            continue
+        if manifest.name != ep.name:
+            _broken[ep.name] = (f"entry point {ep.name!r} ({where}) loads a plugin whose manifest "
+                                f"is named {manifest.name!r}")
+            continue
+        claims.setdefault(ep.name, []).append(InstalledPlugin(manifest, module, dist, version))
+    for name, claimants in claims.items():
+        if len(claimants) == 1:
+            found[name] = claimants[0]
+            continue
+        packages = ", ".join(sorted(p.distribution for p in claimants))
+        builtin = [p for p in claimants if _normalise(p.distribution) == CORE_DISTRIBUTION]
+        if len(builtin) == 1:
+            found[name] = builtin[0]
+            for other in claimants:
+                if other is not builtin[0]:
+                    _broken[f"{name} ({other.distribution})"] = (
+                        f"package {other.distribution} provides plugin {name!r}, which is "
+                        f"built into hexwar; refused (packages claiming {name!r}: {packages})")
+            continue
+        _broken[name] = (f"packages {packages} all provide plugin {name!r}; refused, "
+                         "uninstall all but one")
     _cache = found
     return found
+
+
+def _normalise(distribution: str) -> str:
+    import re
+
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+_MANIFEST_TUPLES = ("implements", "requires", "conflicts", "bridges")
+
+
+def manifest_problem(manifest: PluginManifest) -> str | None:
+    """What is wrong with a plugin's manifest (field types and values), or ``None``."""
+    problems: list[str] = []
+    for key in ("name", "system", "title", "summary", "version"):
+        value = getattr(manifest, key, None)
+        if not isinstance(value, str):
+            problems.append(f"{key} must be a string, not {type(value).__name__} {value!r:.60}")
+    if isinstance(manifest.name, str) and not manifest.name.strip():
+        problems.append("name is empty")
+    kind = getattr(manifest, "kind", None)
+    if kind not in ("system", "rule", "adapter"):
+        problems.append(f"kind must be 'system', 'rule' or 'adapter', not {kind!r:.60}")
+    for key in _MANIFEST_TUPLES:
+        value = getattr(manifest, key, None)
+        if not isinstance(value, tuple | list) or not all(isinstance(v, str) for v in value):
+            problems.append(f"{key} must be a tuple of plugin names (strings), not "
+                            f"{type(value).__name__} {value!r:.60}")
+    if kind == "system" and not problems and manifest.system != manifest.name:
+        problems.append(f"a system's manifest names itself as its system, not {manifest.system!r}")
+    return "; ".join(problems) or None
 
 
 def broken_plugins() -> dict[str, str]:
@@ -155,12 +219,35 @@ def validate_plugin(name: str, *, local: Sequence[InstalledPlugin] = (),
         current = name
         pm.register(plugin.module, name=name)
         pm.check_pending()
+        problem = _registration_problem(pm, plugin)
+        if problem is not None:
+            return problem
     except Exception as exc:  # pluggy.PluginValidationError, or a hook that fails on registration
         if isinstance(exc, pluggy.PluginValidationError):
             current = pm.get_name(exc.plugin) or current
         if current != name:
             return f"it needs {current!r}, which is broken: {_validation_message(exc)}"
         return _validation_message(exc)
+    return None
+
+
+def _registration_problem(pm: pluggy.PluginManager, plugin: InstalledPlugin) -> str | None:
+    """A plugin may register only its own game system: a system registers the system it is
+    named after, any other plugin none (so no plugin re-registers another's system name)."""
+    m = plugin.manifest
+    registered: list[str] = []
+    for impl in pm.hook.hexwar_register_systems.get_hookimpls():
+        if impl.plugin is not plugin.module:
+            continue
+        records = cast("Iterable[object]", impl.function() or ())
+        registered += [str(getattr(r, "name", r)) for r in records]
+    if m.kind != "system" and registered:
+        return (f"it registers the game system(s) {', '.join(map(repr, registered))}; only a "
+                "system plugin may register a system (refused)")
+    others = [r for r in registered if r != m.name]
+    if others:
+        return (f"it registers the game system(s) {', '.join(map(repr, others))}, but it is "
+                f"system {m.name!r}; a system may register only itself (refused)")
     return None
 
 
@@ -249,7 +336,14 @@ def resolve_rules(
             continue
         m = plugin.manifest
         for req in m.requires:
-            if req not in chosen and req != m.system:
+            if req in chosen or req == m.system:
+                continue
+            if req in _broken:
+                problems.append(f"optional rule {name!r} requires {req!r}, which is installed "
+                                f"but broken: {_broken[req]}")
+            elif req not in installed:
+                problems.append(f"optional rule {name!r} requires {req!r}, which is not installed")
+            else:
                 problems.append(f"optional rule {name!r} requires {req!r}, which is not enabled")
     for i, name in enumerate(chosen):
         for other in chosen[i + 1 :]:
@@ -334,6 +428,45 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
         pm.register(plugin, name=name)
     except pluggy.PluginValidationError as exc:
         raise PluginError(f"plugin {name!r} is broken: {_validation_message(exc)}") from exc
+
+
+def plugin_of_traceback(pm: pluggy.PluginManager, tb: TracebackType | None,
+                        systems: Iterable[str] = ()) -> str | None:
+    """The registered plugin whose code raised: the innermost frame of ``tb`` that runs one of a
+    plugin's hook implementations or code of its module (for ``systems``, code anywhere in the
+    system's package). ``None`` when no plugin's code is on the traceback (core code raised)."""
+    systems = set(systems)
+    codes: dict[CodeType, str] = {}
+    modules: dict[str, str] = {}
+    packages: dict[str, str] = {}
+    for name, plugin in pm.list_name_plugin():
+        if name == "core.defaults" or plugin is None:
+            continue
+        for caller in pm.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                code = getattr(impl.function, "__code__", None)
+                if impl.plugin is plugin and isinstance(code, CodeType):
+                    codes.setdefault(code, name)
+        module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+        modules.setdefault(module, name)
+        package = getattr(plugin, "__package__", None) if isinstance(plugin, ModuleType) else None
+        if name in systems:
+            packages.setdefault(package or module, name)
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        if frame.f_code in codes:
+            return codes[frame.f_code]
+        module = str(frame.f_globals.get("__name__", ""))
+        for known, name in modules.items():
+            if module == known or module.startswith(known + "."):
+                return name
+        for known, name in packages.items():
+            if module == known or module.startswith(known + "."):
+                return name
+    return None
 
 
 def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:

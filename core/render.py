@@ -203,10 +203,10 @@ def _counter_text(u: Mapping[str, Any], cx: float, cy: float, cs: float, size: f
     inner = cs * 0.9
     fid = _fit(uid, inner, size * 0.3)
     out.append(f'<text x="{_fmt(cx)}" y="{_fmt(cy - cs * 0.06)}" font-size="{_fmt(fid)}" '
-               f'fill="{ink}">{_esc(uid)}</text>')
+               f'fill="{_esc(ink)}">{_esc(uid)}</text>')
     if tname:
         out.append(f'<text x="{_fmt(cx)}" y="{_fmt(cy + cs * 0.3)}" '
-                   f'font-size="{_fmt(_fit(tname, inner, size * 0.21))}" fill="{ink}" '
+                   f'font-size="{_fmt(_fit(tname, inner, size * 0.21))}" fill="{_esc(ink)}" '
                    f'font-weight="normal">{_esc(tname)}</text>')
     status = _unit_markers(u)
     if status:
@@ -346,7 +346,7 @@ def _hex_layer(lay: _Layout, terrain: Mapping[str, TerrainType | None], heights:
         if heights.span > 0:
             fill = _mix(base, _HIGH_GROUND, _SHADE * (heights.of[h] - heights.lo) / heights.span)
         pts = " ".join(f"{_fmt(cx + dx)},{_fmt(cy + dy)}" for dx, dy in lay.corners)
-        out.append(f'<polygon class="hex" points="{pts}" fill="{fill}" '
+        out.append(f'<polygon class="hex" points="{pts}" fill="{_esc(fill)}" '
                    f'data-label="{_esc(board.label(h))}" data-terrain="{_esc(tname)}"/>')
     out.append("</g>")
     return out, used
@@ -663,7 +663,7 @@ def _stack(lay: _Layout, h: Hex, group: Sequence[Mapping[str, Any]],
                        f'width="{_fmt(cs)}" height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" '
                        'fill="#000" fill-opacity="0.3"/>')
         out.append(f'<rect x="{_fmt(cx - cs / 2)}" y="{_fmt(cy - cs / 2)}" width="{_fmt(cs)}" '
-                   f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{fill}" '
+                   f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{_esc(fill)}" '
                    f'stroke="#1a1a1a" stroke-width="{_fmt(max(0.8, size / 30))}"/>')
         if i == 0:
             out.extend(_counter_text(u, cx, cy, cs, size, _text_color(fill)))
@@ -768,7 +768,7 @@ def _legend(x: float, y: float, terrain: Mapping[str, tuple[str, str]], hexsides
     heading("Terrain")
     for title in sorted(terrain):
         color, name = terrain[title]
-        rows.append(f'<rect x="{_fmt(x + 10)}" y="{_fmt(yy)}" width="22" height="14" fill="{color}" '
+        rows.append(f'<rect x="{_fmt(x + 10)}" y="{_fmt(yy)}" width="22" height="14" fill="{_esc(color)}" '
                     'stroke="#555" stroke-width="0.6"/>')
         rows.append(f'<text class="leg legend-terrain" data-terrain="{_esc(name)}" x="{_fmt(x + 40)}" '
                     f'y="{_fmt(yy + 11)}"><title>{_esc(title)}</title>{_esc(_shorten(title))}</text>')
@@ -813,7 +813,7 @@ def _legend(x: float, y: float, terrain: Mapping[str, tuple[str, str]], hexsides
         heading("Sides")
         for side, color in colors.items():
             rows.append(f'<rect x="{_fmt(x + 10)}" y="{_fmt(yy)}" width="22" height="14" rx="2" '
-                        f'fill="{color}" stroke="#111" stroke-width="0.8"/>')
+                        f'fill="{_esc(color)}" stroke="#111" stroke-width="0.8"/>')
             rows.append(f'<text class="leg legend-side" data-side="{_esc(side)}" x="{_fmt(x + 40)}" '
                         f'y="{_fmt(yy + 11)}">{_esc(side)}</text>')
             yy += 20

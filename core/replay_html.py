@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -54,9 +55,46 @@ def replay_html(saved: SavedGame, *, side: str | None = None,
             on_step(replay.index, len(saved.decisions))
     if frames[-1]["label"] != _frame(game, side, seen)["label"]:
         frames.append(_frame(game, side, seen))
-    title = html.escape(f"{scenario.title} — seed {header['seed']}"
-                        + (f", as {side} saw it" if side else ""))
-    return _PAGE.replace("__TITLE__", title).replace("__FRAMES__", json.dumps(frames))
+    title = f"{scenario.title} — seed {header['seed']}" + (f", as {side} saw it" if side else "")
+    return page_html(title, frames)
+
+
+#: Characters that must not appear raw in JSON inside a ``<script>`` block: ``<`` and ``>`` (a
+#: ``</script>`` or ``<!--`` in a string would end or change the block), ``&`` (for XHTML
+#: readers) and the line separators U+2028/U+2029 (line ends to older JavaScript parsers).
+_SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                  "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def script_json(value: Any) -> str:
+    """``value`` as JSON that is safe to embed in an HTML ``<script>`` block (it parses back to
+    the same value in JavaScript)."""
+    text = json.dumps(value)
+    for raw, escaped in _SCRIPT_UNSAFE.items():
+        text = text.replace(raw, escaped)
+    return text
+
+
+def page_html(title: str, frames: list[dict[str, Any]]) -> str:
+    """The replay page for ``frames`` (each ``label``, ``svg``, ``results``).
+
+    The title is HTML-escaped; each frame's picture (an SVG document from the renderer, which
+    escapes every text and attribute it writes) goes into a ``<template>`` of its own, and the
+    labels and results are embedded as script-safe JSON and shown as text, never as markup.
+    """
+    pictures = "\n".join(f'<template id="frame-{i}">{_svg_element(f["svg"])}</template>'
+                          for i, f in enumerate(frames))
+    data = [{"label": str(f["label"]), "results": [str(r) for r in f["results"]]} for f in frames]
+    parts = {"__TITLE__": html.escape(title, quote=True), "__FRAMES__": script_json(data),
+             "__PICTURES__": pictures}
+    # one pass, so a title holding the text "__FRAMES__" stays a title
+    return re.sub("__TITLE__|__FRAMES__|__PICTURES__", lambda m: parts[m.group(0)], _PAGE)
+
+
+def _svg_element(svg: str) -> str:
+    """The ``<svg>`` element of an SVG document (an XML declaration before it dropped)."""
+    start = svg.find("<svg")
+    return svg[start:] if start >= 0 else html.escape(svg)
 
 
 _PAGE = """<!doctype html>
@@ -72,13 +110,15 @@ body { font-family: system-ui, sans-serif; margin: 1em; background: #f4f1ea; col
 <div id="bar"><button id="prev">&larr;</button><input id="slider" type="range" min="0" value="0">
 <button id="next">&rarr;</button><strong id="label"></strong></div>
 <div id="pic"></div><h2>Results in this step</h2><ol id="log"></ol>
+__PICTURES__
 <script>
 const frames = __FRAMES__;
 const slider = document.getElementById("slider");
 slider.max = frames.length - 1;
 function show(i) {
   const f = frames[i];
-  document.getElementById("pic").innerHTML = f.svg;
+  const pic = document.getElementById("frame-" + i).content.cloneNode(true);
+  document.getElementById("pic").replaceChildren(pic);
   document.getElementById("label").textContent = f.label;
   const log = document.getElementById("log");
   log.innerHTML = "";

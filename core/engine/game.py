@@ -15,9 +15,9 @@ from hexwar.core.dice import Dice, Roll
 from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit
-from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.errors import HexwarError, PluginFailure, RulesError
 from hexwar.core.kit.stash import Stash
-from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin
+from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin, plugin_of_traceback
 from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
 
 if TYPE_CHECKING:
@@ -47,9 +47,10 @@ class Game:
         #: per-game derived data of plugins (caches, hook facades), under typed keys
         self.stash = Stash()
         self.rules_enabled = tuple(sorted(set(scenario.rules) | set(options)))
+        self._extra, self._local = list(extra_plugins), list(local_plugins)
         self.pm = build_plugin_manager(
             scenario.system, self.rules_enabled, guests=scenario.guest_systems(),
-            extra=extra_plugins, local=[local_plugin(m) for m in local_plugins],
+            extra=self._extra, local=[local_plugin(m) for m in self._local],
         )
         self.hooks = Hooks(self.pm)
         self.system = self.hooks.system_info(scenario.system)
@@ -68,9 +69,17 @@ class Game:
         self._pending: list[Decision] = []
         self._answers: list[Choice] = []
         self._simultaneous = False
+        #: the error that ended the game when a plugin's code raised (:meth:`answer`)
+        self.failure: HexwarError | None = None
         self.log.open(self._header())
         self._gen = self._main()
-        self._advance(None)
+        try:
+            self._advance(None)
+        except Exception as exc:
+            failure = self._failed(exc, None)
+            if failure is exc:
+                raise
+            raise failure from exc
 
     # -- identity ----------------------------------------------------------------------------
     def _header(self) -> dict[str, Any]:
@@ -152,6 +161,8 @@ class Game:
     def answer(self, choice: Choice) -> None:
         """Answer the pending decision. An illegal choice raises :class:`RulesError` and changes
         nothing."""
+        if self.failure is not None:
+            raise self.failure
         decision = self.pending
         if decision is None:
             raise HexwarError("the game is over; there is no decision to answer")
@@ -164,13 +175,83 @@ class Game:
                 self._record_decision(decision, choice)
                 return
             answers, self._answers = self._answers, []
-            self._advance(answers)
+            digest = self._guarded_advance(answers)
         else:
-            self._advance(choice)
-        self._record_decision(decision, choice)
+            digest = self._guarded_advance(choice)
+        self._record_decision(decision, choice, digest)
 
-    def _record_decision(self, decision: Decision, choice: Choice) -> None:
-        digest = self.state.digest()
+    def _guarded_advance(self, value: Any) -> str:
+        """Advance the sequence of play and return the state hash after it; when a plugin's code
+        raises (or leaves a value in the state that is not JSON), put the game back as it was
+        after the last decision played in full, end it, and raise :class:`PluginFailure` naming
+        the plugin (any other error too is raised with the game put back)."""
+        kept = len(self.decisions) - 1
+        try:
+            self._advance(value)
+            try:
+                return self.state.digest()
+            except TypeError as exc:
+                owner, where = self._non_json_owner()
+                raise PluginFailure(owner, f"{exc} (at {where})", decisions=kept) from exc
+        except Exception as exc:
+            del self.decisions[kept:]
+            self._pending, self._answers, self._simultaneous, self._deferred = [], [], False, []
+            self._restore(kept)
+            failure = self._failed(exc, kept)
+            self.failure = failure if isinstance(failure, HexwarError) else None
+            if failure is exc:
+                raise
+            raise failure from exc
+
+    def _non_json_owner(self) -> tuple[str, str]:
+        """Which plugin's state holds a value that is not JSON, and where: a top-level key of
+        the system state is the plugin of that name (the system's by default)."""
+        import json
+
+        def bad(value: Any) -> bool:
+            try:
+                json.dumps(value, default=_json_default)
+            except TypeError:
+                return True
+            return False
+
+        for key, value in sorted(self.state.data.items()):
+            if bad(value):
+                owner = key if key in {n for n, _ in self.pm.list_name_plugin()} else None
+                return owner or self.scenario.system, f"state data {key!r}"
+        for uid, unit in sorted(self.state.units.items()):
+            for key, value in sorted(unit.state.items()):
+                if bad(value):
+                    return self.scenario.system, f"unit {uid!r} state {key!r}"
+        return self.scenario.system, "the game state"
+
+    def _restore(self, kept: int) -> None:
+        """Put the state back as it was after decision ``kept``: the same scenario, seed and
+        plugins re-run over the decisions kept (a copy of the state before every decision would
+        slow every game down; this costs only when a game fails)."""
+        try:
+            again = Game(self.scenario, seed=self.seed, options=self.rules_enabled,
+                         extra_plugins=self._extra, local_plugins=self._local)
+            for record in self.decisions[:kept]:
+                again.answer(record["choice"])
+        except Exception:  # a plugin that fails differently the second time: keep what is there
+            return
+        self.state, self.result = again.state, again.result
+
+    def _failed(self, exc: Exception, kept: int | None) -> Exception:
+        """The error to raise for ``exc`` raised by the sequence of play: a
+        :class:`PluginFailure` naming the plugin whose code raised, unless ``exc`` already is a
+        deliberate hexwar error or no plugin's code raised it."""
+        if isinstance(exc, HexwarError):
+            return exc
+        systems = [self.scenario.system, *self.scenario.guest_systems()]
+        plugin = plugin_of_traceback(self.pm, exc.__traceback__, systems)
+        if plugin is None:
+            return exc
+        return PluginFailure(plugin, f"{type(exc).__name__}: {exc}", decisions=kept)
+
+    def _record_decision(self, decision: Decision, choice: Choice, digest: str | None = None) -> None:
+        digest = digest if digest is not None else self.state.digest()
         self.decisions[-1]["hash"] = digest
         # a secret choice is the deciding side's alone until the phase reveals it
         self.log.append(
@@ -275,6 +356,12 @@ class Game:
     def _on_roll(self, roll: Roll) -> None:
         self.log.append({"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
                          **roll.as_dict()}, visible_to=None)
+
+
+def _json_default(value: object) -> object:
+    from hexwar.core.engine.state import _reject
+
+    return _reject(value)
 
 
 def _hexwar_version() -> str:

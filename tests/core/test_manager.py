@@ -68,6 +68,20 @@ def test_missing_requirement_and_conflicts_are_all_reported() -> None:
     assert resolve_rules("toy", ["toy.b", "toy.a"], local=plugins) == ["toy.a", "toy.b"]
 
 
+def test_a_requirement_that_is_not_installed_is_named_as_such() -> None:
+    """Issue 9 item 18: not "not enabled" (enabling it would not help) but "not installed"."""
+    plugins = local(toy_system, rule("toy.a", requires=("toy.ghost",)), rule("toy.b"))
+    with pytest.raises(PluginError) as err:
+        resolve_rules("toy", ["toy.a"], local=plugins)
+    text = str(err.value)
+    assert "optional rule 'toy.a' requires 'toy.ghost', which is not installed" in text
+    assert "not enabled" not in text
+    # installed but not enabled still says so
+    plugins = local(toy_system, rule("toy.a", requires=("toy.b",)), rule("toy.b"))
+    with pytest.raises(PluginError, match=r"requires 'toy\.b', which is not enabled"):
+        resolve_rules("toy", ["toy.a"], local=plugins)
+
+
 def make_modifier_rule(name: str, value: float) -> ModuleType:
     class Impl:
         @hookimpl
