@@ -7,6 +7,7 @@ progress bar on a terminal. Each installed system may add its own group (``hexwa
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from collections import Counter
@@ -274,6 +275,26 @@ def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
         console.print(f"  - {escape(reason)}", highlight=False)
 
 
+_SIGN_KEY_HELP = ("Sign the record with HMAC-SHA256 under the key in FILE (default: the "
+                  "HEXWAR_SIGNING_KEY environment variable, if set).")
+
+
+def _signing_key(key_file: str | None) -> bytes | None:
+    """The signing key: the bytes of ``key_file`` (a trailing newline dropped), else the
+    ``HEXWAR_SIGNING_KEY`` environment variable, else ``None``."""
+    if key_file is not None:
+        try:
+            key = Path(key_file).read_bytes().rstrip(b"\r\n")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {key_file}: {exc.strerror}",
+                                     param_hint="'--sign-key-file'") from exc
+        if not key:
+            raise click.BadParameter(f"{key_file} is empty", param_hint="'--sign-key-file'")
+        return key
+    env = os.environ.get("HEXWAR_SIGNING_KEY")
+    return env.encode("utf-8") if env else None
+
+
 @cli.command()
 @click.argument("scenario")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's dice.")
@@ -283,23 +304,26 @@ def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the event log (JSON lines).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
               help="Save the game here (after every decision when a human plays, else at the end).")
+@click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
-         save_path: str | None, as_json: bool) -> None:
+         save_path: str | None, sign_key_file: str | None, as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end."""
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
     from hexwar.core.scenario import load_and_validate
 
+    key = _signing_key(sign_key_file)
     sc = load_and_validate(_resolve_scenario_path(scenario), options=options_)
     with _open_log(log_path) as stream:
-        game = Game(sc, seed=seed, options=options_, log=EventLog(stream))
+        log = EventLog(stream, signing_key=key)
+        game = Game(sc, seed=seed, options=options_, log=log)
         controllers, words = _controllers(game, players, seed)
         human = any(w == "human" for w in words.values())
 
         def after(g: Any) -> None:
             if save_path and human:
-                save_game(g, save_path, players=words)
+                save_game(g, save_path, players=words, signing_key=key)
 
         try:
             with _progress(sc.turns, f"{sc.id}", enabled=not as_json and not human
@@ -309,8 +333,9 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
                     bar.update(bar.task_ids[0], completed=g.state.turn)
                 result = game.play(controllers, on_decision=step)
         finally:
+            log.close()
             if save_path:
-                save_game(game, save_path, players=words)
+                save_game(game, save_path, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 
@@ -323,17 +348,26 @@ def _open_log(path: str | None) -> Iterator[Any]:
         yield handle
 
 
+def _print_notes(saved: Any) -> None:
+    for note in saved.notes:
+        err_console.print(f"[yellow]note:[/] {escape(saved.path)}: {escape(note)}", highlight=False)
+
+
 @cli.command()
 @click.argument("save", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", default=None, help="Players for the rest of the game (default: as saved).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save here (default: SAVE).")
+@click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def resume(save: str, players: str | None, save_path: str | None, as_json: bool) -> None:
-    """Resume a saved game and play it to its end."""
+def resume(save: str, players: str | None, save_path: str | None, sign_key_file: str | None,
+           as_json: bool) -> None:
+    """Resume a saved game (a save, or a log) and play it to its end."""
     from hexwar.core.engine.record import load_saved, save_game
     from hexwar.core.engine.replay import rebuild
 
+    key = _signing_key(sign_key_file)
     saved = load_saved(save)
+    _print_notes(saved)
     game = rebuild(saved, verify=True)
     words_text = players or ",".join(saved.players.get(s, "ai") for s in game.state.sides)
     controllers, words = _controllers(game, words_text, game.seed)
@@ -341,34 +375,67 @@ def resume(save: str, players: str | None, save_path: str | None, as_json: bool)
     if game.pending is None:
         console.print("the saved game is already over")
     try:
-        result = game.play(controllers, on_decision=lambda g: save_game(g, target, players=words)
-                           if "human" in words.values() else None)
+        result = game.play(controllers, on_decision=lambda g: save_game(
+            g, target, players=words, signing_key=key) if "human" in words.values() else None)
     finally:
-        save_game(game, target, players=words)
+        save_game(game, target, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 
 @cli.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
-@click.option("--verify", is_flag=True, help="Check the state hash after every decision.")
+@click.option("--verify", is_flag=True,
+              help="Check every state hash and every recorded event, that the log is complete, "
+                   "and its signature when a key is given.")
+@click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None,
+              help="Check the record's HMAC-SHA256 signature under the key in FILE (default: the "
+                   "HEXWAR_SIGNING_KEY environment variable, if set).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def replay(log: str, verify: bool, as_json: bool) -> None:
-    """Re-run a game from its log or save (its seed and decisions)."""
-    from hexwar.core.engine.record import load_saved
-    from hexwar.core.engine.replay import rebuild
+def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> None:
+    """Re-run a game from its log or save (its seed and decisions).
 
+    With --verify, a failed check exits with status 1."""
+    from hexwar.core.engine.record import check_signature, load_saved
+    from hexwar.core.engine.replay import rebuild
+    from hexwar.core.errors import DataError, ReplayMismatch
+
+    key = _signing_key(sign_key_file)
     saved = load_saved(log)
-    with _progress(len(saved.decisions), "replay", enabled=not as_json and sys.stderr.isatty()) as bar:
-        game = rebuild(saved, verify=verify,
-                       on_step=lambda i, n: bar.update(bar.task_ids[0], completed=i))
-    data = {"decisions": len(saved.decisions), "verified": verify, "hash": game.state.digest(),
-            "turn": game.state.turn, "over": game.result is not None,
+    if not verify:
+        _print_notes(saved)
+    signed = False
+    try:
+        if verify and saved.kind == "log" and saved.end is None:
+            cut = "its last line is torn" if saved.torn else "it has no closing record"
+            raise ReplayMismatch(f"{saved.path}: the log is incomplete ({cut}): the game was cut "
+                                 f"short after {len(saved.decisions)} decisions, or the log was "
+                                 f"truncated")
+        if verify and key is not None:
+            check_signature(saved, key)
+            signed = True
+        with _progress(len(saved.decisions), "replay",
+                       enabled=not as_json and sys.stderr.isatty()) as bar:
+            game = rebuild(saved, verify=verify,
+                           on_step=lambda i, n: bar.update(bar.task_ids[0], completed=i))
+    except (ReplayMismatch, DataError) as exc:
+        if not verify:
+            raise
+        err_console.print(f"[bold red]verification failed:[/] {escape(str(exc))}", highlight=False)
+        sys.exit(1)
+    data = {"decisions": len(saved.decisions), "verified": verify, "signed": signed,
+            "complete": saved.kind == "save" or saved.end is not None,
+            "hash": game.state.digest(), "turn": game.state.turn, "over": game.result is not None,
             "result": game.result.as_dict() if game.result else None}
     if as_json:
         _emit_json(data)
     else:
         state = "over" if game.result else "in progress"
-        check = "every state hash matched" if verify else "not verified"
+        if verify:
+            check = ("every state hash and every recorded event matched"
+                     + (", and the signature is valid" if signed else
+                        "; the signature was not checked (no key)" if saved.signature else ""))
+        else:
+            check = "not verified"
         console.print(f"replayed {len(saved.decisions)} decisions: {check}; game {state} at turn "
                       f"{game.state.turn}")
         if game.result:

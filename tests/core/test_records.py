@@ -174,3 +174,160 @@ def test_a_log_of_an_unknown_version_is_refused(tmp_path: Path) -> None:
     log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     with pytest.raises(DataError, match="log format version 99 is not supported"):
         load_saved(log)
+
+
+# -- item 4: verification that means something ------------------------------------------------
+
+
+def cli_run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False, env=env)
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def fp_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished Firepower game's log, played from the command line."""
+    path = tmp_path_factory.mktemp("fp") / "game.jsonl"
+    code, out = cli_run("play", "firepower:basic", "--seed", "2", "--players", "random,random",
+                        "--log", str(path))
+    assert code == 0, out
+    return path
+
+
+def records(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def write_records(path: Path, recs: list[dict[str, object]]) -> None:
+    path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in recs), encoding="utf-8")
+
+
+def test_the_log_ends_with_a_closing_record(fp_log: Path) -> None:
+    recs = records(fp_log)
+    assert recs[-1] == {"type": "end", "records": len(recs) - 1}
+    code, out = cli_run("replay", str(fp_log), "--verify", "--json")
+    assert code == 0, out
+    assert json.loads(out)["verified"] and json.loads(out)["complete"]
+
+
+def test_a_log_cut_at_a_line_boundary_fails_verification(fp_log: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    recs = records(fp_log)
+    last_decision = max(i for i, r in enumerate(recs) if r["type"] == "decision")
+    write_records(cut, recs[: last_decision - 5])
+    code, out = cli_run("replay", str(cut), "--verify")
+    assert code == 1 and "the log is incomplete" in out
+
+
+def test_a_closing_record_that_miscounts_is_refused(fp_log: Path, tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    recs = records(fp_log)
+    write_records(cut, [*recs[:-6], recs[-1]])
+    code, out = cli_run("replay", str(cut), "--verify")
+    assert code == 2 and "the closing record counts" in out
+
+
+@pytest.mark.parametrize("kind, field, forged", [
+    ("result", "result", "forged"),
+    ("roll", "value", 99),
+])
+def test_a_forged_result_or_die_roll_is_detected(fp_log: Path, tmp_path: Path, kind: str,
+                                                 field: str, forged: object) -> None:
+    bad = tmp_path / "forged.jsonl"
+    recs = records(fp_log)
+    index = next(i for i, r in enumerate(recs) if r["type"] == kind and field in r)
+    recs[index] = {**recs[index], field: forged}
+    write_records(bad, recs)
+    code, out = cli_run("replay", str(bad), "--verify")
+    assert code == 1, out
+    assert f"forged.jsonl:{index + 1}: the recorded '{kind}' record differs" in out
+    assert field in out
+
+
+def test_a_log_without_its_hashes_fails_verification(fp_log: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "nohash.jsonl"
+    recs = [{k: v for k, v in r.items() if k != "hash"} for r in records(fp_log)]
+    write_records(bad, recs)
+    code, out = cli_run("replay", str(bad), "--verify")
+    assert code == 1 and "has no state hash" in out
+
+
+def test_a_scenario_without_its_checksum_fails_verification(fp_log: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "nosha.jsonl"
+    recs = records(fp_log)
+    recs[0] = {k: v for k, v in recs[0].items() if k != "scenario_sha256"}
+    write_records(bad, recs)
+    code, out = cli_run("replay", str(bad), "--verify")
+    assert code == 1 and "lacks the scenario's hash" in out
+
+
+def test_a_save_cut_short_fails_verification(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    code, out = cli_run("play", "firepower:basic", "--seed", "2", "--players", "random,random",
+                        "--save", str(save))
+    assert code == 0, out
+    doc = json.loads(save.read_text())
+    doc["decisions"] = doc["decisions"][: len(doc["decisions"]) // 3]
+    save.write_text(json.dumps(doc, indent=1))
+    code, out = cli_run("replay", str(save), "--verify")
+    assert code == 1 and "decisions are missing or were changed" in out
+
+
+def _signed_game(path: Path, key: bytes | None, players_seed: int) -> None:
+    from hexwar.core.cli import _resolve_scenario_path
+    from hexwar.core.scenario import load_and_validate
+
+    sc = load_and_validate(_resolve_scenario_path("firepower:basic"))
+    with path.open("w", encoding="utf-8") as stream:
+        log = EventLog(stream, signing_key=key)
+        game = Game(sc, seed=2, log=log)
+        game.play({s: RandomController(s, players_seed) for s in game.state.sides})
+        log.close()
+
+
+def test_a_signed_log_verifies_with_its_key_and_a_forgery_does_not(tmp_path: Path) -> None:
+    key = tmp_path / "key"
+    key.write_text("s3cret\n")
+    real, forged = tmp_path / "real.jsonl", tmp_path / "forged.jsonl"
+    _signed_game(real, b"s3cret", players_seed=1)
+    code, out = cli_run("replay", str(real), "--verify", "--sign-key-file", str(key), "--json")
+    assert code == 0, out
+    assert json.loads(out)["signed"]
+    code, out = cli_run("replay", str(real), "--verify", "--json",
+                        env={"HEXWAR_SIGNING_KEY": "s3cret"})
+    assert code == 0 and json.loads(out)["signed"]
+    code, out = cli_run("replay", str(real), "--verify", env={"HEXWAR_SIGNING_KEY": "wrong"})
+    assert code == 1 and "signature does not match" in out
+    # another game of the same scenario and seed, its hashes and events all re-derived by the
+    # engine, wearing the real game's signature: consistent, so only the key can tell
+    _signed_game(forged, None, players_seed=5)
+    recs = records(forged)
+    assert [r.get("choice") for r in recs] != [r.get("choice") for r in records(real)]
+    recs[-1] = {**recs[-1], "signature": records(real)[-1]["signature"]}
+    write_records(forged, recs)
+    assert cli_run("replay", str(forged), "--verify")[0] == 0
+    code, out = cli_run("replay", str(forged), "--verify", "--sign-key-file", str(key))
+    assert code == 1 and "signature does not match" in out
+    # an unsigned log checked with a key is refused
+    unsigned = tmp_path / "unsigned.jsonl"
+    _signed_game(unsigned, None, players_seed=1)
+    code, out = cli_run("replay", str(unsigned), "--verify", "--sign-key-file", str(key))
+    assert code == 1 and "not signed" in out
+
+
+def test_a_signed_save_detects_a_forged_decision(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    env = {"HEXWAR_SIGNING_KEY": "k"}
+    code, out = cli_run("play", "firepower:basic", "--seed", "2", "--players", "random,random",
+                        "--save", str(save), env=env)
+    assert code == 0, out
+    assert cli_run("replay", str(save), "--verify", env=env)[0] == 0
+    doc = json.loads(save.read_text())
+    doc["players"] = {"A": "human"}
+    save.write_text(json.dumps(doc, indent=1))
+    code, out = cli_run("replay", str(save), "--verify", env=env)
+    assert code == 1 and "signature does not match" in out
