@@ -295,6 +295,57 @@ def _signing_key(key_file: str | None) -> bytes | None:
     return env.encode("utf-8") if env else None
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _check_outputs(outputs: list[tuple[str, str | None, str | None]], inputs: list[Path]) -> None:
+    """Refuse, before any game is played, an output that cannot be written or would overwrite
+    an input or another output. ``outputs`` lists (option, path, kind): ``kind`` ``"log"`` or
+    ``"save"`` also refuses an existing file that is not a hexwar record of that kind."""
+    from hexwar.core.engine.record import sniff_kind
+
+    seen: list[tuple[str, Path]] = []
+    for option, value, kind in outputs:
+        if value is None:
+            continue
+        path = Path(value)
+        hint = f"'{option}'"
+        folder = path.resolve().parent
+        if not folder.is_dir():
+            raise click.BadParameter(f"cannot write {value}: the folder {folder} does not exist",
+                                     param_hint=hint)
+        if path.is_dir():
+            raise click.BadParameter(f"{value} is a folder", param_hint=hint)
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise click.BadParameter(f"cannot write {value}: permission denied", param_hint=hint)
+        for source in inputs:
+            if _same_file(path, source) or path.resolve() == source.resolve():
+                raise click.BadParameter(f"{value} is this command's input ({source}); "
+                                         f"it would be overwritten", param_hint=hint)
+        for other_option, other in seen:
+            if _same_file(path, other) or path.resolve() == other.resolve():
+                raise click.BadParameter(f"{value} is also given to '{other_option}'",
+                                         param_hint=hint)
+        if kind is not None and path.is_file() and path.stat().st_size > 0:
+            try:
+                found = sniff_kind(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                found = None
+            if found != kind:
+                raise click.BadParameter(f"{value} exists and is not a hexwar {kind}; refusing to "
+                                         f"overwrite it", param_hint=hint)
+        seen.append((option, path))
+
+
+def _player_files(players: str) -> list[Path]:
+    return [Path(w.strip().removeprefix("script:")) for w in players.split(",")
+            if w.strip().startswith("script:")]
+
+
 @cli.command()
 @click.argument("scenario")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's dice.")
@@ -314,7 +365,12 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
     from hexwar.core.scenario import load_and_validate
 
     key = _signing_key(sign_key_file)
-    sc = load_and_validate(_resolve_scenario_path(scenario), options=options_)
+    scenario_path = _resolve_scenario_path(scenario)
+    inputs = [scenario_path, *_player_files(players)]
+    if sign_key_file is not None:
+        inputs.append(Path(sign_key_file))
+    _check_outputs([("--log", log_path, "log"), ("--save", save_path, "save")], inputs)
+    sc = load_and_validate(scenario_path, options=options_)
     with _open_log(log_path) as stream:
         log = EventLog(stream, signing_key=key)
         game = Game(sc, seed=seed, options=options_, log=log)
@@ -367,11 +423,18 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
 
     key = _signing_key(sign_key_file)
     saved = load_saved(save)
+    if saved.kind == "log" and save_path is None:
+        raise click.UsageError(f"{save} is a log, which resume does not overwrite: name the save "
+                               f"to write with --save FILE")
+    target = save_path or save
+    inputs = [Path(save), *_player_files(players or ",".join(saved.players.values()))]
+    if saved.kind == "save" and _same_file(Path(target), Path(save)):
+        inputs = inputs[1:]  # a save goes on in itself
+    _check_outputs([("--save", target, "save")], inputs)
     _print_notes(saved)
     game = rebuild(saved, verify=True)
     words_text = players or ",".join(saved.players.get(s, "ai") for s in game.state.sides)
     controllers, words = _controllers(game, words_text, game.seed)
-    target = save_path or save
     if game.pending is None:
         console.print("the saved game is already over")
     try:
@@ -512,6 +575,7 @@ def _load_situation(source: str) -> Any:
 def render(source: str, output: str, side: str | None) -> None:
     """Draw a scenario's board or a saved game as SVG, or a saved game as an HTML replay
     (one picture a game-turn, with a slider and each turn's results)."""
+    _check_outputs([("--output", output, None)], [Path(source)])
     if output.endswith(".html"):
         from hexwar.core.engine.record import load_saved
         from hexwar.core.replay_html import replay_html
