@@ -432,9 +432,17 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
         inputs = inputs[1:]  # a save goes on in itself
     _check_outputs([("--save", target, "save")], inputs)
     _print_notes(saved)
-    game = rebuild(saved, verify=True)
-    words_text = players or ",".join(saved.players.get(s, "ai") for s in game.state.sides)
-    controllers, words = _controllers(game, words_text, game.seed)
+    built: dict[str, Any] = {}
+
+    def players_of(g: Any) -> dict[str, Any]:
+        # built for the fresh game and asked every replayed decision (replay.rebuild), so an AI
+        # remembers what it would have had the game never stopped
+        words_text = players or ",".join(saved.players.get(s, "ai") for s in g.state.sides)
+        built["controllers"], built["words"] = _controllers(g, words_text, g.seed)
+        return built["controllers"]  # type: ignore[no-any-return]
+
+    game = rebuild(saved, verify=True, controllers=players_of)
+    controllers, words = built["controllers"], built["words"]
     if game.pending is None:
         console.print("the saved game is already over")
     try:
