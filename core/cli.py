@@ -518,7 +518,8 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--games", "n_games", type=int, default=20, show_default=True)
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many games (at least 1).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
 @click.option("--players", default="ai,ai", show_default=True)
@@ -613,7 +614,13 @@ def los(source: str, from_hex: str, to_hex: str, as_json: bool) -> None:
     from hexwar.core.los import line_of_sight
 
     game = _load_situation(source)
-    a, b = game.board.parse(from_hex), game.board.parse(to_hex)
+    hexes = []
+    for name, label in (("FROM_HEX", from_hex), ("TO_HEX", to_hex)):
+        try:
+            hexes.append(game.board.parse(label))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=f"'{name}'") from exc
+    a, b = hexes
     result = line_of_sight(game.board, a, b, game.los_rules, data=game, exhaustive=True)
     reasons = result.reasons(game.board)
     if as_json:

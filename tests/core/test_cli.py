@@ -219,3 +219,33 @@ def test_resume_and_render_check_their_outputs(tmp_path: Path) -> None:
     code, out = run("render", str(save), "-o", str(save))
     assert code == 2 and "is this command's input" in out
     assert json.loads(save.read_text())["format"] == "hexwar-save"
+
+
+# -- issue 9 item 18 -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, bad", [(("ZZ99", "1G7"), "'ZZ99'"), (("2EE3", "9Q9"), "'9Q9'")])
+def test_los_with_a_hex_not_on_the_map_is_a_clean_error(args: tuple[str, str], bad: str) -> None:
+    result = CliRunner().invoke(cli, ["los", "mbt:basic-a", *args])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert bad in result.output and "not on this board" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("games", ["-3", "0"])
+def test_simulate_refuses_fewer_than_one_game(games: str) -> None:
+    code, out = run("simulate", "firepower:basic", "--games", games)
+    assert code == 2 and "--games" in out
+
+
+def test_saves_keep_the_users_umask(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    save = tmp_path / "game.json"
+    old = os.umask(0o022)
+    try:
+        assert run("play", "firepower:basic", "--players", "random,random", "--save", str(save))[0] == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(save.stat().st_mode) == 0o644
