@@ -331,3 +331,14 @@ def test_a_signed_save_detects_a_forged_decision(tmp_path: Path) -> None:
     save.write_text(json.dumps(doc, indent=1))
     code, out = cli_run("replay", str(save), "--verify", env=env)
     assert code == 1 and "signature does not match" in out
+
+
+def test_replay_of_a_torn_log_says_where_it_stopped(fp_log: Path, tmp_path: Path) -> None:
+    torn = tmp_path / "torn.jsonl"
+    text = fp_log.read_text(encoding="utf-8")
+    torn.write_text(text[: len(text) // 2], encoding="utf-8")
+    code, out = cli_run("replay", str(torn), "--json")
+    assert code == 0, out
+    assert "is incomplete (the game was cut short while writing it)" in out
+    code, out = cli_run("replay", str(torn), "--verify")
+    assert code == 1 and "its last line is torn" in out
