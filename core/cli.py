@@ -404,6 +404,28 @@ def _open_log(path: str | None) -> Iterator[Any]:
         yield handle
 
 
+def _version_drift(header: dict[str, Any]) -> str:
+    """Which recorded versions (hexwar, plugins) differ from the installed ones, as text."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from hexwar.core.manager import installed_plugins
+
+    differ: list[str] = []
+    try:
+        mine = version("hexwar")
+    except PackageNotFoundError:
+        mine = None
+    if header.get("hexwar") not in (None, mine):
+        differ.append(f"hexwar {header.get('hexwar')} (installed: {mine})")
+    installed = installed_plugins()
+    plugins = header.get("plugins")
+    for name, recorded in (plugins.items() if isinstance(plugins, dict) else []):
+        now = installed[name].version if name in installed else "not installed"
+        if recorded != now:
+            differ.append(f"{name} {recorded} (installed: {now})")
+    return ", ".join(differ)
+
+
 def _print_notes(saved: Any) -> None:
     for note in saved.notes:
         err_console.print(f"[yellow]note:[/] {escape(saved.path)}: {escape(note)}", highlight=False)
@@ -492,6 +514,10 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
         if not verify:
             raise
         err_console.print(f"[bold red]verification failed:[/] {escape(str(exc))}", highlight=False)
+        drift = _version_drift(saved.header)
+        if drift:
+            err_console.print(f"[yellow]note:[/] the game was recorded with {escape(drift)}; a "
+                              f"different version may adjudicate differently", highlight=False)
         sys.exit(1)
     data = {"decisions": len(saved.decisions), "verified": verify, "signed": signed,
             "complete": saved.kind == "save" or saved.end is not None,
