@@ -7,6 +7,7 @@ progress bar on a terminal. Each installed system may add its own group (``hexwa
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from collections import Counter
@@ -274,6 +275,77 @@ def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
         console.print(f"  - {escape(reason)}", highlight=False)
 
 
+_SIGN_KEY_HELP = ("Sign the record with HMAC-SHA256 under the key in FILE (default: the "
+                  "HEXWAR_SIGNING_KEY environment variable, if set).")
+
+
+def _signing_key(key_file: str | None) -> bytes | None:
+    """The signing key: the bytes of ``key_file`` (a trailing newline dropped), else the
+    ``HEXWAR_SIGNING_KEY`` environment variable, else ``None``."""
+    if key_file is not None:
+        try:
+            key = Path(key_file).read_bytes().rstrip(b"\r\n")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {key_file}: {exc.strerror}",
+                                     param_hint="'--sign-key-file'") from exc
+        if not key:
+            raise click.BadParameter(f"{key_file} is empty", param_hint="'--sign-key-file'")
+        return key
+    env = os.environ.get("HEXWAR_SIGNING_KEY")
+    return env.encode("utf-8") if env else None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and a.samefile(b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def _check_outputs(outputs: list[tuple[str, str | None, str | None]], inputs: list[Path]) -> None:
+    """Refuse, before any game is played, an output that cannot be written or would overwrite
+    an input or another output. ``outputs`` lists (option, path, kind): ``kind`` ``"log"`` or
+    ``"save"`` also refuses an existing file that is not a hexwar record of that kind."""
+    from hexwar.core.engine.record import sniff_kind
+
+    seen: list[tuple[str, Path]] = []
+    for option, value, kind in outputs:
+        if value is None:
+            continue
+        path = Path(value)
+        hint = f"'{option}'"
+        folder = path.resolve().parent
+        if not folder.is_dir():
+            raise click.BadParameter(f"cannot write {value}: the folder {folder} does not exist",
+                                     param_hint=hint)
+        if path.is_dir():
+            raise click.BadParameter(f"{value} is a folder", param_hint=hint)
+        if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+            raise click.BadParameter(f"cannot write {value}: permission denied", param_hint=hint)
+        for source in inputs:
+            if _same_file(path, source) or path.resolve() == source.resolve():
+                raise click.BadParameter(f"{value} is this command's input ({source}); "
+                                         f"it would be overwritten", param_hint=hint)
+        for other_option, other in seen:
+            if _same_file(path, other) or path.resolve() == other.resolve():
+                raise click.BadParameter(f"{value} is also given to '{other_option}'",
+                                         param_hint=hint)
+        if kind is not None and path.is_file() and path.stat().st_size > 0:
+            try:
+                found = sniff_kind(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                found = None
+            if found != kind:
+                raise click.BadParameter(f"{value} exists and is not a hexwar {kind}; refusing to "
+                                         f"overwrite it", param_hint=hint)
+        seen.append((option, path))
+
+
+def _player_files(players: str) -> list[Path]:
+    return [Path(w.strip().removeprefix("script:")) for w in players.split(",")
+            if w.strip().startswith("script:")]
+
+
 @cli.command()
 @click.argument("scenario")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's dice.")
@@ -283,23 +355,31 @@ def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the event log (JSON lines).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
               help="Save the game here (after every decision when a human plays, else at the end).")
+@click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
-         save_path: str | None, as_json: bool) -> None:
+         save_path: str | None, sign_key_file: str | None, as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end."""
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
     from hexwar.core.scenario import load_and_validate
 
-    sc = load_and_validate(_resolve_scenario_path(scenario), options=options_)
+    key = _signing_key(sign_key_file)
+    scenario_path = _resolve_scenario_path(scenario)
+    inputs = [scenario_path, *_player_files(players)]
+    if sign_key_file is not None:
+        inputs.append(Path(sign_key_file))
+    _check_outputs([("--log", log_path, "log"), ("--save", save_path, "save")], inputs)
+    sc = load_and_validate(scenario_path, options=options_)
     with _open_log(log_path) as stream:
-        game = Game(sc, seed=seed, options=options_, log=EventLog(stream))
+        log = EventLog(stream, signing_key=key)
+        game = Game(sc, seed=seed, options=options_, log=log)
         controllers, words = _controllers(game, players, seed)
         human = any(w == "human" for w in words.values())
 
         def after(g: Any) -> None:
             if save_path and human:
-                save_game(g, save_path, players=words)
+                save_game(g, save_path, players=words, signing_key=key)
 
         try:
             with _progress(sc.turns, f"{sc.id}", enabled=not as_json and not human
@@ -309,8 +389,9 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
                     bar.update(bar.task_ids[0], completed=g.state.turn)
                 result = game.play(controllers, on_decision=step)
         finally:
+            log.close()
             if save_path:
-                save_game(game, save_path, players=words)
+                save_game(game, save_path, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 
@@ -323,52 +404,135 @@ def _open_log(path: str | None) -> Iterator[Any]:
         yield handle
 
 
+def _version_drift(header: dict[str, Any]) -> str:
+    """Which recorded versions (hexwar, plugins) differ from the installed ones, as text."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from hexwar.core.manager import installed_plugins
+
+    differ: list[str] = []
+    try:
+        mine = version("hexwar")
+    except PackageNotFoundError:
+        mine = None
+    if header.get("hexwar") not in (None, mine):
+        differ.append(f"hexwar {header.get('hexwar')} (installed: {mine})")
+    installed = installed_plugins()
+    plugins = header.get("plugins")
+    for name, recorded in (plugins.items() if isinstance(plugins, dict) else []):
+        now = installed[name].version if name in installed else "not installed"
+        if recorded != now:
+            differ.append(f"{name} {recorded} (installed: {now})")
+    return ", ".join(differ)
+
+
+def _print_notes(saved: Any) -> None:
+    for note in saved.notes:
+        err_console.print(f"[yellow]note:[/] {escape(saved.path)}: {escape(note)}", highlight=False)
+
+
 @cli.command()
 @click.argument("save", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", default=None, help="Players for the rest of the game (default: as saved).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save here (default: SAVE).")
+@click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def resume(save: str, players: str | None, save_path: str | None, as_json: bool) -> None:
-    """Resume a saved game and play it to its end."""
+def resume(save: str, players: str | None, save_path: str | None, sign_key_file: str | None,
+           as_json: bool) -> None:
+    """Resume a saved game (a save, or a log) and play it to its end."""
     from hexwar.core.engine.record import load_saved, save_game
     from hexwar.core.engine.replay import rebuild
 
+    key = _signing_key(sign_key_file)
     saved = load_saved(save)
-    game = rebuild(saved, verify=True)
-    words_text = players or ",".join(saved.players.get(s, "ai") for s in game.state.sides)
-    controllers, words = _controllers(game, words_text, game.seed)
+    if saved.kind == "log" and save_path is None:
+        raise click.UsageError(f"{save} is a log, which resume does not overwrite: name the save "
+                               f"to write with --save FILE")
     target = save_path or save
+    inputs = [Path(save), *_player_files(players or ",".join(saved.players.values()))]
+    if saved.kind == "save" and _same_file(Path(target), Path(save)):
+        inputs = inputs[1:]  # a save goes on in itself
+    _check_outputs([("--save", target, "save")], inputs)
+    _print_notes(saved)
+    built: dict[str, Any] = {}
+
+    def players_of(g: Any) -> dict[str, Any]:
+        # built for the fresh game and asked every replayed decision (replay.rebuild), so an AI
+        # remembers what it would have had the game never stopped
+        words_text = players or ",".join(saved.players.get(s, "ai") for s in g.state.sides)
+        built["controllers"], built["words"] = _controllers(g, words_text, g.seed)
+        return built["controllers"]  # type: ignore[no-any-return]
+
+    game = rebuild(saved, verify=True, controllers=players_of)
+    controllers, words = built["controllers"], built["words"]
     if game.pending is None:
         console.print("the saved game is already over")
     try:
-        result = game.play(controllers, on_decision=lambda g: save_game(g, target, players=words)
-                           if "human" in words.values() else None)
+        result = game.play(controllers, on_decision=lambda g: save_game(
+            g, target, players=words, signing_key=key) if "human" in words.values() else None)
     finally:
-        save_game(game, target, players=words)
+        save_game(game, target, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 
 @cli.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False))
-@click.option("--verify", is_flag=True, help="Check the state hash after every decision.")
+@click.option("--verify", is_flag=True,
+              help="Check every state hash and every recorded event, that the log is complete, "
+                   "and its signature when a key is given.")
+@click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None,
+              help="Check the record's HMAC-SHA256 signature under the key in FILE (default: the "
+                   "HEXWAR_SIGNING_KEY environment variable, if set).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def replay(log: str, verify: bool, as_json: bool) -> None:
-    """Re-run a game from its log or save (its seed and decisions)."""
-    from hexwar.core.engine.record import load_saved
-    from hexwar.core.engine.replay import rebuild
+def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> None:
+    """Re-run a game from its log or save (its seed and decisions).
 
+    With --verify, a failed check exits with status 1."""
+    from hexwar.core.engine.record import check_signature, load_saved
+    from hexwar.core.engine.replay import rebuild
+    from hexwar.core.errors import DataError, ReplayMismatch
+
+    key = _signing_key(sign_key_file)
     saved = load_saved(log)
-    with _progress(len(saved.decisions), "replay", enabled=not as_json and sys.stderr.isatty()) as bar:
-        game = rebuild(saved, verify=verify,
-                       on_step=lambda i, n: bar.update(bar.task_ids[0], completed=i))
-    data = {"decisions": len(saved.decisions), "verified": verify, "hash": game.state.digest(),
-            "turn": game.state.turn, "over": game.result is not None,
+    if not verify:
+        _print_notes(saved)
+    signed = False
+    try:
+        if verify and saved.kind == "log" and saved.end is None:
+            cut = "its last line is torn" if saved.torn else "it has no closing record"
+            raise ReplayMismatch(f"{saved.path}: the log is incomplete ({cut}): the game was cut "
+                                 f"short after {len(saved.decisions)} decisions, or the log was "
+                                 f"truncated")
+        if verify and key is not None:
+            check_signature(saved, key)
+            signed = True
+        with _progress(len(saved.decisions), "replay",
+                       enabled=not as_json and sys.stderr.isatty()) as bar:
+            game = rebuild(saved, verify=verify,
+                           on_step=lambda i, n: bar.update(bar.task_ids[0], completed=i))
+    except (ReplayMismatch, DataError) as exc:
+        if not verify:
+            raise
+        err_console.print(f"[bold red]verification failed:[/] {escape(str(exc))}", highlight=False)
+        drift = _version_drift(saved.header)
+        if drift:
+            err_console.print(f"[yellow]note:[/] the game was recorded with {escape(drift)}; a "
+                              f"different version may adjudicate differently", highlight=False)
+        sys.exit(1)
+    data = {"decisions": len(saved.decisions), "verified": verify, "signed": signed,
+            "complete": saved.kind == "save" or saved.end is not None,
+            "hash": game.state.digest(), "turn": game.state.turn, "over": game.result is not None,
             "result": game.result.as_dict() if game.result else None}
     if as_json:
         _emit_json(data)
     else:
         state = "over" if game.result else "in progress"
-        check = "every state hash matched" if verify else "not verified"
+        if verify:
+            check = ("every state hash and every recorded event matched"
+                     + (", and the signature is valid" if signed else
+                        "; the signature was not checked (no key)" if saved.signature else ""))
+        else:
+            check = "not verified"
         console.print(f"replayed {len(saved.decisions)} decisions: {check}; game {state} at turn "
                       f"{game.state.turn}")
         if game.result:
@@ -380,7 +544,8 @@ def replay(log: str, verify: bool, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--games", "n_games", type=int, default=20, show_default=True)
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many games (at least 1).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
 @click.option("--players", default="ai,ai", show_default=True)
@@ -445,6 +610,7 @@ def _load_situation(source: str) -> Any:
 def render(source: str, output: str, side: str | None) -> None:
     """Draw a scenario's board or a saved game as SVG, or a saved game as an HTML replay
     (one picture a game-turn, with a slider and each turn's results)."""
+    _check_outputs([("--output", output, None)], [Path(source)])
     if output.endswith(".html"):
         from hexwar.core.engine.record import load_saved
         from hexwar.core.replay_html import replay_html
@@ -474,7 +640,13 @@ def los(source: str, from_hex: str, to_hex: str, as_json: bool) -> None:
     from hexwar.core.los import line_of_sight
 
     game = _load_situation(source)
-    a, b = game.board.parse(from_hex), game.board.parse(to_hex)
+    hexes = []
+    for name, label in (("FROM_HEX", from_hex), ("TO_HEX", to_hex)):
+        try:
+            hexes.append(game.board.parse(label))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=f"'{name}'") from exc
+    a, b = hexes
     result = line_of_sight(game.board, a, b, game.los_rules, data=game, exhaustive=True)
     reasons = result.reasons(game.board)
     if as_json:

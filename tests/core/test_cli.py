@@ -149,3 +149,103 @@ def test_python_m_hexwar_core_runs_the_command_line() -> None:
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert {"firefight", "mbt", "firepower"} <= {s["name"] for s in json.loads(done.stdout)}
+
+
+# -- issue 9 item 6: commands never overwrite their input, outputs checked before playing -------
+
+
+def _fp_log(tmp_path: Path) -> Path:
+    log = tmp_path / "game.jsonl"
+    code, out = run("play", "firepower:basic", "--seed", "2", "--players", "random,random",
+                    "--log", str(log))
+    assert code == 0, out
+    return log
+
+
+def test_resume_never_replaces_a_log_with_a_save(tmp_path: Path) -> None:
+    log = _fp_log(tmp_path)
+    lines = log.read_text().splitlines()
+    half = tmp_path / "half.jsonl"  # a game cut short, to be resumed
+    half.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    before = half.read_text()
+    code, out = run("resume", str(half))
+    assert code == 2 and "is a log, which resume does not overwrite" in out and "--save" in out
+    assert half.read_text() == before
+    save = tmp_path / "resumed.json"
+    code, out = run("resume", str(half), "--save", str(save), "--json")
+    assert code == 0, out
+    assert half.read_text() == before and json.loads(save.read_text())["format"] == "hexwar-save"
+    code, out = run("resume", str(half), "--save", str(half))
+    assert code == 2 and "is this command's input" in out and half.read_text() == before
+
+
+def test_log_and_save_may_not_name_one_file(tmp_path: Path) -> None:
+    same = tmp_path / "game.out"
+    code, out = run("play", "firepower:basic", "--log", str(same), "--save", str(same))
+    assert code == 2 and "is also given to '--log'" in out
+    assert not same.exists()
+
+
+def test_the_log_may_not_overwrite_the_scenario(tmp_path: Path) -> None:
+    from hexwar.core.cli import _resolve_scenario_path
+
+    scenario = tmp_path / "basic.toml"
+    scenario.write_text(_resolve_scenario_path("firepower:basic").read_text())
+    before = scenario.read_text()
+    code, out = run("play", str(scenario), "--log", str(scenario))
+    assert code == 2 and "is this command's input" in out
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes")
+    code, out = run("play", str(scenario), "--log", str(other))
+    assert code == 2 and "is not a hexwar log" in out
+    assert scenario.read_text() == before and other.read_text() == "my notes"
+
+
+@pytest.mark.parametrize("option", ["--save", "--log"])
+def test_play_checks_its_outputs_before_playing(tmp_path: Path, option: str) -> None:
+    target = tmp_path / "missing" / "game.out"
+    code, out = run("play", "firepower:basic", option, str(target))
+    assert code == 2 and "does not exist" in out and option in out
+    assert "wins" not in out  # refused before the game was played
+
+
+def test_resume_and_render_check_their_outputs(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    assert run("play", "firepower:basic", "--save", str(save), "--players", "random,random")[0] == 0
+    code, out = run("resume", str(save), "--save", str(tmp_path / "nope" / "x.json"))
+    assert code == 2 and "does not exist" in out
+    code, out = run("render", str(save), "-o", str(tmp_path / "nope" / "x.svg"))
+    assert code == 2 and "does not exist" in out
+    code, out = run("render", str(save), "-o", str(save))
+    assert code == 2 and "is this command's input" in out
+    assert json.loads(save.read_text())["format"] == "hexwar-save"
+
+
+# -- issue 9 item 18 -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, bad", [(("ZZ99", "1G7"), "'ZZ99'"), (("2EE3", "9Q9"), "'9Q9'")])
+def test_los_with_a_hex_not_on_the_map_is_a_clean_error(args: tuple[str, str], bad: str) -> None:
+    result = CliRunner().invoke(cli, ["los", "mbt:basic-a", *args])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert bad in result.output and "not on this board" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("games", ["-3", "0"])
+def test_simulate_refuses_fewer_than_one_game(games: str) -> None:
+    code, out = run("simulate", "firepower:basic", "--games", games)
+    assert code == 2 and "--games" in out
+
+
+def test_saves_keep_the_users_umask(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    save = tmp_path / "game.json"
+    old = os.umask(0o022)
+    try:
+        assert run("play", "firepower:basic", "--players", "random,random", "--save", str(save))[0] == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(save.stat().st_mode) == 0o644
