@@ -12,7 +12,7 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -355,10 +355,14 @@ def _player_files(players: str) -> list[Path]:
 @click.option("--log", "log_path", type=click.Path(dir_okay=False), help="Write the event log (JSON lines).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
               help="Save the game here (after every decision when a human plays, else at the end).")
+@click.option("--log-side", "log_sides", multiple=True, metavar="SIDE=FILE",
+              help="Also write SIDE's own log to FILE, live: only what SIDE may know, without the "
+                   "seed (repeatable).")
 @click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
-         save_path: str | None, sign_key_file: str | None, as_json: bool) -> None:
+         save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
+         as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end."""
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
@@ -369,10 +373,18 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
     inputs = [scenario_path, *_player_files(players)]
     if sign_key_file is not None:
         inputs.append(Path(sign_key_file))
-    _check_outputs([("--log", log_path, "log"), ("--save", save_path, "save")], inputs)
+    side_paths = _parse_log_sides(log_sides)
+    _check_outputs([("--log", log_path, "log"), ("--save", save_path, "save"),
+                    *(("--log-side", path, "side-log") for path in side_paths.values())], inputs)
     sc = load_and_validate(scenario_path, options=options_)
-    with _open_log(log_path) as stream:
-        log = EventLog(stream, signing_key=key)
+    unknown = [s for s in side_paths if s not in sc.side_names()]
+    if unknown:
+        raise click.BadParameter(f"the scenario has no side {unknown[0]!r} (its sides: "
+                                 f"{', '.join(sc.side_names())})", param_hint="'--log-side'")
+    with _open_log(log_path) as stream, ExitStack() as side_files:
+        side_streams = {side: side_files.enter_context(open(path, "w", encoding="utf-8"))
+                        for side, path in side_paths.items()}
+        log = EventLog(stream, signing_key=key, side_streams=side_streams)
         game = Game(sc, seed=seed, options=options_, log=log)
         controllers, words = _controllers(game, players, seed)
         human = any(w == "human" for w in words.values())
@@ -393,6 +405,20 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
             if save_path:
                 save_game(game, save_path, players=words, signing_key=key)
     _print_result(game, result, as_json)
+
+
+def _parse_log_sides(values: tuple[str, ...]) -> dict[str, str]:
+    """``--log-side SIDE=FILE`` values as side -> file; a side named twice is refused."""
+    out: dict[str, str] = {}
+    for value in values:
+        side, sep, path = value.partition("=")
+        if not sep or not side.strip() or not path.strip():
+            raise click.BadParameter(f"{value!r} is not SIDE=FILE", param_hint="'--log-side'")
+        if side.strip() in out:
+            raise click.BadParameter(f"side {side.strip()!r} is given twice",
+                                     param_hint="'--log-side'")
+        out[side.strip()] = path.strip()
+    return out
 
 
 @contextmanager
@@ -540,6 +566,67 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 
 
 # -- many games --------------------------------------------------------------------------------
+
+
+#: fields a short log line leaves out (they are in every record, or are prose)
+_LOG_LINE_SKIP = ("type", "turn", "phase", "visible_to", "rule", "rules", "modifiers", "hash")
+
+
+def _log_line(record: dict[str, Any]) -> str:
+    """One record as a short readable line: turn, phase, type, then its main fields."""
+    kind = str(record.get("type", "?"))
+    if kind == "header":
+        seed = f", seed {record['seed']}" if "seed" in record else ""
+        who = f" (as {record['side']} sees it)" if "side" in record else ""
+        return (f"{record.get('scenario')}{who}, rules "
+                f"{', '.join(record.get('rules') or []) or 'none'}{seed}")
+    fields = []
+    for k, v in record.items():
+        if k in _LOG_LINE_SKIP:
+            continue
+        text = v if isinstance(v, str) else json.dumps(v, sort_keys=True)
+        fields.append(f"{k}={text if len(text) <= 60 else text[:57] + '...'}")
+    turn = record.get("turn")
+    where = f"T{turn if turn is not None else '-'} {record.get('phase') or '-'}"
+    return f"{where:<24} {kind:<16} {' '.join(fields)}"
+
+
+@cli.command("log")
+@click.argument("log_file", metavar="LOG", type=click.Path(exists=True, dir_okay=False))
+@click.option("--side", default=None, help="Show only what this side may know (default: the "
+                                          "umpire, who sees everything).")
+@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON, one a line.")
+def log_command(log_file: str, side: str | None, as_json: bool) -> None:
+    """Print a game's log, one short line per record: the umpire's whole log, or with --side
+    what one side may know (no seed, no other side's secrets). A side's own log
+    (play --log-side) is printed as it is."""
+    from hexwar.core.engine.record import load_log, load_side_log, side_events, sniff_kind
+
+    try:
+        kind = sniff_kind(Path(log_file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        kind = None
+    if kind == "side-log":
+        header, records = load_side_log(log_file)
+        if side is not None and side != header.get("side"):
+            raise click.BadParameter(f"{log_file} is {header.get('side')}'s log, not {side}'s",
+                                     param_hint="'--side'")
+        shown = [header, *records]
+    else:
+        saved = load_log(log_file)
+        _print_notes(saved)
+        sides = sorted({str(s) for e in saved.events for s in
+                        ([e["side"]] if e.get("type") == "decision" else []) + e.get("visible_to", [])})
+        if side is not None and sides and side not in sides:
+            raise click.BadParameter(f"the game has no side {side!r} (its sides: "
+                                     f"{', '.join(sides)})", param_hint="'--side'")
+        shown = side_events([{"type": "header", **saved.header}, *saved.events], side)
+    if as_json:
+        for record in shown:
+            click.echo(json.dumps(record, sort_keys=True))
+        return
+    for record in shown:
+        click.echo(_log_line(record))
 
 
 @cli.command()

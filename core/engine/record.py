@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -33,6 +33,11 @@ LOG_FORMAT = "hexwar-log"
 #: version 2: JSON Lines flushed per record, closing ``end`` record
 LOG_VERSION = 2
 LOG_VERSIONS_READ = (1, 2)
+#: a per-side log (``play --log-side``): only what one side may know, no seed, no state hashes
+SIDE_LOG_FORMAT = "hexwar-side-log"
+SIDE_LOG_VERSION = 1
+#: header fields a side never sees: the seed predicts every roll (and every hidden one)
+UMPIRE_ONLY_HEADER = ("seed",)
 SAVE_FORMAT = "hexwar-save"
 SAVE_VERSION = 1
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -46,10 +51,14 @@ class EventLog:
     line before it.
     """
 
-    def __init__(self, stream: IO[str] | None = None, *, signing_key: bytes | None = None) -> None:
+    def __init__(self, stream: IO[str] | None = None, *, signing_key: bytes | None = None,
+                 side_streams: Mapping[str, IO[str]] | None = None) -> None:
         self.events: list[dict[str, Any]] = []
         self._stream = stream
         self._mac = hmac.new(signing_key, digestmod=hashlib.sha256) if signing_key else None
+        #: side -> the stream of its own log (format ``hexwar-side-log``), written live
+        self._side_streams = dict(side_streams or {})
+        self._side_records = dict.fromkeys(self._side_streams, 0)
         self.closed = False
 
     def open(self, header: dict[str, Any]) -> None:
@@ -62,6 +71,12 @@ class EventLog:
             record["visible_to"] = list(visible_to)
         self.events.append(record)
         self._write(record)
+        for side, stream in self._side_streams.items():
+            shown = side_record(record, side)
+            if shown is not None:
+                stream.write(json.dumps(shown, sort_keys=True) + "\n")
+                stream.flush()
+                self._side_records[side] += 1
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._stream is None and self._mac is None:
@@ -84,15 +99,46 @@ class EventLog:
         if self._stream is not None:
             self._stream.write(json.dumps(end, sort_keys=True) + "\n")
             self._stream.flush()
+        for side, stream in self._side_streams.items():
+            stream.write(json.dumps({"type": "end", "records": self._side_records[side]},
+                                    sort_keys=True) + "\n")
+            stream.flush()
 
     def for_side(self, side: str | None) -> list[dict[str, Any]]:
-        """The events ``side`` may see (``None``: all of them)."""
-        if side is None:
-            return list(self.events)
-        return [e for e in self.events if "visible_to" not in e or side in e["visible_to"]]
+        """The events ``side`` may see, as its own log shows them (:func:`side_record`: the
+        header without the seed, decisions without state hashes); ``None``: all of them, as
+        recorded."""
+        return side_events(self.events, side)
 
     def results(self) -> list[dict[str, Any]]:
         return [e for e in self.events if e["type"] == "result"]
+
+
+def side_record(record: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """``record`` as ``side`` may know it, or ``None`` when the side may not see it.
+
+    The header becomes a ``hexwar-side-log`` header naming the side, without the seed (it would
+    predict every die roll, the hidden ones included); a decision (only ever the side's own)
+    loses its state hash, a digest of the whole state that would let the side test guesses about
+    what it cannot see (which anonymous counter is which unit) against it."""
+    if "visible_to" in record and side not in record["visible_to"]:
+        return None
+    kind = record.get("type")
+    if kind == "header":
+        shown = {k: v for k, v in record.items() if k not in UMPIRE_ONLY_HEADER}
+        shown.update(format=SIDE_LOG_FORMAT, version=SIDE_LOG_VERSION, side=side)
+        return shown
+    if kind == "decision":
+        return {k: v for k, v in record.items() if k != "hash"}
+    return dict(record)
+
+
+def side_events(events: Iterable[dict[str, Any]], side: str | None) -> list[dict[str, Any]]:
+    """The records of ``events`` that ``side`` may see, as :func:`side_record` shows them
+    (``None``: the umpire, every record as it is)."""
+    if side is None:
+        return list(events)
+    return [shown for e in events if (shown := side_record(e, side)) is not None]
 
 
 @dataclass
@@ -189,15 +235,16 @@ def read_record_text(path: str | os.PathLike[str]) -> str:
 
 
 def sniff_kind(text: str) -> str | None:
-    """``"log"``, ``"save"`` or ``None``, by the format marker: a log's first line is its header
-    record; a save is one JSON document marked ``"format": "hexwar-save"``, however indented."""
+    """``"log"``, ``"side-log"``, ``"save"`` or ``None``, by the format marker: a log's first
+    line is its header record (a side's log marked ``"format": "hexwar-side-log"``); a save is
+    one JSON document marked ``"format": "hexwar-save"``, however indented."""
     first = next((line for line in text.splitlines() if line.strip()), "")
     try:
         head = json.loads(first)
     except (json.JSONDecodeError, RecursionError):
         head = None
     if isinstance(head, dict) and head.get("type") == "header":
-        return "log"
+        return "side-log" if head.get("format") == SIDE_LOG_FORMAT else "log"
     try:
         doc = json.loads(text)
     except (json.JSONDecodeError, RecursionError):
@@ -205,6 +252,9 @@ def sniff_kind(text: str) -> str | None:
     if isinstance(doc, dict) and doc.get("format") == SAVE_FORMAT:
         return "save"
     return None
+
+
+_KINDS = {"save": "a hexwar save", "log": "a hexwar log", "side-log": "a side's log"}
 
 
 def load_saved(path: str | os.PathLike[str], *, kind: str | None = None) -> SavedGame:
@@ -217,10 +267,41 @@ def load_saved(path: str | os.PathLike[str], *, kind: str | None = None) -> Save
     found = sniff_kind(text)
     if found is None:
         found = "save" if text.lstrip().startswith("{") and "\n{" not in text.strip() else "log"
+    if found == "side-log":
+        raise DataError(f"this is one side's log ({SIDE_LOG_FORMAT}), not {_KINDS[kind or 'log']}: "
+                        f"it holds only what that side may know, without the seed, and cannot "
+                        f"rebuild the game", path=str(p),
+                        hint="read it with 'hexwar log'; replay and resume need the full log or "
+                             "the save")
     if kind is not None and found != kind:
-        other = {"save": "a hexwar save", "log": "a hexwar log"}
-        raise DataError(f"this is {other[found]}, not {other[kind]}", path=str(p))
+        raise DataError(f"this is {_KINDS[found]}, not {_KINDS[kind]}", path=str(p))
     return _load_save_document(p, text) if found == "save" else _load_log(p, text)
+
+
+def load_side_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read a side's log: its header and its records (the closing record dropped; a torn last
+    line forgiven). Raises :class:`DataError` for anything else."""
+    p = Path(path)
+    text = read_record_text(p)
+    if sniff_kind(text) != "side-log":
+        raise DataError(f"not a side's log (no 'format': '{SIDE_LOG_FORMAT}' header)", path=str(p))
+    lines = [line for line in text.split("\n") if line.strip()]
+    records: list[dict[str, Any]] = []
+    for index, line in enumerate(lines):
+        try:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            if index == len(lines) - 1:
+                break
+            raise DataError("not a JSON line", path=str(p), line=index + 1) from exc
+        if not isinstance(record, dict):
+            raise DataError("a record must be a JSON object", path=str(p), line=index + 1)
+        if record.get("type") != "end":
+            records.append(record)
+    if records[0].get("version") != SIDE_LOG_VERSION:
+        raise DataError(f"side log format version {records[0].get('version')!r} is not "
+                        f"supported (this hexwar reads version {SIDE_LOG_VERSION})", path=str(p))
+    return records[0], records[1:]
 
 
 def load_log(path: str | os.PathLike[str]) -> SavedGame:

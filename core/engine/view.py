@@ -46,8 +46,19 @@ class SideView:
         return self.game.hooks.describe_state(self.game, self.side)
 
     def events(self) -> list[dict[str, Any]]:
-        """The log entries this side may read."""
+        """The log entries this side may read, as its own log shows them (a side's header has
+        no seed, its decisions no state hash: ``EventLog.for_side``)."""
         return self.game.log.for_side(self.side)
+
+    @cached_property
+    def header(self) -> dict[str, Any]:
+        """The game's header as this side knows it (the umpire's holds the seed; a side's never)."""
+        from hexwar.core.engine.record import side_record
+
+        first = self.game.log.events[0] if self.game.log.events else {}
+        if self.side is None:
+            return dict(first)
+        return side_record(first, self.side) or {}
 
     def own_units(self) -> dict[str, dict[str, Any]]:
         return {k: u for k, u in self.units.items() if u.get("side") == self.side}
