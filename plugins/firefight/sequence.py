@@ -69,7 +69,9 @@ def movement(game: Game) -> Step:
     yield from alternate(game, order, lambda side: movement_turn(game, side))
     bad = stacking_violations(game)
     if bad:
-        game.emit("stacking_violation", hexes=bad, rule="Firefight 7.3")
+        # a face-down unit is named by its anonymous counter to the other side (Firefight 11.0)
+        emit_about(game, "stacking_violation", [u for ids in bad.values() for u in ids],
+                   hexes=bad, rule="Firefight 7.3")
 
 
 def movement_turn(game: Game, side: str) -> Step:

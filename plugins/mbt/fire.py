@@ -17,7 +17,7 @@ from hexwar.core.hexgrid import Hex, arc_directions, in_arc, trace
 from hexwar.plugins.mbt.ap_fire import Situation, kill_probability
 from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
-from hexwar.plugins.mbt.orders import reveal
+from hexwar.plugins.mbt.orders import reveal, seen_by
 from hexwar.plugins.mbt.sighting import sees, unit_height
 from hexwar.plugins.mbt.state import (
     MOVING_ORDERS,
@@ -289,8 +289,8 @@ def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool
     """MBT 7.3.2: every firer at one target is declared before any shot resolves."""
     t = game.state.units[choice["target"]]
     shots = [(game.state.units[fid], str(ammo)) for fid, ammo in choice["shots"]]
-    game.emit("declared", side=side, target=t.id, firers=[f.id for f, _ in shots],
-              ammo=[a for _, a in shots], rule="MBT 7.3.2")
+    game.emit("declared", visible_to=seen_by(game, [f for f, _ in shots]), side=side,
+              target=t.id, firers=[f.id for f, _ in shots], ammo=[a for _, a in shots], rule="MBT 7.3.2")
     for f, _ in shots:
         mark_fired(game, f)
     for f, ammo in shots:

@@ -89,7 +89,20 @@ def reveal(game: Game, u: Unit) -> None:
     """MBT 7.3.1: the order is shown when used."""
     if not u.state.get("revealed"):
         u.state["revealed"] = True
-        game.emit("order_revealed", unit=u.id, order=u.state.get("order"), rule="MBT 7.3.1")
+        game.emit("order_revealed", visible_to=seen_by(game, [u]), unit=u.id,
+                  order=u.state.get("order"), rule="MBT 7.3.1")
+
+
+def seen_by(game: Game, units: list[Unit]) -> list[str] | None:
+    """The sides that may know of ``units`` now: their owners, and each other side that sees
+    every one of them (MBT 6.1: hidden information; a side never hears of a unit it cannot
+    see); ``None`` (everyone) when every side may."""
+    from hexwar.plugins.mbt.sighting import seen_by_side
+
+    owners = {u.side for u in units}
+    sides = [s for s in game.state.sides
+             if s in owners or all(seen_by_side(game, s, u) for u in units)]
+    return None if len(sides) == len(game.state.sides) else sides
 
 
 def unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any]:

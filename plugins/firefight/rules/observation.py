@@ -92,6 +92,10 @@ def spotting_limit(rows: Sequence[str], is_vehicle: bool) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+#: the refusal of a face-down target: word for word that of a target not on the map (fire.py)
+NO_SUCH_TARGET = "the target is not on the map"
+
+
 def face_down(u: Unit) -> bool:
     return bool(u.state.get("face_down"))
 
@@ -251,8 +255,10 @@ def hexwar_phase_end(game: Game, phase: PhaseSpec) -> None:
 
 @hookimpl
 def firefight_untargetable(game: Game, side: str) -> Mapping[str, str]:
-    """Firefight 11.21: a face-down unit may not be fired at."""
-    return {u.id: "the unit is face-down (unspotted) (Firefight 11.21)" for u in game.state.units.values()
+    """Firefight 11.21: a face-down unit may not be fired at. The refusal reads as that of a unit
+    off the map (an undrawn one, say): the side's view holds no unit of that id, and a different
+    message would tell the asker which real unit is on the map, face-down (Firefight 11.0)."""
+    return {u.id: NO_SUCH_TARGET for u in game.state.units.values()
             if u.side != side and face_down(u)}
 
 
@@ -268,11 +274,29 @@ def firefight_hidden_units(game: Game, side: str) -> Sequence[str]:
 def firefight_unit_view(game: Game, side: str, unit_id: str,
                         shown: dict[str, Any]) -> dict[str, Any] | None:
     u = game.state.units[unit_id]
-    if u.side == side or not face_down(u):
+    if u.side == side:
         return None
+    if not face_down(u):
+        return _without_hidden_passengers(game, u, shown)
     return {"id": alias(game, unit_id), "side": u.side, "type": "firefight:face-down",
             "hex": shown.get("hex"), "facing": None,
             "state": {"face_down": True, "kind": claimed_kind(u)}}
+
+
+def _without_hidden_passengers(game: Game, u: Unit, shown: dict[str, Any]) -> dict[str, Any] | None:
+    """A face-up enemy vehicle as the other side sees it: nobody sees inside it, so its
+    passengers are listed only when exposed (Firefight 16.21), never by the id of a hidden one."""
+    state = shown.get("state") or {}
+    passengers = state.get("passengers")
+    if not passengers:
+        return None
+    seen = [p for p in passengers
+            if p in game.state.units and game.state.units[p].state.get("r16_exposed")]
+    out = dict(shown)
+    out["state"] = {k: v for k, v in state.items() if k != "passengers"}
+    if seen:
+        out["state"]["passengers"] = seen
+    return out
 
 
 @hookimpl
