@@ -572,8 +572,9 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 _LOG_LINE_SKIP = ("type", "turn", "phase", "visible_to", "rule", "rules", "modifiers", "hash")
 
 
-def _log_line(record: dict[str, Any]) -> str:
-    """One record as a short readable line: turn, phase, type, then its main fields."""
+def _log_line(record: dict[str, Any], where: tuple[Any, Any] = (None, None)) -> str:
+    """One record as a short readable line: turn, phase, type, then its main fields; a record
+    without turn and phase (a decision) is shown at ``where``, those of the record before it."""
     kind = str(record.get("type", "?"))
     if kind == "header":
         seed = f", seed {record['seed']}" if "seed" in record else ""
@@ -586,9 +587,9 @@ def _log_line(record: dict[str, Any]) -> str:
             continue
         text = v if isinstance(v, str) else json.dumps(v, sort_keys=True)
         fields.append(f"{k}={text if len(text) <= 60 else text[:57] + '...'}")
-    turn = record.get("turn")
-    where = f"T{turn if turn is not None else '-'} {record.get('phase') or '-'}"
-    return f"{where:<24} {kind:<16} {' '.join(fields)}"
+    turn = record.get("turn", where[0])
+    at = f"T{turn if turn is not None else '-'} {record.get('phase', where[1]) or '-'}"
+    return f"{at:<24} {kind:<16} {' '.join(fields)}"
 
 
 @cli.command("log")
@@ -625,8 +626,11 @@ def log_command(log_file: str, side: str | None, as_json: bool) -> None:
         for record in shown:
             click.echo(json.dumps(record, sort_keys=True))
         return
+    where: tuple[Any, Any] = (None, None)
     for record in shown:
-        click.echo(_log_line(record))
+        click.echo(_log_line(record, where))
+        if "turn" in record or "phase" in record:
+            where = (record.get("turn", where[0]), record.get("phase", where[1]))
 
 
 @cli.command()

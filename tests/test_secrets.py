@@ -5,6 +5,7 @@ Firefight and MBT events and messages that named units a side cannot see."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,12 @@ def _play_watched(scenario: str, options: tuple[str, ...], seed: int,
     return game
 
 
+def _names(text: str, uid: str) -> bool:
+    """Does ``text`` name ``uid`` (as a whole id, in a field or inside prose such as a roll's
+    purpose)?"""
+    return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
+
+
 def _hidden_from(game: Game, side: str) -> set[str]:
     """Real ids of the enemy units ``side`` may not name now: face-down, or carried unseen."""
     return {u.id for u in game.state.units.values() if u.side != side and u.hex is not None
@@ -173,14 +180,14 @@ def test_firefight_side_never_reads_the_real_id_of_a_face_down_enemy() -> None:
     def check(game: Game, record: dict[str, Any], side: str) -> None:
         text = json.dumps(record)
         for uid in _hidden_from(game, side):
-            if f'"{uid}"' in text:
+            if _names(text, uid):
                 leaks.append(f"{side} reads {uid} in {record}")
 
     def view_check(game: Game) -> None:
         for side in game.state.sides:
             text = json.dumps(game.view(side).units)
             leaks.extend(f"{side} view shows {uid}" for uid in _hidden_from(game, side)
-                         if f'"{uid}"' in text)
+                         if _names(text, uid))
 
     options = ("firefight.observation", "firefight.dummies", "firefight.mounted_combat")
     for name in ("firefight:scenario-4", "firefight:scenario-7"):
@@ -215,7 +222,7 @@ def test_stacking_violation_of_the_movement_phase_is_anonymous() -> None:
     def check(game: Game, record: dict[str, Any], side: str) -> None:
         if record["type"] == "stacking_violation":
             text = json.dumps(record)
-            leaks.extend(uid for uid in _hidden_from(game, side) if f'"{uid}"' in text)
+            leaks.extend(uid for uid in _hidden_from(game, side) if _names(text, uid))
 
     from unittest import mock
 
