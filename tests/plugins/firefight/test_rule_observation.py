@@ -139,7 +139,14 @@ def test_ff_37_face_down_unit_may_not_be_fired_at(tmp_path: Path) -> None:
     u(g, "su").hex = g.board.parse("1015")
     with pytest.raises(RulesError) as exc:
         FI.check_attack(g, "US", ["us"], "su", {}, "direct")
-    assert "Firefight 11.21" in str(exc.value) or exc.value.rule == "Firefight 11.21"
+    # refused (Firefight 11.21) in the very words an undrawn or off-map unit gets, so a probe
+    # tells the firer nothing about what is face down (docs/decisions.md FFD-38)
+    face_down = str(exc.value)
+    where, u(g, "su").hex = u(g, "su").hex, None
+    with pytest.raises(RulesError) as off_map:
+        FI.check_attack(g, "US", ["us"], "su", {}, "direct")
+    assert face_down == str(off_map.value)
+    u(g, "su").hex = where
     OBS.reveal(g, u(g, "su"), "test", "Firefight 11.1")
     FI.check_attack(g, "US", ["us"], "su", {}, "direct")
 
