@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import DataError, HexwarError, PluginError
+from hexwar.core.safeload import confined
 from hexwar.core.types import Problem
 
 if TYPE_CHECKING:
@@ -104,23 +104,25 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
+        from hexwar.core.safeload import read_text
+
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DataError(f"cannot read scenario: {exc.strerror}", path=str(p)) from exc
+            text = read_text(p, what="scenario")
+        except DataError as exc:
+            raise ScenarioError([Problem(exc.message, str(p), exc.key or "", exc.line, exc.hint or "")],
+                                str(p)) from None
         return cls.from_text(text, path=str(p))
 
     @classmethod
     def from_text(cls, text: str, *, path: str = "<scenario>") -> Scenario:
+        from hexwar.core.safeload import parse_toml
+
         try:
-            raw = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            line = _toml_error_line(str(exc))
-            raise ScenarioError(
-                [Problem(f"not valid TOML: {exc}", path=path, line=line,
-                         hint="check quotes, brackets and '=' on that line")], path
-            ) from exc
+            raw = parse_toml(text, path=path, what="scenario")
+        except DataError as exc:
+            raise ScenarioError([Problem(exc.message, path, exc.key or "", exc.line, exc.hint or "")],
+                                path) from None
         problems: list[Problem] = []
         loc = _Locator(text, path)
 
@@ -129,12 +131,14 @@ class Scenario:
             problems.append(loc.problem("missing the [scenario] table", "scenario",
                                         hint="start the file with [scenario] and id, system, turns"))
             head = {}
+        problems.extend(unknown_key_problems(head, _HEAD_KEYS, path, "scenario", loc))
         sid = _get(head, "id", str, problems, loc, "scenario")
         system = _get(head, "system", str, problems, loc, "scenario")
         title = _get(head, "title", str, problems, loc, "scenario", default=sid or "")
         turns = _get(head, "turns", int, problems, loc, "scenario")
-        if isinstance(turns, int) and turns < 1:
-            problems.append(loc.problem("turns must be at least 1", "scenario.turns"))
+        if isinstance(turns, int) and not 1 <= turns <= MAX_TURNS:
+            problems.append(loc.problem(f"turns must be 1 to {MAX_TURNS}, not {turns}",
+                                        "scenario.turns"))
         rules = _get(head, "rules", list, problems, loc, "scenario", default=[])
         for i, r in enumerate(rules or []):
             if not isinstance(r, str):
@@ -166,7 +170,14 @@ class Scenario:
             if not isinstance(u, dict):
                 problems.append(Problem("each unit is a table", path, key, line))
                 continue
+            problems.extend(unknown_key_problems(u, _UNIT_KEYS, path, key, loc, line=line))
             uid = _get(u, "id", str, problems, loc, key, line=line)
+            if isinstance(uid, str) and not _UNIT_ID.fullmatch(uid):
+                problems.append(Problem(
+                    f"unit id {uid[:40]!r} is not 1-{MAX_ID_LENGTH} letters, digits, '-', '_' "
+                    "or '.'", path, f"{key}.id", loc.line_in_block(line, "id"),
+                    hint='e.g. id = "N1" or id = "dummy-su9"'))
+                uid = None
             utype = _get(u, "type", str, problems, loc, key, line=line)
             side = _get(u, "side", str, problems, loc, key, line=line)
             hexlabel = _get(u, "hex", str, problems, loc, key, line=line, default=None)
@@ -177,6 +188,9 @@ class Scenario:
                 problems.append(Problem(
                     f"unit type {utype!r} must name its system", path, f"{key}.type", line,
                     hint=f"write '{system or 'system'}:{utype}'"))
+            if isinstance(enter, dict):
+                problems.extend(_enter_problems(enter, path, f"{key}.enter",
+                                                loc.line_in_block(line, "enter")))
             if isinstance(facing, int) and not 1 <= facing <= 6:
                 problems.append(Problem(f"facing {facing} is not a direction 1-6", path,
                                         f"{key}.facing", line))
@@ -196,10 +210,7 @@ class Scenario:
         if not isinstance(victory, dict):
             problems.append(loc.problem("[victory] must be a table", "victory"))
             victory = {}
-        known = {"scenario", "sides", "board", "units", "victory", "setup", "special", "reinforcements"}
-        for extra in sorted(set(raw) - known):
-            problems.append(loc.problem(f"unknown top-level table [{extra}]", extra,
-                                        hint=f"known tables: {', '.join(sorted(known))}"))
+        problems.extend(unknown_key_problems(raw, _TOP_KEYS, path, "", loc))
         if problems:
             raise ScenarioError(problems, path)
         return cls(
@@ -246,9 +257,14 @@ class Scenario:
             if not isinstance(e, Mapping):
                 continue
             if "file" in e:
-                panels.append(_content_digest(base / str(e["file"])))
+                try:
+                    where_file = confined(base, e["file"], key="board.panels", path=self.path)
+                except DataError:
+                    panels.append("refused")  # board_from_spec reports it
+                    continue
+                panels.append(_content_digest(where_file))
             else:
-                where = sources.get(str(e.get("panel")))
+                where = sources.get(e.get("panel")) if isinstance(e.get("panel"), str) else None
                 panels.append("unknown" if where is None else _content_digest(where))
         spec = json.dumps(self.board, sort_keys=True, default=str)
         return (spec, tuple(panels), tuple(sorted(hooks.terrain_types())))
@@ -351,6 +367,57 @@ def load_and_validate(path: str | Path, *, options: tuple[str, ...] = ()) -> Sce
     if problems:
         raise ScenarioError(problems, scenario.path)
     return scenario
+
+
+# -- the schema of the core part ---------------------------------------------------------------
+
+MAX_TURNS = 1000
+"""The most game-turns a scenario may last."""
+MAX_ID_LENGTH = 64
+_UNIT_ID = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_ID_LENGTH}}}")
+_TOP_KEYS = ("scenario", "sides", "board", "units", "victory", "setup", "special",
+             "reinforcements")
+_HEAD_KEYS = ("id", "title", "system", "rules", "turns", "notes")
+_UNIT_KEYS = ("id", "type", "side", "hex", "facing", "state", "enter")
+_ENTER_KEYS = ("turn", "hex", "hexes")
+
+
+def unknown_key_problems(table: Mapping[str, Any], known: tuple[str, ...], path: str,
+                         prefix: str, loc: _Locator | None = None, *,
+                         line: int | None = None) -> list[Problem]:
+    """A problem for every key of ``table`` not in ``known``, with a "did you mean" hint."""
+    import difflib
+
+    problems = []
+    for extra in sorted(str(k) for k in table if k not in known):
+        key = f"{prefix}.{extra}" if prefix else extra
+        close = difflib.get_close_matches(extra, known, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(known)}"
+        where = None
+        if loc is not None:
+            where = loc.line_in_block(line, extra) if line is not None else loc.line_of_key(key)
+        text = (f"unknown key {extra[:40]!r} in [{prefix}]" if prefix
+                else f"unknown top-level table [{extra[:40]}]")
+        problems.append(Problem(text, path, key, where, hint))
+    return problems
+
+
+def _enter_problems(enter: Mapping[str, Any], path: str, key: str,
+                    line: int | None) -> list[Problem]:
+    """The core checks of a unit's ``enter`` table: its keys and their types."""
+    problems = unknown_key_problems(enter, _ENTER_KEYS, path, key)
+    turn = enter.get("turn", 1)
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= MAX_TURNS:
+        problems.append(Problem(f"enter.turn must be a turn number, not {turn!r}"[:120], path,
+                                f"{key}.turn", line, hint="enter = { turn = 3, hex = \"1A1\" }"))
+    if "hex" in enter and not isinstance(enter["hex"], str):
+        problems.append(Problem("enter.hex must be a hex label", path, f"{key}.hex", line))
+    hexes = enter.get("hexes", [])
+    if not (isinstance(hexes, list) and all(isinstance(h, str) for h in hexes)):
+        problems.append(Problem("enter.hexes must be a list of hex labels", path, f"{key}.hexes",
+                                line))
+    return [Problem(p.message, p.path, p.key, p.line if p.line is not None else line, p.hint)
+            for p in problems]
 
 
 # -- helpers -----------------------------------------------------------------------------------

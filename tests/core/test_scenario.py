@@ -27,7 +27,7 @@ def test_the_toy_scenario_is_valid() -> None:
 
 def test_broken_toml_names_the_line() -> None:
     (problem,) = problems_of(TOY.replace('id = "r1"', 'id = "r1'))
-    assert problem.startswith("s.toml:") and "not valid TOML" in problem
+    assert problem.startswith("s.toml:") and "invalid TOML" in problem
     assert problem.startswith("s.toml:15:")  # the line of id = "r1
 
 
