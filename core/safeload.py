@@ -149,10 +149,11 @@ def check_limits(data: Any, *, path: str, what: str = "file") -> None:
                 stack.append((v, depth + 1, f"{key}[{i}]"))
 
 
-def confined(base: str | Path, name: object, *, key: str, path: str) -> Path:
+def confined(base: str | Path, name: object, *, key: str, path: str,
+             folder: bool = False) -> Path:
     """The file ``name`` inside the folder ``base``; :class:`DataError` if ``name`` is not a
     relative path, climbs out of ``base`` (``..``, a symbolic link) or is not a regular file.
-    The message never shows the file's content."""
+    With ``folder`` it may be a folder instead. The message never shows the file's content."""
     if not isinstance(name, str) or not name:
         raise DataError(f"'file' must be a file name, not {type(name).__name__}", path=path,
                         key=key)
@@ -177,7 +178,7 @@ def confined(base: str | Path, name: object, *, key: str, path: str) -> Path:
     except OSError:
         raise DataError(f"no such file {name!r} beside the scenario", path=path, key=key,
                         hint=hint) from None
-    if not stat.S_ISREG(st.st_mode):
+    if not (stat.S_ISREG(st.st_mode) or (folder and stat.S_ISDIR(st.st_mode))):
         raise DataError(f"{name!r} is not a regular file", path=path, key=key, hint=hint)
     return target
 

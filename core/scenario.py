@@ -211,6 +211,10 @@ class Scenario:
             problems.append(loc.problem("[victory] must be a table", "victory"))
             victory = {}
         problems.extend(unknown_key_problems(raw, _TOP_KEYS, path, "", loc))
+        for part in ("setup", "special", "reinforcements"):
+            if part in raw and not isinstance(raw[part], dict):
+                problems.append(loc.problem(f"[{part}] must be a table, not "
+                                            f"{_brief(raw[part])}", part))
         if problems:
             raise ScenarioError(problems, path)
         return cls(
@@ -264,7 +268,8 @@ class Scenario:
                     continue
                 panels.append(_content_digest(where_file))
             else:
-                where = sources.get(e.get("panel")) if isinstance(e.get("panel"), str) else None
+                name = e.get("panel")
+                where = sources.get(name) if isinstance(name, str) else None
                 panels.append("unknown" if where is None else _content_digest(where))
         spec = json.dumps(self.board, sort_keys=True, default=str)
         return (spec, tuple(panels), tuple(sorted(hooks.terrain_types())))
@@ -335,7 +340,14 @@ def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
             problems.append(Problem("unit has neither a hex nor an 'enter' table", path, key, u.line,
                                     hint="give hex = \"...\" or enter = { turn = 1, ... }"))
     problems.extend(_adapter_problems(scenario, options, local_plugins, loc))
-    problems.extend(hooks.validate_scenario(scenario))
+    try:
+        problems.extend(hooks.validate_scenario(scenario))
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        # a system's check that cannot read a malformed part still reports, never crashes
+        problems.append(Problem(f"a system's check of this file failed: {type(exc).__name__}: "
+                                f"{str(exc)[:120]}", path, "",
+                                hint="check the types of the system's tables ([victory], "
+                                     "[setup], [special])"))
     return problems
 
 
@@ -402,6 +414,134 @@ def unknown_key_problems(table: Mapping[str, Any], known: tuple[str, ...], path:
     return problems
 
 
+# -- shapes: a small schema language for the systems' parts of a scenario --------------------
+
+
+@dataclass(frozen=True)
+class Req:
+    """A key a table must have."""
+
+    shape: Any
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """A table of any keys (``keys``: only these), each value of ``shape``."""
+
+    shape: Any
+    keys: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of the listed values."""
+
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """An integer from ``lo`` to ``hi``."""
+
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
+class Either:
+    """A value of any of the shapes (the first listed names it in a problem)."""
+
+    shapes: tuple[Any, ...]
+
+
+ANY = object()
+NUMBER = (int, float)
+
+
+def shape_problems(value: Any, shape: Any, path: str, key: str, loc: _Locator | None = None
+                   ) -> list[Problem]:
+    """Every problem of ``value`` against ``shape``: a Python type (``str``, ``int``, ``bool``,
+    :data:`NUMBER`), ``[shape]`` (an array of it), ``{key: shape}`` (a table with only these
+    keys; :class:`Req` marks a required one), :class:`MapOf`, :class:`OneOf`,
+    :class:`IntRange`, :class:`Either` or :data:`ANY`."""
+    problems: list[Problem] = []
+
+    def line() -> int | None:
+        return loc.line_of_key(key) if loc is not None else None
+
+    def bad(message: str, hint: str = "") -> list[Problem]:
+        return [Problem(message, path, key, line(), hint)]
+
+    if shape is ANY:
+        return []
+    if isinstance(shape, Req):
+        shape = shape.shape
+    if isinstance(shape, Either):
+        for s in shape.shapes:
+            if not shape_problems(value, s, path, key):
+                return []
+        return shape_problems(value, shape.shapes[0], path, key, loc)
+    if isinstance(shape, OneOf):
+        if isinstance(value, bool) != any(isinstance(v, bool) for v in shape.values) or \
+                not _hashable(value) or value not in shape.values:
+            return bad(f"must be one of {', '.join(map(repr, shape.values))}, not {_brief(value)}")
+        return []
+    if isinstance(shape, IntRange):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return bad(f"must be an integer, not {_brief(value)}")
+        if not shape.lo <= value <= shape.hi:
+            return bad(f"must be {shape.lo} to {shape.hi}, not {value}")
+        return []
+    if isinstance(shape, type) or (isinstance(shape, tuple) and shape
+                                   and all(isinstance(t, type) for t in shape)):
+        kinds = shape if isinstance(shape, tuple) else (shape,)
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            return bad(f"must be {_kind_name(kinds[0]) if len(kinds) == 1 else 'a number'}, "
+                       f"not {_brief(value)}")
+        return []
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return bad(f"must be an array, not {_brief(value)}")
+        for i, item in enumerate(value):
+            problems.extend(shape_problems(item, shape[0], path, f"{key}[{i}]", loc))
+        return problems
+    if isinstance(shape, MapOf):
+        if not isinstance(value, dict):
+            return bad(f"must be a table, not {_brief(value)}")
+        if shape.keys is not None:
+            problems.extend(unknown_key_problems(value, shape.keys, path, key, loc))
+        for k, v in value.items():
+            if shape.keys is None or k in shape.keys:
+                problems.extend(shape_problems(v, shape.shape, path, f"{key}.{k}", loc))
+        return problems
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return bad(f"must be a table, not {_brief(value)}")
+        problems.extend(unknown_key_problems(value, tuple(shape), path, key, loc))
+        for k, s in shape.items():
+            if k in value:
+                problems.extend(shape_problems(value[k], s, path, f"{key}.{k}", loc))
+            elif isinstance(s, Req):
+                problems.append(Problem(f"missing required key {k!r}", path, f"{key}.{k}",
+                                        line()))
+        return problems
+    raise TypeError(f"not a shape: {shape!r}")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{_kind_name(type(value)).split(' ', 1)[-1]} {text}"
+
+
 def _enter_problems(enter: Mapping[str, Any], path: str, key: str,
                     line: int | None) -> list[Problem]:
     """The core checks of a unit's ``enter`` table: its keys and their types."""
@@ -444,8 +584,8 @@ def _get(table: Mapping[str, Any], name: str, kind: type, problems: list[Problem
 
 
 def _kind_name(kind: type) -> str:
-    return {str: "a string", int: "an integer", list: "an array", dict: "a table"}.get(
-        kind, kind.__name__)
+    return {str: "a string", int: "an integer", list: "an array", dict: "a table",
+            bool: "a boolean", float: "a number"}.get(kind, kind.__name__)
 
 
 def _toml_error_line(message: str) -> int | None:

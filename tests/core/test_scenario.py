@@ -87,3 +87,71 @@ def test_every_problem_is_reported_at_once() -> None:
     with pytest.raises(ScenarioError) as err:
         Scenario.from_text(text, path="s.toml")
     assert len(err.value.problems) == 3
+
+
+# -- issue 9: what would crash in play is reported by validate --------------------------------
+
+SHIPPED = Path(__file__).resolve().parents[2] / "plugins"
+
+
+def shipped_problems(system: str, name: str, old: str, new: str) -> list[str]:
+    path = SHIPPED / system / "scenarios" / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    try:
+        scenario = Scenario.from_text(text.replace(old, new, 1), path=str(path))
+    except ScenarioError as exc:
+        return [str(p) for p in exc.problems]
+    return [str(p) for p in validate_scenario(scenario)]
+
+
+@pytest.mark.parametrize("name, old, new, words", [
+    ("scenario7.toml", 'hex = "2832"\n', "", "[victory.hex]: missing required key 'hex'"),
+    ("scenario1.toml", 'area = "Ebersburen"\n', "", "[victory.area]: missing required key"),
+    ("scenario3.toml", 'other = "US"\n', "", "[victory.other]: missing required key"),
+    ("scenario1.toml", 'kind = "pass_through"', 'kind = ["x"]', "[victory.kind]: unknown victory kind"),
+    ("scenario1.toml", 'count = 5', 'count = "5"', "[victory.count]: must be an integer"),
+    ("scenario4.toml", '{ id = "', '{ xid = "', "missing required key 'id'"),
+    ("scenario4.toml", "indirect = [", "indirect = 5 #", "[special.indirect]: must be an array"),
+    ("scenario7.toml", "frozen_until = {", "frozen_until = 3 #", "[special.frozen_until]"),
+    ("scenario7.toml", "[special.draw.SU]", "[special.draw.XX]", "unknown key 'XX'"),
+    ("scenario1.toml", '{ posture = "attack"', '{ posturre = "attack"', "did you mean 'posture'"),
+])
+def test_firefight_validate_reports_what_would_crash_in_play(name: str, old: str, new: str,
+                                                             words: str) -> None:
+    found = shipped_problems("firefight", name, old, new)
+    assert any(words in p for p in found), found
+
+
+def test_firefight_carrier_must_be_a_unit() -> None:
+    found = shipped_problems("firefight", "scenario4.toml", 'carrier = "', 'carrier = "lava')
+    assert any("carrier 'lava" in p for p in found), found
+
+
+def test_enter_turn_must_be_a_number() -> None:
+    found = shipped_problems("firefight", "scenario1.toml", 'hex = "1916"',
+                             'enter = { turn = "x", hexes = ["1916"] }')
+    assert any("enter.turn must be a turn number" in p for p in found), found
+
+
+def test_mbt_setup_array_and_wrong_types() -> None:
+    found = shipped_problems("mbt", "basic-a.toml", "[setup]", "[[setup]]")
+    assert any("[setup] must be a table" in p for p in found), found
+    found = shipped_problems("mbt", "basic-a.toml", "depth = 4", 'depth = "4"')
+    assert any("[setup.depth]: must be an integer" in p for p in found), found
+    found = shipped_problems("mbt", "basic-a.toml", "margin = 30", 'margin = "x"')
+    assert any("[victory.margin]" in p for p in found), found
+    found = shipped_problems("mbt", "basic-a.toml", "margin = 30", 'margn = 30')
+    assert any("did you mean 'margin'" in p for p in found), found
+
+
+def test_mbt_table_packs_stay_in_the_scenario_folder() -> None:
+    found = shipped_problems("mbt", "basic-a.toml", "[setup]", '[special]\ntables = "/etc"\n[setup]')
+    assert any("relative path" in p for p in found), found
+
+
+def test_firepower_wrong_types() -> None:
+    found = shipped_problems("firepower", "basic.toml", "impulses = 2", 'impulses = "2"')
+    assert any("impulses" in p and "integer" in p for p in found), found
+    found = shipped_problems("firepower", "basic.toml", 'fold = "Q"', "fold = []")
+    assert any("[special.fold]" in p for p in found), found
