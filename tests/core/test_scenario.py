@@ -155,3 +155,40 @@ def test_firepower_wrong_types() -> None:
     assert any("impulses" in p and "integer" in p for p in found), found
     found = shipped_problems("firepower", "basic.toml", 'fold = "Q"', "fold = []")
     assert any("[special.fold]" in p for p in found), found
+
+
+# -- issue 9 item 10: nothing is silently accepted ---------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ('id = "r1"', 'id = ""', "[units[0].id]: unit id '' is not 1-64 letters"),
+    ('id = "r1"', 'id = "</script><script>x"', "is not 1-64 letters, digits"),
+    ('id = "r1"', 'id = "a b"', "is not 1-64 letters"),
+    ('id = "r1"', 'id = "' + "a" * 65 + '"', "is not 1-64 letters"),
+    ("turns = 3", "turns = 1000000", "turns must be 1 to 1000"),
+    ("turns = 3", "turns = 0", "turns must be 1 to 1000"),
+    ("turns = 3", "turns = 3\nrule = []", "unknown key 'rule' in [scenario] (hint: did you mean 'rules'?)"),
+    ("turns = 3", "turns = 3\ntitel = 'x'", "did you mean 'title'?"),
+    ('hex = "1A1"', 'hex = "1A1"\nfacnig = 2', "[units[0].facnig]: unknown key 'facnig' in [units[0]] (hint: did you mean 'facing'?)"),
+    ('hex = "1A1"', 'enter = { turn = 2, hex = "1A1", hexx = "1A2" }', "[units[0].enter.hexx]"),
+    ("[board]", "[board]\npanel = 1", "unknown key 'panel' in [board] (hint: did you mean 'panels'?)"),
+    ('{ panel = "toy:panel-1" }', '{ panel = "toy:panel-1", rotaton = 180 }', "did you mean 'rotation'?"),
+    ("[board]", '[board]\nterrain = { "1A1" = "lava" }', "unknown terrain type 'lava'"),
+    ("[sides.red]", "[victroy]\n[sides.red]", "unknown top-level table [victroy] (hint: did you mean 'victory'?)"),
+])
+def test_silently_accepted_things_are_problems(old: str, new: str, words: str) -> None:
+    assert old in TOY
+    found = problems_of(TOY.replace(old, new, 1))
+    assert any(words in p for p in found), found
+
+
+def test_valid_unit_ids_pass() -> None:
+    assert problems_of(TOY.replace('id = "r1"', 'id = "dummy-su9.A_1"')) == []
+
+
+def test_panel_file_outside_the_folder_is_refused_without_reading_it(tmp_path: Path) -> None:
+    for name in ("/dev/zero", "/etc/passwd", "../../../../etc/passwd"):
+        text = TOY.replace('{ panel = "toy:panel-1" }', f'{{ file = "{name}" }}')
+        found = problems_of(text)
+        assert any("relative path" in p or "may not leave" in p for p in found), found
+        assert not any("root:" in p for p in found)
