@@ -198,3 +198,79 @@ if __name__ == "__main__":
     for cause, (_, tb) in sorted(found.items()):
         print("==", cause)
         print("\n".join(tb.strip().splitlines()[-3:]))
+
+
+# -- issue 9 item 12: a choice of the wrong shape is refused, never a crash ---------------------
+
+import pytest  # noqa: E402
+
+from hexwar.core.errors import RulesError  # noqa: E402
+
+
+def _reach(kind: str, names: tuple[str, ...], steps: int = 400) -> Any:
+    """The first game (of the shipped scenarios ``names``) and decision of ``kind``, answering
+    seeded random listed options."""
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
+
+    for name in names:
+        game = Game(Scenario.load(ROOT / "plugins" / name), seed=3)
+        rng = random.Random(1)
+        for _ in range(steps):
+            d = game.pending
+            if d is None or not d.options:
+                break
+            if d.kind == kind:
+                return game, d
+            game.answer(d.options[rng.randrange(len(d.options))])
+    raise AssertionError(f"no {kind} decision reached")
+
+
+FF = tuple(f"firefight/scenarios/scenario{i}.toml" for i in (3, 4, 1, 2, 5, 6, 7, 8, 9))
+
+
+@pytest.mark.parametrize("kind, names, bad", [
+    ("mbt.fire", ("mbt/scenarios/basic-a.toml",), {"target": []}),
+    ("mbt.fire", ("mbt/scenarios/basic-a.toml",), {"target": [], "shots": [["N1", "APFSDS"]]}),
+    ("mbt.fire", ("mbt/scenarios/basic-a.toml",), {"target": "S1", "shots": [[[], "APFSDS"]]}),
+    ("mbt.fire", ("mbt/scenarios/basic-a.toml",), ("extra", 1)),
+    ("mbt.fire", ("mbt/scenarios/basic-a.toml",), ("target", None)),
+    ("firefight.direct_fire", FF, ("firers", None)),
+    ("firefight.direct_fire", FF, ("weapons", "z")),
+    ("firefight.direct_fire", FF, ("weapons", None)),
+    ("firefight.direct_fire", FF, ("firers", [[]])),
+    ("firefight.direct_fire", FF, ("extra", 1)),
+    ("firefight.assign_weapons", FF, [[]]),
+    ("action", ("firepower/scenarios/basic.toml",), ("act", [])),
+    ("action", ("firepower/scenarios/basic.toml",), ("extra", 1)),
+    ("action", ("firepower/scenarios/basic.toml",), ("unit", None)),
+    ("impulse", ("firepower/scenarios/basic.toml",), ("units", [[]])),
+])
+def test_wrong_type_choices_are_refused(kind: str, names: tuple[str, ...], bad: Any) -> None:
+    game, decision = _reach(kind, names)
+    if isinstance(bad, tuple):  # one field of a listed choice changed
+        base = next(o for o in decision.options if isinstance(o, dict))
+        bad = {**base, bad[0]: bad[1]}
+    before = game.state.digest()
+    with pytest.raises(RulesError) as info:
+        game.answer(bad)
+    assert kind in str(info.value)
+    assert game.state.digest() == before and game.pending is decision
+
+
+def test_a_validator_that_cannot_read_a_choice_refuses_it() -> None:
+    from hexwar.core.engine.decisions import Decision
+
+    def validate(choice: Any) -> str | None:
+        return None if choice["x"] > 1 else "too small"
+
+    d = Decision("red", "toy.kind", options=["pass"], validate=validate)
+    d.check({"x": 2})
+    for bad in ([], {"x": "y"}, {"y": 1}, "z"):
+        with pytest.raises(RulesError, match=r"toy\.kind for red"):
+            d.check(bad)
+    with pytest.raises(RulesError, match="null"):
+        d.check({"x": None})
+    d2 = Decision("red", "toy.move", options=[{"unit": "a", "to": 1}], validate=lambda c: None)
+    with pytest.raises(RulesError, match="unknown field"):
+        d2.check({"unit": "a", "to": 2, "too": 1})
