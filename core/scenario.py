@@ -320,14 +320,20 @@ def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
         problems.extend(exc.problems)
     except HexwarError as exc:
         problems.append(Problem(str(exc), path, "board", loc.line_of_key("board")))
+    from hexwar.core.manager import unknown_message
+
+    unknown_types: dict[str, str] = {}  # each unknown type's message, worked out once
     for i, u in enumerate(scenario.units):
         key = f"units[{i}]"
         if u.type not in unit_types:
-            system_types = sorted(t for t in unit_types if t.split(":")[0] == u.type.split(":")[0])
-            from hexwar.core.manager import unknown_message
-
-            problems.append(Problem(unknown_message("unit type", u.type, system_types), path,
-                                    f"{key}.type", loc.line_in_block(u.line, "type")))
+            message = unknown_types.get(u.type)
+            if message is None:
+                system_types = sorted(t for t in unit_types
+                                      if t.split(":")[0] == u.type.split(":")[0])
+                message = unknown_message("unit type", u.type, system_types)
+                unknown_types[u.type] = message
+            problems.append(Problem(message, path, f"{key}.type",
+                                    loc.line_in_block(u.line, "type")))
         if u.hex is not None and board is not None:
             try:
                 h = board.parse(u.hex)
@@ -599,19 +605,20 @@ class _Locator:
     def __init__(self, text: str, path: str) -> None:
         self.lines = text.splitlines()
         self.path = path
+        self._arrays: dict[str, list[int]] = {}
 
     def problem(self, message: str, key: str, *, hint: str = "") -> Problem:
         return Problem(message, self.path, key, self.line_of_key(key), hint)
 
     def array_line(self, name: str, index: int) -> int | None:
-        count = -1
-        pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
-        for i, line in enumerate(self.lines, start=1):
-            if pattern.match(line):
-                count += 1
-                if count == index:
-                    return i
-        return None
+        """The line of the ``index``-th ``[[name]]`` header (the headers are found once, so a
+        file of many units is located in linear time)."""
+        found = self._arrays.get(name)
+        if found is None:
+            pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
+            found = [i for i, line in enumerate(self.lines, start=1) if pattern.match(line)]
+            self._arrays[name] = found
+        return found[index] if 0 <= index < len(found) else None
 
     def line_in_block(self, start: int | None, name: str) -> int | None:
         if start is None:

@@ -169,12 +169,14 @@ def test_firepower_wrong_types() -> None:
     ("turns = 3", "turns = 0", "turns must be 1 to 1000"),
     ("turns = 3", "turns = 3\nrule = []", "unknown key 'rule' in [scenario] (hint: did you mean 'rules'?)"),
     ("turns = 3", "turns = 3\ntitel = 'x'", "did you mean 'title'?"),
-    ('hex = "1A1"', 'hex = "1A1"\nfacnig = 2', "[units[0].facnig]: unknown key 'facnig' in [units[0]] (hint: did you mean 'facing'?)"),
+    ('hex = "1A1"', 'hex = "1A1"\nfacnig = 2', "[units[0].facnig]: unknown key 'facnig' in [units[0]] "
+                                          "(hint: did you mean 'facing'?)"),
     ('hex = "1A1"', 'enter = { turn = 2, hex = "1A1", hexx = "1A2" }', "[units[0].enter.hexx]"),
     ("[board]", "[board]\npanel = 1", "unknown key 'panel' in [board] (hint: did you mean 'panels'?)"),
     ('{ panel = "toy:panel-1" }', '{ panel = "toy:panel-1", rotaton = 180 }', "did you mean 'rotation'?"),
     ("[board]", '[board]\nterrain = { "1A1" = "lava" }', "unknown terrain type 'lava'"),
-    ("[sides.red]", "[victroy]\n[sides.red]", "unknown top-level table [victroy] (hint: did you mean 'victory'?)"),
+    ("[sides.red]", "[victroy]\n[sides.red]",
+     "unknown top-level table [victroy] (hint: did you mean 'victory'?)"),
 ])
 def test_silently_accepted_things_are_problems(old: str, new: str, words: str) -> None:
     assert old in TOY
@@ -192,3 +194,22 @@ def test_panel_file_outside_the_folder_is_refused_without_reading_it(tmp_path: P
         found = problems_of(text)
         assert any("relative path" in p or "may not leave" in p for p in found), found
         assert not any("root:" in p for p in found)
+
+
+def test_validate_is_linear_in_the_number_of_units() -> None:
+    """Issue 9 item 13: finding each unit's line scanned the file once per unit."""
+    import time
+
+    head = TOY.split("[[units]]")[0]
+
+    def seconds(n: int) -> float:
+        units = "".join(f'\n[[units]]\nid = "u{i}"\ntype = "toy:gnu{i % 7}"\nside = "red"\n'
+                        f'hex = "9Z{i}"\n' for i in range(n))
+        start = time.perf_counter()
+        found = problems_of(head + units)
+        assert len(found) >= n
+        return time.perf_counter() - start
+
+    seconds(200)  # warm up (the board is built once)
+    small, large = seconds(1000), seconds(8000)
+    assert large < 8 * small * 3 + 0.5, (small, large)  # quadratic would be 64 times
