@@ -9,11 +9,13 @@ In CI the run has a fixed seed and lasts about three seconds. For a longer run b
 
     HEXWAR_FUZZ_SECONDS=600 python -m pytest -p no:cacheprovider -n 0 tests/test_fuzz.py -s
 
-or ``python tests/test_fuzz.py SECONDS [SEED]``, which prints every distinct crash cause.
+or ``python tests/test_fuzz.py SECONDS [SEED]``, which prints every distinct crash cause;
+``HEXWAR_FUZZ_DECISIONS=N`` also plays the first N decisions of each valid mutant.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -30,10 +32,16 @@ from hexwar.core.errors import HexwarError
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted(ROOT.glob("plugins/*/scenarios/*.toml"))
 SEED = 20261201
+PLAY_DECISIONS = int(os.environ.get("HEXWAR_FUZZ_DECISIONS", "0"))
+"""How many decisions past the first a run plays (0 in CI; more in a longer run by hand)."""
 HOSTILE: list[Any] = [
     "", "x", "ab", "1A1", "ZZ99", "lava", "../x", "</script>", 0, -1, 1, 7, 10**6, 2**63,
     1.5, -0.5, True, False, [], [1], ["x"], [1, "x"], [[]], {}, {"x": 1}, {"hex": "ab"},
 ]
+
+
+def _hostile(rng: random.Random) -> Any:
+    return copy.deepcopy(rng.choice(HOSTILE))  # never share a mutable value between mutations
 
 
 def run_one(path: Path, text: str) -> None:
@@ -46,9 +54,13 @@ def run_one(path: Path, text: str) -> None:
     if validate_scenario(scenario):
         return
     game = Game(scenario, seed=1)
-    decision = game.pending
-    if decision is not None and decision.options:
+    for _ in range(PLAY_DECISIONS + 1):
+        decision = game.pending
+        if decision is None or not decision.options:
+            return
         decision.check(decision.options[0])
+        if _ < PLAY_DECISIONS:
+            game.answer(decision.options[0])
 
 
 def mutate(text: str, rng: random.Random) -> str:
@@ -102,7 +114,7 @@ def _mutate_value(doc: dict[str, Any], rng: random.Random) -> None:
     target = rng.choice(found)
     if isinstance(target, dict):
         if not target:
-            target[rng.choice(["x", "hex", "id"])] = rng.choice(HOSTILE)
+            target[rng.choice(["x", "hex", "id"])] = _hostile(rng)
             return
         key = rng.choice(list(target))
         op = rng.randrange(4)
@@ -113,7 +125,7 @@ def _mutate_value(doc: dict[str, Any], rng: random.Random) -> None:
         elif op == 2 and isinstance(target[key], (int, float)) and not isinstance(target[key], bool):
             target[key] = rng.choice([0, -1, target[key] + 1, target[key] * 1000, -target[key]])
         else:
-            target[key] = rng.choice(HOSTILE)
+            target[key] = _hostile(rng)
     elif target:
         i = rng.randrange(len(target))
         op = rng.randrange(3)
@@ -122,7 +134,7 @@ def _mutate_value(doc: dict[str, Any], rng: random.Random) -> None:
         elif op == 1:
             target.append(target[i])
         else:
-            target[i] = rng.choice(HOSTILE)
+            target[i] = _hostile(rng)
 
 
 def dump_toml(doc: dict[str, Any]) -> str:
