@@ -259,6 +259,39 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     for side in scenario.sides:
         if side not in ("US", "SU"):
             problems.append(Problem(f"Firefight sides are US and SU, not {side!r}", path, "sides"))
+    if not problems:
+        problems.extend(_label_problems(scenario))
+    return problems
+
+
+def _label_problems(scenario: Scenario) -> list[Problem]:
+    """Hex labels the system parses during play (some only at the end of the game) must be
+    hexes of the board: the victory hex and crossroads, scheduled fire, the optional rules'
+    hexes."""
+    from hexwar.core.errors import HexwarError
+    from hexwar.core.manager import Hooks, build_plugin_manager
+
+    try:
+        board = scenario.build_board(Hooks(build_plugin_manager(scenario.system)))
+    except HexwarError:
+        return []  # the core reports a board that cannot be built
+    special = scenario.raw.get("special", {})
+    found: list[tuple[str, Any]] = [(f"victory.{k}", scenario.victory[k])
+                                    for k in ("hex", "crossroads") if k in scenario.victory]
+    found += [(f"special.schedule[{i}].hex", e.get("hex"))
+              for i, e in enumerate(special.get("schedule", []))]
+    for key in ("dummies", "improved_positions", "target_lists"):
+        for side, labels in special.get(key, {}).items():
+            found += [(f"special.{key}.{side}[{i}]", x) for i, x in enumerate(labels)]
+    problems = []
+    for key, label in found:
+        try:
+            h = board.parse(str(label))
+            if not board.contains(h):
+                raise ValueError(f"hex {label!r} is off the board")
+        except (ValueError, HexwarError) as exc:
+            problems.append(Problem(str(exc)[:160], scenario.path, key,
+                                    hint="labels look like the board's own (see `hexwar render`)"))
     return problems
 
 

@@ -213,3 +213,13 @@ def test_validate_is_linear_in_the_number_of_units() -> None:
     seconds(200)  # warm up (the board is built once)
     small, large = seconds(1000), seconds(8000)
     assert large < 8 * small * 3 + 0.5, (small, large)  # quadratic would be 64 times
+
+
+@pytest.mark.parametrize("name, old, new, key", [
+    ("scenario7.toml", 'hex = "2832"\n', 'hex = "ab"\n', "[victory.hex]"),
+    ("scenario8.toml", 'crossroads = "B:2140"', 'crossroads = "B:9999"', "[victory.crossroads]"),
+])
+def test_firefight_victory_hexes_are_on_the_board(name: str, old: str, new: str, key: str) -> None:
+    """Read only when the game ends: a bad label used to crash the last turn."""
+    found = shipped_problems("firefight", name, old, new)
+    assert any(key in p for p in found), found
