@@ -80,10 +80,19 @@ def parse_toml(text: str, *, path: str, what: str = "file") -> dict[str, Any]:
     except RecursionError:
         raise DataError(f"{what} is nested too deeply (the limit is {MAX_DEPTH} levels)",
                         path=path) from None
-    except ValueError as exc:  # an integer longer than Python converts
-        raise DataError(f"{what} holds a value out of range: {exc}", path=path) from None
+    except ValueError:  # an integer longer than Python converts
+        raise DataError(f"integer too long (more than {MAX_INT_DIGITS} digits)", path=path,
+                        line=_long_number_line(text)) from None
     check_limits(data, path=path, what=what)
     return data
+
+
+def _long_number_line(text: str) -> int | None:
+    """The first line holding a run of more digits than an integer may have (a hint only)."""
+    import re
+
+    m = re.search(rf"\d{{{MAX_INT_DIGITS + 1},}}", text)
+    return None if m is None else text.count("\n", 0, m.start()) + 1
 
 
 def parse_json(text: str, *, path: str, what: str = "file") -> Any:
