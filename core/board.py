@@ -21,7 +21,6 @@ and registers both labels.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import networkx as nx
 
-from hexwar.core.errors import HexwarError
+from hexwar.core.errors import DataError, HexwarError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.kit.stash import Stash
 from hexwar.core.labels import (
@@ -39,6 +38,7 @@ from hexwar.core.labels import (
     column_index,
     column_letters,
 )
+from hexwar.core.safeload import confined
 from hexwar.core.types import Problem
 
 if TYPE_CHECKING:
@@ -138,11 +138,14 @@ class Panel:
     @classmethod
     def from_toml(cls, path: str | Path) -> Panel:
         """Load a panel file (format: docs/map-schema.md); raises :class:`MapValidationError`."""
+        from hexwar.core.safeload import load_toml
+
         p = Path(path)
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise MapValidationError([Problem(str(exc), str(p))], str(p)) from exc
+            _, data = load_toml(p, what="panel")
+        except DataError as exc:
+            raise MapValidationError([Problem(exc.message, str(p), exc.key or "", exc.line,
+                                              exc.hint or "")], str(p)) from None
         return cls.from_dict(data, source=str(p))
 
     @classmethod
@@ -725,6 +728,49 @@ class _DataHooks(Protocol):
     def terrain_types(self) -> Mapping[str, Any]: ...
 
 
+_PLACEMENT_KEYS = ("panel", "file", "offset", "hex", "rotation", "join")
+_BOARD_KEYS = ("panels", "terrain", "geo")
+_MAX_OFFSET = 10_000
+
+
+def _placement_problems(e: Mapping[str, Any], path: str, key: str) -> list[Problem]:
+    """What is wrong with one entry of ``[board] panels`` (its keys and their types)."""
+    from hexwar.core.scenario import unknown_key_problems
+
+    problems = unknown_key_problems(e, _PLACEMENT_KEYS, path, key)
+    if ("panel" in e) == ("file" in e):
+        problems.append(Problem("a panel entry names either 'panel' or 'file'", path, key,
+                                hint='{ panel = "mbt:panel-1" } or { file = "my-panel.toml" }'))
+    if "panel" in e and not isinstance(e["panel"], str):
+        problems.append(Problem(f"'panel' must be a panel name, not {type(e['panel']).__name__}",
+                                path, f"{key}.panel"))
+    if sum(k in e for k in ("offset", "hex", "join")) > 1:
+        problems.append(Problem("give at most one of 'offset', 'hex' and 'join'", path, key))
+    for name, example in (("offset", "offset = [0, 10]"), ("hex", "hex = [0, 20]")):
+        if name in e:
+            v = e[name]
+            if not (isinstance(v, list) and len(v) == 2
+                    and all(isinstance(x, int) and not isinstance(x, bool)
+                            and abs(x) <= _MAX_OFFSET for x in v)):
+                problems.append(Problem(f"{name!r} must be two integers, not {_short(v)}", path,
+                                        f"{key}.{name}", hint=example))
+    if "join" in e:
+        v = e["join"]
+        if not (isinstance(v, list) and len(v) == 2 and all(isinstance(x, str) for x in v)):
+            problems.append(Problem(f"'join' must be two hex labels, not {_short(v)}", path,
+                                    f"{key}.join", hint='join = ["2A1", "3HH1"]'))
+    rot = e.get("rotation", 0)
+    if isinstance(rot, bool) or rot not in (0, 180):
+        problems.append(Problem(f"rotation must be 0 or 180, got {_short(rot)}", path,
+                                f"{key}.rotation"))
+    return problems
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "") -> Board:
     """Build a scenario's board from its ``[board]`` table.
 
@@ -742,6 +788,9 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
     Panel names are looked up among the ``panel`` data sources plugins register; ``file`` is
     relative to the scenario file. Raises :class:`MapValidationError` with every problem.
     """
+    from hexwar.core.scenario import unknown_key_problems
+
+    key_problems = unknown_key_problems(spec, _BOARD_KEYS, path, "board")
     problems: list[Problem] = []
     sources = {s.name: s for s in hooks.data_sources("panel")}
     placements: list[PanelPlacement] = []
@@ -757,56 +806,71 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
         if not isinstance(e, Mapping):
             problems.append(Problem("each panel must be a name or a table", path, key))
             continue
+        entry_problems = _placement_problems(e, path, key)
+        if entry_problems:
+            problems.extend(entry_problems)
+            continue
         try:
             if "file" in e:
-                panel = Panel.from_toml(base / str(e["file"]))
-            elif str(e.get("panel")) in sources:
-                panel = Panel.from_toml(sources[str(e["panel"])].path)
+                panel = Panel.from_toml(confined(base, e["file"], key=f"{key}.file", path=path))
+            elif e["panel"] in sources:
+                panel = Panel.from_toml(sources[e["panel"]].path)
             else:
                 problems.append(Problem(
-                    f"unknown panel {e.get('panel')!r}", path, key,
+                    f"unknown panel {e.get('panel')!r}", path, f"{key}.panel",
                     hint="registered panels: " + (", ".join(sorted(sources)) or "none")))
                 continue
+        except DataError as exc:
+            problems.append(Problem(exc.message, path, exc.key or key, exc.line, exc.hint or ""))
+            continue
         except MapValidationError as exc:
             problems.extend(exc.problems)
             continue
         rot = e.get("rotation", 0)
-        if rot not in (0, 180):
-            problems.append(Problem(f"rotation must be 0 or 180, got {rot!r}", path, key))
-            rot = 0
         offset: Hex | tuple[int, int] = Hex(0, 0)
         if "join" in e:
             # join = ["2A1", "3HH1"]: this panel's hex 2A1 is the hex called 3HH1 on an
             # earlier panel (the half hexes of MBT 1.1 / Firepower 1.1).
             try:
-                mine, theirs = (str(x) for x in e["join"])
+                mine, theirs = e["join"]
                 target = next(pl.hex(theirs) for pl in placements
                               if _owns(pl.panel, theirs))
                 placements.append(PanelPlacement.aligned(panel, mine, target, rot))
             except (ValueError, StopIteration, TypeError) as exc:
                 problems.append(Problem(f"bad join {e.get('join')!r}: {exc or 'no such hex'}",
-                                        path, key, hint='join = ["2A1", "3HH1"]'))
+                                        path, f"{key}.join", hint='join = ["2A1", "3HH1"]'))
             continue
         if "hex" in e:
             q, r = e["hex"]
-            offset = Hex(int(q), int(r))
+            offset = Hex(q, r)
         elif "offset" in e:
             c, r = e["offset"]
-            offset = (int(c), int(r))
+            offset = (c, r)
         placements.append(PanelPlacement(panel, offset, rot))
     if problems:
-        raise MapValidationError(problems, path or "board")
+        raise MapValidationError(key_problems + problems, path or "board")
     # panels write the system's short names ("woods"); records are qualified ("mbt:woods")
     qualified = set(hooks.terrain_types())
     known = (qualified | {name.split(":", 1)[-1] for name in qualified}) or None
     board = Board.assemble(placements, known_terrain=known)
     changes = spec.get("terrain", {})
-    if isinstance(changes, Mapping):
-        for label, t in changes.items():
-            try:
-                board.set_terrain(board.parse(str(label)), str(t))
-            except ValueError as exc:
-                problems.append(Problem(str(exc), path, f"board.terrain.{label}"))
-    if problems:
-        raise MapValidationError(problems, path or "board")
+    if not isinstance(changes, Mapping):
+        problems.append(Problem("'terrain' must be a table of hex label = terrain name", path,
+                                "board.terrain", hint='terrain = { "2G7" = "woods" }'))
+        changes = {}
+    for label, t in changes.items():
+        if not isinstance(t, str) or not t:
+            problems.append(Problem(f"terrain of {label!r} must be a name, not {_short(t)}", path,
+                                    f"board.terrain.{label}"))
+            continue
+        if known is not None and t not in known:
+            problems.append(Problem(f"unknown terrain type {t!r}", path, f"board.terrain.{label}",
+                                    hint="known: " + ", ".join(sorted(known))))
+            continue
+        try:
+            board.set_terrain(board.parse(str(label)), t)
+        except (ValueError, HexwarError) as exc:
+            problems.append(Problem(str(exc), path, f"board.terrain.{label}"))
+    if key_problems or problems:
+        raise MapValidationError(key_problems + problems, path or "board")
     return board

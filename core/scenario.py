@@ -13,13 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import DataError, HexwarError, PluginError
+from hexwar.core.safeload import confined
 from hexwar.core.types import Problem
 
 if TYPE_CHECKING:
@@ -104,23 +104,25 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
+        from hexwar.core.safeload import read_text
+
         p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DataError(f"cannot read scenario: {exc.strerror}", path=str(p)) from exc
+            text = read_text(p, what="scenario")
+        except DataError as exc:
+            raise ScenarioError([Problem(exc.message, str(p), exc.key or "", exc.line, exc.hint or "")],
+                                str(p)) from None
         return cls.from_text(text, path=str(p))
 
     @classmethod
     def from_text(cls, text: str, *, path: str = "<scenario>") -> Scenario:
+        from hexwar.core.safeload import parse_toml
+
         try:
-            raw = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            line = _toml_error_line(str(exc))
-            raise ScenarioError(
-                [Problem(f"not valid TOML: {exc}", path=path, line=line,
-                         hint="check quotes, brackets and '=' on that line")], path
-            ) from exc
+            raw = parse_toml(text, path=path, what="scenario")
+        except DataError as exc:
+            raise ScenarioError([Problem(exc.message, path, exc.key or "", exc.line, exc.hint or "")],
+                                path) from None
         problems: list[Problem] = []
         loc = _Locator(text, path)
 
@@ -129,12 +131,14 @@ class Scenario:
             problems.append(loc.problem("missing the [scenario] table", "scenario",
                                         hint="start the file with [scenario] and id, system, turns"))
             head = {}
+        problems.extend(unknown_key_problems(head, _HEAD_KEYS, path, "scenario", loc))
         sid = _get(head, "id", str, problems, loc, "scenario")
         system = _get(head, "system", str, problems, loc, "scenario")
         title = _get(head, "title", str, problems, loc, "scenario", default=sid or "")
         turns = _get(head, "turns", int, problems, loc, "scenario")
-        if isinstance(turns, int) and turns < 1:
-            problems.append(loc.problem("turns must be at least 1", "scenario.turns"))
+        if isinstance(turns, int) and not 1 <= turns <= MAX_TURNS:
+            problems.append(loc.problem(f"turns must be 1 to {MAX_TURNS}, not {turns}",
+                                        "scenario.turns"))
         rules = _get(head, "rules", list, problems, loc, "scenario", default=[])
         for i, r in enumerate(rules or []):
             if not isinstance(r, str):
@@ -166,7 +170,14 @@ class Scenario:
             if not isinstance(u, dict):
                 problems.append(Problem("each unit is a table", path, key, line))
                 continue
+            problems.extend(unknown_key_problems(u, _UNIT_KEYS, path, key, loc, line=line))
             uid = _get(u, "id", str, problems, loc, key, line=line)
+            if isinstance(uid, str) and not _UNIT_ID.fullmatch(uid):
+                problems.append(Problem(
+                    f"unit id {uid[:40]!r} is not 1-{MAX_ID_LENGTH} letters, digits, '-', '_' "
+                    "or '.'", path, f"{key}.id", loc.line_in_block(line, "id"),
+                    hint='e.g. id = "N1" or id = "dummy-su9"'))
+                uid = None
             utype = _get(u, "type", str, problems, loc, key, line=line)
             side = _get(u, "side", str, problems, loc, key, line=line)
             hexlabel = _get(u, "hex", str, problems, loc, key, line=line, default=None)
@@ -177,6 +188,9 @@ class Scenario:
                 problems.append(Problem(
                     f"unit type {utype!r} must name its system", path, f"{key}.type", line,
                     hint=f"write '{system or 'system'}:{utype}'"))
+            if isinstance(enter, dict):
+                problems.extend(_enter_problems(enter, path, f"{key}.enter",
+                                                loc.line_in_block(line, "enter")))
             if isinstance(facing, int) and not 1 <= facing <= 6:
                 problems.append(Problem(f"facing {facing} is not a direction 1-6", path,
                                         f"{key}.facing", line))
@@ -196,10 +210,11 @@ class Scenario:
         if not isinstance(victory, dict):
             problems.append(loc.problem("[victory] must be a table", "victory"))
             victory = {}
-        known = {"scenario", "sides", "board", "units", "victory", "setup", "special", "reinforcements"}
-        for extra in sorted(set(raw) - known):
-            problems.append(loc.problem(f"unknown top-level table [{extra}]", extra,
-                                        hint=f"known tables: {', '.join(sorted(known))}"))
+        problems.extend(unknown_key_problems(raw, _TOP_KEYS, path, "", loc))
+        for part in ("setup", "special", "reinforcements"):
+            if part in raw and not isinstance(raw[part], dict):
+                problems.append(loc.problem(f"[{part}] must be a table, not "
+                                            f"{_brief(raw[part])}", part))
         if problems:
             raise ScenarioError(problems, path)
         return cls(
@@ -246,9 +261,15 @@ class Scenario:
             if not isinstance(e, Mapping):
                 continue
             if "file" in e:
-                panels.append(_content_digest(base / str(e["file"])))
+                try:
+                    where_file = confined(base, e["file"], key="board.panels", path=self.path)
+                except DataError:
+                    panels.append("refused")  # board_from_spec reports it
+                    continue
+                panels.append(_content_digest(where_file))
             else:
-                where = sources.get(str(e.get("panel")))
+                name = e.get("panel")
+                where = sources.get(name) if isinstance(name, str) else None
                 panels.append("unknown" if where is None else _content_digest(where))
         spec = json.dumps(self.board, sort_keys=True, default=str)
         return (spec, tuple(panels), tuple(sorted(hooks.terrain_types())))
@@ -299,14 +320,20 @@ def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
         problems.extend(exc.problems)
     except HexwarError as exc:
         problems.append(Problem(str(exc), path, "board", loc.line_of_key("board")))
+    from hexwar.core.manager import unknown_message
+
+    unknown_types: dict[str, str] = {}  # each unknown type's message, worked out once
     for i, u in enumerate(scenario.units):
         key = f"units[{i}]"
         if u.type not in unit_types:
-            system_types = sorted(t for t in unit_types if t.split(":")[0] == u.type.split(":")[0])
-            from hexwar.core.manager import unknown_message
-
-            problems.append(Problem(unknown_message("unit type", u.type, system_types), path,
-                                    f"{key}.type", loc.line_in_block(u.line, "type")))
+            message = unknown_types.get(u.type)
+            if message is None:
+                system_types = sorted(t for t in unit_types
+                                      if t.split(":")[0] == u.type.split(":")[0])
+                message = unknown_message("unit type", u.type, system_types)
+                unknown_types[u.type] = message
+            problems.append(Problem(message, path, f"{key}.type",
+                                    loc.line_in_block(u.line, "type")))
         if u.hex is not None and board is not None:
             try:
                 h = board.parse(u.hex)
@@ -319,7 +346,14 @@ def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
             problems.append(Problem("unit has neither a hex nor an 'enter' table", path, key, u.line,
                                     hint="give hex = \"...\" or enter = { turn = 1, ... }"))
     problems.extend(_adapter_problems(scenario, options, local_plugins, loc))
-    problems.extend(hooks.validate_scenario(scenario))
+    try:
+        problems.extend(hooks.validate_scenario(scenario))
+    except (TypeError, AttributeError, KeyError, ValueError, IndexError) as exc:
+        # a system's check that cannot read a malformed part still reports, never crashes
+        problems.append(Problem(f"a system's check of this file failed: {type(exc).__name__}: "
+                                f"{str(exc)[:120]}", path, "",
+                                hint="check the types of the system's tables ([victory], "
+                                     "[setup], [special])"))
     return problems
 
 
@@ -353,6 +387,185 @@ def load_and_validate(path: str | Path, *, options: tuple[str, ...] = ()) -> Sce
     return scenario
 
 
+# -- the schema of the core part ---------------------------------------------------------------
+
+MAX_TURNS = 1000
+"""The most game-turns a scenario may last."""
+MAX_ID_LENGTH = 64
+_UNIT_ID = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_ID_LENGTH}}}")
+_TOP_KEYS = ("scenario", "sides", "board", "units", "victory", "setup", "special",
+             "reinforcements")
+_HEAD_KEYS = ("id", "title", "system", "rules", "turns", "notes")
+_UNIT_KEYS = ("id", "type", "side", "hex", "facing", "state", "enter")
+_ENTER_KEYS = ("turn", "hex", "hexes")
+
+
+def unknown_key_problems(table: Mapping[str, Any], known: tuple[str, ...], path: str,
+                         prefix: str, loc: _Locator | None = None, *,
+                         line: int | None = None) -> list[Problem]:
+    """A problem for every key of ``table`` not in ``known``, with a "did you mean" hint."""
+    import difflib
+
+    problems = []
+    for extra in sorted(str(k) for k in table if k not in known):
+        key = f"{prefix}.{extra}" if prefix else extra
+        close = difflib.get_close_matches(extra, known, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"known keys: {', '.join(known)}"
+        where = None
+        if loc is not None:
+            where = loc.line_in_block(line, extra) if line is not None else loc.line_of_key(key)
+        text = (f"unknown key {extra[:40]!r} in [{prefix}]" if prefix
+                else f"unknown top-level table [{extra[:40]}]")
+        problems.append(Problem(text, path, key, where, hint))
+    return problems
+
+
+# -- shapes: a small schema language for the systems' parts of a scenario --------------------
+
+
+@dataclass(frozen=True)
+class Req:
+    """A key a table must have."""
+
+    shape: Any
+
+
+@dataclass(frozen=True)
+class MapOf:
+    """A table of any keys (``keys``: only these), each value of ``shape``."""
+
+    shape: Any
+    keys: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of the listed values."""
+
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class IntRange:
+    """An integer from ``lo`` to ``hi``."""
+
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True)
+class Either:
+    """A value of any of the shapes (the first listed names it in a problem)."""
+
+    shapes: tuple[Any, ...]
+
+
+ANY = object()
+NUMBER = (int, float)
+
+
+def shape_problems(value: Any, shape: Any, path: str, key: str, loc: _Locator | None = None
+                   ) -> list[Problem]:
+    """Every problem of ``value`` against ``shape``: a Python type (``str``, ``int``, ``bool``,
+    :data:`NUMBER`), ``[shape]`` (an array of it), ``{key: shape}`` (a table with only these
+    keys; :class:`Req` marks a required one), :class:`MapOf`, :class:`OneOf`,
+    :class:`IntRange`, :class:`Either` or :data:`ANY`."""
+    problems: list[Problem] = []
+
+    def line() -> int | None:
+        return loc.line_of_key(key) if loc is not None else None
+
+    def bad(message: str, hint: str = "") -> list[Problem]:
+        return [Problem(message, path, key, line(), hint)]
+
+    if shape is ANY:
+        return []
+    if isinstance(shape, Req):
+        shape = shape.shape
+    if isinstance(shape, Either):
+        for s in shape.shapes:
+            if not shape_problems(value, s, path, key):
+                return []
+        return shape_problems(value, shape.shapes[0], path, key, loc)
+    if isinstance(shape, OneOf):
+        if isinstance(value, bool) != any(isinstance(v, bool) for v in shape.values) or \
+                not _hashable(value) or value not in shape.values:
+            return bad(f"must be one of {', '.join(map(repr, shape.values))}, not {_brief(value)}")
+        return []
+    if isinstance(shape, IntRange):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return bad(f"must be an integer, not {_brief(value)}")
+        if not shape.lo <= value <= shape.hi:
+            return bad(f"must be {shape.lo} to {shape.hi}, not {value}")
+        return []
+    if isinstance(shape, type) or (isinstance(shape, tuple) and shape
+                                   and all(isinstance(t, type) for t in shape)):
+        kinds = shape if isinstance(shape, tuple) else (shape,)
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            return bad(f"must be {_kind_name(kinds[0]) if len(kinds) == 1 else 'a number'}, "
+                       f"not {_brief(value)}")
+        return []
+    if isinstance(shape, list):
+        if not isinstance(value, list):
+            return bad(f"must be an array, not {_brief(value)}")
+        for i, item in enumerate(value):
+            problems.extend(shape_problems(item, shape[0], path, f"{key}[{i}]", loc))
+        return problems
+    if isinstance(shape, MapOf):
+        if not isinstance(value, dict):
+            return bad(f"must be a table, not {_brief(value)}")
+        if shape.keys is not None:
+            problems.extend(unknown_key_problems(value, shape.keys, path, key, loc))
+        for k, v in value.items():
+            if shape.keys is None or k in shape.keys:
+                problems.extend(shape_problems(v, shape.shape, path, f"{key}.{k}", loc))
+        return problems
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            return bad(f"must be a table, not {_brief(value)}")
+        problems.extend(unknown_key_problems(value, tuple(shape), path, key, loc))
+        for k, s in shape.items():
+            if k in value:
+                problems.extend(shape_problems(value[k], s, path, f"{key}.{k}", loc))
+            elif isinstance(s, Req):
+                problems.append(Problem(f"missing required key {k!r}", path, f"{key}.{k}",
+                                        line()))
+        return problems
+    raise TypeError(f"not a shape: {shape!r}")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{_kind_name(type(value)).split(' ', 1)[-1]} {text}"
+
+
+def _enter_problems(enter: Mapping[str, Any], path: str, key: str,
+                    line: int | None) -> list[Problem]:
+    """The core checks of a unit's ``enter`` table: its keys and their types."""
+    problems = unknown_key_problems(enter, _ENTER_KEYS, path, key)
+    turn = enter.get("turn", 1)
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= MAX_TURNS:
+        problems.append(Problem(f"enter.turn must be a turn number, not {turn!r}"[:120], path,
+                                f"{key}.turn", line, hint="enter = { turn = 3, hex = \"1A1\" }"))
+    if "hex" in enter and not isinstance(enter["hex"], str):
+        problems.append(Problem("enter.hex must be a hex label", path, f"{key}.hex", line))
+    hexes = enter.get("hexes", [])
+    if not (isinstance(hexes, list) and all(isinstance(h, str) for h in hexes)):
+        problems.append(Problem("enter.hexes must be a list of hex labels", path, f"{key}.hexes",
+                                line))
+    return [Problem(p.message, p.path, p.key, p.line if p.line is not None else line, p.hint)
+            for p in problems]
+
+
 # -- helpers -----------------------------------------------------------------------------------
 
 _MISSING = object()
@@ -377,8 +590,8 @@ def _get(table: Mapping[str, Any], name: str, kind: type, problems: list[Problem
 
 
 def _kind_name(kind: type) -> str:
-    return {str: "a string", int: "an integer", list: "an array", dict: "a table"}.get(
-        kind, kind.__name__)
+    return {str: "a string", int: "an integer", list: "an array", dict: "a table",
+            bool: "a boolean", float: "a number"}.get(kind, kind.__name__)
 
 
 def _toml_error_line(message: str) -> int | None:
@@ -392,19 +605,20 @@ class _Locator:
     def __init__(self, text: str, path: str) -> None:
         self.lines = text.splitlines()
         self.path = path
+        self._arrays: dict[str, list[int]] = {}
 
     def problem(self, message: str, key: str, *, hint: str = "") -> Problem:
         return Problem(message, self.path, key, self.line_of_key(key), hint)
 
     def array_line(self, name: str, index: int) -> int | None:
-        count = -1
-        pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
-        for i, line in enumerate(self.lines, start=1):
-            if pattern.match(line):
-                count += 1
-                if count == index:
-                    return i
-        return None
+        """The line of the ``index``-th ``[[name]]`` header (the headers are found once, so a
+        file of many units is located in linear time)."""
+        found = self._arrays.get(name)
+        if found is None:
+            pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
+            found = [i for i, line in enumerate(self.lines, start=1) if pattern.match(line)]
+            self._arrays[name] = found
+        return found[index] if 0 <= index < len(found) else None
 
     def line_in_block(self, start: int | None, name: str) -> int | None:
         if start is None:

@@ -49,10 +49,19 @@ class Decision:
             raise RulesError(f"{self.kind}: a choice must be a JSON value, not {choice!r}") from exc
         if self.options is not None and text in self._option_texts():
             return
-        if self.validate is not None:
-            error = self.validate(choice)
+        choice = json.loads(text)  # what a save would give back: tuples are lists
+        error = self._shape_error(choice)
+        if error is None and self.validate is not None:
+            try:
+                error = self.validate(choice)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+                # a validator that cannot read a malformed choice refuses it
+                raise RulesError(f"{self.kind} for {self.side}: malformed choice "
+                                 f"{_brief(choice)} ({type(exc).__name__})",
+                                 rule=self.rule or None) from exc
             if error is None:
                 return
+        if error is not None:
             raise RulesError(f"{self.kind} for {self.side}: {error}", rule=self.rule or None)
         shown = ", ".join(json.dumps(o) for o in list(self.options or [])[:8])
         more = ", ..." if self.options and len(self.options) > 8 else ""
@@ -61,6 +70,25 @@ class Decision:
             f"(legal: {shown}{more})",
             rule=self.rule or None,
         )
+
+    def _shape_error(self, choice: Choice) -> str | None:
+        """What makes ``choice`` malformed against the listed options, whatever the rules say:
+        a null where no option has one, or a key no option has (when the options are tables
+        with keys). ``None`` when the choice may go on to the validator."""
+        options = list(self.options or ())
+        if _has_null(choice) and not any(_has_null(o) for o in options):
+            return f"{_brief(choice)} holds a null value; leave the field out or give a value"
+        tables = [o for o in options if isinstance(o, dict)]
+        if isinstance(choice, dict) and tables and all(tables):
+            known = set().union(*(set(o) for o in tables))
+            extra = sorted(set(choice) - known)
+            if extra:
+                return (f"unknown field(s) {', '.join(map(repr, extra))[:80]} in {_brief(choice)} "
+                        f"(fields: {', '.join(sorted(known))})")
+        if tables and len(tables) == len(options) and all(tables) and \
+                not isinstance(choice, dict) and self.validate is None:
+            return f"{_brief(choice)} is not a table of {', '.join(sorted(set().union(*tables)))}"
+        return None
 
     def _option_texts(self) -> frozenset[str]:
         cached: frozenset[str] | None = self.__dict__.get("_texts")
@@ -71,6 +99,21 @@ class Decision:
 
     def summary(self) -> dict[str, Any]:
         return {"side": self.side, "kind": self.kind, "rule": self.rule}
+
+
+def _has_null(value: Any) -> bool:
+    if value is None:
+        return True
+    if isinstance(value, dict):
+        return any(_has_null(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_null(v) for v in value)
+    return False
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass

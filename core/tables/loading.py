@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -296,19 +295,13 @@ def load_table(path: str | Path, *, name: str | None = None) -> Table:
 
 
 def _parse_table_file(p: Path, table_name: str) -> Table:
-    try:
-        if p.suffix == ".csv":
-            return parse_table_csv(p.read_text(encoding="utf-8-sig"), table_name, path=str(p))
-        if p.suffix == ".toml":
-            with p.open("rb") as fh:
-                data = tomllib.load(fh)
-            return parse_table_toml(data, table_name, path=str(p))
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"invalid TOML: {exc}", path=str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text: {exc}", path=str(p)) from None
-    except OSError as exc:
-        raise DataError(f"cannot read file: {exc}", path=str(p)) from None
+    from hexwar.core.safeload import parse_toml, read_text
+
+    if p.suffix == ".csv":
+        return parse_table_csv(read_text(p, what="table"), table_name, path=str(p))
+    if p.suffix == ".toml":
+        data = parse_toml(read_text(p, what="table"), path=str(p), what="table")
+        return parse_table_toml(data, table_name, path=str(p))
     raise DataError(f"unsupported table file type {p.suffix!r}", path=str(p),
                     hint="tables are .csv or .toml files")
 

@@ -690,8 +690,21 @@ def _attack_validator(game: Game, side: str, mode: str) -> Any:
     def validate(choice: Any) -> str | None:
         if choice == "pass":
             return None
+        shape = "an attack is {'firers': [...], 'target': id, 'weapons': {id: line}} or 'pass'"
         if not isinstance(choice, Mapping) or "target" not in choice:
-            return "an attack is {'firers': [...], 'target': id, 'weapons': {id: line}} or 'pass'"
+            return shape
+        extra = sorted(str(k) for k in choice if k not in ("firers", "target", "weapons"))
+        if extra:
+            return f"unknown field(s) {', '.join(extra)[:60]}: {shape}"
+        firers, target = choice.get("firers", []), choice["target"]
+        weapons = choice.get("weapons", {})
+        if not (isinstance(firers, list) and all(isinstance(f, str) for f in firers)):
+            return f"'firers' is a list of unit ids: {shape}"
+        if not isinstance(target, str):
+            return f"'target' is a unit id: {shape}"
+        if not (isinstance(weapons, Mapping)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in weapons.items())):
+            return f"'weapons' is a table of unit id: weapon line: {shape}"
         try:
             check_attack(game, side, list(choice.get("firers", [])), str(choice["target"]),
                          dict(choice.get("weapons") or {}), mode)

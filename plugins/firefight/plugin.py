@@ -148,50 +148,150 @@ def hexwar_register_commands(group: click.Group) -> None:
         group.add_command(firefight_group)
 
 
+_VICTORY_KEYS: dict[str, tuple[str, ...]] = {  # kind: its required keys (Firefight Scenarios)
+    "pass_through": ("side", "else_winner", "area", "count", "by_turn"),
+    "occupy_at_end": ("side", "else_winner", "area", "count"),
+    "exit_points": ("side", "other", "edge"),
+    "exit_more": ("side", "other", "edge"),
+    "last_stand": ("defender", "attacker", "area", "radius", "deadline"),
+    "clear_and_hold": ("attacker", "defender", "areas", "after"),
+    "clear_hill": ("attacker", "defender", "hex", "radius"),
+    "points_8": ("crossroads", "radius"),
+    "points_9": (),
+}
+
+
+def _schemas(scenario: Scenario) -> dict[str, Any]:
+    """The shapes of the Firefight parts of a scenario: [victory], [special], [setup] and a
+    unit's starting ``state`` (the keys the system reads, and their types)."""
+    from hexwar.core.scenario import IntRange, MapOf, OneOf, Req
+
+    sides = OneOf(tuple(scenario.sides) or ("US", "SU"))
+    edge = OneOf(("north", "south", "east", "west"))
+    turn = IntRange(0, 1000)
+    count = IntRange(0, 100_000)
+    side_keys = ("US", "SU")
+    victory_shapes: dict[str, Any] = {
+        "side": sides, "else_winner": sides, "other": sides, "attacker": sides,
+        "defender": sides, "area": str, "areas": [str], "count": count, "by_turn": turn,
+        "types": [str], "intact": bool, "edge": edge, "hexes": [str], "radius": count,
+        "deadline": turn, "after": turn, "cap": count, "hex": str, "crossroads": str,
+    }
+    kind = scenario.victory.get("kind")
+    required = _VICTORY_KEYS.get(kind, ()) if isinstance(kind, str) else ()
+    victory = {"kind": Req(OneOf(tuple(_VICTORY_KEYS))), "random_end_from": turn,
+               **{k: Req(v) if k in required else v for k, v in victory_shapes.items()}}
+    indirect = [{"id": Req(str), "side": Req(sides), "type": Req(OneOf(tuple(ff_data().if_data))),
+                 "status": OneOf(("organic", "direct"))}]
+    pair = [[str]]
+    special = {
+        "ai": MapOf({"edge": str, "objective": str, "posture": str}, keys=side_keys),
+        "dragons": count, "rpg7": count, "target_as_personnel": [str],
+        "indirect": indirect, "target_lists": MapOf([str], keys=side_keys),
+        "frozen_until": MapOf(turn),
+        "draw": MapOf({"cup": Req([str]), "count": Req(count), "if_if_drawn": MapOf(str),
+                       "indirect": [{"id": Req(str), "type": Req(OneOf(tuple(ff_data().if_data))),
+                                     "side": sides, "status": OneOf(("organic", "direct"))}]},
+                      keys=side_keys),
+        "schedule": [{"side": Req(sides), "unit": Req(str), "hex": Req(str), "turn": Req(turn)}],
+        "friendly_minefields": bool,
+        "addenda": {"demolished_bridges": pair, "impassable_streams": pair,
+                    "impassable_hexsides": pair},
+        # read by optional rules, which check them further when enabled
+        "mines": MapOf(count, keys=side_keys),
+        "minefields": MapOf(MapOf(count), keys=side_keys),
+        "improved_positions": MapOf([str], keys=side_keys),
+        "dummies": MapOf([str], keys=side_keys),
+    }
+    zone = {"rows": [int], "cols": [int], "area": str, "within": [(int, str)], "map": str,
+            "max": count, "units": [str], "exclude": [str]}
+    setup = {"deploy": [{"side": Req(sides), "zones": [zone]}]}
+    return {"victory": victory, "special": special, "setup": setup,
+            "state": {"dummy": bool, "carrier": str}}
+
+
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
-    from hexwar.plugins.firefight.victory import validate
+    """Every Firefight part of the scenario has the keys and types the system reads (each
+    problem at once), names known units and sides, and uses the sides US and SU."""
+    from hexwar.core.scenario import shape_problems
 
-    problems = list(validate(scenario.victory, scenario.path))
-    for e in scenario.raw.get("special", {}).get("indirect", []):
-        if str(e.get("type")) not in ff_data().if_data:
-            problems.append(Problem(f"unknown indirect fire unit type {e.get('type')!r}",
-                                    scenario.path, "special.indirect",
-                                    hint="one of " + ", ".join(sorted(ff_data().if_data))))
-        if e.get("status", "organic") not in ("organic", "direct"):
-            problems.append(Problem("status must be 'organic' or 'direct' Firefight 8.4", scenario.path,
-                                    "special.indirect"))
+    path = scenario.path
+    schemas = _schemas(scenario)
+    problems: list[Problem] = []
+    kind = scenario.victory.get("kind")
+    if not isinstance(kind, str) or kind not in _VICTORY_KEYS:
+        problems.append(Problem(f"unknown victory kind {kind!r}"[:80], path, "victory.kind",
+                                hint="one of " + ", ".join(sorted(_VICTORY_KEYS))))
+    for part in ("victory", "special", "setup"):
+        for p in shape_problems(scenario.raw.get(part, {}), schemas[part], path, part):
+            if p.key == "victory.kind":
+                continue
+            if p.key.startswith("special.addenda."):
+                p = Problem(f"unknown Addenda option or value: {p.message}", p.path, p.key,
+                            p.line, "demolished_bridges, impassable_streams, impassable_hexsides")
+            problems.append(p)
     ids = {u.id for u in scenario.units}
     special = scenario.raw.get("special", {})
-    for side, spec in special.get("draw", {}).items():
-        missing = [x for x in spec.get("cup", []) if x not in ids]
+    special = special if isinstance(special, dict) else {}
+    draw = special.get("draw", {})
+    for side, spec in draw.items() if isinstance(draw, dict) else ():
+        cup = spec.get("cup", []) if isinstance(spec, dict) else []
+        missing = [x for x in cup if isinstance(x, str) and x not in ids] if isinstance(
+            cup, list) else []
         if missing:
             problems.append(Problem(f"draw cup of {side} names unknown units {missing}",
-                                    scenario.path, f"special.draw.{side}.cup"))
-    for uid in special.get("frozen_until", {}):
+                                    path, f"special.draw.{side}.cup"))
+    frozen = special.get("frozen_until", {})
+    for uid in frozen if isinstance(frozen, dict) else ():
         if uid not in ids:
-            problems.append(Problem(f"frozen_until names unknown unit {uid!r}", scenario.path,
+            problems.append(Problem(f"frozen_until names unknown unit {uid!r}", path,
                                     "special.frozen_until"))
-    zone_keys = {"rows", "cols", "area", "within", "map", "max", "units", "exclude"}
-    for i, spec in enumerate(scenario.raw.get("setup", {}).get("deploy", [])):
-        if spec.get("side") not in scenario.sides:
-            problems.append(Problem(f"deploy entry {i} has no known side", scenario.path,
-                                    f"setup.deploy[{i}].side"))
-        for z in spec.get("zones", []):
-            for k in sorted(set(z) - zone_keys):
-                problems.append(Problem(f"unknown deployment condition {k!r}", scenario.path,
-                                        f"setup.deploy[{i}].zones",
-                                        hint=", ".join(sorted(zone_keys))))
-    add = special.get("addenda", {})
-    for key in sorted(set(add) - {"demolished_bridges", "impassable_streams",
-                                  "impassable_hexsides"}):
-        problems.append(Problem(f"unknown Addenda option {key!r}", scenario.path,
-                                f"special.addenda.{key}",
-                                hint="demolished_bridges, impassable_streams, impassable_hexsides"))
+    for i, u in enumerate(scenario.units):
+        if not u.type.startswith("firefight:"):
+            continue
+        key = f"units[{i}].state"
+        problems.extend(shape_problems(dict(u.state), schemas["state"], path, key))
+        carrier = u.state.get("carrier")
+        if isinstance(carrier, str) and (carrier not in ids or carrier == u.id):
+            problems.append(Problem(f"carrier {carrier[:40]!r} is not another unit of the "
+                                    "scenario", path, f"{key}.carrier"))
     for side in scenario.sides:
         if side not in ("US", "SU"):
-            problems.append(Problem(f"Firefight sides are US and SU, not {side!r}",
-                                    scenario.path, "sides"))
+            problems.append(Problem(f"Firefight sides are US and SU, not {side!r}", path, "sides"))
+    if not problems:
+        problems.extend(_label_problems(scenario))
+    return problems
+
+
+def _label_problems(scenario: Scenario) -> list[Problem]:
+    """Hex labels the system parses during play (some only at the end of the game) must be
+    hexes of the board: the victory hex and crossroads, scheduled fire, the optional rules'
+    hexes."""
+    from hexwar.core.errors import HexwarError
+    from hexwar.core.manager import Hooks, build_plugin_manager
+
+    try:
+        board = scenario.build_board(Hooks(build_plugin_manager(scenario.system)))
+    except HexwarError:
+        return []  # the core reports a board that cannot be built
+    special = scenario.raw.get("special", {})
+    found: list[tuple[str, Any]] = [(f"victory.{k}", scenario.victory[k])
+                                    for k in ("hex", "crossroads") if k in scenario.victory]
+    found += [(f"special.schedule[{i}].hex", e.get("hex"))
+              for i, e in enumerate(special.get("schedule", []))]
+    for key in ("dummies", "improved_positions", "target_lists"):
+        for side, labels in special.get(key, {}).items():
+            found += [(f"special.{key}.{side}[{i}]", x) for i, x in enumerate(labels)]
+    problems = []
+    for key, label in found:
+        try:
+            h = board.parse(str(label))
+            if not board.contains(h):
+                raise ValueError(f"hex {label!r} is off the board")
+        except (ValueError, HexwarError) as exc:
+            problems.append(Problem(str(exc)[:160], scenario.path, key,
+                                    hint="labels look like the board's own (see `hexwar render`)"))
     return problems
 
 

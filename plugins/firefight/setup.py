@@ -225,7 +225,7 @@ def deploy(game: Game) -> Step:
 
 def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:
     """Firefight 6.81: at most one special weapon per team and no more than the scenario gives."""
-    if not isinstance(choice, list | tuple):
+    if not isinstance(choice, list | tuple) or not all(isinstance(x, str) for x in choice):
         return "an assignment is a list of team ids"
     if len(set(choice)) != len(choice):
         return "no more than one Dragon (RPG-7) may be assigned to one team (Firefight 6.81)"

@@ -146,6 +146,11 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
         raise RulesError(f"not an Action: {choice!r}", rule="Firepower 6.2")
     c, m = rules_card(game), fp_map(game)
     act = choice["act"]
+    if not isinstance(act, str):
+        raise RulesError(f"an Action's 'act' names it (move, fire, ...), not {act!r}"[:100],
+                         rule="Firepower 6.2")
+    if "unit" in choice and not isinstance(choice["unit"], str):
+        raise RulesError("an Action's 'unit' is a soldier's id", rule="Firepower 6.2")
     if act == "melee":
         return _check_melee(game, ph, choice)
     extra = action_types(game).get(act)

@@ -87,6 +87,9 @@ def check_impulse(game: Game, side: str, choice: Any) -> list[str]:
     if not isinstance(choice, dict) or not isinstance(choice.get("units"), list):
         raise RulesError("an Impulse names a hex and its soldiers", rule="Firepower 6.1")
     ids = choice["units"]
+    if not all(isinstance(x, str) for x in ids) or not isinstance(choice.get("hex", ""), str):
+        raise RulesError("an Impulse is {'hex': label, 'units': [soldier ids]}",
+                         rule="Firepower 6.1")
     if not ids or len(set(ids)) != len(ids):
         raise RulesError("name each soldier once", rule="Firepower 6.1")
     hexes = set()

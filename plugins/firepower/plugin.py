@@ -148,19 +148,27 @@ def hexwar_register_commands(group: click.Group) -> None:
 
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
+    """The Firepower parts of a scenario: per side ``sequence_units`` and ``impulses``
+    (Firepower 6.1), ``[setup] depth``, ``[special] fold`` (Firepower 7); two sides."""
+    from hexwar.core.scenario import IntRange, MapOf, shape_problems
+
+    path = scenario.path
     problems: list[Problem] = []
-    for name, spec in scenario.sides.items():
-        for key in ("sequence_units", "impulses"):
-            v = spec.get(key, 1)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-                problems.append(Problem(f"{key} must be a positive integer", scenario.path,
-                                        f"sides.{name}.{key}"))
-    fold = scenario.raw.get("special", {}).get("fold")
-    if fold is not None and not (isinstance(fold, str) and fold.isalpha()):
-        problems.append(Problem("special.fold names the fold's column letters", scenario.path,
+    side_shape = MapOf({"title": str, "sequence_units": IntRange(1, 100),
+                        "impulses": IntRange(1, 100)})
+    problems.extend(shape_problems(dict(scenario.sides), side_shape, path, "sides"))
+    problems.extend(shape_problems(scenario.raw.get("setup", {}), {"depth": IntRange(1, 1000)},
+                                   path, "setup"))
+    problems.extend(shape_problems(scenario.raw.get("special", {}), {"fold": str}, path,
+                                   "special"))
+    problems.extend(shape_problems(scenario.raw.get("victory", {}), {}, path, "victory"))
+    special = scenario.raw.get("special", {})
+    fold = special.get("fold") if isinstance(special, dict) else None
+    if isinstance(fold, str) and not (fold.isascii() and fold.isalpha() and len(fold) <= 3):
+        problems.append(Problem("special.fold names the fold's column letters", path,
                                 "special.fold", hint='e.g. fold = "Q"'))
     if len(scenario.sides) != 2:
-        problems.append(Problem("the Basic Game is played by two sides", scenario.path, "sides"))
+        problems.append(Problem("the Basic Game is played by two sides", path, "sides"))
     return problems
 
 

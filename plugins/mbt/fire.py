@@ -9,6 +9,7 @@ fire (MBT 7.5) is :mod:`hexwar.plugins.mbt.overwatch`.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -245,9 +246,11 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
     def validate(choice: Any) -> str | None:
         if choice == "pass":
             return None
-        if not isinstance(choice, dict) or "target" not in choice or "shots" not in choice:
+        if not isinstance(choice, dict) or set(choice) != {"target", "shots"}:
             return 'a declaration is {"target": ID, "shots": [[FIRER, AMMO], ...]} or "pass"'
         tid = choice["target"]
+        if not isinstance(tid, str):
+            return f"the target is a unit id, not {json.dumps(tid)[:40]}"
         if tid not in game.state.units:
             return f"no unit {tid!r}"
         if targets is not None and tid not in targets:
@@ -259,8 +262,8 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
             return "name at least one firer"
         seen: set[str] = set()
         for s in shots:
-            if not (isinstance(s, list) and len(s) == 2):
-                return "each shot is [FIRER, AMMO]"
+            if not (isinstance(s, list) and len(s) == 2 and all(isinstance(x, str) for x in s)):
+                return "each shot is [FIRER, AMMO], two strings"
             fid, ammo = s
             if fid not in game.state.units or game.state.units[fid].side != side:
                 return f"{fid!r} is not one of your units"

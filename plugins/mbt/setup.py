@@ -7,7 +7,7 @@ side, and the low roller sets up first, each unit within ``setup.depth`` hexes o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import roll_off
@@ -85,20 +85,41 @@ def _initial_control(game: Game) -> None:
 
 def validate_scenario(scenario: Scenario) -> list[Problem]:
     """What an MBT scenario must say: the sides NATO and Soviet (MBT 1.2.1), whole-number victory
-    points (MBT 9.4.2-9.4.3) and a set-up depth of at least one hex (MBT 2.5)."""
+    points (MBT 9.4.2-9.4.3) and a set-up depth of at least one hex (MBT 2.5); every MBT part
+    of the file has the keys and types the system reads, and its table and card files lie in the
+    scenario's folder."""
+    from pathlib import Path
+
+    from hexwar.core.errors import DataError
+    from hexwar.core.safeload import confined
+    from hexwar.core.scenario import Either, IntRange, MapOf, shape_problems
+
+    path = scenario.path
     problems: list[Problem] = []
     if set(scenario.sides) != set(SIDES):
-        problems.append(Problem("an MBT scenario has the sides NATO and Soviet", scenario.path, "sides"))
-    v = scenario.victory
-    for key in ("objective_points", "margin"):
-        if key in v and not isinstance(v[key], int):
-            problems.append(Problem(f"victory.{key} must be a whole number", scenario.path,
-                                    f"victory.{key}"))
-    setup = scenario.raw.get("setup", {})
-    if "depth" in setup and not (isinstance(setup["depth"], int) and setup["depth"] >= 1):
-        problems.append(Problem("setup.depth must be a whole number >= 1 (MBT 2.5)", scenario.path,
-                                "setup.depth"))
+        problems.append(Problem("an MBT scenario has the sides NATO and Soviet", path, "sides"))
+    points = IntRange(0, 1_000_000)
+    files = Either((str, [str]))
+    schemas: dict[str, Any] = {
+        "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
+        "setup": {"depth": IntRange(1, 1000)},
+        "special": {"tables": files, "cards": files},
+    }
+    for part, shape in schemas.items():
+        problems.extend(shape_problems(scenario.raw.get(part, {}), shape, path, part))
+    problems.extend(shape_problems(dict(scenario.sides), MapOf({"title": str}), path, "sides"))
+    special = scenario.raw.get("special", {})
+    base = Path(path).parent if path else Path(".")
+    for key in ("tables", "cards"):
+        names = special.get(key, []) if isinstance(special, dict) else []
+        for name in names if isinstance(names, list) else [names]:
+            if isinstance(name, str):
+                try:
+                    confined(base, name, key=f"special.{key}", path=path, folder=True)
+                except DataError as exc:
+                    problems.append(Problem(exc.message, path, f"special.{key}",
+                                            hint=exc.hint or ""))
     for u in scenario.units:
         if u.type.startswith("mbt:") and u.side not in SIDES:
-            problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", scenario.path, "units"))
+            problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", path, "units"))
     return problems

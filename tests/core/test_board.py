@@ -326,3 +326,64 @@ def test_every_label_round_trips_on_a_joined_board() -> None:
     for h in board.hexes:
         assert board.parse(board.label(h)) == h
         assert all(board.parse(x) == h for x in board.labels(h))
+
+
+@pytest.mark.parametrize("entry, key, words", [
+    ({"panel": "mbt-1", "offset": 5}, "board.panels[0].offset", "two integers"),
+    ({"panel": "mbt-1", "hex": "ab"}, "board.panels[0].hex", "two integers"),
+    ({"panel": "mbt-1", "hex": [1, "x"]}, "board.panels[0].hex", "two integers"),
+    ({"panel": "mbt-1", "offset": [1, 2, 3]}, "board.panels[0].offset", "two integers"),
+    ({"panel": "mbt-1", "offset": [10**12, 0]}, "board.panels[0].offset", "two integers"),
+    ({"panel": "mbt-1", "join": "1A1"}, "board.panels[0].join", "two hex labels"),
+    ({"panel": "mbt-1", "rotation": True}, "board.panels[0].rotation", "rotation"),
+    ({"panel": 5}, "board.panels[0].panel", "panel name"),
+    ({"panel": "mbt-1", "ofset": [0, 1]}, "board.panels[0].ofset", "did you mean 'offset'"),
+    ({"panel": "mbt-1", "file": "x.toml"}, "board.panels[0]", "either 'panel' or 'file'"),
+])
+def test_panel_placement_is_type_checked(tmp_path: Path, entry: dict[str, Any], key: str,
+                                         words: str) -> None:
+    p = tmp_path / "panel1.toml"
+    p.write_text(PANEL_TOML, encoding="utf-8")
+    with pytest.raises(MapValidationError) as info:
+        board_from_spec({"panels": [entry]}, _Hooks(p), path=str(tmp_path / "scn.toml"))
+    assert any(pr.key == key and words in str(pr) for pr in info.value.problems), \
+        info.value.problems
+    assert all(pr.path == str(tmp_path / "scn.toml") for pr in info.value.problems)
+
+
+def test_board_terrain_changes_are_checked(tmp_path: Path) -> None:
+    p = tmp_path / "panel1.toml"
+    p.write_text(PANEL_TOML, encoding="utf-8")
+    with pytest.raises(MapValidationError) as info:
+        board_from_spec({"panels": ["mbt-1"], "terrain": {"1A1": "lava", "1A2": 3},
+                         "terain": {}}, _Hooks(p), path="scn.toml")
+    text = "\n".join(map(str, info.value.problems))
+    assert "unknown terrain type 'lava'" in text and "[board.terrain.1A2]" in text
+    assert "did you mean 'terrain'" in text
+
+
+def test_unknown_terrain_in_a_panel_is_a_problem(tmp_path: Path) -> None:
+    p = tmp_path / "panel1.toml"
+    p.write_text(PANEL_TOML + '\n[[hex]]\nat = "B2"\nterrain = "lava"\n', encoding="utf-8")
+    with pytest.raises(MapValidationError, match="unknown terrain type 'lava'"):
+        board_from_spec({"panels": ["mbt-1"]}, _Hooks(p), path="scn.toml")
+
+
+@pytest.mark.parametrize("name, words", [
+    ("/etc/passwd", "relative path"), ("/dev/zero", "relative path"),
+    ("../outside.toml", "may not leave"), ("maps/../../outside.toml", "may not leave"),
+    ("link.toml", "may not leave"), ("nothere.toml", "no such file"),
+])
+def test_panel_file_is_confined_to_the_scenario_folder(tmp_path: Path, name: str,
+                                                       words: str) -> None:
+    folder = tmp_path / "scn"
+    (folder / "maps").mkdir(parents=True)
+    secret = tmp_path / "outside.toml"
+    secret.write_text('[panel]\nid = "SECRET-VALUE"\n', encoding="utf-8")
+    (folder / "link.toml").symlink_to(secret)
+    p = tmp_path / "panel1.toml"
+    p.write_text(PANEL_TOML, encoding="utf-8")
+    with pytest.raises(MapValidationError) as info:
+        board_from_spec({"panels": [{"file": name}]}, _Hooks(p), path=str(folder / "s.toml"))
+    text = "\n".join(map(str, info.value.problems))
+    assert words in text and "SECRET-VALUE" not in text and "root:" not in text
