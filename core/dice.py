@@ -15,19 +15,25 @@ Conventions:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 
 @dataclass(frozen=True)
 class Roll:
-    """One recorded throw: what for, which dice, the faces shown and the value read."""
+    """One recorded throw: what for, which dice, the faces shown and the value read.
+
+    ``visible_to`` names the sides that may see the throw (``None``: every side; ``()``: the
+    umpire alone). A hidden process, such as the shuffle that gives face-down counters their
+    anonymous names, rolls in secret so that no side can rebuild it from its log.
+    """
 
     purpose: str
     dice: str
     faces: tuple[int, ...]
     value: int
+    visible_to: tuple[str, ...] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"purpose": self.purpose, "dice": self.dice, "faces": list(self.faces),
@@ -57,10 +63,12 @@ class Dice:
             return 0 if face == sides else face  # a ten may be given as 10 or as 0
         return self._rng.randrange(sides)
 
-    def _record(self, purpose: str, dice: str, faces: tuple[int, ...], value: int) -> int:
+    def _record(self, purpose: str, dice: str, faces: tuple[int, ...], value: int,
+                visible_to: Iterable[str] | None = None) -> int:
         self.count += 1
         if self._on_roll is not None:
-            self._on_roll(Roll(purpose, dice, faces, value))
+            shown = None if visible_to is None else tuple(visible_to)
+            self._on_roll(Roll(purpose, dice, faces, value, shown))
         return value
 
     def d10(self, purpose: str) -> int:
@@ -90,12 +98,13 @@ class Dice:
             face = self._rng.randint(1, 6)
         return self._record(purpose, "d6", (face,), face)
 
-    def choice_index(self, purpose: str, n: int) -> int:
-        """A uniform draw of 0..n-1 (a chit from a cup, a random direction); recorded like a roll."""
+    def choice_index(self, purpose: str, n: int, *, visible_to: Iterable[str] | None = None) -> int:
+        """A uniform draw of 0..n-1 (a chit from a cup, a random direction); recorded like a roll,
+        seen only by ``visible_to`` when that is given (see :class:`Roll`)."""
         if n <= 0:
             raise ValueError("cannot draw from an empty set")
         index = self._rng.randrange(n)
-        return self._record(purpose, f"draw/{n}", (index,), index)
+        return self._record(purpose, f"draw/{n}", (index,), index, visible_to)
 
     def getstate(self) -> object:
         return self._rng.getstate()

@@ -286,3 +286,23 @@ def test_mbt_order_and_fire_announcements_reach_only_sides_that_see_the_unit() -
         _play_watched(scenario, (), 3, check)
     assert counted["order_revealed"] and counted["declared"]
     assert leaks == []
+
+
+def test_hidden_processes_roll_in_secret() -> None:
+    """Issue 9, item 1: the rolls that shuffle the anonymous names of face-down counters
+    (Firefight 11.0) reach no side, and a force draw (Firefight Scenarios 7, 9) only the drawing
+    side, so no side can rebuild either from its log."""
+    from hexwar.core.testing import make_game
+
+    game = make_game("firefight:scenario-7", seed=1,
+                     options=("firefight.observation", "firefight.dummies"))
+    rolls = [e for e in game.log.events if e["type"] == "roll"]
+    shuffle = [e for e in rolls if e["purpose"] == "counter shuffle"]
+    draws = [e for e in rolls if e["purpose"].endswith("force draw")]
+    assert shuffle and draws
+    for side in game.state.sides:
+        seen = {e["purpose"] for e in game.log.for_side(side) if e["type"] == "roll"}
+        assert "counter shuffle" not in seen
+        assert all(p.startswith(side) for p in seen if p.endswith("force draw"))
+    assert all(e["visible_to"] == [] for e in shuffle)
+    assert all(e["visible_to"] == [e["purpose"].split()[0]] for e in draws)

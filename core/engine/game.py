@@ -355,7 +355,7 @@ class Game:
 
     def _on_roll(self, roll: Roll) -> None:
         self.log.append({"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
-                         **roll.as_dict()}, visible_to=None)
+                         **roll.as_dict()}, visible_to=roll.visible_to)
 
 
 def _json_default(value: object) -> object:

@@ -6,7 +6,7 @@ Phases are generators; these helpers are generators too, used with ``yield from`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision, Simultaneous
@@ -61,6 +61,9 @@ class ChitCup:
     def __len__(self) -> int:
         return len(self.chits)
 
-    def draw(self, game: Game, purpose: str = "draw a chit") -> str:
-        index = game.dice.choice_index(purpose, len(self.chits))
+    def draw(self, game: Game, purpose: str = "draw a chit", *,
+             visible_to: Iterable[str] | None = None) -> str:
+        """Draw one chit; ``visible_to`` limits who sees the draw (a secret draw: see
+        :class:`hexwar.core.dice.Roll`)."""
+        index = game.dice.choice_index(purpose, len(self.chits), visible_to=visible_to)
         return self.chits.pop(index)

@@ -29,7 +29,9 @@ def draw_forces(game: Game) -> Step:
         cup_ids = [str(x) for x in spec[side]["cup"]]
         n = int(spec[side]["count"])
         cup = ChitCup(cup_ids)
-        drawn = [cup.draw(game, f"{side} force draw") for _ in range(min(n, len(cup_ids)))]
+        # drawn in secret: only the drawing side learns which counters it drew
+        drawn = [cup.draw(game, f"{side} force draw", visible_to=(side,))
+                 for _ in range(min(n, len(cup_ids)))]
         for uid in cup_ids:
             u = game.state.units[uid]
             if uid not in drawn:

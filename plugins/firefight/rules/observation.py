@@ -221,7 +221,8 @@ def setup_face_down(game: Game, *, again: bool = False) -> None:
         ids = sorted(k for k, u in game.state.units.items() if u.side == side)
         order = list(ids)
         for i in range(len(order) - 1, 0, -1):  # Fisher-Yates with the game dice
-            j = game.dice.choice_index("counter shuffle", i + 1)
+            # rolled in secret: the other side could rebuild the shuffle from its log
+            j = game.dice.choice_index("counter shuffle", i + 1, visible_to=())
             order[i], order[j] = order[j], order[i]
         for n, uid in enumerate(order, 1):
             names[uid] = f"?{side}-{n}"
