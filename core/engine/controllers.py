@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.errors import DataError, HexwarError, RulesError
+from hexwar.core.safeload import read_text
 from hexwar.core.types import Choice
 
 if TYPE_CHECKING:
@@ -59,10 +60,7 @@ class ScriptedController:
     @classmethod
     def from_file(cls, path: str | Path) -> ScriptedController:
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DataError(f"cannot read script: {exc.strerror}", path=str(p)) from exc
+        text = read_text(p, what="script")
         stripped = text.strip()
         if stripped.startswith("["):
             try:

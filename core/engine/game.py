@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.dice import Dice, Roll
 from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
-from hexwar.core.engine.state import GameState, Unit
+from hexwar.core.engine.state import GameState, Unit, _reject
 from hexwar.core.errors import HexwarError, PluginFailure, RulesError
 from hexwar.core.kit.stash import Stash
 from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin, plugin_of_traceback
@@ -210,7 +210,7 @@ class Game:
 
         def bad(value: Any) -> bool:
             try:
-                json.dumps(value, default=_json_default)
+                json.dumps(value, default=_reject)
             except TypeError:
                 return True
             return False
@@ -356,12 +356,6 @@ class Game:
     def _on_roll(self, roll: Roll) -> None:
         self.log.append({"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
                          **roll.as_dict()}, visible_to=roll.visible_to)
-
-
-def _json_default(value: object) -> object:
-    from hexwar.core.engine.state import _reject
-
-    return _reject(value)
 
 
 def _hexwar_version() -> str:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from hexwar.core.errors import DataError
+from hexwar.core.safeload import read_text
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -223,15 +224,15 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+#: the largest save or log read: far above any real game's, but a device or a runaway file is
+#: refused rather than read until memory runs out
+MAX_RECORD_BYTES = 512 * 1024 * 1024
+
+
 def read_record_text(path: str | os.PathLike[str]) -> str:
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DataError(f"cannot read: {exc.strerror}", path=str(p)) from exc
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text (byte {exc.start})", path=str(p),
-                        hint="is this a hexwar save or log?") from exc
+    """A save's or log's text, through the one guarded reader of data files (a regular file,
+    UTF-8, within :data:`MAX_RECORD_BYTES`)."""
+    return read_text(Path(path), what="save or log", max_bytes=MAX_RECORD_BYTES)
 
 
 def sniff_kind(text: str) -> str | None:

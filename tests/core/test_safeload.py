@@ -111,3 +111,20 @@ def test_confined_refuses_escapes(tmp_path: Path) -> None:
         confined(tmp_path, "link.toml", key="k", path="s")
     with pytest.raises(DataError, match="file name"):
         confined(tmp_path, 5, key="k", path="s")
+
+
+def test_a_script_that_is_not_utf8_is_a_clean_error(tmp_path: Path) -> None:
+    from hexwar.core.engine.controllers import ScriptedController
+
+    script = tmp_path / "moves.txt"
+    script.write_bytes(b'"pass"\n\xff\xfe\n')
+    with pytest.raises(DataError, match="not UTF-8") as exc:
+        ScriptedController.from_file(script)
+    assert exc.value.path == str(script)
+
+
+def test_a_device_given_as_a_save_is_refused_without_reading_it() -> None:
+    from hexwar.core.engine.record import load_saved
+
+    with pytest.raises(DataError, match="not a regular file"):
+        load_saved("/dev/zero")
