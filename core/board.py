@@ -771,6 +771,19 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def panel_path(entry: Mapping[str, Any], sources: Mapping[str, Any], base: Path, *, key: str,
+               path: str) -> Path | None:
+    """The file a ``[board]`` panel entry names: its ``file`` (confined to the scenario's folder
+    ``base``; :class:`DataError` if it leads out) or the registered panel of that name (``None``
+    if there is none). The board builder and the board cache both resolve panels here, so the
+    cache keys exactly the files the board is built from."""
+    if "file" in entry:
+        return confined(base, entry["file"], key=f"{key}.file", path=path)
+    name = entry.get("panel")
+    source = sources.get(name) if isinstance(name, str) else None
+    return None if source is None else Path(source.path)
+
+
 def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "") -> Board:
     """Build a scenario's board from its ``[board]`` table.
 
@@ -811,10 +824,9 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
             problems.extend(entry_problems)
             continue
         try:
-            if "file" in e:
-                panel = Panel.from_toml(confined(base, e["file"], key=f"{key}.file", path=path))
-            elif e["panel"] in sources:
-                panel = Panel.from_toml(sources[e["panel"]].path)
+            where = panel_path(e, sources, base, key=key, path=path)
+            if where is not None:
+                panel = Panel.from_toml(where)
             else:
                 problems.append(Problem(
                     f"unknown panel {e.get('panel')!r}", path, f"{key}.panel",

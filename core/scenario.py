@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import DataError, HexwarError, PluginError
-from hexwar.core.safeload import confined
 from hexwar.core.types import Problem
 
 if TYPE_CHECKING:
@@ -251,7 +250,9 @@ class Scenario:
     def _board_key(self, hooks: Hooks) -> tuple[Any, ...]:
         """What the assembled board depends on: the ``[board]`` table, the bytes of every panel
         file it names, and the terrain types the plugins register."""
-        sources = {s.name: s.path for s in hooks.data_sources("panel")}
+        from hexwar.core.board import panel_path
+
+        sources = {s.name: s for s in hooks.data_sources("panel")}
         base = Path(self.path).parent if self.path else Path(".")
         entries = self.board.get("panels", [])
         panels: list[str] = []
@@ -260,17 +261,12 @@ class Scenario:
                 e = {"panel": e}
             if not isinstance(e, Mapping):
                 continue
-            if "file" in e:
-                try:
-                    where_file = confined(base, e["file"], key="board.panels", path=self.path)
-                except DataError:
-                    panels.append("refused")  # board_from_spec reports it
-                    continue
-                panels.append(_content_digest(where_file))
-            else:
-                name = e.get("panel")
-                where = sources.get(name) if isinstance(name, str) else None
-                panels.append("unknown" if where is None else _content_digest(where))
+            try:
+                where = panel_path(e, sources, base, key="board.panels", path=self.path)
+            except DataError:
+                panels.append("refused")  # board_from_spec reports it
+                continue
+            panels.append("unknown" if where is None else _content_digest(where))
         spec = json.dumps(self.board, sort_keys=True, default=str)
         return (spec, tuple(panels), tuple(sorted(hooks.terrain_types())))
 
