@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex
 from hexwar.core.kit import StashKey
-from hexwar.core.types import GameResult, Problem
+from hexwar.core.types import GameResult
 from hexwar.plugins.firefight.state import ff, is_vehicle, utype
 
 if TYPE_CHECKING:
@@ -240,10 +240,3 @@ def random_end(game: Game) -> None:
     if a == b:
         ff(game)["last_turn_reached"] = True
 
-
-def validate(victory: Mapping[str, Any], path: str) -> list[Problem]:
-    kind = victory.get("kind")
-    if kind not in EVALUATORS:
-        return [Problem(f"unknown victory kind {kind!r}", path, "victory.kind",
-                        hint="one of " + ", ".join(sorted(EVALUATORS)))]
-    return []
