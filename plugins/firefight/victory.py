@@ -239,4 +239,3 @@ def random_end(game: Game) -> None:
     game.emit("random_end_roll", us=a, su=b, rule="Firefight Scenario 8")
     if a == b:
         ff(game)["last_turn_reached"] = True
-
