@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
@@ -44,3 +45,10 @@ def hexwar_explain_decision(view: SideView, decision: Any) -> str:
     from hexwar.core.engine.controllers import default_explanation
 
     return default_explanation(decision)
+
+
+@hookimpl(trylast=True)
+def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str:
+    from hexwar.core.words import generic_description
+
+    return generic_description(record)

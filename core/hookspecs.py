@@ -22,7 +22,7 @@ in a later version; none is ever removed or renamed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookspec
@@ -250,6 +250,17 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     """Give the system's own public state (markers, smoke, objectives) for a view or a render.
 
     Called: when a view or a picture is made. ``side`` is ``None`` for an umpire's view.
+    """
+
+
+@hookspec(firstresult=True)
+def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str | None:
+    """One record of a game's log (a roll, a result, a move, a system's own event) in words, for
+    a person: "T-62 t62-su1 fires at M150 m150-us1, range 12 ... [Firefight 6.57]".
+
+    Called: by the running log of the web table, ``hexwar log`` and the HTML replay, with the game
+    the record belongs to (``None`` when only the log is at hand). Stops at the first non-``None``
+    result; the core's default names the record's type and its main fields.
     """
 
 

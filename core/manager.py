@@ -9,7 +9,7 @@ enables; nothing is global.
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import CodeType, ModuleType, TracebackType
@@ -601,6 +601,12 @@ class Hooks:
     def explain_decision(self, view: SideView, decision: Decision) -> str:
         caller = self._for(view.game, self._hook.hexwar_explain_decision)
         return cast(str, caller(view=view, decision=decision))
+
+    def describe_event(self, game: Game | None, record: Mapping[str, Any]) -> str:
+        """``record`` in words, as ``game``'s system says it (any system's, with no game)."""
+        hook = self._hook.hexwar_describe_event
+        caller = hook if game is None else self._for(game, hook)
+        return cast(str, caller(game=game, record=record))
 
     def _for(self, game: Game, caller: Any) -> Any:
         return self._hosted(caller, game.scenario.system)
