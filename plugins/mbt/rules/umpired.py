@@ -45,6 +45,7 @@ from hexwar.core.engine.umpire import (
     UmpireView,
     install,
 )
+from hexwar.core.hexgrid import Hex
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import ControllerSpec, PhaseSpec, PluginManifest, SequenceEdit
 from hexwar.plugins.mbt import movement_costs
@@ -53,12 +54,10 @@ from hexwar.plugins.mbt.ap_fire import kill_probability
 from hexwar.plugins.mbt.fire import (
     atgm_announce_phase,
     best_ammo,
-    declaration_validator,
     direct_fire_phase,
     fire_error,
     situation,
 )
-from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.movement import movement_phase
 from hexwar.plugins.mbt.orders import legal_orders
 from hexwar.plugins.mbt.overwatch import overwatch_fire_phase
@@ -80,7 +79,6 @@ from hexwar.plugins.mbt.state import (
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
-    from hexwar.core.hexgrid import Hex
     from hexwar.core.types import Choice
 
 NAME = "mbt.umpired"
@@ -570,7 +568,8 @@ def _targets(game: Game, u: Unit, *, missile: bool) -> list[str]:
     out = []
     for uid, alias in sorted(known.items(), key=lambda kv: kv[1]):
         t = game.state.units[uid]
-        if any(fire_error(game, u, t, a, orders=(u.state.get("order"),), missile=missile) is None
+        if any(fire_error(game, u, t, a, orders=(str(u.state.get("order")),),
+                          missile=missile) is None
                for a in ammo):
             out.append(alias)
     return out
@@ -584,12 +583,10 @@ def known_destinations(game: Game, u: Unit, order: str) -> list[list[Any]]:
     budget = Fraction(card.mf) / 2 if order == "FM" else Fraction(card.mf)
     side = controller(u)
     if side == UMPIRE:
-        enemies = frozenset(e.hex for e in game.state.units_of(enemy_of(u.side))
-                            if alive(e) and e.hex is not None)
+        enemies = {e.hex for e in game.state.units_of(enemy_of(u.side)) if alive(e)}
         wreck_labels = set(data(game).get("wrecks", {}))
-    else:
-        enemies = frozenset(game.state.units[uid].hex for uid, c in contacts(game, side).items()
-                            if c.get("side") != side and game.state.units[uid].hex is not None)
+    else:  # where the side was told enemy units are (a FIRED-only contact may be either side)
+        enemies = {Hex(*c["hex"]) for c in contacts(game, side).values() if c.get("side") != side}
         wreck_labels = set(ustate(game).get("told", {}).get(side, []))
     wrecks = data(game).get("wrecks", {})
     mctx = movement_costs.MoveContext(
@@ -969,7 +966,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     d = data(game)
     wrecks = d.get("wrecks", {})
     known = ustate(game).get("told", {}).get(side, [])
-    own_wrecks = {u.state.get("wreck_at") for u in game.state.units_of(side)
+    own_wrecks = {str(u.state["wreck_at"]) for u in game.state.units_of(side)
                   if controls(side, u) and u.state.get("wreck_at")}
     shown = {lab: wrecks[lab] for lab in sorted(set(known) | own_wrecks) if lab in wrecks}
     return {"first": None, "edges": d.get("edge"), "wrecks": shown,

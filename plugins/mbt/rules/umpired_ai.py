@@ -60,13 +60,13 @@ class UmpiredAI(MbtAI):
         options = list(d.options or [])
         game = view.game
         u = self._own(view, d.context["unit"])
-        assert u.hex is not None
+        here = u.hex
+        assert here is not None
         seen = self._contacts(view)
 
         def rank(o: dict[str, Any]) -> tuple[int, int]:
-            h, level = seen.get(str(o["target"]), (u.hex, 0))
-            assert u.hex is not None
-            return level, -u.hex.distance(h)
+            h, level = seen.get(str(o["target"]), (here, 0))
+            return level, -here.distance(h)
 
         fire = [o for o in options if o["order"] == "F"]
         missiles = [o for o in options if o["order"] == "ATGM"]
