@@ -40,6 +40,8 @@ UMPIRE_ONLY: tuple[str, ...] = ()
 REPORT = "umpire_report"
 #: the longest message a person umpire may send a side (a radio message, MBT 24.4.2)
 MAX_MESSAGE = 500
+#: the message every reveal offers for each side
+NO_NEWS = "nothing to report"
 
 Step = Generator[Any, Any, Any]
 
@@ -138,7 +140,9 @@ class Umpire:
         """Ask the umpire's seat, until it answers ``"done"``, what to tell ``sides``: a
         message to one side, or one of the system's unit reveals (at most ``limit`` a call)."""
         for _ in range(limit):
-            reveals = [o for s in sides for o in self.reveal_options(s)]
+            # a canned message per side lists the shape of a message among the options
+            reveals = [*({"side": s, "message": NO_NEWS} for s in sides),
+                       *(o for s in sides for o in self.reveal_options(s))]
             choice = yield from self.ask(
                 REVEAL.kind, options=["done", *reveals], rule=rule,
                 validate=self._reveal_validator(sides),
