@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all, roll_off
@@ -97,6 +97,8 @@ KEY = NAME
 LEVELS = ("fired", "type", "identified")
 #: the overwatch conditions a side may write (MBT 24.3.2.3)
 OW_WHEN = ("any", "identified")
+#: the range limits listed for an overwatch (any other, 1-99, is accepted too)
+OW_RANGES = (5, 10)
 #: records every side may see as the rules emit them (the umpire adds nothing to them)
 PUBLIC = frozenset({"header", "turn", "phase", "game_over", "end_turn", "setup_edges"})
 #: records the umpire keeps to itself (MBT 24.3.1, 24.3.3: every roll, the initiative)
@@ -563,13 +565,14 @@ def _targets(game: Game, u: Unit, *, missile: bool) -> list[str]:
     else:
         known = {uid: str(c["id"]) for uid, c in contacts(game, side).items()
                  if game.state.units[uid].side != side}
+    # the unit has no order yet: what it could fire at once it takes one (MBT 7.2)
+    unordered = cast("tuple[str, ...]", (u.state.get("order"),))
     gun = card_of(game, u).main_gun
     ammo: tuple[str, ...] = ("ATGM",) if missile else tuple(gun.ammo) if gun is not None else ()
     out = []
     for uid, alias in sorted(known.items(), key=lambda kv: kv[1]):
         t = game.state.units[uid]
-        if any(fire_error(game, u, t, a, orders=(str(u.state.get("order")),),
-                          missile=missile) is None
+        if any(fire_error(game, u, t, a, orders=unordered, missile=missile) is None
                for a in ammo):
             out.append(alias)
     return out
@@ -618,6 +621,7 @@ def instruction_options(game: Game, u: Unit) -> list[dict[str, Any]]:
             out += [{"order": "M", "to": d} for d in known_destinations(game, u, "M")]
         elif order == "OW":
             out += [{"order": "OW", "when": w} for w in OW_WHEN]
+            out += [{"order": "OW", "when": w, "range": r} for w in OW_WHEN for r in OW_RANGES]
         elif order == "ATGM":
             out += [{"order": "ATGM", "target": a} for a in _targets(game, u, missile=True)]
         else:
