@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from hexwar.core.cli import cli
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.game import Game
 from hexwar.core.engine.record import load_saved, save_game, side_events
@@ -113,3 +115,21 @@ def test_an_umpired_game_replays_exactly_from_its_save(tmp_path: Path) -> None:
     again = rebuild(load_saved(path), verify=True)
     assert again.log.events == game.log.events
     assert again.state.digest() == game.state.digest()
+
+
+def test_the_umpires_seat_from_the_command_line(tmp_path: Path) -> None:
+    log = tmp_path / "game.log"
+    nato = tmp_path / "nato.log"
+    result = CliRunner().invoke(cli, [
+        "play", "mbt:basic-a", "--option", "mbt.umpired", "--players", "umpired-ai",
+        "--umpire", "random", "--seed", "4", "--log", str(log), "--log-side", f"NATO={nato}"],
+        catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    seat = [r for r in records if r["type"] == "decision" and r["side"] == UMPIRE]
+    assert seat and all(r["visible_to"] == [] for r in seat)
+    side_records = [json.loads(line) for line in nato.read_text(encoding="utf-8").splitlines()]
+    assert not [r for r in side_records if r.get("side") == UMPIRE]
+    assert not [r for r in side_records if r["type"] in NEVER]
+    replay = CliRunner().invoke(cli, ["replay", str(log), "--verify"], catch_exceptions=False)
+    assert replay.exit_code == 0, replay.output
