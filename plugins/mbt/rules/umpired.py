@@ -261,7 +261,7 @@ class MbtUmpire(Umpire):
     kinds = (
         UmpireDecisionKind(
             INSTRUCTION, "MBT 24.3.2", "the instructions of a unit under the umpire's command",
-            "one of the listed instructions", "an overwatch at any target (MBTD-30)"),
+            "one of the listed instructions", "an overwatch at any target (MBTD-29)"),
         UmpireDecisionKind(
             OVERWATCH, "MBT 24.3.3.2", "whether and at what overwatch units fire",
             '"pass" or {"target": ID, "shots": [[FIRER, AMMO], ...]}',
@@ -272,10 +272,10 @@ class MbtUmpire(Umpire):
             "one of the listed angles", "the more frontal angle (MBTD-35)"),
         UmpireDecisionKind(
             PIVOT, "MBT 9.1, 24.3.4", "the pivot of a unit under the umpire's command",
-            "a facing 1-6", "no pivot (MBTD-30)"),
+            "a facing 1-6", "no pivot (MBTD-29)"),
         UmpireDecisionKind(
             TURRET, "MBT 9.2, 24.3.2", "the turret of a unit under the umpire's command",
-            "[facing, open|buttoned]", "unchanged (MBTD-30)"),
+            "[facing, open|buttoned]", "unchanged (MBTD-29)"),
     )
 
     # -- MBT 24.2, 24.4.1: what each side is told --------------------------------------------------
