@@ -185,7 +185,8 @@ def hex_in_view(game: Game, side: str, h: Hex) -> bool:
 
 
 def contact_record(game: Game, u: Unit, level: str, alias: str) -> dict[str, Any]:
-    """What a side's copy of the map shows of a unit it does not control (MBT 24.1.1, 24.2.2)."""
+    """What a side's copy of the map shows of a unit it does not control (MBT 24.1.1, 24.2.2;
+    docs/decisions.md MBTD-30)."""
     assert u.hex is not None
     label = game.board.label(u.hex)
     shown: dict[str, Any] = {"id": alias, "hex": [u.hex.q, u.hex.r],
@@ -313,7 +314,7 @@ class MbtUmpire(Umpire):
     def _report_shot(self, event: dict[str, Any]) -> None:
         """MBT 24.4.1: the owner of the target hears it was fired at, and from where when it
         sights the firer; the firer's side hears the result only when it sights the target within
-        the chart range."""
+        the chart range (docs/decisions.md MBTD-37)."""
         game = self.game
         f, t = game.state.units[event["firer"]], game.state.units[event["target"]]
         result = event.get("result", {})
@@ -502,7 +503,8 @@ def _asked_of(u: Unit) -> str:
 def command_phase(game: Game) -> Step:
     """MBT 24.3.2: the sides pivot (the units MBT 9.1 lets pivot, MBT 24.3.4) and adjust turrets
     (MBT 9.2), secretly and at once; then they write instructions for the whole Turn, secretly and
-    at once, one for each unit that can take an order (MBT 6.2, 24.3.2.1-24.3.2.3)."""
+    at once, one for each unit that can take an order (MBT 6.2, 24.3.2.1-24.3.2.3;
+    docs/decisions.md MBTD-36)."""
     st = ustate(game)
     may_pivot = set(st.get("may_pivot", []))
     st["may_pivot"] = []
@@ -749,7 +751,7 @@ def planned_answer(game: Game, plan: dict[str, list[dict[str, Any]]], decision: 
 
 def ow_allows(game: Game, f: Unit, t: Unit, *, moving: bool) -> bool:
     """MBT 24.3.2.3: the special instructions of an overwatch unit: fire only at identified
-    targets, only within a range."""
+    targets, only within a range (docs/decisions.md MBTD-38)."""
     inst = instruction(game, f)
     if inst.get("when") == "identified":
         side = controller(f)
@@ -914,7 +916,7 @@ def _phase(name: str, title: str, rule: str, run: Any) -> SequenceEdit:
 @hookimpl
 def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
     """MBT 24.3: the base phases keep their names (other rules anchor on them), each carried out
-    by the umpire."""
+    by the umpire (docs/decisions.md MBTD-39)."""
     return [
         _phase("mbt.initiative", "Initiative Phase (umpired)", "MBT 24.3.1", initiative_phase),
         _phase("mbt.sighting", "Command Phase: the umpire's report", "MBT 24.3.2", report_phase),
@@ -964,7 +966,7 @@ def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | No
 def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
     """MBT 24.1, 24.3.1, 24.4.1: a side knows its mapboard edges, the wrecks it was told of and
     the objectives it holds; not who has the initiative nor the score (the umpire's full state
-    is the Basic Game's)."""
+    is the Basic Game's; docs/decisions.md MBTD-37)."""
     if side is None:
         return None
     d = data(game)
