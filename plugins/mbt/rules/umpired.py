@@ -987,3 +987,64 @@ def hexwar_register_controllers() -> list[ControllerSpec]:
     return [ControllerSpec("umpired-ai", "mbt", UmpiredAI,
                            "MBT umpired-game AI (MBT 24.0): writes instructions from its side's "
                            "sighting reports")]
+
+
+def _contact_words(c: dict[str, Any]) -> str:
+    st = c.get("state", {})
+    level = st.get("level")
+    if level == "identified":
+        return f"{c.get('type', '?').split(':', 1)[-1]} ({c.get('side')}) at {st.get('label')}"
+    if level == "type":
+        return f"a {st.get('nation', '')} {st.get('kind', 'unit')} at {st.get('label')}".replace(
+            "  ", " ")
+    return f"something fired from {st.get('label')}"
+
+
+def _instruction_words(i: dict[str, Any]) -> str:
+    order = i.get("order")
+    words = {"F": "fire at {target}", "ATGM": "launch a missile at {target}",
+             "M": "move to {to}", "FM": "fire at {target}, then move to {to}"}.get(str(order))
+    if order == "OW":
+        limit = f" within {i['range']} hexes" if "range" in i else ""
+        at = "identified targets" if i.get("when") == "identified" else "any target"
+        return f"overwatch at {at}{limit}"
+    if words is None:
+        return f"order {order}"
+    to = i.get("to") or ["?", "?"]
+    return words.format(target=i.get("target"), to=f"{to[0]} facing {to[1]}")
+
+
+def describe(record: dict[str, Any]) -> str | None:
+    """The umpired game's own records in words (MBT 24.3.2, 24.4.1)."""
+    kind, what = record.get("type"), record.get("what")
+    rule = f" [{record['rule']}]" if record.get("rule") else ""
+    if kind == "instruction":
+        return f"{record.get('unit')}: {_instruction_words(dict(record.get('instruction', {})))}{rule}"
+    if kind == "retargeted":
+        return (f"umpire: {record.get('unit')}'s fire goes to {record.get('target')} "
+                f"(instructed: {record.get('instructed')}){rule}")
+    if kind != "umpire_report":
+        return None
+    effects = ", ".join(record.get("effects") or []) or "no effect"
+    source = f" from {str(record['source']).lstrip('?')}" if record.get("source") else ""
+    text = {
+        "sightings": lambda: "sightings: " + ("; ".join(
+            _contact_words(c) for c in record.get("contacts", [])) or "nothing in sight"),
+        "fired on": lambda: f"{record.get('unit')} was fired on{source}: "
+                            f"{record.get('hits')} hit(s), {effects}",
+        "fire observed": lambda: f"{record.get('unit')} fired at {record.get('target')}: "
+                                 f"{record.get('hits')} hit(s), {effects}",
+        "fire not observed": lambda: f"{record.get('unit')} fired at {record.get('target')}: "
+                                     "the result was not seen",
+        "damage observed": lambda: f"a vehicle at {record.get('hex')} is "
+                                   f"{'destroyed' if record.get('destroyed') else 'damaged'}",
+        "a vehicle brews up": lambda: f"a vehicle brews up at {record.get('hex')}",
+        "contact": lambda: f"the umpire reports {_contact_words(dict(record.get('contact', {})))}",
+        "message": lambda: f"message: {record.get('message')}",
+    }.get(str(what))
+    return None if text is None else f"umpire: {text()}{rule}"
+
+
+@hookimpl
+def hexwar_describe_event(game: Game | None, record: dict[str, Any]) -> str | None:
+    return describe(dict(record))

@@ -387,3 +387,18 @@ def test_mbt_24_4_1_a_brew_up_is_seen_by_everyone_a_knock_out_only_nearby(
     assert len([e for e in side_events(g.log.events, SOV) if e["type"] == "damage"]) == 3
     assert set(g.view(NATO).system_state["wrecks"]) == {"9J16", "9K4"}
     assert contacts(g, NATO) is not None
+
+
+def test_the_umpires_reports_in_words(make_game: Any) -> None:
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J5", 1)], options=OPT)
+    report = next(e for e in side_events(g.log.events, NATO) if e.get("what") == "sightings")
+    assert g.hooks.describe_event(g, report) == (
+        "umpire: sightings: T-72M1 (Soviet) at 9J5 [MBT 24.3.2]")
+    fired = {"type": "umpire_report", "what": "fired on", "unit": "A", "source": "?9J5",
+             "hits": 1, "effects": ["track"], "rule": "MBT 24.4.1"}
+    assert g.hooks.describe_event(g, fired) == (
+        "umpire: A was fired on from 9J5: 1 hit(s), track [MBT 24.4.1]")
+    order = {"type": "instruction", "unit": "A", "rule": "MBT 24.3.2",
+             "instruction": {"order": "OW", "when": "identified", "range": 5}}
+    assert g.hooks.describe_event(g, order) == (
+        "A: overwatch at identified targets within 5 hexes [MBT 24.3.2]")
