@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.hexgrid import Hex
 from hexwar.plugins.mbt.ai import COVER, MbtAI
 from hexwar.plugins.mbt.rules.umpired import INSTRUCTION, LEVELS, PIVOT, TURRET
-from hexwar.plugins.mbt.state import ctx, data
+from hexwar.plugins.mbt.state import ctx
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
@@ -80,7 +80,8 @@ class UmpiredAI(MbtAI):
             return max(missiles, key=rank)
         moves = [o for o in options if o["order"] == "M"]
         if moves and self._should_move(game, u, view, seen):
-            return max(moves, key=lambda o: self._score(game, u, o["to"], seen)
+            control = dict(view.system_state.get("control") or {})
+            return max(moves, key=lambda o: self._score(game, o["to"], seen, control)
                        + self.rng.random() * 0.3)
         for o in options:
             if o == {"order": "OW", "when": "any"}:
@@ -90,7 +91,7 @@ class UmpiredAI(MbtAI):
     def _should_move(self, game: Game, u: Unit, view: SideView,
                      seen: dict[str, tuple[Hex, int]]) -> bool:
         info = ctx(game).info
-        control = data(game).get("control", {})
+        control = dict(view.system_state.get("control") or {})  # what the side knows it holds
         open_objs = [o for o in info.objectives if control.get(game.board.label(o)) != self.side]
         if open_objs:
             mine = sorted((x for x in (self._own(view, k) for k in view.own_units())
@@ -101,11 +102,11 @@ class UmpiredAI(MbtAI):
                 return True
         return not seen and self.rng.random() < 0.6
 
-    def _score(self, game: Game, u: Unit, to: list[Any], seen: dict[str, tuple[Hex, int]]) -> float:
+    def _score(self, game: Game, to: list[Any], seen: dict[str, tuple[Hex, int]],
+               control: dict[str, Any]) -> float:
         info = ctx(game).info
         h = game.board.parse(str(to[0]))
         s = max(COVER.get(k, 0.0) for k in info.kinds[h]) + 1.2 * (info.height[h] > 0)
-        control = data(game).get("control", {})
         objs = list(info.objectives)
         if objs:
             open_objs = [o for o in objs if control.get(game.board.label(o)) != self.side]
