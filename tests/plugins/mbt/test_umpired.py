@@ -393,3 +393,23 @@ def test_the_umpires_reports_in_words(make_game: Any) -> None:
              "instruction": {"order": "OW", "when": "identified", "range": 5}}
     assert g.hooks.describe_event(g, order) == (
         "A: overwatch at identified targets within 5 hexes [MBT 24.3.2]")
+
+
+def test_mbt_24_2_the_umpire_may_tell_a_side_of_a_unit_its_units_do_not_see(
+        make_game: Any) -> None:
+    # MBT 24.2: information "supplied from others on the same side" comes through the umpire
+    g = make_game([("A", "M1A1", NATO, "9J2", 4), ("S", "T-72M1", SOV, "9J20", 1)],
+                  terrain=SCRUB, options=OPT)
+    d = g.pending
+    assert d is not None and d.kind == "umpire.reveal" and d.side == UMPIRE
+    assert "S" not in contacts(g, NATO)
+    reveal = {"side": NATO, "unit": "S", "level": "type"}
+    assert reveal in (d.options or [])
+    g.answer(reveal)
+    shown = g.view(NATO).units["?9J20"]
+    assert shown["state"]["level"] == "type" and "type" not in shown
+    told = [e for e in side_events(g.log.events, NATO) if e.get("what") == "contact"]
+    assert told and told[-1]["contact"]["id"] == "?9J20"
+    assert not [e for e in side_events(g.log.events, SOV) if e.get("what") == "contact"]
+    g.answer("done")
+    assert g.pending is not None and g.pending.kind != "umpire.reveal"
