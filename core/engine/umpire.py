@@ -19,7 +19,7 @@ Records for the umpire alone carry ``visible_to: []``: no side's log holds them
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -322,7 +322,3 @@ class AutomaticUmpire:
         raise HexwarError(f"the automatic umpire cannot answer {decision.kind!r}: it has no "
                           "policy for it and the decision lists no options")
 
-
-def umpire_sides(visible_to: Iterable[str] | None, sides: Iterable[str]) -> set[str]:
-    """The sides a ``visible_to`` names (``None``: every side)."""
-    return set(sides) if visible_to is None else set(visible_to)
