@@ -15,6 +15,7 @@ from hexwar.core.dice import Dice, Roll
 from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit, _reject
+from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire, Umpire, UmpireView
 from hexwar.core.errors import HexwarError, PluginFailure, RulesError
 from hexwar.core.kit.stash import Stash
 from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin, plugin_of_traceback
@@ -23,7 +24,6 @@ from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.controllers import Controller
-    from hexwar.core.engine.umpire import Umpire
     from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
@@ -256,8 +256,6 @@ class Game:
     def _record_decision(self, decision: Decision, choice: Choice, digest: str | None = None) -> None:
         digest = digest if digest is not None else self.state.digest()
         self.decisions[-1]["hash"] = digest
-        from hexwar.core.engine.umpire import UMPIRE
-
         # a secret choice is the deciding side's alone until the phase reveals it (the
         # umpire's, the umpire's alone: docs/decisions.md CORE-50)
         self.log.append(
@@ -290,8 +288,6 @@ class Game:
         max_decisions: int = 1_000_000,
     ) -> GameResult:
         """Run to the end, asking each side's controller; returns the result."""
-        from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire
-
         missing = [s for s in self.state.sides if s not in controllers]
         if missing:
             raise HexwarError(f"no controller for side(s) {', '.join(missing)}")
@@ -364,7 +360,6 @@ class Game:
     def view(self, side: str | None) -> SideView:
         """What ``side`` may know now (``None``: the umpire, who knows everything; the umpire's
         seat ``"umpire"``: an :class:`~hexwar.core.engine.umpire.UmpireView`)."""
-        from hexwar.core.engine.umpire import UMPIRE, UmpireView
         from hexwar.core.engine.view import build_view
 
         if side == UMPIRE and UMPIRE not in self.state.sides:
