@@ -15,7 +15,7 @@ from hexwar.core.dice import Dice, Roll
 from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit, _reject
-from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire, Umpire, UmpireView
+from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire, Umpire, UmpireView, install
 from hexwar.core.errors import HexwarError, PluginFailure, RulesError
 from hexwar.core.kit.stash import Stash
 from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin, plugin_of_traceback
@@ -72,8 +72,11 @@ class Game:
         self._simultaneous = False
         #: the error that ended the game when a plugin's code raised (:meth:`answer`)
         self.failure: HexwarError | None = None
-        #: the umpire every record passes through (``hexwar.core.engine.umpire.install``)
+        #: the umpire every record passes through (``hexwar_umpire``; docs/umpire.md)
         self.umpire: Umpire | None = None
+        umpire = self.hooks.umpire(self)
+        if umpire is not None:
+            install(self, umpire)
         self.log.open(self._header())
         self._gen = self._main()
         try:
@@ -90,7 +93,10 @@ class Game:
 
         installed = installed_plugins()
         names = [self.scenario.system, *self.scenario.guest_systems(), *self.rules_enabled]
+        # an umpired game: header fields its sides' logs leave out (docs/log-format.md)
+        secret = {"umpire_only": list(self.umpire.header_secrets)} if self.umpire else {}
         return {
+            **secret,
             "hexwar": _hexwar_version(),
             "plugins": {n: installed[n].version for n in names if n in installed},
             "system": self.scenario.system,

@@ -126,7 +126,9 @@ def side_record(record: dict[str, Any], side: str) -> dict[str, Any] | None:
         return None
     kind = record.get("type")
     if kind == "header":
-        shown = {k: v for k, v in record.items() if k not in UMPIRE_ONLY_HEADER}
+        # an umpired game's header names more fields for the umpire alone (its scenario)
+        secret = {*UMPIRE_ONLY_HEADER, *record.get("umpire_only", ())}
+        shown = {k: v for k, v in record.items() if k not in secret}
         shown.update(format=SIDE_LOG_FORMAT, version=SIDE_LOG_VERSION, side=side)
         return shown
     if kind == "decision":

@@ -84,8 +84,8 @@ class Umpired:
                             summary="The toy game with an umpire.")
 
     @hookimpl
-    def hexwar_setup_game(self, game: Game) -> None:
-        install(game, ToyUmpire(game))
+    def hexwar_umpire(self, game: Game) -> Umpire | None:
+        return ToyUmpire(game)
 
     @hookimpl
     def hexwar_sequence_edits(self, system: str) -> Sequence[SequenceEdit]:
@@ -277,8 +277,21 @@ def test_install_refuses_a_foreign_umpire_and_a_side_named_umpire() -> None:
         Game(scenario, options=["toy.umpired"], local_plugins=[toy_system, Umpired()])
 
 
+def test_the_sides_logs_of_an_umpired_game_leave_out_the_umpires_header_fields() -> None:
+    game = new_game()
+    header = game.log.events[0]
+    assert header["umpire_only"] == list(Umpire.header_secrets)
+    for side in game.state.sides:
+        shown = side_events(game.log.events, side)[0]
+        assert shown["format"] == "hexwar-side-log" and shown["side"] == side
+        assert not {"seed", *Umpire.header_secrets} & set(shown)
+        assert game.view(side).header == shown
+    assert game.view(UMPIRE).header == header
+
+
 def test_an_unumpired_game_is_unchanged() -> None:
     plain = Game(Scenario.load(TOY), seed=3, local_plugins=[toy_system])
-    assert plain.umpire is None
+    assert plain.umpire is None and "umpire_only" not in plain.log.events[0]
+    assert "scenario_text" in side_events(plain.log.events, "red")[0]
     plain.play(sides_random(plain))
     assert any(e["type"] == "result" and "visible_to" not in e for e in plain.log.events)

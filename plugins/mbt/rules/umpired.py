@@ -1,5 +1,7 @@
 """MBT 24.0 The Umpired Game, on the core umpire's seat (:mod:`hexwar.core.engine.umpire`).
 
+* MBT 24.1: the scenario is the umpire's: a side's log holds neither its text (every unit of
+  both sides) nor its hash, only its id.
 * MBT 24.1.1, 24.2, 24.2.1: each side's copy of the game shows its own units and what the umpire
   tells it, nothing else. A unit the side does not directly control is hidden until one of the
   side's own combat units sights it, friendly units included: a scenario puts a unit under the
@@ -43,7 +45,6 @@ from hexwar.core.engine.umpire import (
     Umpire,
     UmpireDecisionKind,
     UmpireView,
-    install,
 )
 from hexwar.core.hexgrid import Hex
 from hexwar.core.markers import hookimpl
@@ -88,7 +89,7 @@ PLUGIN = PluginManifest(
     summary="An umpire (a person or the computer) sees everything; each side sees only what its "
             "units sight, identified by range; instructions for the whole Turn, carried out by "
             "the umpire, who rolls every die and reports only what a side may see.",
-    implements=("MBT 24.0", "MBT 24.1.1", "MBT 24.2", "MBT 24.2.1", "MBT 24.2.2", "MBT 24.3",
+    implements=("MBT 24.0", "MBT 24.1", "MBT 24.1.1", "MBT 24.2", "MBT 24.2.1", "MBT 24.2.2", "MBT 24.3",
                 "MBT 24.3.1", "MBT 24.3.2", "MBT 24.3.2.1", "MBT 24.3.2.2", "MBT 24.3.2.3",
                 "MBT 24.3.3", "MBT 24.3.3.1", "MBT 24.3.3.2", "MBT 24.3.4", "MBT 24.4.1"),
 )
@@ -935,9 +936,13 @@ def hexwar_sequence_edits(system: str) -> Sequence[SequenceEdit]:
 
 
 @hookimpl
+def hexwar_umpire(game: Game) -> Umpire | None:
+    """MBT 24.0: the umpire takes the game; every record and die from now on passes it."""
+    return MbtUmpire(game)
+
+
+@hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    """MBT 24.0: the umpire takes the game; every die from now on is the umpire's."""
-    install(game, MbtUmpire(game))
     st = ustate(game)
     st.setdefault("reports", {s: {} for s in SIDES})
     st.setdefault("told", {s: [] for s in SIDES})
