@@ -93,9 +93,10 @@ class Umpire:
 
     #: the system's own umpire decision kinds (the core's :data:`REVEAL` is always offered)
     kinds: tuple[UmpireDecisionKind, ...] = ()
-    #: header fields the sides' logs leave out, besides the seed: the scenario is the umpire's
-    #: (it lists every unit; MBT 24.1), named in the header as ``umpire_only``
-    header_secrets: tuple[str, ...] = ("scenario_text", "scenario_sha256")
+    #: fields the sides' logs leave out, named in the header as ``umpire_only``: the scenario's
+    #: text and hash (the scenario is the umpire's; it lists every unit, MBT 24.1) and the number
+    #: of a decision (``decision.n``, which would count the other sides' and the umpire's)
+    header_secrets: tuple[str, ...] = ("scenario_text", "scenario_sha256", "decision.n")
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -279,6 +279,7 @@ def test_install_refuses_a_foreign_umpire_and_a_side_named_umpire() -> None:
 
 def test_the_sides_logs_of_an_umpired_game_leave_out_the_umpires_header_fields() -> None:
     game = new_game()
+    game.play(sides_random(game))
     header = game.log.events[0]
     assert header["umpire_only"] == list(Umpire.header_secrets)
     for side in game.state.sides:
@@ -286,6 +287,10 @@ def test_the_sides_logs_of_an_umpired_game_leave_out_the_umpires_header_fields()
         assert shown["format"] == "hexwar-side-log" and shown["side"] == side
         assert not {"seed", *Umpire.header_secrets} & set(shown)
         assert game.view(side).header == shown
+        # a decision's number would count the other side's and the umpire's decisions
+        mine = [e for e in side_events(game.log.events, side) if e["type"] == "decision"]
+        assert mine and not [e for e in mine if "n" in e or "hash" in e]
+        assert all("n" in e for e in game.log.events if e["type"] == "decision")
     assert game.view(UMPIRE).header == header
 
 
@@ -293,5 +298,6 @@ def test_an_unumpired_game_is_unchanged() -> None:
     plain = Game(Scenario.load(TOY), seed=3, local_plugins=[toy_system])
     assert plain.umpire is None and "umpire_only" not in plain.log.events[0]
     assert "scenario_text" in side_events(plain.log.events, "red")[0]
+    assert all("n" in e for e in side_events(plain.log.events, "red") if e["type"] == "decision")
     plain.play(sides_random(plain))
     assert any(e["type"] == "result" and "visible_to" not in e for e in plain.log.events)

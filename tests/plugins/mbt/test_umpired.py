@@ -99,7 +99,7 @@ def test_mbt_24_1_the_scenario_is_the_umpires(make_game: Any) -> None:
         assert side_events(g.log.events, side)[0] == header
     full = g.log.events[0]
     assert "T-72M1" in full["scenario_text"] and full["umpire_only"] == [
-        "scenario_text", "scenario_sha256"]
+        "scenario_text", "scenario_sha256", "decision.n"]
     plain = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J19", 1)])
     assert "scenario_text" in plain.view(NATO).header  # the Basic Game's scenario is public
 
