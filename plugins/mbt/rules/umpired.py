@@ -497,10 +497,6 @@ def report_phase(game: Game) -> Step:
     yield from um.reveal_step(list(SIDES), rule="MBT 24.3.2")
 
 
-def _asked_of(u: Unit) -> str:
-    return controller(u)
-
-
 def command_phase(game: Game) -> Step:
     """MBT 24.3.2: the sides pivot (the units MBT 9.1 lets pivot, MBT 24.3.4) and adjust turrets
     (MBT 9.2), secretly and at once; then they write instructions for the whole Turn, secretly and
@@ -515,12 +511,12 @@ def command_phase(game: Game) -> Step:
         if not alive(u):
             continue
         if u.id in may_pivot and can_move(u):
-            asks.append(Decision(_asked_of(u), PIVOT, options=[1, 2, 3, 4, 5, 6],
+            asks.append(Decision(controller(u), PIVOT, options=[1, 2, 3, 4, 5, 6],
                                  rule="MBT 9.1, 24.3.4",
                                  context={"unit": u.id, "facing": u.facing},
                                  prompt=f"Pivot {u.id}: new facing ({u.facing} = no pivot)"))
             what.append(("pivot", u))
-        asks.append(Decision(_asked_of(u), TURRET, options=turret_options(game, u),
+        asks.append(Decision(controller(u), TURRET, options=turret_options(game, u),
                              rule="MBT 9.2, 24.3.2",
                              context={"unit": u.id, "turret": u.state["turret"],
                                       "open": u.state["open"]},
@@ -542,7 +538,7 @@ def command_phase(game: Game) -> Step:
         if not options:
             continue
         units.append(u)
-        asks.append(Decision(_asked_of(u), INSTRUCTION, options=options, rule="MBT 24.3.2",
+        asks.append(Decision(controller(u), INSTRUCTION, options=options, rule="MBT 24.3.2",
                              validate=instruction_validator(game, u),
                              context={"unit": u.id, "type": u.type,
                                       "hex": game.board.label(u.hex) if u.hex else None,
