@@ -163,7 +163,7 @@ def test_mbt_24_2_friendly_units_not_under_the_players_command_are_hidden_until_
     assert {d.context["unit"] for d in mine} >= {"F", "G"}
 
 
-def test_mbt_24_2_1_a_side_never_sees_another_units_id(make_game: Any) -> None:
+def test_mbt_24_1_1_and_24_2_1_a_side_sees_its_units_and_contacts_never_another_id(make_game: Any) -> None:
     g = make_game([("A", "M1A1", NATO, "9J2", 4), ("B", "T-72M1", SOV, "9J5", 1)], options=OPT)
     view = g.view(NATO)
     assert set(view.units) == {"A", "?9J5"}
@@ -319,6 +319,31 @@ def test_mbt_24_3_3_the_hit_angle_is_the_umpires(make_game: Any) -> None:
     asked = hit_angle_decision(g, d)
     assert asked.side == UMPIRE and asked.kind == HIT_ANGLE and asked.context["for_side"] == SOV
     assert um.policy(asked, UmpireView(g)) == "Front"  # the more frontal (MBTD-35)
+
+
+def test_mbt_24_3_3_2_the_umpire_decides_when_overwatch_fires(make_game: Any) -> None:
+    units = [("A", "M1A1", NATO, "9J2", 4), ("S", "T-72M1", SOV, "9J9", 1)]
+    g = make_game(units, options=OPT)
+    watch = {"order": "OW", "when": "any"}
+    d = steer(g, {"A": watch}, stop=lambda d: d.kind == INSTRUCTION and d.context["unit"] == "S")
+    assert d is not None
+    go = next(o for o in d.options or [] if o["order"] == "M" and o["to"][0] == "9J5")
+    asked: list[Decision] = []
+    steer(g, {"A": watch, "S": go}, stop=lambda d: g.state.turn == 2, umpire_log=asked)
+    windows = [x for x in asked if x.kind == OVERWATCH]
+    assert windows and windows[0].side == UMPIRE and windows[0].context["mover"] == "S"
+    assert results(g, "A")  # the automatic umpire fired at the approaching tank (MBTD-34)
+    # a person umpire who never fires: no overwatch shot at all
+    g = make_game(units, options=OPT)
+    auto = AutomaticUmpire()
+    while (p := g.pending) is not None and g.state.turn == 1:
+        if p.side == UMPIRE:
+            g.answer("pass" if p.kind == OVERWATCH else auto.choose(p, g.view(UMPIRE)))
+        elif p.kind == INSTRUCTION:
+            g.answer(go if p.context["unit"] == "S" else watch)
+        else:
+            g.answer(keep_turret(p))
+    assert not results(g, "A")
 
 
 # -- MBT 24.3.4 ---------------------------------------------------------------------------------
