@@ -359,10 +359,13 @@ def _player_files(players: str) -> list[Path]:
               help="Also write SIDE's own log to FILE, live: only what SIDE may know, without the "
                    "seed (repeatable).")
 @click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
+@click.option("--umpire", "umpire_word", default="auto", show_default=True,
+              help="Who sits in the umpire's seat of an umpired game (e.g. --option mbt.umpired): "
+                   "auto (the automatic umpire), human, random or script:FILE (docs/umpire.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
          save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
-         as_json: bool) -> None:
+         umpire_word: str, as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end."""
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
@@ -370,7 +373,7 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
 
     key = _signing_key(sign_key_file)
     scenario_path = _resolve_scenario_path(scenario)
-    inputs = [scenario_path, *_player_files(players)]
+    inputs = [scenario_path, *_player_files(players), *_player_files(umpire_word)]
     if sign_key_file is not None:
         inputs.append(Path(sign_key_file))
     side_paths = _parse_log_sides(log_sides)
@@ -387,7 +390,12 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
         log = EventLog(stream, signing_key=key, side_streams=side_streams)
         game = Game(sc, seed=seed, options=options_, log=log)
         controllers, words = _controllers(game, players, seed)
-        human = any(w == "human" for w in words.values())
+        human = any(w == "human" for w in words.values()) or umpire_word == "human"
+        if umpire_word != "auto":  # the umpire's seat (core/engine/umpire.py), else automatic
+            from hexwar.core.engine.controllers import make_controller
+            from hexwar.core.engine.umpire import UMPIRE
+
+            controllers[UMPIRE] = make_controller(umpire_word, UMPIRE, seed, {})
 
         def after(g: Any) -> None:
             if save_path and human:

@@ -71,24 +71,25 @@ class Dice:
             self._on_roll(Roll(purpose, dice, faces, value, shown))
         return value
 
-    def d10(self, purpose: str) -> int:
-        """One d10 read 1-10 (a 0 face reads 10)."""
+    def d10(self, purpose: str, *, visible_to: Iterable[str] | None = None) -> int:
+        """One d10 read 1-10 (a 0 face reads 10); ``visible_to`` as for :class:`Roll`."""
         face = self._face(10)
-        return self._record(purpose, "d10", (face,), 10 if face == 0 else face)
+        return self._record(purpose, "d10", (face,), 10 if face == 0 else face, visible_to)
 
-    def d10_zero(self, purpose: str) -> int:
+    def d10_zero(self, purpose: str, *, visible_to: Iterable[str] | None = None) -> int:
         """One d10 read 0-9."""
         face = self._face(10)
-        return self._record(purpose, "d10", (face,), face)
+        return self._record(purpose, "d10", (face,), face, visible_to)
 
-    def d100(self, purpose: str) -> int:
+    def d100(self, purpose: str, *, visible_to: Iterable[str] | None = None) -> int:
         """Two d10, white for tens and coloured for units, read 01-100 (00 reads 100)."""
         white = self._face(10)
         coloured = self._face(10)
         value = white * 10 + coloured
-        return self._record(purpose, "d100", (white, coloured), 100 if value == 0 else value)
+        return self._record(purpose, "d100", (white, coloured), 100 if value == 0 else value,
+                            visible_to)
 
-    def d6(self, purpose: str) -> int:
+    def d6(self, purpose: str, *, visible_to: Iterable[str] | None = None) -> int:
         """One d6 read 1-6."""
         if self._forced:
             face = self._forced.pop(0)
@@ -96,7 +97,7 @@ class Dice:
                 raise ValueError(f"forced die face {face} is not on a d6")
         else:
             face = self._rng.randint(1, 6)
-        return self._record(purpose, "d6", (face,), face)
+        return self._record(purpose, "d6", (face,), face, visible_to)
 
     def choice_index(self, purpose: str, n: int, *, visible_to: Iterable[str] | None = None) -> int:
         """A uniform draw of 0..n-1 (a chit from a cup, a random direction); recorded like a roll,

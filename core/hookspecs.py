@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     import pluggy
 
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.umpire import Umpire
     from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
@@ -226,6 +227,18 @@ def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
 # ---------------------------------------------------------------------------------------------
 # Hidden information
 # ---------------------------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def hexwar_umpire(game: Game) -> Umpire | None:
+    """Make the game umpired: return its :class:`~hexwar.core.engine.umpire.Umpire` (a system's
+    subclass), through which every record then passes (docs/umpire.md).
+
+    Called: once per game, when the board and units are built and before the log's header is
+    written (an umpired game's side logs leave out what the umpire keeps:
+    ``Umpire.header_secrets``). Stops at the first non-``None`` result; the core's default is no
+    umpire.
+    """
 
 
 @hookspec(firstresult=True)

@@ -38,6 +38,7 @@ from hexwar.core.types import (
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.umpire import Umpire
     from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
@@ -587,6 +588,10 @@ class Hooks:
         return cast("LosRules", self._hosted(self._hook.hexwar_los_rules, system)(game=game, system=system))
 
     # -- hidden information ------------------------------------------------------------------
+    def umpire(self, game: Game) -> Umpire | None:
+        """The umpire an enabled rule gives the game (``hexwar_umpire``), or ``None``."""
+        return cast("Umpire | None", self._for(game, self._hook.hexwar_umpire)(game=game))
+
     def visible_units(self, game: Game, side: str) -> set[str]:
         return set(self._for(game, self._hook.hexwar_visible_units)(game=game, side=side))
 

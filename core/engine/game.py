@@ -15,6 +15,7 @@ from hexwar.core.dice import Dice, Roll
 from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit, _reject
+from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire, Umpire, UmpireView, install
 from hexwar.core.errors import HexwarError, PluginFailure, RulesError
 from hexwar.core.kit.stash import Stash
 from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin, plugin_of_traceback
@@ -71,6 +72,11 @@ class Game:
         self._simultaneous = False
         #: the error that ended the game when a plugin's code raised (:meth:`answer`)
         self.failure: HexwarError | None = None
+        #: the umpire every record passes through (``hexwar_umpire``; docs/umpire.md)
+        self.umpire: Umpire | None = None
+        umpire = self.hooks.umpire(self)
+        if umpire is not None:
+            install(self, umpire)
         self.log.open(self._header())
         self._gen = self._main()
         try:
@@ -87,7 +93,10 @@ class Game:
 
         installed = installed_plugins()
         names = [self.scenario.system, *self.scenario.guest_systems(), *self.rules_enabled]
+        # an umpired game: header fields its sides' logs leave out (docs/log-format.md)
+        secret = {"umpire_only": list(self.umpire.header_secrets)} if self.umpire else {}
         return {
+            **secret,
             "hexwar": _hexwar_version(),
             "plugins": {n: installed[n].version for n in names if n in installed},
             "system": self.scenario.system,
@@ -253,11 +262,12 @@ class Game:
     def _record_decision(self, decision: Decision, choice: Choice, digest: str | None = None) -> None:
         digest = digest if digest is not None else self.state.digest()
         self.decisions[-1]["hash"] = digest
-        # a secret choice is the deciding side's alone until the phase reveals it
+        # a secret choice is the deciding side's alone until the phase reveals it (the
+        # umpire's, the umpire's alone: docs/decisions.md CORE-50)
         self.log.append(
             {"type": "decision", "n": len(self.decisions), "side": decision.side,
              "kind": decision.kind, "choice": choice, "hash": digest},
-            visible_to=(decision.side,),
+            visible_to=() if decision.side == UMPIRE else (decision.side,),
         )
 
     def _advance(self, value: Any) -> None:
@@ -287,6 +297,8 @@ class Game:
         missing = [s for s in self.state.sides if s not in controllers]
         if missing:
             raise HexwarError(f"no controller for side(s) {', '.join(missing)}")
+        # the umpire's seat, when no controller is given for it: the automatic umpire
+        controllers = {UMPIRE: AutomaticUmpire(), **controllers}
         count = 0
         while (decision := self.pending) is not None:
             view = self.view(decision.side)
@@ -304,7 +316,11 @@ class Game:
     def emit(self, type: str, *, visible_to: Iterable[str] | None = None, **payload: Any) -> None:
         """Log an event. ``visible_to`` limits it to those sides (``None``: everyone)."""
         event = {"type": type, "turn": self.state.turn, "phase": self.state.phase, **payload}
-        self.log.append(event, visible_to=None if visible_to is None else tuple(visible_to))
+        shown = None if visible_to is None else tuple(visible_to)
+        if self.umpire is not None:  # an umpired game: every record passes the umpire
+            self.umpire.record(event, shown)
+            return
+        self.log.append(event, visible_to=shown)
 
     def report(
         self,
@@ -348,14 +364,21 @@ class Game:
         return [s for s in self.state.sides if s != side]
 
     def view(self, side: str | None) -> SideView:
-        """What ``side`` may know now (``None``: the umpire, who knows everything)."""
+        """What ``side`` may know now (``None``: the umpire, who knows everything; the umpire's
+        seat ``"umpire"``: an :class:`~hexwar.core.engine.umpire.UmpireView`)."""
         from hexwar.core.engine.view import build_view
 
+        if side == UMPIRE and UMPIRE not in self.state.sides:
+            return UmpireView(self)
         return build_view(self, side)
 
     def _on_roll(self, roll: Roll) -> None:
-        self.log.append({"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
-                         **roll.as_dict()}, visible_to=roll.visible_to)
+        event = {"type": "roll", "turn": self.state.turn, "phase": self.state.phase,
+                 **roll.as_dict()}
+        if self.umpire is not None:  # the umpire handles every die roll
+            self.umpire.record(event, roll.visible_to)
+            return
+        self.log.append(event, visible_to=roll.visible_to)
 
 
 def _hexwar_version() -> str:

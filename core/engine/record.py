@@ -60,6 +60,8 @@ class EventLog:
         #: side -> the stream of its own log (format ``hexwar-side-log``), written live
         self._side_streams = dict(side_streams or {})
         self._side_records = dict.fromkeys(self._side_streams, 0)
+        #: decision fields the sides' logs leave out (an umpired game's header names them)
+        self._hidden: frozenset[str] = frozenset()
         self.closed = False
 
     def open(self, header: dict[str, Any]) -> None:
@@ -70,10 +72,12 @@ class EventLog:
         record = dict(event)
         if visible_to is not None:
             record["visible_to"] = list(visible_to)
+        if record.get("type") == "header":
+            self._hidden = hidden_decision_fields(record)
         self.events.append(record)
         self._write(record)
         for side, stream in self._side_streams.items():
-            shown = side_record(record, side)
+            shown = side_record(record, side, self._hidden)
             if shown is not None:
                 stream.write(json.dumps(shown, sort_keys=True) + "\n")
                 stream.flush()
@@ -115,7 +119,16 @@ class EventLog:
         return [e for e in self.events if e["type"] == "result"]
 
 
-def side_record(record: dict[str, Any], side: str) -> dict[str, Any] | None:
+def hidden_decision_fields(header: dict[str, Any]) -> frozenset[str]:
+    """The fields of decision records an umpired game's header keeps from the sides
+    (``umpire_only`` entries ``decision.FIELD``: the decision's number, which would count the
+    other sides' and the umpire's decisions)."""
+    return frozenset(str(k).removeprefix("decision.") for k in header.get("umpire_only", ())
+                     if str(k).startswith("decision."))
+
+
+def side_record(record: dict[str, Any], side: str,
+                hidden: frozenset[str] = frozenset()) -> dict[str, Any] | None:
     """``record`` as ``side`` may know it, or ``None`` when the side may not see it.
 
     The header becomes a ``hexwar-side-log`` header naming the side, without the seed (it would
@@ -126,20 +139,25 @@ def side_record(record: dict[str, Any], side: str) -> dict[str, Any] | None:
         return None
     kind = record.get("type")
     if kind == "header":
-        shown = {k: v for k, v in record.items() if k not in UMPIRE_ONLY_HEADER}
+        # an umpired game's header names more fields for the umpire alone (its scenario)
+        secret = {*UMPIRE_ONLY_HEADER, *record.get("umpire_only", ())}
+        shown = {k: v for k, v in record.items() if k not in secret}
         shown.update(format=SIDE_LOG_FORMAT, version=SIDE_LOG_VERSION, side=side)
         return shown
     if kind == "decision":
-        return {k: v for k, v in record.items() if k != "hash"}
+        return {k: v for k, v in record.items() if k != "hash" and k not in hidden}
     return dict(record)
 
 
 def side_events(events: Iterable[dict[str, Any]], side: str | None) -> list[dict[str, Any]]:
     """The records of ``events`` that ``side`` may see, as :func:`side_record` shows them
     (``None``: the umpire, every record as it is)."""
+    events = list(events)
     if side is None:
-        return list(events)
-    return [shown for e in events if (shown := side_record(e, side)) is not None]
+        return events
+    hidden = hidden_decision_fields(events[0]) if events and events[0].get("type") == "header" \
+        else frozenset()
+    return [shown for e in events if (shown := side_record(e, side, hidden)) is not None]
 
 
 @dataclass

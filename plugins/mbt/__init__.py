@@ -22,7 +22,8 @@ from the TO&E. The modules, in rule order:
 * :mod:`~hexwar.plugins.mbt.movement_costs`: MBT 8.1-8.6 movement costs and the least-cost search;
 * :mod:`~hexwar.plugins.mbt.adjustment`: MBT 9.1-9.4.1 the Adjustment Phase;
 * :mod:`~hexwar.plugins.mbt.victory`: MBT 9.4.2-9.4.3 victory;
-* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0), none yet;
+* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0): MBT 24.0 the Umpired
+  Game;
 * :mod:`~hexwar.plugins.mbt.toe`: the TO&E and the points of "Doing Your Own Scenarios" B.3;
 * :mod:`~hexwar.plugins.mbt.ai`: the AI;
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,

@@ -1,8 +1,11 @@
-"""MBT's optional rules (MBT 17.0-24.0), one module per rule, in rule order.
+"""MBT's optional rules (MBT 17.0-24.0), one module per rule, in rule order, each a plugin module
+``hexwar.plugins.mbt.rules.<rule>`` with its own entry point ``mbt.<rule>``, answering MBT's hooks
+(:mod:`hexwar.plugins.mbt.hookspecs`) and ``hexwar_sequence_edits``; enabled by a scenario's
+``rules`` or ``--option mbt.<rule>``.
 
-No optional rules are implemented yet; 17-24 are listed here as they arrive, each as a plugin
-module ``hexwar.plugins.mbt.rules.<rule>`` with its own entry point, answering MBT's hooks
-(:mod:`hexwar.plugins.mbt.hookspecs`) and ``hexwar_sequence_edits``.
+Table of contents, in rule order:
 
-* MBT 17.0-24.0: none yet.
+* ``umpired``: MBT 24.0 The Umpired Game, on the core umpire's seat
+  (:mod:`hexwar.core.engine.umpire`, docs/umpire.md); ``umpired_ai`` is its sides' AI
+  (``--players umpired-ai``).
 """
