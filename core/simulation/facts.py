@@ -40,14 +40,14 @@ def _lost(u: Unit) -> bool:
 
 
 def casualties(game: Game) -> dict[str, dict[str, int]]:
-    """Losses of each side by unit type (``{side: {type: count}}``; a side without losses maps
-    to an empty table)."""
-    out: dict[str, dict[str, int]] = {s: {} for s in game.state.sides}
+    """Losses of each side by unit type (``{side: {type: count}}``; a side without losses is
+    left out)."""
+    out: dict[str, dict[str, int]] = {}
     for u in game.state.units.values():
         if _is_unit(u) and _lost(u):
             by_type = out.setdefault(u.side, {})
             by_type[u.type] = by_type.get(u.type, 0) + 1
-    return {s: dict(sorted(t.items())) for s, t in out.items()}
+    return {s: dict(sorted(out[s].items())) for s in game.state.sides if s in out}
 
 
 def _holder(game: Game, hexes: frozenset[Hex]) -> str | None:

@@ -233,7 +233,10 @@ def read_jsonl(path: str | Path, *, repair: bool = False) -> tuple[dict[str, Any
         except RecordsError:
             raise
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-            if n == len(lines) and n > 1:  # the last line may be torn mid-way
+            if n == 1:
+                raise RecordsError(f"{p}: line 1 is not a hexwar simulation header; refusing to "
+                                   f"continue or overwrite it") from None
+            if n == len(lines):  # the last line may be torn mid-way
                 keep -= len(raw) + 1
                 break
             raise RecordsError(f"{p}:{n}: not a game record ({exc})") from None
