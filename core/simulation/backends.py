@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
 import re
 import signal
+import threading
+import time
 from collections import Counter, deque
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -41,10 +44,18 @@ class SerialBackend:
         pass
 
 
-def _ignore_interrupt() -> None:
-    # Ctrl-C reaches the whole process group; the parent decides what stops, and the workers
-    # are ended by it, not by a KeyboardInterrupt inside a game
+def _worker_start(parent: int) -> None:
+    """Set up a worker process. Ctrl-C reaches the whole process group: the parent decides what
+    stops and ends the workers itself, so a worker ignores it. A parent killed outright (kill
+    -9) cannot end them: a worker whose parent is gone ends itself within a second."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="hexwar-parent-watch", daemon=True).start()
 
 
 class ProcessBackend:
@@ -68,7 +79,7 @@ class ProcessBackend:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
-                                   initializer=_ignore_interrupt)
+                                   initializer=_worker_start, initargs=(os.getpid(),))
 
     def run(self, tasks: Sequence[GameTask]) -> Iterator[Mapping[str, Any]]:
         pending: deque[GameTask] = deque(tasks)
@@ -174,7 +185,7 @@ class DaskBackend:
                    for t in tasks]
         by_key = {f.key: t for f, t in zip(futures, tasks, strict=True)}
         try:
-            for fut in as_completed(futures):
+            for fut in as_completed(futures, loop=self.client.loop):
                 try:
                     yield fut.result()
                 except KilledWorker:
