@@ -708,7 +708,10 @@ def _run_simulation(scenario: str, parameter: str | None, n_games: int, jobs: in
             plot_balance(plot_path, plan.parameter, outcome.values,
                          session.variant_summaries(outcome))
         else:
-            plot_summary(plot_path, f"{plan.base.title} ({plan.base.id})", outcome.summaries[""])
+            scores = {side: [r.scores[side] for r in outcome.records if side in r.scores]
+                      for side in plan.base.side_names()}
+            plot_summary(plot_path, f"{plan.base.title} ({plan.base.id})", outcome.summaries[""],
+                         scores)
     if as_json:
         _emit_json(session.as_json(outcome))
     else:

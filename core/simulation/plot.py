@@ -43,8 +43,10 @@ def _save(fig: Any, path: str) -> None:
         raise SimulationError(f"--plot: cannot write {path}: {exc.strerror}") from None
 
 
-def plot_summary(path: str, title: str, s: Mapping[str, Any]) -> None:
-    """Win rate of each side and of a draw, with the interval, beside the score histograms."""
+def plot_summary(path: str, title: str, s: Mapping[str, Any],
+                 scores: Mapping[str, Sequence[float]]) -> None:
+    """Win rate of each side and of a draw, with the interval, beside the histogram of each
+    side's scores (``scores``: each side's score in every game that scored it)."""
     plt = _pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     labels = [*s["sides"], "draw"]
@@ -56,19 +58,16 @@ def plot_summary(path: str, title: str, s: Mapping[str, Any]) -> None:
     left.set_ylim(0, 1)
     left.set_ylabel("share of games (95% Wilson interval)")
     left.set_title(f"Win rate, {s['games']} games")
-    scores = s["scores"]
-    drawn = False
-    for side in s["sides"]:
-        d = scores.get(side)
-        if not d or not d.get("n"):
-            continue
-        xs = [float(k) for k in d["histogram"]]
-        right.bar([x + 0.2 * s["sides"].index(side) for x in xs], list(d["histogram"].values()),
-                  width=0.4 if len(xs) <= 25 else (xs[1] - xs[0] if len(xs) > 1 else 1) * 0.9,
-                  alpha=0.75, label=side)
-        drawn = True
-    if drawn:
-        right.set_xlabel("score")
+    series = {side: list(v) for side, v in scores.items() if v}
+    if series:
+        values = sorted({x for v in series.values() for x in v})
+        # one bar a whole number where the scores are whole and few, else 20 equal bins
+        whole = all(float(x).is_integer() for x in values)
+        bins: Any = ([v - 0.5 for v in range(int(values[0]), int(values[-1]) + 2)]
+                     if whole and values[-1] - values[0] <= 40 else 20)
+        right.hist(list(series.values()), bins=bins, label=list(series))
+        right.yaxis.get_major_locator().set_params(integer=True)
+        right.set_xlabel("score (what the system's result reports)")
         right.set_ylabel("games")
         right.legend()
         right.set_title("Score distribution")
@@ -87,11 +86,13 @@ def plot_balance(path: str, key: str, values: Sequence[str],
     fig, ax = plt.subplots(figsize=(7, 4))
     sides = summaries[0]["sides"]
     xs = list(range(len(values)))
-    for who in [*sides, None]:
+    for n, who in enumerate([*sides, None]):
         rows = [s["wins"][who] if who is not None else s["draws"] for s in summaries]
         rates = [r["rate"] for r in rows]
         err = [[r["rate"] - r["ci95"][0] for r in rows], [r["ci95"][1] - r["rate"] for r in rows]]
-        ax.errorbar(xs, rates, yerr=err, capsize=5, marker="o", label=who or "draw")
+        shift = 0.06 * (n - len(sides) / 2)  # side by side, so that the intervals do not hide
+        ax.errorbar([x + shift for x in xs], rates, yerr=err, capsize=5, marker="o",
+                    label=who or "draw")
     ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
     ax.set_xticks(xs, list(values))
     ax.set_xlabel(key)

@@ -338,3 +338,15 @@ def test_balance_reports_each_value_with_the_same_seeds(tmp_path: Path) -> None:
     assert plot.read_bytes().startswith(b"\x89PNG")
     code, out = run("balance", "firefight:scenario-1", "--parameter", "victory.cuont=1,2")
     assert code == 2 and "no key victory.cuont" in out
+
+
+def test_the_command_line_starts_without_the_simulation_stack() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from hexwar.core.cli import _add_system_commands, cli; "
+            "_add_system_commands(); "
+            "print(sorted(m for m in ('distributed', 'pyarrow', 'matplotlib', "
+            "'hexwar.core.simulation') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
