@@ -105,6 +105,9 @@ def check_players(players: str, sides: Sequence[str]) -> None:
         if w in REFUSED_PLAYERS:
             raise SimulationError(f"--players: a simulation cannot have a {w!r} player; use ai, "
                                   f"random, script:FILE or a system's own player")
+        if w.startswith("script:") and not os.path.isfile(w.removeprefix("script:")):
+            raise SimulationError(f"--players: the script {w.removeprefix('script:')!r} is not a "
+                                  f"file")
     if len(words) not in (1, len(sides)):
         raise SimulationError(f"--players names {len(words)} player(s) but the scenario has "
                               f"{len(sides)} sides ({', '.join(sides)})")
@@ -171,6 +174,10 @@ def play_task(task: GameTask) -> dict[str, Any]:
         return play_one(task).to_dict()
     except HexwarError as exc:
         raise SimulationError(f"{task.describe()} failed: {exc}") from None
+    except Exception as exc:  # a bug: named with its seed, and it travels back as plain text
+        raise SimulationError(f"{task.describe()} failed: {type(exc).__name__}: {exc} (play it "
+                              f"alone with `hexwar play SCENARIO --seed {task.seed}` to see where)"
+                              ) from None
 
 
 # -- a run -------------------------------------------------------------------------------------

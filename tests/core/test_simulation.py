@@ -266,6 +266,8 @@ def test_simulate_refuses_bad_counts(args: tuple[str, str]) -> None:
 def test_simulate_refuses_a_human_player_and_a_resume_without_records() -> None:
     code, out = run("simulate", "firefight:scenario-1", "--players", "human,ai")
     assert code == 2 and "cannot have a 'human' player" in out
+    code, out = run("simulate", "firefight:scenario-1", "--players", "script:/no/such/file")
+    assert code == 2 and "the script '/no/such/file' is not a file" in out
     code, out = run("simulate", "firefight:scenario-1", "--resume")
     assert code == 2 and "--resume continues a run's --records FILE" in out
 
@@ -350,3 +352,11 @@ def test_the_command_line_starts_without_the_simulation_stack() -> None:
             "'hexwar.core.simulation') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_game_that_fails_is_named_with_its_seed() -> None:
+    from hexwar.core.simulation.runner import SimulationError, play_task
+
+    text = FF1.read_text().replace('else_winner = "SU"', 'else_winner = "SU"\nbogus = 1')
+    with pytest.raises(SimulationError, match=r"(?s)game 4 \(seed 7\) failed: .*bogus"):
+        play_task(GameTask("", 3, 7, text, str(FF1), (), "ai"))
