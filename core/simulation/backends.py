@@ -94,10 +94,11 @@ class ProcessBackend:
                     task = pending.popleft()
                     try:
                         inflight[pool.submit(play_task, task)] = task
-                    except BrokenProcessPool:
-                        pending.appendleft(task)
+                    except BrokenProcessPool:  # a worker died before this game was handed out
+                        lost.append(task)
                         break
-                if not inflight:
+                if lost or not inflight:
+                    lost += inflight.values()
                     break
                 finished, _ = wait(inflight, return_when=FIRST_COMPLETED)
                 for fut in finished:
