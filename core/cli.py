@@ -680,6 +680,9 @@ def _run_simulation(scenario: str, parameter: str | None, n_games: int, jobs: in
 
     if plot_path is not None:
         check_target(plot_path)
+        if records_path is not None and Path(plot_path).resolve() == Path(records_path).resolve():
+            raise click.BadParameter(f"{plot_path} is also the --records file",
+                                     param_hint="'--plot'")
     request = session.Request(_resolve_scenario_path(scenario), n_games, seed, options_, players,
                               jobs, scheduler, records_path, resume, parameter, connect_timeout)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -696,12 +699,16 @@ def _run_simulation(scenario: str, parameter: str | None, n_games: int, jobs: in
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt  # a kill ends the run as Ctrl-C does: finished games are kept
 
-    old = signal.signal(signal.SIGTERM, stop)
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()  # only it may set handlers
+    old = signal.signal(signal.SIGTERM, stop) if main else None
     try:
         with progress:
             outcome = session.execute(request, on_start=started, on_record=finished)
     finally:
-        signal.signal(signal.SIGTERM, old)
+        if main:
+            signal.signal(signal.SIGTERM, old)
     plan = outcome.plan
     if plot_path is not None and outcome.records:
         if plan.parameter:
