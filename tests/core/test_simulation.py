@@ -360,3 +360,18 @@ def test_a_game_that_fails_is_named_with_its_seed() -> None:
     text = FF1.read_text().replace('else_winner = "SU"', 'else_winner = "SU"\nbogus = 1')
     with pytest.raises(SimulationError, match=r"(?s)game 4 \(seed 7\) failed: .*bogus"):
         play_task(GameTask("", 3, 7, text, str(FF1), (), "ai"))
+
+
+def test_each_optional_package_missing_is_a_clear_error(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    for name in ("pyarrow", "pyarrow.parquet", "matplotlib", "distributed"):
+        monkeypatch.setitem(sys.modules, name, None)  # import now raises ImportError
+    code, out = run("simulate", "firepower:basic", "--records", str(tmp_path / "g.parquet"))
+    assert code == 2 and "writing Parquet needs pyarrow" in out and "hexwar[sim]" in out
+    code, out = run("simulate", "firepower:basic", "--plot", str(tmp_path / "g.svg"))
+    assert code == 2 and "--plot needs matplotlib" in out
+    code, out = run("simulate", "firepower:basic", "--scheduler", "tcp://127.0.0.1:9")
+    assert code == 2 and "--scheduler needs Dask distributed" in out
+    assert not list(tmp_path.iterdir())  # nothing written, no game played

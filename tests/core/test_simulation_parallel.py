@@ -87,6 +87,16 @@ def test_games_on_a_dask_local_cluster_are_the_same_games(serial: list[dict[str,
     assert outcomes(read_jsonl(records)[1]) == serial
 
 
+def test_a_scheduler_without_workers_is_a_clear_error() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        result = CliRunner().invoke(cli, [
+            "simulate", "firefight:scenario-1", "--games", "2", "--scheduler",
+            cluster.scheduler_address, "--connect-timeout", "1"], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert "has no worker after 1s; start one with `dask worker" in result.output
+
+
 def test_a_dask_worker_that_dies_has_its_games_played_elsewhere(
         serial: list[dict[str, Any]]) -> None:
     distributed = pytest.importorskip("distributed")
