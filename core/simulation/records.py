@@ -2,7 +2,8 @@
 keeps every finished game and ``--resume`` continues it (docs/decisions.md CORE-36).
 
 A records file is JSON Lines: a header line naming the run (scenario and its hash, options,
-players, first seed, variants), then one line per finished game. Every line is flushed when its
+players, first seed, variants, and the number of games first asked: a resumed run may ask more),
+then one line per finished game. Every line is flushed when its
 game ends; a torn last line (the process killed while writing it) is dropped on resume. A file
 ending ``.parquet`` is written through pyarrow: Parquet cannot be appended a row at a time, so the
 games go to a journal ``FILE.partial.jsonl`` while the run lasts, and the Parquet file is written
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -51,7 +52,6 @@ class GameRecord:
     objectives: Mapping[str, str] | None
     seconds: float = 0.0
     worker: str = ""
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, int]:

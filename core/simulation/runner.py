@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hexwar.core.errors import HexwarError
@@ -77,7 +77,6 @@ class RunPlan:
     players: str
     base: Scenario
     parameter: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def tasks(self, skip: Iterable[tuple[str, int]] = ()) -> list[GameTask]:
         done = set(skip)

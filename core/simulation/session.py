@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,6 @@ class Outcome:
     interrupted: bool
     records_path: str | None
     restarts: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def games_per_second(self) -> float:
