@@ -127,6 +127,13 @@ class RecordsFile:
         self._stream: IO[str] | None = None
         if is_parquet(self.path):
             _require_pyarrow(self.path)
+        if self._has_content(self.journal) and b"\n" not in self.journal.read_bytes()[:1 << 16]:
+            # not one whole line: killed while writing the header, before any game; nothing
+            # is lost by starting it again
+            if not self.journal.read_bytes().lstrip().startswith(b"{"):
+                raise RecordsError(f"{self.journal} is not a hexwar simulation records file; "
+                                   f"refusing to overwrite it")
+            self.journal.write_bytes(b"")
         exists = self._has_content(self.journal) or (self.path != self.journal
                                                      and self._has_content(self.path))
         if exists and not resume:

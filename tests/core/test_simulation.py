@@ -147,6 +147,19 @@ def test_records_survive_a_torn_last_line_and_are_not_counted_twice(tmp_path: Pa
     assert header["run"]["games"] == 3 and [r.index for r in games] == [0, 1, 2]
 
 
+def test_a_header_torn_before_any_game_starts_again(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text('{"type": "header", "for')
+    f = RecordsFile(path, RUN, resume=False)
+    f.add(record(0))
+    f.close(complete=True)
+    assert [r.index for r in read_jsonl(path)[1]] == [0]
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes, no newline")
+    with pytest.raises(RecordsError, match="refusing to overwrite it"):
+        RecordsFile(other, RUN, resume=False)
+
+
 def test_records_refuse_another_run_an_unasked_overwrite_and_a_bad_line(tmp_path: Path) -> None:
     path = tmp_path / "games.jsonl"
     f = RecordsFile(path, RUN, resume=False)
