@@ -276,6 +276,13 @@ def test_simulate_refuses_bad_counts(args: tuple[str, str]) -> None:
     assert code == 2 and args[0] in out
 
 
+def test_help_lists_simulate_and_balance() -> None:
+    code, out = run("--help")
+    assert code == 0 and "simulate" in out and "balance" in out
+    code, out = run("balance", "--help")
+    assert code == 0 and "--parameter KEY=V1,V2,..." in out and "--jobs" in out
+
+
 def test_simulate_refuses_a_human_player_and_a_resume_without_records() -> None:
     code, out = run("simulate", "firefight:scenario-1", "--players", "human,ai")
     assert code == 2 and "cannot have a 'human' player" in out
