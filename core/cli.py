@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -641,48 +639,144 @@ def log_command(log_file: str, side: str | None, as_json: bool) -> None:
             where = (record.get("turn", where[0]), record.get("phase", where[1]))
 
 
+def _simulation_options(command: Any) -> Any:
+    """The options ``simulate`` and ``balance`` share."""
+    for option in reversed([
+        click.option("--games", "n_games", type=click.IntRange(min=1), default=20,
+                     show_default=True, help="How many games (at least 1); with --resume, the "
+                                             "run's total."),
+        click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+                     help="Games at once, each in its own process on this machine."),
+        click.option("--scheduler", metavar="ADDRESS", default=None,
+                     help="Play on a Dask cluster: the address of its scheduler "
+                          "(tcp://HOST:8786; needs hexwar[sim])."),
+        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0,
+                     show_default=True, metavar="SECONDS",
+                     help="How long to wait for the --scheduler and its first worker."),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the first game; game i has seed SEED+i."),
+        click.option("--option", "options_", multiple=True,
+                     help="Enable an optional rule (repeatable)."),
+        click.option("--players", default="ai,ai", show_default=True,
+                     help="One player per side (ai, random, script:FILE), or one for all."),
+        click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None,
+                     help="Write each game's record here as it finishes: JSON Lines, or Parquet "
+                          "if FILE ends .parquet (needs hexwar[sim])."),
+        click.option("--resume", is_flag=True,
+                     help="Continue the run whose --records FILE is given, without playing a "
+                          "finished game again."),
+        click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                     help="Draw the win rates and scores to FILE.svg or FILE.png "
+                          "(needs hexwar[sim])."),
+        click.option("--json", "as_json", is_flag=True, help="Print JSON."),
+    ]):
+        command = option(command)
+    return command
+
+
+def _run_simulation(scenario: str, parameter: str | None, n_games: int, jobs: int,
+                    scheduler: str | None, connect_timeout: float, seed: int,
+                    options_: tuple[str, ...], players: str, records_path: str | None,
+                    resume: bool, plot_path: str | None, as_json: bool) -> None:
+    """Play the games (core/simulation/session.py) with a progress bar, and print the result."""
+    import signal
+
+    from rich.progress import TimeRemainingColumn
+
+    from hexwar.core.simulation import report, session
+    from hexwar.core.simulation.plot import check_target, plot_balance, plot_summary
+
+    if plot_path is not None:
+        check_target(plot_path)
+        if records_path is not None and Path(plot_path).resolve() == Path(records_path).resolve():
+            raise click.BadParameter(f"{plot_path} is also the --records file",
+                                     param_hint="'--plot'")
+    request = session.Request(_resolve_scenario_path(scenario), n_games, seed, options_, players,
+                              jobs, scheduler, records_path, resume, parameter, connect_timeout)
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        report.GamesPerSecond(), TimeElapsedColumn(), TextColumn("ETA"),
+                        TimeRemainingColumn(), console=err_console,
+                        disable=as_json or not sys.stderr.isatty())
+
+    def started(total: int, already: int) -> None:
+        progress.add_task("games", total=total, completed=already)
+
+    def finished(_record: Any) -> None:
+        progress.advance(progress.task_ids[0])
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # a kill ends the run as Ctrl-C does: finished games are kept
+
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()  # only it may set handlers
+    old = signal.signal(signal.SIGTERM, stop) if main else None
+    try:
+        with progress:
+            outcome = session.execute(request, on_start=started, on_record=finished)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, old)
+    plan = outcome.plan
+    if plot_path is not None and outcome.records:
+        if plan.parameter:
+            plot_balance(plot_path, plan.parameter, outcome.values,
+                         session.variant_summaries(outcome))
+        else:
+            scores = {side: [r.scores[side] for r in outcome.records if side in r.scores]
+                      for side in plan.base.side_names()}
+            plot_summary(plot_path, f"{plan.base.title} ({plan.base.id})", outcome.summaries[""],
+                         scores)
+    if as_json:
+        _emit_json(session.as_json(outcome))
+    else:
+        if plan.parameter:
+            console.print(report.balance_view(plan.parameter, outcome.summaries, outcome.values))
+        else:
+            report.print_summary(console, f"{plan.base.title} ({plan.base.id}), "
+                                          f"{len(outcome.records)} games", outcome.summaries[""])
+        resumed = f" (and {outcome.resumed} from {records_path})" if outcome.resumed else ""
+        console.print(f"{outcome.played} games{resumed} in {outcome.seconds:.1f}s on "
+                      f"{escape(outcome.backend)}: {outcome.games_per_second:.2f} games/s"
+                      + (f"; {outcome.restarts} worker failure(s), their games played again"
+                         if outcome.restarts else ""))
+    if outcome.interrupted:
+        where = (f"; the finished games are in {records_path}: add --resume to go on"
+                 if records_path else "; name a --records FILE to keep games across runs")
+        err_console.print(f"[yellow]interrupted[/] after {len(outcome.records)} of "
+                          f"{plan.games * len(plan.variants)} games{escape(where)}",
+                          highlight=False)
+        sys.exit(130)
+
+
 @cli.command()
 @click.argument("scenario")
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many games (at least 1).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
-@click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
-@click.option("--players", default="ai,ai", show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def simulate(scenario: str, n_games: int, seed: int, options_: tuple[str, ...], players: str,
-             as_json: bool) -> None:
-    """Play many games of SCENARIO (seeds SEED, SEED+1, ...) and report how they ended."""
-    import time
+@_simulation_options
+def simulate(scenario: str, n_games: int, jobs: int, scheduler: str | None,
+             connect_timeout: float, seed: int,
+             options_: tuple[str, ...], players: str, records_path: str | None, resume: bool,
+             plot_path: str | None, as_json: bool) -> None:
+    """Play many games of SCENARIO (seeds SEED, SEED+1, ...) and report the win rates with 95%
+    intervals, scores and margins, game length, casualties, objectives and what decided them.
 
-    from hexwar.core.engine.game import Game
-    from hexwar.core.scenario import load_and_validate
+    The same seeds give the same games whatever --jobs or --scheduler."""
+    _run_simulation(scenario, None, n_games, jobs, scheduler, connect_timeout, seed, options_, players,
+                    records_path, resume, plot_path, as_json)
 
-    sc = load_and_validate(_resolve_scenario_path(scenario), options=options_)
-    wins: Counter[str] = Counter()
-    levels: Counter[str] = Counter()
-    decisions: list[int] = []
-    start = time.perf_counter()
-    with _progress(n_games, "games", enabled=not as_json and sys.stderr.isatty()) as bar:
-        for i in range(n_games):
-            game = Game(sc, seed=seed + i, options=options_)
-            controllers, _ = _controllers(game, players, seed + i)
-            result = game.play(controllers)
-            wins[result.winner or "draw"] += 1
-            levels[result.level] += 1
-            decisions.append(len(game.decisions))
-            bar.update(bar.task_ids[0], completed=i + 1)
-    elapsed = time.perf_counter() - start
-    data = {"scenario": sc.id, "games": n_games, "players": players, "wins": dict(wins),
-            "levels": dict(levels), "mean_decisions": statistics.fmean(decisions) if decisions else 0,
-            "seconds": round(elapsed, 3)}
-    if as_json:
-        _emit_json(data)
-        return
-    table = RichTable("outcome", "games", "share")
-    for k, v in wins.most_common():
-        table.add_row(k, str(v), f"{v / n_games:.0%}")
-    console.print(table)
-    console.print(f"{n_games} games in {elapsed:.1f}s; {data['mean_decisions']:.0f} decisions a game")
+
+@cli.command()
+@click.argument("scenario")
+@click.option("--parameter", required=True, metavar="KEY=V1,V2,...",
+              help="A key of the scenario file and the values to try: victory.margin=20,30,40, "
+                   "scenario.turns=8,10,12, force.US=10,14,17 (the first N units of a side).")
+@_simulation_options
+def balance(scenario: str, parameter: str, n_games: int, jobs: int, scheduler: str | None,
+            connect_timeout: float, seed: int, options_: tuple[str, ...], players: str,
+            records_path: str | None, resume: bool, plot_path: str | None, as_json: bool) -> None:
+    """Play SCENARIO --games times for each value of one parameter and show how the win rates
+    move, with 95% intervals. Every value plays the same seeds."""
+    _run_simulation(scenario, parameter, n_games, jobs, scheduler, connect_timeout, seed, options_, players,
+                    records_path, resume, plot_path, as_json)
 
 
 # -- pictures and line of sight ----------------------------------------------------------------
