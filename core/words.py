@@ -61,6 +61,16 @@ def words(value: Any) -> str:
     return str(value)
 
 
+def table(value: Any) -> Mapping[str, Any]:
+    """``value`` when it is a table, else an empty one (a damaged record reads, never raises)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def number(value: Any, spec: str = "g") -> str:
+    """``value`` formatted with ``spec`` when it is a number, else as it is."""
+    return format(value, spec) if isinstance(value, int | float) else str(value)
+
+
 def cite(*rules: Any) -> str:
     """`` [Firefight 6.0, Firefight 6.7]`` for the rule references given (a string or a list of
     them; empty ones dropped), or ``""`` when there are none."""

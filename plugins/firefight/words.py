@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, unit_name, words
+from hexwar.core.words import cite, number, table, unit_name, words
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -234,4 +234,7 @@ def describe_event(game: Game | None, record: Record) -> str | None:
     """``record`` in words, or ``None`` for a record Firefight does not write (the core's words
     then answer)."""
     describe = EVENTS.get(str(record.get("type")))
-    return None if describe is None else describe(game, record)
+    try:
+        return None if describe is None else describe(game, record)
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, unit_name, words
+from hexwar.core.words import cite, number, table, unit_name, words
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -109,7 +109,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "result": _result,
     "action": _action,
     "board_side": lambda g, r: ("board sides: " + ", ".join(
-        f"{s} along side {v}" for s, v in (r.get("sides") or {}).items()) + cite(r.get("rule"))),
+        f"{s} along side {v}" for s, v in table(r.get("sides")).items()) + cite(r.get("rule"))),
     "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing hexside "
                             f"{r.get('facing')}{cite(r.get('rule'))}"),
     "mix": lambda g, r: (f"the {r.get('count')} sequence chits are mixed in the cup"
@@ -126,4 +126,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
 def describe_event(game: Game | None, record: Record) -> str | None:
     """``record`` in words, or ``None`` for a record Firepower does not write."""
     describe = EVENTS.get(str(record.get("type")))
-    return None if describe is None else describe(game, record)
+    try:
+        return None if describe is None else describe(game, record)
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, unit_name, words
+from hexwar.core.words import cite, number, table, unit_name, words
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -47,13 +47,13 @@ def _hit(h: Mapping[str, Any]) -> str:
 
 
 def _ap_fire(game: Game | None, r: Record) -> str:
-    result = r.get("result") if isinstance(r.get("result"), Mapping) else {}
+    result = table(r.get("result"))
     hits = int(result.get("hits") or 0)
     moving = ", target moving" if r.get("target_moving") else ""
     head = (f"{_u(game, r.get('firer'))} fires {r.get('weapon')} {r.get('ammo')} at "
             f"{_u(game, r.get('target'))}, range {r.get('range')}, {r.get('angle')} "
             f"{str(r.get('elevation', '')).lower()}{moving}, hit number {r.get('hit_number')} "
-            f"(modifiers {r.get('net', 0):+g}{_mods(r)}), dice {r.get('roll')}")
+            f"(modifiers {number(r.get('net', 0), '+g')}{_mods(r)}), dice {r.get('roll')}")
     if not hits:
         return f"{head}: miss{cite(r.get('rules'))}"
     details = "; ".join(_hit(h) for h in r.get("hit_results") or [] if isinstance(h, Mapping))
@@ -72,7 +72,7 @@ def _result(game: Game | None, r: Record) -> str | None:
 
 
 def _damage(game: Game | None, r: Record) -> str:
-    dmg = r.get("damage") if isinstance(r.get("damage"), Mapping) else {}
+    dmg = table(r.get("damage"))
     parts = [name for name, hit in (("gun", dmg.get("gun")), ("track", dmg.get("track"))) if hit]
     if dmg.get("compartment"):
         parts.append(f"{dmg['compartment']} compartment")
@@ -85,7 +85,7 @@ def _damage(game: Game | None, r: Record) -> str:
 
 
 def _sighting(game: Game | None, r: Record) -> str:
-    sighted = r.get("sighted") if isinstance(r.get("sighted"), Mapping) else {}
+    sighted = table(r.get("sighted"))
     seen = sorted({str(t) for targets in sighted.values() for t in (targets or [])})
     return (f"sighting: {len(seen)} enemy unit(s) in sight"
             + (f" ({', '.join(_u(game, t) for t in seen)})" if seen else "")
@@ -104,7 +104,7 @@ def _declared(game: Game | None, r: Record) -> str:
 EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "result": _result,
     "setup_edges": lambda g, r: ("mapboard edges: " + ", ".join(
-        f"{s} sets up on edge {e}" for s, e in (r.get("edges") or {}).items()) + cite(r.get("rule"))),
+        f"{s} sets up on edge {e}" for s, e in table(r.get("edges")).items()) + cite(r.get("rule"))),
     "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing "
                             f"{r.get('facing')}, turret {r.get('turret')}, "
                             f"{'open' if r.get('open') else 'buttoned up'}"
@@ -135,4 +135,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
 def describe_event(game: Game | None, record: Record) -> str | None:
     """``record`` in words, or ``None`` for a record MBT does not write."""
     describe = EVENTS.get(str(record.get("type")))
-    return None if describe is None else describe(game, record)
+    try:
+        return None if describe is None else describe(game, record)
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None
