@@ -359,11 +359,14 @@ def _player_files(players: str) -> list[Path]:
               help="Also write SIDE's own log to FILE, live: only what SIDE may know, without the "
                    "seed (repeatable).")
 @click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
+@click.option("--final-svg", "final_svg", type=click.Path(dir_okay=False), default=None,
+              help="Write the final position as an SVG picture (the umpire's, who sees all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
          save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
-         as_json: bool) -> None:
-    """Play SCENARIO (a file or a built-in name) to its end."""
+         final_svg: str | None, as_json: bool) -> None:
+    """Play SCENARIO (a file or a built-in name) to its end, then print a summary of the game:
+    the result, each side's losses, the objectives and the key events in words."""
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
     from hexwar.core.scenario import load_and_validate
@@ -375,6 +378,7 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
         inputs.append(Path(sign_key_file))
     side_paths = _parse_log_sides(log_sides)
     _check_outputs([("--log", log_path, "log"), ("--save", save_path, "save"),
+                    ("--final-svg", final_svg, None),
                     *(("--log-side", path, "side-log") for path in side_paths.values())], inputs)
     sc = load_and_validate(scenario_path, options=options_)
     unknown = [s for s in side_paths if s not in sc.side_names()]
@@ -404,7 +408,29 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
             log.close()
             if save_path:
                 save_game(game, save_path, players=words, signing_key=key)
-    _print_result(game, result, as_json)
+    _finish_play(game, result, as_json, final_svg)
+
+
+def _finish_play(game: Any, result: GameResult, as_json: bool, final_svg: str | None) -> None:
+    """The end of ``play``: the result and the summary (``core/words.summarise``), and the
+    final position as an SVG picture when asked."""
+    from hexwar.core.words import summarise
+
+    summary = summarise(game)
+    if final_svg is not None:
+        from hexwar.core.render import render_game
+
+        Path(final_svg).write_text(render_game(game, None), encoding="utf-8")
+    if as_json:
+        _emit_json({"scenario": game.scenario.id, "seed": game.seed, "turn": game.state.turn,
+                    "decisions": len(game.decisions), "result": result.as_dict(),
+                    "summary": summary.as_dict()})
+        return
+    _print_result(game, result, False)
+    for line in summary.details():
+        console.print(f"  {escape(line)}", highlight=False)
+    if final_svg is not None:
+        console.print(f"final position: {escape(final_svg)}", highlight=False)
 
 
 def _parse_log_sides(values: tuple[str, ...]) -> dict[str, str]:
@@ -568,28 +594,19 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 # -- many games --------------------------------------------------------------------------------
 
 
-#: fields a short log line leaves out (they are in every record, or are prose)
-_LOG_LINE_SKIP = ("type", "turn", "phase", "visible_to", "rule", "rules", "modifiers", "hash")
+def _log_line(record: dict[str, Any], text: str, where: tuple[Any, Any] = (None, None),
+              game: Any = None) -> str:
+    """One record as a line: its game-turn and phase, then the record in words (``text``); a
+    record without turn and phase (a decision) is shown at ``where``, those of the record
+    before it."""
+    from hexwar.core.words import phase_title
 
-
-def _log_line(record: dict[str, Any], where: tuple[Any, Any] = (None, None)) -> str:
-    """One record as a short readable line: turn, phase, type, then its main fields; a record
-    without turn and phase (a decision) is shown at ``where``, those of the record before it."""
-    kind = str(record.get("type", "?"))
-    if kind == "header":
-        seed = f", seed {record['seed']}" if "seed" in record else ""
-        who = f" (as {record['side']} sees it)" if "side" in record else ""
-        return (f"{record.get('scenario')}{who}, rules "
-                f"{', '.join(record.get('rules') or []) or 'none'}{seed}")
-    fields = []
-    for k, v in record.items():
-        if k in _LOG_LINE_SKIP:
-            continue
-        text = v if isinstance(v, str) else json.dumps(v, sort_keys=True)
-        fields.append(f"{k}={text if len(text) <= 60 else text[:57] + '...'}")
+    if record.get("type") == "header":
+        return text
     turn = record.get("turn", where[0])
-    at = f"T{turn if turn is not None else '-'} {record.get('phase', where[1]) or '-'}"
-    return f"{at:<24} {kind:<16} {' '.join(fields)}"
+    phase = record.get("phase", where[1])
+    at = f"T{turn if turn is not None else '-'} {phase_title(game, phase) if phase else '-'}"
+    return f"{at:<22} {text}"
 
 
 @cli.command("log")
@@ -598,9 +615,9 @@ def _log_line(record: dict[str, Any], where: tuple[Any, Any] = (None, None)) -> 
                                           "umpire, who sees everything).")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON, one a line.")
 def log_command(log_file: str, side: str | None, as_json: bool) -> None:
-    """Print a game's log, one short line per record: the umpire's whole log, or with --side
-    what one side may know (no seed, no other side's secrets). A side's own log
-    (play --log-side) is printed as it is."""
+    """Print a game's log in words, one line per record with its game-turn, phase and rule:
+    the umpire's whole log, or with --side what one side may know (no seed, no other side's
+    secrets). A side's own log (play --log-side) is printed as it is."""
     from hexwar.core.engine.record import load_log, load_side_log, side_events, sniff_kind
 
     try:
@@ -626,9 +643,14 @@ def log_command(log_file: str, side: str | None, as_json: bool) -> None:
         for record in shown:
             click.echo(json.dumps(record, sort_keys=True))
         return
+    from hexwar.core.words import context_game, generic_description
+
+    game = context_game(shown[0])
     where: tuple[Any, Any] = (None, None)
     for record in shown:
-        click.echo(_log_line(record, where))
+        text = game.hooks.describe_event(game, record) if game is not None else \
+            generic_description(record)
+        click.echo(_log_line(record, text, where, game), nl=True)
         if "turn" in record or "phase" in record:
             where = (record.get("turn", where[0]), record.get("phase", where[1]))
 

@@ -96,7 +96,7 @@ def unit_name(game: Game | None, ref: Any, *, short_type: Any = None) -> str:
     unit = game.state.units.get(text) if game is not None else None
     if unit is None:
         return f"counter {text}" if text.startswith("?") else text
-    name = unit.type.split(":", 1)[-1]
+    name = unit.type.split(":", 1)[-1].removeprefix(f"{unit.side}-")  # "US-M150": "M150"
     if short_type is not None:
         name = str(short_type(unit.type))
     return f"{name} {text}"
@@ -145,7 +145,7 @@ def core_sentence(game: Game | None, record: Mapping[str, Any]) -> str | None:
     if kind == "turn":
         return f"game-turn {record.get('turn')} begins"
     if kind == "phase":
-        return f"{phase_title(game, record.get('phase'))}{cite(record.get('rule'))}"
+        return f"{phase_title(game, record.get('phase'))} begins{cite(record.get('rule'))}"
     if kind == "roll":
         return _roll(record)
     if kind == "roll_off" and isinstance(record.get("rolls"), Mapping):
@@ -231,19 +231,24 @@ class GameSummary:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
     def lines(self, *, events: int = 12) -> list[str]:
-        """The summary as text lines (at most ``events`` key events, the last ones)."""
+        """The summary as text lines: the result, then :meth:`details`."""
         who = f"{self.winner} wins ({self.level})" if self.winner else f"a draw ({self.level})"
         out = [f"{self.title} ({self.scenario}){'' if self.seed is None else f', seed {self.seed}'}"
                f": {who} after game-turn {self.turn}, {self.decisions} decisions"]
         if self.scores:
             out.append("scores: " + ", ".join(f"{k} {v:g}" for k, v in self.scores.items()))
         out += [f"- {r}" for r in self.reasons]
+        return out + self.details(events=events)
+
+    def details(self, *, events: int = 12) -> list[str]:
+        """Casualties, objectives and at most ``events`` key events (the last ones)."""
+        out = []
         for side, lost in self.casualties.items():
             start = self.strength.get(side)
             of = f" of {start}" if start is not None else ""
             out.append(f"{side} lost {len(lost)}{of} units" + (f": {', '.join(lost)}" if lost else ""))
         out += [f"objective: {o}" for o in self.objectives]
-        if self.key_events:
+        if self.key_events and events > 0:
             shown = self.key_events[-events:]
             more = len(self.key_events) - len(shown)
             out.append("key events" + (f" (the last {len(shown)} of {len(self.key_events)})"
@@ -321,18 +326,8 @@ def _is_counted(game: Game, uid: str) -> bool:
 
 
 def _objectives(game: Game) -> list[str]:
-    """The scenario's victory conditions as written in its file (``[victory]``), in words."""
+    """The scenario's victory conditions as its file writes them (``[victory]``), in one line."""
     raw = game.scenario.raw.get("victory")
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, Mapping) or not raw:
         return []
-    return [f"{str(k).replace('_', ' ')}: {words(v)}" for k, v in raw.items()
-            if not isinstance(v, Mapping | list) or len(json.dumps(v, default=str)) < 120]
-
-
-def sentences(game: Game | None, records: Sequence[Mapping[str, Any]]) -> list[str]:
-    """``records`` in words through the game's hooks (the core's words when there is no game)."""
-    if game is None:
-        from hexwar.core.manager import Hooks, build_plugin_manager
-
-        return describe_all(Hooks(build_plugin_manager(None)), None, records)
-    return describe_all(game.hooks, game, records)
+    return [", ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in raw.items())]

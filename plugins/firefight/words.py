@@ -55,7 +55,7 @@ def _outcome(record: Record) -> str:
     if applied.startswith(result + " "):
         text = applied  # "S (no further effect ...)": the result with what it did
     elif applied and applied not in (result, "no effect"):
-        text += f" ({applied})"
+        text += f", {applied}"
     return text
 
 

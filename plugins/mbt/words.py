@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, number, table, unit_name, words
+from hexwar.core.words import cite, number, side_of_unit, table, unit_name, words
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -36,6 +36,8 @@ def _mods(record: Record) -> str:
 
 
 def _hit(h: Mapping[str, Any]) -> str:
+    if h.get("location") == "miss" or h.get("pv") is None:
+        return f"hit {h.get('n', '')} is a miss on the hit location table (roll {h.get('location_roll')})"
     where = f"hit {h.get('n', '')} on the {h.get('location')} ({h.get('angle')}, location roll " \
             f"{h.get('location_roll')})"
     if not h.get("penetrated"):
@@ -51,7 +53,7 @@ def _ap_fire(game: Game | None, r: Record) -> str:
     hits = int(result.get("hits") or 0)
     moving = ", target moving" if r.get("target_moving") else ""
     head = (f"{_u(game, r.get('firer'))} fires {r.get('weapon')} {r.get('ammo')} at "
-            f"{_u(game, r.get('target'))}, range {r.get('range')}, {r.get('angle')} "
+            f"{_u(game, r.get('target'))}, range {r.get('range')}, {r.get('angle')} aspect, "
             f"{str(r.get('elevation', '')).lower()}{moving}, hit number {r.get('hit_number')} "
             f"(modifiers {number(r.get('net', 0), '+g')}{_mods(r)}), dice {r.get('roll')}")
     if not hits:
@@ -87,7 +89,9 @@ def _damage(game: Game | None, r: Record) -> str:
 def _sighting(game: Game | None, r: Record) -> str:
     sighted = table(r.get("sighted"))
     seen = sorted({str(t) for targets in sighted.values() for t in (targets or [])})
-    return (f"sighting: {len(seen)} enemy unit(s) in sight"
+    side = next((side_of_unit(game, u) for u in sighted), None)
+    who = f"{side} sights" if side else "sighting:"
+    return (f"{who} {len(seen)} enemy unit(s)"
             + (f" ({', '.join(_u(game, t) for t in seen)})" if seen else "")
             + cite(r.get("rule")))
 
@@ -117,7 +121,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "order_revealed": lambda g, r: (f"{_u(g, r.get('unit'))} shows its order: "
                                     f"{_order(r.get('order'))}{cite(r.get('rule'))}"),
     "moved": lambda g, r: (f"{_u(g, r.get('unit'))} moves to {r.get('hex')} facing "
-                           f"{r.get('facing')} ({r.get('spent')} spent){cite(r.get('rule'))}"),
+                           f"{r.get('facing')} ({r.get('spent')} MP spent){cite(r.get('rule'))}"),
     "exited": lambda g, r: (f"{_u(g, r.get('unit'))} leaves the map from {r.get('hex')}"
                             f"{cite(r.get('rule'))}"),
     "adjusted": lambda g, r: (f"{_u(g, r.get('unit'))} is put back in {r.get('hex')}"

@@ -35,7 +35,7 @@ def test_the_core_records_read_as_sentences() -> None:
         "winner": "US", "level": "victory", "scores": {"US": 9}, "reasons": ["9 units passed"]}})
     assert over == "game over: US wins (victory); scores US 9; 9 units passed"
     assert generic_description({"type": "phase", "phase": "firefight.direct_fire",
-                                "rule": "Firefight 4.1A"}) == "direct fire [Firefight 4.1A]"
+                                "rule": "Firefight 4.1A"}) == "direct fire begins [Firefight 4.1A]"
 
 
 def test_values_read_as_prose_not_reprs() -> None:
