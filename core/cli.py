@@ -722,7 +722,7 @@ def _load_situation(source: str) -> Any:
 @click.option("--side", default=None, help="Draw only what this side may see.")
 def render(source: str, output: str, side: str | None) -> None:
     """Draw a scenario's board or a saved game as SVG, or a saved game as an HTML replay
-    (one picture a game-turn, with a slider and each turn's results)."""
+    (every event in words beside the board, stepped one by one, by phase or by game-turn)."""
     _check_outputs([("--output", output, None)], [Path(source)])
     if output.endswith(".html"):
         from hexwar.core.engine.record import load_saved
