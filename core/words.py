@@ -54,7 +54,7 @@ def words(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, Mapping):
-        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in value.items()) \
+        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) \
             or "none"
     if isinstance(value, list | tuple):
         return ", ".join(words(v) for v in value) or "none"
@@ -129,7 +129,7 @@ def _game_over(record: Mapping[str, Any]) -> str:
         f"game over: a draw ({result.get('level', 'draw')})"
     scores = result.get("scores") or {}
     if scores:
-        head += "; scores " + ", ".join(f"{k} {words(v)}" for k, v in scores.items())
+        head += "; scores " + ", ".join(f"{k} {words(v)}" for k, v in sorted(scores.items()))
     reasons = result.get("reasons") or []
     return head + (f"; {'; '.join(str(r) for r in reasons)}" if reasons else "")
 
@@ -149,7 +149,7 @@ def core_sentence(game: Game | None, record: Mapping[str, Any]) -> str | None:
     if kind == "roll":
         return _roll(record)
     if kind == "roll_off" and isinstance(record.get("rolls"), Mapping):
-        rolls = ", ".join(f"{s} {v}" for s, v in record["rolls"].items())
+        rolls = ", ".join(f"{s} {v}" for s, v in sorted(record["rolls"].items()))
         return f"roll-off for {record.get('purpose')}: {rolls}; {record.get('winner')} wins"
     if kind == "decision":
         side = record.get("side", "?")

@@ -122,7 +122,7 @@ def _mission(m: Any) -> str:
 def _stacking(game: Game | None, r: Record) -> str:
     hexes = r.get("hexes") or {}
     parts = [f"{where}: {_units(game, ids)}" for where, ids in
-             (hexes.items() if isinstance(hexes, Mapping) else [])]
+             sorted(table(hexes).items())]
     return f"overstacked, the excess is removed: {'; '.join(parts)}{cite(r.get('rule'))}"
 
 

@@ -109,7 +109,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "result": _result,
     "action": _action,
     "board_side": lambda g, r: ("board sides: " + ", ".join(
-        f"{s} along side {v}" for s, v in table(r.get("sides")).items()) + cite(r.get("rule"))),
+        f"{s} along side {v}" for s, v in sorted(table(r.get("sides")).items())) + cite(r.get("rule"))),
     "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing hexside "
                             f"{r.get('facing')}{cite(r.get('rule'))}"),
     "mix": lambda g, r: (f"the {r.get('count')} sequence chits are mixed in the cup"

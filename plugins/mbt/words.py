@@ -108,7 +108,7 @@ def _declared(game: Game | None, r: Record) -> str:
 EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "result": _result,
     "setup_edges": lambda g, r: ("mapboard edges: " + ", ".join(
-        f"{s} sets up on edge {e}" for s, e in table(r.get("edges")).items()) + cite(r.get("rule"))),
+        f"{s} sets up on edge {e}" for s, e in sorted(table(r.get("edges")).items())) + cite(r.get("rule"))),
     "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing "
                             f"{r.get('facing')}, turret {r.get('turret')}, "
                             f"{'open' if r.get('open') else 'buttoned up'}"
