@@ -245,8 +245,11 @@ def validate(file: str, options_: tuple[str, ...], as_json: bool) -> None:
 # -- play, resume, replay ----------------------------------------------------------------------
 
 
-def _controllers(game: Any, players: str, seed: int) -> tuple[dict[str, Any], dict[str, str]]:
-    from hexwar.core.engine.controllers import make_controller
+def _controllers(game: Any, players: str, seed: int, *, terminal: Any = None
+                 ) -> tuple[dict[str, Any], dict[str, str]]:
+    """The controller of each side from ``--players``; the humans share ``terminal`` (one is
+    made when none is given: a hot-seat game when two sides are human)."""
+    from hexwar.core.engine.controllers import Terminal, make_controller
 
     words = [w.strip() for w in players.split(",") if w.strip()]
     sides = list(game.state.sides)
@@ -256,8 +259,30 @@ def _controllers(game: Any, players: str, seed: int) -> tuple[dict[str, Any], di
         raise HexwarError(f"--players names {len(words)} player(s) but the scenario has "
                           f"{len(sides)} sides ({', '.join(sides)})")
     offered = game.hooks.controllers()
-    return ({side: make_controller(w, side, seed, offered) for side, w in zip(sides, words, strict=True)},
+    if terminal is None:
+        terminal = Terminal(humans=words.count("human"))
+    return ({side: make_controller(w, side, seed, offered, terminal=terminal)
+             for side, w in zip(sides, words, strict=True)},
             dict(zip(sides, words, strict=True)))
+
+
+def _play_to_end(game: Any, controllers: dict[str, Any], players: str, *,
+                 on_decision: Any, new_log: Any = None, rebuilt: Any = None) -> tuple[Any, Any]:
+    """Play ``game`` to its end; a human's ``undo`` rebuilds it without their last decision
+    (``replay_minus``: a fresh log from ``new_log()``, fresh AI players that remember only the
+    replayed game) and play goes on. Returns the game that ended (a new one after an undo) and
+    its result; ``rebuilt(game)`` is told of each new game (a quit raises ``QuitRequest``)."""
+    from hexwar.core.engine.controllers import UndoRequest, replay_minus
+
+    while True:
+        try:
+            return game, game.play(controllers, on_decision=on_decision)
+        except UndoRequest as undo:
+            game, controllers = replay_minus(
+                game, undo.keep, log=new_log() if new_log is not None else None,
+                remake=lambda g: _controllers(g, players, g.seed)[0], humans=controllers)
+            if rebuilt is not None:
+                rebuilt(game)
 
 
 def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
@@ -366,7 +391,13 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
          save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
          final_svg: str | None, as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end, then print a summary of the game:
-    the result, each side's losses, the objectives and the key events in words."""
+    the result, each side's losses, the objectives and the key events in words.
+
+    A human player ("human") sees what happened since their last turn in words and the
+    decision explained; many choices are made in two steps; 'board', 'log', 'undo', 'save',
+    'quit' and 'help' are commands. Two humans at one terminal (--players human,human) pass
+    the device between turns behind a blank screen."""
+    from hexwar.core.engine.controllers import QuitRequest, Terminal
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
     from hexwar.core.scenario import load_and_validate
@@ -388,14 +419,39 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
     with _open_log(log_path) as stream, ExitStack() as side_files:
         side_streams = {side: side_files.enter_context(open(path, "w", encoding="utf-8"))
                         for side, path in side_paths.items()}
-        log = EventLog(stream, signing_key=key, side_streams=side_streams)
-        game = Game(sc, seed=seed, options=options_, log=log)
-        controllers, words = _controllers(game, players, seed)
-        human = any(w == "human" for w in words.values())
+        def fresh_log() -> EventLog:
+            # an undo replays the game from its start: its log is written again from the top
+            for handle in (stream, *side_streams.values()):
+                if handle is not None:
+                    handle.seek(0)
+                    handle.truncate()
+            return EventLog(stream, signing_key=key, side_streams=side_streams)
+
+        now: dict[str, Any] = {}  # the game being played (a new one after an undo), its log
+
+        def save_to(g: Any, path: str | None) -> str:
+            target = path or save_path or "hexwar-save.json"
+            save_game(g, target, players=words, signing_key=key)
+            return target
+
+        now["log"] = log = EventLog(stream, signing_key=key, side_streams=side_streams)
+        now["game"] = game = Game(sc, seed=seed, options=options_, log=log)
+        terminal = Terminal(save=save_to)
+        controllers, words = _controllers(game, players, seed, terminal=terminal)
+        terminal.humans = list(words.values()).count("human")
+        human = terminal.humans > 0
 
         def after(g: Any) -> None:
             if save_path and human:
                 save_game(g, save_path, players=words, signing_key=key)
+
+        def new_log() -> EventLog:
+            now["log"] = fresh_log()
+            return now["log"]  # type: ignore[no-any-return]
+
+        def rebuilt(g: Any) -> None:
+            now["game"] = g
+            after(g)
 
         try:
             with _progress(sc.turns, f"{sc.id}", enabled=not as_json and not human
@@ -403,11 +459,19 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
                 def step(g: Any) -> None:
                     after(g)
                     bar.update(bar.task_ids[0], completed=g.state.turn)
-                result = game.play(controllers, on_decision=step)
+                game, result = _play_to_end(game, controllers, players, on_decision=step,
+                                            new_log=new_log, rebuilt=rebuilt)
+        except QuitRequest as stop:
+            game = now["game"]
+            where = f"saved to {save_path} (resume with: hexwar resume {save_path})" \
+                if save_path else "not saved (type 'save' before 'quit', or play with --save)"
+            console.print(f"{escape(stop.side)} quit after {len(game.decisions)} decisions; the "
+                          f"game is {escape(where)}", highlight=False)
+            return
         finally:
-            log.close()
+            now["log"].close()
             if save_path:
-                save_game(game, save_path, players=words, signing_key=key)
+                save_game(now["game"], save_path, players=words, signing_key=key)
     _finish_play(game, result, as_json, final_svg)
 
 
@@ -492,6 +556,7 @@ def _print_notes(saved: Any) -> None:
 def resume(save: str, players: str | None, save_path: str | None, sign_key_file: str | None,
            as_json: bool) -> None:
     """Resume a saved game (a save, or a log) and play it to its end."""
+    from hexwar.core.engine.controllers import QuitRequest, TerminalController
     from hexwar.core.engine.record import load_saved, save_game
     from hexwar.core.engine.replay import rebuild
 
@@ -519,11 +584,30 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
     controllers, words = built["controllers"], built["words"]
     if game.pending is None:
         console.print("the saved game is already over")
+    now = {"game": game}
+
+    def save_to(g: Any, path: str | None) -> str:
+        save_game(g, path or target, players=words, signing_key=key)
+        return path or target
+
+    for c in controllers.values():
+        if isinstance(c, TerminalController):
+            c.terminal.save = save_to
+
+    def rebuilt(g: Any) -> None:
+        now["game"] = g
+
     try:
-        result = game.play(controllers, on_decision=lambda g: save_game(
-            g, target, players=words, signing_key=key) if "human" in words.values() else None)
+        game, result = _play_to_end(
+            game, controllers, ",".join(words[s] for s in game.state.sides),
+            on_decision=lambda g: save_game(g, target, players=words, signing_key=key)
+            if "human" in words.values() else None, rebuilt=rebuilt)
+    except QuitRequest as stop:
+        console.print(f"{escape(stop.side)} quit; the game is saved to {escape(target)} (resume "
+                      f"with: hexwar resume {escape(target)})", highlight=False)
+        return
     finally:
-        save_game(game, target, players=words, signing_key=key)
+        save_game(now["game"], target, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 

@@ -49,6 +49,7 @@ class _Pieces:
         self._layer_ids: dict[tuple[int, ...], int] = {}
 
     def _frag(self, key: str, draw: Callable[[], list[str]]) -> int:
+        """The number of the piece ``key``, drawn by ``draw`` the first time it is seen."""
         found = self._frag_ids.get(key)
         if found is None:
             found = self._frag_ids[key] = len(self.frags)
@@ -56,7 +57,7 @@ class _Pieces:
         return found
 
     def layer(self, units: Sequence[Mapping[str, Any]], markers: Mapping[Any, Sequence[str]]) -> int:
-        from hexwar.core.render import _as_hex, _marker_layer, _stack
+        from hexwar.core.render import _as_hex, _marker_layer
 
         stacks: dict[Any, list[Mapping[str, Any]]] = {}
         for u in units:
@@ -69,17 +70,29 @@ class _Pieces:
             if h is None or not texts:
                 continue
             key = json.dumps(["m", str(where), list(texts), h in stacks], default=str)
-            ids.append(self._frag(key, lambda h=h, t=texts: _marker_layer(
-                self.lay, {h: list(t)}, stacks)[1:-1]))
+            drawn: list[str] = _marker_layer(self.lay, {h: list(texts)}, stacks)[1:-1]
+            ids.append(self._frag(key, lambda: drawn))  # noqa: B023  (called at once, here)
         for h in sorted(stacks):
             group = stacks[h]
             key = json.dumps(["s", h.q, h.r, group], sort_keys=True, default=str)
-            ids.append(self._frag(key, lambda h=h, g=group: _stack(self.lay, h, g, self.colors)))
+            ids.append(self._frag(key, _Draw(self, h, group)))
         found = self._layer_ids.get(tuple(ids))
         if found is None:
             found = self._layer_ids[tuple(ids)] = len(self.layers)
             self.layers.append(ids)
         return found
+
+
+class _Draw:
+    """Draws one stack of counters when its piece is first needed."""
+
+    def __init__(self, pieces: _Pieces, h: Any, group: list[Mapping[str, Any]]) -> None:
+        self.pieces, self.h, self.group = pieces, h, group
+
+    def __call__(self) -> list[str]:
+        from hexwar.core.render import _stack
+
+        return _stack(self.pieces.lay, self.h, self.group, self.pieces.colors)
 
 
 class _Stepper:
@@ -120,7 +133,8 @@ class _Stepper:
         own = [u.to_dict() for _k, u in sorted(self.game.state.units.items())
                if self.side is None or u.side == self.side]
         # the state dicts are live: a step keeps a copy of how they stood
-        return json.loads(json.dumps(own + self._known, default=str))
+        copied: list[dict[str, Any]] = json.loads(json.dumps(own + self._known, default=str))
+        return copied
 
     def _step(self, shown: dict[str, Any]) -> None:
         assert self.game is not None and self.pieces is not None
@@ -358,7 +372,9 @@ function phase(d) {
 let timer = null;
 document.getElementById("play").onclick = () => {
   if (timer) { clearInterval(timer); timer = null; return; }
-  timer = setInterval(() => { if (at >= steps.length - 1) { clearInterval(timer); timer = null; } else step(1); }, 400);
+  timer = setInterval(() => {
+    if (at >= steps.length - 1) { clearInterval(timer); timer = null; } else step(1);
+  }, 400);
 };
 slider.oninput = () => show(+slider.value);
 document.getElementById("prev").onclick = () => step(-1);

@@ -15,7 +15,7 @@ the board): the record as it was logged for a side already hides what that side 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,8 +54,8 @@ def words(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, Mapping):
-        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))) \
-            or "none"
+        pairs = sorted(value.items(), key=lambda kv: str(kv[0]))
+        return "; ".join(f"{str(k).replace('_', ' ')} {words(v)}" for k, v in pairs) or "none"
     if isinstance(value, list | tuple):
         return ", ".join(words(v) for v in value) or "none"
     return str(value)
@@ -278,10 +278,8 @@ def _key_event(record: Mapping[str, Any]) -> bool:
         return False
     result = record.get("result")
     if isinstance(result, Mapping):
-        if result.get("hits") or result.get("effects") or result.get("eliminated") \
-                or result.get("winner") or result.get("suppressed") or result.get("stunned"):
-            return True
-        return False
+        return any(result.get(k) for k in ("hits", "effects", "eliminated", "winner",
+                                           "suppressed", "stunned"))
     return str(result).strip().lower() not in _NOTHING
 
 

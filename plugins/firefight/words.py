@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, number, table, unit_name, words
+from hexwar.core.words import cite, table, unit_name, words
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -172,7 +172,8 @@ def _events() -> dict[str, Callable[[Game | None, Record], str | None]]:
         "if_request": lambda g, r: f"{_mission(r.get('mission'))}{c(r.get('rule'))}",
         "if_delayed": lambda g, r: (f"fire of {r.get('unit')} is delayed {r.get('turns')} "
                                     f"game-turn(s){c(r.get('rule'))}"),
-        "if_impact": lambda g, r: (f"{r.get('side')} {_KINDS.get(str(r.get('kind')), r.get('kind'))} fire of {r.get('unit')} "
+        "if_impact": lambda g, r: (f"{r.get('side')} {_KINDS.get(str(r.get('kind')), r.get('kind'))}"
+                                   f" fire of {r.get('unit')} "
                                    f"lands on {r.get('hex')}"
                                    + (f" (plotted on {r.get('plotted')})"
                                       if r.get("plotted") not in (None, r.get("hex")) else "")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, number, table, unit_name, words
+from hexwar.core.words import cite, table, unit_name, words
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -42,7 +42,7 @@ def _effects(game: Game | None, s: Mapping[str, Any]) -> str:
 
 
 def _fire(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
-    mods = s.get("modifiers") if isinstance(s.get("modifiers"), Mapping) else {}
+    mods = table(s.get("modifiers"))
     targets = ", ".join(f"{_u(game, t)}{_mods(mods.get(t))}" for t in s.get("targets") or [])
     shots = s.get("shots") or []
     rolls = ", ".join(f"{sh.get('roll')}" + (f"->{sh.get('modified')}"

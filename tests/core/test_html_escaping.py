@@ -9,8 +9,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 HOSTILE = '</script><script>alert("x")</script><img src=x onerror=alert(1)>&amp;\u2028\u2029\'"'
 
 _SVG_TAGS = {"svg", "title", "style", "rect", "text", "g", "polygon", "path", "line", "circle"}
