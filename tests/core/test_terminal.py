@@ -86,7 +86,7 @@ def test_help_board_and_log_are_commands(tmp_path: Path, monkeypatch: pytest.Mon
     out = io.StringIO()
     terminal = Terminal(io.StringIO("help\nboard\nlog\n1\n"), out, board_dir=tmp_path)
     human = TerminalController(decision.side, terminal=terminal)
-    assert human.choose(decision, game.view(decision.side)) == list(decision.options or [])[0]
+    assert human.choose(decision, game.view(decision.side)) == next(iter(decision.options or []))
     shown = out.getvalue()
     assert "undo " in shown and "save [FILE]" in shown
     written = re.search(r"sees it: (\S+\.svg)", shown)

@@ -107,7 +107,6 @@ def test_the_explanation_numbers_options_as_the_terminal_reads_them(fp_game: Any
     """Options are numbered from 1, and typing a number at the terminal picks the option that
     the explanation shows under it (through the core's explain hook, host-dispatched)."""
     import io
-
     from dataclasses import replace
 
     from hexwar.core.engine.controllers import TWO_STEP_OVER, TerminalController
