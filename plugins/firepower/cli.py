@@ -395,11 +395,11 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
                                    f"({', '.join(steps.names)})")
     limit = combat.throw_range_limit(c, t.posture)
     spread = []
-    for roll in range(1, 11):
-        h = combat.spread_hex(c, target, ctx.entry_side, roll)
+    for face in range(1, 11):
+        h = combat.spread_hex(c, target, ctx.entry_side, face)
         note = ("off the mapboard" if h not in m.hexes else
                 "beyond range" if t.hex.distance(h) > limit else "")
-        spread.append({"roll": roll, "hex": m.label(h) if h in m.hexes else repr(h),
+        spread.append({"roll": face, "hex": m.label(h) if h in m.hexes else repr(h),
                        "dud": note or None})
     blast = [{"hex": m.label(h), "distance": target.distance(h),
               "modifier": c.blast_modifier(target.distance(h))}
