@@ -1,8 +1,15 @@
 """The core's words for log records (hexwar_describe_event): its own records' sentences, the
 fallback for any other, and the end-of-game summary."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from hexwar.core.manager import Hooks, build_plugin_manager
 from hexwar.core.words import cite, fallback_sentence, generic_description, words
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
 
 
 def test_a_record_without_system_words_reads_as_its_type_and_fields() -> None:
@@ -50,3 +57,49 @@ def test_the_manager_answers_with_the_core_default_when_no_system_does() -> None
     hooks = Hooks(build_plugin_manager("firefight"))
     assert hooks.describe_event(None, {"type": "unknown_thing", "dice": [3, 4]}) == \
         "unknown thing: dice 3, 4"
+
+
+def _played(name: str, seed: int = 1) -> Game:
+    from hexwar.core.cli import _controllers, _resolve_scenario_path
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import load_and_validate
+
+    game = Game(load_and_validate(_resolve_scenario_path(name)), seed=seed)
+    controllers, _ = _controllers(game, "ai,ai", seed)
+    game.play(controllers)
+    return game
+
+
+def test_the_summary_tells_the_result_losses_objectives_and_key_events() -> None:
+    from hexwar.core.words import summarise
+
+    game = _played("mbt:basic-a")
+    summary = summarise(game)
+    assert game.result is not None and summary.winner == game.result.winner
+    destroyed = {u for u, unit in game.state.units.items() if unit.state.get("destroyed")}
+    named = {name.split()[-1] for lost in summary.casualties.values() for name in lost}
+    assert named == destroyed and destroyed
+    assert summary.strength == {"NATO": 3, "Soviet": 4}
+    assert summary.objectives and "objective terrain stone" in summary.objectives[0]
+    assert any("knocked out" in e or "brewed up" in e for e in summary.key_events)
+    over = next(r for r in game.log.events if r["type"] == "game_over")
+    assert summary.key_events[-1].endswith(game.hooks.describe_event(game, over))
+    text = "\n".join(summary.lines())
+    assert f"{summary.winner} wins" in text and "lost" in text and "key events" in text
+    assert "{" not in text  # words, not reprs
+
+
+def test_a_sides_summary_holds_only_what_it_may_know() -> None:
+    from hexwar.core.words import summarise
+
+    game = _played("mbt:basic-a")
+    full = summarise(game)
+    for side in game.state.sides:
+        mine = summarise(game, side)
+        assert mine.seed is None and set(mine.strength) == {side}
+        assert mine.casualties[side] == full.casualties[side]
+        for other, lost in mine.casualties.items():
+            assert set(lost) <= set(full.casualties[other])
+        shown = [game.hooks.describe_event(game, r) for r in game.log.for_side(side)]
+        assert all(e.split(": ", 1)[1] in shown for e in mine.key_events)
+
