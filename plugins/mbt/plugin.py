@@ -209,3 +209,11 @@ def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str |
     from hexwar.plugins.mbt.words import describe_event
 
     return describe_event(game, record)
+
+
+@hookimpl
+def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
+    """An MBT decision in words for a player at the terminal (``explain.py``)."""
+    from hexwar.plugins.mbt.explain import explain_decision
+
+    return explain_decision(view, decision)
