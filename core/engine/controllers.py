@@ -431,11 +431,12 @@ def group_key(option: Any) -> str:
 
 def option_groups(options: list[Choice]) -> list[tuple[str, list[Choice]]] | None:
     """``options`` grouped by :func:`group_key`, in the order of their first option; ``None``
-    when grouping would not shorten the list."""
+    when grouping would not help: fewer than two groups of several options (one soldier's
+    Actions and "end", the steps of one move and "stop" stay one list)."""
     groups: dict[str, list[Choice]] = {}
     for o in options:
         groups.setdefault(group_key(o), []).append(o)
-    if len(groups) <= 1 or len(groups) >= len(options):
+    if sum(1 for members in groups.values() if len(members) > 1) < 2:
         return None
     return list(groups.items())
 

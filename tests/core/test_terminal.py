@@ -42,6 +42,8 @@ def test_options_group_by_who_acts() -> None:
     groups = option_groups(options)
     assert groups is not None and [k for k, _ in groups] == ["pass", "u0", "u1", "u2"]
     assert option_groups([{"unit": "u", "to": str(i)} for i in range(30)]) is None  # one group
+    # one soldier's Actions and "end": a first step would only split off "end"
+    assert option_groups(["end", *({"unit": "A1", "act": str(i)} for i in range(30))]) is None
 
 
 def _many() -> Decision:
