@@ -318,7 +318,7 @@ def summarise(game: Game, side: str | None = None) -> GameSummary:
 
 
 def _is_counted(game: Game, uid: str) -> bool:
-    """A fighting unit: not a dummy counter, not an off-board battery's marker."""
+    """A fighting unit: not a dummy counter (Firefight 12.0), which no side counts as a loss."""
     unit = game.state.units[uid]
     return not unit.state.get("dummy") and not unit.type.endswith("-Dummy")
 
