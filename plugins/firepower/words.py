@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.words import cite, table, unit_name, words
+from hexwar.core.words import cite, table, unit_name
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -63,8 +63,10 @@ def _grenade(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
                                                (None, s.get("throw_roll")) else ""))
     lands = f", lands in {s.get('impact')}" if s.get("impact") else ""
     spread = f" (spread roll {s['spread_roll']})" if s.get("spread_roll") is not None else ""
-    blast = s.get("blast") or []
-    blasts = f", blast rolls {words(blast)}" if blast else ""
+    blast = [b for b in s.get("blast") or [] if isinstance(b, Mapping)]
+    blasts = ", blast " + "; ".join(f"{_u(game, b.get('unit'))} {b.get('roll')}->"
+                                    f"{b.get('modified')} {b.get('result')}" for b in blast) \
+        if blast else ""
     return (f"{_u(game, s.get('firer'))} throws a grenade at {s.get('target_hex')}, range "
             f"{s.get('range')}, hit number {s.get('hit_number')}, {throw}{lands}{spread}{blasts}: "
             f"{_effects(game, s)}{cite(r.get('rules'))}")

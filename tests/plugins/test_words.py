@@ -198,3 +198,26 @@ def test_firepower_shots_in_words() -> None:
     text = game.hooks.describe_event(game, shot)
     victim = shot["result"]["eliminated"][0]
     assert f"{victim} eliminated" in text and "Firepower 6.3.1" in text and "{" not in text
+
+
+def test_firepower_grenades_and_melee_in_words() -> None:
+    game = played(*GAMES[4])
+    grenade = {"type": "result", "what": "grenade by A1", "rules": ["Firepower 6.3.6.3.2"],
+               "modifiers": [], "result": {
+                   "kind": "grenade", "firer": "A1", "weapon": "HGN", "mode": "throw",
+                   "range": 3, "hit_number": 6, "targets": [], "target_hex": "1E5",
+                   "modifiers": {}, "shots": [], "throw_roll": 8, "throw_modified": 9,
+                   "outcome": "spread", "impact": "1E6", "spread_roll": 4,
+                   "blast": [{"unit": "B2", "roll": 3, "modified": 3, "result": "eliminated"}],
+                   "eliminated": ["B2"], "stunned": [], "suppressed": []}}
+    text = game.hooks.describe_event(game, grenade)
+    assert text.startswith("LMG A1 throws a grenade at 1E5, range 3, hit number 6, throw 8->9")
+    assert "lands in 1E6 (spread roll 4), blast PST B2 3->3 eliminated" in text
+    assert text.endswith("[Firepower 6.3.6.3.2]")
+    melee = {"type": "result", "what": "melee", "rules": ["Firepower 6.5.1", "Firepower 6.5.2"],
+             "modifiers": [{"name": "more attackers", "value": 1, "rule": "Firepower 6.5.2"}],
+             "result": {"roll": 7, "winner": "attackers", "attackers": ["A3"],
+                        "defenders": ["B4"], "hex": "2F15"}}
+    assert game.hooks.describe_event(game, melee) == (
+        "melee in 2F15: RFL A3 against RFL B4 (more attackers +1), die 7: attackers win "
+        "[Firepower 6.5.1, Firepower 6.5.2]")
