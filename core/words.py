@@ -115,8 +115,11 @@ def phase_title(game: Game | None, phase: Any) -> str:
 def _roll(record: Mapping[str, Any]) -> str | None:
     if not {"purpose", "dice", "value"} <= set(record):
         return None
-    faces = record.get("faces") or []
-    shown = f" ({'+'.join(str(f) for f in faces)})" if len(faces) > 1 else ""
+    faces = [f for f in record.get("faces") or [] if isinstance(f, int)]
+    shown = ""
+    if len(faces) > 1:  # dice summed show their sum; read otherwise (d100: tens, units), faces
+        shown = f" ({'+'.join(map(str, faces))})" if sum(faces) == record["value"] else \
+            f" (faces {', '.join(map(str, faces))})"
     return f"roll {record['dice']} for {record['purpose']}: {record['value']}{shown}"
 
 

@@ -33,7 +33,10 @@ def test_the_core_records_read_as_sentences() -> None:
     assert generic_description({"type": "roll", "purpose": "fire t62-su1 die 1", "dice": "d6",
                                 "faces": [4], "value": 4}) == "roll d6 for fire t62-su1 die 1: 4"
     assert generic_description({"type": "roll", "purpose": "to hit", "dice": "d100",
-                                "faces": [4, 2], "value": 42}) == "roll d100 for to hit: 42 (4+2)"
+                                "faces": [4, 2], "value": 42}) == \
+        "roll d100 for to hit: 42 (faces 4, 2)"
+    assert generic_description({"type": "roll", "purpose": "fire", "dice": "2d6",
+                                "faces": [4, 2], "value": 6}) == "roll 2d6 for fire: 6 (4+2)"
     assert generic_description({"type": "turn", "turn": 3}) == "game-turn 3 begins"
     assert generic_description({"type": "roll_off", "purpose": "MBT 5.1 initiative",
                                 "rolls": {"NATO": 3, "Soviet": 7}, "winner": "Soviet"}) == \
