@@ -228,7 +228,29 @@ def _events() -> dict[str, Callable[[Game | None, Record], str | None]]:
     }
 
 
+def _decision(game: Game | None, r: Record) -> str | None:
+    """A side's own choice (only its own log shows it), for the kinds worth a sentence; the
+    core's words for the rest."""
+    kind, choice, side = str(r.get("kind")), r.get("choice"), r.get("side")
+    if choice == "pass":
+        return f"{side} passes ({kind.split('.', 1)[-1].replace('_', ' ')})"
+    c = table(choice)
+    if "firers" in c:
+        return f"{side} attacks {_u(game, c.get('target'))} with {_units(game, c.get('firers'))}"
+    if kind == "firefight.move" and "move" in c:
+        return f"{side} moves {_u(game, c['move'])}"
+    if kind == "firefight.step":
+        return f"{side} steps to {c['to']}" if "to" in c else f"{side} chooses {words(choice)}"
+    if kind == "firefight.deploy":
+        placed = ", ".join(f"{_u(game, u)} in {h}" for u, h in sorted(c.items()))
+        return f"{side} deploys {placed or 'as set up'}"
+    if kind == "firefight.if_request" and "unit" in c:
+        return f"{side} calls {c['unit']} to fire on {c.get('hex')}"
+    return None
+
+
 EVENTS = _events()
+EVENTS["decision"] = _decision
 
 
 def describe_event(game: Game | None, record: Record) -> str | None:

@@ -125,6 +125,28 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
 }
 
 
+def _decision(game: Game | None, r: Record) -> str | None:
+    """A side's own choice (only its own log shows it), for the kinds worth a sentence; the
+    core's words for the rest."""
+    kind, choice, side = str(r.get("kind")), r.get("choice"), r.get("side")
+    c = table(choice)
+    if choice in ("pass", "end"):
+        return f"{side}: {choice} ({kind.replace('_', ' ')})"
+    if kind == "impulse" and "units" in c:
+        return f"{side} activates {_units(game, c['units'])} in {c.get('hex')}"
+    if kind == "place" and "hex" in c:
+        return (f"{side} sets up in {c['hex']} facing hexside {c.get('facing')}, "
+                f"{c.get('posture', 'stand')}")
+    if kind == "action" and "act" in c:
+        rest = ", ".join(f"{k} {v if not isinstance(v, list) else ', '.join(map(str, v))}"
+                         for k, v in sorted(c.items()) if k not in ("unit", "act"))
+        return f"{side}: {_u(game, c.get('unit'))} {c['act']}" + (f" ({rest})" if rest else "")
+    return None
+
+
+EVENTS["decision"] = _decision
+
+
 def describe_event(game: Game | None, record: Record) -> str | None:
     """``record`` in words, or ``None`` for a record Firepower does not write."""
     describe = EVENTS.get(str(record.get("type")))

@@ -136,6 +136,31 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
 }
 
 
+def _decision(game: Game | None, r: Record) -> str | None:
+    """A side's own choice (only its own log shows it), for the kinds worth a sentence; the
+    core's words for the rest."""
+    kind, choice, side = str(r.get("kind")), r.get("choice"), r.get("side")
+    c = table(choice)
+    if choice in ("pass", "done", "stay"):
+        return f"{side}: {choice} ({kind.split('.', 1)[-1].replace('_', ' ')})"
+    if kind == "mbt.order":
+        return f"{side} marks an order: {_order(choice)}"
+    if kind in ("mbt.fire", "mbt.overwatch") and "target" in c:
+        shots = ", ".join(f"{_u(game, f)} ({a})" for f, a in c.get("shots") or [])
+        return f"{side} declares fire at {_u(game, c['target'])}: {shots}"
+    if kind == "mbt.move_unit":
+        return f"{side} moves {_u(game, choice)}"
+    if kind in ("mbt.move_to", "mbt.place") and isinstance(choice, list) and len(choice) == 2:
+        verb = "moves to" if kind == "mbt.move_to" else "sets up in"
+        return f"{side} {verb} {choice[0]} facing {choice[1]}"
+    if kind == "mbt.atgm" and "firer" in c:
+        return f"{side} announces a missile from {_u(game, c['firer'])} at {_u(game, c.get('target'))}"
+    return None
+
+
+EVENTS["decision"] = _decision
+
+
 def describe_event(game: Game | None, record: Record) -> str | None:
     """``record`` in words, or ``None`` for a record MBT does not write."""
     describe = EVENTS.get(str(record.get("type")))
