@@ -61,13 +61,14 @@ def test_every_record_the_reader_may_see_is_one_step_in_words(ff_log: Path, side
 
 
 def test_a_decision_comes_before_what_it_caused(ff_log: Path) -> None:
-    steps = _data(replay_html(load_log(ff_log), side="SU"))["steps"]
-    first_move = next(i for i, s in enumerate(steps) if s["k"] == "move")
-    # the step before the first move is the choice that started it ("SU decides step: ..."),
-    # or the start of the move the choice of unit made
-    assert steps[first_move - 1]["k"] in ("decision", "move_start")
-    start = next(i for i, s in enumerate(steps) if s["k"] == "move_start")
-    assert steps[start - 1]["k"] == "decision" and "decides move" in steps[start - 1]["x"]
+    steps = _data(replay_html(load_log(ff_log), side="US"))["steps"]
+    # the engine logs "US moves X" after the move it started; the replay shows it first
+    chosen = [i for i, s in enumerate(steps) if s["k"] == "decision" and " moves " in s["x"]]
+    assert chosen
+    for i in chosen:
+        assert steps[i + 1]["k"] == "move_start", steps[i:i + 2]
+        unit = steps[i]["x"].split(" moves ", 1)[1]
+        assert steps[i + 1]["x"].startswith(unit)
 
 
 _DATA_ID = re.compile(r'data-id="([^"]*)"')
