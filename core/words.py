@@ -288,11 +288,13 @@ def _key_event(record: Mapping[str, Any]) -> bool:
 
 def summarise(game: Game, side: str | None = None) -> GameSummary:
     """The summary of ``game`` (over or not) as ``side`` may know it (``None``: the umpire):
-    a side's summary lists its own losses and the enemy losses its view shows, and only the
-    key events of its own log."""
+    a side's summary lists its own losses and the enemy losses its view shows or its own log
+    names, and only the key events of its own log."""
     result = game.result
     view = game.view(side) if side is not None else None
     visible = set(view.units) if view is not None else set(game.state.units)
+    # an enemy unit the side's own log names (it saw it hit, revealed, destroyed) is one it knows
+    told = json.dumps(game.log.for_side(side)) if side is not None else ""
     casualties: dict[str, list[str]] = {s: [] for s in game.state.sides}
     strength: dict[str, int] = dict.fromkeys(game.state.sides, 0)
     for uid, unit in sorted(game.state.units.items()):
@@ -301,7 +303,7 @@ def summarise(game: Game, side: str | None = None) -> GameSummary:
         if _is_counted(game, uid):
             strength[unit.side] += 1
             mine = side is None or unit.side == side
-            if _lost(game, uid) and (mine or uid in visible):
+            if _lost(game, uid) and (mine or uid in visible or f'"{uid}"' in told):
                 casualties[unit.side].append(unit_name(game, uid))
     if side is not None:  # the enemy's strength is not the side's to know
         strength = {side: strength[side]}
