@@ -213,7 +213,7 @@ class TerminalController:
         return self.terminal.out
 
     def undone(self) -> None:
-        """After an undo: the next prompt shows the last events of the rebuilt game."""
+        """After an undo: the next prompt shows the rebuilt game's events (its last ones)."""
         self._seen = None
 
     def choose(self, decision: Decision, view: SideView) -> Choice:
@@ -246,7 +246,8 @@ class TerminalController:
         if game is None:
             return
         events = view.events()
-        start = max(0, len(events) - (last or 10)) if self._seen is None or last else self._seen
+        # everything since the last prompt (the whole game at the first), or the last ``last``
+        start = max(0, len(events) - last) if last else (self._seen or 0)
         new = events[start:]
         self._seen = len(events)
         if not new:
