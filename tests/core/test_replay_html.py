@@ -120,3 +120,15 @@ def test_the_page_steps_in_a_browser(ff_log: Path, tmp_path: Path) -> None:
         steps[n - 1]["x"]
     overlay = dom.split('id="overlay"', 1)[1].split('id="legend"', 1)[0]
     assert 'class="unit"' in overlay
+
+
+@pytest.mark.parametrize("scenario", ["mbt:basic-a", "firepower:basic"])
+def test_every_system_replays_event_by_event(scenario: str, tmp_path: Path) -> None:
+    log = _log(str(tmp_path), scenario, ())
+    saved = load_log(log)
+    for side in (None, *sorted({e["side"] for e in saved.events if e["type"] == "decision"})):
+        data = _data(replay_html(saved, side=side))
+        records = side_events([{"type": "header", **saved.header}, *saved.events], side)
+        assert len(data["steps"]) == len(records)
+        assert any(s["k"] == "result" for s in data["steps"])
+        assert len({s["l"] for s in data["steps"]}) > 5  # the counters move
