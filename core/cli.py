@@ -243,8 +243,12 @@ def validate(file: str, options_: tuple[str, ...], as_json: bool) -> None:
 # -- play, resume, replay ----------------------------------------------------------------------
 
 
-def _controllers(game: Any, players: str, seed: int) -> tuple[dict[str, Any], dict[str, str]]:
-    from hexwar.core.engine.controllers import make_controller
+def _controllers(game: Any, players: str, seed: int, *, terminal: Any = None,
+                 umpire: str = "auto") -> tuple[dict[str, Any], dict[str, str]]:
+    """The controller of each side from ``--players``; the humans share ``terminal`` (one is
+    made when none is given: a hot-seat game when two sides are human). ``umpire`` other than
+    "auto" also seats a player in the umpire's seat (else the automatic umpire sits there)."""
+    from hexwar.core.engine.controllers import Terminal, make_controller
 
     words = [w.strip() for w in players.split(",") if w.strip()]
     sides = list(game.state.sides)
@@ -254,8 +258,36 @@ def _controllers(game: Any, players: str, seed: int) -> tuple[dict[str, Any], di
         raise HexwarError(f"--players names {len(words)} player(s) but the scenario has "
                           f"{len(sides)} sides ({', '.join(sides)})")
     offered = game.hooks.controllers()
-    return ({side: make_controller(w, side, seed, offered) for side, w in zip(sides, words, strict=True)},
-            dict(zip(sides, words, strict=True)))
+    if terminal is None:
+        terminal = Terminal(humans=words.count("human") + (umpire == "human"))
+    controllers = {side: make_controller(w, side, seed, offered, terminal=terminal)
+                   for side, w in zip(sides, words, strict=True)}
+    if umpire != "auto":  # the umpire's seat (core/engine/umpire.py)
+        from hexwar.core.engine.umpire import UMPIRE
+
+        controllers[UMPIRE] = make_controller(umpire, UMPIRE, seed, {}, terminal=terminal)
+    return controllers, dict(zip(sides, words, strict=True))
+
+
+def _play_to_end(game: Any, controllers: dict[str, Any], players: str, *,
+                 on_decision: Any, new_log: Any = None, rebuilt: Any = None,
+                 umpire: str = "auto") -> tuple[Any, Any]:
+    """Play ``game`` to its end; a human's ``undo`` rebuilds it without their last decision
+    (``replay_minus``: a fresh log from ``new_log()``, fresh AI players that remember only the
+    replayed game) and play goes on. Returns the game that ended (a new one after an undo) and
+    its result; ``rebuilt(game)`` is told of each new game (a quit raises ``QuitRequest``)."""
+    from hexwar.core.engine.controllers import UndoRequest, replay_minus
+
+    while True:
+        try:
+            return game, game.play(controllers, on_decision=on_decision)
+        except UndoRequest as undo:
+            game, controllers = replay_minus(
+                game, undo.keep, log=new_log() if new_log is not None else None,
+                remake=lambda g: _controllers(g, players, g.seed, umpire=umpire)[0],
+                humans=controllers)
+            if rebuilt is not None:
+                rebuilt(game)
 
 
 def _print_result(game: Any, result: GameResult, as_json: bool) -> None:
@@ -360,11 +392,20 @@ def _player_files(players: str) -> list[Path]:
 @click.option("--umpire", "umpire_word", default="auto", show_default=True,
               help="Who sits in the umpire's seat of an umpired game (e.g. --option mbt.umpired): "
                    "auto (the automatic umpire), human, random or script:FILE (docs/umpire.md).")
+@click.option("--final-svg", "final_svg", type=click.Path(dir_okay=False), default=None,
+              help="Write the final position as an SVG picture (the umpire's, who sees all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
          save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
-         umpire_word: str, as_json: bool) -> None:
-    """Play SCENARIO (a file or a built-in name) to its end."""
+         umpire_word: str, final_svg: str | None, as_json: bool) -> None:
+    """Play SCENARIO (a file or a built-in name) to its end, then print a summary of the game:
+    the result, each side's losses, the objectives and the key events in words.
+
+    A human player ("human") sees what happened since their last turn in words and the
+    decision explained; many choices are made in two steps; 'board', 'log', 'undo', 'save',
+    'quit' and 'help' are commands. Two humans at one terminal (--players human,human) pass
+    the device between turns behind a blank screen."""
+    from hexwar.core.engine.controllers import QuitRequest, Terminal
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
     from hexwar.core.scenario import load_and_validate
@@ -376,6 +417,7 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
         inputs.append(Path(sign_key_file))
     side_paths = _parse_log_sides(log_sides)
     _check_outputs([("--log", log_path, "log"), ("--save", save_path, "save"),
+                    ("--final-svg", final_svg, None),
                     *(("--log-side", path, "side-log") for path in side_paths.values())], inputs)
     sc = load_and_validate(scenario_path, options=options_)
     unknown = [s for s in side_paths if s not in sc.side_names()]
@@ -385,19 +427,40 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
     with _open_log(log_path) as stream, ExitStack() as side_files:
         side_streams = {side: side_files.enter_context(open(path, "w", encoding="utf-8"))
                         for side, path in side_paths.items()}
-        log = EventLog(stream, signing_key=key, side_streams=side_streams)
-        game = Game(sc, seed=seed, options=options_, log=log)
-        controllers, words = _controllers(game, players, seed)
-        human = any(w == "human" for w in words.values()) or umpire_word == "human"
-        if umpire_word != "auto":  # the umpire's seat (core/engine/umpire.py), else automatic
-            from hexwar.core.engine.controllers import make_controller
-            from hexwar.core.engine.umpire import UMPIRE
+        def fresh_log() -> EventLog:
+            # an undo replays the game from its start: its log is written again from the top
+            for handle in (stream, *side_streams.values()):
+                if handle is not None:
+                    handle.seek(0)
+                    handle.truncate()
+            return EventLog(stream, signing_key=key, side_streams=side_streams)
 
-            controllers[UMPIRE] = make_controller(umpire_word, UMPIRE, seed, {})
+        now: dict[str, Any] = {}  # the game being played (a new one after an undo), its log
+
+        def save_to(g: Any, path: str | None) -> str:
+            target = path or save_path or "hexwar-save.json"
+            save_game(g, target, players=words, signing_key=key)
+            return target
+
+        now["log"] = log = EventLog(stream, signing_key=key, side_streams=side_streams)
+        now["game"] = game = Game(sc, seed=seed, options=options_, log=log)
+        terminal = Terminal(save=save_to)
+        controllers, words = _controllers(game, players, seed, terminal=terminal,
+                                          umpire=umpire_word)
+        terminal.humans = list(words.values()).count("human") + (umpire_word == "human")
+        human = terminal.humans > 0
 
         def after(g: Any) -> None:
             if save_path and human:
                 save_game(g, save_path, players=words, signing_key=key)
+
+        def new_log() -> EventLog:
+            now["log"] = fresh_log()
+            return now["log"]  # type: ignore[no-any-return]
+
+        def rebuilt(g: Any) -> None:
+            now["game"] = g
+            after(g)
 
         try:
             with _progress(sc.turns, f"{sc.id}", enabled=not as_json and not human
@@ -405,12 +468,43 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
                 def step(g: Any) -> None:
                     after(g)
                     bar.update(bar.task_ids[0], completed=g.state.turn)
-                result = game.play(controllers, on_decision=step)
+                game, result = _play_to_end(game, controllers, players, on_decision=step,
+                                            new_log=new_log, rebuilt=rebuilt,
+                                            umpire=umpire_word)
+        except QuitRequest as stop:
+            game = now["game"]
+            where = f"saved to {save_path} (resume with: hexwar resume {save_path})" \
+                if save_path else "not saved (type 'save' before 'quit', or play with --save)"
+            console.print(f"{escape(stop.side)} quit after {len(game.decisions)} decisions; the "
+                          f"game is {escape(where)}", highlight=False)
+            return
         finally:
-            log.close()
+            now["log"].close()
             if save_path:
-                save_game(game, save_path, players=words, signing_key=key)
-    _print_result(game, result, as_json)
+                save_game(now["game"], save_path, players=words, signing_key=key)
+    _finish_play(game, result, as_json, final_svg)
+
+
+def _finish_play(game: Any, result: GameResult, as_json: bool, final_svg: str | None) -> None:
+    """The end of ``play``: the result and the summary (``core/words.summarise``), and the
+    final position as an SVG picture when asked."""
+    from hexwar.core.words import summarise
+
+    summary = summarise(game)
+    if final_svg is not None:
+        from hexwar.core.render import render_game
+
+        Path(final_svg).write_text(render_game(game, None), encoding="utf-8")
+    if as_json:
+        _emit_json({"scenario": game.scenario.id, "seed": game.seed, "turn": game.state.turn,
+                    "decisions": len(game.decisions), "result": result.as_dict(),
+                    "summary": summary.as_dict()})
+        return
+    _print_result(game, result, False)
+    for line in summary.details():
+        console.print(f"  {escape(line)}", highlight=False)
+    if final_svg is not None:
+        console.print(f"final position: {escape(final_svg)}", highlight=False)
 
 
 def _parse_log_sides(values: tuple[str, ...]) -> dict[str, str]:
@@ -472,6 +566,7 @@ def _print_notes(saved: Any) -> None:
 def resume(save: str, players: str | None, save_path: str | None, sign_key_file: str | None,
            as_json: bool) -> None:
     """Resume a saved game (a save, or a log) and play it to its end."""
+    from hexwar.core.engine.controllers import QuitRequest, TerminalController
     from hexwar.core.engine.record import load_saved, save_game
     from hexwar.core.engine.replay import rebuild
 
@@ -499,11 +594,30 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
     controllers, words = built["controllers"], built["words"]
     if game.pending is None:
         console.print("the saved game is already over")
+    now = {"game": game}
+
+    def save_to(g: Any, path: str | None) -> str:
+        save_game(g, path or target, players=words, signing_key=key)
+        return path or target
+
+    for c in controllers.values():
+        if isinstance(c, TerminalController):
+            c.terminal.save = save_to
+
+    def rebuilt(g: Any) -> None:
+        now["game"] = g
+
     try:
-        result = game.play(controllers, on_decision=lambda g: save_game(
-            g, target, players=words, signing_key=key) if "human" in words.values() else None)
+        game, result = _play_to_end(
+            game, controllers, ",".join(words[s] for s in game.state.sides),
+            on_decision=lambda g: save_game(g, target, players=words, signing_key=key)
+            if "human" in words.values() else None, rebuilt=rebuilt)
+    except QuitRequest as stop:
+        console.print(f"{escape(stop.side)} quit; the game is saved to {escape(target)} (resume "
+                      f"with: hexwar resume {escape(target)})", highlight=False)
+        return
     finally:
-        save_game(game, target, players=words, signing_key=key)
+        save_game(now["game"], target, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 
@@ -574,28 +688,19 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 # -- many games --------------------------------------------------------------------------------
 
 
-#: fields a short log line leaves out (they are in every record, or are prose)
-_LOG_LINE_SKIP = ("type", "turn", "phase", "visible_to", "rule", "rules", "modifiers", "hash")
+def _log_line(record: dict[str, Any], text: str, where: tuple[Any, Any] = (None, None),
+              game: Any = None) -> str:
+    """One record as a line: its game-turn and phase, then the record in words (``text``); a
+    record without turn and phase (a decision) is shown at ``where``, those of the record
+    before it."""
+    from hexwar.core.words import phase_title
 
-
-def _log_line(record: dict[str, Any], where: tuple[Any, Any] = (None, None)) -> str:
-    """One record as a short readable line: turn, phase, type, then its main fields; a record
-    without turn and phase (a decision) is shown at ``where``, those of the record before it."""
-    kind = str(record.get("type", "?"))
-    if kind == "header":
-        seed = f", seed {record['seed']}" if "seed" in record else ""
-        who = f" (as {record['side']} sees it)" if "side" in record else ""
-        return (f"{record.get('scenario')}{who}, rules "
-                f"{', '.join(record.get('rules') or []) or 'none'}{seed}")
-    fields = []
-    for k, v in record.items():
-        if k in _LOG_LINE_SKIP:
-            continue
-        text = v if isinstance(v, str) else json.dumps(v, sort_keys=True)
-        fields.append(f"{k}={text if len(text) <= 60 else text[:57] + '...'}")
+    if record.get("type") == "header":
+        return text
     turn = record.get("turn", where[0])
-    at = f"T{turn if turn is not None else '-'} {record.get('phase', where[1]) or '-'}"
-    return f"{at:<24} {kind:<16} {' '.join(fields)}"
+    phase = record.get("phase", where[1])
+    at = f"T{turn if turn is not None else '-'} {phase_title(game, phase) if phase else '-'}"
+    return f"{at:<22} {text}"
 
 
 @cli.command("log")
@@ -604,9 +709,9 @@ def _log_line(record: dict[str, Any], where: tuple[Any, Any] = (None, None)) -> 
                                           "umpire, who sees everything).")
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON, one a line.")
 def log_command(log_file: str, side: str | None, as_json: bool) -> None:
-    """Print a game's log, one short line per record: the umpire's whole log, or with --side
-    what one side may know (no seed, no other side's secrets). A side's own log
-    (play --log-side) is printed as it is."""
+    """Print a game's log in words, one line per record with its game-turn, phase and rule:
+    the umpire's whole log, or with --side what one side may know (no seed, no other side's
+    secrets). A side's own log (play --log-side) is printed as it is."""
     from hexwar.core.engine.record import load_log, load_side_log, side_events, sniff_kind
 
     try:
@@ -632,9 +737,14 @@ def log_command(log_file: str, side: str | None, as_json: bool) -> None:
         for record in shown:
             click.echo(json.dumps(record, sort_keys=True))
         return
+    from hexwar.core.words import context_game, generic_description
+
+    game = context_game(shown[0])
     where: tuple[Any, Any] = (None, None)
     for record in shown:
-        click.echo(_log_line(record, where))
+        text = game.hooks.describe_event(game, record) if game is not None else \
+            generic_description(record)
+        click.echo(_log_line(record, text, where, game), nl=True)
         if "turn" in record or "phase" in record:
             where = (record.get("turn", where[0]), record.get("phase", where[1]))
 
@@ -802,7 +912,7 @@ def _load_situation(source: str) -> Any:
 @click.option("--side", default=None, help="Draw only what this side may see.")
 def render(source: str, output: str, side: str | None) -> None:
     """Draw a scenario's board or a saved game as SVG, or a saved game as an HTML replay
-    (one picture a game-turn, with a slider and each turn's results)."""
+    (every event in words beside the board, stepped one by one, by phase or by game-turn)."""
     _check_outputs([("--output", output, None)], [Path(source)])
     if output.endswith(".html"):
         from hexwar.core.engine.record import load_saved

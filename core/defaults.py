@@ -51,4 +51,4 @@ def hexwar_explain_decision(view: SideView, decision: Any) -> str:
 def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str:
     from hexwar.core.words import generic_description
 
-    return generic_description(record)
+    return generic_description(record, game)

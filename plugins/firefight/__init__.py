@@ -22,5 +22,6 @@ Modules, in rule order:
 * ``cli``: the table-side commands (``hexwar firefight fire``)
 * ``explain``: decisions in words for the terminal (attacks with their Attack Rating, steps with
   their MP cost)
+* ``words``: the log's records in words, with their case numbers (``hexwar_describe_event``)
 * ``testing``: test helpers (``mini_game``)
 """

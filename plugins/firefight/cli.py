@@ -120,15 +120,25 @@ def firefight_group() -> None:
 @click.option("--target", required=True, help="Target unit id.")
 @click.option("--weapon", "weapons", multiple=True, help="FIRER=LINE, e.g. tm1=US-Dragon.")
 @click.option("--dice", default=None, help="Dice per firer: 7 or 3+4, comma-separated.")
+@click.option("--seed", type=int, default=None,
+              help="Seed for the dice not given with --dice (default: fresh dice, whose seed is "
+                   "printed so the attack can be repeated).")
 @click.option("--mode", default="direct", type=click.Choice(["direct", "opportunity"]))
 @click.option("--option", "options", multiple=True, metavar="NAME",
               help="Enable an optional rule for this shot (repeat), e.g. firefight.short_halt "
                    "or an installed third-party rule.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fire(source: str, firers: tuple[str, ...], target: str, weapons: tuple[str, ...],
-         dice: str | None, mode: str, options: tuple[str, ...], as_json: bool) -> None:
+         dice: str | None, seed: int | None, mode: str, options: tuple[str, ...],
+         as_json: bool) -> None:
     """Resolve an attack at a scenario's set-up or a save's position: attack rating, each
-    modifier with its case number, the dice and the result."""
+    modifier with its case number, the dice and the result. The dice are thrown fresh unless
+    given (--dice) or seeded (--seed); the roll is printed with the seed that repeats it."""
+    given = parse_dice(dice) or []
+    fresh = seed is None
+    if seed is None:  # a roll at the table is a new roll each time (issue 10)
+        seed = fresh_seed()
+    thrown = roll_2d6(seed, len(firers) - len(given))
     try:
         game = load_game(source, options)
         wmap = dict(w.split("=", 1) for w in weapons)
@@ -136,11 +146,41 @@ def fire(source: str, firers: tuple[str, ...], target: str, weapons: tuple[str, 
             from hexwar.plugins.firefight.state import ff
 
             ff(game)["mover"] = target
-        report = adjudicate(game, list(firers), target, wmap, parse_dice(dice), mode)
+        report = adjudicate(game, list(firers), target, wmap,
+                            given + [a + b for a, b in thrown], mode)
     except (RulesError, HexwarError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    report["dice"] = {"given": given, "thrown": [list(t) for t in thrown],
+                      "seed": seed if thrown else None}
     if as_json:
         click.echo(json.dumps(report, indent=2, sort_keys=True, default=str))
     else:
         click.echo(render(report))
+        click.echo(_dice_line(given, thrown, seed, fresh))
+
+
+def fresh_seed() -> int:
+    """A seed no one chose: the dice of a table-side roll differ from one call to the next."""
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def roll_2d6(seed: int, n: int) -> list[tuple[int, int]]:
+    """``n`` throws of two six-sided dice (Firefight 4.2: an attack is resolved on 2d6)."""
+    import random
+
+    rng = random.Random(seed)
+    return [(rng.randint(1, 6), rng.randint(1, 6)) for _ in range(max(0, n))]
+
+
+def _dice_line(given: list[int], thrown: list[tuple[int, int]], seed: int, fresh: bool) -> str:
+    parts = [f"{total} (from --dice)" for total in given]
+    parts += [f"{a}+{b} = {a + b}" for a, b in thrown]
+    line = f"dice: {', '.join(parts) or 'none'}"
+    if thrown:
+        how = "fresh" if fresh else "seeded"
+        again = ",".join([*map(str, given), *(f"{a}+{b}" for a, b in thrown)])
+        line += f" - {how} (seed {seed}; repeat with --seed {seed} or --dice {again})"
+    return line

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -397,3 +397,11 @@ def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
     from hexwar.plugins.firefight.explain import explain_decision
 
     return explain_decision(view, decision)
+
+
+@hookimpl
+def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str | None:
+    """A Firefight log record in words, with its rule (``words.py``)."""
+    from hexwar.plugins.firefight.words import describe_event
+
+    return describe_event(game, record)

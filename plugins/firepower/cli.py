@@ -4,7 +4,8 @@ Both run the same fire procedures as a game (:mod:`hexwar.plugins.firepower.comb
 step edits and modifiers of the optional rules named with ``--option``. ``fire`` works from a
 situation (a scenario or save whose units stand on the board: FIRER and TARGET are unit ids) or,
 without one, from a weapon code and a range plus flags for every Basic firing modifier. Without
-``--dice`` a procedure runs up to its first die roll (hit number, modifiers); with them, to the end.
+``--dice`` a procedure runs up to its first die roll (hit number, modifiers); with them, to the end;
+``--roll`` throws fresh dice (``--seed N`` seeded ones) for the rolls not given, and prints them.
 
 Optional rules reach a shot through a game, as in play (docs/decisions.md FPD-26): the situation's
 game, or without a situation the Basic Game Scenario at its set-up, built with the ``--option``
@@ -106,16 +107,57 @@ def _dice(text: str | None) -> list[int] | None:
 
 
 class _Roller:
-    def __init__(self, faces: list[int]) -> None:
+    """The dice of one procedure: the faces given with ``--dice``, then (with ``seed``) thrown
+    d10s (Firepower 4.2); every one used is kept with its purpose, to be printed."""
+
+    def __init__(self, faces: list[int], seed: int | None = None) -> None:
+        import random
+
         self.faces = list(faces)
+        self.given = len(self.faces)
         self.used: list[tuple[str, int]] = []
+        self._rng = None if seed is None else random.Random(seed)
 
     def __call__(self, purpose: str) -> int:
         if not self.faces:
-            raise HexwarError(f"--dice ran out at: {purpose}")
+            if self._rng is None:
+                raise HexwarError(f"--dice ran out at: {purpose}")
+            self.faces.append(self._rng.randint(1, 10))
         f = self.faces.pop(0)
         self.used.append((purpose, f))
         return f
+
+
+def fresh_seed() -> int:
+    """A seed no one chose: the dice of a table-side roll differ from one call to the next."""
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def _rolling(dice: str | None, roll: bool, seed: int | None) -> tuple[list[int] | None, int | None,
+                                                                      bool]:
+    """(faces given, seed for the dice thrown beyond them, whether the procedure is resolved):
+    ``--dice`` alone resolves with the faces given; ``--roll`` throws fresh dice, ``--seed N``
+    seeded ones (after any given); with none of them the procedure stops at its first roll."""
+    faces = _dice(dice)
+    if seed is None and roll:
+        seed = fresh_seed()
+    return faces, seed, faces is not None or seed is not None
+
+
+def _dice_line(roller: _Roller, seed: int | None, fresh: bool) -> str:
+    shown = ", ".join(f"{f} ({p})" for p, f in roller.used) or "none"
+    thrown = len(roller.used) - min(roller.given, len(roller.used))
+    if not thrown or seed is None:
+        return f"dice: {shown} - from --dice"
+    how = "fresh" if fresh else "seeded"
+    again = ",".join(str(f % 10) for _p, f in roller.used)
+    return f"dice: {shown} - {how} (seed {seed}; repeat with --seed {seed} or --dice {again})"
+
+
+ROLL_HELP = "Throw fresh dice and resolve (the seed is printed, to repeat the roll)."
+SEED_HELP = "Throw seeded dice and resolve (after any given with --dice)."
 
 
 def _mods_text(mods: list[Modifier]) -> list[str]:
@@ -152,19 +194,22 @@ OPTION_HELP = "Enable this optional rule for the shot (repeatable)."
 @click.option("--suppressed", is_flag=True, help="Firer Suppressed.")
 @click.option("--option", "options_", multiple=True, metavar="NAME", help=OPTION_HELP)
 @click.option("--dice", help="Faces rolled, comma-separated (0 reads 10): resolves the fire.")
+@click.option("--roll", is_flag=True, help=ROLL_HELP)
+@click.option("--seed", type=int, default=None, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
              also: tuple[str, ...], after: int, mf_before: int, target_posture: str,
              target_terrain: str, fence_between: bool, hedge_between: bool, trees: int,
              hedges: int, running: bool, suppressed: bool, options_: tuple[str, ...],
-             dice: str | None, as_json: bool) -> None:
+             dice: str | None, roll: bool, seed: int | None, as_json: bool) -> None:
     """Hit number, every modifier with its rule, rate of fire, dice, hits and suppression.
 
     Without --situation FIRER is a weapon (LMG, RFL, PST) and TARGET the range in hexes, e.g.
     ``hexwar firepower fire LMG 30 --target-posture prone --dice 0,6,5,1``.
     """
     c = card()
-    faces = _dice(dice)
+    fresh = seed is None
+    faces, seed, resolved = _rolling(dice, roll, seed)
     game = table_game(situation, options_, local_plugins=_local_plugins())
     base: tuple[combat.Step, ...] | None = None
     if situation:
@@ -190,8 +235,7 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
         base = tuple(TABLE_CHECK if s.name == "check" else s for s in combat.FIRE_STEPS)
     ctx.extra_modifiers = extra_modifiers(game)
     steps = combat.procedure("fire", FirepowerHooks.of(game).fire_steps("fire"), base=base)
-    resolved = faces is not None
-    roller = _Roller(faces or [])
+    roller = _Roller(faces or [], seed)
     ctx.roll = roller
     next_roll = _run(ctx, steps, "illegal fire", resolved)
     w = c.weapons[ctx.weapon]
@@ -211,6 +255,7 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
         "shots": [asdict(s) for s in ctx.shots] if resolved else None,
         "eliminated": ctx.eliminated if resolved else None,
         "suppressed": ctx.suppressed if resolved else None,
+        "seed": seed if resolved and len(roller.used) > roller.given else None,
     }
     if as_json:
         click.echo(json.dumps(out, indent=1))
@@ -236,6 +281,7 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
                        f"{'HIT' if s.hit else 'miss'}")
         click.echo(f"eliminated: {', '.join(ctx.eliminated) or 'none'}; "
                    f"suppressed: {', '.join(ctx.suppressed) or 'none'}")
+        click.echo(_dice_line(roller, seed, fresh))
 
 
 def _hits_on(hit: int, mods: list[Modifier]) -> int:
@@ -308,10 +354,12 @@ def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...
 @click.option("--option", "options_", multiple=True, metavar="NAME",
               help="Enable this optional rule for the throw (repeatable).")
 @click.option("--dice", help="Throw, then spread (if missed), then one blast roll per soldier.")
+@click.option("--roll", is_flag=True, help=ROLL_HELP)
+@click.option("--seed", type=int, default=None, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | None, posture: str,
                 vertex_side: int | None, options_: tuple[str, ...], dice: str | None,
-                as_json: bool) -> None:
+                roll: bool, seed: int | None, as_json: bool) -> None:
     """Range, hit number and modifiers of a throw, the spread hexes and the blast zone."""
     from hexwar.core.hexgrid import arc_directions
 
@@ -337,19 +385,21 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
                              target_hex=target, vertex_side=vertex_side,
                              extra_modifiers=extra_modifiers(game))
     steps = combat.procedure("grenade", FirepowerHooks.of(game).fire_steps("grenade"))
-    faces = _dice(dice)
-    ctx.roll = _Roller(faces or [])
-    next_roll = _run(ctx, steps, "illegal throw", faces is not None)
+    fresh = seed is None
+    faces, seed, resolved = _rolling(dice, roll, seed)
+    roller = _Roller(faces or [], seed)
+    ctx.roll = roller
+    next_roll = _run(ctx, steps, "illegal throw", resolved)
     if ctx.entry_side is None or "throw" not in ctx.modifiers:
         raise click.ClickException("the throw's procedure ended before its hit number "
                                    f"({', '.join(steps.names)})")
     limit = combat.throw_range_limit(c, t.posture)
     spread = []
-    for roll in range(1, 11):
-        h = combat.spread_hex(c, target, ctx.entry_side, roll)
+    for face in range(1, 11):
+        h = combat.spread_hex(c, target, ctx.entry_side, face)
         note = ("off the mapboard" if h not in m.hexes else
                 "beyond range" if t.hex.distance(h) > limit else "")
-        spread.append({"roll": roll, "hex": m.label(h) if h in m.hexes else repr(h),
+        spread.append({"roll": face, "hex": m.label(h) if h in m.hexes else repr(h),
                        "dud": note or None})
     blast = [{"hex": m.label(h), "distance": target.distance(h),
               "modifier": c.blast_modifier(target.distance(h))}
@@ -359,7 +409,8 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
            "hit_number": ctx.hit, "throw_modifiers": [x.as_dict() for x in ctx.modifiers["throw"]],
            "options": list(game.rules_enabled), "next_roll": next_roll,
            "entry_hexside": ctx.entry_side, "spread": spread, "blast_zone": blast,
-           "result": ctx.summary() if faces is not None else None}
+           "result": ctx.summary() if resolved else None,
+           "seed": seed if resolved and len(roller.used) > roller.given else None}
     if as_json:
         click.echo(json.dumps(out, indent=1))
         return
@@ -375,8 +426,9 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
         click.echo(f"  {s['roll']:>2}: {s['hex']}" + (f"  dud ({s['dud']})" if s["dud"] else ""))
     click.echo("blast zone (blast hit number 5, Firepower 6.3.6.3.2.2): "
                + ", ".join(f"{b['hex']} {b['modifier']:+d}" for b in blast))
-    if faces is not None:
+    if resolved:
         click.echo(f"throw {ctx.throw_roll} -> {ctx.throw_modified}: {ctx.outcome}"
                    + (f", impact {m.label(ctx.impact)}" if ctx.impact else ""))
         for b in ctx.blast:
             click.echo(f"  {b['unit']}: rolled {b['roll']} -> {b['modified']}: {b['result']}")
+        click.echo(_dice_line(roller, seed, fresh))

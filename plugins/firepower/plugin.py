@@ -4,7 +4,7 @@ hooks only for games of this system (host-system dispatch), so none asks whose g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -215,3 +215,11 @@ def hexwar_explain_decision(view: SideView, decision: Decision) -> str | None:
     from hexwar.plugins.firepower.explain import explain_decision
 
     return explain_decision(view.game, decision)
+
+
+@hookimpl
+def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str | None:
+    """A Firepower log record in words, with its rule (``words.py``)."""
+    from hexwar.plugins.firepower.words import describe_event
+
+    return describe_event(game, record)

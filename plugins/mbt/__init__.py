@@ -27,7 +27,9 @@ from the TO&E. The modules, in rule order:
 * :mod:`~hexwar.plugins.mbt.toe`: the TO&E and the points of "Doing Your Own Scenarios" B.3;
 * :mod:`~hexwar.plugins.mbt.ai`: the AI;
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,
-  ``points``, ``orgs``).
+  ``points``, ``orgs``);
+* :mod:`~hexwar.plugins.mbt.explain`: decisions in words for the terminal;
+* :mod:`~hexwar.plugins.mbt.words`: the log's records in words (``hexwar_describe_event``).
 
 Data files are in ``data/`` (``tables``, ``cards``, ``panels``, ``toe``), scenarios in
 ``scenarios/``; the generators of the stand-in data are in ``tools/mbt`` of the repository.

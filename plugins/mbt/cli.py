@@ -50,6 +50,26 @@ def _dice_option(ctx: click.Context, param: click.Parameter, value: str) -> list
     return _dice_faces(value or "")
 
 
+def fresh_seed() -> int:
+    """A seed no one chose: the dice of a table-side roll differ from one call to the next."""
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def _dice_line(rolls: list[dict[str, Any]], *, given: int, seed: int, fresh: bool) -> str:
+    """Every two-dice roll of the shot with what it was for (MBT 4.2), where the dice came from
+    and how to throw them again."""
+    shown = ", ".join(f"{r['value']:02d} ({r['purpose']})" for r in rolls) or "none"
+    if len(rolls) <= given:
+        where = "from --dice"
+    else:
+        how = "fresh" if fresh else "seeded"
+        where = (f"{given} from --dice, the rest " if given else "") + \
+            f"{how} (seed {seed}; repeat with --seed {seed})"
+    return f"Dice: {shown} - {where}"
+
+
 class _ForcedDice:
     """Dice read from ``--dice``, then random ones (recorded so the output shows every roll)."""
 
@@ -149,14 +169,16 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
               help="Your own data card files or folders (replace shipped cards by name).")
 @click.option("--tables", "table_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="A table pack replacing shipped Game Card charts by name.")
-@click.option("--seed", type=int, default=0, help="Seed for rolls not given with --dice.")
+@click.option("--seed", type=int, default=None,
+              help="Seed for the rolls not given with --dice (default: fresh dice, whose seed "
+                   "is printed so the shot can be repeated).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: str | None, rng: int,
          terrain: str, firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int,
          brewup: int, elevation: str, angle: str, hull_down: bool, options: tuple[str, ...],
-         dice: list[int], card_dirs: tuple[str, ...], table_dirs: tuple[str, ...], seed: int,
-         as_json: bool) -> None:
+         dice: list[int], card_dirs: tuple[str, ...], table_dirs: tuple[str, ...],
+         seed: int | None, as_json: bool) -> None:
     """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1).
 
     A program that embeds the command (a test, a notebook) may offer plugins that are not
@@ -167,6 +189,9 @@ def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: s
     from hexwar.plugins.mbt.state import ctx
 
     local = (click_ctx.obj or {}).get("local_plugins", ()) if isinstance(click_ctx.obj, dict) else ()
+    fresh = seed is None
+    if seed is None:  # a roll at the table is a new roll each time (issue 10)
+        seed = fresh_seed()
     try:
         game, fu, tu = _checked_table_game(firer, target, options, local, card_dirs, table_dirs, seed)
         cards = ctx(game).cards
@@ -194,6 +219,7 @@ def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: s
         out = shot.as_dict()
         out["rules"] = list(game.rules_enabled)
         out["rolls"] = d.rolls
+        out["seed"] = seed
         click.echo(json.dumps(out, indent=2))
         return
     click.echo(f"{fc.name} {weapon} {ammo} at {tc.name}, range {rng} (band {shot.band})")
@@ -216,6 +242,7 @@ def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: s
             line += f"; damage roll {h.damage_roll:02d} -> {h.damage}"
         line += f"; effect: {h.effect}  ({', '.join(h.rules)})"
         click.echo(line)
+    click.echo(_dice_line(d.rolls, given=len(dice) // 2, seed=seed, fresh=fresh))
 
 
 def _checked_table_game(firer: str, target: str, options: Sequence[str], local: Iterable[object],

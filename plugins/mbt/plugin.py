@@ -8,6 +8,7 @@ Scenario matchups A-D in ``scenarios/``. The package docstring lists the rule mo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -200,3 +201,19 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     return {"first": d.get("first"), "edges": d.get("edge"), "wrecks": dict(d.get("wrecks", {})),
             "control": dict(d.get("control", {})), "victory_points": victory_points(game)}
 
+
+
+@hookimpl
+def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str | None:
+    """A Mbt log record in words, with its rule (``words.py``)."""
+    from hexwar.plugins.mbt.words import describe_event
+
+    return describe_event(game, record)
+
+
+@hookimpl
+def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
+    """An MBT decision in words for a player at the terminal (``explain.py``)."""
+    from hexwar.plugins.mbt.explain import explain_decision
+
+    return explain_decision(view, decision)

@@ -1020,7 +1020,8 @@ def describe(record: dict[str, Any]) -> str | None:
     kind, what = record.get("type"), record.get("what")
     rule = f" [{record['rule']}]" if record.get("rule") else ""
     if kind == "instruction":
-        return f"{record.get('unit')}: {_instruction_words(dict(record.get('instruction', {})))}{rule}"
+        given = record.get("instruction")
+        return f"{record.get('unit')}: {_instruction_words(given if isinstance(given, dict) else {})}{rule}"
     if kind == "retargeted":
         return (f"umpire: {record.get('unit')}'s fire goes to {record.get('target')} "
                 f"(instructed: {record.get('instructed')}){rule}")
@@ -1048,4 +1049,7 @@ def describe(record: dict[str, Any]) -> str | None:
 
 @hookimpl
 def hexwar_describe_event(game: Game | None, record: dict[str, Any]) -> str | None:
-    return describe(dict(record))
+    try:
+        return describe(dict(record))
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None

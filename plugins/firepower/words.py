@@ -1,0 +1,156 @@
+"""Firepower's log records in words (``hexwar_describe_event``): every event the game writes, with
+the rule it happened under: the set-up (Firepower 2.2, 2.4), the cup and the Impulses
+(Firepower 5, 6.1), each Action (Firepower 6.2), fire and grenades shot by shot (Firepower 6.3,
+6.4) and melee (Firepower 6.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.words import cite, table, unit_name
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+
+Record = Mapping[str, Any]
+
+
+def _u(game: Game | None, ref: Any) -> str:
+    return unit_name(game, ref)
+
+
+def _units(game: Game | None, refs: Any) -> str:
+    return ", ".join(_u(game, r) for r in (refs or [])) or "nobody"
+
+
+def _mods(mods: Any) -> str:
+    parts = [f"{m.get('name')} {m.get('value'):+g}" for m in mods or []
+             if isinstance(m, Mapping) and isinstance(m.get("value"), int | float)]
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _effects(game: Game | None, s: Mapping[str, Any]) -> str:
+    out = []
+    for key, what in (("eliminated", "eliminated"), ("stunned", "stunned"),
+                      ("suppressed", "suppressed")):
+        if s.get(key):
+            out.append(f"{_units(game, s[key])} {what}")
+    if s.get("outcome"):
+        out.append(str(s["outcome"]))
+    return "; ".join(out) or "no effect"
+
+
+def _fire(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
+    mods = table(s.get("modifiers"))
+    targets = ", ".join(f"{_u(game, t)}{_mods(mods.get(t))}" for t in s.get("targets") or [])
+    shots = s.get("shots") or []
+    rolls = ", ".join(f"{sh.get('roll')}" + (f"->{sh.get('modified')}"
+                                              if sh.get("modified") != sh.get("roll") else "")
+                      + (" hit" if sh.get("hit") else "")
+                      for sh in shots if isinstance(sh, Mapping))
+    hits = sum(1 for sh in shots if isinstance(sh, Mapping) and sh.get("hit"))
+    firer = _u(game, s.get("firer"))
+    weapon = "" if firer.split(" ")[0] == s.get("weapon") else f" {s.get('weapon')}"
+    return (f"{firer} fires{weapon} ({s.get('mode')}) at {targets}, "
+            f"range {s.get('range')}, hit number {s.get('hit_number')}, dice {rolls or 'none'}: "
+            f"{hits} hit(s), {_effects(game, s)}{cite(r.get('rules'))}")
+
+
+def _grenade(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
+    throw = (f"throw {s.get('throw_roll')}" + (f"->{s.get('throw_modified')}"
+                                               if s.get("throw_modified") not in
+                                               (None, s.get("throw_roll")) else ""))
+    lands = f", lands in {s.get('impact')}" if s.get("impact") else ""
+    spread = f" (spread roll {s['spread_roll']})" if s.get("spread_roll") is not None else ""
+    blast = [b for b in s.get("blast") or [] if isinstance(b, Mapping)]
+    blasts = ", blast " + "; ".join(f"{_u(game, b.get('unit'))} {b.get('roll')}->"
+                                    f"{b.get('modified')} {b.get('result')}" for b in blast) \
+        if blast else ""
+    return (f"{_u(game, s.get('firer'))} throws a grenade at {s.get('target_hex')}, range "
+            f"{s.get('range')}, hit number {s.get('hit_number')}, {throw}{lands}{spread}{blasts}: "
+            f"{_effects(game, s)}{cite(r.get('rules'))}")
+
+
+def _melee(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
+    return (f"melee in {s.get('hex')}: {_units(game, s.get('attackers'))} against "
+            f"{_units(game, s.get('defenders'))}{_mods(r.get('modifiers'))}, die {s.get('roll')}: "
+            f"{s.get('winner')} win{cite(r.get('rules'))}")
+
+
+def _result(game: Game | None, r: Record) -> str | None:
+    s = r.get("result")
+    if not isinstance(s, Mapping):
+        return None
+    if r.get("what") == "melee":
+        return _melee(game, r, s)
+    if s.get("kind") == "grenade":
+        return _grenade(game, r, s)
+    if s.get("kind") == "fire":
+        return _fire(game, r, s)
+    return None
+
+
+def _action(game: Game | None, r: Record) -> str:
+    who, act, cost = _u(game, r.get("unit")), str(r.get("act")), r.get("cost")
+    mf = f" ({cost} MF)" if cost is not None else ""
+    if act == "enter":
+        text = f"{who} enters {r.get('hex')}"
+    elif act == "turn":
+        text = f"{who} turns to face hexside {r.get('to')}"
+    elif act == "posture":
+        text = f"{who} takes the {r.get('to')} posture"
+    elif act == "cross":
+        text = f"{who} crosses to side {r.get('side')} of the fence or hedge"
+    else:  # an optional rule's Action
+        text = f"{who}: {act.replace('_', ' ')}"
+    return f"{text}{mf}{cite(r.get('rule'))}"
+
+
+EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
+    "result": _result,
+    "action": _action,
+    "board_side": lambda g, r: ("board sides: " + ", ".join(
+        f"{s} along side {v}" for s, v in sorted(table(r.get("sides")).items())) + cite(r.get("rule"))),
+    "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing hexside "
+                            f"{r.get('facing')}{cite(r.get('rule'))}"),
+    "mix": lambda g, r: (f"the {r.get('count')} sequence chits are mixed in the cup"
+                         f"{cite(r.get('rule'))}"),
+    "impulse_phase": lambda g, r: f"{r.get('side')}'s Impulse Phase{cite(r.get('rule'))}",
+    "impulse": lambda g, r: (f"Impulse {r.get('n')}: {_units(g, r.get('units'))} act"
+                             f"{cite(r.get('rule'))}"),
+    "eliminated": lambda g, r: f"{_u(g, r.get('unit'))} is eliminated{cite(r.get('rule'))}",
+    "turn_record": lambda g, r: (f"the Turn Record marker moves on (game-turn {r.get('turn')})"
+                                 f"{cite(r.get('rule'))}"),
+}
+
+
+def _decision(game: Game | None, r: Record) -> str | None:
+    """A side's own choice (only its own log shows it), for the kinds worth a sentence; the
+    core's words for the rest."""
+    kind, choice, side = str(r.get("kind")), r.get("choice"), r.get("side")
+    c = table(choice)
+    if choice in ("pass", "end"):
+        return f"{side}: {choice} ({kind.replace('_', ' ')})"
+    if kind == "impulse" and "units" in c:
+        return f"{side} activates {_units(game, c['units'])} in {c.get('hex')}"
+    if kind == "place" and "hex" in c:
+        return (f"{side} sets up in {c['hex']} facing hexside {c.get('facing')}, "
+                f"{c.get('posture', 'stand')}")
+    if kind == "action" and "act" in c:
+        rest = ", ".join(f"{k} {v if not isinstance(v, list) else ', '.join(map(str, v))}"
+                         for k, v in sorted(c.items()) if k not in ("unit", "act"))
+        return f"{side}: {_u(game, c.get('unit'))} {c['act']}" + (f" ({rest})" if rest else "")
+    return None
+
+
+EVENTS["decision"] = _decision
+
+
+def describe_event(game: Game | None, record: Record) -> str | None:
+    """``record`` in words, or ``None`` for a record Firepower does not write."""
+    describe = EVENTS.get(str(record.get("type")))
+    try:
+        return None if describe is None else describe(game, record)
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None

@@ -1,0 +1,170 @@
+"""MBT's log records in words (``hexwar_describe_event``): every event the game writes, with the
+rule it happened under. A unit is named as the record names it (a side's records name only the
+units it sees, MBT 6.1), with the vehicle on its data card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.words import cite, number, side_of_unit, table, unit_name, words
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+
+Record = Mapping[str, Any]
+
+#: MBT 6.2.1: the orders, in words
+ORDER_WORDS = {"F": "fire", "FM": "fire and move", "M": "move", "OW": "overwatch",
+               "ATGM": "fire a missile", "OR": "overrun"}
+#: MBT 7.4.7: the damage codes the log writes
+DESTROYED_WORDS = {"KO": "knocked out", "BU": "brewed up"}
+
+
+def _u(game: Game | None, ref: Any) -> str:
+    return unit_name(game, ref)
+
+
+def _order(code: Any) -> str:
+    return f"{code} ({ORDER_WORDS[str(code)]})" if str(code) in ORDER_WORDS else str(code)
+
+
+def _mods(record: Record) -> str:
+    parts = [f"{m.get('name')} {m.get('value'):+g}" for m in record.get("modifiers") or []
+             if isinstance(m, Mapping) and isinstance(m.get("value"), int | float)]
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _hit(h: Mapping[str, Any]) -> str:
+    if h.get("location") == "miss" or h.get("pv") is None:
+        return f"hit {h.get('n', '')} is a miss on the hit location table (roll {h.get('location_roll')})"
+    where = f"hit {h.get('n', '')} on the {h.get('location')} ({h.get('angle')}, location roll " \
+            f"{h.get('location_roll')})"
+    if not h.get("penetrated"):
+        return f"{where}: penetration {h.get('pv')} against armour {h.get('armor')}, no penetration"
+    damage = h.get("damage") or h.get("effect") or "no damage"
+    roll = f", damage roll {h['damage_roll']}" if h.get("damage_roll") is not None else ""
+    return f"{where}: penetration {h.get('pv')} against armour {h.get('armor')}, penetrates" \
+           f"{roll}: {damage}"
+
+
+def _ap_fire(game: Game | None, r: Record) -> str:
+    result = table(r.get("result"))
+    hits = int(result.get("hits") or 0)
+    moving = ", target moving" if r.get("target_moving") else ""
+    head = (f"{_u(game, r.get('firer'))} fires {r.get('weapon')} {r.get('ammo')} at "
+            f"{_u(game, r.get('target'))}, range {r.get('range')}, {r.get('angle')} aspect, "
+            f"{str(r.get('elevation', '')).lower()}{moving}, hit number {r.get('hit_number')} "
+            f"(modifiers {number(r.get('net', 0), '+g')}{_mods(r)}), dice {r.get('roll')}")
+    if not hits:
+        return f"{head}: miss{cite(r.get('rules'))}"
+    details = "; ".join(_hit(h) for h in r.get("hit_results") or [] if isinstance(h, Mapping))
+    effects = words(result.get("effects")) if result.get("effects") else "no effect"
+    return f"{head}: {hits} hit(s), {details}; effect {effects}{cite(r.get('rules'))}"
+
+
+def _result(game: Game | None, r: Record) -> str | None:
+    what = str(r.get("what"))
+    if what == "AP point effect fire":
+        return _ap_fire(game, r)
+    if what in ("shot wasted", "ATGM"):
+        return (f"{what}: {_u(game, r.get('firer'))} at {_u(game, r.get('target'))}: "
+                f"{words(r.get('result'))}{cite(r.get('rules'))}")
+    return None
+
+
+def _damage(game: Game | None, r: Record) -> str:
+    dmg = table(r.get("damage"))
+    parts = [name for name, hit in (("gun", dmg.get("gun")), ("track", dmg.get("track"))) if hit]
+    if dmg.get("compartment"):
+        parts.append(f"{dmg['compartment']} compartment")
+    destroyed = r.get("destroyed")
+    if destroyed:
+        state = DESTROYED_WORDS.get(str(destroyed), str(destroyed))
+        return f"{_u(game, r.get('unit'))} is {state}{cite(r.get('rule'))}"
+    return (f"{_u(game, r.get('unit'))} is damaged: {', '.join(parts) or 'nothing lasting'}"
+            f"{cite(r.get('rule'))}")
+
+
+def _sighting(game: Game | None, r: Record) -> str:
+    sighted = table(r.get("sighted"))
+    seen = sorted({str(t) for targets in sighted.values() for t in (targets or [])})
+    side = next((side_of_unit(game, u) for u in sighted), None)
+    who = f"{side} sights" if side else "sighting:"
+    return (f"{who} {len(seen)} enemy unit(s)"
+            + (f" ({', '.join(_u(game, t) for t in seen)})" if seen else "")
+            + cite(r.get("rule")))
+
+
+def _declared(game: Game | None, r: Record) -> str:
+    firers = list(r.get("firers") or [])
+    ammo = list(r.get("ammo") or [])
+    shots = ", ".join(f"{_u(game, f)}" + (f" ({ammo[i]})" if i < len(ammo) else "")
+                      for i, f in enumerate(firers))
+    return f"{r.get('side')} declares fire at {_u(game, r.get('target'))}: {shots}" \
+           f"{cite(r.get('rule'))}"
+
+
+EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
+    "result": _result,
+    "setup_edges": lambda g, r: ("mapboard edges: " + ", ".join(
+        f"{s} sets up on edge {e}" for s, e in sorted(table(r.get("edges")).items())) + cite(r.get("rule"))),
+    "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing "
+                            f"{r.get('facing')}, turret {r.get('turret')}, "
+                            f"{'open' if r.get('open') else 'buttoned up'}"
+                            f"{cite(r.get('rule') or 'MBT 2.5')}"),
+    "initiative": lambda g, r: (f"{r.get('winner')} wins the initiative; {r.get('first')} moves "
+                                f"first{cite(r.get('rule'))}"),
+    "sighting": _sighting,
+    "order": lambda g, r: (f"{_u(g, r.get('unit'))} is ordered to {_order(r.get('order'))}"
+                           f"{cite(r.get('rule'))}"),
+    "order_revealed": lambda g, r: (f"{_u(g, r.get('unit'))} shows its order: "
+                                    f"{_order(r.get('order'))}{cite(r.get('rule'))}"),
+    "moved": lambda g, r: (f"{_u(g, r.get('unit'))} moves to {r.get('hex')} facing "
+                           f"{r.get('facing')} ({r.get('spent')} MP spent){cite(r.get('rule'))}"),
+    "exited": lambda g, r: (f"{_u(g, r.get('unit'))} leaves the map from {r.get('hex')}"
+                            f"{cite(r.get('rule'))}"),
+    "adjusted": lambda g, r: (f"{_u(g, r.get('unit'))} is put back in {r.get('hex')}"
+                              f"{cite(r.get('rule'))}"),
+    "pivot": lambda g, r: (f"{_u(g, r.get('unit'))} pivots to face {r.get('facing')}"
+                           f"{cite(r.get('rule'))}"),
+    "declared": _declared,
+    "damage": _damage,
+    "atgm_announced": lambda g, r: (f"{_u(g, r.get('firer'))} launches a missile at "
+                                    f"{_u(g, r.get('target'))}{cite(r.get('rule'))}"),
+    "end_turn": lambda g, r: f"end of game-turn {r.get('turn')}{cite(r.get('rule'))}",
+}
+
+
+def _decision(game: Game | None, r: Record) -> str | None:
+    """A side's own choice (only its own log shows it), for the kinds worth a sentence; the
+    core's words for the rest."""
+    kind, choice, side = str(r.get("kind")), r.get("choice"), r.get("side")
+    c = table(choice)
+    if choice in ("pass", "done", "stay"):
+        return f"{side}: {choice} ({kind.split('.', 1)[-1].replace('_', ' ')})"
+    if kind == "mbt.order":
+        return f"{side} marks an order: {_order(choice)}"
+    if kind in ("mbt.fire", "mbt.overwatch") and "target" in c:
+        shots = ", ".join(f"{_u(game, f)} ({a})" for f, a in c.get("shots") or [])
+        return f"{side} declares fire at {_u(game, c['target'])}: {shots}"
+    if kind == "mbt.move_unit":
+        return f"{side} moves {_u(game, choice)}"
+    if kind in ("mbt.move_to", "mbt.place") and isinstance(choice, list) and len(choice) == 2:
+        verb = "moves to" if kind == "mbt.move_to" else "sets up in"
+        return f"{side} {verb} {choice[0]} facing {choice[1]}"
+    if kind == "mbt.atgm" and "firer" in c:
+        return f"{side} announces a missile from {_u(game, c['firer'])} at {_u(game, c.get('target'))}"
+    return None
+
+
+EVENTS["decision"] = _decision
+
+
+def describe_event(game: Game | None, record: Record) -> str | None:
+    """``record`` in words, or ``None`` for a record MBT does not write."""
+    describe = EVENTS.get(str(record.get("type")))
+    try:
+        return None if describe is None else describe(game, record)
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None
