@@ -161,7 +161,9 @@ def default_explanation(decision: Decision) -> str:
 def explain_with_hooks(view: SideView, decision: Decision) -> str:
     """The game's ``hexwar_explain_decision`` answer: the system's explanation, or the core's
     :func:`default_explanation`."""
-    return view.game.hooks.explain_decision(view, decision)
+    from hexwar.core.engine.view import game_of
+
+    return game_of(view).hooks.explain_decision(view, decision)
 
 
 def make_controller(word: str, side: str, seed: int,

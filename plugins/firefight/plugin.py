@@ -397,3 +397,11 @@ def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
     from hexwar.plugins.firefight.explain import explain_decision
 
     return explain_decision(view, decision)
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations a Firefight controller may make (``knowledge.py``, CORE-55)."""
+    from hexwar.plugins.firefight.knowledge import side_rules
+
+    return side_rules(game, view)

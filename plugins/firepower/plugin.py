@@ -212,6 +212,15 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 def hexwar_explain_decision(view: SideView, decision: Decision) -> str | None:
     """A terminal player's view of a Firepower decision, its options numbered from 1 as the
     terminal reads them (each soldier's markers and MF left, each choice in words)."""
+    from hexwar.core.engine.view import game_of
     from hexwar.plugins.firepower.explain import explain_decision
 
-    return explain_decision(view.game, decision)
+    return explain_decision(game_of(view), decision)
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations a Firepower controller may make (``knowledge.py``, CORE-55)."""
+    from hexwar.plugins.firepower.knowledge import side_rules
+
+    return side_rules(game, view)

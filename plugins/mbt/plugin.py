@@ -200,3 +200,11 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     return {"first": d.get("first"), "edges": d.get("edge"), "wrecks": dict(d.get("wrecks", {})),
             "control": dict(d.get("control", {})), "victory_points": victory_points(game)}
 
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations an MBT controller may make (``knowledge.py``, CORE-55)."""
+    from hexwar.plugins.mbt.knowledge import side_rules
+
+    return side_rules(game, view)
