@@ -348,7 +348,9 @@ def _player_files(players: str) -> list[Path]:
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's dice.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the game's dice (default: a fresh secret one; a player who can guess "
+                   "the seed can predict every roll, docs/decisions.md CORE-56).")
 @click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
 @click.option("--players", default="ai,ai", show_default=True,
               help="One player per side, comma-separated: ai, random, human or script:FILE.")
@@ -360,10 +362,14 @@ def _player_files(players: str) -> list[Path]:
                    "seed (repeatable).")
 @click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
-         save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
-         as_json: bool) -> None:
+def play(scenario: str, seed: int | None, options_: tuple[str, ...], players: str,
+         log_path: str | None, save_path: str | None, log_sides: tuple[str, ...],
+         sign_key_file: str | None, as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end."""
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(10 ** 18)  # 18 digits: the most a log's integer may hold (CORE-21)
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
     from hexwar.core.scenario import load_and_validate
