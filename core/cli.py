@@ -467,10 +467,13 @@ def _print_notes(saved: Any) -> None:
 @click.argument("save", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", default=None, help="Players for the rest of the game (default: as saved).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save here (default: SAVE).")
+@click.option("--log-side", "log_sides", multiple=True, metavar="SIDE=FILE",
+              help="Write SIDE's own log of the whole game to FILE, live as play goes on: only "
+                   "what SIDE may know, without the seed (repeatable).")
 @click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def resume(save: str, players: str | None, save_path: str | None, sign_key_file: str | None,
-           as_json: bool) -> None:
+def resume(save: str, players: str | None, save_path: str | None, log_sides: tuple[str, ...],
+           sign_key_file: str | None, as_json: bool) -> None:
     """Resume a saved game (a save, or a log) and play it to its end."""
     from hexwar.core.engine.record import load_saved, save_game
     from hexwar.core.engine.replay import rebuild
@@ -484,7 +487,10 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
     inputs = [Path(save), *_player_files(players or ",".join(saved.players.values()))]
     if saved.kind == "save" and _same_file(Path(target), Path(save)):
         inputs = inputs[1:]  # a save goes on in itself
-    _check_outputs([("--save", target, "save")], inputs)
+    side_paths = _parse_log_sides(log_sides)
+    _check_outputs([("--save", target, "save"),
+                    *(("--log-side", path, "side-log") for path in side_paths.values())],
+                   inputs)  # a side log on the save itself is "also given to '--save'"
     _print_notes(saved)
     built: dict[str, Any] = {}
 
@@ -496,14 +502,24 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
         return built["controllers"]  # type: ignore[no-any-return]
 
     game = rebuild(saved, verify=True, controllers=players_of)
+    unknown = [s for s in side_paths if s not in game.state.sides]
+    if unknown:
+        raise click.BadParameter(f"the game has no side {unknown[0]!r} (its sides: "
+                                 f"{', '.join(game.state.sides)})", param_hint="'--log-side'")
     controllers, words = built["controllers"], built["words"]
     if game.pending is None:
         console.print("the saved game is already over")
-    try:
-        result = game.play(controllers, on_decision=lambda g: save_game(
-            g, target, players=words, signing_key=key) if "human" in words.values() else None)
-    finally:
-        save_game(game, target, players=words, signing_key=key)
+    with ExitStack() as side_files:
+        for side, path in side_paths.items():
+            game.log.add_side_stream(side, side_files.enter_context(
+                open(path, "w", encoding="utf-8")))
+        try:
+            result = game.play(controllers, on_decision=lambda g: save_game(
+                g, target, players=words, signing_key=key) if "human" in words.values() else None)
+        finally:
+            if side_paths:
+                game.log.close()
+            save_game(game, target, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 

@@ -521,3 +521,36 @@ def test_a_counter_concealed_again_gets_a_fresh_secret_name(tmp_path: Path) -> N
     # the owner is told which name is which
     us = {e["unit"]: e["counter"] for e in side_events(new, "US") if e.get("unit")}
     assert us == {"a": after["a"], "b": after["b"]}
+
+
+# -- issue 9, item 3 (the rest): resume writes per-side logs too ------------------------------------
+
+def test_resume_writes_each_sides_log_of_the_whole_game(tmp_path: Path) -> None:
+    """``hexwar resume --log-side SIDE=FILE``: the side's log of a resumed game is the side's log
+    of the uninterrupted game (the replayed history, then live play), with no seed; a side the
+    game lacks and a side log on the save itself are refused before play."""
+    _full, whole = _play_with_side_logs(tmp_path, "mbt:basic-a", ())
+    sc = load_and_validate(_resolve_scenario_path("mbt:basic-a"))
+    part = Game(sc, seed=3)
+    controllers, _ = _controllers(part, "ai,ai", 3)
+    for _ in range(50):
+        d = part.pending
+        assert d is not None
+        part.answer(controllers[d.side].choose(d, part.view(d.side)))
+    from hexwar.core.engine.record import save_game
+
+    save = tmp_path / "game.json"
+    save_game(part, save, players={s: "ai" for s in part.state.sides})
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["resume", str(save), "--log-side", f"Martians={tmp_path / 'm.log'}"])
+    assert bad.exit_code == 2 and "no side 'Martians'" in bad.output
+    same = runner.invoke(cli, ["resume", str(save), "--log-side", f"NATO={save}"])
+    assert same.exit_code == 2 and "--save" in same.output
+    assert json.loads(save.read_text())["decisions"] == part.decisions  # nothing was played
+    out = {s: tmp_path / f"resumed-{s}.log" for s in ("NATO", "Soviet")}
+    result = runner.invoke(cli, ["resume", str(save), *[a for s, p in out.items()
+                                                        for a in ("--log-side", f"{s}={p}")]])
+    assert result.exit_code == 0, result.output
+    for side, path in out.items():
+        assert _records(path) == _records(whole[side])
+        assert "seed" not in _records(path)[0]

@@ -79,6 +79,19 @@ class EventLog:
                 stream.flush()
                 self._side_records[side] += 1
 
+    def add_side_stream(self, side: str, stream: IO[str]) -> None:
+        """Start ``side``'s own log in ``stream`` now: every record so far that the side may see
+        (a resumed game's replayed history), then each new one, live."""
+        written = 0
+        for record in self.events:
+            shown = side_record(record, side)
+            if shown is not None:
+                stream.write(json.dumps(shown, sort_keys=True) + "\n")
+                written += 1
+        stream.flush()
+        self._side_streams[side] = stream
+        self._side_records[side] = written
+
     def _write(self, record: dict[str, Any]) -> None:
         if self._stream is None and self._mac is None:
             return
