@@ -554,3 +554,63 @@ def test_resume_writes_each_sides_log_of_the_whole_game(tmp_path: Path) -> None:
     for side, path in out.items():
         assert _records(path) == _records(whole[side])
         assert "seed" not in _records(path)[0]
+
+
+# -- issue 9, item 3 (the rest): probing with illegal choices learns nothing -----------------------
+
+def test_mbt_refusals_of_unseen_gone_and_made_up_targets_read_alike() -> None:
+    """MBT 6.1, MBTD-40: a declaration at an enemy unit the side cannot see, at one that left the
+    map unseen, and at an id no unit has, is refused in one wording (only the id differs)."""
+    from hexwar.plugins.mbt.sighting import seen_by_side
+
+    sc = load_and_validate(_resolve_scenario_path("mbt:basic-a"))
+    game = Game(sc, seed=3)
+    controllers, _ = _controllers(game, "ai,ai", 3)
+    found = False
+    while game.pending is not None and not found:
+        d = game.pending
+        if d.kind == "mbt.fire" and d.options and any(isinstance(o, dict) for o in d.options):
+            shot = next(o for o in d.options if isinstance(o, dict))["shots"][0]
+            enemies = [u for u in game.state.units.values() if u.side != d.side
+                       and u.hex is not None and u.state.get("destroyed") is None]
+            unseen = [u for u in enemies if not seen_by_side(game, d.side, u)]
+            if len(unseen) >= 2:
+                found = True
+                gone = unseen[1]
+                where, gone.hex = gone.hex, None  # it left the map where the side could not see
+                try:
+                    said = set()
+                    for tid in (unseen[0].id, gone.id, "no-such-unit"):
+                        with pytest.raises(Exception) as err:
+                            d.check({"target": tid, "shots": [shot]})
+                        said.add(str(err.value).replace(repr(tid), "X"))
+                    assert len(said) == 1, said
+                finally:
+                    gone.hex = where
+        game.answer(controllers[d.side].choose(d, game.view(d.side)))
+    assert found
+
+
+def test_firefight_refusals_of_targets_the_side_does_not_know_read_alike() -> None:
+    """Firefight 11.21, 7.44 and the Scenario 7 draw (FFD-44): an attack on a face-down unit, an
+    undrawn one, a passenger nobody sees and an id no unit has gets one refusal."""
+    from hexwar.core.errors import RulesError
+
+    options = ("firefight.observation", "firefight.dummies", "firefight.mounted_combat")
+    sc = load_and_validate(_resolve_scenario_path("firefight:scenario-7"), options=options)
+    game = Game(sc, seed=3, options=options)
+    controllers, _ = _controllers(game, "ai,ai", 3)
+    while game.pending is not None and game.state.turn < 1:
+        game.answer(controllers[game.pending.side].choose(game.pending, game.view(game.pending.side)))
+    su = [u for u in game.state.units.values() if u.side == "SU"]
+    targets = [next(u.id for u in su if u.state.get("not_drawn")),
+               next(u.id for u in su if OBS.face_down(u) and u.hex is not None), "no-such-unit"]
+    passengers = [u.id for u in su if u.state.get("carrier")]
+    targets += passengers[:1]
+    firer = next(u for u in game.state.units_of("US") if u.hex is not None)
+    said = set()
+    for tid in targets:
+        with pytest.raises(RulesError) as err:
+            FI.check_attack(game, "US", [firer.id], tid, {}, "direct")
+        said.add(str(err.value).replace(tid, "X"))
+    assert len(said) == 1, said

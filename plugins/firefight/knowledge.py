@@ -27,6 +27,16 @@ if TYPE_CHECKING:
 ROLLS = range(2, 13)
 
 
+def known_ids(game: Game, side: str) -> set[str]:
+    """The units ``side`` knows by their real id now: its own, and the enemy units it sees that no
+    anonymous name hides (Firefight 5.0, 11.0; undrawn units and unseen passengers excluded)."""
+    from hexwar.plugins.firefight.state import public_ref
+
+    return {k for k in game.hooks.visible_units(game, side)
+            if k in game.state.units and (game.state.units[k].side == side
+                                          or public_ref(game, k) == k)}
+
+
 class FirefightRules:
     """The rules computations one side's controller may make (see the module docstring)."""
 
