@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.controllers import ReplayController
-from hexwar.core.engine.record import SavedGame
+from hexwar.core.engine.record import SavedGame, header_scenario
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -32,10 +32,9 @@ def replay_html(saved: SavedGame, *, side: str | None = None,
                 on_step: Callable[[int, int], None] | None = None) -> str:
     """Re-run ``saved`` and return the HTML page (``side``: only what that side could see)."""
     from hexwar.core.engine.game import Game
-    from hexwar.core.scenario import Scenario
 
     header = saved.header
-    scenario = Scenario.from_text(header["scenario_text"], path=f"{saved.path}#scenario")
+    scenario = header_scenario(header, saved.path)
     extra = [r for r in header.get("rules", []) if r not in scenario.rules]
     game = Game(scenario, seed=int(header["seed"]), options=extra)
     if side is not None and side not in game.state.sides:

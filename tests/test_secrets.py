@@ -614,3 +614,53 @@ def test_firefight_refusals_of_targets_the_side_does_not_know_read_alike() -> No
             FI.check_attack(game, "US", [firer.id], tid, {}, "direct")
         said.add(str(err.value).replace(tid, "X"))
     assert len(said) == 1, said
+
+
+# -- issue 9, item 11 (the rest): a save holds the panel files its board is built from -------------
+
+def test_save_and_log_embed_panel_files_and_rebuild_without_them(tmp_path: Path) -> None:
+    """CORE-57: a scenario whose board is a ``file =`` panel is played, its folder removed; the
+    log and the save still replay and verify elsewhere from the embedded panel, whose text
+    must match its recorded hash, and a verified record must embed every panel file."""
+    import shutil
+
+    src = tmp_path / "scenario"
+    src.mkdir()
+    mini_game(src, [U("us", "US-TM", "US", "1005"), U("su", "SU-TM", "SU", "1015")],
+              hexes=[{"at": "1010", "terrain": "forest"}])
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    log, save = away / "game.log", away / "game.json"
+    runner = CliRunner()
+    played = runner.invoke(cli, ["play", str(src / "scenario.toml"), "--players", "random,random",
+                                 "--seed", "2", "--log", str(log), "--save", str(save)])
+    assert played.exit_code == 0, played.output
+    header = _records(log)[0]
+    panel_text = (src / "panel.toml").read_text(encoding="utf-8")
+    assert header["scenario_files"] == {"panel.toml": {
+        "sha256": __import__("hashlib").sha256(panel_text.encode()).hexdigest(),
+        "text": panel_text}}
+    assert json.loads(save.read_text())["header"]["scenario_files"] == header["scenario_files"]
+    shutil.rmtree(src)  # another machine: only the records
+    for record in (log, save):
+        ok = runner.invoke(cli, ["replay", str(record), "--verify", "--json"])
+        assert ok.exit_code == 0, ok.output
+        assert json.loads(ok.output)["verified"] is True
+
+    def edited(change: Callable[[dict[str, Any]], None], name: str) -> Path:
+        lines = log.read_text(encoding="utf-8").splitlines()
+        head = json.loads(lines[0])
+        change(head)
+        out = away / name
+        out.write_text("\n".join([json.dumps(head, sort_keys=True), *lines[1:]]) + "\n",
+                       encoding="utf-8")
+        return out
+
+    def forged(head: dict[str, Any]) -> None:
+        head["scenario_files"]["panel.toml"]["text"] += "\n# edited\n"
+
+    bad = runner.invoke(cli, ["replay", str(edited(forged, "forged.log")), "--verify"])
+    assert bad.exit_code != 0 and "does not match its recorded hash" in bad.output
+    gone = runner.invoke(cli, ["replay", str(edited(lambda h: h.pop("scenario_files"),
+                                                    "bare.log")), "--verify"])
+    assert gone.exit_code != 0 and "does not embed the panel file 'panel.toml'" in gone.output
