@@ -565,6 +565,42 @@ def shape_problems(value: Any, shape: Any, path: str, key: str, loc: _Locator | 
     raise TypeError(f"not a shape: {shape!r}")
 
 
+def shape_paths(shape: Any, prefix: str) -> set[str]:
+    """The key paths a :func:`shape_problems` shape accepts below ``prefix``, in the notation of
+    docs/scenario-format.md: ``a.b`` a key of a table, ``a[].b`` a key of each table of an array
+    (an array of plain values is just ``a``), ``a.<name>`` any key, ``a.<US|SU>`` one of those
+    keys. A table that takes no keys is its own path."""
+    if isinstance(shape, Req):
+        return shape_paths(shape.shape, prefix)
+    if isinstance(shape, Either):
+        return set().union(*(shape_paths(s, prefix) for s in shape.shapes))
+    if isinstance(shape, list):
+        inner = shape_paths(shape[0], f"{prefix}[]")
+        return {prefix} if inner == {f"{prefix}[]"} else inner
+    if isinstance(shape, MapOf):
+        name = "<" + "|".join(shape.keys) + ">" if shape.keys is not None else "<name>"
+        return shape_paths(shape.shape, f"{prefix}.{name}")
+    if isinstance(shape, dict) and shape:
+        return set().union(*(shape_paths(v, f"{prefix}.{k}") for k, v in shape.items()))
+    return {prefix}
+
+
+def core_key_paths() -> set[str]:
+    """Every key path of the core's part of the scenario format (docs/scenario-format.md): the
+    keys the core reads and refuses others of; ``sides`` and the system tables are open to the
+    system (each system's ``scenario_shapes`` gives its own)."""
+    from hexwar.core.board import _BOARD_KEYS, _PLACEMENT_KEYS
+
+    systems = {"sides", "victory", "setup", "special", "reinforcements"}
+    out = {f"scenario.{k}" for k in _HEAD_KEYS} | {"sides.<name>"}
+    out |= {f"units[].{k}" for k in _UNIT_KEYS if k != "enter"}
+    out |= {f"units[].enter.{k}" for k in _ENTER_KEYS}
+    out |= {f"board.{k}" for k in _BOARD_KEYS if k != "panels"}
+    out |= {f"board.panels[].{k}" for k in _PLACEMENT_KEYS}
+    out |= {k for k in _TOP_KEYS if k in systems - {"sides"}}
+    return out
+
+
 def _hashable(value: Any) -> bool:
     try:
         hash(value)

@@ -146,22 +146,32 @@ def hexwar_register_commands(group: click.Group) -> None:
         group.add_command(firepower)
 
 
+def scenario_shapes() -> dict[str, Any]:
+    """Firepower's part of the scenario format, by table (docs/scenario-format.md lists every key;
+    ``tests/test_scenario_format.py`` checks it): per side ``sequence_units`` and ``impulses``
+    (Firepower 6.1), ``[setup] depth``, ``[special] fold`` (Firepower 7), no victory keys."""
+    from hexwar.core.scenario import IntRange, MapOf
+
+    return {
+        "sides": MapOf({"title": str, "sequence_units": IntRange(1, 100),
+                        "impulses": IntRange(1, 100)}),
+        "setup": {"depth": IntRange(1, 1000)},
+        "special": {"fold": str},
+        "victory": {},
+    }
+
+
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     """The Firepower parts of a scenario: per side ``sequence_units`` and ``impulses``
     (Firepower 6.1), ``[setup] depth``, ``[special] fold`` (Firepower 7); two sides."""
-    from hexwar.core.scenario import IntRange, MapOf, shape_problems
+    from hexwar.core.scenario import shape_problems
 
     path = scenario.path
     problems: list[Problem] = []
-    side_shape = MapOf({"title": str, "sequence_units": IntRange(1, 100),
-                        "impulses": IntRange(1, 100)})
-    problems.extend(shape_problems(dict(scenario.sides), side_shape, path, "sides"))
-    problems.extend(shape_problems(scenario.raw.get("setup", {}), {"depth": IntRange(1, 1000)},
-                                   path, "setup"))
-    problems.extend(shape_problems(scenario.raw.get("special", {}), {"fold": str}, path,
-                                   "special"))
-    problems.extend(shape_problems(scenario.raw.get("victory", {}), {}, path, "victory"))
+    for part, shape in scenario_shapes().items():
+        value = dict(scenario.sides) if part == "sides" else scenario.raw.get(part, {})
+        problems.extend(shape_problems(value, shape, path, part))
     special = scenario.raw.get("special", {})
     fold = special.get("fold") if isinstance(special, dict) else None
     if isinstance(fold, str) and not (fold.isascii() and fold.isalpha() and len(fold) <= 3):
