@@ -66,8 +66,8 @@ class MbtAI:
             return 0.0
         if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             return 0.0
-        revealed = t.state.get("revealed")
-        moving = t.state.get("order") in ("M", "FM") if revealed else False
+        # an enemy's order is in its view only once revealed (MBT 6.2.1): else "non-moving"
+        moving = t.state.get("order") in ("M", "FM")
         return rules.kill_probability(f.id, t.id, w.name, ammo, overwatch=overwatch,
                                       target_moving=moving)
 
