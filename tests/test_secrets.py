@@ -664,3 +664,51 @@ def test_save_and_log_embed_panel_files_and_rebuild_without_them(tmp_path: Path)
     gone = runner.invoke(cli, ["replay", str(edited(lambda h: h.pop("scenario_files"),
                                                     "bare.log")), "--verify"])
     assert gone.exit_code != 0 and "does not embed the panel file 'panel.toml'" in gone.output
+
+
+# -- issue 9, item 2 (the rest): keyed dice, a secret seed -----------------------------------------
+
+def _keyed_words(seed: int, n: int) -> list[int]:
+    """The documented construction (CORE-56), written out independently of core/dice.py."""
+    import hashlib
+    import struct
+
+    key = hashlib.sha256(f"hexwar-dice-v1:{seed}".encode()).digest()
+    words: list[int] = []
+    block = 0
+    while len(words) < n:
+        digest = hashlib.blake2b(block.to_bytes(8, "big"), key=key).digest()
+        words.extend(struct.unpack(">16I", digest))
+        block += 1
+    return words[:n]
+
+
+def test_dice_are_blake2b_keyed_by_the_seed() -> None:
+    """CORE-56: every face is a word of BLAKE2b keyed by the seed over a counter, reduced with
+    rejection; so the public faces are outputs of a keyed function, never a generator state
+    (a Mersenne Twister's state is rebuilt from 624 of its outputs)."""
+    import random
+
+    from hexwar.core.dice import Dice
+
+    dice = Dice(20261201)
+    faces = [dice.d10_zero("test") for _ in range(200)]
+    words = [w for w in _keyed_words(20261201, 400) if w < (2 ** 32 // 10) * 10]
+    assert faces == [w % 10 for w in words[:200]]
+    twister = random.Random(20261201)
+    assert faces != [twister.randrange(10) for _ in range(200)]
+    assert faces != [Dice(20261202).d10_zero("test") for _ in range(200)]
+
+
+def test_play_without_a_seed_draws_a_secret_one(tmp_path: Path) -> None:
+    """CORE-56: a seed a player can guess gives away every roll; ``hexwar play`` without
+    ``--seed`` draws a fresh, large one, recorded in the umpire's log only."""
+    seeds = []
+    for i in range(2):
+        full, sides = tmp_path / f"full{i}.log", tmp_path / f"us{i}.log"
+        result = CliRunner().invoke(cli, ["play", "mbt:basic-a", "--players", "random,random",
+                                          "--log", str(full), "--log-side", f"NATO={sides}"])
+        assert result.exit_code == 0, result.output
+        seeds.append(_records(full)[0]["seed"])
+        assert "seed" not in _records(sides)[0]
+    assert seeds[0] != seeds[1] and all(s > 10 ** 9 for s in seeds)
