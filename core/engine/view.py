@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -50,13 +49,13 @@ class SideView:
     def units(self) -> dict[str, dict[str, Any]]:
         game, side = self._game, self.side
         if side is None:
-            return {k: copy.deepcopy(game.state.units[k].to_dict()) for k in sorted(game.state.units)}
+            return {k: _copied(game.state.units[k].to_dict()) for k in sorted(game.state.units)}
         shown_units: dict[str, dict[str, Any]] = {}
         for unit_id in sorted(game.hooks.visible_units(game, side)):
             shown = game.hooks.unit_view(game, side, unit_id)
             if shown is not None:
                 # a copy: the shown dict may share the live unit's state
-                shown_units[str(shown.get("id", unit_id))] = copy.deepcopy(shown)
+                shown_units[str(shown.get("id", unit_id))] = _copied(shown)
         return shown_units
 
     @cached_property
@@ -93,7 +92,7 @@ class SideView:
 
     @cached_property
     def system_state(self) -> dict[str, Any]:
-        return copy.deepcopy(self._game.hooks.describe_state(self._game, self.side))
+        return _copied(self._game.hooks.describe_state(self._game, self.side))
 
     @cached_property
     def rules(self) -> Any:
@@ -120,6 +119,18 @@ class SideView:
 
     def enemy_units(self) -> dict[str, dict[str, Any]]:
         return {k: u for k, u in self.units.items() if u.get("side") != self.side}
+
+
+def _copied(value: Any) -> Any:
+    """A copy of JSON-like data (tables and arrays copied, other values shared: they are
+    immutable in a game's state), so a controller changing what it was shown changes nothing."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copied(v) for v in value)
+    return value
 
 
 def game_of(view: SideView) -> Game:
