@@ -92,7 +92,8 @@ class SideView:
 
     @cached_property
     def system_state(self) -> dict[str, Any]:
-        return _copied(self._game.hooks.describe_state(self._game, self.side))
+        shown: dict[str, Any] = _copied(self._game.hooks.describe_state(self._game, self.side))
+        return shown
 
     @cached_property
     def rules(self) -> Any:
