@@ -459,15 +459,12 @@ def _check_header(header: dict[str, Any], p: Path) -> None:
         raise DataError("the scenario text must be a string", path=str(p), key="header.scenario_text")
     if not isinstance(header["rules"], list) or not all(isinstance(r, str) for r in header["rules"]):
         raise DataError("the rules must be a list of names", path=str(p), key="header.rules")
-
-
     files = header.get("scenario_files", {})
     if not isinstance(files, dict) or not all(
             isinstance(k, str) and isinstance(v, dict) and isinstance(v.get("text"), str)
             and isinstance(v.get("sha256"), str) for k, v in files.items()):
         raise DataError("the embedded panel files must be {file: {sha256, text}}", path=str(p),
                         key="header.scenario_files")
-
 
 def header_scenario(header: Mapping[str, Any], path: str, *, verify: bool = False) -> Scenario:
     """The scenario a save's or a log's header embeds, with the panel files it embeds
