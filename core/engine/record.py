@@ -466,6 +466,7 @@ def _check_header(header: dict[str, Any], p: Path) -> None:
         raise DataError("the embedded panel files must be {file: {sha256, text}}", path=str(p),
                         key="header.scenario_files")
 
+
 def header_scenario(header: Mapping[str, Any], path: str, *, verify: bool = False) -> Scenario:
     """The scenario a save's or a log's header embeds, with the panel files it embeds
     (docs/decisions.md CORE-57): each file's text must match its recorded SHA-256, and with
