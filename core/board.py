@@ -784,7 +784,8 @@ def panel_path(entry: Mapping[str, Any], sources: Mapping[str, Any], base: Path,
     return None if source is None else Path(source.path)
 
 
-def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "") -> Board:
+def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "",
+                    files: Mapping[str, str] | None = None) -> Board:
     """Build a scenario's board from its ``[board]`` table.
 
     Format::
@@ -799,7 +800,9 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
         terrain = { "2G7" = "woods" }                           # scenario terrain changes
 
     Panel names are looked up among the ``panel`` data sources plugins register; ``file`` is
-    relative to the scenario file. Raises :class:`MapValidationError` with every problem.
+    relative to the scenario file, or the key of ``files`` (a save's embedded panel texts,
+    docs/decisions.md CORE-57), which is then never read from disk. Raises
+    :class:`MapValidationError` with every problem.
     """
     from hexwar.core.scenario import unknown_key_problems
 
@@ -824,8 +827,16 @@ def board_from_spec(spec: Mapping[str, Any], hooks: _DataHooks, *, path: str = "
             problems.extend(entry_problems)
             continue
         try:
-            where = panel_path(e, sources, base, key=key, path=path)
-            if where is not None:
+            embedded = (files or {}).get(e["file"]) if isinstance(e.get("file"), str) else None
+            where = None if embedded is not None else panel_path(e, sources, base, key=key,
+                                                                 path=path)
+            if embedded is not None:
+                from hexwar.core.safeload import parse_toml
+
+                source = f"{path}#{e['file']}"
+                panel = Panel.from_dict(parse_toml(embedded, path=source, what="panel"),
+                                        source=source)
+            elif where is not None:
                 panel = Panel.from_toml(where)
             else:
                 problems.append(Problem(

@@ -378,7 +378,9 @@ def _player_files(players: str) -> list[Path]:
 
 @cli.command()
 @click.argument("scenario")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's dice.")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the game's dice (default: a fresh secret one; a player who can guess "
+                   "the seed can predict every roll, docs/decisions.md CORE-56).")
 @click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
 @click.option("--players", default="ai,ai", show_default=True,
               help="One player per side, comma-separated: ai, random, human or script:FILE.")
@@ -395,9 +397,10 @@ def _player_files(players: str) -> list[Path]:
 @click.option("--final-svg", "final_svg", type=click.Path(dir_okay=False), default=None,
               help="Write the final position as an SVG picture (the umpire's, who sees all).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_path: str | None,
-         save_path: str | None, log_sides: tuple[str, ...], sign_key_file: str | None,
-         umpire_word: str, final_svg: str | None, as_json: bool) -> None:
+def play(scenario: str, seed: int | None, options_: tuple[str, ...], players: str,
+         log_path: str | None, save_path: str | None, log_sides: tuple[str, ...],
+         sign_key_file: str | None, umpire_word: str, final_svg: str | None,
+         as_json: bool) -> None:
     """Play SCENARIO (a file or a built-in name) to its end, then print a summary of the game:
     the result, each side's losses, the objectives and the key events in words.
 
@@ -405,6 +408,10 @@ def play(scenario: str, seed: int, options_: tuple[str, ...], players: str, log_
     decision explained; many choices are made in two steps; 'board', 'log', 'undo', 'save',
     'quit' and 'help' are commands. Two humans at one terminal (--players human,human) pass
     the device between turns behind a blank screen."""
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(10 ** 18)  # 18 digits: the most a log's integer may hold (CORE-21)
     from hexwar.core.engine.controllers import QuitRequest, Terminal
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.record import EventLog, save_game
@@ -561,10 +568,13 @@ def _print_notes(saved: Any) -> None:
 @click.argument("save", type=click.Path(exists=True, dir_okay=False))
 @click.option("--players", default=None, help="Players for the rest of the game (default: as saved).")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save here (default: SAVE).")
+@click.option("--log-side", "log_sides", multiple=True, metavar="SIDE=FILE",
+              help="Write SIDE's own log of the whole game to FILE, live as play goes on: only "
+                   "what SIDE may know, without the seed (repeatable).")
 @click.option("--sign-key-file", type=click.Path(dir_okay=False), default=None, help=_SIGN_KEY_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def resume(save: str, players: str | None, save_path: str | None, sign_key_file: str | None,
-           as_json: bool) -> None:
+def resume(save: str, players: str | None, save_path: str | None, log_sides: tuple[str, ...],
+           sign_key_file: str | None, as_json: bool) -> None:
     """Resume a saved game (a save, or a log) and play it to its end."""
     from hexwar.core.engine.controllers import QuitRequest, TerminalController
     from hexwar.core.engine.record import load_saved, save_game
@@ -579,7 +589,10 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
     inputs = [Path(save), *_player_files(players or ",".join(saved.players.values()))]
     if saved.kind == "save" and _same_file(Path(target), Path(save)):
         inputs = inputs[1:]  # a save goes on in itself
-    _check_outputs([("--save", target, "save")], inputs)
+    side_paths = _parse_log_sides(log_sides)
+    _check_outputs([("--save", target, "save"),
+                    *(("--log-side", path, "side-log") for path in side_paths.values())],
+                   inputs)  # a side log on the save itself is "also given to '--save'"
     _print_notes(saved)
     built: dict[str, Any] = {}
 
@@ -591,6 +604,10 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
         return built["controllers"]  # type: ignore[no-any-return]
 
     game = rebuild(saved, verify=True, controllers=players_of)
+    unknown = [s for s in side_paths if s not in game.state.sides]
+    if unknown:
+        raise click.BadParameter(f"the game has no side {unknown[0]!r} (its sides: "
+                                 f"{', '.join(game.state.sides)})", param_hint="'--log-side'")
     controllers, words = built["controllers"], built["words"]
     if game.pending is None:
         console.print("the saved game is already over")
@@ -607,17 +624,23 @@ def resume(save: str, players: str | None, save_path: str | None, sign_key_file:
     def rebuilt(g: Any) -> None:
         now["game"] = g
 
-    try:
-        game, result = _play_to_end(
-            game, controllers, ",".join(words[s] for s in game.state.sides),
-            on_decision=lambda g: save_game(g, target, players=words, signing_key=key)
-            if "human" in words.values() else None, rebuilt=rebuilt)
-    except QuitRequest as stop:
-        console.print(f"{escape(stop.side)} quit; the game is saved to {escape(target)} (resume "
-                      f"with: hexwar resume {escape(target)})", highlight=False)
-        return
-    finally:
-        save_game(now["game"], target, players=words, signing_key=key)
+    with ExitStack() as side_files:
+        for side, path in side_paths.items():
+            game.log.add_side_stream(side, side_files.enter_context(
+                open(path, "w", encoding="utf-8")))
+        try:
+            game, result = _play_to_end(
+                game, controllers, ",".join(words[s] for s in game.state.sides),
+                on_decision=lambda g: save_game(g, target, players=words, signing_key=key)
+                if "human" in words.values() else None, rebuilt=rebuilt)
+        except QuitRequest as stop:
+            console.print(f"{escape(stop.side)} quit; the game is saved to {escape(target)} "
+                          f"(resume with: hexwar resume {escape(target)})", highlight=False)
+            return
+        finally:
+            if side_paths:
+                now["game"].log.close()
+            save_game(now["game"], target, players=words, signing_key=key)
     _print_result(game, result, as_json)
 
 

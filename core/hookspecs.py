@@ -259,6 +259,17 @@ def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | No
 
 
 @hookspec(firstresult=True)
+def hexwar_side_rules(game: Game, view: SideView) -> object | None:
+    """Give the rules computations a controller of ``view.side`` may make (a line of sight, a hit
+    number): an object that answers only about units the side knows (``view.units``), as it
+    knows them.
+
+    Called: when a controller first reads ``view.rules``. A controller never gets the game
+    itself (docs/decisions.md CORE-55).
+    """
+
+
+@hookspec(firstresult=True)
 def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None:
     """Give the system's own public state (markers, smoke, objectives) for a view or a render.
 

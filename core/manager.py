@@ -603,8 +603,14 @@ class Hooks:
         caller = self._for(game, self._hook.hexwar_describe_state)
         return cast("dict[str, Any]", caller(game=game, side=side) or {})
 
+    def side_rules(self, game: Game, view: SideView) -> object | None:
+        caller = self._for(game, self._hook.hexwar_side_rules)
+        return cast("object | None", caller(game=game, view=view))
+
     def explain_decision(self, view: SideView, decision: Decision) -> str:
-        caller = self._for(view.game, self._hook.hexwar_explain_decision)
+        from hexwar.core.engine.view import game_of
+
+        caller = self._for(game_of(view), self._hook.hexwar_explain_decision)
         return cast(str, caller(view=view, decision=decision))
 
     def describe_event(self, game: Game | None, record: Mapping[str, Any]) -> str:

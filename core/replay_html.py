@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.controllers import ReplayController
-from hexwar.core.engine.record import EventLog, SavedGame, side_record
+from hexwar.core.engine.record import EventLog, SavedGame, header_scenario, side_record
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -209,10 +209,9 @@ def replay_html(saved: SavedGame, *, side: str | None = None,
     from hexwar.core.engine.game import Game
     from hexwar.core.errors import HexwarError
     from hexwar.core.render import render_board
-    from hexwar.core.scenario import Scenario
 
     header = saved.header
-    scenario = Scenario.from_text(header["scenario_text"], path=f"{saved.path}#scenario")
+    scenario = header_scenario(header, saved.path)
     if side is not None and side not in scenario.side_names():
         raise HexwarError(f"unknown side {side!r} (sides: {', '.join(scenario.side_names())})")
     extra = [r for r in header.get("rules", []) if r not in scenario.rules]

@@ -96,6 +96,9 @@ class Scenario:
     text: str
     path: str
     raw: Mapping[str, Any] = field(repr=False)
+    #: the text of each ``[board]`` panel ``file`` as written in the scenario, when the scenario
+    #: comes from a save or a log that embeds them (CORE-57); empty: read beside the scenario
+    files: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def sha256(self) -> str:
@@ -114,7 +117,10 @@ class Scenario:
         return cls.from_text(text, path=str(p))
 
     @classmethod
-    def from_text(cls, text: str, *, path: str = "<scenario>") -> Scenario:
+    def from_text(cls, text: str, *, path: str = "<scenario>",
+                  files: Mapping[str, str] | None = None) -> Scenario:
+        """Parse a scenario. ``files``: the text of panel files it names (``[board]`` panels'
+        ``file``), as a save or a log embeds them; those are never read from disk."""
         from hexwar.core.safeload import parse_toml
 
         try:
@@ -219,7 +225,7 @@ class Scenario:
         return cls(
             id=sid or "", title=title or "", system=system or "", rules=tuple(rules or ()),
             turns=turns or 1, sides=sides, units=tuple(units), board=board, victory=victory,
-            notes=notes or "", text=text, path=path, raw=raw,
+            notes=notes or "", text=text, path=path, raw=raw, files=dict(files or {}),
         )
 
     # -- used by the engine --------------------------------------------------------------------
@@ -230,6 +236,32 @@ class Scenario:
         """Systems other than the host whose units this scenario fields."""
         return tuple(sorted({u.type.split(":", 1)[0] for u in self.units} - {self.system}))
 
+    def panel_files(self) -> list[str]:
+        """The ``file`` of every ``[board]`` panel entry that names one, in order."""
+        entries = self.board.get("panels", [])
+        return [str(e["file"]) for e in entries if isinstance(entries, list)
+                and isinstance(e, Mapping) and isinstance(e.get("file"), str)] \
+            if isinstance(entries, list) else []
+
+    def embedded_files(self) -> dict[str, dict[str, str]]:
+        """Every panel file the board is built from, for a save's or a log's header (CORE-57):
+        ``{file as written: {"sha256": ..., "text": ...}}``, so that the record rebuilds the same
+        board on a machine without the files."""
+        from hexwar.core.safeload import confined, read_text
+
+        base = Path(self.path).parent if self.path else Path(".")
+        out: dict[str, dict[str, str]] = {}
+        for name in self.panel_files():
+            if name in out:
+                continue
+            if name in self.files:
+                text = self.files[name]
+            else:
+                where = confined(base, name, key="board.panels.file", path=self.path)
+                text = read_text(where, what="panel")
+            out[name] = {"sha256": hashlib.sha256(text.encode()).hexdigest(), "text": text}
+        return out
+
     def build_board(self, hooks: Hooks) -> Board:
         """Assemble the board; with a ``[board.geo]`` table it is also placed on the Earth
         (``board.geo``, a :class:`~hexwar.core.geo.GeoReference`)."""
@@ -239,7 +271,7 @@ class Scenario:
         key = self._board_key(hooks)
         board = _BOARDS.get(key)
         if board is None:
-            board = board_from_spec(self.board, hooks, path=self.path)
+            board = board_from_spec(self.board, hooks, path=self.path, files=self.files)
             geo = self.board.get("geo")
             board.geo = None if geo is None else GeoReference.from_mapping(geo, path=self.path)
             if len(_BOARDS) >= _BOARD_CACHE_SIZE:
@@ -260,6 +292,9 @@ class Scenario:
             if isinstance(e, str):
                 e = {"panel": e}
             if not isinstance(e, Mapping):
+                continue
+            if isinstance(e.get("file"), str) and e["file"] in self.files:
+                panels.append(hashlib.sha256(self.files[e["file"]].encode()).hexdigest())
                 continue
             try:
                 where = panel_path(e, sources, base, key="board.panels", path=self.path)
@@ -528,6 +563,42 @@ def shape_problems(value: Any, shape: Any, path: str, key: str, loc: _Locator | 
                                         line()))
         return problems
     raise TypeError(f"not a shape: {shape!r}")
+
+
+def shape_paths(shape: Any, prefix: str) -> set[str]:
+    """The key paths a :func:`shape_problems` shape accepts below ``prefix``, in the notation of
+    docs/scenario-format.md: ``a.b`` a key of a table, ``a[].b`` a key of each table of an array
+    (an array of plain values is just ``a``), ``a.<name>`` any key, ``a.<US|SU>`` one of those
+    keys. A table that takes no keys is its own path."""
+    if isinstance(shape, Req):
+        return shape_paths(shape.shape, prefix)
+    if isinstance(shape, Either):
+        return set().union(*(shape_paths(s, prefix) for s in shape.shapes))
+    if isinstance(shape, list):
+        inner = shape_paths(shape[0], f"{prefix}[]")
+        return {prefix} if inner == {f"{prefix}[]"} else inner
+    if isinstance(shape, MapOf):
+        name = "<" + "|".join(shape.keys) + ">" if shape.keys is not None else "<name>"
+        return shape_paths(shape.shape, f"{prefix}.{name}")
+    if isinstance(shape, dict) and shape:
+        return set().union(*(shape_paths(v, f"{prefix}.{k}") for k, v in shape.items()))
+    return {prefix}
+
+
+def core_key_paths() -> set[str]:
+    """Every key path of the core's part of the scenario format (docs/scenario-format.md): the
+    keys the core reads and refuses others of; ``sides`` and the system tables are open to the
+    system (each system's ``scenario_shapes`` gives its own)."""
+    from hexwar.core.board import _BOARD_KEYS, _PLACEMENT_KEYS
+
+    systems = {"sides", "victory", "setup", "special", "reinforcements"}
+    out = {f"scenario.{k}" for k in _HEAD_KEYS} | {"sides.<name>"}
+    out |= {f"units[].{k}" for k in _UNIT_KEYS if k != "enter"}
+    out |= {f"units[].enter.{k}" for k in _ENTER_KEYS}
+    out |= {f"board.{k}" for k in _BOARD_KEYS if k != "panels"}
+    out |= {f"board.panels[].{k}" for k in _PLACEMENT_KEYS}
+    out |= {k for k in _TOP_KEYS if k in systems - {"sides"}}
+    return out
 
 
 def _hashable(value: Any) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.view import game_of
 from hexwar.core.errors import DataError, HexwarError, RulesError
 from hexwar.core.safeload import read_text
 from hexwar.core.types import Choice
@@ -237,14 +238,12 @@ class TerminalController:
     def _header(self, decision: Decision, view: SideView) -> str:
         from hexwar.core.words import phase_title
 
-        game = getattr(view, "game", None)
+        game = game_of(view)
         phase = phase_title(game, view.phase) if view.phase else "-"
         return f"\n[{decision.side}] game-turn {view.turn}, {phase}"
 
     def _show_events(self, view: SideView, *, last: int | None = None) -> None:
-        game = getattr(view, "game", None)
-        if game is None:
-            return
+        game = game_of(view)  # the engine's own words for the records this side may read
         events = view.events()
         # everything since the last prompt (the whole game at the first), or the last ``last``
         start = max(0, len(events) - last) if last else (self._seen or 0)
@@ -285,7 +284,7 @@ class TerminalController:
         elif word == "save":
             self._save(view, rest.strip() or None)
         elif word == "undo":
-            game = view.game
+            game = game_of(view)
             own = [i for i, d in enumerate(game.decisions) if d.get("side") == self.side]
             if not own:
                 self._out.write("  nothing of yours to undo yet\n")
@@ -306,7 +305,7 @@ class TerminalController:
 
         from hexwar.core.render import render_game
 
-        game = view.game
+        game = game_of(view)
         folder = self.terminal.board_dir or Path(tempfile.gettempdir())
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in f"{game.scenario.id}-{self.side}")
         path = folder / f"hexwar-board-{safe}.svg"
@@ -318,12 +317,12 @@ class TerminalController:
 
     def _save(self, view: SideView, path: str | None) -> None:
         if self.terminal.save is not None:
-            where = self.terminal.save(view.game, path)
+            where = self.terminal.save(game_of(view), path)
         else:
             from hexwar.core.engine.record import save_game
 
             where = path or "hexwar-save.json"
-            save_game(view.game, where)
+            save_game(game_of(view), where)
         self._out.write(f"  saved to {where} (resume with: hexwar resume {where})\n")
 
     def _ask(self, decision: Decision, view: SideView, asked: Decision, text: str,
@@ -358,7 +357,7 @@ class TerminalController:
         from 1 as the system explains the group's choices."""
         from hexwar.core.words import unit_name
 
-        game = getattr(view, "game", None)
+        game = game_of(view)
         head = decision.prompt or decision.kind
         lines = [f"{head} ({decision.rule})" if decision.rule else head,
                  f"  {len(decision.options or [])} choices: first choose one of these, then what "
@@ -487,7 +486,8 @@ def default_explanation(decision: Decision) -> str:
 def explain_with_hooks(view: SideView, decision: Decision) -> str:
     """The game's ``hexwar_explain_decision`` answer: the system's explanation, or the core's
     :func:`default_explanation`."""
-    return view.game.hooks.explain_decision(view, decision)
+
+    return game_of(view).hooks.explain_decision(view, decision)
 
 
 def make_controller(word: str, side: str, seed: int,

@@ -104,6 +104,8 @@ class Game:
             "scenario": self.scenario.id,
             "scenario_sha256": self.scenario.sha256,
             "scenario_text": self.scenario.text,
+            # the panel files the board is built from, so the record rebuilds anywhere (CORE-57)
+            **({"scenario_files": files} if (files := self.scenario.embedded_files()) else {}),
             "seed": self.seed,
         }
 

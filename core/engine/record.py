@@ -29,6 +29,7 @@ from hexwar.core.safeload import read_text
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
 
 LOG_FORMAT = "hexwar-log"
 #: version 2: JSON Lines flushed per record, closing ``end`` record
@@ -82,6 +83,19 @@ class EventLog:
                 stream.write(json.dumps(shown, sort_keys=True) + "\n")
                 stream.flush()
                 self._side_records[side] += 1
+
+    def add_side_stream(self, side: str, stream: IO[str]) -> None:
+        """Start ``side``'s own log in ``stream`` now: every record so far that the side may see
+        (a resumed game's replayed history), then each new one, live."""
+        written = 0
+        for record in self.events:
+            shown = side_record(record, side)
+            if shown is not None:
+                stream.write(json.dumps(shown, sort_keys=True) + "\n")
+                written += 1
+        stream.flush()
+        self._side_streams[side] = stream
+        self._side_records[side] = written
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._stream is None and self._mac is None:
@@ -463,6 +477,34 @@ def _check_header(header: dict[str, Any], p: Path) -> None:
         raise DataError("the scenario text must be a string", path=str(p), key="header.scenario_text")
     if not isinstance(header["rules"], list) or not all(isinstance(r, str) for r in header["rules"]):
         raise DataError("the rules must be a list of names", path=str(p), key="header.rules")
+    files = header.get("scenario_files", {})
+    if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, dict) and isinstance(v.get("text"), str)
+            and isinstance(v.get("sha256"), str) for k, v in files.items()):
+        raise DataError("the embedded panel files must be {file: {sha256, text}}", path=str(p),
+                        key="header.scenario_files")
+
+
+def header_scenario(header: Mapping[str, Any], path: str, *, verify: bool = False) -> Scenario:
+    """The scenario a save's or a log's header embeds, with the panel files it embeds
+    (docs/decisions.md CORE-57): each file's text must match its recorded SHA-256, and with
+    ``verify`` every ``file`` panel the scenario names must be embedded (a record made before
+    files were embedded resolves them beside the record, as it always did, when not verifying)."""
+    from hexwar.core.scenario import Scenario
+
+    embedded = header.get("scenario_files") or {}
+    for name, entry in embedded.items():
+        if hashlib.sha256(entry["text"].encode()).hexdigest() != entry["sha256"]:
+            raise DataError(f"the embedded panel file {name!r} does not match its recorded hash",
+                            path=path, key=f"header.scenario_files.{name}")
+    scenario = Scenario.from_text(header["scenario_text"], path=f"{path}#scenario",
+                                  files={k: v["text"] for k, v in embedded.items()})
+    missing = [f for f in scenario.panel_files() if f not in embedded]
+    if verify and missing:
+        raise DataError(f"the header does not embed the panel file {missing[0]!r} the scenario "
+                        f"names, so the board cannot be checked", path=path,
+                        key="header.scenario_files")
+    return scenario
 
 
 def _check_decisions(decisions: Iterable[Any], p: Path) -> None:

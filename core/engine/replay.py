@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.controllers import ReplayController, TerminalController
-from hexwar.core.engine.record import SavedGame
+from hexwar.core.engine.record import SavedGame, header_scenario
 from hexwar.core.errors import DataError, HexwarError, ReplayMismatch
 
 if TYPE_CHECKING:
@@ -87,10 +87,9 @@ def rebuild(saved: SavedGame, *, verify: bool = True,
     replaced by the recorded one, so that whatever it remembers is what it would have remembered
     had the game never been interrupted."""
     from hexwar.core.engine.game import Game
-    from hexwar.core.scenario import Scenario
 
     header = saved.header
-    scenario = Scenario.from_text(header["scenario_text"], path=f"{saved.path}#scenario")
+    scenario = header_scenario(header, saved.path, verify=verify)
     recorded_sha = header.get("scenario_sha256")
     if recorded_sha != scenario.sha256 and (verify or recorded_sha is not None):
         raise DataError("the embedded scenario does not match its recorded hash"

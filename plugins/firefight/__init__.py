@@ -19,6 +19,8 @@ Modules, in rule order:
 * ``addenda``: the map options of the Firefight Addenda
 * ``rules``: the optional rules of Firefight II and III (Firefight 10.0-28.0)
 * ``ai``: the AI controller
+* ``knowledge``: the rules computations a controller may make from its side's view
+  (``view.rules``: docs/decisions.md CORE-55)
 * ``cli``: the table-side commands (``hexwar firefight fire``)
 * ``explain``: decisions in words for the terminal (attacks with their Attack Rating, steps with
   their MP cost)

@@ -16,7 +16,11 @@
   units); every 155mm battery dedicated (Firefight 21.1) and the Priority Targets marked (Firefight 21.2).
 * Overrun (Firefight 28.0): shoot at the most valuable unit; stay only while the exchange favours it.
 
-It decides from its side's view: enemy units come from ``view.units`` only.
+It decides from its side's view alone (docs/decisions.md CORE-55): units come from ``view.unit()``
+and ``view.known_units()`` (a face-down enemy is an anonymous counter that claims a kind, dummy or
+not), markers from ``view.system_state``, and every rules computation (a line of sight, an
+attack's outcomes, a deployment's legality) from ``view.rules`` (``knowledge.py``), which answers
+only about units the side knows.
 """
 
 from __future__ import annotations
@@ -28,20 +32,39 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firefight.fire import choose_weapon, describe_attack, resolve_attack
-from hexwar.plugins.firefight.sighting import has_los, in_defilade_geom
+from hexwar.plugins.firefight.sighting import defilade_sides, in_defilade_geom
 from hexwar.plugins.firefight.state import is_vehicle
 from hexwar.plugins.firefight.victory import area
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
-    from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.engine.view import SideView
+    from hexwar.plugins.firefight.knowledge import FirefightRules
 
 #: probability of each two-dice total
 ROLL_P = {t: (6 - abs(t - 7)) / 36 for t in range(2, 13)}
 VALUE = {"tank": 1.0, "apc": 0.8, "personnel": 0.6}
+#: the threat a face-down enemy counter is guessed to pose in an overrun: the AI cannot know what
+#: is under it (Firefight 11.0), nor whether it is a dummy (Firefight 12.0)
+FACE_DOWN_THREAT = 0.15
+
+
+def face_down(u: Unit) -> bool:
+    """A face-down counter as its enemy is shown it (Firefight 11.0)."""
+    return bool(u.state.get("face_down"))
+
+
+def looks_like_vehicle(u: Unit) -> bool:
+    """A vehicle as far as the side knows: a face-down counter by the kind it claims."""
+    if face_down(u):
+        return u.state.get("kind") == "vehicle"
+    return is_vehicle(u)
+
+
+def rules_of(view: SideView) -> FirefightRules:
+    rules: FirefightRules = view.rules
+    return rules
 
 
 class FirefightAI:
@@ -51,23 +74,23 @@ class FirefightAI:
         self.side = side
         self.rng = random.Random(f"{seed}:{side}:firefight-ai")
         self._obj: dict[str, Any] | None = None
-        self._enemy_cache: tuple[tuple[int, str], list[Unit]] | None = None
-        self._held: tuple[tuple[int, str], list[int]] | None = None
-        self._seen_memo: dict[tuple[int, str], int] = {}
+        #: caches for one decision: each decision comes with a view of its own
+        self._enemy_cache: tuple[SideView, list[Unit]] | None = None
+        self._held: tuple[SideView, list[int]] | None = None
+        self._seen_memo: tuple[SideView, dict[str, int]] | None = None
 
     # -- helpers ----------------------------------------------------------------------------
-    def hints(self, game: Game) -> dict[str, Any]:
+    def hints(self, view: SideView) -> dict[str, Any]:
         if self._obj is None:
-            ai = game.scenario.raw.get("special", {}).get("ai", {})
-            self._obj = dict(ai.get(self.side, {"posture": "attack", "objective": ""}))
+            self._obj = rules_of(view).ai_hints()
             obj = str(self._obj.get("objective", ""))
             hexes: frozenset[Hex] = frozenset()
             groups: list[frozenset[Hex]] = []
             for part in (x.strip() for x in obj.split(",") if x.strip()):
-                found = area(game.board, part)  # a place name, or a hex label
+                found = area(view.board, part)  # a place name, or a hex label
                 if not found:
                     try:
-                        found = frozenset({game.board.parse(part)})
+                        found = frozenset({view.board.parse(part)})
                     except ValueError:
                         found = frozenset()
                 if found:
@@ -77,54 +100,49 @@ class FirefightAI:
             self._obj["hexes"] = hexes
         return self._obj
 
-    def posture(self, game: Game) -> str:
-        p = str(self.hints(game).get("posture", "attack"))
+    def posture(self, view: SideView) -> str:
+        p = str(self.hints(view).get("posture", "attack"))
         if p == "exit_late":
-            return "exit" if game.state.turn >= game.scenario.turns - 6 else "defend"
+            return "exit" if view.turn >= view.turns - 6 else "defend"
         return p
 
-    def dist_obj(self, game: Game, h: Hex) -> int:
+    def dist_obj(self, view: SideView, h: Hex) -> int:
         """Distance to the objective; with several objectives (Scn 6), each is weighed by how
         many friendly units already hold it, so the force splits between them."""
-        groups: list[frozenset[Hex]] = self.hints(game).get("groups", [])
+        groups: list[frozenset[Hex]] = self.hints(view).get("groups", [])
         if not groups:
             return 0
         if len(groups) == 1:
             return min(h.distance(x) for x in groups[0])
-        key = (len(game.decisions), game.state.phase)
-        if self._held is None or self._held[0] != key:
-            held = [sum(1 for u in game.state.units_of(self.side) if u.hex in g) for g in groups]
-            self._held = (key, held)
+        if self._held is None or self._held[0] is not view:
+            own = view.own_unit_objects()
+            held = [sum(1 for u in own if u.hex in g) for g in groups]
+            self._held = (view, held)
         held = self._held[1]
         return min(min(h.distance(x) for x in g) + (0 if h in g else min(2 * n, 12))
                    for g, n in zip(groups, held, strict=True))
 
     def enemies(self, view: SideView) -> list[Unit]:
-        """Enemy units this side may see (their hexes only are used: a disguised counter's
-        position is public, its identity is not read)."""
-        game = view.game
-        key = (len(game.decisions), game.state.phase)
-        if self._enemy_cache is not None and self._enemy_cache[0] == key:
+        """Enemy units on the map this side may see, as it sees them (a face-down counter is
+        anonymous: its hex and claimed kind are all the AI knows of it)."""
+        if self._enemy_cache is not None and self._enemy_cache[0] is view:
             return self._enemy_cache[1]
-        visible = game.hooks.visible_units(game, self.side)
-        out = [game.state.units[k] for k in sorted(visible)
-               if k in game.state.units and game.state.units[k].side != self.side
-               and game.state.units[k].hex is not None]
-        self._enemy_cache = (key, out)
+        out = [u for u in view.enemy_unit_objects() if u.hex is not None]
+        self._enemy_cache = (view, out)
         return out
 
     # -- fire ---------------------------------------------------------------------------------
-    def ev(self, game: Game, opt: Mapping[str, Any], mode: str) -> float:
+    def ev(self, view: SideView, opt: Mapping[str, Any], mode: str) -> float:
         fid = opt["firers"][0]
-        f, t = game.state.units[fid], game.state.units[opt["target"]]
-        w = choose_weapon(game, f, t, opt["weapons"].get(fid))
-        att = describe_attack(game, f, t, w, mode)
-        value = VALUE.get(att["target_class"], 0.6) + 0.2 * len(t.state.get("passengers", []))
-        if t.hex is not None and t.hex in self.hints(game)["hexes"]:
+        t = view.unit(opt["target"])
+        _line, target_class, results = rules_of(view).attack(fid, t.id, opt["weapons"].get(fid),
+                                                             mode)
+        value = VALUE.get(target_class, 0.6) + 0.2 * len(t.state.get("passengers", []))
+        if t.hex is not None and t.hex in self.hints(view)["hexes"]:
             value *= 2.0  # it holds the objective
         out = 0.0
         for roll, p in ROLL_P.items():
-            res = resolve_attack(game, att, roll)["result"]
+            res = results[roll]
             if res == "K":
                 out += p
             elif res in ("Kf", "Km"):
@@ -135,25 +153,24 @@ class FirefightAI:
         return out * value
 
     def attack(self, decision: Decision, view: SideView) -> Any:
-        game = view.game
         mode = str(decision.context.get("mode", "direct"))
         opts = [o for o in decision.options or () if isinstance(o, Mapping) and "firers" in o]
         if not opts:
             return "pass"
-        attacker = self.posture(game) in ("attack", "exit")
+        attacker = self.posture(view) in ("attack", "exit")
         by_target: dict[str, list[tuple[float, str, str]]] = {}
         best_for_firer: dict[str, tuple[float, str, str]] = {}
         for o in opts:
-            e = self.ev(game, o, mode)
+            e = self.ev(view, o, mode)
             fid = o["firers"][0]
             line = o["weapons"][fid]
             if e > best_for_firer.get(fid, (-1.0, "", ""))[0]:
                 best_for_firer[fid] = (e, o["target"], line)
         for fid, (e, tid, line) in best_for_firer.items():
-            f = game.state.units[fid]
+            f = view.unit(fid)
             need = 0.05 if mode == "direct" else 0.08
-            t = game.state.units[tid]
-            close = f.hex is not None and (self.dist_obj(game, f.hex) <= 4 or (
+            t = view.unit(tid)
+            close = f.hex is not None and (self.dist_obj(view, f.hex) <= 4 or (
                 t.hex is not None and f.hex.distance(t.hex) <= 6))  # objective or a threat
             if attacker and is_vehicle(f) and not f.state.get("moved") and not f.state.get("Km") \
                     and not close:
@@ -182,42 +199,42 @@ class FirefightAI:
                 "weapons": {c[1]: c[2] for c in chosen}}
 
     # -- movement -----------------------------------------------------------------------------
-    def cover(self, game: Game, h: Hex, enemies: list[Unit]) -> float:
-        t = game.board.terrain_of.get(h)
+    def cover(self, view: SideView, h: Hex, enemies: list[Unit]) -> float:
+        t = view.board.terrain_of.get(h)
         c = 0.3 if t in ("forest", "town") else 0.0
         seen = 0
+        rules = rules_of(view)
         for e in enemies:
             assert e.hex is not None
-            if e.hex.distance(h) <= 25 and has_los(game, e.hex, h):
+            if e.hex.distance(h) <= 25 and rules.los(e.hex, h):
                 seen += 1
-                if in_defilade_geom(game.board, e.hex, h):
+                if in_defilade_geom(view.board, e.hex, h):
                     c += 0.1
         return c - 0.08 * seen
 
     def move(self, decision: Decision, view: SideView) -> Any:
-        game = view.game
         opts = list(decision.options or ())
         enemies = self.enemies(view)
-        posture = self.posture(game)
+        posture = self.posture(view)
         dis = [o for o in opts if isinstance(o, Mapping) and "dismount" in o]
         for o in dis:
-            v = game.state.units[o["dismount"]]
+            v = view.unit(o["dismount"])
             assert v.hex is not None
             near_enemy = any(e.hex is not None and e.hex.distance(v.hex) <= 6 for e in enemies)
-            if near_enemy or self.dist_obj(game, v.hex) <= 2:
+            if near_enemy or self.dist_obj(view, v.hex) <= 2:
                 return o
         moves = [o for o in opts if isinstance(o, Mapping) and "move" in o]
         if not moves:
             return "pass"
         cands = []
         for o in moves:
-            u = game.state.units[o["move"]]
+            u = view.unit(o["move"])
             if u.hex is None:
                 cands.append((0, o))
                 continue
-            d = self.dist_obj(game, u.hex)
+            d = self.dist_obj(view, u.hex)
             if posture == "defend":
-                if d <= 1 and u.hex in self.hints(game)["hexes"] | set():
+                if d <= 1 and u.hex in self.hints(view)["hexes"] | set():
                     continue
                 if d <= 2:
                     continue
@@ -229,45 +246,42 @@ class FirefightAI:
         return self.rng.choice(cands)[1]
 
     def step(self, decision: Decision, view: SideView) -> Any:
-        game = view.game
         uid = str(decision.context.get("unit"))
-        u = game.state.units[uid]
+        u = view.unit(uid)
         opts = list(decision.options or ())
         enemies = self.enemies(view)
-        posture = self.posture(game)
-        edge = str(self.hints(game).get("edge", ""))
+        posture = self.posture(view)
+        edge = str(self.hints(view).get("edge", ""))
         best: tuple[float, Any] = (-1e9, "stop" if "stop" in opts else opts[0])
         here = u.hex
-        d0 = self.dist_obj(game, here) if here is not None else 99
-        mined = self.mined_hexes(game, u)
+        d0 = self.dist_obj(view, here) if here is not None else 99
+        mined = self.mined_hexes(view, u)
         for o in opts:
             if o == "stop":
                 if here is None:
                     continue
-                s = self.cover(game, here, enemies)
+                s = self.cover(view, here, enemies)
                 if posture in ("attack", "exit") and d0 > 0:
                     s -= 0.6
             elif isinstance(o, Mapping) and o.get("exit"):
                 assert here is not None
-                from hexwar.plugins.firefight.movement import edge_of
-
-                s = 50.0 if posture == "exit" and edge in edge_of(game, here) else -50.0
-                if posture == "exit" and self.hints(game)["hexes"] and d0 > 3:
+                s = 50.0 if posture == "exit" and edge in rules_of(view).edges(here) else -50.0
+                if posture == "exit" and self.hints(view)["hexes"] and d0 > 3:
                     s = -50.0
             elif isinstance(o, Mapping) and "to" in o:
-                h = game.board.parse(str(o["to"]))
-                d = self.dist_obj(game, h)
+                h = view.board.parse(str(o["to"]))
+                d = self.dist_obj(view, h)
                 prog = d0 - d
                 if posture == "defend" and d0 <= 1:
                     prog = min(prog, 0)
-                s = prog * 1.0 + self.cover(game, h, enemies)
-                if here is not None and "road" in game.board.hexside_of.get((here, h), ()):
+                s = prog * 1.0 + self.cover(view, h, enemies)
+                if here is not None and "road" in view.board.hexside_of.get((here, h), ()):
                     s += 0.3
                 if str(o["to"]) in mined:
                     s -= 2.5  # a Mine Marker (Firefight 18.0): its points attack whoever enters
                 foes = [e for e in enemies if e.hex == h]
                 if foes:  # only legal with Overrun (Firefight 28.0)
-                    s += self.overrun_value(game, u, foes)
+                    s += self.overrun_value(view, u, foes)
                 s += self.rng.random() * 0.05
             else:
                 s = -1.0
@@ -275,105 +289,104 @@ class FirefightAI:
                 best = (s, o)
         return best[1]
 
-    def mined_hexes(self, game: Game, unit: Unit) -> set[str]:
-        """Hexes whose mines would attack ``unit`` (Firefight 18.0, 25.0): the Mine Markers are public;
-        own hexes of five points or less are safe under the Friendly Minefields option."""
-        data = game.state.data.get("firefight.mines")
-        if not data or unit.state.get("dummy"):
+    def mined_hexes(self, view: SideView, unit: Unit) -> set[str]:
+        """Hexes whose mines would attack ``unit`` (Firefight 18.0, 25.0): the Mine Markers are public
+        (``view.system_state``); own hexes of five points or less are safe under the Friendly
+        Minefields option."""
+        shown = view.system_state
+        if ("minefields" not in shown and "artillery_mines" not in shown) or \
+                unit.state.get("dummy"):
             return set()
-        friendly = bool(game.scenario.raw.get("special", {}).get("friendly_minefields", False))
-        out = {k for k, f in data.get("fields", {}).items()
+        friendly = rules_of(view).friendly_minefields()
+        out = {str(f["hex"]) for f in shown.get("minefields", [])
                if not (friendly and f.get("side") == self.side and
                        (f.get("points") or 99) <= 5)}
-        out.update(data.get("artillery", {}))
+        out.update(str(f["hex"]) for f in shown.get("artillery_mines", []))
         return out
 
     # -- indirect fire -------------------------------------------------------------------------
-    def crowd(self, game: Game, label: str, enemies: list[Unit], radius: int = 1) -> int:
-        h = game.board.parse(label)
+    def crowd(self, view: SideView, label: str, enemies: list[Unit], radius: int = 1) -> int:
+        h = view.board.parse(label)
         return sum(2 if e.hex == h else 1 for e in enemies
                    if e.hex is not None and e.hex.distance(h) <= radius)
 
-    def friends_near(self, game: Game, label: str, radius: int) -> float:
+    def friends_near(self, view: SideView, label: str, radius: int) -> float:
         """Own units an impact there could hit: every unit in a zone is attacked, friend or
         foe (Firefight 8.6); adjacent ones count double."""
-        h = game.board.parse(label)
+        h = view.board.parse(label)
         out = 0.0
-        for u in game.state.units_of(self.side):
+        for u in view.own_unit_objects():
             if u.hex is not None and not u.state.get("carrier") and not u.state.get("dummy"):
                 d = u.hex.distance(h)
                 if d <= radius:
                     out += 1.5 if d <= 1 else 0.5
         return out
 
-    def open_friends_seen(self, game: Game, label: str) -> int:
+    def open_friends_seen(self, view: SideView, label: str) -> int:
         """Firefight 14.0, 14.11: what smoke on this enemy hex would blind: own units in the open (not
         Forest, Town or a defilade position) within 20 hexes that the hex sees."""
-        from hexwar.plugins.firefight.sighting import defilade_sides
-
-        key = (len(game.decisions), label)
-        if key in self._seen_memo:
-            return self._seen_memo[key]
-        if len(self._seen_memo) > 256:
-            self._seen_memo.clear()
-        h = game.board.parse(label)
+        if self._seen_memo is None or self._seen_memo[0] is not view:
+            self._seen_memo = (view, {})
+        memo = self._seen_memo[1]
+        if label in memo:
+            return memo[label]
+        h = view.board.parse(label)
         n = 0
-        for u in game.state.units_of(self.side):
+        rules = rules_of(view)
+        for u in view.own_unit_objects():
             if u.hex is None or u.state.get("carrier") or u.state.get("dummy"):
                 continue
-            if game.board.terrain_of.get(u.hex) in ("forest", "town") or \
-                    defilade_sides(game.board, u.hex):
+            if view.board.terrain_of.get(u.hex) in ("forest", "town") or \
+                    defilade_sides(view.board, u.hex):
                 continue
-            if u.hex.distance(h) <= 20 and has_los(game, h, u.hex):
+            if u.hex.distance(h) <= 20 and rules.los(h, u.hex):
                 n += 1
-        self._seen_memo[key] = n
+        memo[label] = n
         return n
 
-    def if_score(self, game: Game, opt: Mapping[str, Any], enemies: list[Unit]) -> float:
+    def if_score(self, view: SideView, opt: Mapping[str, Any], enemies: list[Unit]) -> float:
         """Worth of one request option (0 or less: not worth a mission)."""
         label = str(opt["hex"])
         kind = str(opt.get("kind", "he"))
-        attacker = self.posture(game) in ("attack", "exit")
-        objective: frozenset[Hex] = self.hints(game)["hexes"]
-        h = game.board.parse(label)
+        attacker = self.posture(view) in ("attack", "exit")
+        objective: frozenset[Hex] = self.hints(view)["hexes"]
+        h = view.board.parse(label)
         if kind == "he":
-            return self.crowd(game, label, enemies) - self.friends_near(game, label, 2)
+            return self.crowd(view, label, enemies) - self.friends_near(view, label, 2)
         if kind == "suppressive":  # Firefight 19.0: two turns faster but always scatters 1-2 hexes
             on_obj = bool(objective) and any(h.distance(x) <= 1 for x in objective)
             if not (attacker and on_obj) or not any(e.hex == h for e in enemies):
                 return 0.0
-            return (0.8 * self.crowd(game, label, enemies, 2) + 1.0
-                    - 1.5 * self.friends_near(game, label, 3))
+            return (0.8 * self.crowd(view, label, enemies, 2) + 1.0
+                    - 1.5 * self.friends_near(view, label, 3))
         if kind == "smoke":  # Firefight 14.0: blind the enemy overlooking an advance in the open
             if not attacker or not any(e.hex == h for e in enemies):
                 return 0.0
-            seen = self.open_friends_seen(game, label)
+            seen = self.open_friends_seen(view, label)
             return 0.6 * seen if seen >= 2 else 0.0
         return 0.0  # artillery mines (Firefight 25) and others: not requested by the AI
 
     def if_choice(self, decision: Decision, view: SideView) -> Any:
-        game = view.game
         enemies = self.enemies(view)
         if decision.kind == "firefight.adjust":
             opts = [o for o in decision.options or () if o != "pass"]
             if not opts:
                 return "pass"
-            return max(opts, key=lambda x: self.crowd(game, str(x), enemies)
-                       - self.friends_near(game, str(x), 2))
+            return max(opts, key=lambda x: self.crowd(view, str(x), enemies)
+                       - self.friends_near(view, str(x), 2))
         opts = [o for o in decision.options or () if isinstance(o, Mapping) and "hex" in o]
         if not opts:
             return "pass"
-        scored = [(self.if_score(game, o, enemies), i) for i, o in enumerate(opts)]
+        scored = [(self.if_score(view, o, enemies), i) for i, o in enumerate(opts)]
         best, i = max(scored, key=lambda x: (x[0], -x[1]))
         return opts[i] if best > 0 else "pass"
 
     def priority_mission(self, decision: Decision, view: SideView) -> Any:
         """Firefight 21.2: Priority Fire lands this turn: fire when enemies are within two hexes of a
         Priority Target and no friend is close."""
-        game = view.game
         enemies = self.enemies(view)
         hexes = [str(o) for o in decision.options or () if o != "pass"]
-        scored = [(self.crowd(game, x, enemies, 2) - 2 * self.friends_near(game, x, 2), x)
+        scored = [(self.crowd(view, x, enemies, 2) - 2 * self.friends_near(view, x, 2), x)
                   for x in hexes]
         if not scored:
             return "pass"
@@ -381,26 +394,25 @@ class FirefightAI:
         return x if best >= 2 else "pass"
 
     # -- optional-rule set-up ------------------------------------------------------------------
-    def approach_targets(self, game: Game) -> list[Hex]:
+    def approach_targets(self, view: SideView) -> list[Hex]:
         """Where the enemy is heading: the objective when defending, else our own units."""
-        obj = sorted(self.hints(game)["hexes"])
-        if obj and self.posture(game) == "defend":
+        obj = sorted(self.hints(view)["hexes"])
+        if obj and self.posture(view) == "defend":
             return list(obj)
-        own = sorted({u.hex for u in game.state.units_of(self.side) if u.hex is not None})
+        own = sorted({u.hex for u in view.own_unit_objects() if u.hex is not None})
         return own or list(obj)
 
-    def mine_plan(self, game: Game, view: SideView, points: int) -> dict[str, int]:
+    def mine_plan(self, view: SideView, points: int) -> dict[str, int]:
         """Firefight 18.0: mines in chunks of five (safe for own units under the Addenda Friendly
         Minefields option) on the hexes that lie on the enemy's shortest approaches to
         :meth:`approach_targets`, two to six hexes out, roads first, spread apart."""
-        board = game.board
-        targets = self.approach_targets(game)
+        board = view.board
+        targets = self.approach_targets(view)
         sources: list[tuple[Hex, float]] = []
-        for k in sorted(game.hooks.visible_units(game, self.side)):
-            e = game.state.units.get(k)
-            if e is None or e.side == self.side or e.state.get("carrier"):
+        for e in view.enemy_unit_objects():
+            if e.state.get("carrier"):
                 continue
-            w = 1.5 if is_vehicle(e) else 1.0
+            w = 1.5 if looks_like_vehicle(e) else 1.0
             if e.hex is not None:
                 sources.append((e.hex, w))
             else:
@@ -410,7 +422,7 @@ class FirefightAI:
                         sources.append((board.parse(str(lbl)), w))
         if not targets or not sources or points <= 0:
             return {}
-        occupied = {u.hex for u in game.state.units.values() if u.hex is not None}
+        occupied = {u.hex for u in view.known_units() if u.hex is not None}
         cands: dict[Hex, int] = {}
         for t in targets:
             for h in t.within(6):
@@ -450,77 +462,78 @@ class FirefightAI:
         return plan
 
     def mines(self, decision: Decision, view: SideView) -> Any:
-        from hexwar.plugins.firefight.rules.mines import emplace_problem
-
-        game = view.game
-        plan = self.mine_plan(game, view, int(decision.context.get("points", 0)))
-        if plan and emplace_problem(game, self.side, plan) is None:
+        plan = self.mine_plan(view, int(decision.context.get("points", 0)))
+        if plan and rules_of(view).mines_problem(plan) is None:
             return plan
         opts = [o for o in decision.options or () if isinstance(o, Mapping) and o]
         return opts[-1] if opts else {}
 
     # -- overrun (Firefight 28.0) ------------------------------------------------------------------------
-    def best_ev(self, game: Game, firer: Unit, target: Unit) -> float:
+    def best_ev(self, view: SideView, firer: Unit, target: Unit) -> float:
         try:
-            w = choose_weapon(game, firer, target, None)
-            att = describe_attack(game, firer, target, w, "overrun")
+            _line, target_class, results = rules_of(view).attack(firer.id, target.id, None,
+                                                                 "overrun")
         except RulesError:
             return 0.0
-        value = VALUE.get(att["target_class"], 0.6)
+        value = VALUE.get(target_class, 0.6)
         out = 0.0
         for roll, p in ROLL_P.items():
-            res = resolve_attack(game, att, roll)["result"]
+            res = results[roll]
             out += p * (1.0 if res == "K" else 0.5 if res in ("Kf", "Km") else
                         0.3 if res == "S" else 0.0)
         return out * value
 
-    def overrun_value(self, game: Game, mover: Unit, foes: list[Unit]) -> float:
+    def overrun_value(self, view: SideView, mover: Unit, foes: list[Unit]) -> float:
         """Firefight 28.0: worth of entering an enemy hex: our best shot against all of theirs at range
         one (a face-down stack (Firefight 11.0) is an unknown risk)."""
-        if any(e.state.get("face_down") for e in foes):
+        if any(face_down(e) for e in foes):
             return -1.0
-        ours = max(self.best_ev(game, mover, e) for e in foes)
-        theirs = sum(self.best_ev(game, e, mover) for e in foes)
+        ours = max(self.best_ev(view, mover, e) for e in foes)
+        theirs = sum(self.best_ev(view, e, mover) for e in foes)
         return 2.0 * (ours - theirs) - 0.3
 
     def overrun_target(self, decision: Decision, view: SideView) -> Any:
-        game = view.game
-        firer = game.state.units[str(decision.context.get("firer"))]
+        firer = view.unit(str(decision.context.get("firer")))
         opts = [str(o) for o in decision.options or ()]
-        return max(opts, key=lambda t: (self.best_ev(game, firer, game.state.units[t]), t))
+
+        def worth(t: str) -> float:
+            try:
+                return self.best_ev(view, firer, view.unit(t))
+            except RulesError:  # a counter the side does not know by this name
+                return 0.0
+
+        return max(opts, key=lambda t: (worth(t), t))
 
     def overrun_continue(self, decision: Decision, view: SideView) -> Any:
-        """Stay for another firefight (Firefight 28.0) only if our expected damage beats theirs."""
-        game = view.game
-        mover = game.state.units[str(decision.context.get("unit"))]
+        """Stay for another firefight (Firefight 28.0) only if our expected damage beats theirs;
+        a face-down counter in the hex is an unknown threat (dummy or not, Firefight 11.0, 12.0)."""
+        mover = view.unit(str(decision.context.get("unit")))
         opts = list(decision.options or ())
-        foes = [e for e in game.state.units.values() if e.side != self.side
-                and e.hex is not None and e.hex == mover.hex and not e.state.get("carrier")
-                and not e.state.get("dummy")]
-        ours = max((self.best_ev(game, mover, e) for e in foes), default=0.0)
-        theirs = sum(self.best_ev(game, e, mover) for e in foes)
+        here = [e for e in view.enemy_unit_objects()
+                if e.hex is not None and e.hex == mover.hex and not e.state.get("carrier")]
+        foes = [e for e in here if not face_down(e)]
+        ours = max((self.best_ev(view, mover, e) for e in foes), default=0.0)
+        theirs = sum(self.best_ev(view, e, mover) for e in foes)
+        theirs += FACE_DOWN_THREAT * (len(here) - len(foes))
         leaves = [o for o in opts if isinstance(o, Mapping) and "leave" in o]
         if ours >= theirs or not leaves:
             return "stay"
         enemies = self.enemies(view)
-        return max(leaves, key=lambda o: (self.cover(game, game.board.parse(str(o["leave"])),
+        return max(leaves, key=lambda o: (self.cover(view, view.board.parse(str(o["leave"])),
                                                      enemies), str(o["leave"])))
 
     # -- deployment ----------------------------------------------------------------------------
     def deploy(self, decision: Decision, view: SideView) -> Any:
         """Firefight 9.13: defenders shift each unit up to two hexes into Forest, Town or a defilade
         position inside the deployment area; attackers keep the scenario's set-up."""
-        game = view.game
-        if self.posture(game) != "defend":
+        if self.posture(view) != "defend":
             return {}
-        from hexwar.plugins.firefight.setup import deployment_problem
-        from hexwar.plugins.firefight.sighting import defilade_sides
-
+        rules = rules_of(view)
         spec = {"zones": decision.context.get("zones", [])}
-        board = game.board
+        board = view.board
         placement: dict[str, str] = {}
         load: dict[Hex, int] = {}
-        units = [u for u in game.state.units_of(self.side)
+        units = [u for u in view.own_unit_objects()
                  if u.hex is not None and not u.state.get("carrier")]
         for u in units:
             if u.hex is not None:
@@ -537,16 +550,16 @@ class FirefightAI:
             for h in u.hex.within(2):
                 if h not in board.hexes or load.get(h, 0) >= 4 or value(h) <= best_v:
                     continue
-                if self.dist_obj(game, h) > self.dist_obj(game, u.hex) + 1:
+                if self.dist_obj(view, h) > self.dist_obj(view, u.hex) + 1:
                     continue
                 trial = {**placement, u.id: board.label(h)}
-                if deployment_problem(game, self.side, spec, trial) is None:
+                if rules.deployment_problem(spec, trial) is None:
                     best, best_v = h, value(h)
             if best != u.hex:
                 load[u.hex] -= 1
                 load[best] = load.get(best, 0) + 1
                 placement[u.id] = board.label(best)
-        ok = deployment_problem(game, self.side, spec, placement) is None
+        ok = rules.deployment_problem(spec, placement) is None
         return placement if ok else {}
 
     # -- entry point ---------------------------------------------------------------------------

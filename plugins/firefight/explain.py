@@ -15,7 +15,9 @@ def explain_decision(view: Any, decision: Any) -> str:
     """Describe a Firefight decision for a player at the terminal: each attack with its range
     and Attack Rating (Firefight 6.0), each step with its MP cost (Firefight 7.0). Options are
     numbered from 1, as the terminal reads them."""
-    game = view.game
+    from hexwar.core.engine.view import game_of
+
+    game = game_of(view)  # the engine's own words; the options are the side's own
     lines = [f"{decision.prompt} ({decision.rule})"]
     for i, o in enumerate(decision.options or (), start=1):
         text = json.dumps(o)

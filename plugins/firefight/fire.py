@@ -179,6 +179,14 @@ def invalidate_targets(game: Game) -> None:
     game.stash.pop(UNTARGETABLE)
 
 
+def _hidden_target(game: Game, side: str, target_id: str) -> bool:
+    """Not known to ``side`` at all, or known only under a disguise that also makes it
+    untargetable (a face-down counter, Firefight 11.0, 11.21)."""
+    if target_id not in game.hooks.visible_units(game, side):
+        return True
+    return target_id in untargetable(game, side)
+
+
 def untargetable(game: Game, side: str) -> dict[str, str]:
     """Units ``side`` may not attack now (``firefight_untargetable``), cached until
     :func:`invalidate_targets` or the next decision."""
@@ -257,20 +265,27 @@ def attack_problem(game: Game, firer: Unit, target: Unit, weapon_line: str | Non
 
 def check_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
                  weapons_by_firer: Mapping[str, str] | None, mode: str) -> None:
-    """Raise RulesError unless the announced attack is legal (Firefight 6.0, 6.13, 6.3)."""
-    if target_id not in game.state.units:
-        raise RulesError(f"no unit {target_id!r}", rule="Firefight 6.0")
+    """Raise RulesError unless the announced attack is legal (Firefight 6.0, 6.13, 6.3). A target
+    the side may not attack by that id whatever fires (no such unit, undrawn, an unseen passenger,
+    one disguised and untargetable such as a face-down counter) is refused, before any check of
+    the firers, in the words an off-map target gets, so naming ids probes nothing (FFD-44)."""
     if not firers:
         raise RulesError("an attack needs at least one firing unit", rule="Firefight 6.0")
     if len(set(firers)) != len(firers):
         raise RulesError("a unit may fire only once per Game-Turn", rule="Firefight 6.11")
+    for fid in firers:
+        if fid not in game.state.units or game.state.units[fid].side != side:
+            raise RulesError(f"{fid!r} is not a unit of {side}", rule="Firefight 6.0")
+    from hexwar.plugins.firefight.knowledge import known_ids
+    from hexwar.plugins.firefight.rules.observation import NO_SUCH_TARGET
+
+    if target_id not in game.state.units or (target_id not in known_ids(game, side)
+                                              and _hidden_target(game, side, target_id)):
+        raise RulesError(f"{firers[0]} may not fire at {target_id}: {strip_rule(NO_SUCH_TARGET)}",
+                         rule=rule_of(NO_SUCH_TARGET))
     target = game.state.units[target_id]
     for fid in firers:
-        if fid not in game.state.units:
-            raise RulesError(f"no unit {fid!r}", rule="Firefight 6.0")
         f = game.state.units[fid]
-        if f.side != side:
-            raise RulesError(f"{fid} is not a unit of {side}", rule="Firefight 6.0")
         why = attack_problem(game, f, target, (weapons_by_firer or {}).get(fid), mode)
         if why:
             raise RulesError(f"{fid} may not fire at {target_id}: {strip_rule(why)}",

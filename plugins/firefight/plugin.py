@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import (
@@ -207,7 +207,19 @@ def _schemas(scenario: Scenario) -> dict[str, Any]:
             "max": count, "units": [str], "exclude": [str]}
     setup = {"deploy": [{"side": Req(sides), "zones": [zone]}]}
     return {"victory": victory, "special": special, "setup": setup,
+            "sides": MapOf({"name": str}),
             "state": {"dummy": bool, "carrier": str}}
+
+
+def scenario_shapes() -> dict[str, Any]:
+    """Firefight's part of the scenario format, by table (docs/scenario-format.md lists every key
+    and ``tests/test_scenario_format.py`` checks the list against these shapes)."""
+    from types import SimpleNamespace
+
+    shapes = _schemas(cast("Scenario", SimpleNamespace(sides={}, victory={})))
+    return {"victory": shapes["victory"], "special": shapes["special"],
+            "setup": shapes["setup"], "sides": shapes["sides"],
+            "units[].state": shapes["state"]}
 
 
 @hookimpl
@@ -223,7 +235,7 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     if not isinstance(kind, str) or kind not in _VICTORY_KEYS:
         problems.append(Problem(f"unknown victory kind {kind!r}"[:80], path, "victory.kind",
                                 hint="one of " + ", ".join(sorted(_VICTORY_KEYS))))
-    for part in ("victory", "special", "setup"):
+    for part in ("victory", "special", "setup", "sides"):
         for p in shape_problems(scenario.raw.get(part, {}), schemas[part], path, part):
             if p.key == "victory.kind":
                 continue
@@ -405,3 +417,11 @@ def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str |
     from hexwar.plugins.firefight.words import describe_event
 
     return describe_event(game, record)
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations a Firefight controller may make (``knowledge.py``, CORE-55)."""
+    from hexwar.plugins.firefight.knowledge import side_rules
+
+    return side_rules(game, view)

@@ -14,8 +14,10 @@ evaluation.
   (Firepower 6.2.6) but a burst or a grenade catches all of them, and in trials stacked set-ups
   lost more than they gained.
 
-It reads only the units in its view (everything is open in the Basic Game) and calls the pure
-rules functions through ``view.game`` for hit numbers and lines of sight.
+It decides from its side's view alone (docs/decisions.md CORE-55): the soldiers its view shows
+(everything on the board is open in the Basic Game, Firepower 6.1), the public state
+(``view.system_state``: board sides, the Impulse Phase) and the rules computations of
+``view.rules`` (``knowledge.py``: terrain, hit numbers, checks of its own Actions).
 """
 
 from __future__ import annotations
@@ -27,19 +29,21 @@ from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.types import total
 from hexwar.plugins.firepower import combat
-from hexwar.plugins.firepower.actions import check_action, fire_context, mf_left
 from hexwar.plugins.firepower.los import basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
-from hexwar.plugins.firepower.state import column_of, data, fp_map, soldiers
 from hexwar.plugins.firepower.tables import card
-from hexwar.plugins.firepower.victory import fold_column
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
-    from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
+    from hexwar.plugins.firepower.knowledge import FirepowerRules
 
 KILL = 10.0
+
+
+def rules_of(view: SideView) -> FirepowerRules:
+    rules: FirepowerRules = view.rules
+    return rules
 
 
 class FirepowerAI:
@@ -62,34 +66,33 @@ class FirepowerAI:
 
     # -- entry point -------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
-        game = view.game
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
         kind = decision.kind
         opts = list(decision.options or [])
         if kind == "board_side":
             return opts[0]
         if kind == "place":
-            return self._place(game, decision, opts)
+            return self._place(view, decision, opts)
         if kind == "impulse":
-            return self._impulse(game, opts)
+            return self._impulse(view, opts)
         if kind == "action":
-            return self._action(game, opts)
+            return self._action(view, opts)
         return self._rng.choice(opts)
 
     # -- helpers -----------------------------------------------------------------------------------
-    def _sol(self, game: Game) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
-        sol = soldiers(game)
+    def _sol(self, view: SideView) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
+        sol = rules_of(view).soldiers()
         mine = [s for s in sol.values() if s.side == self.side]
         theirs = [s for s in sol.values() if s.side != self.side]
         return sol, mine, theirs
 
-    def _threat(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
+    def _threat(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Expected hits the enemy could score on ``me`` next time (best weapon, any facing)."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
         key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status)
         if memo is not None and key in memo:
             return memo[key]
-        m, c = fp_map(game), card()
+        m, c = rules_of(view).map, card()
         threat = 0.0
         for e in theirs:
             if e.stunned:
@@ -115,13 +118,13 @@ class FirepowerAI:
             memo[key] = threat
         return threat
 
-    def _offense(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
+    def _offense(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Best single-shot chance against any enemy from this position and facing."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
         key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status)
         if memo is not None and key in memo:
             return memo[key]
-        m, c = fp_map(game), card()
+        m, c = rules_of(view).map, card()
         w = c.weapons[me.weapon]
         best = 0.0
         for e in theirs:
@@ -143,24 +146,24 @@ class FirepowerAI:
             memo[key] = best
         return best
 
-    def _progress(self, game: Game, h: Hex) -> float:
+    def _progress(self, view: SideView, h: Hex) -> float:
         """How far toward (and past) the fold, in columns, for this side."""
-        bs = data(game).get("board_side", {}).get(self.side, "5/6")
-        col = column_of(game, h)
-        fold = fold_column(game)
+        bs = (view.system_state.get("board_side") or {}).get(self.side, "5/6")
+        col = rules_of(view).column_of(h)
+        fold = rules_of(view).fold_column()
         return float(col - fold if bs == "5/6" else fold - col)
 
-    def _position(self, game: Game, me: Soldier, theirs: list[Soldier]) -> float:
-        m = fp_map(game)
-        turn = max(1, game.state.turn)
-        prog = self._progress(game, me.hex)
-        late = turn >= game.scenario.turns - 1
+    def _position(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
+        m = rules_of(view).map
+        turn = max(1, view.turn)
+        prog = self._progress(view, me.hex)
+        late = turn >= view.turns - 1
         score = 0.0
-        score -= self.W_THREAT * self._threat(game, me, theirs)
-        score += self.W_OFFENSE * self._offense(game, me, theirs)
+        score -= self.W_THREAT * self._threat(view, me, theirs)
+        score += self.W_OFFENSE * self._offense(view, me, theirs)
         score += self.W_ADVANCE[1 if late else 0] * min(prog, 2.0)
         if prog > 0:
-            score += self.W_BEYOND * (1.0 if turn == game.scenario.turns else 0.6 if late
+            score += self.W_BEYOND * (1.0 if turn == view.turns else 0.6 if late
                                       else 0.2)
         if m.cover.get(me.hex) in ("tree", "rough"):
             score += 0.5
@@ -169,13 +172,13 @@ class FirepowerAI:
         return score
 
     # -- set-up ------------------------------------------------------------------------------------
-    def _place(self, game: Game, decision: Decision, opts: list[Any]) -> Any:
-        m = fp_map(game)
-        placed = [u.hex for u in game.state.units_of(self.side) if u.hex is not None]
+    def _place(self, view: SideView, decision: Decision, opts: list[Any]) -> Any:
+        m = rules_of(view).map
+        placed = [u.hex for u in view.own_unit_objects() if u.hex is not None]
         best, best_s = opts[0], -1e9
         for o in opts:
             h = m.parse(o["hex"])
-            s = self._progress(game, h) * 0.6
+            s = self._progress(view, h) * 0.6
             cov = m.cover.get(h)
             s += 2.0 if cov == "tree" else 1.5 if cov == "rough" else 0.5 if cov == "scrub" else 0
             same = sum(1 for p in placed if p == h)
@@ -196,17 +199,17 @@ class FirepowerAI:
         return choice
 
     # -- impulses ----------------------------------------------------------------------------------
-    def _impulse(self, game: Game, opts: list[Any]) -> Any:
+    def _impulse(self, view: SideView, opts: list[Any]) -> Any:
         """The hex (or soldier) whose Impulse promises most: a stack is worth the sum of what
         its soldiers can do, since all of them act in one Impulse (Firepower 6.2.6)."""
-        _sol, mine, theirs = self._sol(game)
+        _sol, mine, theirs = self._sol(view)
         by_id = {s.id: s for s in mine}
         single: dict[str, float] = {}
         for s in mine:
-            v = 4.0 * self._offense(game, s, theirs) + 2.0 * self._threat(game, s, theirs)
-            prog = self._progress(game, s.hex)
+            v = 4.0 * self._offense(view, s, theirs) + 2.0 * self._threat(view, s, theirs)
+            prog = self._progress(view, s.hex)
             v += 0.5 * max(0.0, 3.0 - max(0.0, prog))
-            if self.RUSH and game.state.turn >= game.scenario.turns - 1 and prog <= 0:
+            if self.RUSH and view.turn >= view.turns - 1 and prog <= 0:
                 # late in the game, the soldiers nearest the fold go for its far side (Firepower 7)
                 v += self.W_BEYOND * max(0.0, 1.0 - (-prog) / 8.0)
             single[s.id] = v
@@ -225,9 +228,9 @@ class FirepowerAI:
 
 
     # -- actions -----------------------------------------------------------------------------------
-    def _action(self, game: Game, opts: list[Any]) -> Any:
-        sol, _mine, theirs = self._sol(game)
-        ph = data(game)["phase"]
+    def _action(self, view: SideView, opts: list[Any]) -> Any:
+        sol, _mine, theirs = self._sol(view)
+        ph = view.system_state["phase"]
         best: Any = "end"
         best_s = 0.0
         base: dict[str, float] = {}
@@ -240,10 +243,10 @@ class FirepowerAI:
                 if key is not None and self.PLAN:
                     uid = o["unit"]
                     if uid not in plans:
-                        plans[uid] = self._plans(game, ph, sol[uid], theirs, opts)
+                        plans[uid] = self._plans(view, ph, sol[uid], theirs, opts)
                     v = plans[uid].get(key, -1.0)
                 else:
-                    v = self._value(game, ph, o, sol, theirs, base)
+                    v = self._value(view, ph, o, sol, theirs, base)
             except RulesError:
                 continue
             if v > best_s + 1e-9:
@@ -259,7 +262,7 @@ class FirepowerAI:
             return f"{act}:{o['to']}"
         return None
 
-    def _plans(self, game: Game, ph: dict[str, Any], me: Soldier, theirs: list[Soldier],
+    def _plans(self, view: SideView, ph: dict[str, Any], me: Soldier, theirs: list[Soldier],
                opts: list[Any]) -> dict[str, float]:
         """Short movement plans for one soldier (stand up?, turn?, go straight up to his MF,
         then crouch or go prone?), their best gain over staying put, by the first Action.
@@ -269,11 +272,11 @@ class FirepowerAI:
         four new hexes mark Running (Firepower 4.5). A plan stops in a fence or hedge hex
         (crossing its picture is one more Action, Firepower 6.2.3) and before a hex holding
         enemies (melee is judged on its own)."""
-        c, m = card(), fp_map(game)
-        budget = mf_left(game, ph, me.id)
+        c, m = card(), rules_of(view).map
+        budget = rules_of(view).mf_left(ph, me.id)
         if me.id in ph["after"]:
             budget = min(budget, int(ph["after"][me.id]))
-        now = self._position(game, me, theirs)
+        now = self._position(view, me, theirs)
         enemy_hexes = {e.hex for e in theirs}
         entered0 = int(ph["entered"].get(me.id, 0))
         can_enter = {"unit": me.id, "act": "enter"} in opts
@@ -281,12 +284,12 @@ class FirepowerAI:
         out: dict[str, float] = {}
 
         def finish(key: str, s: Soldier, used: int) -> None:
-            best = self._position(game, s, theirs) - 0.05 * used
+            best = self._position(view, s, theirs) - 0.05 * used
             for p in ("crouch", "prone"):
                 if p != s.posture:
                     cost = c.mf_cost(f"to_{p}", s.posture)
                     if used + cost <= budget:
-                        best = max(best, self._position(game, s.with_(posture=p), theirs)
+                        best = max(best, self._position(view, s.with_(posture=p), theirs)
                                    - 0.05 * (used + cost))
             gain = best - now
             if gain > out.get(key, -1e9):
@@ -334,10 +337,10 @@ class FirepowerAI:
                         break
         return out
 
-    def _value(self, game: Game, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
+    def _value(self, view: SideView, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
                theirs: list[Soldier], base: dict[str, float]) -> float:
         act = o["act"]
-        c, m = card(), fp_map(game)
+        c, m = card(), rules_of(view).map
         if act == "melee":
             n_att, defenders = len(o["units"]), [s for s in theirs if m.label(s.hex) == o["hex"]]
             mod = combat.melee_modifier(n_att, len(defenders))
@@ -347,7 +350,7 @@ class FirepowerAI:
             return KILL * (p * len(defenders) - (1 - p) * n_att)
         me = sol[o["unit"]]
         if act == "fire":
-            ctx = fire_context(game, me.id, o)
+            ctx = rules_of(view).fire_context(me.id, o)
             combat.check_only(ctx)
             combat.step_hit_number(ctx)
             w = c.weapons[me.weapon]
@@ -362,9 +365,9 @@ class FirepowerAI:
             ev -= 0.02 * after_mf
             if ev < 0.08:
                 return -1
-            return KILL * ev + (0.5 if after_mf and self._threat(game, me, theirs) > 0.3 else 0.0)
+            return KILL * ev + (0.5 if after_mf and self._threat(view, me, theirs) > 0.3 else 0.0)
         if act == "grenade":
-            ctx = fire_context(game, me.id, o)
+            ctx = rules_of(view).fire_context(me.id, o)
             combat.check_only(ctx)
             combat.step_grenade_hit(ctx)
             p_hit = combat.hit_probability(ctx.hit, total(ctx.modifiers["throw"]))
@@ -383,7 +386,7 @@ class FirepowerAI:
         # movement and posture: compare the position after the Action with the position now
         key = me.id
         if key not in base:
-            base[key] = self._position(game, me, theirs)
+            base[key] = self._position(view, me, theirs)
         after = me
         if act == "enter":
             after = me.with_(hex=me.hex.neighbor(me.facing))
@@ -397,8 +400,8 @@ class FirepowerAI:
         elif act == "posture":
             after = me.with_(posture=o["to"])
         elif act == "cross":
-            after = me.with_(fence_side=check_action(game, o)["to"])
-        gain = self._position(game, after, theirs) - base[key]
+            after = me.with_(fence_side=rules_of(view).check_action(o)["to"])
+        gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
         return gain - 0.05

@@ -146,22 +146,32 @@ def hexwar_register_commands(group: click.Group) -> None:
         group.add_command(firepower)
 
 
+def scenario_shapes() -> dict[str, Any]:
+    """Firepower's part of the scenario format, by table (docs/scenario-format.md lists every key;
+    ``tests/test_scenario_format.py`` checks it): per side ``sequence_units`` and ``impulses``
+    (Firepower 6.1), ``[setup] depth``, ``[special] fold`` (Firepower 7), no victory keys."""
+    from hexwar.core.scenario import IntRange, MapOf
+
+    return {
+        "sides": MapOf({"title": str, "sequence_units": IntRange(1, 100),
+                        "impulses": IntRange(1, 100)}),
+        "setup": {"depth": IntRange(1, 1000)},
+        "special": {"fold": str},
+        "victory": {},
+    }
+
+
 @hookimpl
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     """The Firepower parts of a scenario: per side ``sequence_units`` and ``impulses``
     (Firepower 6.1), ``[setup] depth``, ``[special] fold`` (Firepower 7); two sides."""
-    from hexwar.core.scenario import IntRange, MapOf, shape_problems
+    from hexwar.core.scenario import shape_problems
 
     path = scenario.path
     problems: list[Problem] = []
-    side_shape = MapOf({"title": str, "sequence_units": IntRange(1, 100),
-                        "impulses": IntRange(1, 100)})
-    problems.extend(shape_problems(dict(scenario.sides), side_shape, path, "sides"))
-    problems.extend(shape_problems(scenario.raw.get("setup", {}), {"depth": IntRange(1, 1000)},
-                                   path, "setup"))
-    problems.extend(shape_problems(scenario.raw.get("special", {}), {"fold": str}, path,
-                                   "special"))
-    problems.extend(shape_problems(scenario.raw.get("victory", {}), {}, path, "victory"))
+    for part, shape in scenario_shapes().items():
+        value = dict(scenario.sides) if part == "sides" else scenario.raw.get(part, {})
+        problems.extend(shape_problems(value, shape, path, part))
     special = scenario.raw.get("special", {})
     fold = special.get("fold") if isinstance(special, dict) else None
     if isinstance(fold, str) and not (fold.isascii() and fold.isalpha() and len(fold) <= 3):
@@ -212,9 +222,18 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 def hexwar_explain_decision(view: SideView, decision: Decision) -> str | None:
     """A terminal player's view of a Firepower decision, its options numbered from 1 as the
     terminal reads them (each soldier's markers and MF left, each choice in words)."""
+    from hexwar.core.engine.view import game_of
     from hexwar.plugins.firepower.explain import explain_decision
 
-    return explain_decision(view.game, decision)
+    return explain_decision(game_of(view), decision)
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations a Firepower controller may make (``knowledge.py``, CORE-55)."""
+    from hexwar.plugins.firepower.knowledge import side_rules
+
+    return side_rules(game, view)
 
 
 @hookimpl

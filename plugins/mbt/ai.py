@@ -1,9 +1,10 @@
 """A sensible MBT AI (ControllerSpec "ai").
 
-It decides from its side's view: the enemy units it knows are those in ``view.units`` (units its own
-units can see, MBT 6.1), and it never reads an enemy's hidden order (a target's movement modifier is
-assumed "non-moving" unless the order has been revealed). It uses ``view.game`` only for rules
-computations (line of sight, hit numbers, movement costs).
+It decides from its side's view alone (docs/decisions.md CORE-55): the enemy units it knows are
+those in ``view.units`` (units its own units can see, MBT 6.1), each as it is shown (an enemy's
+order only once revealed: a target's movement modifier is assumed "non-moving" until then); the
+edges and objective control come from ``view.system_state``; the map facts, unit cards and kill
+chances from ``view.rules`` (``knowledge.py``).
 
 * Set-up: cover near the front of the set-up zone, spread out, facing the enemy.
 * Orders: F when a seen enemy is in the turret arc with a fair chance to kill; ATGM when the missile
@@ -21,16 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
-from hexwar.plugins.mbt.ap_fire import kill_probability
-from hexwar.plugins.mbt.fire import in_turret_arc, situation
-from hexwar.plugins.mbt.state import alive, card_of, ctx, data
+from hexwar.plugins.mbt.fire import in_turret_arc
+from hexwar.plugins.mbt.state import alive
 
 if TYPE_CHECKING:
-    from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.engine.view import SideView
+    from hexwar.plugins.mbt.knowledge import MbtRules
 
 COVER = {"woods": 3.0, "brick": 3.0, "stone": 3.5, "scrub": 1.5, "rough": 1.0}
+
+
+def rules_of(view: SideView) -> MbtRules:
+    rules: MbtRules = view.rules
+    return rules
 
 
 class MbtAI:
@@ -50,46 +55,42 @@ class MbtAI:
 
     # -- helpers ---------------------------------------------------------------------------
     def _known_enemies(self, view: SideView) -> list[Unit]:
-        game = view.game
-        out = []
-        for uid, u in view.units.items():
-            if u.get("side") != self.side and u.get("hex") is not None:
-                out.append(game.state.units[uid])
-        return out
+        return [u for u in view.enemy_unit_objects() if u.hex is not None]
 
-    def _p(self, game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool = False,
+    def _p(self, view: SideView, f: Unit, t: Unit, ammo: str, *, overwatch: bool = False,
            missile: bool = False) -> float:
-        card = card_of(game, f)
+        rules = rules_of(view)
+        card = rules.card(f.type)
         w = card.missiles[0] if missile else card.main_gun
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
         if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             return 0.0
-        revealed = t.state.get("revealed")
-        moving = t.state.get("order") in ("M", "FM") if revealed else False
-        s = situation(game, f, w.name, ammo, t, overwatch=overwatch, target_moving=moving)
-        return kill_probability(ctx(game).charts, s)
+        # an enemy's order is in its view only once revealed (MBT 6.2.1): else "non-moving"
+        moving = t.state.get("order") in ("M", "FM")
+        return rules.kill_probability(f.id, t.id, w.name, ammo, overwatch=overwatch,
+                                      target_moving=moving)
 
-    def _best_p(self, game: Game, f: Unit, t: Unit, *, overwatch: bool = False,
+    def _best_p(self, view: SideView, f: Unit, t: Unit, *, overwatch: bool = False,
                 missile: bool = False) -> tuple[str, float]:
-        card = card_of(game, f)
+        card = rules_of(view).card(f.type)
         w = card.missiles[0] if missile else card.main_gun
         if w is None:
             return "", 0.0
         best = ("", 0.0)
         for ammo in w.ammo:
-            p = self._p(game, f, t, ammo, overwatch=overwatch, missile=missile)
+            p = self._p(view, f, t, ammo, overwatch=overwatch, missile=missile)
             if p > best[1]:
                 best = (ammo, p)
         return best
 
-    def _enemy_edge_row_sign(self, game: Game) -> int:
+    def _enemy_edge_row_sign(self, view: SideView) -> int:
         """+1 when the enemy is toward higher rows (our edge is side 1), else -1."""
-        edges = data(game).get("edge", {})
+        edges = view.system_state.get("edges") or {}
         return 1 if edges.get(self.side, "1") == "1" else -1
 
-    def _toward_enemy_facing(self, game: Game) -> int:
-        return 4 if self._enemy_edge_row_sign(game) > 0 else 1
+    def _toward_enemy_facing(self, view: SideView) -> int:
+        return 4 if self._enemy_edge_row_sign(view) > 0 else 1
 
     def _facing_to(self, a: Hex, b: Hex, default: int) -> int:
         dirs = arc_directions(a, b)
@@ -115,17 +116,15 @@ class MbtAI:
         return "second"  # see the enemy move first; fire steps are simultaneous anyway (MBT 5.3)
 
     def _on_place(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        game = view.game
-        info = ctx(game).info
-        facing = self._toward_enemy_facing(game)
-        own = [game.state.units[k].hex for k in view.own_units()
-               if game.state.units[k].hex is not None]
-        sign = self._enemy_edge_row_sign(game)
+        info = rules_of(view).info
+        facing = self._toward_enemy_facing(view)
+        own = [u.hex for u in view.own_unit_objects() if u.hex is not None]
+        sign = self._enemy_edge_row_sign(view)
         best, best_s = None, -1e9
         for lab, f in options:
             if f != facing:
                 continue
-            h = game.board.parse(lab)
+            h = view.board.parse(lab)
             kinds = info.kinds[h]
             s = max(COVER.get(k, 0.0) for k in kinds) + 1.5 * (info.height[h] > 0)
             _p, row = info.panel_row[h]
@@ -137,36 +136,35 @@ class MbtAI:
         return best or self.rng.choice(options)
 
     def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        game = view.game
-        u = game.state.units[d.context["unit"]]
+        u = view.unit(d.context["unit"])
         enemies = [e for e in self._known_enemies(view) if alive(e)]
         gun_p = 0.0
         for e in enemies:
             if e.hex is not None and in_turret_arc(u, e.hex):
-                gun_p = max(gun_p, self._best_p(game, u, e)[1])
+                gun_p = max(gun_p, self._best_p(view, u, e)[1])
         atgm_p = 0.0
         if "ATGM" in options:
             for e in enemies:
                 if e.hex is not None and in_turret_arc(u, e.hex):
-                    atgm_p = max(atgm_p, self._best_p(game, u, e, missile=True)[1])
+                    atgm_p = max(atgm_p, self._best_p(view, u, e, missile=True)[1])
         if atgm_p > gun_p and atgm_p >= 0.05 and "ATGM" in options:
             return "ATGM"
         if gun_p >= 0.05 and "F" in options:
             return "F"
-        info = ctx(game).info
+        info = rules_of(view).info
         assert u.hex is not None
         cover = max(COVER.get(k, 0.0) for k in info.kinds[u.hex]) + 1.5 * (info.height[u.hex] > 0)
         near_obj = min((u.hex.distance(o) for o in info.objectives), default=99)
         # objectives the side does not hold (MBT 4.8: the last to pass through controls): the two
         # friendly units nearest to one of them go for it
-        control = data(game).get("control", {})
-        open_objs = [o for o in info.objectives if control.get(game.board.label(o)) != self.side]
+        control = view.system_state.get("control") or {}
+        open_objs = [o for o in info.objectives if control.get(view.board.label(o)) != self.side]
         if open_objs and "M" in options:
-            mine = [x for x in game.state.units_of(self.side) if alive(x) and x.hex is not None
+            mine = [x for x in view.own_unit_objects() if alive(x) and x.hex is not None
                     and x.state.get("damage", {}).get("track") is not True]
             ranked = sorted(mine, key=lambda x: (min(x.hex.distance(o) for o in open_objs)
                                                  if x.hex else 99, x.id))
-            if u in ranked[:2]:
+            if u.id in [x.id for x in ranked[:2]]:
                 return "M"
         if "OW" in options and (enemies or (cover >= 1.5 and near_obj <= 6) or
                                 (cover >= 3 and self.rng.random() < 0.4)):
@@ -177,7 +175,6 @@ class MbtAI:
 
     def _declaration(self, d: Decision, view: SideView, options: list[Any], *, overwatch: bool,
                      threshold: float) -> Any:
-        game = view.game
         singles = [o for o in options if isinstance(o, dict) and len(o["shots"]) == 1]
         if not singles:
             return "pass"
@@ -185,8 +182,8 @@ class MbtAI:
         best_for: dict[str, tuple[str, str, float]] = {}
         for o in singles:
             fid, ammo = o["shots"][0]
-            f, t = game.state.units[fid], game.state.units[o["target"]]
-            p = self._p(game, f, t, ammo, overwatch=overwatch)
+            f, t = view.unit(fid), view.unit(o["target"])
+            p = self._p(view, f, t, ammo, overwatch=overwatch)
             if fid not in best_for or p > best_for[fid][2]:
                 best_for[fid] = (o["target"], ammo, p)
         value: dict[str, float] = {}
@@ -194,7 +191,7 @@ class MbtAI:
         for _fid, (tid, _ammo, p) in best_for.items():
             miss[tid] = miss.get(tid, 1.0) * (1.0 - p)
         for tid, m in miss.items():
-            value[tid] = (1.0 - m) * card_of(game, game.state.units[tid]).points[0]
+            value[tid] = (1.0 - m) * rules_of(view).card(view.unit(tid).type).points[0]
         if not value:
             return "pass"
         tid = max(value, key=lambda k: (value[k], k))
@@ -222,23 +219,20 @@ class MbtAI:
         return self._declaration(d, view, options, overwatch=True, threshold=0.10)
 
     def _on_atgm(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        game = view.game
         best: Any = "pass"
         best_p = 0.02
         for o in options:
             if not isinstance(o, dict):
                 continue
-            f, t = game.state.units[o["firer"]], game.state.units[o["target"]]
-            p = self._best_p(game, f, t, missile=True)[1] * card_of(game, t).points[0] / 80
+            f, t = view.unit(o["firer"]), view.unit(o["target"])
+            p = self._best_p(view, f, t, missile=True)[1] * rules_of(view).card(t.type).points[0] / 80
             if p > best_p:
                 best, best_p = o, p
         return best
 
     def _on_hit_angle(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """MBT 7.4.5.2.1: pick the angle whose armour is thickest against this shot."""
-        game = view.game
-        t = game.state.units[d.context["target"]]
-        card = card_of(game, t)
+        card = rules_of(view).card(view.unit(d.context["target"]).type)
 
         def armour(angle: str) -> int:
             return sum(v for (e, el, a, _loc), v in card.armor.items()
@@ -250,15 +244,15 @@ class MbtAI:
         units = [o for o in options if o != "done"]
         return units[0] if units else "done"
 
-    def _position_score(self, game: Game, u: Unit, h: Hex, facing: int,
+    def _position_score(self, view: SideView, u: Unit, h: Hex, facing: int,
                         enemies: list[Unit]) -> float:
-        info = ctx(game).info
+        info = rules_of(view).info
         kinds = info.kinds[h]
         s = max(COVER.get(k, 0.0) for k in kinds) + 1.2 * (info.height[h] > 0)
         objs = info.objectives
-        control = data(game).get("control", {})
+        control = view.system_state.get("control") or {}
         if objs:
-            open_objs = [o for o in objs if control.get(game.board.label(o)) != u.side]
+            open_objs = [o for o in objs if control.get(view.board.label(o)) != u.side]
             dist = min(h.distance(o) for o in (open_objs or objs))
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
             if h in open_objs:
@@ -274,31 +268,29 @@ class MbtAI:
                 if facing == want:
                     s += 0.5
         s -= self.exposure_weight * exposure
-        if not enemies and facing == self._toward_enemy_facing(game):
+        if not enemies and facing == self._toward_enemy_facing(view):
             s += 0.3
         return s
 
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        game = view.game
-        u = game.state.units[d.context["unit"]]
+        u = view.unit(d.context["unit"])
         enemies = [e for e in self._known_enemies(view) if alive(e)]
         best: Any = None
         best_s = -1e9
         assert u.hex is not None
         if "stay" in options:
-            best, best_s = "stay", self._position_score(game, u, u.hex, u.facing, enemies) + 0.2
+            best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies) + 0.2
         for o in options:
             if not isinstance(o, list):  # "stay" is scored above; the AI never exits (MBT 8.7)
                 continue
-            h = game.board.parse(o[0])
-            s = self._position_score(game, u, h, int(o[1]), enemies) + self.rng.random() * 0.3
+            h = view.board.parse(o[0])
+            s = self._position_score(view, u, h, int(o[1]), enemies) + self.rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s
         return best
 
     def _on_pivot(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        game = view.game
-        u = game.state.units[d.context["unit"]]
+        u = view.unit(d.context["unit"])
         assert u.hex is not None
         enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
         if enemies:
@@ -308,8 +300,7 @@ class MbtAI:
         return u.facing
 
     def _on_turret(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        game = view.game
-        u = game.state.units[d.context["unit"]]
+        u = view.unit(d.context["unit"])
         assert u.hex is not None
         enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
         if enemies:
@@ -317,7 +308,7 @@ class MbtAI:
             assert near.hex is not None
             want = self._facing_to(u.hex, near.hex, u.facing)
         else:
-            want = self._toward_enemy_facing(game) if u.hex else u.facing
+            want = self._toward_enemy_facing(view) if u.hex else u.facing
         facings = sorted({o[0] for o in options},
                          key=lambda f: (min((f - want) % 6, (want - f) % 6), f))
         return [facings[0], "open"]

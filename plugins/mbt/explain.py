@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.engine.view import game_of
 from hexwar.core.words import unit_name
 from hexwar.plugins.mbt.words import ORDER_WORDS
 
@@ -99,7 +100,7 @@ def _context(game: Game, decision: Decision) -> list[str]:
 def explain_decision(view: SideView, decision: Decision) -> str:
     """The decision's prompt and rule, what it is about, then its options numbered from 1 in
     words (an unknown kind of decision, an optional rule's: as JSON)."""
-    game = view.game
+    game = game_of(view)
     head = decision.prompt or decision.kind
     lines = [f"{head} ({decision.rule})" if decision.rule else head, *_context(game, decision)]
     describe = DESCRIBE.get(decision.kind)

@@ -61,6 +61,20 @@ def weapon_arc(game: Game, u: Unit, weapon: str) -> tuple[str, int]:
     return "front60", int(u.state["turret"])
 
 
+def unseen_target(tid: str) -> str:
+    """The one refusal of a target the side cannot see (MBT 6.1, docs/decisions.md MBTD-40): an
+    unseen unit, one that left the map unseen and an id no unit has read alike, so a player
+    naming ids learns nothing of the units it cannot see."""
+    return f"your side cannot see a unit {tid!r} (MBT 6.1, 7.2)"
+
+
+def known_to(game: Game, side: str) -> set[str]:
+    """The units ``side`` knows of now (MBT 6.1: its own, the enemy units it sees, wrecks)."""
+    from hexwar.plugins.mbt.sighting import visible_units
+
+    return set(visible_units(game, side))
+
+
 def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ...],
                overwatch: bool = False, moving_target: bool = False, missile: bool = False,
                check_arc: bool = True) -> str | None:
@@ -79,13 +93,17 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     if t.side == f.side:
         return f"{t.id} is not an enemy unit"
     if not alive(t):
-        return f"{t.id} is not on the map"
+        if t.state.get("destroyed"):
+            return f"{t.id} is not on the map"  # a wreck: public (MBT 6.1)
+        return unseen_target(t.id)  # off the map reads as out of sight (MBTD-40)
     card = card_of(game, f)
     weapon = card.missiles[0] if missile else card.main_gun
     assert weapon is not None and f.hex is not None and t.hex is not None
     if ammo not in weapon.ammo:
         return f"the {weapon.name} has no {ammo} ammunition (it has {', '.join(weapon.ammo)})"
     if not sees(game, f, t, moving=moving_target):
+        if t.id not in known_to(game, f.side):
+            return unseen_target(t.id)
         return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
     rng = f.hex.distance(t.hex)
     if weapon.ammo[ammo].ap_at(rng) is None:
@@ -251,8 +269,8 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
         tid = choice["target"]
         if not isinstance(tid, str):
             return f"the target is a unit id, not {json.dumps(tid)[:40]}"
-        if tid not in game.state.units:
-            return f"no unit {tid!r}"
+        if tid not in game.state.units or tid not in known_to(game, side):
+            return unseen_target(tid)
         if targets is not None and tid not in targets:
             return f"{tid} is not a target that can be fired at in this step"
         if declared and tid in declared:

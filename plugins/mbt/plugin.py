@@ -217,3 +217,11 @@ def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
     from hexwar.plugins.mbt.explain import explain_decision
 
     return explain_decision(view, decision)
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations an MBT controller may make (``knowledge.py``, CORE-55)."""
+    from hexwar.plugins.mbt.knowledge import side_rules
+
+    return side_rules(game, view)

@@ -83,6 +83,21 @@ def _initial_control(game: Game) -> None:
             ctl[game.board.label(u.hex)] = u.side
 
 
+def scenario_shapes() -> dict[str, Any]:
+    """MBT's part of the scenario format, by table: the keys the system reads and their types
+    (docs/scenario-format.md lists every key; ``tests/test_scenario_format.py`` checks it)."""
+    from hexwar.core.scenario import Either, IntRange, MapOf
+
+    points = IntRange(0, 1_000_000)
+    files = Either((str, [str]))
+    return {
+        "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
+        "setup": {"depth": IntRange(1, 1000)},
+        "special": {"tables": files, "cards": files},
+        "sides": MapOf({"title": str}),
+    }
+
+
 def validate_scenario(scenario: Scenario) -> list[Problem]:
     """What an MBT scenario must say: the sides NATO and Soviet (MBT 1.2.1), whole-number victory
     points (MBT 9.4.2-9.4.3) and a set-up depth of at least one hex (MBT 2.5); every MBT part
@@ -92,22 +107,15 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
 
     from hexwar.core.errors import DataError
     from hexwar.core.safeload import confined
-    from hexwar.core.scenario import Either, IntRange, MapOf, shape_problems
+    from hexwar.core.scenario import shape_problems
 
     path = scenario.path
     problems: list[Problem] = []
     if set(scenario.sides) != set(SIDES):
         problems.append(Problem("an MBT scenario has the sides NATO and Soviet", path, "sides"))
-    points = IntRange(0, 1_000_000)
-    files = Either((str, [str]))
-    schemas: dict[str, Any] = {
-        "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
-        "setup": {"depth": IntRange(1, 1000)},
-        "special": {"tables": files, "cards": files},
-    }
-    for part, shape in schemas.items():
-        problems.extend(shape_problems(scenario.raw.get(part, {}), shape, path, part))
-    problems.extend(shape_problems(dict(scenario.sides), MapOf({"title": str}), path, "sides"))
+    for part, shape in scenario_shapes().items():
+        value = dict(scenario.sides) if part == "sides" else scenario.raw.get(part, {})
+        problems.extend(shape_problems(value, shape, path, part))
     special = scenario.raw.get("special", {})
     base = Path(path).parent if path else Path(".")
     for key in ("tables", "cards"):

@@ -17,7 +17,7 @@ from hexwar.core.words import fallback_sentence
 def test_log_prints_every_record_in_words(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     runner = CliRunner()
-    assert runner.invoke(cli, ["play", "mbt:basic-a", "--log", str(log)]).exit_code == 0
+    assert runner.invoke(cli, ["play", "mbt:basic-a", "--log", str(log), "--seed", "1"]).exit_code == 0
     result = runner.invoke(cli, ["log", str(log)])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()

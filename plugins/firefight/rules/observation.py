@@ -184,20 +184,49 @@ def reveal(game: Game, u: Unit, why: str, rule: str) -> None:
         u.state.pop("enter", None)  # removed for good: a dummy spotted entering never re-enters
 
 
-def conceal(game: Game, u: Unit) -> None:
-    """Firefight 11.2: a face-up unit out of every enemy unit's sight goes face-down again."""
-    if face_down(u) or u.hex is None or u.state.get("carrier"):
+def conceal(game: Game, units: Sequence[Unit]) -> None:
+    """Firefight 11.2: face-up units out of every enemy unit's sight go face-down again, each under
+    a fresh anonymous name (docs/decisions.md FFD-43): the name it had before it was revealed was
+    tied to its id in public, so keeping it would let the other side follow the unit. Units turned
+    over together get their new names in an order shuffled in secret, and the public events come
+    in the order of the names, so which name went to which unit of a hex stays with the owner."""
+    todo = [u for u in units if not face_down(u) and u.hex is not None
+            and not u.state.get("carrier")]
+    if not todo:
         return
-    u.state["face_down"] = True
+    st = rstate(game, KEY)
+    names: dict[str, str] = st.setdefault("alias", {})
+    public: list[tuple[int, str, Unit]] = []
+    for side in sorted({u.side for u in todo}):
+        group = sorted((u for u in todo if u.side == side), key=lambda u: u.id)
+        prefix = f"?{side}-"
+        used = [int(a[len(prefix):]) for a in names.values()
+                if a.startswith(prefix) and a[len(prefix):].isdigit()]
+        first = max(used, default=0) + 1
+        numbers = list(range(first, first + len(group)))
+        for i in range(len(numbers) - 1, 0, -1):  # Fisher-Yates, rolled for the umpire alone
+            j = game.dice.choice_index("counter shuffle", i + 1, visible_to=())
+            numbers[i], numbers[j] = numbers[j], numbers[i]
+        for n, u in zip(numbers, group, strict=True):
+            names[u.id] = f"{prefix}{n}"
+            public.append((n, side, u))
+    for u in todo:
+        u.state["face_down"] = True
     _invalidate(game)
-    game.emit("concealed", visible_to=[u.side], unit=u.id, rule="Firefight 11.2")
-    game.emit("concealed", counter=alias(game, u.id), side=u.side, rule="Firefight 11.2")
+    for _n, side, u in sorted(public, key=lambda x: (x[1], x[0])):
+        game.emit("concealed", visible_to=[side], unit=u.id, counter=names[u.id],
+                  rule="Firefight 11.2")
+    for _n, side, u in sorted(public, key=lambda x: (x[1], x[0])):
+        assert u.hex is not None
+        game.emit("concealed", counter=names[u.id], side=side, hex=game.board.label(u.hex),
+                  rule="Firefight 11.2")
 
 
 def sweep(game: Game) -> None:
     """Spot every face-down unit some enemy unit spots (Firefight 11.0, 11.1); re-conceal face-up units
-    no enemy unit sees (Firefight 11.2)."""
+    no enemy unit sees (Firefight 11.2), all at once at the end of the sweep (FFD-43)."""
     units = [u for u in game.state.units.values() if u.hex is not None]
+    unseen: list[Unit] = []
     for t in units:
         if t.hex is None or t.state.get("carrier"):
             continue  # passengers are inside their vehicle: never spotted there
@@ -207,7 +236,8 @@ def sweep(game: Game) -> None:
                     reveal(game, t, f"spotted by {public_name(game, o)}", "Firefight 11.1")
                     break
         elif not t.state.get("carrier") and not in_enemy_view(game, t):
-            conceal(game, t)
+            unseen.append(t)
+    conceal(game, unseen)
 
 
 def setup_face_down(game: Game, *, again: bool = False) -> None:

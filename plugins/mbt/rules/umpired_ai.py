@@ -1,8 +1,9 @@
 """The AI of a side in MBT's umpired game (MBT 24.0; ControllerSpec ``umpired-ai``).
 
 It decides from its side's view only: its own units, and the contacts the umpire reported (each a
-hex and an identification level, MBT 24.2.2; never a unit id). It uses ``view.game`` for the map
-and for its own units' rules (reach, arcs), as the Basic Game AI does.
+hex and an identification level, MBT 24.2.2; never a unit id). The map's facts come from the
+side's rules (``view.rules``: the board is public), its own units from ``view.unit``, as the Basic
+Game AI's do (docs/decisions.md CORE-55).
 
 * Instructions (MBT 24.3.2): fire at the best contact it can (identified before merely typed or
   "fired", then the nearest), a missile when the target is far; else move toward cover and the
@@ -16,13 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt.ai import COVER, MbtAI
+from hexwar.plugins.mbt.ai import COVER, MbtAI, rules_of
 from hexwar.plugins.mbt.rules.umpired import INSTRUCTION, LEVELS, PIVOT, TURRET
-from hexwar.plugins.mbt.state import ctx
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
-    from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.engine.view import SideView
 
@@ -53,12 +52,11 @@ class UmpiredAI(MbtAI):
         return out
 
     def _own(self, view: SideView, uid: str) -> Unit:
-        return view.game.state.units[uid]
+        return view.unit(uid)
 
     # -- MBT 24.3.2 -------------------------------------------------------------------------------
     def _instruction(self, d: Decision, view: SideView) -> Any:
         options = list(d.options or [])
-        game = view.game
         u = self._own(view, d.context["unit"])
         here = u.hex
         assert here is not None
@@ -79,20 +77,20 @@ class UmpiredAI(MbtAI):
         if missiles:
             return max(missiles, key=rank)
         moves = [o for o in options if o["order"] == "M"]
-        if moves and self._should_move(game, u, view, seen):
+        if moves and self._should_move(u, view, seen):
             control = dict(view.system_state.get("control") or {})
-            return max(moves, key=lambda o: self._score(game, o["to"], seen, control)
+            return max(moves, key=lambda o: self._score(view, o["to"], seen, control)
                        + self.rng.random() * 0.3)
         for o in options:
             if o == {"order": "OW", "when": "any"}:
                 return o
         return options[0]
 
-    def _should_move(self, game: Game, u: Unit, view: SideView,
+    def _should_move(self, u: Unit, view: SideView,
                      seen: dict[str, tuple[Hex, int]]) -> bool:
-        info = ctx(game).info
+        info = rules_of(view).info
         control = dict(view.system_state.get("control") or {})  # what the side knows it holds
-        open_objs = [o for o in info.objectives if control.get(game.board.label(o)) != self.side]
+        open_objs = [o for o in info.objectives if control.get(view.board.label(o)) != self.side]
         if open_objs:
             mine = sorted((x for x in (self._own(view, k) for k in view.own_units())
                            if x.hex is not None and x.state.get("destroyed") is None),
@@ -102,14 +100,14 @@ class UmpiredAI(MbtAI):
                 return True
         return not seen and self.rng.random() < 0.6
 
-    def _score(self, game: Game, to: list[Any], seen: dict[str, tuple[Hex, int]],
+    def _score(self, view: SideView, to: list[Any], seen: dict[str, tuple[Hex, int]],
                control: dict[str, Any]) -> float:
-        info = ctx(game).info
-        h = game.board.parse(str(to[0]))
+        info = rules_of(view).info
+        h = view.board.parse(str(to[0]))
         s = max(COVER.get(k, 0.0) for k in info.kinds[h]) + 1.2 * (info.height[h] > 0)
         objs = list(info.objectives)
         if objs:
-            open_objs = [o for o in objs if control.get(game.board.label(o)) != self.side]
+            open_objs = [o for o in objs if control.get(view.board.label(o)) != self.side]
             s -= (self.objective_pull if open_objs else self.hold_pull) * min(
                 h.distance(o) for o in (open_objs or objs))
             if h in open_objs:
@@ -119,7 +117,6 @@ class UmpiredAI(MbtAI):
         return s
 
     def _face(self, d: Decision, view: SideView) -> Any:
-        game = view.game
         u = self._own(view, d.context["unit"])
         assert u.hex is not None
         seen = self._contacts(view)
@@ -127,7 +124,7 @@ class UmpiredAI(MbtAI):
             near = min((h for h, _lv in seen.values()), key=lambda h: (u.hex.distance(h), h))  # type: ignore[union-attr]
             want = self._facing_to(u.hex, near, u.facing)
         else:
-            want = self._toward_enemy_facing(game)
+            want = self._toward_enemy_facing(view)
         options = list(d.options or [])
         if d.kind == PIVOT:
             return want if want in options else u.facing

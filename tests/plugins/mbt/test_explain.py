@@ -8,6 +8,7 @@ from typing import Any
 
 from hexwar.core.cli import _controllers, _resolve_scenario_path
 from hexwar.core.engine.game import Game
+from hexwar.core.engine.view import game_of
 from hexwar.core.scenario import load_and_validate
 from hexwar.plugins.mbt.explain import DESCRIBE
 
@@ -19,7 +20,7 @@ class Watching:
         self.ai, self.seen = ai, seen
 
     def choose(self, decision: Any, view: Any) -> Any:
-        text = view.game.hooks.explain_decision(view, decision)
+        text = game_of(view).hooks.explain_decision(view, decision)
         numbered = [int(m) for m in re.findall(r"^\s+(\d+)\. ", text, flags=re.M)]
         assert numbered == list(range(1, len(decision.options or []) + 1)), text
         assert "[" not in "".join(text.splitlines()[1:]).replace("[MBT", ""), text  # no JSON

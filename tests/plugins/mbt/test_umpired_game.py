@@ -86,7 +86,8 @@ def play(seed: int) -> tuple[Game, dict[str, Watched]]:
     return game, players
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+# seeds whose games run for several turns (seed 1's ends in an automatic victory on turn 5)
+@pytest.mark.parametrize("seed", [2, 3])
 def test_an_umpired_game_plays_to_its_end_and_no_side_learns_what_is_hidden(seed: int) -> None:
     game, players = play(seed)
     assert game.result is not None and game.over

@@ -166,3 +166,12 @@ def hexwar_final_result(game: Game) -> GameResult:
 @hookimpl
 def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any]:
     return {"initiative": turn_state(game)["initiative"], "objective": victory.objectives(game)}
+
+
+@hookimpl
+def hexwar_side_rules(game: Game, view: Any) -> Any:
+    """The rules computations a Skirmish controller may make (``ai.SkirmishRules``): a controller
+    gets a view, never the game (hexwar's docs/decisions.md CORE-55)."""
+    from hexwar_skirmish.ai import SkirmishRules
+
+    return SkirmishRules(game, view)

@@ -1,0 +1,87 @@
+"""What a Firepower controller may compute from its side's knowledge (``view.rules``).
+
+A controller never holds the game (docs/decisions.md CORE-55). In the Basic Game every soldier on
+the board is in plain sight, but the sequence units in the cup are not (Firepower 6.1), nor are
+the dice: :class:`FirepowerRules` gives the soldiers the side's view shows, the public terrain,
+and checks of the side's own Actions, and a fire context it returns throws no die (asking it to
+roll is refused), so no controller reaches the game's dice through it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.errors import RulesError
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
+    from hexwar.core.hexgrid import Hex
+    from hexwar.plugins.firepower.combat import FireContext
+    from hexwar.plugins.firepower.soldiers import Soldier
+    from hexwar.plugins.firepower.terrain import FpMap
+
+
+def _no_roll(purpose: str) -> int:
+    raise RulesError(f"a controller throws no dice ({purpose})")
+
+
+class FirepowerRules:
+    """The rules computations one side's controller may make (see the module docstring)."""
+
+    def __init__(self, game: Game, view: SideView) -> None:
+        from hexwar.plugins.firepower.state import fp_map
+
+        self._game = game
+        self._view = view
+        #: the Basic terrain of the board (public)
+        self.map: FpMap = fp_map(game)
+
+    def soldiers(self) -> dict[str, Soldier]:
+        """The soldiers on the board as the side's view shows them (Firepower 6.1: all of them)."""
+        from hexwar.plugins.firepower.soldiers import soldiers_of
+
+        return soldiers_of({u.id: u for u in self._view.known_units()})
+
+    def column_of(self, h: Hex) -> int:
+        from hexwar.plugins.firepower.state import column_of
+
+        return column_of(self._game, h)
+
+    def fold_column(self) -> int:
+        """Firepower 7: the column of the fold, from the scenario."""
+        from hexwar.plugins.firepower.victory import fold_column
+
+        return fold_column(self._game)
+
+    def _own(self, uid: Any) -> str:
+        if not isinstance(uid, str) or uid not in self._view.own_units():
+            raise RulesError(f"no soldier {uid!r} of this side")
+        return uid
+
+    def mf_left(self, phase: dict[str, Any], uid: str) -> int:
+        """Firepower 6.2, 6.2.8: MF one of the side's soldiers may still spend this Impulse."""
+        from hexwar.plugins.firepower.actions import mf_left
+
+        return mf_left(self._game, phase, self._own(uid))
+
+    def fire_context(self, uid: str, choice: dict[str, Any]) -> FireContext:
+        """Firepower 6.3, 6.4: the context of an own soldier's fire or grenade, for working out hit
+        numbers; it rolls no dice."""
+        from hexwar.plugins.firepower.actions import fire_context
+
+        ctx = fire_context(self._game, self._own(uid), choice)
+        ctx.roll = _no_roll
+        return ctx
+
+    def check_action(self, choice: dict[str, Any]) -> dict[str, Any]:
+        """Firepower 6.2: what an Action of the side's own would do (raises when illegal)."""
+        from hexwar.plugins.firepower.actions import check_action
+
+        if isinstance(choice, dict) and "unit" in choice:
+            self._own(choice["unit"])
+        return check_action(self._game, choice)
+
+
+def side_rules(game: Game, view: SideView) -> FirepowerRules:
+    return FirepowerRules(game, view)

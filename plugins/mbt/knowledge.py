@@ -1,0 +1,54 @@
+"""What an MBT controller may compute from its side's knowledge (``view.rules``).
+
+A controller never holds the game (docs/decisions.md CORE-55). :class:`MbtRules` gives the public
+data of the game (the map facts, the unit cards, the charts) and works out a shot's chance to
+kill (MBT 7.4) from the firer and the target as the side is shown them: an enemy unit it cannot
+see (MBT 6.1) is unknown here, and an enemy's order is whatever the side was told (MBT 6.2.1).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
+    from hexwar.plugins.mbt.cards import Card
+    from hexwar.plugins.mbt.tables import Charts
+    from hexwar.plugins.mbt.terrain import MapInfo
+
+
+class MbtRules:
+    """The rules computations one side's controller may make (see the module docstring)."""
+
+    def __init__(self, game: Game, view: SideView) -> None:
+        from hexwar.plugins.mbt.state import ctx
+
+        self._game = game
+        self._view = view
+        c = ctx(game)
+        #: the map's terrain, heights and lines of sight (MBT 6.0): the board is public
+        self.info: MapInfo = c.info
+        self._cards = c.cards
+        self._charts: Charts = c.charts
+
+    def card(self, unit_type: str) -> Card:
+        """The unit card of a type (``mbt:T-62`` or ``T-62``): printed, so public."""
+        return self._cards[unit_type.split(":", 1)[-1]]
+
+    def kill_probability(self, firer: str, target: str, weapon: str, ammo: str, *,
+                         overwatch: bool = False, target_moving: bool = False) -> float:
+        """MBT 7.4: the chance that ``firer``'s shot kills ``target``, both known to the side by
+        these ids, the target's movement as the side supposes it (its order is secret until
+        revealed, MBT 6.2.1)."""
+        from hexwar.plugins.mbt.ap_fire import kill_probability
+        from hexwar.plugins.mbt.fire import situation
+
+        f, t = self._view.unit(firer), self._view.unit(target)
+        s = situation(self._game, f, weapon, ammo, t, overwatch=overwatch,
+                      target_moving=target_moving)
+        return kill_probability(self._charts, s)
+
+
+def side_rules(game: Game, view: SideView) -> MbtRules:
+    return MbtRules(game, view)
