@@ -160,8 +160,8 @@ class LosGrid:
 
     def side_mask(self, sides: Iterable[tuple[Hex, Hex]]) -> int:
         m = 0
-        for x, y in sides:
-            if x in self and y in self:
+        for x, y in sides:  # pairs that are not hexsides of the board are never examined
+            if (y.q - x.q, y.r - x.r) in _SLOT_OF and x in self and y in self:
                 m |= 1 << self.side_index(x, y)
         return m
 
