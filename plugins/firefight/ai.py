@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.plugins.firefight.fire import choose_weapon, describe_attack, resolve_attack
-from hexwar.plugins.firefight.sighting import has_los, in_defilade_geom
+from hexwar.plugins.firefight.sighting import in_defilade_geom, visible_hexes
 from hexwar.plugins.firefight.state import is_vehicle
 from hexwar.plugins.firefight.victory import area
 
@@ -186,9 +186,11 @@ class FirefightAI:
         t = game.board.terrain_of.get(h)
         c = 0.3 if t in ("forest", "town") else 0.0
         seen = 0
+        near = [e.hex for e in enemies if e.hex is not None and e.hex.distance(h) <= 25]
+        sees_h = visible_hexes(game, h, near)  # one batch: who of them sees h
         for e in enemies:
             assert e.hex is not None
-            if e.hex.distance(h) <= 25 and has_los(game, e.hex, h):
+            if e.hex.distance(h) <= 25 and e.hex in sees_h:
                 seen += 1
                 if in_defilade_geom(game.board, e.hex, h):
                     c += 0.1
@@ -318,13 +320,16 @@ class FirefightAI:
             self._seen_memo.clear()
         h = game.board.parse(label)
         n = 0
+        own = [u.hex for u in game.state.units_of(self.side)
+               if u.hex is not None and u.hex.distance(h) <= 20]
+        seen = visible_hexes(game, h, own)  # one batch: what the hex sees
         for u in game.state.units_of(self.side):
             if u.hex is None or u.state.get("carrier") or u.state.get("dummy"):
                 continue
             if game.board.terrain_of.get(u.hex) in ("forest", "town") or \
                     defilade_sides(game.board, u.hex):
                 continue
-            if u.hex.distance(h) <= 20 and has_los(game, h, u.hex):
+            if u.hex.distance(h) <= 20 and u.hex in seen:
                 n += 1
         self._seen_memo[key] = n
         return n

@@ -5,6 +5,7 @@ defilade hexsides, fence and hedge pictures: Firefight 5.1, 5.2, 13.2 (Firefight
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -123,3 +124,39 @@ def test_mbt_kernel_is_built_once_per_board() -> None:
     assert sight_kernel(board, BasicLos(info)) is info.kernel
     a = Hex(1, 1)
     assert info.visible(a, board.hexes) == {b for b in board.hexes if info.los(a, b)}
+
+
+def test_firefight_game_kernel_follows_smoke(tmp_path: Path) -> None:
+    """Firefight 14.11 smoke blocks like Forest; placing and removing it bumps the LOS epoch and
+    the game's kernel is rebuilt: has_los and visible_hexes agree with the exact trace each time."""
+    from hexwar.plugins.firefight.rules.smoke import place_smoke
+    from hexwar.plugins.firefight.sighting import has_los, los_rules, visible_hexes
+    from hexwar.plugins.firefight.testing import mini_game, unit_spec
+
+    hexes = [{"at": f"{c:02d}{r:02d}", "terrain": "forest"} for c, r in ((5, 5), (9, 12), (14, 7))]
+    hexes += [{"at": "1010", "features": ["defilade:2"]}, {"at": "0808", "height": 480}]
+    g = mini_game(tmp_path, [unit_spec("a", "US-TM", "US", "0210"),
+                             unit_spec("b", "SU-TM", "SU", "2010")], hexes,
+                  rules=["firefight.smoke", "firefight.height"])
+    board = g.board
+    cells = sorted(h for h in board.hexes if h.q <= 20 and 0 <= h.r + h.q // 2 <= 20)
+    origin = board.parse("1010")
+
+    def check() -> None:
+        rules = los_rules(g)
+        exact = {b for b in cells if line_of_sight(board, min(origin, b), max(origin, b), rules,
+                                                   g).clear}
+        assert {b for b in cells if has_los(g, origin, b)} == exact
+        assert visible_hexes(g, origin, cells) == exact
+
+    check()
+    before = visible_hexes(g, origin, cells)
+    place_smoke(g, "1310", "US", "a", "Firefight 14.0")
+    check()
+    assert visible_hexes(g, origin, cells) < before  # the smoke hides something
+    from hexwar.plugins.firefight.rules._common import bump_los, rstate
+
+    rstate(g, "smoke")["markers"] = []
+    bump_los(g)
+    check()
+    assert visible_hexes(g, origin, cells) == before
