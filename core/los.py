@@ -152,12 +152,12 @@ class OpenGroundLos(BaseLosRules):
         """Bit sets (:mod:`hexwar.core.losgrid`): a line is blocked when it touches a cell off the
         board. None for a subclass, or for the ``"both"`` hexside policy (under which a line along
         the board's edge is clear while one of the two hexes is on the board)."""
-        from hexwar.core.losgrid import MaskKernel, grid_of
+        from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
 
         if type(self) is not OpenGroundLos or self.hexside_policy == "both":
             return None
         off = grid_of(board).off
-        return MaskKernel(board, self, data, make=lambda la, lb: (off, 0),
+        return MaskKernel(board, self, data, make=lambda la, lb: PairSets(off),
                           corners=self.vertex_policy == "touch")
 
 

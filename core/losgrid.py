@@ -28,7 +28,7 @@ offset between two of its hexes), not by the number of games or queries.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.kit.stash import StashKey
@@ -41,6 +41,7 @@ __all__ = [
     "KernelBase",
     "LosGrid",
     "MaskKernel",
+    "PairSets",
     "RayTemplate",
     "SightKernel",
     "TraceKernel",
@@ -68,11 +69,12 @@ class RayTemplate:
     trace; such a template makes a kernel fall back to the exact walk).
     """
 
-    __slots__ = ("body", "grazed", "inner", "lo", "pair_bits", "pairs", "regular", "sides",
-                 "touched")
+    __slots__ = ("body", "grazed", "inner", "lo", "near", "pair_bits", "pairs", "regular",
+                 "sides", "touched")
 
     def __init__(self, lo: int, inner: int, pairs: int, grazed: int,
-                 pair_bits: tuple[tuple[int, int], ...], sides: int, regular: bool) -> None:
+                 pair_bits: tuple[tuple[int, int], ...], sides: int, regular: bool,
+                 near: tuple[int, int, int] = (0, 0, 0)) -> None:
         self.lo = lo
         self.inner = inner  #: hexes the line passes through (end hexes excluded)
         self.pairs = pairs  #: both hexes of each hexside the line runs exactly along
@@ -82,6 +84,9 @@ class RayTemplate:
         self.pair_bits = pair_bits  #: (bit, bit) of each hexside-exact step, in order
         self.sides = sides  #: hexsides crossed or run along (not those touched at a corner)
         self.regular = regular
+        #: (0, examined hexes nearer to a than to b, those nearer to b), in hexes, corners
+        #: included: for rules that treat the two halves of a line differently (Firefight 13.23)
+        self.near = near
 
 
 def bits(mask: int) -> Iterator[int]:
@@ -239,8 +244,10 @@ def _build(height: int, dq: int, dr: int) -> RayTemplate:
         slot, flip = _SLOT_OF[(y.q - x.q, y.r - x.r)]
         side_bits |= 1 << (3 * (cell(y if flip else x) - lo) + slot)
     pair_bits = tuple((cell(p1) - lo, cell(p2) - lo) for p1, p2 in pairs)
+    near = (0, m(h for h in met if a.distance(h) < b.distance(h)),
+            m(h for h in met if b.distance(h) < a.distance(h)))
     return RayTemplate(lo, m(inner), m(h for p in pairs for h in p), m(grazed), pair_bits,
-                       side_bits, regular)
+                       side_bits, regular, near)
 
 
 GRID = StashKey[LosGrid]("core.los_grid")
@@ -297,8 +304,22 @@ class TraceKernel(KernelBase):
         return line_of_sight(self.board, a, b, self.rules, self.data).clear
 
 
-#: ``make(level_a, level_b) -> (blocks, may_block)``: the two hex sets for a pair of end levels
-SetMaker = Callable[[int, int], tuple[int, int]]
+class PairSets(NamedTuple):
+    """The hex sets of :class:`MaskKernel` for one pair of end levels (cells as bit sets)."""
+
+    blocks: int  #: cells that block for certain
+    maybe: int = 0  #: cells that may block: the rules' exact check decides
+    half: int = 0  #: 1 or 2: the next two sets apply only nearer end a (1) or end b (2)
+    half_blocks: int = 0
+    half_maybe: int = 0
+
+    @property
+    def simple(self) -> bool:
+        return not (self.maybe or self.half_blocks or self.half_maybe)
+
+
+#: ``make(level_a, level_b) -> PairSets``
+SetMaker = Callable[[int, int], PairSets]
 #: ``confirm(a, b, h) -> True if hex h blocks the line a-b`` (the rules' own exact answer)
 HexConfirm = Callable[[Hex, Hex, Hex], bool]
 #: ``confirm(a, b, x, y) -> True if the hexside x|y blocks the line a-b``
@@ -315,12 +336,14 @@ class MaskKernel(KernelBase):
     The rules are described by
 
     * ``levels``: a small integer per cell (the end hexes' class: a Basic height, a contour band);
-    * ``make(la, lb)``: for ends of levels ``la`` and ``lb``, the cells that block for certain
-      (include :attr:`LosGrid.off` when leaving the board blocks) and the cells that *may* block,
-      which ``confirm_hex`` decides exactly, one by one (built once per pair of levels);
+    * ``make(la, lb)``: for ends of levels ``la`` and ``lb``, the :class:`PairSets`: the cells
+      that block for certain (include :attr:`LosGrid.off` when leaving the board blocks), the
+      cells that *may* block, which ``confirm_hex`` decides exactly one by one, and the same two
+      for only the half of the line nearer one end (built once per pair of levels);
     * ``side_maybe`` and ``confirm_side``: hexsides that may block when crossed or run along;
     * ``corners``: whether hexes touched only at a corner count (``vertex_policy == "touch"``);
-    * ``ends``: a check of the end hexes themselves (``include_endpoints`` rules).
+    * ``ends`` and ``ends_maybe``: a check of the end hexes themselves (``include_endpoints``
+      rules), asked only when an end is one of the cells in ``ends_maybe``.
 
     A template that is not :attr:`RayTemplate.regular` (never seen) is walked exactly instead.
     """
@@ -329,59 +352,75 @@ class MaskKernel(KernelBase):
                  levels: Sequence[int] | None = None, corners: bool = True,
                  confirm_hex: HexConfirm | None = None, side_maybe: int = 0,
                  confirm_side: SideConfirm | None = None,
-                 ends: EndsConfirm | None = None) -> None:
+                 ends: EndsConfirm | None = None, ends_maybe: int = 0) -> None:
         self.board, self.rules, self.data = board, rules, data
         g = self.grid = grid_of(board)
         self._geo = (g.q0, g.r0, g.H, g.size, g.onboard, g._templates, g._key)
         self.levels: Sequence[int] = levels if levels is not None else bytes(g.size)
         self.nlevels = max(self.levels, default=0) + 1
         self.make = make
-        self._sets: dict[int, tuple[int, int]] = {}
+        self._sets: dict[int, PairSets] = {}
+        #: blocks by level pair when nothing else matters for the pair (else -1): the fast path
+        self._fast: dict[int, int] = {}
         self.corners = corners
         self.confirm_hex = confirm_hex
         self.side_maybe = side_maybe
         self.confirm_side = confirm_side
         self.ends = ends
+        #: 1 for each cell where an end hex may block (then ``ends`` decides)
+        self.end_cells = bytearray(g.size)
+        if ends is not None:
+            for bit in bits(ends_maybe):
+                self.end_cells[bit] = 1
+        self._plain = not side_maybe
 
-    def _pair_sets(self, la: int, lb: int) -> tuple[int, int]:
-        key = la * self.nlevels + lb
-        got = self._sets.get(key)
-        if got is None:
-            got = self._sets[key] = self.make(la, lb)
-        return got
+    def _pair(self, key: int) -> int:
+        """Fill the caches for level pair ``key``; its certain blocks, or -1 if not simple."""
+        la, lb = divmod(key, self.nlevels)
+        got = self._sets[key] = self.make(la, lb)
+        fast = self._fast[key] = got.blocks if self._plain and got.simple else -1
+        return fast
 
-    def _cells(self, a: Hex, b: Hex) -> tuple[int, int]:
-        q0, r0, h, size, onboard, _t, _k = self._geo
-        ja, jb = a.r - r0, b.r - r0
-        ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
-        if not (0 <= ja < h and 0 <= ca < size and onboard[ca]):
-            raise ValueError(f"line of sight: {a!r} is not on the board")
-        if not (0 <= jb < h and 0 <= cb < size and onboard[cb]):
-            raise ValueError(f"line of sight: {b!r} is not on the board")
-        return ca, cb
+    def _bad(self, a: Hex, b: Hex) -> ValueError:
+        g = self.grid
+        return ValueError(f"line of sight: {b if a in g else a!r} is not on the board")
 
     def clear(self, a: Hex, b: Hex) -> bool:
-        ca, cb = self._cells(a, b)
-        _q0, _r0, _h, _s, _o, templates, key = self._geo
+        q0, r0, h, size, onboard, templates, key = self._geo
+        ja, jb = a.r - r0, b.r - r0
+        ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
+        if not (0 <= ja < h and 0 <= ca < size and onboard[ca]
+                and 0 <= jb < h and 0 <= cb < size and onboard[cb]):
+            raise self._bad(a, b)
         dq, dr = b.q - a.q, b.r - a.r
         t = templates.get(dq * key + dr) or self.grid.template(dq, dr)
         lv = self.levels
-        got = self._sets.get(lv[ca] * self.nlevels + lv[cb]) or self._pair_sets(lv[ca], lv[cb])
-        return self._clear(a, b, ca + t.lo, t, got)
+        pk = lv[ca] * self.nlevels + lv[cb]
+        fast = self._fast.get(pk)
+        if fast is None:
+            fast = self._pair(pk)
+        ec = self.end_cells
+        if fast >= 0 and t.regular and not (ec[ca] or ec[cb]):
+            return not ((fast >> (ca + t.lo)) & (t.touched if self.corners else t.body))
+        return self._clear(a, b, ca + t.lo, t, self._sets[pk])
 
-    def _clear(self, a: Hex, b: Hex, shift: int, t: RayTemplate, got: tuple[int, int]) -> bool:
+    def _clear(self, a: Hex, b: Hex, shift: int, t: RayTemplate, got: PairSets) -> bool:
         if not t.regular:
             return TraceKernel(self.board, self.rules, self.data).clear(a, b)
         m = t.touched if self.corners else t.body
-        if (got[0] >> shift) & m:
+        if (got.blocks >> shift) & m:
             return False
-        if got[1]:
-            maybe = (got[1] >> shift) & m
-            if maybe:
-                assert self.confirm_hex is not None
-                for bit in bits(maybe):
-                    if self.confirm_hex(a, b, self.grid.hex_at(shift + bit)):
-                        return False
+        maybe = (got.maybe >> shift) & m
+        if got.half:
+            half = t.near[got.half] & m
+            if (got.half_blocks >> shift) & half:
+                return False
+            maybe |= (got.half_maybe >> shift) & half
+        if maybe:
+            assert self.confirm_hex is not None
+            for bit in bits(maybe):
+                if self.confirm_hex(a, b, self.grid.hex_at(shift + bit)):
+                    return False
         if self.side_maybe:
             maybe = (self.side_maybe >> (3 * shift)) & t.sides
             if maybe:
@@ -390,33 +429,69 @@ class MaskKernel(KernelBase):
                     x, y = self.grid.side_hexes(3 * shift + bit)
                     if self.confirm_side(a, b, x, y):
                         return False
-        return not (self.ends is not None and self.ends(a, b))
+        if self.ends is not None:
+            g, ec = self.grid, self.end_cells
+            if (ec[g.cell(a)] or ec[g.cell(b)]) and self.ends(a, b):
+                return False
+        return True
 
     def visible(self, a: Hex, targets: Iterable[Hex]) -> set[Hex]:
         q0, r0, h, size, onboard, templates, key = self._geo
-        ca, _ = self._cells(a, a)
+        ja = a.r - r0
+        ca = (a.q - q0) * h + ja
+        if not (0 <= ja < h and 0 <= ca < size and onboard[ca]):
+            raise self._bad(a, a)
         template = self.grid.template
-        lv = self.levels
-        la = lv[ca]
-        row = [self._pair_sets(la, lb) for lb in range(self.nlevels)]
-        # the fast path needs nothing but the certain blocks
-        simple = not (self.side_maybe or self.ends is not None) and all(not s[1] for s in row)
-        blocks = [s[0] for s in row]
+        lv, n = self.levels, self.nlevels
+        base = lv[ca] * n
+        fast = [self._fast[k] if k in self._fast else self._pair(k) for k in range(base, base + n)]
+        sets = self._sets
         corners = self.corners
+        ec = self.end_cells
+        if ec[ca]:
+            fast = [-1] * n  # the origin's own hex may block: every line is checked in full
         aq, ar = a.q, a.r
         out: set[Hex] = set()
+        add = out.add
         for b in targets:
             jb = b.r - r0
             cb = (b.q - q0) * h + jb
             if not (0 <= jb < h and 0 <= cb < size and onboard[cb]):
-                raise ValueError(f"line of sight: {b!r} is not on the board")
+                raise self._bad(a, b)
             dq, dr = b.q - aq, b.r - ar
             t = templates.get(dq * key + dr) or template(dq, dr)
-            if simple and t.regular:
-                if not ((blocks[lv[cb]] >> (ca + t.lo)) & (t.touched if corners else t.body)):
-                    out.add(b)
-            elif self._clear(a, b, ca + t.lo, t, row[lv[cb]]):
-                out.add(b)
+            f = fast[lv[cb]]
+            if f >= 0 and t.regular and not ec[cb]:
+                if not ((f >> (ca + t.lo)) & (t.touched if corners else t.body)):
+                    add(b)
+            elif self._clear(a, b, ca + t.lo, t, sets[base + lv[cb]]):
+                add(b)
+        return out
+
+    def clear_pairs(self, pairs: Iterable[tuple[Hex, Hex]]) -> list[bool]:
+        # clear() written out in one loop: no method call per pair
+        q0, r0, h, size, onboard, templates, key = self._geo
+        template, lv, n = self.grid.template, self.levels, self.nlevels
+        fasts, sets = self._fast, self._sets
+        corners, ec = self.corners, self.end_cells
+        out: list[bool] = []
+        append = out.append
+        for a, b in pairs:
+            ja, jb = a.r - r0, b.r - r0
+            ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
+            if not (0 <= ja < h and 0 <= ca < size and onboard[ca]
+                    and 0 <= jb < h and 0 <= cb < size and onboard[cb]):
+                raise self._bad(a, b)
+            dq, dr = b.q - a.q, b.r - a.r
+            t = templates.get(dq * key + dr) or template(dq, dr)
+            pk = lv[ca] * n + lv[cb]
+            f = fasts.get(pk)
+            if f is None:
+                f = self._pair(pk)
+            if f >= 0 and t.regular and not (ec[ca] or ec[cb]):
+                append(not ((f >> (ca + t.lo)) & (t.touched if corners else t.body)))
+            else:
+                append(self._clear(a, b, ca + t.lo, t, sets[pk]))
         return out
 
 

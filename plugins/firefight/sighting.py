@@ -25,7 +25,7 @@ from hexwar.core.los import (
     VertexPolicy,
     line_of_sight,
 )
-from hexwar.core.losgrid import MaskKernel, SightKernel, grid_of, sight_kernel
+from hexwar.core.losgrid import MaskKernel, PairSets, SightKernel, grid_of, sight_kernel
 from hexwar.plugins.firefight.addenda import addenda
 from hexwar.plugins.firefight.state import ff, hooks
 
@@ -172,30 +172,41 @@ def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> Mas
     if rules.forest_town_block:
         always |= g.mask(h for h in hexes if board.terrain_of.get(h) in FOREST_TOWN)
     levels: list[int] | None = None
-    above: dict[float, int] = {}
-    make: Callable[[int, int], tuple[int, int]]
+    make: Callable[[int, int], PairSets]
+    confirm_hex: Callable[[Hex, Hex, Hex], bool] | None = None
     if height is None:
-        def make(la: int, lb: int) -> tuple[int, int]:
-            return always, 0
+        def make(la: int, lb: int) -> PairSets:
+            return PairSets(always)
     else:
-        layer = height
         grounds = sorted({ground(board, h) for h in hexes})
         level_of = {z: i for i, z in enumerate(grounds)}
         levels = [0] * g.size
         for h in hexes:
             levels[g.cell(h)] = level_of[ground(board, h)]
         tops = {h: block_height(board, h) for h in hexes}
+        masks: dict[tuple[float, bool], int] = {}
 
-        def higher(z: float) -> int:  # the hexes whose obstruction is above height z
-            m = above.get(z)
+        def higher(z: float, strict: bool = True) -> int:  # hexes whose obstruction is above z
+            m = masks.get((z, strict))
             if m is None:
-                m = above[z] = g.mask(h for h, top in tops.items() if top > z)
+                m = masks[(z, strict)] = g.mask(h for h, top in tops.items()
+                                                if (top > z if strict else top >= z))
             return m
 
-        def make(la: int, lb: int) -> tuple[int, int]:
+        def make(la: int, lb: int) -> PairSets:
             lo, hi = sorted((grounds[la], grounds[lb]))
-            # Firefight 13.22: above both ends blocks; 13.23: between the ends' heights may block
-            return always | higher(hi), (higher(lo) & ~higher(hi)) if lo != hi else 0
+            certain = always | higher(hi)  # Firefight 13.22: higher than both units
+            if lo == hi:
+                return PairSets(certain)
+            # Firefight 13.23: between the two heights blocks only nearer the lower unit, where the
+            # sight line is below the middle height: at or above it blocks for certain, below it
+            # the height layer decides
+            mid = (lo + hi) / 2
+            band = higher(lo) & ~higher(hi)
+            return PairSets(certain, 0, 1 if grounds[la] < grounds[lb] else 2,
+                            band & higher(mid, strict=False), band & ~higher(mid, strict=False))
+
+        layer = height
 
         def confirm_hex(a: Hex, b: Hex, h: Hex) -> bool:
             e = layer.hex_effect(board, h, LosContext(a, b, a.distance(b), data))
@@ -203,7 +214,8 @@ def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> Mas
 
     side_maybe = 0
     if rules.blocking_sides:
-        side_maybe |= g.side_mask(tuple(s) for s in rules.blocking_sides if len(s) == 2)
+        walls = [tuple(s) for s in rules.blocking_sides if len(s) == 2]
+        side_maybe |= g.side_mask((x, y) for x, y in walls)
     if rules.defilade_blocks:
         for h in hexes:
             for d in defilade_sides(board, h):
@@ -214,7 +226,7 @@ def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> Mas
         return e is not None and e.kind == "block"
 
     return MaskKernel(board, rules, data, make=make, levels=levels, corners=True,
-                      confirm_hex=confirm_hex if height is not None else None,
+                      confirm_hex=confirm_hex,
                       side_maybe=side_maybe, confirm_side=confirm_side)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
-from hexwar.core.losgrid import MaskKernel, grid_of
+from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
 from hexwar.plugins.firepower.tables import POSTURE_RANK
 from hexwar.plugins.firepower.terrain import FpMap
 
@@ -170,10 +170,10 @@ def firepower_kernel(board: Board, rules: FirepowerLos, data: Mapping[str, Any])
     high = {h for h, posture in friendly.items() if POSTURE_RANK[posture] >= rank}
     fences = g.mask(h for h in hexes if h in m.fence) if prone else 0
 
-    def make(la: int, lb: int) -> tuple[int, int]:
+    def make(la: int, lb: int) -> PairSets:
         level = la - 1
         own = g.mask(h for h in high if h in hexes and m.level.get(h, 0) == level)
-        return (0 if la == 2 and lb == 2 else hills) | own, fences
+        return PairSets((0 if la == 2 and lb == 2 else hills) | own, fences)
 
     def blocks(a: Hex, b: Hex, h: Hex) -> bool:
         e = rules.hex_effect(board, h, LosContext(a, b, a.distance(b), data))
@@ -183,7 +183,7 @@ def firepower_kernel(board: Board, rules: FirepowerLos, data: Mapping[str, Any])
         return prone and (blocks(a, b, a) or (b != a and blocks(a, b, b)))
 
     return MaskKernel(board, rules, data, make=make, levels=levels, corners=True,
-                      confirm_hex=blocks, ends=ends)
+                      confirm_hex=blocks, ends=ends, ends_maybe=fences)
 
 
 def _los_data(ctx: LosContext) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from hexwar.core.los import (
     LosEffect,
     VertexPolicy,
 )
-from hexwar.core.losgrid import MaskKernel, grid_of
+from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
 from hexwar.core.types import TerrainType
 from hexwar.plugins.mbt.tables import Charts
 
@@ -199,10 +199,10 @@ class BasicLosKernel(MaskKernel):
         for h in b.hexes:
             levels[g.cell(h)] = info.height[h] + 1
 
-        def make(la: int, lb: int) -> tuple[int, int]:
+        def make(la: int, lb: int) -> PairSets:
             if la == 0 or lb == 0:  # MBT 6.1.4.4
-                return always | (hills if la == 2 or lb == 2 else level_or_up), 0
-            return always | (0 if la == 2 and lb == 2 else hills), 0  # MBT 6.1.4.3
+                return PairSets(always | (hills if la == 2 or lb == 2 else level_or_up))
+            return PairSets(always | (0 if la == 2 and lb == 2 else hills))  # MBT 6.1.4.3
 
         super().__init__(b, BasicLos(info), None, make=make, levels=levels, corners=False)
 
