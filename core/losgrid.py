@@ -341,6 +341,8 @@ class MaskKernel(KernelBase):
       cells that *may* block, which ``confirm_hex`` decides exactly one by one, and the same two
       for only the half of the line nearer one end (built once per pair of levels);
     * ``side_maybe`` and ``confirm_side``: hexsides that may block when crossed or run along;
+      with ``sides_between`` such a hexside blocks for certain when neither of its hexes is an
+      end hex (only those at an end are asked of ``confirm_side``);
     * ``corners``: whether hexes touched only at a corner count (``vertex_policy == "touch"``);
     * ``ends`` and ``ends_maybe``: a check of the end hexes themselves (``include_endpoints``
       rules), asked only when an end is one of the cells in ``ends_maybe``.
@@ -352,7 +354,8 @@ class MaskKernel(KernelBase):
                  levels: Sequence[int] | None = None, corners: bool = True,
                  confirm_hex: HexConfirm | None = None, side_maybe: int = 0,
                  confirm_side: SideConfirm | None = None,
-                 ends: EndsConfirm | None = None, ends_maybe: int = 0) -> None:
+                 ends: EndsConfirm | None = None, ends_maybe: int = 0,
+                 sides_between: bool = False) -> None:
         self.board, self.rules, self.data = board, rules, data
         g = self.grid = grid_of(board)
         self._geo = (g.q0, g.r0, g.H, g.size, g.onboard, g._templates, g._key)
@@ -373,6 +376,7 @@ class MaskKernel(KernelBase):
             for bit in bits(ends_maybe):
                 self.end_cells[bit] = 1
         self._plain = not side_maybe
+        self.sides_between = sides_between
 
     def _pair(self, key: int) -> int:
         """Fill the caches for level pair ``key``; its certain blocks, or -1 if not simple."""
@@ -427,6 +431,8 @@ class MaskKernel(KernelBase):
                 assert self.confirm_side is not None
                 for bit in bits(maybe):
                     x, y = self.grid.side_hexes(3 * shift + bit)
+                    if self.sides_between and x != a and x != b and y != a and y != b:
+                        return False
                     if self.confirm_side(a, b, x, y):
                         return False
         if self.ends is not None:
@@ -436,6 +442,11 @@ class MaskKernel(KernelBase):
         return True
 
     def visible(self, a: Hex, targets: Iterable[Hex]) -> set[Hex]:
+        from hexwar.core import losjit
+
+        if isinstance(targets, Collection) and losjit.usable(self, len(targets)):
+            ts = list(targets)
+            return {b for b, ok in zip(ts, losjit.run_from(self, a, ts), strict=True) if ok}
         q0, r0, h, size, onboard, templates, key = self._geo
         ja = a.r - r0
         ca = (a.q - q0) * h + ja
@@ -469,6 +480,14 @@ class MaskKernel(KernelBase):
         return out
 
     def clear_pairs(self, pairs: Iterable[tuple[Hex, Hex]]) -> list[bool]:
+        from hexwar.core import losjit
+
+        if isinstance(pairs, Sequence) and losjit.usable(self, len(pairs)):
+            return losjit.run(self, pairs)
+        return self.clear_pairs_python(pairs)
+
+    def clear_pairs_python(self, pairs: Iterable[tuple[Hex, Hex]]) -> list[bool]:
+        """:meth:`clear_pairs` without the compiled loop (:mod:`hexwar.core.losjit`)."""
         # clear() written out in one loop: no method call per pair
         q0, r0, h, size, onboard, templates, key = self._geo
         template, lv, n = self.grid.template, self.levels, self.nlevels

@@ -148,9 +148,11 @@ def los_rules(game: Game | None) -> FirefightLos:
 def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> MaskKernel | None:
     """:class:`FirefightLos` as bit sets: Forest and Town (Firefight 5.1), smoke (Firefight 14.11)
     and hexes off the board block for certain; with heights (Firefight 13.2) a hex higher than both
-    ends blocks for certain and one between the ends' heights is asked of the height layer;
-    defilade and impassable hexsides are asked of :meth:`FirefightLos.hexside_effect`. None for a
-    subclass or a layer this function does not know (the caller then walks each line)."""
+    ends blocks for certain, one between the ends' heights nearer the lower end for certain from
+    the middle height up, else as the height layer says (Firefight 13.23); a defilade hexside
+    (toward the neighbour) or an impassable one blocks for certain between the units, and at an
+    end hex as :meth:`FirefightLos.hexside_effect` says (Firefight 5.2 example B, FFD-5). None
+    for a subclass or a layer this function does not know (the caller then walks each line)."""
     from hexwar.plugins.firefight.rules.height import HeightLayer, block_height, ground
     from hexwar.plugins.firefight.rules.smoke import SmokeLayer, smoke_hexes_of
 
@@ -227,7 +229,7 @@ def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> Mas
 
     return MaskKernel(board, rules, data, make=make, levels=levels, corners=True,
                       confirm_hex=confirm_hex,
-                      side_maybe=side_maybe, confirm_side=confirm_side)
+                      side_maybe=side_maybe, confirm_side=confirm_side, sides_between=True)
 
 
 def los_kernel(game: Game) -> SightKernel:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.core import losjit
 from hexwar.core.board import Board, Panel
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.los import BaseLosRules, LosRules, OpenGroundLos, line_of_sight
@@ -60,13 +61,21 @@ def pairs_of(board: Board, seed: int, n: int = 150) -> list[tuple[Hex, Hex]]:
 
 
 def assert_same(board: Board, rules: LosRules, data: Any, pairs: list[tuple[Hex, Hex]]) -> None:
+    """Single queries, both batch forms in Python and (with numba) compiled: all as the trace."""
     k = sight_kernel(board, rules, data)
-    assert not isinstance(k, TraceKernel), "the rules should offer a bit-set kernel"
+    assert isinstance(k, MaskKernel), "the rules should offer a bit-set kernel"
     exact = [line_of_sight(board, a, b, rules, data).clear for a, b in pairs]
-    assert k.clear_pairs(pairs) == exact
+    assert [k.clear(a, b) for a, b in pairs] == exact
+    assert k.clear_pairs_python(pairs) == exact
+    if losjit.AVAILABLE:
+        assert losjit.run(k, pairs) == exact
     for a in {a for a, _ in pairs[-2 * len(board.hexes):]}:
         seen = {b for (x, b), ok in zip(pairs, exact, strict=True) if x == a and ok}
-        assert k.visible(a, [b for x, b in pairs if x == a]) == seen
+        targets = [b for x, b in pairs if x == a]
+        assert k.visible(a, targets) == seen
+        if losjit.AVAILABLE:
+            assert {b for b, ok in zip(targets, losjit.run_from(k, a, targets), strict=True)
+                    if ok} == seen
 
 
 def test_pairs_cover_the_special_cases() -> None:
@@ -102,10 +111,37 @@ def test_template_holds_the_trace(dq: int, dr: int) -> None:
 def test_off_board_end_is_refused() -> None:
     board = random_board(3, terrain=("clear",), heights=(0,), holes=False)
     k = sight_kernel(board, OpenGroundLos())
+    h = sorted(board.hexes)[0]
+    with pytest.raises(ValueError, match=r"Hex\(50, 50\) is not on the board"):
+        k.clear(Hex(50, 50), h)
+    with pytest.raises(ValueError, match=r"Hex\(-40, 3\) is not on the board"):
+        k.visible(h, [Hex(-40, 3)])
     with pytest.raises(ValueError, match="not on the board"):
-        k.clear(Hex(50, 50), sorted(board.hexes)[0])
-    with pytest.raises(ValueError, match="not on the board"):
-        k.visible(sorted(board.hexes)[0], [Hex(-40, 3)])
+        k.clear_pairs([(h, h), (h, Hex(3, -30))])
+    assert isinstance(k, MaskKernel)
+    if losjit.AVAILABLE:
+        with pytest.raises(ValueError, match=r"Hex\(3, -30\) is not on the board"):
+            losjit.run(k, [(h, h), (h, Hex(3, -30))])
+
+
+def test_big_batches_go_through_the_compiled_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With numba, a batch of MIN_BATCH lines or more is compiled; without, Python answers."""
+    board = random_board(6, terrain=("clear",), heights=(0,))
+    k = sight_kernel(board, OpenGroundLos())
+    assert isinstance(k, MaskKernel)
+    calls: list[int] = []
+    real = losjit.run
+
+    def spy(kernel: MaskKernel, pairs: Any) -> list[bool]:
+        calls.append(len(pairs))
+        return real(kernel, pairs)
+
+    monkeypatch.setattr(losjit, "run", spy)
+    monkeypatch.setattr(losjit, "MIN_BATCH", 10)
+    ps = pairs_of(board, 6, 40)
+    assert k.clear_pairs(ps) == k.clear_pairs_python(ps)
+    assert k.clear_pairs(ps[:5]) == k.clear_pairs_python(ps[:5])
+    assert calls == ([len(ps)] if losjit.AVAILABLE else [])
 
 
 # -- core rules ---------------------------------------------------------------------------------------
