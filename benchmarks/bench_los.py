@@ -149,6 +149,9 @@ def systems() -> list[tuple[str, Board, LosRules, Any]]:
          None),
         ("MBT 6.1.4", mbt, BasicLos(map_info(mbt)), None),
         ("Firepower 6.3.4", fp, FirepowerLos(fp_map),
+         {"firer_posture": "stand", "target_posture": "stand"}),
+        # Firepower 6.3.4.2: with a Prone unit every fence picture on a line is a geometry test
+        ("Firepower, Prone", fp, FirepowerLos(fp_map),
          {"firer_posture": "stand", "target_posture": "prone"}),
     ]
 

@@ -124,6 +124,7 @@ class LosGrid:
         self.off = ((1 << self.size) - 1) & ~self.on
         self._key = 2 * self.H + 1
         self._templates: dict[int, RayTemplate] = {}
+        self._listed: tuple[Collection[Hex], tuple[Hex, ...]] | None = None
 
     # -- cells ------------------------------------------------------------------------------------
     def cell(self, h: Hex) -> int:
@@ -175,6 +176,13 @@ class LosGrid:
             return False
         qi, ri = h.q - self.q0, h.r - self.r0
         return 0 <= qi < self.W and 0 <= ri < self.H and bool(self.onboard[qi * self.H + ri])
+
+    def listed(self, hexes: Collection[Hex]) -> Sequence[Hex]:
+        """``hexes`` as a tuple, the same tuple for the same collection (the board's hexes)."""
+        got = self._listed
+        if got is None or got[0] is not hexes:
+            got = self._listed = (hexes, tuple(hexes))
+        return got[1]
 
     # -- templates --------------------------------------------------------------------------------
     def template(self, dq: int, dr: int) -> RayTemplate:
@@ -377,12 +385,19 @@ class MaskKernel(KernelBase):
                 self.end_cells[bit] = 1
         self._plain = not side_maybe
         self.sides_between = sides_between
+        # for clear(): (lo, examined hexes) of each regular template seen, by offset key; the
+        # certain blocks of each level pair (-1: not built yet, or not that simple)
+        self._spans: dict[int, tuple[int, int]] = {}
+        self._fast_list = [-1] * (self.nlevels * self.nlevels)
+        self._hot = (g.q0, g.r0, g.H, g.size, g.onboard, g._key, self._spans, self._fast_list,
+                     self.levels, self.nlevels, self.end_cells if ends_maybe else b"")
 
     def _pair(self, key: int) -> int:
         """Fill the caches for level pair ``key``; its certain blocks, or -1 if not simple."""
         la, lb = divmod(key, self.nlevels)
         got = self._sets[key] = self.make(la, lb)
         fast = self._fast[key] = got.blocks if self._plain and got.simple else -1
+        self._fast_list[key] = fast
         return fast
 
     def _bad(self, a: Hex, b: Hex) -> ValueError:
@@ -390,22 +405,28 @@ class MaskKernel(KernelBase):
         return ValueError(f"line of sight: {b if a in g else a!r} is not on the board")
 
     def clear(self, a: Hex, b: Hex) -> bool:
-        q0, r0, h, size, onboard, templates, key = self._geo
+        # the hot path: one dict lookup (the line's span), one list lookup (the level pair's
+        # certain blocks), one shift and AND; everything else goes to _slow
+        q0, r0, h, size, onboard, key, spans, fast, lv, n, ec = self._hot
         ja, jb = a.r - r0, b.r - r0
         ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
-        if not (0 <= ja < h and 0 <= ca < size and onboard[ca]
-                and 0 <= jb < h and 0 <= cb < size and onboard[cb]):
+        if not (0 <= ja < h and 0 <= jb < h and 0 <= ca < size and 0 <= cb < size
+                and onboard[ca] and onboard[cb]):
             raise self._bad(a, b)
+        sp = spans.get((b.q - a.q) * key + jb - ja)
+        f = fast[lv[ca] * n + lv[cb]]
+        if sp is not None and f >= 0 and not (ec and (ec[ca] or ec[cb])):
+            return not ((f >> (ca + sp[0])) & sp[1])
+        return self._slow(a, b, ca, cb)
+
+    def _slow(self, a: Hex, b: Hex, ca: int, cb: int) -> bool:
         dq, dr = b.q - a.q, b.r - a.r
-        t = templates.get(dq * key + dr) or self.grid.template(dq, dr)
-        lv = self.levels
-        pk = lv[ca] * self.nlevels + lv[cb]
-        fast = self._fast.get(pk)
-        if fast is None:
-            fast = self._pair(pk)
-        ec = self.end_cells
-        if fast >= 0 and t.regular and not (ec[ca] or ec[cb]):
-            return not ((fast >> (ca + t.lo)) & (t.touched if self.corners else t.body))
+        t = self.grid.template(dq, dr)
+        if t.regular:
+            self._spans[dq * self.grid._key + dr] = (t.lo, t.touched if self.corners else t.body)
+        pk = self.levels[ca] * self.nlevels + self.levels[cb]
+        if pk not in self._sets:
+            self._pair(pk)
         return self._clear(a, b, ca + t.lo, t, self._sets[pk])
 
     def _clear(self, a: Hex, b: Hex, shift: int, t: RayTemplate, got: PairSets) -> bool:
@@ -445,7 +466,7 @@ class MaskKernel(KernelBase):
         from hexwar.core import losjit
 
         if isinstance(targets, Collection) and losjit.usable(self, len(targets)):
-            ts = list(targets)
+            ts = targets if isinstance(targets, Sequence) else self.grid.listed(targets)
             return {b for b, ok in zip(ts, losjit.run_from(self, a, ts), strict=True) if ok}
         q0, r0, h, size, onboard, templates, key = self._geo
         ja = a.r - r0

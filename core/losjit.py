@@ -199,10 +199,19 @@ def run(k: MaskKernel, pairs: Sequence[tuple[Hex, Hex]]) -> list[bool]:
 
 def run_from(k: MaskKernel, a: Hex, targets: Sequence[Hex]) -> list[bool]:
     """``k.clear(a, t)`` for each of ``targets`` (``usable`` must hold)."""
-    flat = np.array([x for b in targets for x in (b.q, b.r)], np.int64).reshape(-1, 2)
+    last = _LAST_TARGETS[0]
+    if last is not None and last[0] is targets:
+        flat = last[1]  # the same targets again (every hex of a board, from one origin after another)
+    else:
+        flat = np.array([x for b in targets for x in (b.q, b.r)], np.int64).reshape(-1, 2)
+        _LAST_TARGETS[0] = (targets, flat)
     n = len(targets)
     return _run_cells(k, _Pairs(a, targets), np.full(n, a.q, np.int64),
                       np.full(n, a.r, np.int64), flat[:, 0], flat[:, 1])
+
+
+#: the last target list given to :func:`run_from` and its coordinates (held, so ``is`` is safe)
+_LAST_TARGETS: list[tuple[Sequence[Hex], Any] | None] = [None]
 
 
 class _Pairs(Sequence[tuple["Hex", "Hex"]]):
