@@ -366,7 +366,6 @@ class MaskKernel(KernelBase):
                  sides_between: bool = False) -> None:
         self.board, self.rules, self.data = board, rules, data
         g = self.grid = grid_of(board)
-        self._geo = (g.q0, g.r0, g.H, g.size, g.onboard, g._templates, g._key)
         self.levels: Sequence[int] = levels if levels is not None else bytes(g.size)
         self.nlevels = max(self.levels, default=0) + 1
         self.make = make
@@ -383,20 +382,20 @@ class MaskKernel(KernelBase):
         if ends is not None:
             for bit in bits(ends_maybe):
                 self.end_cells[bit] = 1
-        self._plain = not side_maybe
         self.sides_between = sides_between
         # for clear(): (lo, examined hexes) of each regular template seen, by offset key; the
         # certain blocks of each level pair (-1: not built yet, or not that simple)
-        self._spans: dict[int, tuple[int, int]] = {}
+        self._spans: dict[int, tuple[int, int, int]] = {}
         self._fast_list = [-1] * (self.nlevels * self.nlevels)
         self._hot = (g.q0, g.r0, g.H, g.size, g.onboard, g._key, self._spans, self._fast_list,
-                     self.levels, self.nlevels, self.end_cells if ends_maybe else b"")
+                     self.levels, self.nlevels, self.end_cells if ends_maybe else b"",
+                     side_maybe)
 
     def _pair(self, key: int) -> int:
         """Fill the caches for level pair ``key``; its certain blocks, or -1 if not simple."""
         la, lb = divmod(key, self.nlevels)
         got = self._sets[key] = self.make(la, lb)
-        fast = self._fast[key] = got.blocks if self._plain and got.simple else -1
+        fast = self._fast[key] = got.blocks if got.simple else -1
         self._fast_list[key] = fast
         return fast
 
@@ -407,7 +406,7 @@ class MaskKernel(KernelBase):
     def clear(self, a: Hex, b: Hex) -> bool:
         # the hot path: one dict lookup (the line's span), one list lookup (the level pair's
         # certain blocks), one shift and AND; everything else goes to _slow
-        q0, r0, h, size, onboard, key, spans, fast, lv, n, ec = self._hot
+        q0, r0, h, size, onboard, key, spans, fast, lv, n, ec, sides = self._hot
         ja, jb = a.r - r0, b.r - r0
         ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
         if not (0 <= ja < h and 0 <= jb < h and 0 <= ca < size and 0 <= cb < size
@@ -416,14 +415,19 @@ class MaskKernel(KernelBase):
         sp = spans.get((b.q - a.q) * key + jb - ja)
         f = fast[lv[ca] * n + lv[cb]]
         if sp is not None and f >= 0 and not (ec and (ec[ca] or ec[cb])):
-            return not ((f >> (ca + sp[0])) & sp[1])
+            shift = ca + sp[0]
+            if (f >> shift) & sp[1]:
+                return False
+            if not (sides and (sides >> (3 * shift)) & sp[2]):
+                return True
         return self._slow(a, b, ca, cb)
 
     def _slow(self, a: Hex, b: Hex, ca: int, cb: int) -> bool:
         dq, dr = b.q - a.q, b.r - a.r
         t = self.grid.template(dq, dr)
         if t.regular:
-            self._spans[dq * self.grid._key + dr] = (t.lo, t.touched if self.corners else t.body)
+            self._spans[dq * self.grid._key + dr] = (t.lo, t.touched if self.corners else t.body,
+                                                     t.sides)
         pk = self.levels[ca] * self.nlevels + self.levels[cb]
         if pk not in self._sets:
             self._pair(pk)
@@ -468,37 +472,8 @@ class MaskKernel(KernelBase):
         if isinstance(targets, Collection) and losjit.usable(self, len(targets)):
             ts = targets if isinstance(targets, Sequence) else self.grid.listed(targets)
             return {b for b, ok in zip(ts, losjit.run_from(self, a, ts), strict=True) if ok}
-        q0, r0, h, size, onboard, templates, key = self._geo
-        ja = a.r - r0
-        ca = (a.q - q0) * h + ja
-        if not (0 <= ja < h and 0 <= ca < size and onboard[ca]):
-            raise self._bad(a, a)
-        template = self.grid.template
-        lv, n = self.levels, self.nlevels
-        base = lv[ca] * n
-        fast = [self._fast[k] if k in self._fast else self._pair(k) for k in range(base, base + n)]
-        sets = self._sets
-        corners = self.corners
-        ec = self.end_cells
-        if ec[ca]:
-            fast = [-1] * n  # the origin's own hex may block: every line is checked in full
-        aq, ar = a.q, a.r
-        out: set[Hex] = set()
-        add = out.add
-        for b in targets:
-            jb = b.r - r0
-            cb = (b.q - q0) * h + jb
-            if not (0 <= jb < h and 0 <= cb < size and onboard[cb]):
-                raise self._bad(a, b)
-            dq, dr = b.q - aq, b.r - ar
-            t = templates.get(dq * key + dr) or template(dq, dr)
-            f = fast[lv[cb]]
-            if f >= 0 and t.regular and not ec[cb]:
-                if not ((f >> (ca + t.lo)) & (t.touched if corners else t.body)):
-                    add(b)
-            elif self._clear(a, b, ca + t.lo, t, sets[base + lv[cb]]):
-                add(b)
-        return out
+        clear = self.clear
+        return {b for b in targets if clear(a, b)}
 
     def clear_pairs(self, pairs: Iterable[tuple[Hex, Hex]]) -> list[bool]:
         from hexwar.core import losjit
@@ -509,30 +484,8 @@ class MaskKernel(KernelBase):
 
     def clear_pairs_python(self, pairs: Iterable[tuple[Hex, Hex]]) -> list[bool]:
         """:meth:`clear_pairs` without the compiled loop (:mod:`hexwar.core.losjit`)."""
-        # clear() written out in one loop: no method call per pair
-        q0, r0, h, size, onboard, templates, key = self._geo
-        template, lv, n = self.grid.template, self.levels, self.nlevels
-        fasts, sets = self._fast, self._sets
-        corners, ec = self.corners, self.end_cells
-        out: list[bool] = []
-        append = out.append
-        for a, b in pairs:
-            ja, jb = a.r - r0, b.r - r0
-            ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
-            if not (0 <= ja < h and 0 <= ca < size and onboard[ca]
-                    and 0 <= jb < h and 0 <= cb < size and onboard[cb]):
-                raise self._bad(a, b)
-            dq, dr = b.q - a.q, b.r - a.r
-            t = templates.get(dq * key + dr) or template(dq, dr)
-            pk = lv[ca] * n + lv[cb]
-            f = fasts.get(pk)
-            if f is None:
-                f = self._pair(pk)
-            if f >= 0 and t.regular and not (ec[ca] or ec[cb]):
-                append(not ((f >> (ca + t.lo)) & (t.touched if corners else t.body)))
-            else:
-                append(self._clear(a, b, ca + t.lo, t, sets[pk]))
-        return out
+        clear = self.clear
+        return [clear(a, b) for a, b in pairs]
 
 
 def sight_kernel(board: Board, rules: LosRules, data: Any = None) -> SightKernel:

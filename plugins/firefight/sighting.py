@@ -214,6 +214,25 @@ def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> Mas
             e = layer.hex_effect(board, h, LosContext(a, b, a.distance(b), data))
             return e is not None and e.kind == "block"
 
+        if all(float(z).is_integer() for z in tops.values()) and \
+                all(float(z).is_integer() for z in grounds):
+            whole = {h: int(z) for h, z in tops.items()}
+            level_ground = [int(z) for z in grounds]
+
+            def confirm_hex(a: Hex, b: Hex, h: Hex) -> bool:
+                # height.blocks() in integers (the same comparison, multiplied out): whole heights
+                ha, hb = level_ground[levels[g.cell(a)]], level_ground[levels[g.cell(b)]]
+                lo, hi, top = min(ha, hb), max(ha, hb), whole[h]
+                if top <= lo:
+                    return False
+                if top > hi:
+                    return True
+                da, db = a.distance(h), b.distance(h)
+                d_lo, d_hi = (da, db) if ha <= hb else (db, da)
+                if ha == hb or d_lo >= d_hi:
+                    return False
+                return lo * (d_lo + d_hi) + (hi - lo) * d_lo < top * (d_lo + d_hi)
+
     side_maybe = 0
     if rules.blocking_sides:
         walls = [tuple(s) for s in rules.blocking_sides if len(s) == 2]
