@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -193,8 +194,16 @@ def usable(k: MaskKernel, n: int) -> bool:
 
 def run(k: MaskKernel, pairs: Sequence[tuple[Hex, Hex]]) -> list[bool]:
     """``k.clear`` for each pair, through the compiled loop (``usable`` must hold)."""
-    flat = np.array([x for a, b in pairs for x in (a.q, a.r, b.q, b.r)], np.int64).reshape(-1, 4)
-    return _run_cells(k, pairs, flat[:, 0], flat[:, 1], flat[:, 2], flat[:, 3])
+    n = len(pairs)
+    firsts, seconds = list(map(_first, pairs)), list(map(_second, pairs))
+    return _run_cells(k, pairs, np.fromiter(map(_q, firsts), np.int64, n),
+                      np.fromiter(map(_r, firsts), np.int64, n),
+                      np.fromiter(map(_q, seconds), np.int64, n),
+                      np.fromiter(map(_r, seconds), np.int64, n))
+
+
+_first, _second = itemgetter(0), itemgetter(1)
+_q, _r = attrgetter("q"), attrgetter("r")
 
 
 def run_from(k: MaskKernel, a: Hex, targets: Sequence[Hex]) -> list[bool]:
@@ -203,7 +212,9 @@ def run_from(k: MaskKernel, a: Hex, targets: Sequence[Hex]) -> list[bool]:
     if last is not None and last[0] is targets:
         flat = last[1]  # the same targets again (every hex of a board, from one origin after another)
     else:
-        flat = np.array([x for b in targets for x in (b.q, b.r)], np.int64).reshape(-1, 2)
+        n = len(targets)
+        flat = np.stack([np.fromiter(map(_q, targets), np.int64, n),
+                         np.fromiter(map(_r, targets), np.int64, n)], axis=1)
         _LAST_TARGETS[0] = (targets, flat)
     n = len(targets)
     return _run_cells(k, _Pairs(a, targets), np.full(n, a.q, np.int64),
