@@ -160,3 +160,52 @@ def test_firefight_game_kernel_follows_smoke(tmp_path: Path) -> None:
     bump_los(g)
     check()
     assert visible_hexes(g, origin, cells) == before
+
+
+def test_caches_are_bounded_by_the_board(monkeypatch: Any) -> None:
+    """No per-pair LOS cache grows with queries: the kernel keeps one template per offset (at most
+    (2W-1)(2H-1) for a board), MBT's map info holds no answers, Firepower's per-pair terrain
+    summary starts afresh at its limit with the same answers."""
+    import hexwar.plugins.firepower.terrain as fpt
+
+    board = random_board(11, terrain=("clear", "woods"), heights=(0, 1), holes=False)
+    info = map_info(board)
+    cells = sorted(board.hexes)
+    for a in cells:
+        info.visible(a, cells)
+    g = info.kernel.grid
+    offsets = {(b.q - a.q, b.r - a.r) for a in cells for b in cells}
+    assert len(g._templates) == len(offsets)
+    for a in cells[:5]:
+        for b in cells:
+            info.los(a, b)
+    assert len(g._templates) == len(offsets)
+    assert not any(isinstance(v, dict) and len(v) > len(offsets) for v in vars(info).values())
+
+    monkeypatch.setattr(fpt, "STATIC_LOS_LIMIT", 10)
+    fboard = random_board(12, terrain=("clear", "tree"), heights=(0, 1),
+                          features=("fence:1-4", "hedge:2-5"))
+    m = FpMap.from_board(fboard)
+    fresh = FpMap.from_board(fboard)
+    fcells = sorted(fboard.hexes)
+    for a, b in zip(fcells, reversed(fcells), strict=True):
+        assert m.static_los(a, b) == FpMap.from_board(fboard).static_los(a, b)
+        assert len(m._static) <= 10
+    assert fresh._static == {}
+
+
+def test_defilade_features_are_parsed_once_per_feature_set() -> None:
+    """Firefight 5.2: a position's defilade hexsides come from its ``defilade:N`` features, parsed
+    once per distinct feature set however often lines of sight ask."""
+    from hexwar.plugins.firefight.sighting import _defilade_of
+
+    board = ff_board(13)
+    _defilade_of.cache_clear()
+    for _ in range(50):
+        for h in board.hexes:
+            defilade_sides(board, h)
+    distinct = {board.features_of[h] for h in board.hexes if board.features_of[h]}
+    assert _defilade_of.cache_info().misses == len(distinct)
+    h = next(h for h in sorted(board.hexes) if not defilade_sides(board, h))
+    board.set_features(h, ["defilade:3"])
+    assert defilade_sides(board, h) == (3,)  # a changed hex is read afresh
