@@ -370,8 +370,6 @@ class MaskKernel(KernelBase):
         self.nlevels = max(self.levels, default=0) + 1
         self.make = make
         self._sets: dict[int, PairSets] = {}
-        #: blocks by level pair when nothing else matters for the pair (else -1): the fast path
-        self._fast: dict[int, int] = {}
         self.corners = corners
         self.confirm_hex = confirm_hex
         self.side_maybe = side_maybe
@@ -384,20 +382,24 @@ class MaskKernel(KernelBase):
                 self.end_cells[bit] = 1
         self.sides_between = sides_between
         # for clear(): (lo, examined hexes) of each regular template seen, by offset key; the
-        # certain blocks of each level pair (-1: not built yet, or not that simple)
-        self._spans: dict[int, tuple[int, int, int]] = {}
+        # certain blocks of each level pair (-1: not built yet)
+        self._spans: dict[int, tuple[int, int, int, int, int]] = {}
         self._fast_list = [-1] * (self.nlevels * self.nlevels)
+        #: (half, half blocks, half may block, may block) of a level pair that has any of them
+        self._halves: list[tuple[int, int, int, int] | None] = \
+            [None] * (self.nlevels * self.nlevels)
         self._hot = (g.q0, g.r0, g.H, g.size, g.onboard, g._key, self._spans, self._fast_list,
                      self.levels, self.nlevels, self.end_cells if ends_maybe else b"",
-                     side_maybe)
+                     side_maybe, self._halves)
 
-    def _pair(self, key: int) -> int:
-        """Fill the caches for level pair ``key``; its certain blocks, or -1 if not simple."""
+    def _pair(self, key: int) -> None:
+        """Build the sets of level pair ``key`` and its entries for the hot path of clear()."""
         la, lb = divmod(key, self.nlevels)
         got = self._sets[key] = self.make(la, lb)
-        fast = self._fast[key] = got.blocks if got.simple else -1
-        self._fast_list[key] = fast
-        return fast
+        # the hot path decides a line from these; one that meets a "may block" goes to _slow
+        self._fast_list[key] = got.blocks
+        self._halves[key] = (got.half, got.half_blocks, got.half_maybe, got.maybe) \
+            if got.maybe or (got.half and (got.half_blocks or got.half_maybe)) else None
 
     def _bad(self, a: Hex, b: Hex) -> ValueError:
         g = self.grid
@@ -406,18 +408,29 @@ class MaskKernel(KernelBase):
     def clear(self, a: Hex, b: Hex) -> bool:
         # the hot path: one dict lookup (the line's span), one list lookup (the level pair's
         # certain blocks), one shift and AND; everything else goes to _slow
-        q0, r0, h, size, onboard, key, spans, fast, lv, n, ec, sides = self._hot
+        q0, r0, h, size, onboard, key, spans, fast, lv, n, ec, sides, halves = self._hot
         ja, jb = a.r - r0, b.r - r0
         ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
         if not (0 <= ja < h and 0 <= jb < h and 0 <= ca < size and 0 <= cb < size
                 and onboard[ca] and onboard[cb]):
             raise self._bad(a, b)
         sp = spans.get((b.q - a.q) * key + jb - ja)
-        f = fast[lv[ca] * n + lv[cb]]
+        pk = lv[ca] * n + lv[cb]
+        f = fast[pk]
         if sp is not None and f >= 0 and not (ec and (ec[ca] or ec[cb])):
             shift = ca + sp[0]
             if (f >> shift) & sp[1]:
                 return False
+            hs = halves[pk]
+            if hs is not None:
+                if hs[3] and (hs[3] >> shift) & sp[1]:
+                    return self._slow(a, b, ca, cb)
+                if hs[0]:
+                    near = sp[2 + hs[0]]
+                    if (hs[1] >> shift) & near:
+                        return False
+                    if hs[2] and (hs[2] >> shift) & near:
+                        return self._slow(a, b, ca, cb)
             if not (sides and (sides >> (3 * shift)) & sp[2]):
                 return True
         return self._slow(a, b, ca, cb)
@@ -426,8 +439,9 @@ class MaskKernel(KernelBase):
         dq, dr = b.q - a.q, b.r - a.r
         t = self.grid.template(dq, dr)
         if t.regular:
-            self._spans[dq * self.grid._key + dr] = (t.lo, t.touched if self.corners else t.body,
-                                                     t.sides)
+            m = t.touched if self.corners else t.body
+            self._spans[dq * self.grid._key + dr] = (t.lo, m, t.sides, t.near[1] & m,
+                                                     t.near[2] & m)
         pk = self.levels[ca] * self.nlevels + self.levels[cb]
         if pk not in self._sets:
             self._pair(pk)
