@@ -9,7 +9,9 @@ times, for the LOS rules of every system (Firefight 5.1-5.2 and with Firefight 1
   also reports every finding, for explanations;
 * single queries: ``kernel.clear(a, b)`` (core/losgrid.py), one call per pair;
 * batch, all hexes seen from one hex: ``kernel.visible(origin, board.hexes)``;
-* batch, a million random pairs: ``kernel.clear_pairs(pairs)``;
+* batch, a million random pairs: ``kernel.clear_pairs(pairs)`` of :class:`Hex` pairs, and
+  ``kernel.clear_coords(array)`` of the same pairs as a numpy array of coordinates (reading the
+  coordinates out of a million Hex objects is most of the cost of the first);
 * the reference (:func:`reference_los`): what one would write for speed in plain Python: Red Blob
   Games' cube interpolation with an epsilon nudge (so that lines along hexsides and through
   corners fall to one side), then an elevation profile (ground plus 20 for woods and towns)
@@ -32,9 +34,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from hexwar.core import losjit
 from hexwar.core.board import Board, Panel
 from hexwar.core.los import LosRules, line_of_sight
-from hexwar.core.losgrid import SightKernel, grid_of, sight_kernel
+from hexwar.core.losgrid import MaskKernel, SightKernel, grid_of, sight_kernel
 
 SEED = 1976
 COLS, ROWS = 50, 50
@@ -179,6 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     single = pairs[:200_000]
     sample = pairs[:args.sample]
     origins = rng.sample(cells, 12)
+    import numpy as np
+
+    coords = np.array([(a.q, a.r, b.q, b.r) for a, b in pairs], np.int64)
     mean = sum(a.distance(b) for a, b in single) / len(single)
     print(f"random pairs: mean range {mean:.1f} hexes\n")
 
@@ -193,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{ref_rate:,.0f} pairs/s, {ref_one:,.0f}/s all-from-one\n")
 
     header = (f"{'rules':<22}{'exact trace':>13}{'single':>12}{'all from one':>14}"
-              f"{'1M pairs':>12}{'single:ref':>12}{'batch:ref':>11}{'single:trace':>14}")
+              f"{'1M pairs':>12}{'1M array':>12}{'single:ref':>12}{'batch:ref':>11}"
+              f"{'single:trace':>14}")
     print(header)
     print("-" * len(header))
     rows = []
@@ -220,17 +227,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         one_rate, _ = rate(len(origins) * len(cells), lambda: [
             kernel.visible(o, cells) for o in origins])  # noqa: B023
         many_rate, _ = rate(len(pairs), lambda: kernel.clear_pairs(pairs))  # noqa: B023
+        array_rate = 0.0
+        if isinstance(kernel, MaskKernel) and losjit.HAVE_NUMPY:
+            array_rate, arr = rate(len(pairs), lambda: kernel.clear_coords(coords))  # noqa: B023
+            if arr[:len(sample)].tolist() != exact:
+                print(f"{name}: clear_coords and exact trace differ", file=sys.stderr)
+                return 1
         rows.append((name, build, len(grid_of(board)._templates)))
         print(f"{name:<22}{exact_rate:>13,.0f}{single_rate:>12,.0f}{one_rate:>14,.0f}"
-              f"{many_rate:>12,.0f}{single_rate / ref_rate:>11.1f}x"
+              f"{many_rate:>12,.0f}{array_rate:>12,.0f}{single_rate / ref_rate:>11.1f}x"
               f"{min(one_rate, many_rate) / ref_rate:>10.1f}x"
               f"{single_rate / exact_rate:>13.0f}x")
-    print("\n(queries a second; batch:ref takes the slower of the two batch forms; every answer"
+    print("\n(queries a second; batch:ref takes the slower of the two Hex batch forms; every answer"
           f" checked against the exact trace on {len(sample):,} pairs and {3} full views)")
     print(f"  the timed runs had {100 * CLOCKS[0] / CLOCKS[1]:.0f}% of a CPU core on average "
           "(a shared machine: the rates scale with it, the ratios much less)")
-    from hexwar.core import losjit
-
     print(f"  batches through the compiled loop (numba): {'yes' if losjit.AVAILABLE else 'no'}")
     for name, build, n in rows:
         print(f"  {name}: first pass over the pairs built the board's templates "

@@ -496,6 +496,13 @@ class MaskKernel(KernelBase):
             return losjit.run(self, pairs)
         return self.clear_pairs_python(pairs)
 
+    def clear_coords(self, coords: Any) -> Any:
+        """:meth:`clear` for each row ``(aq, ar, bq, br)`` of an integer array (numpy), as a
+        numpy bool array: the batch form for callers that hold coordinates, not hexes."""
+        from hexwar.core import losjit
+
+        return losjit.run_coords(self, coords)
+
     def clear_pairs_python(self, pairs: Iterable[tuple[Hex, Hex]]) -> list[bool]:
         """:meth:`clear_pairs` without the compiled loop (:mod:`hexwar.core.losjit`)."""
         clear = self.clear

@@ -31,12 +31,17 @@ MIN_BATCH = 1_000
 _F_BODY, _F_GRAZED, _F_NEAR_A, _F_NEAR_B = 1, 2, 4, 8
 
 try:  # optional: the ``fast`` extra
+    import numpy as np
+
+    HAVE_NUMPY = True
+except ImportError:  # pragma: no cover - depends on the environment
+    HAVE_NUMPY = False
+try:
     if os.environ.get("HEXWAR_NO_JIT"):
         raise ImportError("HEXWAR_NO_JIT is set")
-    import numpy as np
     from numba import njit
 
-    AVAILABLE = True
+    AVAILABLE = HAVE_NUMPY
 except ImportError:  # pragma: no cover - depends on the environment
     AVAILABLE = False
 
@@ -223,6 +228,35 @@ def run_from(k: MaskKernel, a: Hex, targets: Sequence[Hex]) -> list[bool]:
 
 #: the last target list given to :func:`run_from` and its coordinates (held, so ``is`` is safe)
 _LAST_TARGETS: list[tuple[Sequence[Hex], Any] | None] = [None]
+
+
+def run_coords(k: MaskKernel, coords: Any) -> Any:
+    """``k.clear`` for each row ``(aq, ar, bq, br)`` of an integer array, as a numpy bool array:
+    the batch form for callers that hold coordinates rather than :class:`Hex` objects (needs
+    numpy; compiled when numba is there)."""
+    from hexwar.core.hexgrid import Hex
+
+    if not HAVE_NUMPY:  # pragma: no cover - depends on the environment
+        raise RuntimeError("clear_coords needs numpy (pip install 'hexwar[fast]')")
+    c = np.asarray(coords, np.int64).reshape(-1, 4)
+    pairs = _CoordPairs(c, Hex)
+    if not AVAILABLE:  # pragma: no cover - depends on the environment
+        return np.asarray(k.clear_pairs_python(pairs), bool)
+    return np.asarray(_run_cells(k, pairs, c[:, 0], c[:, 1], c[:, 2], c[:, 3]), bool)
+
+
+class _CoordPairs(Sequence[tuple["Hex", "Hex"]]):
+    """The rows of a coordinate array as pairs of hexes, made only when asked for."""
+
+    def __init__(self, c: Any, hex_type: Any) -> None:
+        self.c, self.hex = c, hex_type
+
+    def __len__(self) -> int:
+        return int(self.c.shape[0])
+
+    def __getitem__(self, i: Any) -> Any:
+        aq, ar, bq, br = (int(x) for x in self.c[i])
+        return (self.hex(aq, ar), self.hex(bq, br))
 
 
 class _Pairs(Sequence[tuple["Hex", "Hex"]]):

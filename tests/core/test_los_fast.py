@@ -69,6 +69,8 @@ def assert_same(board: Board, rules: LosRules, data: Any, pairs: list[tuple[Hex,
     assert k.clear_pairs_python(pairs) == exact
     if losjit.AVAILABLE:
         assert losjit.run(k, pairs) == exact
+        coords = [(a.q, a.r, b.q, b.r) for a, b in pairs]
+        assert k.clear_coords(coords).tolist() == exact
     for a in {a for a, _ in pairs[-2 * len(board.hexes):]}:
         seen = {b for (x, b), ok in zip(pairs, exact, strict=True) if x == a and ok}
         targets = [b for x, b in pairs if x == a]
