@@ -198,8 +198,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"reference (cube interpolation + nudge + elevation profile, plain Python): "
           f"{ref_rate:,.0f} pairs/s, {ref_one:,.0f}/s all-from-one\n")
 
+    many_label = "1M" if len(pairs) == 1_000_000 else f"{len(pairs) // 1000}k"
     header = (f"{'rules':<22}{'exact trace':>13}{'single':>12}{'all from one':>14}"
-              f"{'1M pairs':>12}{'1M array':>12}{'single:ref':>12}{'batch:ref':>11}"
+              f"{many_label + ' pairs':>12}{many_label + ' array':>12}{'single:ref':>12}"
+              f"{'batch:ref':>11}"
               f"{'single:trace':>14}")
     print(header)
     print("-" * len(header))
