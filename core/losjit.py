@@ -220,7 +220,8 @@ def run_from(k: MaskKernel, a: Hex, targets: Sequence[Hex]) -> list[bool]:
         n = len(targets)
         flat = np.stack([np.fromiter(map(_q, targets), np.int64, n),
                          np.fromiter(map(_r, targets), np.int64, n)], axis=1)
-        _LAST_TARGETS[0] = (targets, flat)
+        if type(targets) is tuple:  # only an immutable sequence can be known again by identity
+            _LAST_TARGETS[0] = (targets, flat)
     n = len(targets)
     return _run_cells(k, _Pairs(a, targets), np.full(n, a.q, np.int64),
                       np.full(n, a.r, np.int64), flat[:, 0], flat[:, 1])

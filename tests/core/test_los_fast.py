@@ -184,3 +184,21 @@ def test_front_doors_agree() -> None:
                                              if line_of_sight(board, a, b, rules).clear}
     assert grid_of(board) is grid_of(board)
     assert isinstance(sight_kernel(board, rules), MaskKernel)
+
+
+def test_a_changed_target_list_is_read_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled batch keeps the coordinates of the last target tuple; a list the caller
+    changes in place between two calls is read again."""
+    monkeypatch.setattr(losjit, "MIN_BATCH", 2)
+    board = random_board(8, terrain=("clear",), heights=(0,))
+    rules = OpenGroundLos()
+    k = sight_kernel(board, rules)
+    cells = sorted(board.hexes)
+    a = cells[0]
+    targets = cells[:20]
+    first = k.visible(a, targets)
+    targets[:] = cells[20:40]
+    assert k.visible(a, targets) == {b for b in cells[20:40]
+                                     if line_of_sight(board, a, b, rules).clear} != first
+    assert k.visible(a, board.hexes) == k.visible(a, board.hexes) == {
+        b for b in board.hexes if line_of_sight(board, a, b, rules).clear}
