@@ -25,7 +25,14 @@ from hexwar.core.los import (
     VertexPolicy,
     line_of_sight,
 )
-from hexwar.core.losgrid import MaskKernel, PairSets, SightKernel, grid_of, sight_kernel
+from hexwar.core.losgrid import (
+    KernelBase,
+    MaskKernel,
+    PairSets,
+    SightKernel,
+    grid_of,
+    sight_kernel,
+)
 from hexwar.plugins.firefight.addenda import addenda
 from hexwar.plugins.firefight.state import ff, hooks
 
@@ -251,12 +258,32 @@ def firefight_kernel(board: Board, rules: FirefightLos, data: Any = None) -> Mas
                       side_maybe=side_maybe, confirm_side=confirm_side, sides_between=True)
 
 
+class _Remembered(KernelBase):
+    """The exact walk of rules without a bit-set kernel (an optional rule's layer of unknown
+    effect), remembering up to LIMIT answers: such lines cost a full trace each."""
+
+    LIMIT = 100_000
+
+    def __init__(self, inner: SightKernel) -> None:
+        self.inner = inner
+        self.answers: dict[tuple[Hex, Hex], bool] = {}
+
+    def clear(self, a: Hex, b: Hex) -> bool:
+        got = self.answers.get((a, b))
+        if got is None:
+            if len(self.answers) >= self.LIMIT:
+                self.answers.clear()
+            got = self.answers[(a, b)] = self.inner.clear(a, b)
+        return got
+
+
 def los_kernel(game: Game) -> SightKernel:
     """The game's LOS kernel (Firefight 5.0), rebuilt when the LOS epoch changes (smoke)."""
     epoch = ff(game).get("los_epoch", 0)
     cached = game.stash.get(LOS_KERNEL)
     if cached is None or cached[0] != epoch:
-        cached = (epoch, sight_kernel(game.board, los_rules(game), game))
+        k = sight_kernel(game.board, los_rules(game), game)
+        cached = (epoch, k if isinstance(k, MaskKernel) else _Remembered(k))
         game.stash[LOS_KERNEL] = cached
     return cached[1]
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexwar.core.board import Board
-from hexwar.core.hexgrid import Hex
+from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.los import line_of_sight
 from hexwar.core.losgrid import MaskKernel, sight_kernel
 from hexwar.plugins.firefight.rules.height import HeightLayer
@@ -209,3 +209,37 @@ def test_defilade_features_are_parsed_once_per_feature_set() -> None:
     h = next(h for h in sorted(board.hexes) if not defilade_sides(board, h))
     board.set_features(h, ["defilade:3"])
     assert defilade_sides(board, h) == (3,)  # a changed hex is read afresh
+
+
+def test_firefight_unknown_layer_in_a_game_is_walked_and_remembered(tmp_path: Path) -> None:
+    """A Firefight optional rule adding a LOS layer the kernel does not know: has_los walks each
+    line exactly (the layer is asked) and remembers the answer, boundedly."""
+    from hexwar.plugins.firefight import sighting
+    from hexwar.plugins.firefight.testing import mini_game, unit_spec
+
+    class Fog:
+        name = "fog"
+
+        def __init__(self, at: Hex) -> None:
+            self.asked, self.at = 0, at
+
+        def hex_effect(self, board: Board, h: Hex, ctx: Any) -> Any:
+            self.asked += 1
+            from hexwar.core.los import LosEffect
+
+            return LosEffect("block", 0, "fog", "test") if h == self.at else None
+
+        def hexside_effect(self, *args: Any) -> None:
+            return None
+
+    g = mini_game(tmp_path, [unit_spec("a", "US-TM", "US", "0510"),
+                             unit_spec("b", "SU-TM", "SU", "1510")])
+    a, b, c = g.board.parse("0510"), g.board.parse("1510"), g.board.parse("0515")
+    fog = Fog(trace(a, b).intervening()[4])
+    g.stash[sighting.LOS_RULES] = FirefightLos([fog])
+    g.stash.pop(sighting.LOS_KERNEL)  # built for the game's own rules already
+    assert not sighting.has_los(g, a, b)  # the fog hex lies between
+    assert sighting.has_los(g, a, c)
+    asked = fog.asked
+    assert not sighting.has_los(g, b, a) and fog.asked == asked  # remembered
+    assert sighting.visible_hexes(g, a, [b, c]) == {c}
