@@ -1,18 +1,12 @@
-"""Benchmark: exact LOS traces and Dijkstra movement against naive reference code.
+"""Benchmark: Dijkstra movement against naive reference code.
 
-Run: ``python benchmarks/bench_geometry.py`` (about 10-30 s). Builds a 60 x 50 board (3,000 hexes)
-with random terrain and heights (fixed seed), then times
+Run: ``python benchmarks/bench_geometry.py`` (about 10 s). Builds a 60 x 50 board (3,000 hexes)
+with random terrain and heights (fixed seed), then times movement:
+:func:`hexwar.core.movement.reachable_hexes` beside repeated relaxation (Bellman-Ford style) over
+the networkx graph with per-call attribute lookups. The results must be identical.
 
-(a) line of sight for random pairs: :func:`hexwar.core.los.line_of_sight` with
-    :class:`~hexwar.core.los.ElevationLosRules`, beside a straightforward reference that samples
-    the segment with Red Blob's nudged ``hex_linedraw`` (float lerp + cube rounding), reads
-    heights from the networkx graph per hex and compares them as pint quantities;
-(b) movement: :func:`hexwar.core.movement.reachable_hexes` beside repeated relaxation
-    (Bellman-Ford style) over the networkx graph with per-call attribute lookups.
-
-The movement results must be identical; the LOS results agree except where a line runs exactly
-along a hexside or through a corner (the naive code silently picks one side; the exact trace
-examines both), and the script prints how often that happens.
+Line of sight is measured by ``bench_los.py``, against a reference written for speed (the
+reference this script used to time, with networkx look-ups and pint heights, was not one).
 """
 
 from __future__ import annotations
@@ -25,14 +19,11 @@ from typing import Any
 
 from hexwar.core.board import Board, Panel
 from hexwar.core.hexgrid import Hex
-from hexwar.core.los import ElevationLosRules, line_of_sight
 from hexwar.core.movement import reachable_hexes
-from hexwar.core.units import Q_
 
 SEED = 1976
 COLS, ROWS = 60, 50
 TERRAIN = ("clear", "clear", "clear", "clear", "woods", "town", "rough")
-OBSTACLE = {"woods": 20.0, "town": 20.0}
 MOVE_COST = {"clear": 1.0, "rough": 2.0, "woods": 2.0, "town": 3.0}
 
 
@@ -53,42 +44,6 @@ def build_board() -> Board:
 
 
 # -- naive reference code ------------------------------------------------------------------------
-
-
-def naive_linedraw(a: Hex, b: Hex) -> list[Hex]:
-    """Red Blob Games' hex_linedraw: nudged float lerp and cube rounding."""
-    n = a.distance(b)
-    aq, ar, as_ = a.q + 1e-6, a.r + 1e-6, a.s - 2e-6
-    bq, br, bs = b.q + 1e-6, b.r + 1e-6, b.s - 2e-6
-    out = []
-    step = 1.0 / max(n, 1)
-    for i in range(n + 1):
-        t = step * i
-        q, r, s = aq + (bq - aq) * t, ar + (br - ar) * t, as_ + (bs - as_) * t
-        rq, rr, rs = round(q), round(r), round(s)
-        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-        if dq > dr and dq > ds:
-            rq = -rr - rs
-        elif dr > ds:
-            rr = -rq - rs
-        out.append(Hex(int(rq), int(rr)))
-    return out
-
-
-def naive_los(board: Board, a: Hex, b: Hex) -> bool:
-    g = board.graph
-    ha = Q_(g.nodes[a]["height"], "m")
-    hb = Q_(g.nodes[b]["height"], "m")
-    big_r = a.distance(b)
-    for h in naive_linedraw(a, b)[1:-1]:
-        if h not in g:
-            return False
-        node = g.nodes[h]
-        top = Q_(node["height"], "m") + Q_(OBSTACLE.get(node["terrain"], 0.0), "m")
-        line = ha + (hb - ha) * (a.distance(h) / big_r)
-        if top > line:
-            return False
-    return True
 
 
 def naive_reachable(board: Board, start: Hex, budget: float) -> dict[Hex, float]:
@@ -118,44 +73,6 @@ def main() -> int:
           f"built in {t_build:.2f} s")
     rng = random.Random(SEED)
     cells = sorted(board.hexes)
-    pairs = [(rng.choice(cells), rng.choice(cells)) for _ in range(3000)]
-    rules = ElevationLosRules(terrain_heights=OBSTACLE, rule="bench")
-
-    t_fast, fast = timed(lambda: [line_of_sight(board, a, b, rules).clear for a, b in pairs])
-    t_naive, naive = timed(lambda: [naive_los(board, a, b) for a, b in pairs])
-    mean_range = sum(a.distance(b) for a, b in pairs) / len(pairs)
-    disagree = sum(x != y for x, y in zip(fast, naive, strict=True))
-    print(f"\n(a) LOS, {len(pairs)} random pairs, mean range {mean_range:.1f} hexes")
-    print(f"    hexwar exact trace + ElevationLosRules: {t_fast:.3f} s "
-          f"({1e6 * t_fast / len(pairs):.0f} us/pair), {sum(fast)} clear")
-    print(f"    naive linedraw + networkx + pint:       {t_naive:.3f} s "
-          f"({1e6 * t_naive / len(pairs):.0f} us/pair), {sum(naive)} clear")
-    from hexwar.core.hexgrid import trace
-
-    differs = [i for i, (x, y) in enumerate(zip(fast, naive, strict=True)) if x != y]
-    explained = sum(
-        set(trace(*pairs[i]).hexes()) != set(naive_linedraw(*pairs[i])) for i in differs
-    )
-    sampled_short = sum(set(trace(a, b).hexes()) != set(naive_linedraw(a, b)) for a, b in pairs)
-    print(f"    speed-up x{t_naive / t_fast:.1f}; verdicts differ on {disagree} pairs, "
-          f"{explained} of them where the naive line sees other hexes than the exact trace")
-    print(f"    (the naive line misses hexes the segment clips, or picks one side of a hexside, "
-          f"on {sampled_short} of {len(pairs)} pairs)")
-
-    flat = build_board()
-    for h in flat.hexes:
-        flat.set_terrain(h, "clear")
-        flat.set_height(h, 440)
-    t_fast_f, fast_f = timed(lambda: [line_of_sight(flat, a, b, rules).clear for a, b in pairs])
-    t_naive_f, naive_f = timed(lambda: [naive_los(flat, a, b) for a, b in pairs])
-    assert all(fast_f) and all(naive_f)
-    print(f"    same pairs on flat open ground (every line walked to the end): hexwar {t_fast_f:.3f} s"
-          f", naive {t_naive_f:.3f} s, speed-up x{t_naive_f / t_fast_f:.1f}")
-    t_trace, _ = timed(lambda: [trace(a, b) for a, b in pairs])
-    t_line, _ = timed(lambda: [naive_linedraw(a, b) for a, b in pairs])
-    print(f"    trace alone: {t_trace:.3f} s vs naive linedraw alone {t_line:.3f} s "
-          f"(x{t_line / t_trace:.2f})")
-
     starts = [rng.choice(cells) for _ in range(150)]
     budget = 8.0
 
@@ -166,7 +83,7 @@ def main() -> int:
     t_naive_m, naive_m = timed(lambda: [naive_reachable(board, s, budget) for s in starts])
     assert fast_m == naive_m, "movement results differ"
     mean_size = sum(len(x) for x in fast_m) / len(fast_m)
-    print(f"\n(b) movement, {len(starts)} starts, budget {budget:g}, mean {mean_size:.0f} hexes "
+    print(f"\nmovement, {len(starts)} starts, budget {budget:g}, mean {mean_size:.0f} hexes "
           "reachable (identical results)")
     print(f"    hexwar Dijkstra (precomputed neighbours): {t_fast_m:.3f} s")
     print(f"    naive relaxation over networkx:           {t_naive_m:.3f} s")

@@ -33,10 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex, Trace, trace
+
+if TYPE_CHECKING:
+    from hexwar.core.losgrid import SightKernel
 
 __all__ = [
     "BaseLosRules",
@@ -144,6 +147,18 @@ class BaseLosRules:
 class OpenGroundLos(BaseLosRules):
     """The core default (``hexwar_los_rules``, trylast): open ground, nothing blocks or hinders
     except a trace that leaves the board."""
+
+    def sight_kernel(self, board: Board, data: Any = None) -> SightKernel | None:
+        """Bit sets (:mod:`hexwar.core.losgrid`): a line is blocked when it touches a cell off the
+        board. None for a subclass, or for the ``"both"`` hexside policy (under which a line along
+        the board's edge is clear while one of the two hexes is on the board)."""
+        from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
+
+        if type(self) is not OpenGroundLos or self.hexside_policy == "both":
+            return None
+        off = grid_of(board).off
+        return MaskKernel(board, self, data, make=lambda la, lb: PairSets(off),
+                          corners=self.vertex_policy == "touch")
 
 
 @dataclass(frozen=True)

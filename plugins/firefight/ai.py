@@ -204,9 +204,11 @@ class FirefightAI:
         c = 0.3 if t in ("forest", "town") else 0.0
         seen = 0
         rules = rules_of(view)
+        near = [e.hex for e in enemies if e.hex is not None and e.hex.distance(h) <= 25]
+        sees_h = rules.visible(h, near)  # one batch: who of them sees h
         for e in enemies:
             assert e.hex is not None
-            if e.hex.distance(h) <= 25 and rules.los(e.hex, h):
+            if e.hex.distance(h) <= 25 and e.hex in sees_h:
                 seen += 1
                 if in_defilade_geom(view.board, e.hex, h):
                     c += 0.1
@@ -332,14 +334,16 @@ class FirefightAI:
             return memo[label]
         h = view.board.parse(label)
         n = 0
-        rules = rules_of(view)
+        own = [u.hex for u in view.own_unit_objects()
+               if u.hex is not None and u.hex.distance(h) <= 20]
+        seen = rules_of(view).visible(h, own)  # one batch: what the hex sees
         for u in view.own_unit_objects():
             if u.hex is None or u.state.get("carrier") or u.state.get("dummy"):
                 continue
             if view.board.terrain_of.get(u.hex) in ("forest", "town") or \
                     defilade_sides(view.board, u.hex):
                 continue
-            if u.hex.distance(h) <= 20 and rules.los(h, u.hex):
+            if u.hex.distance(h) <= 20 and u.hex in seen:
                 n += 1
         memo[label] = n
         return n

@@ -12,7 +12,7 @@ passenger, Firefight 6.81, 6.9, 16.21).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
@@ -66,6 +66,13 @@ class FirefightRules:
         from hexwar.plugins.firefight.sighting import has_los
 
         return has_los(self._game, a, b)
+
+    def visible(self, origin: Hex, hexes: Iterable[Hex]) -> set[Hex]:
+        """Firefight 5.0: the hexes among ``hexes`` with a line of sight to ``origin``, in one
+        batch (terrain and public markers only; the caller names the hexes it knows)."""
+        from hexwar.plugins.firefight.sighting import visible_hexes
+
+        return visible_hexes(self._game, origin, hexes)
 
     def edges(self, h: Hex) -> set[str]:
         """The map edges a hex lies on (Firefight 7.8 exits)."""

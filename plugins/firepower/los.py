@@ -16,6 +16,7 @@ from typing import Any
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
+from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
 from hexwar.plugins.firepower.tables import POSTURE_RANK
 from hexwar.plugins.firepower.terrain import FpMap
 
@@ -140,6 +141,49 @@ class FirepowerLos(BaseLosRules):
 
     def off_board_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
         return None
+
+    def sight_kernel(self, board: Board, data: Any = None) -> MaskKernel | None:
+        """The bit-set kernel (:mod:`hexwar.core.losgrid`) for ``data`` given as a dict; None for
+        a Game (postures come from the soldiers of each pair's end hexes) or a subclass."""
+        if type(self) is not FirepowerLos or not isinstance(data, Mapping):
+            return None
+        return firepower_kernel(board, self, data)
+
+
+def firepower_kernel(board: Board, rules: FirepowerLos, data: Mapping[str, Any]) -> MaskKernel:
+    """:class:`FirepowerLos` for one firer as bit sets. Hill hexes block unless both ends are hill
+    hexes (Firepower 6.3.4.1); friendly soldiers of the firer's posture or higher on his height
+    block (Firepower 6.3.4.3); with a Prone unit, hexes holding a fence picture and the two end
+    hexes are asked of :meth:`FirepowerLos.hex_effect` (Firepower 6.3.4.2). Trees and hedges only
+    hinder (Firepower 6.3.6.2.5), so they never close a line; leaving the board does nothing."""
+    m = rules.map
+    g = grid_of(board)
+    hexes = board.hexes
+    fp, tp = str(data.get("firer_posture", "stand")), data.get("target_posture")
+    prone = fp == "prone" or tp == "prone"
+    levels = bytearray(g.size)  # Basic height class + 1: 0 depression, 1 level, 2 hill
+    for h in hexes:
+        levels[g.cell(h)] = m.level.get(h, 0) + 1
+    hills = g.mask(h for h in hexes if m.is_hill(h))
+    friendly = data.get("friendly") or {}
+    rank = POSTURE_RANK[fp]
+    high = {h for h, posture in friendly.items() if POSTURE_RANK[posture] >= rank}
+    fences = g.mask(h for h in hexes if h in m.fence) if prone else 0
+
+    def make(la: int, lb: int) -> PairSets:
+        level = la - 1
+        own = g.mask(h for h in high if h in hexes and m.level.get(h, 0) == level)
+        return PairSets((0 if la == 2 and lb == 2 else hills) | own, fences)
+
+    def blocks(a: Hex, b: Hex, h: Hex) -> bool:
+        e = rules.hex_effect(board, h, LosContext(a, b, a.distance(b), data))
+        return e is not None and e.kind == "block"
+
+    def ends(a: Hex, b: Hex) -> bool:
+        return prone and (blocks(a, b, a) or (b != a and blocks(a, b, b)))
+
+    return MaskKernel(board, rules, data, make=make, levels=levels, corners=True,
+                      confirm_hex=blocks, ends=ends, ends_maybe=fences)
 
 
 def _los_data(ctx: LosContext) -> dict[str, Any]:

@@ -174,6 +174,10 @@ class Picture:
         return min(second) if (rear % 6) + 1 in second else min(first)
 
 
+#: at most this many pairs' :class:`StaticLos` are kept per map (then the cache starts afresh)
+STATIC_LOS_LIMIT = 50_000
+
+
 @dataclass(frozen=True)
 class StaticLos:
     """What the terrain alone puts on the line between two sighting dots (cached per pair)."""
@@ -205,6 +209,8 @@ class FpMap:
         key = (a, b)
         got = self._static.get(key)
         if got is None:
+            if len(self._static) >= STATIC_LOS_LIMIT:
+                self._static.clear()  # bounded: the map is shared by every game on the board
             hexes = intervening(a, b)
             got = StaticLos(
                 frozenset(hexes),

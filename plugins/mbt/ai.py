@@ -258,11 +258,13 @@ class MbtAI:
             if h in open_objs:
                 s += self.objective_bonus
         exposure = 0
+        seen = info.visible(h, [e.hex for e in enemies if e.hex is not None
+                                and h.distance(e.hex) <= 20])  # one batch from h
         for e in enemies:
             if e.hex is None:
                 continue
             r = h.distance(e.hex)
-            if r <= 20 and info.los(h, e.hex):
+            if r <= 20 and e.hex in seen:
                 exposure += 1
                 want = self._facing_to(h, e.hex, facing)
                 if facing == want:

@@ -8,6 +8,7 @@ decides whether it may fire (MBT 7.2).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from hexwar.core.engine.state import Unit
@@ -18,30 +19,55 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
-def sees(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> bool:
-    """MBT 6.1: sighting range from the SIGHTING RANGES CHART (Day, open or buttoned, the target
+def in_sighting_range(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> bool:
+    """MBT 6.1.3: sighting range from the SIGHTING RANGES CHART (Day, open or buttoned, the target
     hex's rightmost terrain column, VH), doubled for a MOVED marker or a unit moving now
-    (MBT 7.5.2), any range for a FIRED marker (MBT 6.1.3.5); and a clear Basic line of sight
-    (MBT 6.1.4)."""
+    (MBT 7.5.2), any range for a FIRED marker (MBT 6.1.3.5)."""
     if viewer.hex is None or target.hex is None:
         return False
     r = viewer.hex.distance(target.hex)
-    c = ctx(game)
     if r > 0:
         spotted = target.state.get("spotted")
         if spotted != "FIRED":
+            c = ctx(game)
             base = c.charts.sighting_range("Open" if viewer.state.get("open", True) else "Buttoned",
                                            c.info.sight_terrain[target.hex])
             if spotted == "MOVED" or moving:
                 base *= 2
             if r > base:
                 return False
-    return c.info.los(viewer.hex, target.hex)
+    return True
+
+
+def sees(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> bool:
+    """MBT 6.1: within sighting range (:func:`in_sighting_range`) and a clear Basic line of sight
+    (MBT 6.1.4)."""
+    if not in_sighting_range(game, viewer, target, moving=moving):
+        return False
+    assert viewer.hex is not None and target.hex is not None
+    return ctx(game).info.los(viewer.hex, target.hex)
+
+
+def seen_units(game: Game, viewer: Unit, targets: Iterable[Unit]) -> list[Unit]:
+    """MBT 6.1: the units among ``targets`` that ``viewer`` sees (:func:`sees`), the lines of sight
+    asked in one batch from the viewer's hex (Basic lines of sight are symmetric)."""
+    if viewer.hex is None:
+        return []
+    near = [t for t in targets if in_sighting_range(game, viewer, t)]
+    clear = ctx(game).info.visible(viewer.hex, {t.hex for t in near if t.hex is not None})
+    return [t for t in near if t.hex in clear]
 
 
 def seen_by_side(game: Game, side: str, target: Unit, *, moving: bool = False) -> bool:
     """MBT 6.1.2: any unit of ``side`` that sees the target (hidden information, MBT 6.1)."""
-    return any(alive(v) and sees(game, v, target, moving=moving) for v in game.state.units_of(side))
+    if target.hex is None:
+        return False
+    near = [v for v in game.state.units_of(side)
+            if alive(v) and in_sighting_range(game, v, target, moving=moving)]
+    if not near:
+        return False
+    # one batch from the target's hex to every viewer within range
+    return bool(ctx(game).info.visible(target.hex, {v.hex for v in near if v.hex is not None}))
 
 
 def unit_height(game: Game, u: Unit) -> float:
@@ -75,8 +101,8 @@ def sighting_phase(game: Game) -> Step:
     for side in SIDES:
         for u in game.state.units_of(side):
             if alive(u):
-                sighted[u.id] = sorted(e.id for e in game.state.units_of(enemy_of(side))
-                                       if alive(e) and sees(game, u, e))
+                enemies = [e for e in game.state.units_of(enemy_of(side)) if alive(e)]
+                sighted[u.id] = sorted(e.id for e in seen_units(game, u, enemies))
         game.emit("sighting", visible_to=[side], rule="MBT 6.1",
                   sighted={k: v for k, v in sighted.items() if game.state.units[k].side == side})
     data(game)["sighted"] = sighted

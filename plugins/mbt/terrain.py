@@ -7,6 +7,7 @@ Panels name terrain by short names (``woods``, ``stone``); a hex may also carry 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,8 +20,8 @@ from hexwar.core.los import (
     LosContext,
     LosEffect,
     VertexPolicy,
-    line_of_sight,
 )
+from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
 from hexwar.core.types import TerrainType
 from hexwar.plugins.mbt.tables import Charts
 
@@ -64,7 +65,7 @@ class MapInfo:
     road: set[frozenset[Hex]] = field(default_factory=set)
     objectives: tuple[Hex, ...] = ()
     panel_row: dict[Hex, tuple[str, int]] = field(default_factory=dict)
-    _los: dict[tuple[Hex, Hex], bool] = field(default_factory=dict)
+    _kernel: BasicLosKernel | None = None
     #: the movement search's index of this board (:func:`hexwar.plugins.mbt.movement_costs.index`)
     moves: MoveIndex | None = None
     #: entry costs per card with no wreck, smoke or enemy about (scaled integers, by card key)
@@ -100,13 +101,24 @@ class MapInfo:
     def blocks(self, h: Hex) -> bool:
         return self.charts.terrain.get(self.board.terrain_of[h], (0, "none", 0))[1] == "block"
 
+    @property
+    def kernel(self) -> BasicLosKernel:
+        """The bit-set form of :class:`BasicLos` on this board (built on first use)."""
+        if self._kernel is None:
+            self._kernel = BasicLosKernel(self)
+        return self._kernel
+
     def los(self, a: Hex, b: Hex) -> bool:
-        """MBT 6.1.4: Basic Game line of sight (cached; terrain never changes in the Basic Game)."""
-        key = (a, b) if (a.q, a.r) <= (b.q, b.r) else (b, a)
-        got = self._los.get(key)
-        if got is None:
-            got = self._los[key] = line_of_sight(self.board, key[0], key[1], BasicLos(self)).clear
-        return got
+        """MBT 6.1.4: Basic Game line of sight, as ``line_of_sight(board, a, b, BasicLos()).clear``
+        with the ends in (q, r) order (the rules are symmetric; the tests check it). Computed each
+        time from bit sets (:class:`BasicLosKernel`): no per-pair cache to grow."""
+        if (a.q, a.r) <= (b.q, b.r):
+            return self.kernel.clear(a, b)
+        return self.kernel.clear(b, a)
+
+    def visible(self, a: Hex, targets: Iterable[Hex]) -> set[Hex]:
+        """MBT 6.1.4: the hexes among ``targets`` with a clear Basic line of sight from ``a``."""
+        return self.kernel.visible(a, targets)
 
 
 def _row_of(label: str) -> int:
@@ -158,6 +170,41 @@ class BasicLos(BaseLosRules):
         if hh > 0 and not (ha > 0 and hb > 0):
             return LosEffect("block", 0, "hill (+1)", "MBT 6.1.4.3")
         return None
+
+    def sight_kernel(self, board: Board, data: object = None) -> BasicLosKernel | None:
+        """The bit-set kernel (:mod:`hexwar.core.losgrid`); None for a subclass that changes the
+        rules."""
+        if type(self) is not BasicLos:
+            return None
+        return self._info(board).kernel
+
+
+class BasicLosKernel(MaskKernel):
+    """MBT 6.1.4 answered from bit sets over the board's cells (:mod:`hexwar.core.losgrid`).
+
+    Every effect of :class:`BasicLos` is a block, so a line is clear when none of the hexes it
+    passes through or runs along (corners ignored, MBT 6.1.4.1) is in the blocking set chosen by
+    the two ends' Basic heights: woods and buildings (MBT 6.1.4.5) and hexes off the board always;
+    hills unless both ends are hills (MBT 6.1.4.3); from or to a depression every hex but a
+    depression, or only the hills when the other end is a hill (MBT 6.1.4.4).
+    """
+
+    def __init__(self, info: MapInfo) -> None:
+        b = info.board
+        g = grid_of(b)
+        always = g.off | g.mask(h for h in b.hexes if info.blocks(h))
+        hills = g.mask(h for h in b.hexes if info.height[h] > 0)
+        level_or_up = g.mask(h for h in b.hexes if info.height[h] >= 0)
+        levels = bytearray(g.size)  # Basic height + 1: 0 depression, 1 level, 2 hill
+        for h in b.hexes:
+            levels[g.cell(h)] = info.height[h] + 1
+
+        def make(la: int, lb: int) -> PairSets:
+            if la == 0 or lb == 0:  # MBT 6.1.4.4
+                return PairSets(always | (hills if la == 2 or lb == 2 else level_or_up))
+            return PairSets(always | (0 if la == 2 and lb == 2 else hills))  # MBT 6.1.4.3
+
+        super().__init__(b, BasicLos(info), None, make=make, levels=levels, corners=False)
 
 
 #: a board's :class:`MapInfo` per set of charts (by identity; boards are shared between games).
