@@ -397,3 +397,11 @@ def hexwar_explain_decision(view: Any, decision: Any) -> str | None:
     from hexwar.plugins.firefight.explain import explain_decision
 
     return explain_decision(view, decision)
+
+
+@hookimpl
+def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
+    """A Firefight decision as a form of the web table (``present.py``)."""
+    from hexwar.plugins.firefight.present import present_decision
+
+    return present_decision(view, decision)

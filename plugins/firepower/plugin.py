@@ -215,3 +215,11 @@ def hexwar_explain_decision(view: SideView, decision: Decision) -> str | None:
     from hexwar.plugins.firepower.explain import explain_decision
 
     return explain_decision(view.game, decision)
+
+
+@hookimpl
+def hexwar_present_decision(view: SideView, decision: Decision) -> dict[str, Any] | None:
+    """A Firepower decision as a form of the web table (``present.py``)."""
+    from hexwar.plugins.firepower.present import present_decision
+
+    return present_decision(view, decision)

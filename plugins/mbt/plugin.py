@@ -200,3 +200,11 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     return {"first": d.get("first"), "edges": d.get("edge"), "wrecks": dict(d.get("wrecks", {})),
             "control": dict(d.get("control", {})), "victory_points": victory_points(game)}
 
+
+
+@hookimpl
+def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
+    """An MBT decision as a form of the web table (``present.py``)."""
+    from hexwar.plugins.mbt.present import present_decision
+
+    return present_decision(view, decision)
