@@ -80,6 +80,7 @@ class TableServer:
         self.connections: set[_Connection] = set()
         self.app = Starlette(routes=[
             Route("/", self.landing),
+            Route("/favicon.ico", self.no_icon),
             Route("/seat/{token}", self.page),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
             WebSocketRoute("/ws/{token}", self.socket),
@@ -90,6 +91,9 @@ class TableServer:
         return HTMLResponse(_LANDING.format(text="Open the URL of your seat, as "
                                                  "<code>hexwar serve</code> printed it."),
                             headers=_HEADERS)
+
+    async def no_icon(self, request: Request) -> Response:
+        return Response(status_code=204)
 
     async def page(self, request: Request) -> Response:
         seat = self.table.seat(str(request.path_params["token"]))

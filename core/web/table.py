@@ -340,6 +340,21 @@ class Table:
         self._svg[key] = svg
         return svg
 
+    def _units(self, view: SideView) -> dict[str, dict[str, Any]]:
+        """The view's units, each with its hex also as the board's label (``where``)."""
+        from hexwar.core.hexgrid import Hex
+
+        out: dict[str, dict[str, Any]] = {}
+        for uid, u in view.units.items():
+            shown = dict(u)
+            where = u.get("hex")
+            if isinstance(where, list) and len(where) == 2:
+                h = Hex(int(where[0]), int(where[1]))
+                if h in self.game.board.hexes:
+                    shown["where"] = self.game.board.label(h)
+            out[uid] = shown
+        return out
+
     def hexes(self) -> dict[str, list[Any]]:
         """Every hex: label -> [terrain, height, features] (the board is known to all)."""
         board = self.game.board
@@ -393,7 +408,7 @@ class Table:
             "step": pending.rule if pending is not None and pending.side == view.side else "",
         }
         return {"type": "state", "serial": self.serial, "side": view.side,
-                "status": status, "svg": self.board_svg(seat), "units": view.units,
+                "status": status, "svg": self.board_svg(seat), "units": self._units(view),
                 "log_from": min(log_from, len(lines)), "log": lines[log_from:],
                 "log_total": len(lines),
                 "decision": None if presentation is None else for_page(presentation),

@@ -68,7 +68,7 @@ function receive(msg) {
 function showHandover(side) {
   S.state = null;
   $("board").innerHTML = "";
-  $("units").innerHTML = "";
+  $("unitlist").innerHTML = "";
   $("log").innerHTML = "";
   S.log = [];
   $("decision").innerHTML = "";
@@ -131,14 +131,15 @@ function showBoard(svg) {
   s.setAttribute("viewBox", S.view.join(" "));
   s.setAttribute("preserveAspectRatio", "xMidYMid meet");
   const notes = document.createElementNS("http://www.w3.org/2000/svg", "g");
-  notes.id = "notes";
+  notes.id = "hw-notes";
   s.appendChild(notes);
 }
 
 function unitLine(id, u) {
   const bits = [id];
   if (u.type) bits.push(`(${String(u.type).split(":").pop()})`);
-  if (u.hex) bits.push(`at ${Array.isArray(u.hex) ? u.hex.join(",") : u.hex}`);
+  if (u.where) bits.push(`at ${u.where}`);
+  else if (u.hex === null) bits.push("off the map");
   const st = u.state || {};
   const flags = Object.entries(st).filter(([, v]) => v === true).map(([k]) => k.replace(/_/g, " "));
   if (flags.length) bits.push(`· ${flags.join(", ")}`);
@@ -166,7 +167,7 @@ function words(v) {
 }
 
 function showUnits(msg) {
-  const box = $("units");
+  const box = $("unitlist");
   box.innerHTML = "";
   const ids = Object.keys(msg.units).sort();
   const own = ids.filter((i) => msg.side === null || msg.units[i].side === msg.side);
@@ -278,13 +279,13 @@ function counter(id) {
 function clearMarks() {
   document.querySelectorAll("#board .cand, #board .picked, #board .selected")
     .forEach((e) => e.classList.remove("cand", "picked", "selected"));
-  const notes = document.getElementById("notes");
+  const notes = document.getElementById("hw-notes");
   if (notes) notes.innerHTML = "";
 }
 
 function addNote(label, text, cls) {
   const p = polygon(label);
-  const notes = document.getElementById("notes");
+  const notes = document.getElementById("hw-notes");
   if (!p || !notes) return;
   const b = p.getBBox();
   const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
