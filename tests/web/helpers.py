@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 from hexwar.core.cli import _resolve_scenario_path
-from hexwar.core.engine.decisions import canonical
 from hexwar.core.engine.controllers import make_controller
+from hexwar.core.engine.decisions import canonical
 from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.web.seats import Seat
 from hexwar.core.web.table import Table

@@ -19,10 +19,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient
 
-from hexwar.core.web.server import create_app  # noqa: E402
-from hexwar.core.web.table import Table  # noqa: E402
+from hexwar.core.web.server import create_app
+from hexwar.core.web.table import Table
 
-from .helpers import Picker, seat_of, table  # noqa: E402
+from .helpers import Picker, seat_of, table
 
 #: record types that are one side's secret while it is not shown to the other
 SECRET_TYPES = ("decision", "order", "dummies_placed", "target_list", "scheduled_fires")

@@ -18,11 +18,11 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-from hexwar.core.web import protocol  # noqa: E402
-from hexwar.core.web.server import CLOSE_UNKNOWN_SEAT, create_app  # noqa: E402
-from hexwar.core.web.table import SeatError, Table  # noqa: E402
+from hexwar.core.web import protocol
+from hexwar.core.web.server import CLOSE_UNKNOWN_SEAT, create_app
+from hexwar.core.web.table import SeatError, Table
 
-from .helpers import seat_of, table  # noqa: E402
+from .helpers import seat_of, table
 
 
 def _state(ws: Any) -> dict[str, Any]:

@@ -235,6 +235,7 @@ function showDecision() {
   }
   if (S.group !== null) {
     const back = choiceButton(`« back (${S.group})`, "", null);
+    back.classList.add("back");
     back.onclick = () => { S.group = null; showDecision(); };
     list.append(back);
   }
