@@ -57,7 +57,7 @@ class _Connection:
     stamp: float = field(default_factory=time.monotonic)
     refused: int = 0
     warned: float = 0.0
-    #: the digest of the board picture last sent: an unchanged board is not sent again
+    #: the hash of the board picture last sent: an unchanged board is not sent again
     svg_sent: str = ""
 
     def allow(self) -> bool:
