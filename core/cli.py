@@ -621,6 +621,10 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
         target = Path(save_path) if save_path else Path(
             f"hexwar-{sc.id.replace(':', '-')}-{seed}.json")
         _check_outputs([("--save", str(target), "save")], [scenario_path])
+        if target.exists():
+            raise click.BadParameter(f"{target} holds a game already: go on with it with "
+                                     f"'hexwar serve {target}', or name another file",
+                                     param_hint="'--save'")
         table = Table.new(sc, seed=seed, options=options_,
                           players=_serve_players(players, sc.side_names()) or {},
                           save_path=target, hotseat=hotseat, umpire=umpire)
