@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.errors import HexwarError
 from hexwar.core.web.present import words
 
 if TYPE_CHECKING:
@@ -84,9 +85,45 @@ def _move_to(view: SideView, d: Decision) -> Form:
     return form
 
 
+class _Rolled(Exception):
+    """The fire procedure reached its first die: the preview stops there."""
+
+
+class _NoDice:
+    """Dice for a preview: any roll ends it (nothing is rolled or logged)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Rolled(name)
+
+
+def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool
+             ) -> tuple[int, list[Any], int]:
+    """MBT 7.4.1-7.4.3 up to the first die: the range, every AP modifier (optional rules' too)
+    and the hit number, by the game's own fire procedure."""
+    from hexwar.plugins.mbt.ap_fire import FireContext, ShotResult
+    from hexwar.plugins.mbt.fire import situation
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+    from hexwar.plugins.mbt.state import ctx
+
+    s = situation(game, f, weapon, ammo, t, overwatch=overwatch)
+    extra = MbtHooks.of(game).ap_modifiers(s, f, t)
+    if extra:
+        s.extra_modifiers = tuple(extra)
+    c = ctx(game)
+    shot = ShotResult(s)
+    fire_ctx = FireContext(c.charts, _NoDice())
+    for step in c.fire.shot.steps:
+        try:
+            step(fire_ctx, shot)
+        except _Rolled:
+            break
+        if shot.done:
+            break
+    return s.range, list(shot.modifiers), shot.hit_number
+
+
 def _shots(view: SideView, d: Decision) -> Form:
-    from hexwar.plugins.mbt.ap_fire import ap_modifiers
-    from hexwar.plugins.mbt.state import card_of, ctx
+    from hexwar.plugins.mbt.state import card_of
 
     game = view.game
     choices: list[dict[str, Any]] = []
@@ -102,19 +139,17 @@ def _shots(view: SideView, d: Decision) -> Form:
         if t.hex is not None:
             item["hex"] = game.board.label(t.hex)
         try:
-            from hexwar.plugins.mbt.fire import situation
-
             f = game.state.units[shots[0][0]]
             card = card_of(game, f)
             weapon = card.missiles[0] if d.kind == "mbt.atgm" and card.missiles else card.main_gun
             if weapon is not None and f.hex is not None and t.hex is not None:
-                s = situation(game, f, weapon.name, shots[0][1], t,
-                              overwatch=d.kind == "mbt.overwatch")
-                mods = ap_modifiers(ctx(game).charts, s)
-                item["note"] = f"range {s.range}"
-                item["detail"] = [f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]"
-                                  for m in mods]
-        except (AssertionError, KeyError, ValueError, AttributeError, TypeError, IndexError):
+                rng, mods, hit = _preview(game, f, t, weapon.name, shots[0][1],
+                                          d.kind == "mbt.overwatch")
+                item["note"] = f"H {hit}" if hit else f"range {rng}"
+                item["detail"] = [f"range {rng}, hit number {hit} or less on d100 (MBT 7.4.3)"] + [
+                    f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
+        except (HexwarError, AssertionError, KeyError, ValueError, AttributeError, TypeError,
+                IndexError):
             pass
         choices.append(item)
     notes = {"mbt.overwatch": "Overwatch: stop the mover here with fire, or let it go (MBT 7.5.2).",

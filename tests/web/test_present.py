@@ -102,3 +102,32 @@ def test_a_third_party_system_gets_the_readable_list(tmp_path: Path) -> None:
 ])
 def test_choices_in_words(value: object, text: str) -> None:
     assert words(value) == text
+
+
+def test_mbt_fire_form_shows_the_hit_number_the_shot_uses() -> None:
+    """MBT 7.4.3: the hit number a fire form shows is the one the shot then rolls against."""
+    game = Game(scenario("mbt:basic-a"), seed=3)
+    offered = game.hooks.controllers()
+    ais = {s: make_controller("ai", s, 3, offered) for s in game.state.sides}
+    checked = 0
+    for _ in range(2000):
+        d = game.pending
+        if d is None or checked >= 3:
+            break
+        if d.kind == "mbt.fire" and len(d.options or ()) > 1:
+            form = game.hooks.present_decision(game.view(d.side), d)
+            shot = next(c for c in form["choices"] if isinstance(c["choice"], dict))
+            assert shot["note"].startswith("H ") and any("MBT 7.4.2" in x for x in shot["detail"])
+            game.answer(shot["choice"])
+            firer = shot["choice"]["shots"][0][0]
+            while (p := game.pending) is not None and p.kind == "mbt.hit_angle":
+                game.answer(ais[p.side].choose(p, game.view(p.side)))
+            reports = [r for r in game.log.events if r.get("what") == "AP point effect fire"
+                       and r.get("firer") == firer and r.get("target") == shot["choice"]["target"]
+                       and r.get("turn") == game.state.turn]
+            if reports:  # resolved now (else later in the step, after other declarations)
+                assert shot["note"] == f"H {reports[-1]['hit_number']}"
+                checked += 1
+            continue
+        game.answer(ais[d.side].choose(d, game.view(d.side)))
+    assert checked
