@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from hexwar.core.web.protocol import ProtocolError, error, parse
 from hexwar.core.web.seats import Seat
 from hexwar.core.web.table import Table
 
+log = logging.getLogger("hexwar.web")
 STATIC = Path(__file__).parent / "static"
 #: flood control per connection: a burst of this many messages, refilled at RATE a second
 BURST, RATE = 30, 10.0
@@ -185,6 +187,10 @@ class TableServer:
             await conn.socket.send_json(error(str(exc)))
             if table.game.failure is not None:
                 await self.broadcast()
+        except Exception as exc:  # a bug must cost one message, not the server or the seat
+            log.exception("web table: %s failed", kind)
+            await conn.socket.send_json(error(f"the server could not do that ({type(exc).__name__}); "
+                                              f"the game is as it was"))
 
     async def _send_state(self, conn: _Connection) -> None:
         message = await self._run(self.table.message, conn.seat, log_from=conn.log_sent)

@@ -221,7 +221,7 @@ class Table:
             return shown.presentation
         try:
             presentation = finish(view, d, self.game.hooks.present_decision(view, d))
-        except (ValueError, TypeError, KeyError):
+        except Exception:  # a system's form that fails must not stop the game: the plain list
             presentation = finish(view, d, generic_presentation(view, d))
             presentation["notes"] = [*presentation["notes"],
                                      "(the system's form for this decision failed; showing the "

@@ -207,3 +207,27 @@ def test_the_game_survives_a_server_restart(tmp_path: Path) -> None:
         assert state["decision"] is not None and state["status"]["turn"] == t.game.state.turn
     seats_file = t.save_path.with_name(t.save_path.name + ".seats")
     assert seats_file.stat().st_mode & 0o077 == 0  # the tokens are the owner's alone
+
+
+def test_a_failing_form_falls_back_to_the_list(mbt: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(view: Any, decision: Any) -> dict[str, Any]:
+        raise AttributeError("a system's bug")
+
+    monkeypatch.setattr(mbt.game.hooks, "present_decision", broken)
+    seat = seat_of(mbt, mbt.game.pending.side)  # type: ignore[union-attr]
+    form = mbt.presentation(seat)
+    assert form is not None and form["choices"] and "failed" in form["notes"][-1]
+
+
+def test_an_unexpected_error_costs_one_message(mbt: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(seat: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(mbt, "undo", broken)
+    with TestClient(create_app(mbt)) as client, \
+            client.websocket_connect(f"/ws/{seat_of(mbt, 'NATO').token}") as ws:
+        _state(ws)
+        ws.send_json({"type": "undo"})
+        assert "could not do that (RuntimeError)" in _error(ws)
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
