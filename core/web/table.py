@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 #: how the umpire's seat sees the game: the core's all-seeing view unless an umpire role
 #: plugs in its own (anything with ``units``, ``events()``, ``system_state``, ``side``)
 UmpireView = Callable[["Game"], "SideView"]
+#: the side name of a decision the umpire makes (an umpire role's): the umpire's seat answers it,
+#: or the automatic umpire given to the table
+UMPIRE_SIDE = "umpire"
 
 
 class SeatError(HexwarError):
@@ -59,8 +62,11 @@ class Table:
 
     def __init__(self, game: Game, *, players: Mapping[str, str], seats: list[Seat],
                  save_path: Path, controllers: Mapping[str, Controller],
-                 umpire_view: UmpireView | None = None) -> None:
+                 umpire_view: UmpireView | None = None,
+                 umpire_controller: Controller | None = None) -> None:
         self.game = game
+        #: answers the umpire's decisions when no person sits in the umpire's seat
+        self.umpire_controller = umpire_controller
         self.players = dict(players)
         self.seats = {s.token: s for s in seats}
         self.save_path = save_path
@@ -204,6 +210,8 @@ class Table:
     # -- acting --------------------------------------------------------------------------------
     def pending_for(self, seat: Seat) -> Decision | None:
         d = self.game.pending
+        if seat.role == "umpire":
+            return d if d is not None and d.side == UMPIRE_SIDE else None
         side = self.side_of(seat)
         if d is None or side is None or d.side != side or self.players.get(side) != "human":
             return None
@@ -273,10 +281,16 @@ class Table:
     def play_ai(self, *, limit: int = 100_000) -> int:
         """Let the AI sides answer until a human's decision is pending or the game is over."""
         played = 0
-        while (d := self.game.pending) is not None and d.side in self.controllers:
+        while (d := self.game.pending) is not None and (
+                d.side in self.controllers
+                or (d.side == UMPIRE_SIDE and self.umpire_controller is not None)):
             if self.game.failure is not None:
                 break
-            choice = self.controllers[d.side].choose(d, self.game.view(d.side))
+            if d.side == UMPIRE_SIDE:
+                assert self.umpire_controller is not None
+                choice = self.umpire_controller.choose(d, self.umpire_view(self.game))
+            else:
+                choice = self.controllers[d.side].choose(d, self.game.view(d.side))
             self._play(choice)
             played += 1
             if played >= limit:
@@ -405,7 +419,7 @@ class Table:
             "result": game.result.as_dict() if game.result is not None and game.over else None,
             "failure": str(game.failure) if game.failure is not None else None,
             "waiting_for": pending.side if pending is not None else None,
-            "step": pending.rule if pending is not None and pending.side == view.side else "",
+            "step": pending.rule if presentation is not None and pending is not None else "",
         }
         return {"type": "state", "serial": self.serial, "side": view.side,
                 "status": status, "svg": self.board_svg(seat), "units": self._units(view),

@@ -231,3 +231,54 @@ def test_an_unexpected_error_costs_one_message(mbt: Table, monkeypatch: pytest.M
         assert "could not do that (RuntimeError)" in _error(ws)
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
+
+
+def test_composed_answers_are_played(tmp_path: Path) -> None:
+    """A placement inside the set-up zone (Firefight 9.13) and dummies picked on the map
+    (Firefight 12.0), answered as the page's widgets send them."""
+    t = table(tmp_path, "firefight:scenario-7", {"US": "human", "SU": "human"},
+              options=("firefight.observation", "firefight.dummies"))
+    for _ in range(50):
+        d = t.game.pending
+        assert d is not None
+        seat = seat_of(t, d.side)
+        form = t.presentation(seat)
+        assert form is not None
+        if form["widget"] == "hexes" and d.kind == "firefight.place_dummies":
+            own = next(u for u in t.game.state.units_of(d.side) if u.hex is not None)
+            t.answer(seat, t.serial, value=[t.game.board.label(own.hex)], has_value=True)
+            assert any(u.state.get("dummy") and u.side == d.side
+                       for u in t.game.state.units.values())
+        elif form["widget"] == "placement":
+            unit = form["placement"]["units"][0]
+            spot = next(z for z in form["placement"]["zone"] if z != unit["hex"])
+            t.answer(seat, t.serial, value={unit["id"]: spot}, has_value=True)
+            assert t.game.board.label(t.game.state.units[unit["id"]].hex) == spot
+            return
+        else:
+            t.answer(seat, t.serial, index=0)
+    raise AssertionError("no deployment was asked")
+
+
+def test_the_umpire_seat_answers_the_umpires_decisions(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision of the side ``umpire`` (an umpire role's) goes to the umpire's seat, shown with
+    the umpire's view, and to no side's seat."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.core.engine.game import Game
+    from hexwar.core.web.table import UMPIRE_SIDE
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, umpire=True)
+    asked = Decision(UMPIRE_SIDE, "umpire.reveal", options=["nothing", "S1"], rule="MBT 24.2",
+                     prompt="Reveal a unit to NATO?")
+    answered: list[object] = []
+    monkeypatch.setattr(Game, "pending", property(lambda self: asked))
+    monkeypatch.setattr(Game, "answer", lambda self, choice: answered.append(choice))
+    umpire, nato = seat_of(t, "umpire"), seat_of(t, "NATO")
+    assert t.message(nato)["decision"] is None
+    form = t.message(umpire)["decision"]
+    assert form is not None and [c["label"] for c in form["choices"]] == ["nothing", "S1"]
+    with pytest.raises(SeatError):
+        t.answer(nato, t.serial, index=1)
+    t.answer(umpire, t.serial, index=1)
+    assert answered == ["S1"]

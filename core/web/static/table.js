@@ -109,9 +109,10 @@ function showStatus(msg) {
   else if (st.over) {
     const r = st.result || {};
     who = `game over: ${r.winner ? r.winner + " wins" : "nobody wins"} (${r.level || "draw"})`;
-  } else if (st.waiting_for === msg.side && msg.decision) who = "your decision";
+  } else if (msg.decision) who = "your decision";
   else if (st.waiting_for) {
-    const kind = S.hello && S.hello.players[st.waiting_for] === "computer" ? "the computer" : "the player";
+    const kind = st.waiting_for === "umpire" ? "the umpire" :
+      S.hello && S.hello.players[st.waiting_for] === "computer" ? "the computer" : "the player";
     who = `waiting for ${st.waiting_for} (${kind})`;
   } else who = "";
   box.append(el("b", "", who));
