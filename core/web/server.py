@@ -164,12 +164,13 @@ class TableServer:
                 conn.log_sent, conn.svg_sent = 0, ""
                 await self._send_state(conn)
             elif kind == "choose":
-                await self._run(table.answer, seat, message["serial"], index=message["index"])
-                await self.broadcast()
+                await self._run(table.answer, seat, message["serial"], index=message["index"],
+                                ai=False)
+                await self._after_answer()
             elif kind == "answer":
                 await self._run(table.answer, seat, message["serial"], value=message["value"],
-                                has_value=True)
-                await self.broadcast()
+                                has_value=True, ai=False)
+                await self._after_answer()
             elif kind == "undo":
                 await self._run(table.undo, seat)
                 for other in self.connections:
@@ -191,6 +192,12 @@ class TableServer:
             log.exception("web table: %s failed", kind)
             await conn.socket.send_json(error(f"the server could not do that ({type(exc).__name__}); "
                                               f"the game is as it was"))
+
+    async def _after_answer(self) -> None:
+        """Show the answer at once, then let the computer's sides play and show that."""
+        await self.broadcast()
+        if await self._run(self.table.play_ai_and_save):
+            await self.broadcast()
 
     async def _send_state(self, conn: _Connection) -> None:
         message = await self._run(self.table.message, conn.seat, log_from=conn.log_sent)

@@ -238,7 +238,7 @@ class Table:
         return presentation
 
     def answer(self, seat: Seat, serial: int, *, index: int | None = None,
-               value: Any = None, has_value: bool = False) -> None:
+               value: Any = None, has_value: bool = False, ai: bool = True) -> None:
         """Answer the seat's pending decision with the choice of that index in its form, or with
         a composed value (a widget's answer). The rules check it; an illegal one raises
         :class:`RulesError` and changes nothing."""
@@ -271,7 +271,8 @@ class Table:
         self._remember()
         self._play(choice)
         self._remember()
-        self.play_ai()
+        if ai:
+            self.play_ai()
         self.save()
 
     def _play(self, choice: Any) -> None:
@@ -295,6 +296,13 @@ class Table:
             played += 1
             if played >= limit:
                 break
+        return played
+
+    def play_ai_and_save(self) -> int:
+        """The AI sides' answers (:meth:`play_ai`), then a save when there were any."""
+        played = self.play_ai()
+        if played:
+            self.save()
         return played
 
     def undo(self, seat: Seat) -> None:

@@ -22,5 +22,7 @@ Modules, in rule order:
 * ``cli``: the table-side commands (``hexwar firefight fire``)
 * ``explain``: decisions in words for the terminal (attacks with their Attack Rating, steps with
   their MP cost)
+* ``present``: decisions as forms of the web table (moves with MP costs, attacks with their
+  Attack Rating and modifiers, deployment in the zone)
 * ``testing``: test helpers (``mini_game``)
 """

@@ -26,7 +26,8 @@ from the TO&E. The modules, in rule order:
 * :mod:`~hexwar.plugins.mbt.toe`: the TO&E and the points of "Doing Your Own Scenarios" B.3;
 * :mod:`~hexwar.plugins.mbt.ai`: the AI;
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,
-  ``points``, ``orgs``).
+  ``points``, ``orgs``);
+* :mod:`~hexwar.plugins.mbt.present`: decisions as forms of the web table (``hexwar serve``).
 
 Data files are in ``data/`` (``tables``, ``cards``, ``panels``, ``toe``), scenarios in
 ``scenarios/``; the generators of the stand-in data are in ``tools/mbt`` of the repository.
