@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hexwar.core.engine.record import SavedGame, load_save, save_game, write_atomic
 from hexwar.core.errors import HexwarError, RulesError
@@ -44,7 +44,24 @@ class SeatError(HexwarError):
 
 
 def _default_umpire_view(game: Game) -> SideView:
+    """The umpire's view: the core umpire role's own (``game.view("umpire")``, docs/umpire.md)
+    where this hexwar has that role, else the all-seeing ``game.view(None)``."""
+    if hasattr(game, "umpire"):
+        return game.view(UMPIRE_SIDE)
     return game.view(None)
+
+
+def _automatic_umpire() -> Controller | None:
+    """The core's automatic umpire (docs/umpire.md) for a table without a person in the umpire's
+    seat, where this hexwar has one."""
+    import importlib
+
+    try:
+        module = importlib.import_module("hexwar.core.engine.umpire")
+    except ImportError:
+        return None
+    factory = getattr(module, "AutomaticUmpire", None)
+    return None if factory is None else cast("Controller", factory())
 
 
 @dataclass
@@ -66,6 +83,8 @@ class Table:
                  umpire_controller: Controller | None = None) -> None:
         self.game = game
         #: answers the umpire's decisions when no person sits in the umpire's seat
+        if umpire_controller is None and not any(s.role == "umpire" for s in seats):
+            umpire_controller = _automatic_umpire()
         self.umpire_controller = umpire_controller
         self.players = dict(players)
         self.seats = {s.token: s for s in seats}
