@@ -708,6 +708,107 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
             _print_result(game, game.result, False)
 
 
+# -- the web table -----------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("game_file", metavar="SCENARIO|SAVE")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every network interface, for a network game).")
+@click.option("--players", default=None,
+              help="One player per side, comma-separated: human, ai or random (default: "
+                   "human against the computer; a save keeps its own).")
+@click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: fresh dice).")
+@click.option("--option", "options_", multiple=True, help="Enable an optional rule (repeatable).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False), default=None,
+              help="Where the game is saved after every decision (default: a new file here).")
+@click.option("--hotseat", is_flag=True,
+              help="Every human side plays on one screen, with a 'pass the device' screen between.")
+@click.option("--umpire", is_flag=True, help="Also open an umpire's seat that sees everything.")
+def serve(game_file: str, port: int, host: str, players: str | None, seed: int | None,
+          options_: tuple[str, ...], save_path: str | None, hotseat: bool, umpire: bool) -> None:
+    """Open a web table for SCENARIO (a file or a built-in name) or a SAVE, and print each
+    seat's URL. The game is saved after every decision; `hexwar serve SAVE` goes on with it."""
+    try:
+        import uvicorn
+
+        from hexwar.core.web.server import create_app, seat_urls
+        from hexwar.core.web.table import Table
+    except ImportError as exc:
+        raise HexwarError(f"the web table needs the 'web' extra ({exc.name} is not installed): "
+                          f"pip install 'hexwar[web]'") from None
+    import secrets as _secrets
+
+    from hexwar.core.engine.record import sniff_kind
+    from hexwar.core.scenario import load_and_validate
+
+    path = Path(game_file)
+    kind = None
+    if path.is_file():
+        try:
+            kind = sniff_kind(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            kind = None
+    if kind == "save":
+        if seed is not None or options_ or save_path is not None:
+            raise click.UsageError("a save keeps its own seed, rules and file: give only "
+                                   "--players, --hotseat, --umpire, --host or --port")
+        table = Table.resume(path, players=_serve_players(players, None), hotseat=hotseat,
+                             umpire=umpire)
+    else:
+        scenario_path = _resolve_scenario_path(game_file)
+        sc = load_and_validate(scenario_path, options=options_)
+        seed = seed if seed is not None else _secrets.randbelow(2**31)
+        target = Path(save_path) if save_path else Path(
+            f"hexwar-{sc.id.replace(':', '-')}-{seed}.json")
+        _check_outputs([("--save", str(target), "save")], [scenario_path])
+        if target.exists():
+            raise click.BadParameter(f"{target} holds a game already: go on with it with "
+                                     f"'hexwar serve {target}', or name another file",
+                                     param_hint="'--save'")
+        table = Table.new(sc, seed=seed, options=options_,
+                          players=_serve_players(players, sc.side_names()) or {},
+                          save_path=target, hotseat=hotseat, umpire=umpire)
+    config = uvicorn.Config(create_app(table), host=host, port=port, log_level="warning",
+                            ws_max_size=64 * 1024)
+    server = uvicorn.Server(config)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    console.print(f"[bold]{escape(table.game.scenario.title)}[/], seed {table.game.seed}; "
+                  f"saved to {escape(str(table.save_path))} after every decision")
+    for side, word in table.players.items():
+        console.print(f"  {escape(side)}: {'a person' if word == 'human' else escape(word)}")
+    if not table.seats:
+        console.print("no human seat: every side is played by the computer")
+    for seat, url in seat_urls(table, f"http://{shown}:{port}"):
+        console.print(f"  open for {escape(seat.name)}: {url}", highlight=False, soft_wrap=True)
+    if host in ("0.0.0.0", "::"):
+        console.print("  (from another machine, put this machine's address in place of 127.0.0.1)")
+    console.print(f"resume later with: hexwar serve {escape(str(table.save_path))}  (Ctrl-C stops)")
+    server.run()
+
+
+def _serve_players(players: str | None, sides: tuple[str, ...] | None) -> dict[str, str] | None:
+    """``--players`` of ``serve`` as side -> word; by default the first side is a person and the
+    others the computer."""
+    if players is None:
+        if sides is None:
+            return None
+        return {s: ("human" if i == 0 else "ai") for i, s in enumerate(sides)}
+    words = [w.strip() for w in players.split(",") if w.strip()]
+    if words and all("=" in w for w in words):
+        return {w.split("=", 1)[0].strip(): w.split("=", 1)[1].strip() for w in words}
+    if sides is None:
+        raise click.UsageError("to change a save's players name them as SIDE=WORD,SIDE=WORD")
+    if len(words) == 1:
+        words = words * len(sides)
+    if len(words) != len(sides):
+        raise click.BadParameter(f"names {len(words)} player(s) but the scenario has "
+                                 f"{len(sides)} sides ({', '.join(sides)})", param_hint="'--players'")
+    return dict(zip(sides, words, strict=True))
+
+
 # -- many games --------------------------------------------------------------------------------
 
 

@@ -52,3 +52,10 @@ def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str:
     from hexwar.core.words import generic_description
 
     return generic_description(record, game)
+
+
+@hookimpl(trylast=True)
+def hexwar_present_decision(view: SideView, decision: Any) -> dict[str, Any]:
+    from hexwar.core.web.present import generic_presentation
+
+    return generic_presentation(view, decision)

@@ -302,3 +302,17 @@ def hexwar_explain_decision(view: SideView, decision: Any) -> str | None:
     in the order of ``decision.options``. Stops at the first non-``None`` result; the core's
     default lists the prompt and the options.
     """
+
+
+@hookspec(firstresult=True)
+def hexwar_present_decision(view: SideView, decision: Any) -> dict[str, Any] | None:
+    """Present a decision as a form of the web table (``hexwar serve``): which units and hexes
+    to highlight, each choice with a readable label and its numbers (movement cost, hit number,
+    modifiers with their rules), or a composing widget (hexes to pick, units to place in a zone).
+
+    Called: by the web table for the seat whose decision it is, with that side's view. The
+    answer is a mapping as ``docs/web.md`` describes (``widget``, ``choices``...), whose labels
+    may hold only what the side knows. Stops at the first non-``None`` result; the core's
+    default lists every option in words (``hexwar.core.web.present``), so a system without a
+    form of its own is playable.
+    """

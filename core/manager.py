@@ -613,6 +613,14 @@ class Hooks:
         caller = self._for(game_of(view), self._hook.hexwar_explain_decision)
         return cast(str, caller(view=view, decision=decision))
 
+    def present_decision(self, view: SideView, decision: Decision) -> dict[str, Any]:
+        """How the web table shows ``decision`` to ``view``'s side: the system's form, or the
+        core's readable list of choices."""
+        from hexwar.core.engine.view import game_of
+
+        caller = self._for(game_of(view), self._hook.hexwar_present_decision)
+        return cast("dict[str, Any]", caller(view=view, decision=decision))
+
     def describe_event(self, game: Game | None, record: Mapping[str, Any]) -> str:
         """``record`` in words, as ``game``'s system says it (any system's, with no game)."""
         hook = self._hook.hexwar_describe_event

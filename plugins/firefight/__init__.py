@@ -25,5 +25,7 @@ Modules, in rule order:
 * ``explain``: decisions in words for the terminal (attacks with their Attack Rating, steps with
   their MP cost)
 * ``words``: the log's records in words, with their case numbers (``hexwar_describe_event``)
+* ``present``: decisions as forms of the web table (moves with MP costs, attacks with their
+  Attack Rating and modifiers, deployment in the zone)
 * ``testing``: test helpers (``mini_game``)
 """

@@ -425,3 +425,11 @@ def hexwar_side_rules(game: Game, view: Any) -> Any:
     from hexwar.plugins.firefight.knowledge import side_rules
 
     return side_rules(game, view)
+
+
+@hookimpl
+def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
+    """A Firefight decision as a form of the web table (``present.py``)."""
+    from hexwar.plugins.firefight.present import present_decision
+
+    return present_decision(view, decision)

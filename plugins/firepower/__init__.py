@@ -19,7 +19,8 @@ its side an Impulse Phase of two Impulses. The modules, in rule order:
 and beside them: ``plugin`` (the manifest and the core hooks), ``hookspecs`` (the ``firepower_``
 hooks and their facade ``FirepowerHooks``), ``ai`` (the AI), ``cli`` (``hexwar firepower
 fire|grenade``), ``explain`` (decisions in words for the terminal), ``words`` (the log's
-records in words, ``hexwar_describe_event``); ``data/`` (card tables,
+records in words, ``hexwar_describe_event``), ``present`` (decisions as forms of the web table);
+``data/`` (card tables,
 weapons, stand-in panels), ``scenarios/`` (the Basic Game Scenario). Design decisions:
 ``docs/decisions.md`` FPD-1 to FPD-26.
 """

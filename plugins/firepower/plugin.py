@@ -242,3 +242,11 @@ def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str |
     from hexwar.plugins.firepower.words import describe_event
 
     return describe_event(game, record)
+
+
+@hookimpl
+def hexwar_present_decision(view: SideView, decision: Decision) -> dict[str, Any] | None:
+    """A Firepower decision as a form of the web table (``present.py``)."""
+    from hexwar.plugins.firepower.present import present_decision
+
+    return present_decision(view, decision)

@@ -29,7 +29,8 @@ from the TO&E. The modules, in rule order:
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,
   ``points``, ``orgs``);
 * :mod:`~hexwar.plugins.mbt.explain`: decisions in words for the terminal;
-* :mod:`~hexwar.plugins.mbt.words`: the log's records in words (``hexwar_describe_event``).
+* :mod:`~hexwar.plugins.mbt.words`: the log's records in words (``hexwar_describe_event``);
+* :mod:`~hexwar.plugins.mbt.present`: decisions as forms of the web table (``hexwar serve``).
 
 Data files are in ``data/`` (``tables``, ``cards``, ``panels``, ``toe``), scenarios in
 ``scenarios/``; the generators of the stand-in data are in ``tools/mbt`` of the repository.

@@ -225,3 +225,11 @@ def hexwar_side_rules(game: Game, view: Any) -> Any:
     from hexwar.plugins.mbt.knowledge import side_rules
 
     return side_rules(game, view)
+
+
+@hookimpl
+def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
+    """An MBT decision as a form of the web table (``present.py``)."""
+    from hexwar.plugins.mbt.present import present_decision
+
+    return present_decision(view, decision)

@@ -1,0 +1,488 @@
+"""The web table's game: one authoritative game, its seats, its AI players, undo and saves.
+
+Nothing here knows about HTTP: :mod:`hexwar.core.web.server` calls these methods (one at a time,
+under :attr:`Table.lock`) and sends each connection the message :meth:`Table.message` builds for
+its seat. That message is made from the seat's own view only (``game.view(side)``: the units the
+side's sighting rules show, its own log, its own pending decision), so nothing a side may not know
+is ever put into it.
+
+The game is its scenario, its seed and its decisions: it is saved atomically after every decision
+(``record.save_game``), and :meth:`Table.resume` rebuilds it from the save after a restart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from hexwar.core.engine.record import SavedGame, load_save, save_game, write_atomic
+from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.web.present import finish, for_page, generic_presentation
+from hexwar.core.web.seats import Seat, make_seats, read_seats, write_seats
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.controllers import Controller
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
+
+#: how the umpire's seat sees the game: the core's all-seeing view unless an umpire role
+#: plugs in its own (anything with ``units``, ``events()``, ``system_state``, ``side``)
+UmpireView = Callable[["Game"], "SideView"]
+#: the side name of a decision the umpire makes (an umpire role's): the umpire's seat answers it,
+#: or the automatic umpire given to the table
+UMPIRE_SIDE = "umpire"
+
+
+class SeatError(HexwarError):
+    """A seat asked for something it may not do (not its decision, nothing to undo...)."""
+
+
+def _default_umpire_view(game: Game) -> SideView:
+    """The umpire's view: the core umpire role's own (``game.view("umpire")``, docs/umpire.md)
+    where this hexwar has that role, else the all-seeing ``game.view(None)``."""
+    if hasattr(game, "umpire"):
+        return game.view(UMPIRE_SIDE)
+    return game.view(None)
+
+
+def _automatic_umpire() -> Controller | None:
+    """The core's automatic umpire (docs/umpire.md) for a table without a person in the umpire's
+    seat, where this hexwar has one."""
+    import importlib
+
+    try:
+        module = importlib.import_module("hexwar.core.engine.umpire")
+    except ImportError:
+        return None
+    factory = getattr(module, "AutomaticUmpire", None)
+    return None if factory is None else cast("Controller", factory())
+
+
+@dataclass
+class _Shown:
+    """The decision a seat was last shown, to read its answer: the decision's serial number and
+    the presentation with the choices' values."""
+
+    serial: int
+    side: str
+    presentation: dict[str, Any]
+
+
+class Table:
+    """One game at the web table. Build it with :meth:`new` or :meth:`resume`."""
+
+    def __init__(self, game: Game, *, players: Mapping[str, str], seats: list[Seat],
+                 save_path: Path, controllers: Mapping[str, Controller],
+                 umpire_view: UmpireView | None = None,
+                 umpire_controller: Controller | None = None) -> None:
+        self.game = game
+        #: answers the umpire's decisions when no person sits in the umpire's seat
+        if umpire_controller is None and not any(s.role == "umpire" for s in seats):
+            umpire_controller = _automatic_umpire()
+        self.umpire_controller = umpire_controller
+        self.players = dict(players)
+        self.seats = {s.token: s for s in seats}
+        self.save_path = save_path
+        self.controllers = dict(controllers)
+        self.umpire_view = umpire_view or _default_umpire_view
+        self.lock = threading.RLock()
+        #: bumped by every decision and undo: a page's answer names the serial it answers
+        self.serial = 0
+        #: the side holding the hot-seat device (``None``: the screen is hidden)
+        self.hot_side: str | None = None
+        self._shown: dict[str, _Shown] = {}
+        #: per decision count, what each side knew then (:meth:`_knowledge`)
+        self._known: dict[int, dict[str, str]] = {}
+        self._svg: dict[tuple[str | None, int], str] = {}
+        self._snapshot = 0
+
+    # -- building ----------------------------------------------------------------------------
+    @classmethod
+    def new(cls, scenario: Any, *, seed: int, options: tuple[str, ...] = (),
+            players: Mapping[str, str], save_path: Path, hotseat: bool = False,
+            umpire: bool = False, umpire_view: UmpireView | None = None) -> Table:
+        """A new game of ``scenario`` (a loaded :class:`Scenario`), its seats, saved at once."""
+        from hexwar.core.engine.game import Game
+
+        game = Game(scenario, seed=seed, options=options)
+        words = _players(game, players)
+        controllers = _ai_controllers(game, words)
+        seats = make_seats(game.state.sides, words, hotseat=hotseat, umpire=umpire)
+        table = cls(game, players=words, seats=seats, save_path=save_path,
+                    controllers=controllers, umpire_view=umpire_view)
+        write_seats(save_path, seats)
+        table.play_ai()
+        table.save()
+        return table
+
+    @classmethod
+    def resume(cls, save_path: Path, *, players: Mapping[str, str] | None = None,
+               hotseat: bool = False, umpire: bool = False,
+               umpire_view: UmpireView | None = None) -> Table:
+        """The game of ``save_path`` rebuilt from its seed and decisions (checked against the
+        recorded state hashes), with the seats kept beside it (new seats when there are none)."""
+        saved = load_save(save_path)
+        words_given = dict(players or saved.players)
+        built: dict[str, Any] = {}
+
+        def controllers_of(game: Game) -> dict[str, Controller]:
+            built["words"] = _players(game, words_given)
+            built["controllers"] = _ai_controllers(game, built["words"])
+            return dict(built["controllers"])
+
+        game = _rebuild(saved, controllers_of, verify=True)
+        seats = read_seats(save_path, game.state.sides)
+        if seats is None:
+            seats = make_seats(game.state.sides, built["words"], hotseat=hotseat, umpire=umpire)
+            write_seats(save_path, seats)
+        table = cls(game, players=built["words"], seats=seats, save_path=save_path,
+                    controllers=built["controllers"], umpire_view=umpire_view)
+        table.play_ai()
+        table.save()
+        return table
+
+    # -- seats ---------------------------------------------------------------------------------
+    def seat(self, token: str) -> Seat | None:
+        """The seat of ``token``, compared in constant time, or ``None``."""
+        import hmac
+
+        found = None
+        for known, seat in self.seats.items():
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = seat
+        return found
+
+    def side_of(self, seat: Seat) -> str | None:
+        """The side whose eyes the seat sees with now (``None``: the umpire's, or a hidden
+        hot-seat screen)."""
+        if seat.role == "side":
+            return seat.sides[0]
+        if seat.role == "hotseat":
+            return self.hot_side
+        return None
+
+    def handover_to(self, seat: Seat) -> str | None:
+        """For a hot-seat seat: the side the device must be passed to before anything more is
+        shown, or ``None``."""
+        if seat.role != "hotseat":
+            return None
+        d = self.game.pending
+        if d is not None and d.side in seat.sides and d.side != self.hot_side:
+            return d.side
+        if self.hot_side is None:
+            return seat.sides[0]
+        return None
+
+    def take_device(self, seat: Seat, side: str) -> None:
+        """The hot-seat device is now held by ``side`` (the player pressed "I am ...")."""
+        if seat.role != "hotseat" or side not in seat.sides:
+            raise SeatError(f"this seat does not play {side!r}")
+        wanted = self.handover_to(seat)
+        if wanted is not None and wanted != side:
+            raise SeatError(f"the device goes to {wanted}, not {side}")
+        self.hot_side = side
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, seat: Seat) -> SideView | None:
+        if seat.role == "umpire":
+            return self.umpire_view(self.game)
+        side = self.side_of(seat)
+        return None if side is None else self.game.view(side)
+
+    def _knowledge(self, side: str) -> str:
+        """A digest of everything ``side`` can tell about the game: its units, its log, its
+        system state and its pending decision. Undo is allowed while the other sides' digests
+        are those before the decision."""
+        view = self.game.view(side)
+        pending = self.game.pending
+        mine = pending.summary() | {"prompt": pending.prompt} if pending is not None \
+            and pending.side == side else None
+        blob = json.dumps([view.units, len(view.events()), view.system_state, mine],
+                          sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def _remember(self) -> None:
+        """What every side knows now, under the number of decisions made (kept for the last
+        human decision only: an AI's never can be undone)."""
+        n = len(self.game.decisions)
+        known = {s: self._knowledge(s) for s in self.game.state.sides}
+        self._known = {k: v for k, v in self._known.items() if k == n - 1} | {n: known}
+
+    def can_undo(self, seat: Seat) -> bool:
+        """Whether the seat may take back the game's last decision: it was its own, and no other
+        side could tell it was made."""
+        decisions = self.game.decisions
+        if not decisions or seat.role == "umpire" or decisions[-1]["side"] not in seat.sides:
+            return False
+        before, after = self._known.get(len(decisions) - 1), self._known.get(len(decisions))
+        if before is None or after is None:
+            return False
+        side = decisions[-1]["side"]
+        return all(before[s] == after[s] for s in self.game.state.sides if s != side)
+
+    # -- acting --------------------------------------------------------------------------------
+    def pending_for(self, seat: Seat) -> Decision | None:
+        d = self.game.pending
+        if seat.role == "umpire":
+            return d if d is not None and d.side == UMPIRE_SIDE else None
+        side = self.side_of(seat)
+        if d is None or side is None or d.side != side or self.players.get(side) != "human":
+            return None
+        return d
+
+    def presentation(self, seat: Seat) -> dict[str, Any] | None:
+        """The seat's pending decision as a form (``hexwar_present_decision``), kept to read
+        the answer; a system's form that cannot be shown falls back to the generic one."""
+        d = self.pending_for(seat)
+        view = self.view(seat)
+        if d is None or view is None:
+            return None
+        shown = self._shown.get(d.side)
+        if shown is not None and shown.serial == self.serial:
+            return shown.presentation
+        try:
+            presentation = finish(view, d, self.game.hooks.present_decision(view, d))
+        except Exception:  # a system's form that fails must not stop the game: the plain list
+            presentation = finish(view, d, generic_presentation(view, d))
+            presentation["notes"] = [*presentation["notes"],
+                                     "(the system's form for this decision failed; showing the "
+                                     "plain list)"]
+        self._shown[d.side] = _Shown(self.serial, d.side, presentation)
+        return presentation
+
+    def answer(self, seat: Seat, serial: int, *, index: int | None = None,
+               value: Any = None, has_value: bool = False, ai: bool = True) -> None:
+        """Answer the seat's pending decision with the choice of that index in its form, or with
+        a composed value (a widget's answer). The rules check it; an illegal one raises
+        :class:`RulesError` and changes nothing."""
+        d = self.pending_for(seat)
+        if d is None:
+            raise SeatError("it is not this seat's decision now")
+        if serial != self.serial:
+            raise SeatError("that decision has already been answered or taken back; "
+                            "the page now shows the current one")
+        presentation = self.presentation(seat)
+        assert presentation is not None
+        if index is not None:
+            choices = presentation["choices"]
+            if not 0 <= index < len(choices):
+                raise SeatError(f"no choice number {index} (the form has {len(choices)})")
+            choice = choices[index]["choice"]
+        elif has_value:
+            if presentation["widget"] == "choose":
+                raise SeatError("this decision is answered by picking one of its choices")
+            choice = value
+            if presentation["widget"] == "text" and isinstance(value, str):
+                try:  # a typed list or number; anything else is the word itself
+                    choice = json.loads(value)
+                except json.JSONDecodeError:
+                    choice = value.strip()
+        else:
+            raise SeatError("an answer needs a choice's index or a value")
+        d.check(choice)
+        self._known = {}
+        self._remember()
+        self._play(choice)
+        self._remember()
+        if ai:
+            self.play_ai()
+        self.save()
+
+    def _play(self, choice: Any) -> None:
+        self.game.answer(choice)
+        self.serial += 1
+
+    def play_ai(self, *, limit: int = 100_000) -> int:
+        """Let the AI sides answer until a human's decision is pending or the game is over."""
+        played = 0
+        while (d := self.game.pending) is not None and (
+                d.side in self.controllers
+                or (d.side == UMPIRE_SIDE and self.umpire_controller is not None)):
+            if self.game.failure is not None:
+                break
+            if d.side == UMPIRE_SIDE:
+                assert self.umpire_controller is not None
+                choice = self.umpire_controller.choose(d, self.umpire_view(self.game))
+            else:
+                choice = self.controllers[d.side].choose(d, self.game.view(d.side))
+            self._play(choice)
+            played += 1
+            if played >= limit:
+                break
+        return played
+
+    def play_ai_and_save(self) -> int:
+        """The AI sides' answers (:meth:`play_ai`), then a save when there were any."""
+        played = self.play_ai()
+        if played:
+            self.save()
+        return played
+
+    def undo(self, seat: Seat) -> None:
+        """Take back the seat's own last decision (replay minus one), while no other side could
+        tell it was made."""
+        if not self.can_undo(seat):
+            raise SeatError("nothing to undo: the last decision is not this seat's, or the other "
+                            "side has already seen its effect")
+        kept = self.game.decisions[:-1]
+        saved = SavedGame(dict(self.game.log.events[0]), [dict(d) for d in kept],
+                          dict(self.players), str(self.save_path))
+        built: dict[str, Any] = {}
+
+        def controllers_of(game: Game) -> dict[str, Controller]:
+            built["controllers"] = _ai_controllers(game, self.players)
+            return dict(built["controllers"])
+
+        self.game = _rebuild(saved, controllers_of, verify=False)
+        self.controllers = built["controllers"]
+        self.serial += 1
+        self._known = {}
+        self._svg.clear()
+        self.save()
+
+    def save(self) -> None:
+        """Save the game atomically (the previous save survives a crash mid-write)."""
+        save_game(self.game, self.save_path, players=self.players)
+
+    def snapshot(self) -> Path:
+        """A copy of the save, kept apart from the running one (``NAME.N.json``)."""
+        self._snapshot += 1
+        stem = self.save_path.name.removesuffix(".json")
+        path = self.save_path.with_name(f"{stem}.{len(self.game.decisions)}-{self._snapshot}.json")
+        write_atomic(path, self.save_path.read_text(encoding="utf-8"))
+        return path
+
+    # -- what a seat is sent ------------------------------------------------------------------
+    def board_svg(self, seat: Seat) -> str:
+        """The board as the seat's side sees it (the core SVG renderer, the view's units)."""
+        from hexwar.core.render import render_board
+
+        view = self.view(seat)
+        side = None if view is None else view.side
+        key = (side if seat.role != "umpire" else "\0umpire", self.serial)
+        cached = self._svg.get(key)
+        if cached is not None:
+            return cached
+        units = list(view.units.values()) if view is not None else []
+        markers: dict[Any, list[str]] = {}
+        state = view.system_state if view is not None else {}
+        if isinstance(state, Mapping) and isinstance(state.get("markers"), Mapping):
+            for where, texts in state["markers"].items():
+                markers[where] = [texts] if isinstance(texts, str) else [str(t) for t in texts]
+        svg = render_board(self.game.board, terrain_types=self.game.hooks.terrain_types(),
+                           units=units, markers=markers, legend=False, title="")
+        self._svg = {k: v for k, v in self._svg.items() if k[1] == self.serial}
+        self._svg[key] = svg
+        return svg
+
+    def _units(self, view: SideView) -> dict[str, dict[str, Any]]:
+        """The view's units, each with its hex also as the board's label (``where``)."""
+        from hexwar.core.hexgrid import Hex
+
+        out: dict[str, dict[str, Any]] = {}
+        for uid, u in view.units.items():
+            shown = dict(u)
+            where = u.get("hex")
+            if isinstance(where, list) and len(where) == 2:
+                h = Hex(int(where[0]), int(where[1]))
+                if h in self.game.board.hexes:
+                    shown["where"] = self.game.board.label(h)
+            out[uid] = shown
+        return out
+
+    def hexes(self) -> dict[str, list[Any]]:
+        """Every hex: label -> [terrain, height, features] (the board is known to all)."""
+        board = self.game.board
+        titles = {t.name: t.title for t in self.game.hooks.terrain_types().values()}
+        short = {n.split(":", 1)[-1]: t for n, t in titles.items()}
+        out: dict[str, list[Any]] = {}
+        for h in board.hexes:
+            terrain = board.terrain_of.get(h, "")
+            out[board.label(h)] = [titles.get(terrain) or short.get(terrain) or terrain,
+                                   board.height_of.get(h, 0), sorted(board.features_of.get(h, ()))]
+        return out
+
+    def hello(self, seat: Seat) -> dict[str, Any]:
+        game = self.game
+        return {"type": "hello", "seat": {"name": seat.name, "role": seat.role,
+                                          "sides": list(seat.sides)},
+                "scenario": {"id": game.scenario.id, "title": game.scenario.title,
+                             "system": game.system.title or game.system.name,
+                             "turns": game.scenario.turns, "sides": list(game.state.sides)},
+                "players": {s: ("human" if w == "human" else "computer")
+                            for s, w in self.players.items()},
+                "hexes": self.hexes()}
+
+    def log_lines(self, view: SideView | None) -> list[str]:
+        if view is None:
+            return []
+        return [self.game.hooks.describe_event(self.game, r) for r in view.events()
+                if r.get("type") not in ("header", "end")]
+
+    def message(self, seat: Seat, *, log_from: int = 0) -> dict[str, Any]:
+        """The state the seat may see now: a hot-seat screen to pass on, or its board, units,
+        log lines from ``log_from`` on, the game's turn, phase and step, and its decision."""
+        handover = self.handover_to(seat)
+        if handover is not None:
+            self.hot_side = None
+            return {"type": "handover", "to": handover, "serial": self.serial}
+        game = self.game
+        view = self.view(seat)
+        assert view is not None
+        lines = self.log_lines(view)
+        pending = game.pending
+        presentation = self.presentation(seat)
+        phase_rule = next((p.rule for p in game.sequence if p.name == game.state.phase), "")
+        status: dict[str, Any] = {
+            "turn": game.state.turn, "turns": game.scenario.turns,
+            "phase": game.state.phase.split(".", 1)[-1].replace("_", " "),
+            "phase_rule": phase_rule, "over": game.over,
+            "result": game.result.as_dict() if game.result is not None and game.over else None,
+            "failure": str(game.failure) if game.failure is not None else None,
+            "waiting_for": pending.side if pending is not None else None,
+            "step": pending.rule if presentation is not None and pending is not None else "",
+        }
+        return {"type": "state", "serial": self.serial, "side": view.side,
+                "status": status, "svg": self.board_svg(seat), "units": self._units(view),
+                "log_from": min(log_from, len(lines)), "log": lines[log_from:],
+                "log_total": len(lines),
+                "decision": None if presentation is None else for_page(presentation),
+                "can_undo": self.can_undo(seat)}
+
+
+def _players(game: Game, given: Mapping[str, str]) -> dict[str, str]:
+    """side -> player word for every side (``ai`` for a side not named)."""
+    unknown = [s for s in given if s not in game.state.sides]
+    if unknown:
+        raise HexwarError(f"the scenario has no side {unknown[0]!r} (its sides: "
+                          f"{', '.join(game.state.sides)})")
+    words = {s: given.get(s, "ai") for s in game.state.sides}
+    for side, word in words.items():
+        if word.startswith("script:"):
+            raise HexwarError(f"{side}: a script cannot sit at the web table (human, ai, random or "
+                              f"a system's player)")
+    return words
+
+
+def _ai_controllers(game: Game, words: Mapping[str, str]) -> dict[str, Controller]:
+    from hexwar.core.engine.controllers import make_controller
+
+    offered = game.hooks.controllers()
+    return {side: make_controller(word, side, game.seed, offered)
+            for side, word in words.items() if word != "human"}
+
+
+def _rebuild(saved: SavedGame, controllers: Callable[[Game], Mapping[str, Controller]], *,
+             verify: bool) -> Game:
+    from hexwar.core.engine.replay import rebuild
+
+    try:
+        return rebuild(saved, verify=verify, controllers=controllers)
+    except RulesError as exc:
+        raise HexwarError(f"{saved.path}: the saved decisions do not replay: {exc}") from exc

@@ -1,0 +1,181 @@
+"""Firefight decisions as forms of the web table (``hexwar_present_decision``).
+
+A move: the units that may move, then each next hex with its MP cost (Firefight 7.0); an attack:
+the legal targets, then each firer with its Attack Rating and every modifier with its case
+(Firefight 6.0); deployment: the units and the hexes of the set-up zone (Firefight 9.13); Target
+Lists and dummies: hexes picked on the map (Firefight 8.13, 12.0); Dragons and RPG-7s: the teams
+that carry them (Firefight 6.81). Every other decision gets the core's list of choices.
+
+Only what the deciding side knows goes into a form: its own units, and the targets its options
+name (a face-down unit cannot be a target, Firefight 11.21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.view import game_of
+from hexwar.core.web.present import words
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.view import SideView
+
+Form = dict[str, Any]
+
+
+def _short(unit_type: str) -> str:
+    return unit_type.split(":", 1)[-1]
+
+
+def _label(game: Game, uid: str) -> str | None:
+    u = game.state.units.get(uid)
+    return None if u is None or u.hex is None else game.board.label(u.hex)
+
+
+def _move(view: SideView, d: Decision) -> Form:
+    game = game_of(view)  # the engine presenting the side its own decision
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, Mapping) and "move" in o:
+            uid = str(o["move"])
+            u = game.state.units[uid]
+            where = _label(game, uid)
+            item = {"choice": o, "unit": uid, "label": f"move {uid} ({_short(u.type)})"
+                    + (f" from {where}" if where else " (off the map)")}
+            if where:
+                item["hex"] = where
+            choices.append(item)
+        elif o == "pass":
+            choices.append({"choice": o, "label": "pass: no more moves"})
+        else:
+            choices.append({"choice": o, "label": words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Click a unit to move it (Firefight 7.0)."]}
+
+
+def _step(view: SideView, d: Decision) -> Form:
+    from hexwar.plugins.firefight.movement import step_cost
+
+    game = game_of(view)  # the engine presenting the side its own decision
+    u = game.state.units[str(d.context["unit"])]
+    left = float(u.state.get("mp", 0) or 0)
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, Mapping) and "to" in o:
+            to = str(o["to"])
+            item: dict[str, Any] = {"choice": o, "hex": to, "label": f"to {to}"}
+            if u.hex is not None:
+                cost = step_cost(game, game.board, u, u.hex, game.board.parse(to))
+                item["note"] = f"{cost:g} MP"
+                item["label"] += f" ({cost:g} MP; {left:g} left)"
+            choices.append(item)
+        elif o == "stop":
+            choices.append({"choice": o, "label": f"stop {u.id} here"})
+        elif isinstance(o, Mapping) and o.get("exit"):
+            choices.append({"choice": o, "label": f"leave the map ({words(o)})"})
+        else:
+            choices.append({"choice": o, "label": words(o)})
+    where = d.context.get("hex")
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{u.id} ({_short(u.type)}) at {where}, {left:g} MP left: click the next "
+                      f"hex (Firefight 7.0, 7.24)."]}
+
+
+def _fire(view: SideView, d: Decision) -> Form:
+    from hexwar.plugins.firefight.fire import attack_rating, choose_weapon, describe_attack
+
+    game = game_of(view)  # the engine presenting the side its own decision
+    mode = str(d.context.get("mode", "direct"))
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if not (isinstance(o, Mapping) and "firers" in o and "target" in o):
+            label = "pass: no attack" if o == "pass" else words(o)
+            choices.append({"choice": o, "label": label})
+            continue
+        firers = [str(f) for f in o["firers"]]
+        target = game.state.units[str(o["target"])]
+        f = game.state.units[firers[0]]
+        item: dict[str, Any] = {"choice": o, "unit": target.id, "group": target.id}
+        where = _label(game, target.id)
+        if where:
+            item["hex"] = where
+        try:
+            w = choose_weapon(game, f, target, dict(o.get("weapons", {})).get(f.id))
+            att = describe_attack(game, f, target, w, mode)
+            base, source, mods = attack_rating(game, att)
+            ar = None if base is None else base + sum(m.value for m in mods)
+            item["label"] = (f"{' + '.join(firers)} fire {w.line} at {target.id} "
+                             f"({_short(target.type)}), range {att['range']}")
+            item["note"] = f"AR {ar}" if ar is not None else "no AR"
+            item["detail"] = [f"base AR {base} ({source})"] + [
+                f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
+        except (KeyError, ValueError, AssertionError):
+            item["label"] = f"{' + '.join(firers)} attack {target.id}"
+        choices.append(item)
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{mode.replace('_', ' ').capitalize()} fire: click a target, then the "
+                      f"attack (Firefight 6.0)."]}
+
+
+def _deploy(view: SideView, d: Decision) -> Form:
+    from hexwar.plugins.firefight.setup import _zone_ok
+    from hexwar.plugins.firefight.state import carried
+
+    game = game_of(view)  # the engine presenting the side its own decision
+    zones = [z for z in d.context.get("zones", []) if isinstance(z, Mapping)]
+    zone = sorted(game.board.label(h) for h in game.board.hexes
+                  if any(_zone_ok(game, z, h) for z in zones))
+    units = [{"id": u.id, "label": f"{u.id} ({_short(u.type)})", "hex": game.board.label(u.hex)}
+             for u in game.state.units_of(d.side)
+             if u.hex is not None and not carried(u) and not u.state.get("not_drawn")]
+    return {"widget": "placement", "placement": {"units": units, "zone": zone},
+            "choices": [{"choice": {}, "label": "keep the scenario's set-up"}],
+            "notes": ["Set up inside the zone, at most four units a hex (Firefight 9.13, 7.3)."]}
+
+
+def _hexes(what: str, limit: int, rule: str) -> Callable[[SideView, Decision], Form]:
+    def form(view: SideView, d: Decision) -> Form:
+        choices = [{"choice": o, "label": "none" if not o else f"the suggested {what}: {words(o)}"}
+                   for o in d.options or () if isinstance(o, list)]
+        n = int(d.context.get("max", d.context.get("limit", limit)))
+        return {"widget": "hexes", "hexes": {"candidates": None, "min": 0, "max": n},
+                "choices": choices,
+                "notes": [f"Pick up to {n} hexes for {what} on the map; the other side will not "
+                          f"see them ({rule})."]}
+    return form
+
+
+def _weapons(view: SideView, d: Decision) -> Form:
+    game = game_of(view)  # the engine presenting the side its own decision
+    teams = [str(t) for t in d.context.get("teams", [])]
+    n = int(d.context.get("count", 0))
+    weapon = str(d.context.get("weapon", "weapon"))
+    candidates = [{"id": t, "label": f"{t} at {_label(game, t) or 'off the map'}"} for t in teams]
+    return {"widget": "units", "units": {"candidates": candidates, "min": n, "max": n},
+            "choices": [{"choice": o, "label": f"the usual teams: {words(o)}"}
+                        for o in d.options or ()],
+            "notes": [f"Pick the {n} teams that carry a {weapon}; secret from the other side "
+                      f"(Firefight 6.81)."]}
+
+
+FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
+    "firefight.move": _move,
+    "firefight.step": _step,
+    "firefight.direct_fire": _fire,
+    "firefight.opportunity_fire": _fire,
+    "firefight.deploy": _deploy,
+    "firefight.target_list": _hexes("the Target List", 4, "Firefight 8.13"),
+    "firefight.place_dummies": _hexes("dummies", 4, "Firefight 12.0"),
+    "firefight.assign_weapons": _weapons,
+}
+
+
+def present_decision(view: SideView, decision: Decision) -> Form | None:
+    """The form of a Firefight decision, or ``None`` (the core's list) for the others."""
+    form = FORMS.get(decision.kind)
+    if form is None and decision.kind.endswith("_fire") and decision.context.get("mode"):
+        form = _fire
+    return None if form is None else form(view, decision)

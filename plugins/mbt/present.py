@@ -1,0 +1,227 @@
+"""MBT decisions as forms of the web table (``hexwar_present_decision``).
+
+Set-up: the hexes of the set-up area, then a facing (MBT 2.5); orders: each order in words, entered
+in secret and revealed together (MBT 6.2); movement: the unit, then the reachable hexes with the MF
+they cost (MBT 8.1) and a facing; fire: the targets, then the shots with their range and every AP
+modifier with its rule (MBT 7.3, 7.4); overwatch: the same for the mover (MBT 7.5.2). Every other
+decision gets the core's list of choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.view import game_of
+from hexwar.core.errors import HexwarError
+from hexwar.core.web.present import words
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.core.engine.view import SideView
+
+Form = dict[str, Any]
+
+#: MBT 6.2: the orders in words
+ORDER_WORDS = {"M": "Move", "FM": "Fire and Move (half MF)", "F": "Fire", "OW": "Overwatch",
+               "ATGM": "fire a guided missile (ATGM)", "OR": "Orders"}
+FACINGS = {1: "north", 2: "north-east", 3: "south-east", 4: "south", 5: "south-west",
+           6: "north-west"}
+
+
+def _short(unit_type: str) -> str:
+    return unit_type.split(":", 1)[-1]
+
+
+def _facing(f: Any) -> str:
+    return f"facing {f} ({FACINGS.get(f, '?')})" if isinstance(f, int) else words(f)
+
+
+def _hex_facing(view: SideView, d: Decision, costs: Mapping[str, str] | None = None) -> Form:
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, list) and len(o) == 2 and isinstance(o[0], str):
+            item: dict[str, Any] = {"choice": o, "hex": o[0], "group": o[0],
+                                    "label": f"{o[0]}, {_facing(o[1])}"}
+            if costs and o[0] in costs:
+                item["note"] = costs[o[0]]
+            choices.append(item)
+        else:
+            label = {"stay": "stay where it is", "exit": "leave the map (MBT 8.7)"}.get(
+                str(o), words(o))
+            choices.append({"choice": o, "label": label})
+    return {"widget": "choose", "choices": choices}
+
+
+def _place(view: SideView, d: Decision) -> Form:
+    form = _hex_facing(view, d)
+    uid = str(d.context.get("unit", "?"))
+    form["notes"] = [f"Click a highlighted hex of your set-up area for {uid} "
+                     f"({_short(str(d.context.get('type', '')))}), then its facing (MBT 2.5)."]
+    return form
+
+
+def _move_to(view: SideView, d: Decision) -> Form:
+    from hexwar.plugins.mbt.movement import destinations
+
+    game = game_of(view)  # the engine presenting the side its own decision
+    u = game.state.units[str(d.context["unit"])]
+    left = Fraction(str(d.context.get("mf_left", "0")))
+    costs: dict[str, str] = {}
+    try:
+        first = not u.state.get("moved") and u.state.get("order") in ("M", "OR")
+        found = destinations(game, u, left, False, bool(first))
+        best: dict[str, Fraction] = {}
+        for (h, _f), cost in found.items():
+            label = game.board.label(h)
+            best[label] = min(cost, best.get(label, cost))
+        costs = {k: f"{float(v):g} MF" for k, v in best.items()}
+    except (AssertionError, KeyError, ValueError):
+        costs = {}
+    form = _hex_facing(view, d, costs)
+    form["notes"] = [f"{u.id} ({_short(u.type)}) at {d.context.get('hex')}, "
+                     f"{_facing(d.context.get('facing'))}, {float(left):g} MF left: click a "
+                     f"highlighted hex, then the facing to end in (MBT 8.1)."]
+    return form
+
+
+class _Rolled(Exception):
+    """The fire procedure reached its first die: the preview stops there."""
+
+
+class _NoDice:
+    """Dice for a preview: any roll ends it (nothing is rolled or logged)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Rolled(name)
+
+
+def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool
+             ) -> tuple[int, list[Any], int]:
+    """MBT 7.4.1-7.4.3 up to the first die: the range, every AP modifier (optional rules' too)
+    and the hit number, by the game's own fire procedure."""
+    from hexwar.plugins.mbt.ap_fire import FireContext, ShotResult
+    from hexwar.plugins.mbt.fire import situation
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+    from hexwar.plugins.mbt.state import ctx
+
+    s = situation(game, f, weapon, ammo, t, overwatch=overwatch)
+    extra = MbtHooks.of(game).ap_modifiers(s, f, t)
+    if extra:
+        s.extra_modifiers = tuple(extra)
+    c = ctx(game)
+    shot = ShotResult(s)
+    fire_ctx = FireContext(c.charts, _NoDice())
+    for step in c.fire.shot.steps:
+        try:
+            step(fire_ctx, shot)
+        except _Rolled:
+            break
+        if shot.done:
+            break
+    return s.range, list(shot.modifiers), shot.hit_number
+
+
+def _shots(view: SideView, d: Decision) -> Form:
+    from hexwar.plugins.mbt.state import card_of
+
+    game = game_of(view)  # the engine presenting the side its own decision
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if not (isinstance(o, Mapping) and "target" in o):
+            choices.append({"choice": o, "label": "pass: no fire" if o == "pass" else words(o)})
+            continue
+        t = game.state.units[str(o["target"])]
+        shots = [(str(s[0]), str(s[1])) for s in o.get("shots", [])]
+        item: dict[str, Any] = {"choice": o, "unit": t.id, "group": t.id,
+                                "label": f"{', '.join(f'{f} fires {a}' for f, a in shots)} at "
+                                         f"{t.id} ({_short(t.type)})"}
+        if t.hex is not None:
+            item["hex"] = game.board.label(t.hex)
+        try:
+            f = game.state.units[shots[0][0]]
+            card = card_of(game, f)
+            weapon = card.missiles[0] if d.kind == "mbt.atgm" and card.missiles else card.main_gun
+            if weapon is not None and f.hex is not None and t.hex is not None:
+                rng, mods, hit = _preview(game, f, t, weapon.name, shots[0][1],
+                                          d.kind == "mbt.overwatch")
+                item["note"] = f"H {hit}" if hit else f"range {rng}"
+                item["detail"] = [f"range {rng}, hit number {hit} or less on d100 (MBT 7.4.3)"] + [
+                    f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
+        except (HexwarError, AssertionError, KeyError, ValueError, AttributeError, TypeError,
+                IndexError):
+            pass
+        choices.append(item)
+    notes = {"mbt.overwatch": "Overwatch: stop the mover here with fire, or let it go (MBT 7.5.2).",
+             "mbt.atgm": "Announce guided-missile fire at one target, or pass (MBT 7.2.2).",
+             "mbt.fire": "Click a target, then the shots (MBT 7.3); modifiers are listed with "
+                         "their rules (MBT 7.4)."}
+    return {"widget": "choose", "choices": choices, "notes": [notes.get(d.kind, "")]}
+
+
+def _order(view: SideView, d: Decision) -> Form:
+    uid = str(d.context.get("unit", "?"))
+    where = view.units.get(uid, {}).get("hex")
+    item_hex = None
+    if isinstance(where, list) and len(where) == 2:
+        from hexwar.core.hexgrid import Hex
+
+        item_hex = view.board.label(Hex(int(where[0]), int(where[1])))
+    choices = []
+    for o in d.options or ():
+        item: dict[str, Any] = {"choice": o, "label": f"{ORDER_WORDS.get(str(o), words(o))} ({o})",
+                                "unit": uid}
+        if item_hex:
+            item["hex"] = item_hex
+        choices.append(item)
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Order for {uid} ({_short(str(d.context.get('type', '')))}), written in "
+                      f"secret: the other side sees it only when it is used (MBT 6.2, 7.3.1)."]}
+
+
+def _move_unit(view: SideView, d: Decision) -> Form:
+    game = game_of(view)  # the engine presenting the side its own decision
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if o == "done":
+            choices.append({"choice": o, "label": "done: no more moves"})
+            continue
+        u = game.state.units[str(o)]
+        item: dict[str, Any] = {"choice": o, "unit": u.id,
+                                "label": f"move {u.id} ({_short(u.type)}, order {u.state.get('order')})"}
+        if u.hex is not None:
+            item["hex"] = game.board.label(u.hex)
+        choices.append(item)
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Click the unit to move next (MBT 8.1)."]}
+
+
+def _turret(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": f"turret {_facing(o[0])}, hatch {o[1]}"
+                if isinstance(o, list) and len(o) == 2 else words(o)} for o in d.options or ()]
+    return {"widget": "choose", "choices": choices}
+
+
+def _pivot(view: SideView, d: Decision) -> Form:
+    return {"widget": "choose", "choices": [{"choice": o, "label": _facing(o)}
+                                            for o in d.options or ()]}
+
+
+FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
+    "mbt.place": _place,
+    "mbt.move_to": _move_to,
+    "mbt.fire": _shots,
+    "mbt.atgm": _shots,
+    "mbt.overwatch": _shots,
+    "mbt.order": _order,
+    "mbt.move_unit": _move_unit,
+    "mbt.turret": _turret,
+    "mbt.pivot": _pivot,
+}
+
+
+def present_decision(view: SideView, decision: Decision) -> Form | None:
+    """The form of an MBT decision, or ``None`` (the core's list) for the others."""
+    form = FORMS.get(decision.kind)
+    return None if form is None else form(view, decision)

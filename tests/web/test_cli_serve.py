@@ -1,0 +1,52 @@
+"""``hexwar serve``: the seats' URLs printed, the game saved at once, a save resumed with the
+same URLs, and bad arguments refused with a message (exit 2). The server itself is not started
+(its ``run`` is replaced): the other web tests drive it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from hexwar.core.cli import cli
+
+uvicorn = pytest.importorskip("uvicorn")
+
+
+@pytest.fixture(autouse=True)
+def no_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)
+
+
+def _urls(output: str) -> dict[str, str]:
+    return dict(re.findall(r"open for (\S+): (http://\S+)", output))
+
+
+def test_serve_prints_a_url_per_seat_and_resumes_with_the_same(tmp_path: Path) -> None:
+    save = tmp_path / "t.json"
+    first = CliRunner().invoke(cli, ["serve", "mbt:basic-a", "--players", "human,human",
+                                     "--seed", "4", "--save", str(save), "--umpire"])
+    assert first.exit_code == 0, first.output
+    urls = _urls(first.output)
+    assert set(urls) == {"NATO", "Soviet", "umpire"}
+    assert all(re.fullmatch(r"http://127\.0\.0\.1:8765/seat/[\w-]{32}", u) for u in urls.values())
+    assert len(set(urls.values())) == 3 and save.exists()
+    again = CliRunner().invoke(cli, ["serve", str(save), "--port", "9000"])
+    assert again.exit_code == 0, again.output
+    assert _urls(again.output) == {k: v.replace(":8765", ":9000") for k, v in urls.items()}
+    refused = CliRunner().invoke(cli, ["serve", "mbt:basic-a", "--save", str(save)])
+    assert refused.exit_code == 2 and "holds a game already" in refused.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["serve", "nowhere:nothing"], "unknown scenario"),
+    (["serve", "mbt:basic-a", "--players", "human,human,ai"], "names 3 player(s)"),
+    (["serve", "mbt:basic-a", "--players", "script:x.json,ai"], "a script cannot sit"),
+    (["serve", "mbt:basic-a", "--players", "wizard,ai"], "unknown player"),
+])
+def test_serve_refuses_bad_arguments(tmp_path: Path, args: list[str], message: str) -> None:
+    result = CliRunner().invoke(cli, [*args, "--save", str(tmp_path / "x.json")])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
