@@ -181,7 +181,7 @@ def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
     fcard, tcard = card_of(game, firer), card_of(game, target)
     md = merged_damage(target)
     t_order = target.state.get("order")
-    return Situation(
+    s = Situation(
         firer=fcard, weapon=weapon, ammo=ammo, target=tcard,
         range=firer.hex.distance(target.hex),
         firer_moving=firer.state.get("order") == "FM",
@@ -196,6 +196,8 @@ def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
         target_gun_hit=bool(md["gun"]),
         target_compartment=md["compartment"],
     )
+    MbtHooks.of(game).shot_situation(s, firer, target)  # Advanced MBT 13.2.2 hull down
+    return s
 
 
 def best_ammo(game: Game, f: Unit, t: Unit, *, overwatch: bool = False, missile: bool = False,

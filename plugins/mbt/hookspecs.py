@@ -20,6 +20,8 @@ from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.types import Modifier
@@ -74,6 +76,25 @@ def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
     MBT 17.2.3 bail-out, MBT 14.3.3.2 passengers)."""
 
 
+@hookspec(firstresult=True)
+def mbt_sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool | None:
+    """Whether ``viewer`` sees ``target`` now, when a rule replaces the Basic Game's sighting
+    (Advanced MBT 13.1 sighting ranges, 13.2 line of sight, 12.3.1 suppressed sighting arc).
+    None: the Basic Game's answer (MBT 6.1). Called once per sighting question."""
+
+
+@hookspec
+def mbt_shot_situation(game: Game, situation: Situation, firer: Unit, target: Unit) -> None:
+    """Complete the :class:`Situation` of one shot from the game (Advanced MBT 13.2.2 hull down,
+    12.2.2 stacking); called when the situation is built, before any modifier is read."""
+
+
+@hookspec(firstresult=True)
+def mbt_movement_allowance(game: Game, unit: Unit, allowance: Fraction) -> Fraction | None:
+    """The movement factors of a unit this Movement Phase when a rule changes the Basic Game's
+    (Advanced MBT 12.3.3.1: a suppressed vehicle gets half). None: ``allowance``."""
+
+
 class MbtHooks(SystemHooks):
     """Typed calls into the ``mbt_`` hooks of one game (``MbtHooks.of(game)``)."""
 
@@ -126,3 +147,25 @@ class MbtHooks(SystemHooks):
         hook = self.hook.mbt_after_damage
         if hook in self.live:
             hook(game=self.game, unit=unit, effects=list(effects))
+
+    def sees(self, viewer: Unit, target: Unit, moving: bool) -> bool | None:
+        """A rule's sighting answer, or None for the Basic Game's."""
+        hook = self.hook.mbt_sees
+        if hook not in self.live:
+            return None
+        got = hook(game=self.game, viewer=viewer, target=target, moving=moving)
+        return None if got is None else bool(got)
+
+    def shot_situation(self, situation: Situation, firer: Unit, target: Unit) -> None:
+        """Let the rules complete the situation of a shot."""
+        hook = self.hook.mbt_shot_situation
+        if hook in self.live:
+            hook(game=self.game, situation=situation, firer=firer, target=target)
+
+    def movement_allowance(self, unit: Unit, allowance: Fraction) -> Fraction:
+        """The unit's movement factors after the rules (``allowance`` when none changes it)."""
+        hook = self.hook.mbt_movement_allowance
+        if hook not in self.live:
+            return allowance
+        got = hook(game=self.game, unit=unit, allowance=allowance)
+        return allowance if got is None else got

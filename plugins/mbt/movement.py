@@ -16,6 +16,7 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, opposite
 from hexwar.plugins.mbt import movement_costs
+from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import reveal
 from hexwar.plugins.mbt.overwatch import overwatch_window
@@ -44,7 +45,8 @@ def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
 def movement_allowance(game: Game, u: Unit) -> Fraction:
     """MBT 8.2: the Normal line; FM orders: half, fractions kept (MBT 8.2.1)."""
     mf = card_of(game, u).mf
-    return mf / 2 if u.state.get("order") == "FM" else mf
+    basic = mf / 2 if u.state.get("order") == "FM" else mf
+    return MbtHooks.of(game).movement_allowance(u, basic)  # Advanced MBT 12.3.3.1
 
 
 def destinations(game: Game, u: Unit, budget: Fraction, turned: bool, first_hex: bool) -> dict[

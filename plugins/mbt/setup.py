@@ -92,7 +92,7 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
 
     from hexwar.core.errors import DataError
     from hexwar.core.safeload import confined
-    from hexwar.core.scenario import Either, IntRange, MapOf, shape_problems
+    from hexwar.core.scenario import Either, IntRange, MapOf, OneOf, shape_problems
 
     path = scenario.path
     problems: list[Problem] = []
@@ -103,7 +103,10 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
     schemas: dict[str, Any] = {
         "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
         "setup": {"depth": IntRange(1, 1000)},
-        "special": {"tables": files, "cards": files},
+        # MBT 13.1.1 conditions, MBT 10.2.2 terrain heights (Advanced Game)
+        "special": {"tables": files, "cards": files,
+                    "conditions": OneOf(("Day", "Dusk", "Moonlight", "Night")),
+                    "heights": MapOf(IntRange(-10, 20))},
     }
     for part, shape in schemas.items():
         problems.extend(shape_problems(scenario.raw.get(part, {}), shape, path, part))
@@ -119,7 +122,11 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
                 except DataError as exc:
                     problems.append(Problem(exc.message, path, f"special.{key}",
                                             hint=exc.hint or ""))
+    from hexwar.plugins.mbt.grade import state_problems
+
     for u in scenario.units:
         if u.type.startswith("mbt:") and u.side not in SIDES:
             problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", path, "units"))
+        for msg in state_problems(u.state):  # MBT 12.7, 12.8.2
+            problems.append(Problem(f"unit {u.id}: {msg}", path, "units", u.line))
     return problems

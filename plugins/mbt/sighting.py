@@ -25,6 +25,9 @@ def sees(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> boo
     (MBT 6.1.4)."""
     if viewer.hex is None or target.hex is None:
         return False
+    rule = MbtHooks.of(game).sees(viewer, target, moving)  # Advanced MBT 13.1-13.2
+    if rule is not None:
+        return rule
     r = viewer.hex.distance(target.hex)
     c = ctx(game)
     if r > 0:

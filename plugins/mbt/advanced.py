@@ -1,0 +1,101 @@
+"""MBT Advanced Game (MBT 10.0-16.0) as the system's Advanced mode: a plugin of the MBT system
+that a scenario turns on with ``rules = ["mbt.advanced"]`` (or ``--option mbt.advanced``;
+docs/decisions.md MBTD-50). It replaces the Basic Sequence of Play with the Advanced one
+(MBT 11.0, :func:`hexwar.plugins.mbt.sequence.advanced_edits`) and answers MBT's own hooks with the
+Advanced rules; each hook is a thin call into the module of its rule:
+
+* ``mbt_sees``: Advanced sighting and line of sight (MBT 12.3.1, 13.1, 13.2;
+  :mod:`~hexwar.plugins.mbt.advanced_sighting`);
+* ``mbt_unit_height``: units at their hex's ground height (MBT 12.1);
+* ``mbt_orders``: the limits of suppression on orders (MBT 12.3.3; :mod:`~hexwar.plugins.mbt.advanced_orders`);
+* ``mbt_movement_allowance``: half for a suppressed vehicle (MBT 12.3.3.1; :mod:`~hexwar.plugins.mbt.suppression`);
+* ``mbt_shot_situation``, ``mbt_ap_modifiers``, ``mbt_after_damage``: hull down, the Advanced AP
+  modifiers and damage effects (MBT 12.2.2, 13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`).
+
+What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from hexwar.core.markers import hookimpl
+from hexwar.core.types import Modifier, PluginManifest, SequenceEdit
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+    from hexwar.plugins.mbt.ap_fire import Situation
+
+PLUGIN = PluginManifest(
+    name="mbt.advanced", system="mbt", kind="rule",
+    title="MBT Advanced Game (MBT 10.0-16.0)",
+    summary="The Advanced Sequence of Play (MBT 11.0): Close Assault and Overrun Steps, missiles "
+            "resolved during the move, height-based line of sight and hull down, suppression, "
+            "grade, discharger smoke, crew losses.",
+    implements=("MBT 11.0", "MBT 12.1", "MBT 12.2.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
+                "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 14.2.2", "MBT 14.3.1",
+                "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.8", "MBT 16.2", "MBT 16.3"),
+)
+
+__all__ = ["PLUGIN"]
+
+
+@hookimpl
+def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
+    from hexwar.plugins.mbt.sequence import advanced_edits
+
+    return list(advanced_edits())
+
+
+@hookimpl
+def mbt_sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool | None:
+    from hexwar.plugins.mbt.advanced_sighting import sees
+
+    return sees(game, viewer, target, moving)
+
+
+@hookimpl
+def mbt_unit_height(game: Game, unit: Unit) -> float | None:
+    from hexwar.plugins.mbt.advanced_sighting import unit_height
+
+    return float(unit_height(game, unit)) if unit.hex is not None else None
+
+
+@hookimpl
+def mbt_orders(game: Game, unit: Unit, legal: Sequence[str]) -> Sequence[str]:
+    from hexwar.plugins.mbt.advanced_orders import restrict
+
+    return restrict(game, unit, list(legal))
+
+
+@hookimpl
+def mbt_movement_allowance(game: Game, unit: Unit, allowance: Fraction) -> Fraction | None:
+    from hexwar.plugins.mbt.suppression import movement_allowance
+
+    return movement_allowance(game, unit, allowance)
+
+
+@hookimpl
+def mbt_shot_situation(game: Game, situation: Situation, firer: Unit, target: Unit) -> None:
+    from hexwar.plugins.mbt.advanced_fire import shot_situation
+
+    shot_situation(game, situation, firer, target)
+
+
+@hookimpl
+def mbt_ap_modifiers(game: Game, situation: Situation, firer: Unit, target: Unit) -> list[Modifier]:
+    from hexwar.plugins.mbt.advanced_fire import ap_modifiers
+
+    return ap_modifiers(game, situation, firer, target)
+
+
+@hookimpl
+def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
+    from hexwar.plugins.mbt.advanced_fire import after_damage
+
+    after_damage(game, unit, list(effects))
+
+

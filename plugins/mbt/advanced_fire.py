@@ -1,0 +1,240 @@
+"""MBT 14.0, Advanced Game firing, as far as the vehicles of the shipped cards need it:
+
+* the Advanced AP modifiers (MBT 14.3.1): other smoke (here: discharger smoke, MBT 14.3.1.1.1,
+  12.6.3), firer suppressed (MBT 14.3.1.1.2), crew losses (MBT 14.3.1.1.4), firer grade by range
+  (MBT 14.3.1.3);
+* the situation of a shot: hull down (MBT 13.2.2, read by the fire procedure's hit location step,
+  MBT 13.2.2.3), a hex of more than 10 stacking points is clear for fire (MBT 12.2.2);
+* the Advanced damage effects (MBT 14.3.3.1 a compartment hit suppresses and costs a crew loss,
+  MBT 14.3.3.3 a brew-up suppresses the hex, MBT 14.8 losing the whole crew knocks out);
+* missiles (MBT 14.2.2): resolved at once against a target that is not moving or going to move,
+  and during the target's move otherwise, by the race of the missile's speed against the hexes
+  the target enters (MBT 14.2.2.2.1-14.2.2.2.4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.state import Unit
+from hexwar.core.hexgrid import Hex
+from hexwar.core.types import Modifier
+from hexwar.plugins.mbt.advanced_sighting import hull_down
+from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
+from hexwar.plugins.mbt.grade import grade_of
+from hexwar.plugins.mbt.initiative import side_order
+from hexwar.plugins.mbt.smoke import covered
+from hexwar.plugins.mbt.state import (
+    MOVING_ORDERS,
+    Step,
+    alive,
+    can_move,
+    card_of,
+    data,
+    enemy_of,
+    wreck_hexes,
+)
+from hexwar.plugins.mbt.suppression import suppress, suppressed
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.plugins.mbt.ap_fire import Situation
+
+WRECK_STACKING = 2  # MBT 12.2.1
+STACKING_LIMIT = 10  # MBT 12.2.2
+
+
+# -- MBT 14.3.1: modifiers ------------------------------------------------------------------------
+
+
+def ap_modifiers(game: Game, s: Situation, firer: Unit, target: Unit) -> list[Modifier]:
+    """MBT 14.3.1: the Advanced AP point effect modifiers of one shot (cumulative)."""
+    adv = load_advanced()
+    g = adv.general
+    mods: list[Modifier] = []
+    ds = sum(1 for u in (firer, target) if covered(game, u))
+    if ds:
+        m = g["other_smoke_per_hex"]
+        mods.append(Modifier("through other smoke: discharger smoke", m.value * ds,
+                             f"MBT 14.3.1.1.1 [{m.source}]", stage=3))
+    if suppressed(firer):
+        m = g["firer_suppressed"]
+        mods.append(Modifier("firer suppressed", m.value, f"MBT 14.3.1.1.2 [{m.source}]", stage=3))
+    losses = int(firer.state.get("crew_losses", 0))
+    if losses:
+        m = g["per_crew_loss"]
+        mods.append(Modifier(f"firer crew losses: {losses}", m.value * losses,
+                             f"MBT 14.3.1.1.4 [{m.source}]", stage=3))
+    grade = grade_of(firer)
+    if grade != "average":
+        m = adv.grade_modifier(grade, s.range)
+        if m.value:
+            mods.append(Modifier(f"firer grade: {grade}, range {s.range}", m.value,
+                                 f"MBT 14.3.1.3 [{m.source}]", stage=3))
+    return mods
+
+
+# -- the situation of a shot ----------------------------------------------------------------------
+
+
+def stacking_points(game: Game, h: Hex) -> int:
+    """MBT 12.2.1-12.2.2: the stacking points in a hex, a wreck marker counting 2."""
+    total = sum(card_of(game, u).stacking for u in game.state.units.values()
+                if alive(u) and u.hex == h and not u.state.get("mounted"))
+    if h in wreck_hexes(game):
+        total += WRECK_STACKING
+    return total
+
+
+def shot_situation(game: Game, s: Situation, firer: Unit, target: Unit) -> None:
+    """MBT 13.2.2 hull down; MBT 12.2.2 a crowded hex is clear for fire."""
+    hd, _rule = hull_down(game, firer, target)
+    s.hull_down = hd
+    assert target.hex is not None
+    if stacking_points(game, target.hex) > STACKING_LIMIT:
+        s.target_terrain = ("clear",)
+
+
+# -- MBT 14.3.3, 14.8: damage effects ----------------------------------------------------------
+
+
+def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
+    """MBT 14.3.3.1: a compartment hit suppresses the vehicle and costs one crew loss; MBT 14.8:
+    as many crew losses as crew knock it out; MBT 14.3.3.3: a brew-up suppresses every other
+    unit in the hex."""
+    for e in effects:
+        if e.endswith("compartment") and alive(u):
+            suppress(game, u, "MBT 14.3.3.1")
+            u.state["crew_losses"] = int(u.state.get("crew_losses", 0)) + 1
+            game.emit("crew_loss", unit=u.id, losses=u.state["crew_losses"], rule="MBT 14.3.3.1")
+            if u.state["crew_losses"] >= card_of(game, u).crew:
+                destroy(game, u, "KO")
+                game.emit("damage", unit=u.id, damage=dict(u.state["damage"]),
+                          destroyed="KO", rule="MBT 14.8")
+    if "BU" in effects and u.state.get("destroyed") == "BU" and u.state.get("wreck_at"):
+        h = game.board.parse(str(u.state["wreck_at"]))
+        for other in game.state.units.values():
+            if other.id != u.id and alive(other) and other.hex == h:
+                suppress(game, other, "MBT 14.3.3.3")
+
+
+# -- MBT 14.2.2: missiles -----------------------------------------------------------------------
+
+
+def going_to_move(u: Unit) -> bool:
+    """MBT 14.2.2.2: a target with FM, M or OR orders is moving or going to move."""
+    return u.state.get("order") in MOVING_ORDERS and not u.state.get("moved_done")
+
+
+def atgm_announce_phase(game: Game) -> Step:
+    """MBT 11.3.3, 14.2.2: ATGM units announce a shot and its target (simultaneous); a shot at a
+    target that is not moving nor going to move resolves at once (MBT 14.2.2.1, results at the
+    step's end, MBT 5.3); the others wait for the target's move (MBT 14.2.2.2)."""
+    game.defer("MBT 5.3 ATGM Announcement Step results", lambda: commit_pending(game))
+    d = data(game)
+    for side in side_order(game):
+        while True:
+            options: list[Any] = []
+            for f in game.state.units_of(side):
+                if f.state.get("order") != "ATGM" or f.state.get("fired"):
+                    continue
+                for t in game.state.units_of(enemy_of(side)):
+                    if fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True) is None:
+                        options.append({"firer": f.id, "target": t.id})
+            if not options:
+                break
+            choice = yield Decision(side, "mbt.atgm", options=["pass", *options], rule="MBT 11.3.3",
+                                    prompt="Announce an ATGM shot, or pass")
+            if choice == "pass":
+                break
+            f = game.state.units[choice["firer"]]
+            t = game.state.units[choice["target"]]
+            mark_fired(game, f)
+            game.emit("atgm_announced", firer=f.id, target=t.id, rule="MBT 11.3.3")
+            if going_to_move(t):
+                assert t.hex is not None
+                d["atgm"].append({"firer": f.id, "target": t.id,
+                                  "initial": game.board.label(t.hex)})  # MBT 14.2.2.2.2
+            else:
+                yield from resolve_shot(game, f, t, "ATGM", overwatch=False, simultaneous=True,
+                                        missile=True)
+
+
+def _missile_ok(game: Game, f: Unit, t: Unit) -> str | None:
+    """MBT 14.2.2, 14.2.2.2.4: the firer still stands; the target is sighted, in range and in a
+    clear line of sight where it is now (the firing arc no longer matters, MBT 7.2.2.2)."""
+    if not alive(f):
+        return "the firer was destroyed before the missile struck (MBT 14.2.2)"
+    f.state["fired"] = False
+    try:
+        return fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True, check_arc=False,
+                          moving_target=True)
+    finally:
+        f.state["fired"] = True
+
+
+def missile_race(game: Game, u: Unit, path: list[tuple[Hex, int]]) -> Step:
+    """MBT 14.2.2.2: resolve the missiles announced at ``u`` against the move it just made
+    (``path``: its initial hex and every hex it entered, with its facing there). The target goes
+    back to its initial hex; each missile advances its speed (the ``1-3`` or ``4+`` column by the
+    hexes entered, MBT 14.2.2.2.3), then the target one hex, until the missile reaches the target
+    (the shot is resolved there) or the target stands where the firer cannot sight it, is out of
+    the missile's range or behind blocking terrain (a miss). A target stopped by the hit (knocked
+    out, brewed up, a track or hull compartment hit) stays where it was hit; otherwise it goes on
+    to the end of its move (docs/decisions.md MBTD-55)."""
+    d = data(game)
+    mine = [m for m in d.get("atgm", []) if m["target"] == u.id]
+    if not mine:
+        return
+    d["atgm"] = [m for m in d["atgm"] if m["target"] != u.id]
+    end_hex, end_facing = u.hex, u.facing
+    entered = len(path) - 1
+    for m in mine:
+        if not alive(u):
+            break
+        f = game.state.units[m["firer"]]
+        weapon = card_of(game, f).missiles[0] if card_of(game, f).missiles else None
+        if weapon is None or f.hex is None:
+            game.report("ATGM", result="automatic miss: the firer is gone", firer=f.id,
+                        target=u.id, rules=["MBT 14.2.2"])
+            continue
+        speed = int(weapon.speeds.get("1-3" if entered <= 3 else "4+", 1)) or 1
+        start = next((i for i, (h, _f) in enumerate(path)
+                      if game.board.label(h) == m.get("initial")), 0)
+        pos, flown = start, 0
+        outcome = "hit"
+        while True:
+            u.hex, u.facing = path[pos]
+            err = _missile_ok(game, f, u)
+            if err:
+                outcome = err
+                break
+            flown += speed
+            if flown >= f.hex.distance(path[pos][0]) or pos == len(path) - 1:
+                break
+            pos += 1
+        game.emit("atgm_race", firer=f.id, target=u.id, speed=speed, entered=entered,
+                  at=game.board.label(path[pos][0]), outcome=outcome, rule="MBT 14.2.2.2.4")
+        if outcome == "hit":
+            yield from resolve_shot(game, f, u, "ATGM", overwatch=False, simultaneous=False,
+                                    missile=True, target_moving=True)
+        else:
+            game.report("ATGM", result=f"automatic miss: {outcome}", firer=f.id, target=u.id,
+                        rules=["MBT 14.2.2.2.4"])
+        if alive(u) and not can_move(u):
+            end_hex, end_facing = u.hex, u.facing  # stopped where it was hit
+    if alive(u):
+        u.hex, u.facing = end_hex, end_facing
+
+
+def resolve_remaining(game: Game) -> Step:
+    """MBT 14.2.2.2: missiles whose target, though it had moving orders, did not move this
+    Movement Phase strike it where it stands."""
+    for m in list(data(game).get("atgm", [])):
+        u = game.state.units[m["target"]]
+        if alive(u):
+            assert u.hex is not None
+            yield from missile_race(game, u, [(u.hex, u.facing)])
+    data(game)["atgm"] = []

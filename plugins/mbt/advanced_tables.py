@@ -1,0 +1,95 @@
+"""The Advanced Game charts of MBT as data (``data/advanced/``), read into plain lookups.
+
+* ``los_chart.csv``: the LINE OF SIGHT CHART (MBT 13.2.1.4), a stand-in that keeps the line the
+  text prints (``tools/mbt/build_advanced.py`` writes it);
+* ``terrain_heights.csv``: the heights of trees and buildings above their ground (MBT 12.1.2,
+  the STANDARD TERRAIN VALUES CHART; stand-in);
+* ``ap_advanced.csv``, ``ap_grade.csv``: the Advanced AP modifiers the text prints (MBT 14.3.1);
+* ``vehicles.csv``: the smoke makers of the data cards (MBT 12.6, 15.7; stand-in).
+
+Every value carries its source (a rule, or ``estimated``), as in ``docs/data-format.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from hexwar.core.errors import DataError
+from hexwar.core.tables import TableSet
+from hexwar.plugins.mbt.tables import Sourced
+
+ADVANCED = Path(__file__).resolve().parent / "data" / "advanced"
+
+
+@dataclass(frozen=True)
+class LosLine:
+    """One line of one column of the LINE OF SIGHT CHART: the ranges it holds and its cells by
+    the height of the higher end over the obstacle (MBT 13.2.1.4.1-13.2.1.4.2)."""
+
+    diff: int
+    line: int
+    low: int
+    high: int
+    cells: dict[int, tuple[int, ...]]
+    source: str
+
+
+def _numbers(text: str, where: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in text.split("-"))
+    except ValueError:
+        raise DataError(f"{where}: {text!r} is not numbers joined by '-' (e.g. 10-12-12)") from None
+
+
+class AdvancedCharts:
+    """Lookups over the Advanced charts."""
+
+    def __init__(self, tables: TableSet) -> None:
+        self.tables = tables
+        self.general: dict[str, Sourced] = {}
+        for row, _col, cell in tables["ap_advanced"].cells():
+            self.general[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
+        self._grade = tables["ap_grade"]
+        self.obstacle: dict[str, Sourced] = {}
+        for row, _col, cell in tables["terrain_heights"].cells():
+            self.obstacle[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
+        self.smoke_ds: dict[str, int] = {}
+        veh = tables["vehicles"]
+        for row in veh.rows:
+            vals = dict(zip(veh.value_names, row.values, strict=True))
+            self.smoke_ds[str(row.keys[0])] = int(vals["smoke_ds"])
+        self.los: dict[int, list[LosLine]] = {}
+        chart = tables["los_chart"]
+        names = chart.value_names
+        for row in chart.rows:
+            vals = dict(zip(names, row.values, strict=True))
+            diff, line = int(row.keys[0].lo), int(row.keys[1].lo)  # type: ignore[union-attr]
+            where = f"los_chart.csv line {row.line}"
+            rng = _numbers(str(vals["ranges"]), where)
+            cells = {int(n[1:]): _numbers(str(v), where) for n, v in vals.items()
+                     if n.startswith("k") and v not in (None, "")}
+            self.los.setdefault(diff, []).append(
+                LosLine(diff, line, rng[0], rng[-1], cells, row.sources[0]))
+        for lines in self.los.values():
+            lines.sort(key=lambda x: x.line)
+
+    def grade_modifier(self, grade: str, rng: int) -> Sourced:
+        """MBT 14.3.1.3: the firer grade modifier at a range."""
+        got = self._grade.lookup(grade=grade, range=rng)
+        return Sourced(int(got.value), got.source)
+
+    def los_cell(self, diff: int, rng: int, k: int) -> tuple[tuple[int, ...], LosLine]:
+        """MBT 13.2.1.4.1-13.2.1.4.2: in column ``diff`` the line holding ``rng`` (the last line
+        for longer ranges, the widest column for larger differences), then the cell of column
+        ``k``. An empty cell is ``()``: nothing lies that far without blocking."""
+        cols = sorted(self.los)
+        col = self.los[diff] if diff in self.los else self.los[cols[-1]]
+        line = next((x for x in col if x.low <= rng <= x.high), col[-1])
+        return line.cells.get(k, ()), line
+
+
+@lru_cache(maxsize=4)
+def load_advanced(folder: str = str(ADVANCED)) -> AdvancedCharts:
+    return AdvancedCharts(TableSet.load_dir(folder))

@@ -1,0 +1,75 @@
+"""Write the stand-in Advanced Game charts of MBT (``plugins/mbt/data/advanced/los_chart.csv``).
+
+The LINE OF SIGHT CHART of the Game Card (MBT 13.2.1.4) is not printed in the rulebook. This
+stand-in follows the geometry of a straight line between two heights and agrees with the one
+line the text prints (MBT 13.2.1.4.1-13.2.1.4.2: column 5, line 4 is "12-15-15"; column 4 of that
+line is "10-12-12"):
+
+* column ``diff`` (the height difference of the two ends, 1-12) has 15 lines; line ``i`` holds
+  the ranges ``4i-4`` to ``4i-1`` (line 15 also every longer range), written "low-high-high";
+* the cell of column ``k`` (the height of the higher end over the obstacle, 1 to diff-1) is
+  "a-b-c": ``c`` = floor(k x high / diff), the farthest the obstacle may lie from the higher end
+  without blocking; ``b`` = ceil((k - 1/4) x high / diff) (at most ``c``), from where on the
+  target is hull down (MBT 13.2.2.2); ``a`` = k x low / diff rounded half up. Line 1 lists only
+  ``c``, so that a target there is never hull down (MBT 13.2.2.2: fewer than three numbers).
+
+Run ``python tools/mbt/build_advanced.py [FOLDER]``; ``tests/plugins/mbt/test_advanced_data.py``
+checks that the shipped file is what this writes.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+DIFFS = range(1, 13)
+LINES = range(1, 16)
+COLUMNS = range(1, 12)
+DISCLOSED = {(5, 4, None): "MBT 13.2.1.4.1", (5, 4, 4): "MBT 13.2.1.4.2"}
+
+
+def _half_up(x: Fraction) -> int:
+    return math.floor(x + Fraction(1, 2))
+
+
+def cell(diff: int, line: int, k: int) -> str:
+    low, high = 4 * line - 4, 4 * line - 1
+    c = math.floor(Fraction(k * high, diff))
+    if line == 1:
+        return str(c)
+    b = min(c, math.ceil((k - Fraction(1, 4)) * high / diff))
+    a = min(b, _half_up(Fraction(k * low, diff)))
+    return f"{a}-{b}-{c}"
+
+
+def los_chart() -> str:
+    head = ",".join(["diff:band", "line:band", "ranges:str"]
+                    + [f"k{k}:str?" for k in COLUMNS] + ["source", "note"])
+    out = ["# title: LINE OF SIGHT CHART (MBT 13.2.1.4), stand-in: see tools/mbt/build_advanced.py",
+           head]
+    for d in DIFFS:
+        for i in LINES:
+            low, high = 4 * i - 4, 4 * i - 1
+            cells = [cell(d, i, k) if k < d else "" for k in COLUMNS]
+            src = "estimated"
+            note = "line 15 also holds every longer range" if i == LINES[-1] else ""
+            if (d, i, None) in DISCLOSED:
+                src = DISCLOSED[(d, i, None)]
+                note = "ranges 12-15-15 and column 4 10-12-12 as printed (MBT 13.2.1.4.2)"
+            out.append(",".join([str(d), str(i), f"{low}-{high}-{high}", *cells, src, note]))
+    return "\n".join(out) + "\n"
+
+
+def write(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    p = folder / "los_chart.csv"
+    p.write_text(los_chart(), encoding="utf-8")
+    return [p]
+
+
+if __name__ == "__main__":
+    here = Path(__file__).resolve().parents[2] / "plugins" / "mbt" / "data" / "advanced"
+    for f in write(Path(sys.argv[1]) if len(sys.argv) > 1 else here):
+        print(f)
