@@ -7,8 +7,10 @@ Advanced rules; each hook is a thin call into the module of its rule:
 * ``mbt_sees``: Advanced sighting and line of sight (MBT 12.3.1, 13.1, 13.2;
   :mod:`~hexwar.plugins.mbt.advanced_sighting`);
 * ``mbt_unit_height``: units at their hex's ground height (MBT 12.1);
-* ``mbt_orders``: the limits of suppression on orders (MBT 12.3.3; :mod:`~hexwar.plugins.mbt.advanced_orders`);
-* ``mbt_movement_allowance``: half for a suppressed vehicle (MBT 12.3.3.1; :mod:`~hexwar.plugins.mbt.suppression`);
+* ``mbt_orders``: the limits of suppression on orders (MBT 12.3.3;
+  :mod:`~hexwar.plugins.mbt.advanced_orders`);
+* ``mbt_movement_allowance``: half for a suppressed vehicle (MBT 12.3.3.1;
+  :mod:`~hexwar.plugins.mbt.suppression`);
 * ``mbt_shot_situation``, ``mbt_ap_modifiers``, ``mbt_after_damage``: hull down, the Advanced AP
   modifiers and damage effects (MBT 12.2.2, 13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`).
 

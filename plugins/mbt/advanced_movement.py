@@ -13,6 +13,7 @@ hexes holding both sides are adjusted (MBT 11.4.2, 8.8).
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from hexwar.core.engine.decisions import Decision
@@ -35,7 +36,7 @@ def path_of(game: Game, u: Unit, start: tuple[Hex, int], trail_before: int) -> l
     left = [game.board.parse(str(lab)) for lab, _e in (u.state.get("trail") or [])[trail_before:]]
     hexes = [*left, u.hex] if left else [u.hex]
     path: list[tuple[Hex, int]] = [start]
-    for prev, h in zip(hexes, hexes[1:], strict=False):
+    for prev, h in itertools.pairwise(hexes):
         path.append((h, prev.direction_to(h) or u.facing))
     if path[-1][0] == u.hex:
         path[-1] = (u.hex, u.facing)

@@ -35,9 +35,8 @@ def advanced_validator(game: Game, u: Unit) -> Any:
         if choice not in ADVANCED_ORDERS:
             return (f"{choice!r} is not an order (F, FM, M, OW, ATGM, CA, OR; MBT 6.2.4, 13.3)")
         kind = card_of(game, u).kind
-        if choice == "CA":
-            if kind != "leg":
-                return f"{u.id} is not a leg unit: only leg units take CA orders (MBT 13.3)"
+        if choice == "CA" and kind != "leg":
+            return f"{u.id} is not a leg unit: only leg units take CA orders (MBT 13.3)"
         if choice == "OR":
             if kind != "vehicle":
                 return f"{u.id} is not a vehicle: only vehicles take OR orders (MBT 13.3)"

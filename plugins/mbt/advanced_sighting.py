@@ -66,7 +66,7 @@ def hex_heights(game: Game, h: Hex) -> tuple[int, int]:
     cache = game.stash.setdefault(HEIGHTS, {})
     got = cache.get(h)
     if got is None:
-        ground = int(round(game.board.height_of.get(h, 0.0)))
+        ground = round(game.board.height_of.get(h, 0.0))
         own = special(game).get("heights", {})
         tall = 0
         for kind in ctx(game).info.kinds[h]:
@@ -117,13 +117,21 @@ def _trace(game: Game, a: Hex, ha: int, b: Hex, hb: int) -> Sight:
             continue
         # MBT 13.2.1.4: the obstacle is higher than one end and lower than the other
         numbers, _line = charts().los_cell(hi - lo, rng, hi - obs)
-        d_obs = high_end.distance(where)
-        if not numbers or d_obs > max(numbers):
+        clear, hd = chart_verdict(numbers, high_end.distance(where))
+        if not clear:
             return Sight(False, rule="MBT 13.2.1.4.2")
         rule = "MBT 13.2.1.4.2"
-        if len(numbers) == 3 and numbers[1] <= d_obs <= numbers[2]:
-            hull_down = True  # MBT 13.2.2.2
+        hull_down = hull_down or hd
     return Sight(True, hull_down, rule)
+
+
+def chart_verdict(numbers: tuple[int, ...], d_obs: int) -> tuple[bool, bool]:
+    """MBT 13.2.1.4.2: an obstacle no farther from the higher end than the cell's largest number
+    does not block; MBT 13.2.2.2: with three numbers, an obstacle from the middle number to the
+    largest makes the target hull down. Returns (clear, hull down)."""
+    if not numbers or d_obs > max(numbers):
+        return False, False
+    return True, len(numbers) == 3 and numbers[1] <= d_obs <= numbers[2]
 
 
 def target_class(game: Game, u: Unit) -> str:

@@ -43,6 +43,13 @@ def _numbers(text: str, where: str) -> tuple[int, ...]:
         raise DataError(f"{where}: {text!r} is not numbers joined by '-' (e.g. 10-12-12)") from None
 
 
+def _key(band: object) -> int:
+    lo = getattr(band, "lo", None)
+    if not isinstance(lo, int):
+        raise DataError(f"los_chart.csv: {band!r} is not a number")
+    return lo
+
+
 class AdvancedCharts:
     """Lookups over the Advanced charts."""
 
@@ -65,7 +72,7 @@ class AdvancedCharts:
         names = chart.value_names
         for row in chart.rows:
             vals = dict(zip(names, row.values, strict=True))
-            diff, line = int(row.keys[0].lo), int(row.keys[1].lo)  # type: ignore[union-attr]
+            diff, line = _key(row.keys[0]), _key(row.keys[1])
             where = f"los_chart.csv line {row.line}"
             rng = _numbers(str(vals["ranges"]), where)
             cells = {int(n[1:]): _numbers(str(v), where) for n, v in vals.items()

@@ -1,0 +1,466 @@
+"""The MBT Advanced Game (MBT 10.0-16.0), plugin ``mbt.advanced``: each rule implemented, the
+worked examples it can compute (tests named MBT-n), bad input, and a whole game."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from hexwar.core.testing import make_game as core_make_game
+from hexwar.plugins.mbt import advanced_sighting as adv
+from hexwar.plugins.mbt import smoke, suppression
+from hexwar.plugins.mbt.advanced_adjustment import advanced_markers_phase, turret_phase
+from hexwar.plugins.mbt.advanced_fire import (
+    ap_modifiers,
+    atgm_announce_phase,
+    missile_race,
+    shot_situation,
+)
+from hexwar.plugins.mbt.advanced_orders import advanced_validator
+from hexwar.plugins.mbt.advanced_sighting import chart_verdict, hex_heights, line_of_sight
+from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.ai import MbtAI
+from hexwar.plugins.mbt.ap_fire import FireContext, HitResult, ShotResult, step_hit_location
+from hexwar.plugins.mbt.fire import apply_effects, situation
+from hexwar.plugins.mbt.movement import movement_allowance
+from hexwar.plugins.mbt.sighting import sees
+from hexwar.plugins.mbt.state import ctx, data
+
+ADV = ["mbt.advanced"]
+
+
+# -- MBT 11.0: the Advanced sequence and the mode switch ------------------------------------------
+
+
+def test_advanced_sequence_of_play_mbt_11_0(make_game: Any) -> None:
+    """MBT 11.0: the Advanced sequence replaces the Basic one when mbt.advanced is on; the Basic
+    Game keeps MBT 3.0 exactly."""
+    g = make_game([("N1", "M1", "NATO", "9A1", 4)], options=ADV)
+    assert [p.name for p in g.sequence] == [
+        "mbt.setup", "mbt.initiative", "mbt.sighting", "mbt.orders", "mbt.close_assault",
+        "mbt.direct_fire", "mbt.atgm_announce", "mbt.overwatch_fire", "mbt.movement",
+        "mbt.overrun", "mbt.pivot", "mbt.turrets", "mbt.markers", "mbt.end_turn"]
+    rules = {p.name: p.rule for p in g.sequence}
+    assert rules["mbt.close_assault"] == "MBT 11.3.1" and rules["mbt.overrun"] == "MBT 11.4.2"
+    basic = make_game([("N1", "M1", "NATO", "9A1", 4)])
+    assert [p.name for p in basic.sequence] == [
+        "mbt.setup", "mbt.initiative", "mbt.sighting", "mbt.orders", "mbt.direct_fire",
+        "mbt.atgm_announce", "mbt.overwatch_fire", "mbt.movement", "mbt.atgm_resolution",
+        "mbt.pivot", "mbt.turrets", "mbt.markers", "mbt.end_turn"]
+
+
+def test_scenario_turns_the_advanced_game_on_with_its_rules_list() -> None:
+    """MBTD-50: a scenario says rules = ["mbt.advanced"]."""
+    g = core_make_game("mbt:advanced-a", seed=1)
+    assert "mbt.advanced" in g.rules_enabled
+    assert any(p.name == "mbt.overrun" for p in g.sequence)
+
+
+@pytest.mark.slow
+def test_ai_plays_the_advanced_scenario_to_a_real_end() -> None:
+    """A built-in Advanced scenario, AI against AI, to its last Turn or an automatic victory, the
+    same way twice; every Advanced step ran each Turn."""
+    g = core_make_game("mbt:advanced-a", seed=2)
+    result = g.play({"NATO": MbtAI("NATO", 2), "Soviet": MbtAI("Soviet", 2)})
+    assert g.over and result.level in ("victory", "tie", "automatic victory")
+    assert g.state.turn == 12 or result.level == "automatic victory"
+    phases = [e["phase"] for e in g.log.for_side(None) if e.get("type") == "phase"]
+    full = g.state.turn - (result.level == "automatic victory")  # the last Turn may stop early
+    assert phases.count("mbt.close_assault") >= full
+    assert phases.count("mbt.overrun") >= full
+    assert "mbt.atgm_resolution" not in phases  # MBT 15.0
+    g2 = core_make_game("mbt:advanced-a", seed=2)
+    g2.play({"NATO": MbtAI("NATO", 2), "Soviet": MbtAI("Soviet", 2)})
+    assert [d["hash"] for d in g.decisions] == [d["hash"] for d in g2.decisions]
+
+
+# -- MBT 13.2: line of sight and hull down --------------------------------------------------------
+
+
+def _line(make_game: Any, heights: dict[str, int], terrain: dict[str, str] | None = None,
+          far: str = "9J3") -> Any:
+    return make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", far, 1)],
+                     options=ADV, heights=heights, terrain=terrain or {})
+
+
+def test_mbt_28_obstacle_equal_to_one_end_and_higher_than_the_other_blocks(make_game: Any) -> None:
+    """MBT-28 (MBT 13.2.1.2): A at +2, C at +1, woods B between them of total height +2."""
+    g = _line(make_game, {"9J1": 2, "9J3": 1}, {"9J2": "woods"})  # trees 2 (stand-in)
+    a, b, c = (g.board.parse(x) for x in ("9J1", "9J2", "9J3"))
+    assert hex_heights(g, b) == (0, 2)
+    s = line_of_sight(g, a, 2, c, 1)
+    assert not s.clear and s.rule == "MBT 13.2.1.2"
+
+
+@pytest.mark.parametrize(("obstacle", "ends", "rule", "clear"), [
+    (3, (2, 1), "MBT 13.2.1.1", False), (1, (2, 1), "MBT 13.2.1.3", True),
+    (0, (1, 1), "MBT 13.2.1.3", True)])
+def test_mbt_29_higher_than_both_blocks_lower_than_both_is_clear(
+        make_game: Any, obstacle: int, ends: tuple[int, int], rule: str, clear: bool) -> None:
+    """MBT-29 (MBT 13.2.1.1, 13.2.1.3)."""
+    g = _line(make_game, {"9J1": ends[0], "9J2": obstacle, "9J3": ends[1]})
+    s = line_of_sight(g, g.board.parse("9J1"), ends[0], g.board.parse("9J3"), ends[1])
+    assert (s.clear, s.rule) == (clear, rule)
+
+
+def test_mbt_30_line_of_sight_chart_lookup_13_2_1_4() -> None:
+    """MBT-30 (MBT 13.2.1.4.1-13.2.1.4.2): column 5, range 14 is line 4 "12-15-15"; column 4 on
+    it is "10-12-12": an obstacle 12 hexes from the higher end is clear, 13 blocks."""
+    numbers, line = load_advanced().los_cell(5, 14, 4)
+    assert (line.line, line.low, line.high) == (4, 12, 15)
+    assert numbers == (10, 12, 12)
+    assert line.source == "MBT 13.2.1.4.1"
+    assert chart_verdict(numbers, 12)[0] is True
+    assert chart_verdict(numbers, 13)[0] is False
+
+
+@pytest.mark.parametrize(("hill", "clear"), [("9J13", True), ("9J14", False)])
+def test_mbt_30_in_a_game_viewer_6_target_1_obstacle_2(make_game: Any, hill: str,
+                                                       clear: bool) -> None:
+    """MBT-30 on a map: viewer at +6, target at +1, 14 hexes apart, a +2 hill between them 12
+    hexes from the viewer (clear) or 13 (blocked)."""
+    g = _line(make_game, {"9J1": 6, "9J15": 1, hill: 2}, far="9J15")
+    s = line_of_sight(g, g.board.parse("9J1"), 6, g.board.parse("9J15"), 1)
+    assert s.clear is clear
+
+
+def test_mbt_31_hull_down_at_the_edge_of_the_chart(make_game: Any) -> None:
+    """MBT-31 (MBT 13.2.2.2): the same case: obstacle at 12 is clear and hull down; at 11 not."""
+    assert chart_verdict((10, 12, 12), 12) == (True, True)
+    assert chart_verdict((10, 12, 12), 11) == (True, False)
+    g = _line(make_game, {"9J1": 6, "9J15": 1, "9J13": 2}, far="9J15")
+    n1, s1 = g.state.units["N1"], g.state.units["S1"]
+    s = line_of_sight(g, g.board.parse("9J1"), 6, g.board.parse("9J15"), 1)
+    assert s.clear and s.hull_down
+    assert adv.hull_down(g, n1, s1) == (True, "MBT 13.2.2.2")
+
+
+def test_mbt_32_cell_22_29_31() -> None:
+    """MBT-32 (MBT 13.2.2.2): 29-31 hull down, 28 clear, 32 blocked, fewer numbers never."""
+    cell = (22, 29, 31)
+    assert [chart_verdict(cell, d) for d in (28, 29, 30, 31, 32)] == [
+        (True, False), (True, True), (True, True), (True, True), (False, False)]
+    assert chart_verdict((29, 31), 30) == (True, False)
+
+
+def test_mbt_33_automatic_hull_down(make_game: Any) -> None:
+    """MBT-33 (MBT 13.2.2.1.1-13.2.2.1.2): adjacent higher firer; improved position."""
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", "9J2", 1),
+                   ("S2", "T-80A", "Soviet", "9L5", 1)], options=ADV, heights={"9J1": 1},
+                  terrain={"9L5": "improved_position"})
+    n1, s1, s2 = (g.state.units[x] for x in ("N1", "S1", "S2"))
+    assert adv.hull_down(g, n1, s1) == (True, "MBT 13.2.2.1.1")
+    assert adv.hull_down(g, s1, n1) == (False, "")  # the lower firer: not automatic
+    assert adv.hull_down(g, n1, s2) == (True, "MBT 13.2.2.1.2")
+
+
+class _Dice:
+    def __init__(self, *rolls: int) -> None:
+        self.rolls = list(rolls)
+
+    def d100(self, purpose: str) -> int:
+        return self.rolls.pop(0)
+
+
+@pytest.mark.parametrize(("terrain", "location"), [("improved_position", None), ("clear", "HF")])
+def test_mbt_34_hull_down_turns_a_starred_location_into_a_miss(make_game: Any, terrain: str,
+                                                               location: str | None) -> None:
+    """MBT-34 (MBT 13.2.2.3): Front hit on an M1, location roll 63 = HF*: a miss when the M1 is
+    hull down (here: in an improved position, MBT 13.2.2.1.2), HF when it is not."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J5", 1)],
+                  options=ADV, terrain={"9J5": terrain})
+    f, t = g.state.units["S1"], g.state.units["N1"]
+    s = situation(g, f, "125mm", "APFSDS", t)
+    assert s.hull_down is (location is None)
+    hit = HitResult(n=1, angle="Front")
+    step_hit_location(FireContext(ctx(g).charts, _Dice(63)), ShotResult(s), hit)
+    if location is None:
+        assert hit.done and hit.effect == "none" and "MBT 13.2.2.3" in hit.rules
+    else:
+        assert hit.location == location
+
+
+def test_mbt_35_trees_on_a_hill(make_game: Any) -> None:
+    """MBT-35 (MBT 12.1.2): +3 trees on a +2 hill: a unit there sits at +2, a line through the hex
+    meets +5 (the scenario gives the trees' height, MBT 10.2.2)."""
+    g = make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV, special="heights = { woods = 3 }",
+                  heights={"9J1": 2}, terrain={"9J1": "woods"})
+    assert hex_heights(g, g.board.parse("9J1")) == (2, 5)
+    assert adv.unit_height(g, g.state.units["N1"]) == 2
+
+
+def test_advanced_sighting_uses_heights_not_basic_blocking(make_game: Any) -> None:
+    """MBT 13.2 replaces MBT 6.1.4: from a +3 hill over a +2 woods hex, a unit at 0 two hexes off
+    is seen in the Advanced Game, though Basic woods always block."""
+    units = [("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", "9J3", 1)]
+    g = make_game(units, options=ADV, terrain={"9J2": "woods"}, heights={"9J1": 3})
+    n1, s1 = g.state.units["N1"], g.state.units["S1"]
+    s1.state["spotted"] = "FIRED"
+    assert sees(g, n1, s1)
+    basic = make_game(units, terrain={"9J2": "woods"}, heights={"9J1": 3})
+    basic.state.units["S1"].state["spotted"] = "FIRED"
+    assert not sees(basic, basic.state.units["N1"], basic.state.units["S1"])
+
+
+def test_sighting_conditions_13_1_1(make_game: Any) -> None:
+    """MBT 13.1.1: the scenario's conditions pick the chart's line."""
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", "9J12", 1)],
+                  options=ADV, special='conditions = "Night"')
+    night = ctx(g).charts.sighting_range("Open", "clear", "VH", "Night")
+    day = ctx(g).charts.sighting_range("Open", "clear", "VH", "Day")
+    assert night < 11 <= day  # stand-in chart: Night sees less than 11 hexes in the open
+    assert not sees(g, g.state.units["N1"], g.state.units["S1"])
+
+
+# -- MBT 12.3: suppression ------------------------------------------------------------------------
+
+
+def test_mbt_23_suppressed_vehicle_sights_only_its_turret_arc(make_game: Any) -> None:
+    """MBT-23 (MBT 12.3.1)."""
+    g = make_game([("N1", "M1", "NATO", "9J5", 1), ("S1", "T-80A", "Soviet", "9J8", 1)],
+                  options=ADV)
+    n1, s1 = g.state.units["N1"], g.state.units["S1"]
+    n1.state["turret"] = 1
+    assert sees(g, n1, s1)
+    suppression.suppress(g, n1, "test")
+    assert not sees(g, n1, s1)
+    n1.state["turret"] = 4
+    assert sees(g, n1, s1)
+
+
+def test_mbt_89_suppressed_movement_factors(make_game: Any) -> None:
+    """MBT-89 (MBT 8.2, 12.3.3.1): T-80A MF 6; suppressed with M 3, with FM 1 1/2."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)], options=ADV)
+    u = g.state.units["S1"]
+    u.state["order"] = "M"
+    assert movement_allowance(g, u) == 6
+    suppression.suppress(g, u, "test")
+    assert movement_allowance(g, u) == 3
+    u.state["order"] = "FM"
+    assert movement_allowance(g, u) == Fraction(3, 2)
+
+
+def test_suppression_markers_16_3_and_12_3_4(make_game: Any, run: Any, pass_all: Any) -> None:
+    """MBT 16.3.1-16.3.2: ON turns OFF at the end of the Turn, OFF goes at the end of the next;
+    MBT 12.3.4: a new suppression replaces OFF with ON."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)], options=ADV)
+    u = g.state.units["S1"]
+    suppression.suppress(g, u, "test")
+    run(advanced_markers_phase(g), pass_all)
+    assert u.state["suppressed"] == "OFF" and suppression.suppressed(u)
+    suppression.suppress(g, u, "test")
+    assert u.state["suppressed"] == "ON"
+    run(advanced_markers_phase(g), pass_all)
+    run(advanced_markers_phase(g), pass_all)
+    assert u.state["suppressed"] is None and not suppression.suppressed(u)
+
+
+def test_firer_suppressed_and_crew_loss_modifiers_14_3_1_1(make_game: Any) -> None:
+    """MBT 14.3.1.1.2: -10 for a suppressed firer; MBT 14.3.1.1.4: -4 per crew loss."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J5", 1)],
+                  options=ADV)
+    f, t = g.state.units["S1"], g.state.units["N1"]
+    s = situation(g, f, "125mm", "APFSDS", t)
+    assert ap_modifiers(g, s, f, t) == []
+    suppression.suppress(g, f, "test")
+    f.state["crew_losses"] = 2
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
+    assert got == {"MBT 14.3.1.1.2": -10, "MBT 14.3.1.1.4": -8}
+
+
+# -- MBT 14.3.3, 14.8: damage effects -------------------------------------------------------------
+
+
+def test_mbt_63_compartment_hit_suppresses_and_costs_a_crew_loss(make_game: Any) -> None:
+    """MBT-63 (MBT 14.3.3.1)."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)], options=ADV)
+    u = g.state.units["S1"]
+    apply_effects(g, u, ["turret_compartment"])
+    assert u.state["suppressed"] == "ON" and u.state["crew_losses"] == 1
+
+
+def test_mbt_63_not_in_the_basic_game(make_game: Any) -> None:
+    g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)])
+    u = g.state.units["S1"]
+    apply_effects(g, u, ["turret_compartment"])
+    assert not u.state.get("suppressed") and not u.state.get("crew_losses")
+
+
+def test_mbt_64_brew_up_suppresses_the_hex(make_game: Any) -> None:
+    """MBT-64 (MBT 14.3.3.3): every other unit in the hex, of either side."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J5", 1), ("S2", "T-80A", "Soviet", "9J5", 1),
+                   ("S3", "T-80A", "Soviet", "9J6", 1)], options=ADV)
+    apply_effects(g, g.state.units["S1"], ["BU"])
+    assert g.state.units["S2"].state["suppressed"] == "ON"
+    assert not g.state.units["S3"].state.get("suppressed")
+
+
+def test_mbt_65_whole_crew_lost_knocks_out(make_game: Any) -> None:
+    """MBT-65 (MBT 14.8): crew losses equal to the crew (T-80A: 3) knock the vehicle out."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)], options=ADV)
+    u = g.state.units["S1"]
+    u.state["crew_losses"] = 2
+    apply_effects(g, u, ["hull_compartment"])
+    assert u.state["destroyed"] == "KO" and u.hex is None
+    assert data(g)["wrecks"]["9J5"] == "normal"
+
+
+def test_mbt_68_crowded_hex_is_clear_for_fire(make_game: Any) -> None:
+    """MBT-68 (MBT 12.2.2): 11 or more stacking points in a woods hex: terrain modifier as clear
+    (five T-80A of 2 points and a wreck of 2: 12); 10 keep the woods."""
+    units = [(f"S{i}", "T-80A", "Soviet", "9J5", 1) for i in range(1, 6)]
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), *units], options=ADV,
+                  terrain={"9J5": "woods"})
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    assert situation(g, f, "105mm", "APDS", t).target_terrain == ("woods",)
+    data(g)["wrecks"]["9J5"] = "normal"
+    assert situation(g, f, "105mm", "APDS", t).target_terrain == ("clear",)
+
+
+# -- MBT 12.7: grade ------------------------------------------------------------------------------
+
+
+def test_mbt_59_ap_grade_modifiers_14_3_1_3(make_game: Any) -> None:
+    """MBT-59 (MBT 14.3.1.3): crack +1 to +5 by range band; poor the same negative."""
+    ranges = (5, 6, 10, 11, 15, 16, 20, 21, 25, 26, 40)
+    expected = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    adv_charts = load_advanced()
+    assert [adv_charts.grade_modifier("crack", r).value for r in ranges] == expected
+    assert [adv_charts.grade_modifier("poor", r).value for r in ranges] == [-x for x in expected]
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J12", 1)],
+                  options=ADV)
+    f, t = g.state.units["S1"], g.state.units["N1"]
+    f.state["grade"] = "crack"
+    s = situation(g, f, "125mm", "APFSDS", t)
+    assert [(m.value, m.rule.split(" [")[0]) for m in ap_modifiers(g, s, f, t)] == [
+        (2, "MBT 14.3.1.3")]
+
+
+def test_grade_and_officer_are_checked_in_a_scenario(tmp_path: Any) -> None:
+    """MBT 12.7, 12.8.2: a grade or officer the rules do not know is a scenario problem."""
+    from hexwar.core.scenario import Scenario, validate_scenario
+
+    from pathlib import Path
+
+    text = Path(core_make_game("mbt:advanced-a").scenario.path).read_text(encoding="utf-8")
+    bad = text.replace('grade = "crack", officer = "CO"', 'grade = "elite", officer = "GEN"', 1)
+    problems = validate_scenario(Scenario.from_text(bad, path=str(tmp_path / "x.toml")))
+    msgs = " ".join(p.message for p in problems)
+    assert "MBT 12.7" in msgs and "MBT 12.8.2" in msgs
+
+
+# -- MBT 12.6: smoke dischargers -------------------------------------------------------------------
+
+
+def test_discharger_smoke_12_6(make_game: Any, run: Any) -> None:
+    """MBT 12.6.1-12.6.3: discharged in the Close Assault Step, once a game, -10 only for shots at
+    or from the covered vehicle, gone when it leaves the hex and in the Adjust Markers Step."""
+    from hexwar.plugins.mbt.close_assault import close_assault_step
+
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J6", 1),
+                   ("N2", "M1", "NATO", "9J6", 1)], options=ADV)
+    s1, n1, n2 = (g.state.units[x] for x in ("S1", "N1", "N2"))
+    _v, asked = run(close_assault_step(g), ["N1", "done", "done"])
+    assert [d.kind for d in asked] == ["mbt.smoke", "mbt.smoke", "mbt.smoke"]
+    assert smoke.covered(g, n1) and not smoke.covered(g, n2)
+    s = situation(g, s1, "125mm", "APFSDS", n1)
+    assert [m.value for m in ap_modifiers(g, s, s1, n1)] == [-10]
+    s = situation(g, s1, "125mm", "APFSDS", n2)
+    assert ap_modifiers(g, s, s1, n2) == []  # the other unit in the hex: no smoke
+    assert "once a game" in (smoke.can_discharge(g, n1) or "")
+    n1.hex = g.board.parse("9J7")
+    assert not smoke.covered(g, n1)
+    n1.hex = g.board.parse("9J6")
+    run(advanced_markers_phase(g), lambda d: d.options[0])
+    assert data(g)["smoke_ds"] == {}
+
+
+def test_smoke_refused_for_a_used_discharger(make_game: Any, run: Any) -> None:
+    from hexwar.plugins.mbt.close_assault import smoke_validator
+
+    g = make_game([("N1", "M1", "NATO", "9J6", 1)], options=ADV)
+    g.state.units["N1"].state["ds_used"] = True
+    assert "MBT 12.6.2" in (smoke_validator(g)("N1") or "")
+    assert "not a unit" in (smoke_validator(g)("X9") or "")
+
+
+# -- MBT 13.3: orders -----------------------------------------------------------------------------
+
+
+def test_ca_and_or_orders_refused_with_their_rules(make_game: Any) -> None:
+    """MBT 13.3: CA is for leg units; OR needs a sighted enemy leg or towed unit (MBT 14.7.1.2)."""
+    g = make_game([("N1", "M1", "NATO", "9J6", 1)], options=ADV)
+    u = g.state.units["N1"]
+    v = advanced_validator(g, u)
+    assert "MBT 13.3" in (v("CA") or "")
+    assert "MBT 14.7.1.2" in (v("OR") or "")
+    assert "13.3" in (v("XX") or "")
+
+
+def test_bad_order_in_a_game_changes_nothing() -> None:
+    g = core_make_game("mbt:advanced-a", seed=4)
+    ai = {s: MbtAI(s, 4) for s in ("NATO", "Soviet")}
+    while g.pending is not None and g.pending.kind != "mbt.order":
+        g.answer(ai[g.pending.side].choose(g.pending, g.view(g.pending.side)))
+    before = g.state.digest()
+    from hexwar.core.errors import RulesError
+
+    with pytest.raises(RulesError, match="MBT 13.3"):
+        g.answer("CA")
+    assert g.state.digest() == before
+
+
+# -- MBT 16.2: turrets ----------------------------------------------------------------------------
+
+
+def test_turret_compartment_hit_forces_the_turret_open_16_2(make_game: Any, run: Any) -> None:
+    g = make_game([("N1", "M1", "NATO", "9J6", 1)], options=ADV)
+    u = g.state.units["N1"]
+    u.state["damage"]["compartment"] = "turret"
+    _v, asked = run(turret_phase(g), lambda d: d.options[0])
+    assert asked and all(o[1] == "open" for o in asked[0].options)
+    assert asked[0].rule == "MBT 16.2"
+
+
+# -- MBT 14.2.2: missiles --------------------------------------------------------------------------
+
+
+def test_missile_at_a_non_mover_resolves_at_once_14_2_2_1(make_game: Any, run: Any) -> None:
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J8", 1)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["order"], n1.state["order"] = "ATGM", "F"
+    data(g)["sighted"] = {"S1": ["N1"]}
+    run(atgm_announce_phase(g), [{"firer": "S1", "target": "N1"}])
+    assert data(g)["atgm"] == []
+    assert any(e.get("type") == "result" and e.get("firer") == "S1"
+               for e in g.log.for_side(None))
+
+
+def test_missile_at_a_mover_waits_and_races_14_2_2_2(make_game: Any, run: Any) -> None:
+    """MBT 14.2.2.2: announced at a unit with M orders, the shot waits; after the move the
+    missile (T-80A Songster: speeds by the hexes entered, MBT 14.2.2.2.3) catches the target at
+    the hex the race gives."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J8", 4)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["order"], n1.state["order"] = "ATGM", "M"
+    run(atgm_announce_phase(g), [{"firer": "S1", "target": "N1"}])
+    assert data(g)["atgm"] == [{"firer": "S1", "target": "N1", "initial": "9J8"}]
+    speeds = ctx(g).cards["T-80A"].missiles[0].speeds
+    path = [(g.board.parse(f"9J{r}"), 4) for r in range(8, 14)]  # 5 hexes entered: the 4+ column
+    n1.hex = path[-1][0]
+    run(missile_race(g, n1, path), lambda d: d.options[0])
+    race = [e for e in g.log.for_side(None) if e.get("type") == "atgm_race"]
+    assert race and race[0]["speed"] == speeds["4+"] and race[0]["entered"] == 5
+    # the missile flies speed hexes per hex the target moves, from 7 hexes away
+    flown, pos = 0, 0
+    while True:
+        flown += speeds["4+"]
+        if flown >= 7 + pos or pos == 5:
+            break
+        pos += 1
+    assert race[0]["at"] == f"9J{8 + pos}"
+    assert data(g)["atgm"] == []
