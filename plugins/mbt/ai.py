@@ -175,6 +175,21 @@ class MbtAI:
             return "M"
         return "OW" if "OW" in options else options[0]
 
+    def _on_smoke(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 12.6: smoke covers an advance: a vehicle with M orders (it does not fire,
+        so the smoke costs it nothing) discharges while a known enemy is within 15 hexes; the smoke
+        covers it through the fire steps until it leaves the hex (MBT 12.6.3, 11.4.1)."""
+        game = view.game
+        enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
+        for uid in options:
+            if uid == "done":
+                continue
+            u = game.state.units[uid]
+            if u.state.get("order") == "M" and u.hex is not None and any(
+                    u.hex.distance(e.hex) <= 15 for e in enemies if e.hex is not None):
+                return uid
+        return "done"
+
     def _declaration(self, d: Decision, view: SideView, options: list[Any], *, overwatch: bool,
                      threshold: float) -> Any:
         game = view.game
