@@ -16,7 +16,6 @@ from hexwar.plugins.mbt.advanced_fire import (
     ap_modifiers,
     atgm_announce_phase,
     missile_race,
-    shot_situation,
 )
 from hexwar.plugins.mbt.advanced_orders import advanced_validator
 from hexwar.plugins.mbt.advanced_sighting import chart_verdict, hex_heights, line_of_sight
@@ -340,9 +339,9 @@ def test_mbt_59_ap_grade_modifiers_14_3_1_3(make_game: Any) -> None:
 
 def test_grade_and_officer_are_checked_in_a_scenario(tmp_path: Any) -> None:
     """MBT 12.7, 12.8.2: a grade or officer the rules do not know is a scenario problem."""
-    from hexwar.core.scenario import Scenario, validate_scenario
-
     from pathlib import Path
+
+    from hexwar.core.scenario import Scenario, validate_scenario
 
     text = Path(core_make_game("mbt:advanced-a").scenario.path).read_text(encoding="utf-8")
     bad = text.replace('grade = "crack", officer = "CO"', 'grade = "elite", officer = "GEN"', 1)
@@ -407,7 +406,7 @@ def test_bad_order_in_a_game_changes_nothing() -> None:
     before = g.state.digest()
     from hexwar.core.errors import RulesError
 
-    with pytest.raises(RulesError, match="MBT 13.3"):
+    with pytest.raises(RulesError, match=r"MBT 13\.3"):
         g.answer("CA")
     assert g.state.digest() == before
 
