@@ -38,10 +38,11 @@ def turret_phase(game: Game) -> Step:
 
 def advanced_markers_phase(game: Game) -> Step:
     """MBT 16.3: first the unseen spotted markers go (MBT 9.3), then temporary suppression,
-    suppressed (OFF) and smoke (DS) markers (MBT 16.3.1), then suppressed (ON) turns OFF
-    (MBT 16.3.2)."""
+    suppressed (OFF), smoke (OFF) and smoke (DS) markers (MBT 16.3.1), then suppressed (ON) and
+    smoke (ON) turn OFF (MBT 16.3.2)."""
     yield from markers_phase(game)
     suppression.adjust_markers(game)
     smoke.adjust_markers(game)
+    smoke.adjust_smoke_markers(game)
     for u in game.state.units.values():
         u.state.pop("moved_done", None)

@@ -1,8 +1,10 @@
 """MBT 14.0, Advanced Game firing, as far as the vehicles of the shipped cards need it:
 
-* the Advanced AP modifiers (MBT 14.3.1): other smoke (here: discharger smoke, MBT 14.3.1.1.1,
-  12.6.3), firer suppressed (MBT 14.3.1.1.2), crew losses (MBT 14.3.1.1.4), firer grade by range
-  (MBT 14.3.1.3);
+* the Advanced AP modifiers (MBT 14.3.1): other smoke (smoke markers on the line and discharger
+  smoke, MBT 14.3.1.1.1, 12.6.3), firer suppressed (MBT 14.3.1.1.2), crew losses
+  (MBT 14.3.1.1.4), firer grade by range (MBT 14.3.1.3), sights (MBT 14.3.2: the best of the
+  weapon's L, C or S sights; lasers not through smoke; a thermal imager ignores smoke but
+  discharger smoke to 20 hexes);
 * the situation of a shot: hull down (MBT 13.2.2, read by the fire procedure's hit location step,
   MBT 13.2.2.3), a hex of more than 10 stacking points is clear for fire (MBT 12.2.2);
 * the Advanced damage effects (MBT 14.3.3.1 a compartment hit suppresses and costs a crew loss,
@@ -25,7 +27,7 @@ from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
 from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.initiative import side_order
-from hexwar.plugins.mbt.smoke import covered
+from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
 from hexwar.plugins.mbt.state import (
     MOVING_ORDERS,
     Step,
@@ -43,6 +45,16 @@ if TYPE_CHECKING:
     from hexwar.plugins.mbt.ap_fire import Situation
 
 WRECK_STACKING = 2  # MBT 12.2.1
+THERMAL_RANGE = 20  # MBT 14.3.2 (T)
+
+
+def weapon_sights(game: Game, u: Unit, weapon: str) -> str:
+    """MBT 14.3.2: the sight letters of a weapon on its card (e.g. "LT"; "O" = optical only)."""
+    card = card_of(game, u)
+    for w in card.records.values.get("weapons", []):
+        if isinstance(w, dict) and w.get("name") == weapon:
+            return str(w.get("sights") or "O")
+    return "O"
 STACKING_LIMIT = 10  # MBT 12.2.2
 
 
@@ -54,11 +66,28 @@ def ap_modifiers(game: Game, s: Situation, firer: Unit, target: Unit) -> list[Mo
     adv = load_advanced()
     g = adv.general
     mods: list[Modifier] = []
+    assert firer.hex is not None and target.hex is not None
+    sights = weapon_sights(game, firer, s.weapon)
     ds = sum(1 for u in (firer, target) if covered(game, u))
-    if ds:
+    hexes = smoke_hexes_on_line(game, firer.hex, target.hex)
+    if hexes and "T" in sights and s.range <= THERMAL_RANGE:
+        hexes = 0  # MBT 14.3.2 (T): a thermal imager ignores all smoke but discharger smoke
+    if ds or hexes:
         m = g["other_smoke_per_hex"]
-        mods.append(Modifier("through other smoke: discharger smoke", m.value * ds,
+        what = ", ".join(x for x in (f"{hexes} smoke hex(es)" if hexes else "",
+                                     "discharger smoke" if ds else "") if x)
+        mods.append(Modifier(f"through other smoke: {what}", m.value * (ds + hexes),
                              f"MBT 14.3.1.1.1 [{m.source}]", stage=3))
+    best: tuple[int, str, str] | None = None
+    for sight in sights:
+        if sight in ("L", "C") and (ds or (hexes and sight == "L")):
+            continue  # MBT 14.3.2: no laser through smoke (C: none through discharger smoke)
+        got = adv.sight_modifier(sight, s.range)
+        if got is not None and (best is None or got.value > best[0]):
+            best = (got.value, sight, got.source)
+    if best is not None and best[0]:
+        mods.append(Modifier(f"sight: {best[1]}, range {s.range}", best[0],
+                             f"MBT 14.3.2 [{best[2]}]", stage=3))
     if suppressed(firer):
         m = g["firer_suppressed"]
         mods.append(Modifier("firer suppressed", m.value, f"MBT 14.3.1.1.2 [{m.source}]", stage=3))

@@ -6,7 +6,8 @@ A unit moves exactly as in the Basic Game (:func:`hexwar.plugins.mbt.movement.mo
 overwatch interrupts and chains, MBT 7.5.2-7.5.3; a suppressed vehicle has half its movement
 factors, MBT 12.3.3.1); when its move is over, the missiles announced at it race it along the
 hexes it entered (:func:`hexwar.plugins.mbt.advanced_fire.missile_race`). A vehicle leaving the
-hex of its discharger smoke leaves the smoke behind (MBT 11.4.1, :mod:`hexwar.plugins.mbt.smoke`).
+hex of its discharger smoke leaves the smoke behind (MBT 11.4.1, :mod:`hexwar.plugins.mbt.smoke`);
+one with an exhaust smoke generator may lay smoke in its wake (MBT 15.7).
 After the Overrun Step, missiles at targets that did not move strike where they stand, and the
 hexes holding both sides are adjusted (MBT 11.4.2, 8.8).
 """
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
+from hexwar.plugins.mbt import smoke
 from hexwar.plugins.mbt.advanced_fire import missile_race, resolve_remaining
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.movement import adjust_contested, move_unit
@@ -65,7 +67,22 @@ def movement_phase(game: Game) -> Step:
             start, before = (u.hex, u.facing), len(u.state.get("trail") or [])
             yield from move_unit(game, u)
             u.state["moved_done"] = True
+            yield from exhaust_smoke(game, u, start[0], before)
             yield from missile_race(game, u, path_of(game, u, start, before))
+
+
+def exhaust_smoke(game: Game, u: Unit, start: Hex, trail_before: int) -> Step:
+    """MBT 15.7: after its move, a vehicle with an exhaust smoke generator may lay smoke (ON) in a
+    continuous track of the hexes it left (docs/decisions.md MBTD-57)."""
+    if u.hex is None or smoke.can_lay_exhaust(game, u) is not None:
+        return
+    left = [str(lab) for lab, _e in (u.state.get("trail") or [])[trail_before:]]
+    tracks = smoke.exhaust_tracks(left or [game.board.label(u.hex)])
+    choice = yield Decision(u.side, "mbt.exhaust", options=["none", *tracks], rule="MBT 15.7.3",
+                            context={"unit": u.id},
+                            prompt=f"Lay exhaust smoke behind {u.id}: a track of hexes, or none")
+    if choice != "none":
+        smoke.lay_smoke(game, u, list(choice))
 
 
 def overrun_step(game: Game) -> Step:

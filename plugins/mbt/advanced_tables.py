@@ -4,7 +4,8 @@
   text prints (``tools/mbt/build_advanced.py`` writes it);
 * ``terrain_heights.csv``: the heights of trees and buildings above their ground (MBT 12.1.2,
   the STANDARD TERRAIN VALUES CHART; stand-in);
-* ``ap_advanced.csv``, ``ap_grade.csv``: the Advanced AP modifiers the text prints (MBT 14.3.1);
+* ``ap_advanced.csv``, ``ap_grade.csv``, ``ap_sights.csv``: the Advanced AP modifiers the text
+  prints (MBT 14.3.1, 14.3.2);
 * ``vehicles.csv``: the smoke makers of the data cards (MBT 12.6, 15.7; stand-in).
 
 Every value carries its source (a rule, or ``estimated``), as in ``docs/data-format.md``.
@@ -59,14 +60,17 @@ class AdvancedCharts:
         for row, _col, cell in tables["ap_advanced"].cells():
             self.general[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
         self._grade = tables["ap_grade"]
+        self._sights = tables["ap_sights"]
         self.obstacle: dict[str, Sourced] = {}
         for row, _col, cell in tables["terrain_heights"].cells():
             self.obstacle[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
         self.smoke_ds: dict[str, int] = {}
+        self.smoke_ex: dict[str, int] = {}
         veh = tables["vehicles"]
         for row in veh.rows:
             vals = dict(zip(veh.value_names, row.values, strict=True))
             self.smoke_ds[str(row.keys[0])] = int(vals["smoke_ds"])
+            self.smoke_ex[str(row.keys[0])] = int(vals["smoke_ex"])
         self.los: dict[int, list[LosLine]] = {}
         chart = tables["los_chart"]
         names = chart.value_names
@@ -85,6 +89,15 @@ class AdvancedCharts:
     def grade_modifier(self, grade: str, rng: int) -> Sourced:
         """MBT 14.3.1.3: the firer grade modifier at a range."""
         got = self._grade.lookup(grade=grade, range=rng)
+        return Sourced(int(got.value), got.source)
+
+    def sight_modifier(self, sight: str, rng: int) -> Sourced | None:
+        """MBT 14.3.2: the modifier of a laser (L, C) or stereo (S) sight at a range; None for a
+        sight without range modifiers or a range beyond the chart."""
+        try:
+            got = self._sights.lookup(sight=sight, range=rng)
+        except LookupError:
+            return None
         return Sourced(int(got.value), got.source)
 
     def los_cell(self, diff: int, rng: int, k: int) -> tuple[tuple[int, ...], LosLine]:

@@ -190,6 +190,18 @@ class MbtAI:
                 return uid
         return "done"
 
+    def _on_exhaust(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 15.7: lay the longest track of exhaust smoke behind a vehicle that moved
+        within 15 hexes of a known enemy."""
+        game = view.game
+        u = game.state.units[d.context["unit"]]
+        tracks = [o for o in options if o != "none"]
+        if tracks and u.hex is not None and any(
+                e.hex is not None and alive(e) and u.hex.distance(e.hex) <= 15
+                for e in self._known_enemies(view)):
+            return max(tracks, key=len)
+        return "none"
+
     def _declaration(self, d: Decision, view: SideView, options: list[Any], *, overwatch: bool,
                      threshold: float) -> Any:
         game = view.game

@@ -328,9 +328,9 @@ def test_mbt_59_ap_grade_modifiers_14_3_1_3(make_game: Any) -> None:
     adv_charts = load_advanced()
     assert [adv_charts.grade_modifier("crack", r).value for r in ranges] == expected
     assert [adv_charts.grade_modifier("poor", r).value for r in ranges] == [-x for x in expected]
-    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J12", 1)],
+    g = make_game([("S1", "T-72M1", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J12", 1)],
                   options=ADV)
-    f, t = g.state.units["S1"], g.state.units["N1"]
+    f, t = g.state.units["S1"], g.state.units["N1"]  # T-72M1: optical sights only (stand-in)
     f.state["grade"] = "crack"
     s = situation(g, f, "125mm", "APFSDS", t)
     assert [(m.value, m.rule.split(" [")[0]) for m in ap_modifiers(g, s, f, t)] == [
@@ -463,3 +463,69 @@ def test_missile_at_a_mover_waits_and_races_14_2_2_2(make_game: Any, run: Any) -
         pos += 1
     assert race[0]["at"] == f"9J{8 + pos}"
     assert data(g)["atgm"] == []
+
+
+# -- MBT 15.7, 12.9, 14.3.1.1.1: exhaust smoke and smoke markers -----------------------------------
+
+
+def test_exhaust_smoke_15_7(make_game: Any, run: Any) -> None:
+    """MBT 15.7.3: tracks are continuous runs of the hexes left (start hex included, final hex
+    not); MBT 15.7.2: three uses a game; MBT 16.3: ON turns OFF, OFF goes."""
+    from hexwar.plugins.mbt.advanced_movement import exhaust_smoke
+
+    assert smoke.exhaust_tracks(["a", "b", "c"]) == [
+        ["a"], ["a", "b"], ["a", "b", "c"], ["b"], ["b", "c"], ["c"]]
+    g = make_game([("S1", "T-72M1", "Soviet", "9J4", 4)], options=ADV)
+    u = g.state.units["S1"]
+    u.state["trail"] = [["9J1", None], ["9J2", None], ["9J3", None]]
+    _v, asked = run(exhaust_smoke(g, u, g.board.parse("9J1"), 0), [["9J2", "9J3"]])
+    assert asked[0].kind == "mbt.exhaust" and ["9J1", "9J2", "9J3"] in asked[0].options
+    assert ["9J4"] not in asked[0].options  # not the final hex
+    assert data(g)["smoke"] == {"9J2": "ON", "9J3": "ON"}
+    run(advanced_markers_phase(g), lambda d: d.options[0])
+    assert data(g)["smoke"] == {"9J2": "OFF", "9J3": "OFF"}
+    run(advanced_markers_phase(g), lambda d: d.options[0])
+    assert data(g)["smoke"] == {}
+    u.state["ex_used"] = 3
+    assert "MBT 15.7.2" in (smoke.can_lay_exhaust(g, u) or "")
+    leo = make_game([("N1", "Leopard 2", "NATO", "9J4", 4)], options=ADV)
+    assert "MBT 15.7" in (smoke.can_lay_exhaust(leo, leo.state.units["N1"]) or "")
+
+
+def test_smoke_on_the_line_14_3_1_1_1(make_game: Any) -> None:
+    """MBT 14.3.1.1.1: -10 for each smoke hex the line leaves, enters or passes through; smoke
+    never blocks the line (MBT 13.2.1); MBT 12.9.3: one marker per hex."""
+    g = make_game([("S1", "T-72M1", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J8", 1)],
+                  options=ADV)
+    f, t = g.state.units["S1"], g.state.units["N1"]
+    data(g)["smoke"] = {"9J3": "ON", "9J5": "OFF"}
+    s = situation(g, f, "125mm", "APFSDS", t)
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
+    assert got["MBT 14.3.1.1.1"] == -20
+    t.state["spotted"] = "FIRED"
+    assert sees(g, f, t)
+    data(g)["smoke"] = {"9J8": "ON"}  # the target's own hex: the line enters it
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
+    assert got["MBT 14.3.1.1.1"] == -10
+
+
+def test_mbt_60_sight_modifiers_14_3_2(make_game: Any) -> None:
+    """MBT-60 (MBT 14.3.2): L at 5, 6, 11, 16, 21, 26, 40: 0, +1..+5, +5; S at 5, 6, 15, 16, 25,
+    26: 0, +1, +1, +2, +2, +3; a laser is not used through smoke."""
+    adv_charts = load_advanced()
+
+    def val(sight: str, r: int) -> int:
+        got = adv_charts.sight_modifier(sight, r)
+        return got.value if got else 0
+
+    assert [val("L", r) for r in (5, 6, 11, 16, 21, 26, 40)] == [0, 1, 2, 3, 4, 5, 5]
+    assert [val("S", r) for r in (5, 6, 15, 16, 25, 26)] == [0, 1, 1, 2, 2, 3]
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "T-72M1", "Soviet", "9J12", 1)],
+                  options=ADV)
+    f, t = g.state.units["N1"], g.state.units["S1"]  # M1 105mm: L sight (stand-in card)
+    s = situation(g, f, "105mm", "APDS", t)
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
+    assert got == {"MBT 14.3.2": 2}
+    data(g)["smoke"] = {"9J6": "ON"}
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
+    assert got == {"MBT 14.3.1.1.1": -10}
