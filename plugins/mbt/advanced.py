@@ -12,7 +12,10 @@ Advanced rules; each hook is a thin call into the module of its rule:
 * ``mbt_movement_allowance``: half for a suppressed vehicle (MBT 12.3.3.1;
   :mod:`~hexwar.plugins.mbt.suppression`);
 * ``mbt_shot_situation``, ``mbt_ap_modifiers``, ``mbt_after_damage``: hull down, the Advanced AP
-  modifiers and damage effects (MBT 12.2.2, 13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`).
+  modifiers and damage effects (MBT 12.2.2, 13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`);
+* ``mbt_stacking_unlimited``: any number of a side's units in a hex (MBT 12.2);
+* ``mbt_unit_moved``, ``mbt_fire_options``, ``mbt_fire_error``: Soviet doctrine organizations move
+  and fire together (MBT 13.4; :mod:`~hexwar.plugins.mbt.doctrine`).
 
 What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import Modifier, PluginManifest, SequenceEdit
@@ -38,7 +41,7 @@ PLUGIN = PluginManifest(
             "resolved during the move, height-based line of sight and hull down, suppression, "
             "grade, discharger smoke, crew losses.",
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
-                "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 14.2.2", "MBT 14.3.1",
+                "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 13.4", "MBT 14.2.2", "MBT 14.3.1",
                 "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.8", "MBT 16.2", "MBT 16.3"),
 )
 
@@ -101,3 +104,30 @@ def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
     after_damage(game, unit, list(effects))
 
 
+
+
+@hookimpl
+def mbt_stacking_unlimited(game: Game) -> bool | None:
+    """MBT 12.2: any number of one side's units in a hex."""
+    return True
+
+
+@hookimpl
+def mbt_unit_moved(game: Game, unit: Unit) -> None:
+    from hexwar.plugins.mbt.doctrine import follow
+
+    follow(game, unit)
+
+
+@hookimpl
+def mbt_fire_options(game: Game, side: str, options: list[Any]) -> list[Any] | None:
+    from hexwar.plugins.mbt.doctrine import fire_options
+
+    return fire_options(game, side, options)
+
+
+@hookimpl
+def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
+    from hexwar.plugins.mbt.doctrine import fire_error
+
+    return fire_error(game, side, choice)

@@ -22,6 +22,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import Modifier
+from hexwar.plugins.mbt import doctrine
 from hexwar.plugins.mbt.advanced_sighting import hull_down
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
@@ -178,17 +179,23 @@ def atgm_announce_phase(game: Game) -> Step:
                                     prompt="Announce an ATGM shot, or pass")
             if choice == "pass":
                 break
-            f = game.state.units[choice["firer"]]
+            chosen = game.state.units[choice["firer"]]
             t = game.state.units[choice["target"]]
-            mark_fired(game, f)
-            game.emit("atgm_announced", firer=f.id, target=t.id, rule="MBT 11.3.3")
-            if going_to_move(t):
-                assert t.hex is not None
-                d["atgm"].append({"firer": f.id, "target": t.id,
-                                  "initial": game.board.label(t.hex)})  # MBT 14.2.2.2.2
-            else:
-                yield from resolve_shot(game, f, t, "ATGM", overwatch=False, simultaneous=True,
-                                        missile=True)
+            # MBT 13.4.3.2: a doctrine organization's members fire at one target, together
+            firers = [m for m in doctrine.members(game, chosen) if m.id == chosen.id or (
+                m.state.get("order") == "ATGM" and not m.state.get("fired")
+                and fire_error(game, m, t, "ATGM", orders=("ATGM",), missile=True) is None)]
+            for f in firers:
+                mark_fired(game, f)
+                game.emit("atgm_announced", firer=f.id, target=t.id, rule="MBT 11.3.3")
+            for f in firers:
+                if going_to_move(t):
+                    assert t.hex is not None
+                    d["atgm"].append({"firer": f.id, "target": t.id,
+                                      "initial": game.board.label(t.hex)})  # MBT 14.2.2.2.2
+                else:
+                    yield from resolve_shot(game, f, t, "ATGM", overwatch=False,
+                                            simultaneous=True, missile=True)
 
 
 def _missile_ok(game: Game, f: Unit, t: Unit) -> str | None:

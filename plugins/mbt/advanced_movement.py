@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import smoke
+from hexwar.plugins.mbt import doctrine, smoke
 from hexwar.plugins.mbt.advanced_fire import missile_race, resolve_remaining
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.movement import adjust_contested, move_unit
@@ -50,10 +50,13 @@ def movement_phase(game: Game) -> Step:
     are resolved when its move is done (MBT 14.2.2.2)."""
     for side in side_order(game):
         offered: set[str] = set()
+        for u in game.state.units_of(side):
+            if u.state.get("order") in ("M", "FM") and not doctrine.is_follower(game, u):
+                doctrine.before_move(game, u)  # MBT 13.4.2.5: stragglers are abandoned
         while True:
             movable = [u.id for u in game.state.units_of(side)
                        if u.state.get("order") in ("M", "FM") and u.id not in offered
-                       and can_move(u)]
+                       and can_move(u) and not doctrine.is_follower(game, u)]
             if not movable:
                 break
             choice = yield Decision(side, "mbt.move_unit", options=["done", *movable],
@@ -65,10 +68,15 @@ def movement_phase(game: Game) -> Step:
             u = game.state.units[choice]
             assert u.hex is not None
             start, before = (u.hex, u.facing), len(u.state.get("trail") or [])
+            group = doctrine.members(game, u)
             yield from move_unit(game, u)
-            u.state["moved_done"] = True
-            yield from exhaust_smoke(game, u, start[0], before)
-            yield from missile_race(game, u, path_of(game, u, start, before))
+            path = path_of(game, u, start, before)
+            for m in group:
+                m.state["moved_done"] = True
+                yield from exhaust_smoke(game, m, start[0], before)
+            for m in group:
+                if m.id == u.id or m.hex == u.hex:
+                    yield from missile_race(game, m, path)
 
 
 def exhaust_smoke(game: Game, u: Unit, start: Hex, trail_before: int) -> Step:

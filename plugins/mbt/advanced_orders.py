@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.engine.state import Unit
+from hexwar.plugins.mbt import doctrine
 from hexwar.plugins.mbt.orders import legal_orders, order_validator
 from hexwar.plugins.mbt.state import SIDES, Step, card_of
 from hexwar.plugins.mbt.suppression import order_error
@@ -49,20 +50,41 @@ def advanced_validator(game: Game, u: Unit) -> Any:
 
 
 def orders_phase(game: Game) -> Step:
-    """MBT 11.2.2, 13.3: every unit's order, secret and simultaneous."""
+    """MBT 11.2.2, 13.3: every unit's order, secret and simultaneous; a Soviet doctrine
+    organization takes one order for all its members, which may be partly impossible for some
+    of them (MBT 13.4.3.2); abandoned units take none (MBT 13.4.2.5)."""
     decisions: list[Decision] = []
-    units: list[Unit] = []
+    units: list[list[Unit]] = []
     for side in SIDES:
         for u in game.state.units_of(side):
-            legal = legal_orders(game, u)
+            if u.state.get("abandoned") or doctrine.is_follower(game, u):
+                continue
+            group = doctrine.members(game, u)
+            legal_sets = [legal_orders(game, m) for m in group]
+            legal = [o for o in ADVANCED_ORDERS if any(o in ls for ls in legal_sets)]
             if not legal:
                 continue
-            units.append(u)
+            units.append(group)
+            validate = advanced_validator(game, u) if len(group) == 1 else \
+                group_validator(game, group)
             decisions.append(Decision(side, "mbt.order", options=legal, rule="MBT 13.3",
-                                      validate=advanced_validator(game, u),
-                                      context={"unit": u.id, "type": u.type},
+                                      validate=validate,
+                                      context={"unit": u.id, "type": u.type,
+                                               "members": [m.id for m in group]},
                                       prompt=f"Order for {u.id} ({u.type})"))
     choices = yield from ask_all(decisions)
-    for u, choice in zip(units, choices, strict=True):
-        u.state["order"] = choice
-        game.emit("order", visible_to=[u.side], unit=u.id, order=choice, rule="MBT 13.3")
+    for group, choice in zip(units, choices, strict=True):
+        for u in group:
+            u.state["order"] = choice
+            game.emit("order", visible_to=[u.side], unit=u.id, order=choice, rule="MBT 13.3")
+
+
+def group_validator(game: Game, group: list[Unit]) -> Any:
+    """MBT 13.4.3.2: an organization's order is refused only when no member could carry it out."""
+    checks = [advanced_validator(game, m) for m in group]
+
+    def validate(choice: Any) -> str | None:
+        errors = [c(choice) for c in checks]
+        return errors[0] if all(errors) else None
+
+    return validate

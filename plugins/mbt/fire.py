@@ -239,7 +239,7 @@ def declaration_options(game: Game, side: str, targets: list[Unit], *, orders: t
                 group.append([f.id, a])
         if len(group) > 1:
             options.append({"target": t.id, "shots": group})
-    return options
+    return MbtHooks.of(game).fire_options(side, options)  # Advanced MBT 13.4.3.2
 
 
 def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], overwatch: bool,
@@ -276,7 +276,7 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
                              orders=orders, overwatch=overwatch, moving_target=moving_target)
             if err:
                 return err
-        return None
+        return MbtHooks.of(game).fire_error(side, choice)  # Advanced MBT 13.4.3.2
 
     return validate
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
@@ -95,6 +95,28 @@ def mbt_movement_allowance(game: Game, unit: Unit, allowance: Fraction) -> Fract
     (Advanced MBT 12.3.3.1: a suppressed vehicle gets half). None: ``allowance``."""
 
 
+@hookspec(firstresult=True)
+def mbt_stacking_unlimited(game: Game) -> bool | None:
+    """Whether any number of one side's units may end a move in one hex (Advanced MBT 12.2,
+    which replaces MBT 4.3). None: the Basic Game's one unit per hex."""
+
+@hookspec
+def mbt_unit_moved(game: Game, unit: Unit) -> None:
+    """Called after a unit entered a hex or turned in its move (MBT 8.1; Soviet doctrine,
+    MBT 13.4.3.1, moves the rest of the organization with it)."""
+
+
+@hookspec(firstresult=True)
+def mbt_fire_options(game: Game, side: str, options: list[Any]) -> list[Any] | None:
+    """The fire declarations a side may make (MBT 7.3.2), when a rule changes which firers go
+    together (Soviet doctrine, MBT 13.4.3.2). None: ``options``."""
+
+
+@hookspec(firstresult=True)
+def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
+    """Why a fire declaration breaks a rule on firing together (MBT 13.4.3.2), or None."""
+
+
 class MbtHooks(SystemHooks):
     """Typed calls into the ``mbt_`` hooks of one game (``MbtHooks.of(game)``)."""
 
@@ -169,3 +191,32 @@ class MbtHooks(SystemHooks):
             return allowance
         got = hook(game=self.game, unit=unit, allowance=allowance)
         return allowance if got is None else got
+
+    def stacking_unlimited(self) -> bool:
+        """MBT 12.2: True when a rule lets one side stack any number of units in a hex."""
+        hook = self.hook.mbt_stacking_unlimited
+        if hook not in self.live:
+            return False
+        return bool(hook(game=self.game))
+
+    def unit_moved(self, unit: Unit) -> None:
+        """Tell the rules that ``unit`` entered a hex or turned."""
+        hook = self.hook.mbt_unit_moved
+        if hook in self.live:
+            hook(game=self.game, unit=unit)
+
+    def fire_options(self, side: str, options: list[Any]) -> list[Any]:
+        """The declarations after the rules (``options`` when none changes them)."""
+        hook = self.hook.mbt_fire_options
+        if hook not in self.live:
+            return options
+        got = hook(game=self.game, side=side, options=options)
+        return options if got is None else list(got)
+
+    def fire_error(self, side: str, choice: dict[str, Any]) -> str | None:
+        """A rule's objection to a fire declaration, or None."""
+        hook = self.hook.mbt_fire_error
+        if hook not in self.live:
+            return None
+        got = hook(game=self.game, side=side, choice=choice)
+        return None if got is None else str(got)

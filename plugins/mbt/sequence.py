@@ -100,6 +100,9 @@ def advanced_edits() -> tuple[SequenceEdit, ...]:
         SequenceEdit("replace", "mbt.atgm_resolution", PhaseSpec(
             "mbt.overrun", "Overrun Step", "MBT 11.4.2", advanced_movement.overrun_step),
             rule="MBT 11.4.2, 15.0"),
+        SequenceEdit("replace", "mbt.pivot", PhaseSpec(
+            "mbt.pivot", "Pivot Step", "MBT 16.1", advanced_adjustment.pivot_phase),
+            rule="MBT 16.1"),
         SequenceEdit("replace", "mbt.turrets", PhaseSpec(
             "mbt.turrets", "Adjust Turrets Step", "MBT 16.2", advanced_adjustment.turret_phase),
             rule="MBT 16.2"),

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import roll_off
+from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import Problem
+from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.state import SIDES, Step, alive, ctx, data, enemy_of, init_unit
 
 if TYPE_CHECKING:
@@ -56,7 +58,11 @@ def setup_phase(game: Game) -> Step:
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
         for u in sorted((u for u in to_place if u.side == side), key=lambda u: u.id):
+            if _with_leader(game, u):
+                continue
             occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
+            if MbtHooks.of(game).stacking_unlimited():
+                occupied = {x.hex for x in game.state.units_of(enemy_of(side)) if x.hex}  # MBT 12.2
             options = [[game.board.label(h), f] for h in zone if h not in occupied for f in range(1, 7)]
             choice = yield Decision(side, "mbt.place", options=options, rule="MBT 2.5",
                                     context={"unit": u.id, "type": u.type},
@@ -74,6 +80,25 @@ def setup_phase(game: Game) -> Step:
             game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing,
                       turret=u.state["turret"], open=u.state["open"])
     _initial_control(game)
+
+
+def _with_leader(game: Game, u: Unit) -> bool:
+    """Advanced MBT 13.4.3.1: a doctrine organization's member is set up with the first one,
+    in its hex, facing its way, its turret the same."""
+    from hexwar.plugins.mbt import doctrine
+
+    group = u.state.get("doctrine")
+    ids = doctrine.organizations(game).get(str(group), []) if group else []
+    if not ids or ids[0] == u.id or u.id not in ids:
+        return False
+    lead = game.state.units[ids[0]]
+    if lead.hex is None:
+        return False
+    u.hex, u.facing = lead.hex, lead.facing
+    doctrine.copy_orientation(game, lead)
+    game.emit("placed", visible_to=[u.side], unit=u.id, hex=game.board.label(u.hex),
+              facing=u.facing, turret=u.state["turret"], open=u.state["open"], rule="MBT 13.4.3.1")
+    return True
 
 
 def _initial_control(game: Game) -> None:
@@ -129,4 +154,7 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
             problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", path, "units"))
         for msg in state_problems(u.state):  # MBT 12.7, 12.8.2
             problems.append(Problem(f"unit {u.id}: {msg}", path, "units", u.line))
+        if isinstance(u.state, dict) and u.state.get("doctrine") is not None and u.side != "Soviet":
+            problems.append(Problem(f"unit {u.id}: doctrine applies only to Soviet units "
+                                    "(MBT 13.4)", path, "units", u.line))
     return problems

@@ -529,3 +529,100 @@ def test_mbt_60_sight_modifiers_14_3_2(make_game: Any) -> None:
     data(g)["smoke"] = {"9J6": "ON"}
     got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
     assert got == {"MBT 14.3.1.1.1": -10}
+
+
+# -- MBT 12.2: stacking; MBT 13.4: Soviet doctrine ------------------------------------------------
+
+
+def test_advanced_stacking_12_2(make_game: Any) -> None:
+    """MBT 12.2 (replacing MBT 4.3): a move may end in a hex holding a friendly unit."""
+    from hexwar.plugins.mbt.movement import destinations
+
+    units = [("N1", "M1", "NATO", "9J5", 4), ("N2", "M1", "NATO", "9J6", 4)]
+    adv_game = make_game(units, options=ADV)
+    dest = destinations(adv_game, adv_game.state.units["N1"], Fraction(4), False, True)
+    assert any(h == adv_game.board.parse("9J6") for h, _f in dest)
+    basic = make_game(units)
+    dest = destinations(basic, basic.state.units["N1"], Fraction(4), False, True)
+    assert not any(h == basic.board.parse("9J6") for h, _f in dest)
+
+
+def _platoon(make_game: Any) -> Any:
+    g = make_game([("101a", "T-72M1", "Soviet", "9J10", 1), ("101b", "T-72M1", "Soviet", "9J10", 1),
+                   ("101c", "T-72M1", "Soviet", "9J10", 1), ("N1", "M1", "NATO", "9J4", 4)],
+                  options=ADV)
+    for i in ("101a", "101b", "101c"):
+        g.state.units[i].state["doctrine"] = "101"
+    data(g).pop("doctrine", None)
+    return g
+
+
+def test_doctrine_organization_is_public_and_takes_one_order_13_4(make_game: Any, run: Any) -> None:
+    """MBT 13.4.2.2: the strength is public; MBT 13.4.3.2: one order for all members."""
+    from hexwar.plugins.mbt import doctrine
+    from hexwar.plugins.mbt.advanced_orders import orders_phase
+
+    g = _platoon(make_game)
+    assert doctrine.organizations(g) == {"101": ["101a", "101b", "101c"]}
+    data(g)["sighted"] = {"101a": ["N1"], "101b": ["N1"], "101c": ["N1"], "N1": ["101a"]}
+    _v, asked = run(orders_phase(g), lambda d: "F" if "F" in d.options else d.options[0])
+    assert sorted(d.context["unit"] for d in asked) == ["101a", "N1"]
+    assert [g.state.units[i].state["order"] for i in ("101a", "101b", "101c")] == ["F"] * 3
+
+
+def test_doctrine_fires_together_13_4_3_2(make_game: Any) -> None:
+    """MBT 13.4.3.2: a declaration is expanded to every member able to fire, with one ammunition;
+    naming one sub-unit apart is refused and changes nothing."""
+    from hexwar.plugins.mbt.fire import declaration_options, declaration_validator
+
+    g = _platoon(make_game)
+    for i in ("101a", "101b", "101c"):
+        g.state.units[i].state["order"] = "F"
+    n1 = g.state.units["N1"]
+    opts = declaration_options(g, "Soviet", [n1], orders=("F", "FM"), overwatch=False)
+    assert opts and all(sorted(f for f, _a in o["shots"]) == ["101a", "101b", "101c"]
+                        and len({a for _f, a in o["shots"]}) == 1 for o in opts)
+    v = declaration_validator(g, "Soviet", orders=("F", "FM"), overwatch=False)
+    assert "MBT 13.4.3.2" in (v({"target": "N1", "shots": [["101a", "APFSDS"]]}) or "")
+    mixed = {"target": "N1", "shots": [["101a", "APFSDS"], ["101b", "HEAT"], ["101c", "APFSDS"]]}
+    assert "same ammunition" in (v(mixed) or "")
+    assert v(opts[0]) is None
+
+
+def test_doctrine_moves_together_and_abandons_stragglers_13_4_2_5(make_game: Any) -> None:
+    """MBT 13.4.3.1: the members follow the leader hex by hex; MBT 13.4.2.5: one that cannot
+    move is abandoned, takes no more orders, and the strength drops."""
+    from hexwar.plugins.mbt import doctrine
+
+    g = _platoon(make_game)
+    a, b, c = (g.state.units[i] for i in ("101a", "101b", "101c"))
+    c.state["damage"]["track"] = True
+    doctrine.before_move(g, a)
+    assert c.state["abandoned"] and doctrine.organizations(g)["101"] == ["101a", "101b"]
+    a.hex, a.facing = g.board.parse("9J9"), 1
+    doctrine.follow(g, a)
+    assert (b.hex, b.facing) == (a.hex, 1) and c.hex == g.board.parse("9J10")
+    assert not doctrine.is_follower(g, c) and doctrine.members(g, c) == [c]
+
+
+def test_doctrine_members_set_up_together() -> None:
+    """MBT 13.4.3.1 at set-up: in mbt:advanced-a the platoon 101a-101c shares hex, facing, turret."""
+    g = core_make_game("mbt:advanced-a", seed=3)
+    ai = {s: MbtAI(s, 3) for s in ("NATO", "Soviet")}
+    while g.state.turn == 0 and g.pending is not None:
+        g.answer(ai[g.pending.side].choose(g.pending, g.view(g.pending.side)))
+    ms = [g.state.units[i] for i in ("101a", "101b", "101c")]
+    assert ms[0].hex is not None
+    assert len({(m.hex, m.facing, m.state["turret"], m.state["open"]) for m in ms}) == 1
+
+
+def test_doctrine_only_for_soviet_units(tmp_path: Any) -> None:
+    from pathlib import Path
+
+    from hexwar.core.scenario import Scenario, validate_scenario
+
+    text = Path(core_make_game("mbt:advanced-a").scenario.path).read_text(encoding="utf-8")
+    bad = text.replace('grade = "crack", officer = "CO", organization = "1st platoon"',
+                       'grade = "crack", officer = "CO", doctrine = "1"', 1)
+    problems = validate_scenario(Scenario.from_text(bad, path=str(tmp_path / "x.toml")))
+    assert any("MBT 13.4" in p.message for p in problems)
