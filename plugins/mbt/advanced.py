@@ -15,7 +15,9 @@ Advanced rules; each hook is a thin call into the module of its rule:
   modifiers and damage effects (MBT 12.2.2, 13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`);
 * ``mbt_stacking_unlimited``: any number of a side's units in a hex (MBT 12.2);
 * ``mbt_unit_moved``, ``mbt_fire_options``, ``mbt_fire_error``: Soviet doctrine organizations move
-  and fire together (MBT 13.4; :mod:`~hexwar.plugins.mbt.doctrine`).
+  and fire together (MBT 13.4; :mod:`~hexwar.plugins.mbt.doctrine`);
+* ``hexwar_setup_game``, ``mbt_move_costs`` (and ``mbt_unit_moved``): terrain markers and vehicles
+  inside buildings (MBT 12.4, 15.4.5; :mod:`~hexwar.plugins.mbt.markers`).
 
 What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
 """
@@ -32,6 +34,7 @@ from hexwar.core.types import Modifier, PluginManifest, SequenceEdit
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
+    from hexwar.core.hexgrid import Hex
     from hexwar.plugins.mbt.ap_fire import Situation
 
 PLUGIN = PluginManifest(
@@ -41,7 +44,8 @@ PLUGIN = PluginManifest(
             "resolved during the move, height-based line of sight and hull down, suppression, "
             "grade, discharger smoke, crew losses.",
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
-                "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 13.4", "MBT 14.2.2", "MBT 14.3.1",
+                "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
+                "MBT 14.3.1",
                 "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.8", "MBT 16.2", "MBT 16.3"),
 )
 
@@ -114,9 +118,26 @@ def mbt_stacking_unlimited(game: Game) -> bool | None:
 
 @hookimpl
 def mbt_unit_moved(game: Game, unit: Unit) -> None:
+    from hexwar.plugins.mbt import markers
     from hexwar.plugins.mbt.doctrine import follow
 
+    markers.unit_moved(game, unit)
     follow(game, unit)
+
+
+@hookimpl
+def hexwar_setup_game(game: Game) -> None:
+    """MBT 12.4: the terrain markers are on the map from the set-up on."""
+    from hexwar.plugins.mbt.markers import place_markers
+
+    place_markers(game)
+
+
+@hookimpl
+def mbt_move_costs(game: Game, unit: Unit) -> dict[Hex, int | None] | None:
+    from hexwar.plugins.mbt.markers import move_costs
+
+    return move_costs(game, unit)
 
 
 @hookimpl

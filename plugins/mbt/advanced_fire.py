@@ -22,7 +22,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import Modifier
-from hexwar.plugins.mbt import doctrine
+from hexwar.plugins.mbt import doctrine, markers
 from hexwar.plugins.mbt.advanced_sighting import hull_down
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
@@ -119,10 +119,14 @@ def stacking_points(game: Game, h: Hex) -> int:
 
 
 def shot_situation(game: Game, s: Situation, firer: Unit, target: Unit) -> None:
-    """MBT 13.2.2 hull down; MBT 12.2.2 a crowded hex is clear for fire."""
+    """MBT 13.2.2 hull down; MBT 12.4.1.2, 14.3.1.2 improved position markers and the inside of
+    buildings replace the hex's terrain; MBT 12.2.2 a crowded hex is clear for fire."""
     hd, _rule = hull_down(game, firer, target)
     s.hull_down = hd
     assert target.hex is not None
+    replaced = markers.target_terrain(game, target)  # MBT 12.4.1.2, 14.3.1.2
+    if replaced is not None:
+        s.target_terrain = replaced
     if stacking_points(game, target.hex) > STACKING_LIMIT:
         s.target_terrain = ("clear",)
 

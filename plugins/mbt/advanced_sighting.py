@@ -23,6 +23,7 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex, in_arc, trace
 from hexwar.core.kit import StashKey
 from hexwar.plugins.mbt.advanced_tables import AdvancedCharts, load_advanced
+from hexwar.plugins.mbt.markers import marker_at, sight_terrain
 from hexwar.plugins.mbt.state import card_of, ctx
 
 if TYPE_CHECKING:
@@ -176,7 +177,8 @@ def sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool:
     spotted = target.state.get("spotted")
     if spotted != "FIRED":
         c = ctx(game)
-        base = c.charts.sighting_range(sighter_row(game, viewer), c.info.sight_terrain[target.hex],
+        terrain = sight_terrain(game, target.hex) or c.info.sight_terrain[target.hex]  # MBT 12.4.1.2
+        base = c.charts.sighting_range(sighter_row(game, viewer), terrain,
                                        target_class(game, target), condition(game))
         if spotted == "MOVED" or moving:
             base *= 2
@@ -194,7 +196,8 @@ def hull_down(game: Game, firer: Unit, target: Unit) -> tuple[bool, str]:
     hf, ht = unit_height(game, firer), unit_height(game, target)
     if firer.hex.distance(target.hex) == 1 and hf > ht:
         return True, "MBT 13.2.2.1.1"
-    if "improved_position" in ctx(game).info.kinds[target.hex]:
+    if "improved_position" in ctx(game).info.kinds[target.hex] or \
+            marker_at(game, target.hex) == "improved_position":
         return True, "MBT 13.2.2.1.2"
     if target.state.get("inb") and set(ctx(game).info.kinds[target.hex]) & {"brick", "stone"}:
         return True, "MBT 13.2.2.1.2"

@@ -6,7 +6,9 @@
   the STANDARD TERRAIN VALUES CHART; stand-in);
 * ``ap_advanced.csv``, ``ap_grade.csv``, ``ap_sights.csv``: the Advanced AP modifiers the text
   prints (MBT 14.3.1, 14.3.2);
-* ``vehicles.csv``: the smoke makers of the data cards (MBT 12.6, 15.7; stand-in).
+* ``vehicles.csv``: the smoke makers of the data cards and whether they are wheeled (MBT 12.6,
+  15.7, 12.4.6; stand-in);
+* ``marker_costs.csv``: what terrain markers do to vehicle movement (MBT 12.4.3-12.4.6).
 
 Every value carries its source (a rule, or ``estimated``), as in ``docs/data-format.md``.
 """
@@ -66,11 +68,20 @@ class AdvancedCharts:
             self.obstacle[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
         self.smoke_ds: dict[str, int] = {}
         self.smoke_ex: dict[str, int] = {}
+        self.wheeled: dict[str, bool] = {}
         veh = tables["vehicles"]
         for row in veh.rows:
             vals = dict(zip(veh.value_names, row.values, strict=True))
             self.smoke_ds[str(row.keys[0])] = int(vals["smoke_ds"])
             self.smoke_ex[str(row.keys[0])] = int(vals["smoke_ex"])
+            self.wheeled[str(row.keys[0])] = bool(int(vals["wheeled"]))
+        self.marker_costs: dict[tuple[str, str], int | None] = {}
+        mc = tables["marker_costs"]
+        for row in mc.rows:
+            vals = dict(zip(mc.value_names, row.values, strict=True))
+            for drive in ("tracked", "wheeled"):
+                text = str(vals[drive])
+                self.marker_costs[(str(row.keys[0]), drive)] = None if text == "P" else int(text)
         self.los: dict[int, list[LosLine]] = {}
         chart = tables["los_chart"]
         names = chart.value_names

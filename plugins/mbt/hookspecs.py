@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
+    from hexwar.core.hexgrid import Hex
     from hexwar.core.types import Modifier
     from hexwar.plugins.mbt.ap_fire import FireEdit, Situation
 
@@ -115,6 +116,12 @@ def mbt_fire_options(game: Game, side: str, options: list[Any]) -> list[Any] | N
 @hookspec(firstresult=True)
 def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
     """Why a fire declaration breaks a rule on firing together (MBT 13.4.3.2), or None."""
+
+
+@hookspec(firstresult=True)
+def mbt_move_costs(game: Game, unit: Unit) -> dict[Hex, int | None] | None:
+    """Extra movement factors for ``unit`` to enter hexes (None: prohibited), from what lies on
+    the map in this game (Advanced MBT 12.4 terrain markers). Called once per move search."""
 
 
 class MbtHooks(SystemHooks):
@@ -220,3 +227,10 @@ class MbtHooks(SystemHooks):
             return None
         got = hook(game=self.game, side=side, choice=choice)
         return None if got is None else str(got)
+
+    def move_costs(self, unit: Unit) -> dict[Hex, int | None]:
+        """The rules' extra entry costs by hex for ``unit`` ({} when none)."""
+        hook = self.hook.mbt_move_costs
+        if hook not in self.live:
+            return {}
+        return dict(hook(game=self.game, unit=unit) or {})

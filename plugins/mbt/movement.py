@@ -39,7 +39,8 @@ def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
     enemies = frozenset(e.hex for e in game.state.units_of(enemy_of(mover.side))
                         if alive(e) and e.hex is not None)
     burning = frozenset(h for h, k in wrecks.items() if k == "burning")
-    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies)
+    extra = MbtHooks.of(game).move_costs(mover)  # Advanced MBT 12.4 terrain markers
+    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies, extra)
 
 
 def movement_allowance(game: Game, u: Unit) -> Fraction:

@@ -131,7 +131,9 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
         # MBT 13.1.1 conditions, MBT 10.2.2 terrain heights (Advanced Game)
         "special": {"tables": files, "cards": files,
                     "conditions": OneOf(("Day", "Dusk", "Moonlight", "Night")),
-                    "heights": MapOf(IntRange(-10, 20))},
+                    "heights": MapOf(IntRange(-10, 20)),
+                    # MBT 12.4 terrain markers (placement is checked on the board, markers.py)
+                    "markers": [MapOf(str, keys=("hex", "kind"))]},
     }
     for part, shape in schemas.items():
         problems.extend(shape_problems(scenario.raw.get(part, {}), shape, path, part))

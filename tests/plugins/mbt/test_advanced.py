@@ -626,3 +626,73 @@ def test_doctrine_only_for_soviet_units(tmp_path: Any) -> None:
                        'grade = "crack", officer = "CO", doctrine = "1"', 1)
     problems = validate_scenario(Scenario.from_text(bad, path=str(tmp_path / "x.toml")))
     assert any("MBT 13.4" in p.message for p in problems)
+
+
+# -- MBT 12.4: terrain markers; MBT 15.4.5: inside buildings ---------------------------------------
+
+
+def test_terrain_marker_placement_is_checked_12_4(make_game: Any) -> None:
+    """MBT 12.4.3: a block only where a road or path runs; MBT 12.4.5: no improved position in
+    water. A bad marker stops the game at set-up with the rule named."""
+    from hexwar.core.errors import HexwarError
+
+    with pytest.raises(HexwarError, match=r"MBT 12\.4\.3"):
+        make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV,
+                  special='markers = [{ hex = "9J5", kind = "block" }]')
+    with pytest.raises(HexwarError, match=r"MBT 12\.4\.5"):
+        make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV, terrain={"9J5": "pond"},
+                  special='markers = [{ hex = "9J5", kind = "improved_position" }]')
+    g = make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV, roads=[("9J4", "9J5")],
+                  special='markers = [{ hex = "9J5", kind = "block" }]')
+    assert data(g)["markers"] == {"9J5": "block"}
+
+
+def test_block_and_ditch_bar_vehicles_wire_costs_one_and_is_destroyed(make_game: Any) -> None:
+    """MBT 12.4.3-12.4.4: no vehicle enters a block or ditch hex; MBT 12.4.6: a tracked vehicle
+    pays +1 MF for wire and destroys it on entering."""
+    from hexwar.plugins.mbt import markers
+    from hexwar.plugins.mbt.movement import destinations
+
+    g = make_game([("N1", "M1", "NATO", "9J3", 4)], options=ADV, roads=[("9I4", "9I5")],
+                  special='markers = [{ hex = "9J4", kind = "ditch" }, '
+                          '{ hex = "9K4", kind = "wire" }, { hex = "9I4", kind = "block" }]')
+    u = g.state.units["N1"]
+    dest = destinations(g, u, Fraction(6), False, False)
+    hexes = {g.board.label(h) for h, _f in dest}
+    assert "9J4" not in hexes and "9I4" not in hexes and "9K4" in hexes
+    costs = markers.move_costs(g, u)
+    assert costs[g.board.parse("9J4")] is None and costs[g.board.parse("9K4")] == 1
+    u.hex = g.board.parse("9K4")
+    markers.unit_moved(g, u)
+    assert "9K4" not in data(g)["markers"]
+
+
+def test_improved_position_marker_replaces_the_terrain_12_4_1_2(make_game: Any) -> None:
+    """MBT 12.4.1.2: a woods hex with an improved position marker is an improved position for
+    fire (-10, MBT 14.3.1.2) and hull down (MBT 13.2.2.1.2)."""
+    g = make_game([("S1", "T-72M1", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J5", 1)],
+                  options=ADV, terrain={"9J5": "woods"},
+                  special='markers = [{ hex = "9J5", kind = "improved_position" }]')
+    s = situation(g, g.state.units["S1"], "125mm", "APFSDS", g.state.units["N1"])
+    assert s.target_terrain == ("improved_position",) and s.hull_down
+
+
+def test_vehicle_starting_inside_a_building_15_4_5(make_game: Any) -> None:
+    """MBT 15.4.5: set up inside; MBT 14.3.1.2: -8 inside buildings, hull down in brick or stone
+    (MBT 13.2.2.1.2); leaving the hex leaves the buildings."""
+    from hexwar.core.errors import HexwarError
+    from hexwar.plugins.mbt import markers
+
+    g = make_game([("S1", "T-72M1", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J5", 1)],
+                  options=ADV, terrain={"9J5": "brick"})
+    n1 = g.state.units["N1"]
+    n1.state["inb"] = True
+    markers.place_markers(g)
+    s = situation(g, g.state.units["S1"], "125mm", "APFSDS", n1)
+    assert s.target_terrain == ("inside_building",) and s.hull_down
+    n1.hex = g.board.parse("9J6")
+    markers.unit_moved(g, n1)
+    assert not n1.state["inb"]
+    g.state.units["S1"].state["inb"] = True  # S1 is in a clear hex
+    with pytest.raises(HexwarError, match=r"MBT 15\.4\.1\.2"):
+        markers.place_markers(g)
