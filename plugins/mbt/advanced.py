@@ -17,7 +17,9 @@ Advanced rules; each hook is a thin call into the module of its rule:
 * ``mbt_unit_moved``, ``mbt_fire_options``, ``mbt_fire_error``: Soviet doctrine organizations move
   and fire together (MBT 13.4; :mod:`~hexwar.plugins.mbt.doctrine`);
 * ``hexwar_setup_game``, ``mbt_move_costs`` (and ``mbt_unit_moved``): terrain markers and vehicles
-  inside buildings (MBT 12.4, 15.4.5; :mod:`~hexwar.plugins.mbt.markers`).
+  inside buildings (MBT 12.4, 15.4.5; :mod:`~hexwar.plugins.mbt.markers`);
+* ``mbt_other_ammo``, ``mbt_ammo_error``, ``mbt_other_fire``: GP point effect fire at vehicles
+  (MBT 14.4; :mod:`~hexwar.plugins.mbt.gp_fire`).
 
 What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
 """
@@ -45,7 +47,7 @@ PLUGIN = PluginManifest(
             "grade, discharger smoke, crew losses.",
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
                 "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
-                "MBT 14.3.1",
+                "MBT 14.3.1", "MBT 14.4",
                 "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.8", "MBT 16.2", "MBT 16.3"),
 )
 
@@ -152,3 +154,31 @@ def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
     from hexwar.plugins.mbt.doctrine import fire_error
 
     return fire_error(game, side, choice)
+
+
+@hookimpl
+def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
+    """MBT 14.1.1.2: a weapon with GP lines may fire GP."""
+    from hexwar.plugins.mbt.gp_fire import GP, gp_range
+    from hexwar.plugins.mbt.state import card_of
+
+    w = card_of(game, unit).main_gun
+    if missile or w is None or gp_range(game, unit, w.name) is None:
+        return []
+    return [GP]
+
+
+@hookimpl
+def mbt_ammo_error(game: Game, firer: Unit, target: Unit, ammo: str) -> str | None:
+    from hexwar.plugins.mbt.gp_fire import ammo_error
+
+    return ammo_error(game, firer, target, ammo)
+
+
+@hookimpl
+def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: bool,
+                   target_moving: bool | None) -> list[str] | None:
+    from hexwar.plugins.mbt.gp_fire import resolve
+
+    shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving)
+    return None if shot is None else shot.effects

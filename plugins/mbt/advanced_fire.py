@@ -97,6 +97,11 @@ def ap_modifiers(game: Game, s: Situation, firer: Unit, target: Unit) -> list[Mo
         m = g["per_crew_loss"]
         mods.append(Modifier(f"firer crew losses: {losses}", m.value * losses,
                              f"MBT 14.3.1.1.4 [{m.source}]", stage=3))
+    weapon = s.firer.weapon(s.weapon)
+    if firer.state.get("temp_sup") and weapon.kind == "atgm" and not suppressed(firer):
+        ap, _gp, src = adv.temp_sup.get(weapon.cls or 2, adv.temp_sup[2])
+        mods.append(Modifier(f"firer temporarily suppressed: class {weapon.cls}", ap,
+                             f"MBT 14.3.1.1.5 [{src}]", stage=3))
     grade = grade_of(firer)
     if grade != "average":
         m = adv.grade_modifier(grade, s.range)
@@ -139,19 +144,33 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
     as many crew losses as crew knock it out; MBT 14.3.3.3: a brew-up suppresses every other
     unit in the hex."""
     for e in effects:
-        if e.endswith("compartment") and alive(u):
+        if not alive(u):
+            break
+        if e.endswith("compartment"):
             suppress(game, u, "MBT 14.3.3.1")
-            u.state["crew_losses"] = int(u.state.get("crew_losses", 0)) + 1
-            game.emit("crew_loss", unit=u.id, losses=u.state["crew_losses"], rule="MBT 14.3.3.1")
-            if u.state["crew_losses"] >= card_of(game, u).crew:
-                destroy(game, u, "KO")
-                game.emit("damage", unit=u.id, damage=dict(u.state["damage"]),
-                          destroyed="KO", rule="MBT 14.8")
+            crew_loss(game, u, "MBT 14.3.3.1")
+        elif e == "crew_loss":  # MBT 14.4.4.2.3.2
+            crew_loss(game, u, "MBT 14.4.4.2.3.2")
+        elif e == "suppress":  # MBT 14.4.4.2.2
+            suppress(game, u, "MBT 14.4.4.2.2")
+        elif e == "temp_sup" and not suppressed(u):  # MBT 14.4.4.2.1, 12.3.5
+            u.state["temp_sup"] = True
+            game.emit("suppressed", unit=u.id, marker="temporary", rule="MBT 12.3.5")
     if "BU" in effects and u.state.get("destroyed") == "BU" and u.state.get("wreck_at"):
         h = game.board.parse(str(u.state["wreck_at"]))
         for other in game.state.units.values():
             if other.id != u.id and alive(other) and other.hex == h:
                 suppress(game, other, "MBT 14.3.3.3")
+
+
+def crew_loss(game: Game, u: Unit, rule: str) -> None:
+    """One crew loss; MBT 14.8: losing the whole crew knocks the vehicle out."""
+    u.state["crew_losses"] = int(u.state.get("crew_losses", 0)) + 1
+    game.emit("crew_loss", unit=u.id, losses=u.state["crew_losses"], rule=rule)
+    if u.state["crew_losses"] >= card_of(game, u).crew:
+        destroy(game, u, "KO")
+        game.emit("damage", unit=u.id, damage=dict(u.state["damage"]), destroyed="KO",
+                  rule="MBT 14.8")
 
 
 # -- MBT 14.2.2: missiles -----------------------------------------------------------------------

@@ -6,6 +6,9 @@
   the STANDARD TERRAIN VALUES CHART; stand-in);
 * ``ap_advanced.csv``, ``ap_grade.csv``, ``ap_sights.csv``: the Advanced AP modifiers the text
   prints (MBT 14.3.1, 14.3.2);
+* ``gp_modifiers.csv``, ``gp_grade.csv``: the GP modifiers the text prints (MBT 14.4.2);
+  ``gp_crt.csv``: the GP COMBAT RESULTS TABLE (MBT 14.4.4.1), a stand-in that keeps the text's
+  example (``tools/mbt/build_advanced.py``);
 * ``vehicles.csv``: the smoke makers of the data cards and whether they are wheeled (MBT 12.6,
   15.7, 12.4.6; stand-in);
 * ``marker_costs.csv``: what terrain markers do to vehicle movement (MBT 12.4.3-12.4.6).
@@ -62,6 +65,16 @@ class AdvancedCharts:
         for row, _col, cell in tables["ap_advanced"].cells():
             self.general[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
         self._grade = tables["ap_grade"]
+        self._gp_grade = tables["gp_grade"]
+        self._gp_crt = tables["gp_crt"]
+        self.temp_sup: dict[int, tuple[int, int, str]] = {}
+        ts = tables["temp_sup"]
+        for row in ts.rows:
+            vals = dict(zip(ts.value_names, row.values, strict=True))
+            self.temp_sup[_key(row.keys[0])] = (int(vals["ap"]), int(vals["gp"]), row.sources[0])
+        self.gp: dict[str, Sourced] = {}
+        for row, _col, cell in tables["gp_modifiers"].cells():
+            self.gp[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
         self._sights = tables["ap_sights"]
         self.obstacle: dict[str, Sourced] = {}
         for row, _col, cell in tables["terrain_heights"].cells():
@@ -101,6 +114,17 @@ class AdvancedCharts:
         """MBT 14.3.1.3: the firer grade modifier at a range."""
         got = self._grade.lookup(grade=grade, range=rng)
         return Sourced(int(got.value), got.source)
+
+    def gp_grade_modifier(self, grade: str, rng: int) -> Sourced:
+        """MBT 14.4.2.4: the firer grade modifier of GP fire at a range."""
+        got = self._gp_grade.lookup(grade=grade, range=rng)
+        return Sourced(int(got.value), got.source)
+
+    def gp_thresholds(self, gp: int, defense: int) -> tuple[int, int, str]:
+        """MBT 14.4.4.1: the N and S numbers of the GP COMBAT RESULTS TABLE (clamped to its
+        edges) and their source."""
+        row = self._gp_crt.lookup_row(gp=max(1, gp), defense=max(1, defense))
+        return int(row["n"].value), int(row["s"].value), row["n"].source
 
     def sight_modifier(self, sight: str, rng: int) -> Sourced | None:
         """MBT 14.3.2: the modifier of a laser (L, C) or stereo (S) sight at a range; None for a

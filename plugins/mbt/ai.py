@@ -61,6 +61,10 @@ class MbtAI:
            missile: bool = False) -> float:
         card = card_of(game, f)
         w = card.missiles[0] if missile else card.main_gun
+        if ammo == "GP" and w is not None and not missile:  # Advanced MBT 14.4: suppression counts
+            from hexwar.plugins.mbt.gp_fire import effect_value
+
+            return effect_value(game, f, t, overwatch=overwatch)
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
         if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:

@@ -83,12 +83,17 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     card = card_of(game, f)
     weapon = card.missiles[0] if missile else card.main_gun
     assert weapon is not None and f.hex is not None and t.hex is not None
-    if ammo not in weapon.ammo:
+    other = ammo not in weapon.ammo and ammo in MbtHooks.of(game).other_ammo(f, missile)
+    if ammo not in weapon.ammo and not other:
         return f"the {weapon.name} has no {ammo} ammunition (it has {', '.join(weapon.ammo)})"
     if not sees(game, f, t, moving=moving_target):
         return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
     rng = f.hex.distance(t.hex)
-    if weapon.ammo[ammo].ap_at(rng) is None:
+    if other:  # Advanced MBT 14.4.1: GP fire has its own line and ranges
+        err = MbtHooks.of(game).ammo_error(f, t, ammo)
+        if err:
+            return err
+    elif weapon.ammo[ammo].ap_at(rng) is None:
         line = weapon.ammo[ammo]
         return (f"{t.id} at range {rng} is outside the {weapon.name} {ammo} range "
                 f"{line.min_range}-{line.max_range} (MBT 4.7.2)")
@@ -103,7 +108,9 @@ def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
     """MBT 7.4.1.2: the ammunition types of the weapon fired."""
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
-    return list(w.ammo) if w is not None else []
+    if w is None:
+        return []
+    return [*w.ammo, *MbtHooks.of(game).other_ammo(f, missile)]  # Advanced MBT 14.1.1.2: GP
 
 
 # -- MBT 7.1.2, 7.4: the situation of a shot in the game ----------------------------------------
@@ -202,11 +209,13 @@ def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
 
 def best_ammo(game: Game, f: Unit, t: Unit, *, overwatch: bool = False, missile: bool = False,
               legal_only: tuple[str, ...] = ()) -> tuple[str, float]:
-    best, best_p = "", -1.0
+    best, best_p = (legal_only[0] if legal_only else ""), -1.0
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
     assert w is not None
     for ammo in legal_only or tuple(w.ammo):
+        if ammo not in w.ammo:
+            continue  # other ammunition (Advanced GP fire) has no kill chance to compare
         if f.hex is None or t.hex is None or w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             continue
         p = kill_probability(ctx(game).charts, situation(game, f, w.name, ammo, t, overwatch=overwatch))
@@ -317,6 +326,14 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
     if doomed(t):
         game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
                     rules=["MBT 7.3.2"])
+        return None
+    if ammo not in weapon.ammo:  # Advanced MBT 14.4: GP point effect fire
+        other = MbtHooks.of(game).other_fire(f, t, ammo, overwatch=overwatch,
+                                             target_moving=target_moving)
+        if other and simultaneous:
+            t.state["pending"] = [*t.state.get("pending", []), *other]
+        elif other:
+            apply_effects(game, t, other)
         return None
     s = situation(game, f, weapon.name, ammo, t, overwatch=overwatch, target_moving=target_moving)
     assert f.hex is not None

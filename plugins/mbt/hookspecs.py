@@ -124,6 +124,27 @@ def mbt_move_costs(game: Game, unit: Unit) -> dict[Hex, int | None] | None:
     the map in this game (Advanced MBT 12.4 terrain markers). Called once per move search."""
 
 
+@hookspec
+def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> Sequence[str]:
+    """Ammunition a unit's weapon may fire beyond the AP ammunition of its card (Advanced
+    MBT 14.1.1.2: "GP" for a weapon with GP lines)."""
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def mbt_ammo_error(game: Game, firer: Unit, target: Unit, ammo: str) -> str | None:
+    """Why ``firer`` may not fire the other ammunition ``ammo`` at ``target`` (its range, its
+    line; MBT 14.4.1), or None."""
+
+
+@hookspec(firstresult=True)
+def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: bool,
+                   target_moving: bool | None) -> Sequence[str] | None:
+    """Resolve one shot of other ammunition (Advanced MBT 14.4 GP point effect fire) and return
+    its effects (``suppress``, ``crew_loss``, ``temp_sup``, ``KO``, ``BU``), applied like AP
+    damage (MBT 5.3)."""
+
+
 class MbtHooks(SystemHooks):
     """Typed calls into the ``mbt_`` hooks of one game (``MbtHooks.of(game)``)."""
 
@@ -234,3 +255,28 @@ class MbtHooks(SystemHooks):
         if hook not in self.live:
             return {}
         return dict(hook(game=self.game, unit=unit) or {})
+
+    def other_ammo(self, unit: Unit, missile: bool) -> list[str]:
+        """The other ammunition names the rules give the unit's weapon."""
+        hook = self.hook.mbt_other_ammo
+        if hook not in self.live:
+            return []
+        return [a for answer in hook(game=self.game, unit=unit, missile=missile) for a in answer]
+
+    def ammo_error(self, firer: Unit, target: Unit, ammo: str) -> str | None:
+        """A rule's reason why the other ammunition cannot be fired at the target, or None."""
+        hook = self.hook.mbt_ammo_error
+        if hook not in self.live:
+            return f"no rule fires {ammo} ammunition"
+        got = hook(game=self.game, firer=firer, target=target, ammo=ammo)
+        return None if got is None else str(got)
+
+    def other_fire(self, firer: Unit, target: Unit, ammo: str, *, overwatch: bool,
+                   target_moving: bool | None) -> list[str]:
+        """Resolve a shot of other ammunition; its effects ([] when no rule resolves it)."""
+        hook = self.hook.mbt_other_fire
+        if hook not in self.live:
+            return []
+        got = hook(game=self.game, firer=firer, target=target, ammo=ammo, overwatch=overwatch,
+                   target_moving=target_moving)
+        return list(got or [])

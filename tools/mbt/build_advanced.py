@@ -1,4 +1,5 @@
-"""Write the stand-in Advanced Game charts of MBT (``plugins/mbt/data/advanced/los_chart.csv``).
+"""Write the stand-in Advanced Game charts of MBT (``plugins/mbt/data/advanced/los_chart.csv`` and
+``gp_crt.csv``; the GP COMBAT RESULTS TABLE is described at :func:`gp_thresholds`).
 
 The LINE OF SIGHT CHART of the Game Card (MBT 13.2.1.4) is not printed in the rulebook. This
 stand-in follows the geometry of a straight line between two heights and agrees with the one
@@ -64,9 +65,40 @@ def los_chart() -> str:
 
 def write(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    p = folder / "los_chart.csv"
-    p.write_text(los_chart(), encoding="utf-8")
-    return [p]
+    out = []
+    for name, text in (("los_chart.csv", los_chart()), ("gp_crt.csv", gp_crt())):
+        p = folder / name
+        p.write_text(text, encoding="utf-8")
+        out.append(p)
+    return out
+
+
+
+# -- the GP COMBAT RESULTS TABLE (MBT 14.4.4.1), stand-in ------------------------------------------
+
+GP_FACTORS = range(1, 61)
+GP_DEFENSES = range(1, 13)
+
+
+def gp_thresholds(gp: int, defense: int) -> tuple[int, int]:
+    """(N, S): a modified roll up to N has no effect, up to S suppresses, above S is effective.
+    The stand-in weighs 3 GP factors against each point of defense; it keeps the text's example
+    (MBT 14.4.4.1: 23 against 5, a modified 72 suppresses: N 49, S 74)."""
+    d = gp - 3 * defense
+    n = max(5, min(150, 65 - 2 * d))
+    return n, n + 25
+
+
+def gp_crt() -> str:
+    out = ["# title: GP COMBAT RESULTS TABLE (MBT 14.4.4.1), stand-in: see tools/mbt/build_advanced.py",
+           "gp:band,defense:band,n:int,s:int,source,note"]
+    for g in GP_FACTORS:
+        for d in GP_DEFENSES:
+            n, s = gp_thresholds(g, d)
+            note = "holds MBT 14.4.4.1: a modified 72 suppresses" if (g, d) == (23, 5) else ""
+            top = f"{g}+" if g == GP_FACTORS[-1] else str(g)
+            out.append(f"{top},{d}{'+' if d == GP_DEFENSES[-1] else ''},{n},{s},estimated,{note}")
+    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":

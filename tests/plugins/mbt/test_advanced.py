@@ -696,3 +696,124 @@ def test_vehicle_starting_inside_a_building_15_4_5(make_game: Any) -> None:
     g.state.units["S1"].state["inb"] = True  # S1 is in a clear hex
     with pytest.raises(HexwarError, match=r"MBT 15\.4\.1\.2"):
         markers.place_markers(g)
+
+
+# -- MBT 14.4: GP point effect fire at vehicles --------------------------------------------------
+
+
+def test_mbt_69_gp_factor_14_4_1(make_game: Any) -> None:
+    """MBT-69 (MBT 14.4.1): T-80A 125mm GP at 18 hexes: 17 not moving, 9 moving."""
+    from hexwar.plugins.mbt.gp_fire import gp_factor
+
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4)], options=ADV)
+    u = g.state.units["S1"]
+    assert gp_factor(g, u, "125mm", 18, False) == 17
+    assert gp_factor(g, u, "125mm", 18, True) == 9
+
+
+def test_mbt_72_and_74_gp_defense_and_results_table() -> None:
+    """MBT-72 (MBT 14.4.3.1): T-80A GP defense 8. MBT-74 (MBT 14.4.4.1): GP 23 against 5, a
+    modified 72 suppresses (stand-in table: N < 72 <= S)."""
+    from hexwar.plugins.mbt.cards import load_cards
+
+    assert load_cards()["T-80A"].gp_defense == 8
+    n, s, _src = load_advanced().gp_thresholds(23, 5)
+    assert n < 72 <= s
+
+
+def test_mbt_78_gp_grade_14_4_2_4() -> None:
+    """MBT-78: crack at 10, 11, 20, 21: 0, +5, +5, +10; poor the same negative."""
+    a = load_advanced()
+    assert [a.gp_grade_modifier("crack", r).value for r in (10, 11, 20, 21)] == [0, 5, 5, 10]
+    assert [a.gp_grade_modifier("poor", r).value for r in (10, 11, 20, 21)] == [0, -5, -5, -10]
+
+
+def test_mbt_81_gp_at_a_moving_hull_down_vehicle_in_woods(make_game: Any) -> None:
+    """MBT-81 (MBT 14.4.2.2): -10 moving, -20 hull down, -10 woods: -40."""
+    from hexwar.plugins.mbt.gp_fire import gp_modifiers
+
+    g = make_game([("N1", "M1", "NATO", "9J4", 4), ("S1", "T-80A", "Soviet", "9J5", 1)],
+                  options=ADV, heights={"9J4": 1}, terrain={"9J5": "woods"})
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    t.state["order"] = "M"
+    mods = gp_modifiers(g, f, t, overwatch=False, target_moving=True)
+    assert sorted(m.rule.split(" [")[0] for m in mods) == [
+        "MBT 14.4.2.2.2", "MBT 14.4.2.2.3", "MBT 14.4.2.2.4"]
+    assert sum(m.value for m in mods) == -40
+
+
+def test_mbt_70_modified_roll_and_mbt_75_effective_results(make_game: Any, dice_faces: Any) -> None:
+    """MBT-70 (MBT 14.4.2): the net modifier is added to the roll. MBT-75 (MBT 14.4.4.2.3):
+    M1 105mm "EF=KNK OUT if GP DEF=1-5": defense 5 knocked out, 6 not; an effective result on an
+    open vehicle is a crew loss and suppression, on a buttoned one suppression."""
+    from hexwar.plugins.mbt.gp_fire import explosive_result, resolve
+
+    g = make_game([("N1", "M1", "NATO", "9J4", 4), ("S1", "T-80A", "Soviet", "9J6", 1)],
+                  options=ADV)
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    assert explosive_result(g, f, "105mm", 5) == "KO"
+    assert explosive_result(g, f, "105mm", 6) is None
+    f.state["grade"] = "average"
+    f.state["crew_losses"] = 1  # -10 (MBT 14.4.2.1.2)
+    f.state["order"] = "F"
+    g.dice.force(*dice_faces(99))
+    shot = resolve(g, f, t, overwatch=False, target_moving=False)
+    assert shot is not None and shot.net == -10
+    report = [e for e in g.log.for_side(None) if e.get("what") == "GP point effect fire"][-1]
+    assert report["modified"] == 99 - 10 and report["roll"] == 99
+    assert report["modified"] > shot.s  # GP 25 against 8 (stand-in): S is 88
+    assert shot.result == "EF" and shot.effects == ["crew_loss", "suppress"]  # the T-80A is open
+    t.state["open"] = False
+    f.state["crew_losses"] = 0
+    g.dice.force(*dice_faces(100))
+    shot = resolve(g, f, t, overwatch=False, target_moving=False)
+    assert shot is not None
+    assert shot.result == "EF" and shot.effects == ["suppress"]
+
+
+def test_gp_is_an_ammunition_only_in_the_advanced_game(make_game: Any, run: Any,
+                                                       dice_faces: Any) -> None:
+    """MBT 14.1.1.2: GP is declared as the ammunition; its results wait for the end of a
+    simultaneous step (MBT 5.3) and then suppress (MBT 14.4.4.2.2)."""
+    from hexwar.plugins.mbt.fire import ammo_options, commit_pending, resolve_shot
+
+    units = [("N1", "M1", "NATO", "9J4", 4), ("S1", "T-80A", "Soviet", "9J6", 1)]
+    basic = make_game(units)
+    assert "GP" not in ammo_options(basic, basic.state.units["N1"])
+    g = make_game(units, options=ADV)
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    assert "GP" in ammo_options(g, f)
+    f.state["order"] = "F"
+    t.state["open"] = False
+    g.dice.force(*dice_faces(100))
+    run(resolve_shot(g, f, t, "GP", overwatch=False, simultaneous=True), lambda d: d.options[0])
+    assert t.state["pending"] == ["suppress"] and not suppression.suppressed(t)
+    commit_pending(g)
+    assert t.state["suppressed"] == "ON"
+
+
+def test_temporary_suppression_12_3_5(make_game: Any, dice_faces: Any) -> None:
+    """MBT 14.4.4.2.1: no effect on a unit whose missile is in flight gives temporary
+    suppression; MBT 14.3.1.1.5: its missile shot then takes the class modifier."""
+    from hexwar.plugins.mbt.gp_fire import resolve
+
+    g = make_game([("N1", "M1", "NATO", "9J4", 4), ("S1", "T-80A", "Soviet", "9J20", 1)],
+                  options=ADV)
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    data(g)["atgm"] = [{"firer": "S1", "target": "N1", "initial": "9J4"}]
+    f.state["order"] = "F"
+    g.dice.force(*dice_faces(1))
+    shot = resolve(g, f, t, overwatch=False, target_moving=False)
+    assert shot is not None and shot.result == "N" and shot.effects == ["temp_sup"]
+    apply_effects(g, t, shot.effects)
+    assert t.state["temp_sup"] and not suppression.suppressed(t)
+    weapon = ctx(g).cards["T-80A"].missiles[0]
+    s = situation(g, t, weapon.name, "ATGM", f)
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, t, f)}
+    assert got["MBT 14.3.1.1.5"] < 0
+    run_markers = advanced_markers_phase(g)
+    try:
+        next(run_markers)
+    except StopIteration:
+        pass
+    assert not t.state["temp_sup"]  # MBT 16.3.1

@@ -32,6 +32,12 @@ def test_disclosed_line_of_the_los_chart_is_cited() -> None:
     assert others and all(x.source == "estimated" for x in others)
 
 
+def test_gp_results_table_keeps_the_printed_example() -> None:
+    """MBT 14.4.4.1: 23 GP factors against a defense of 5, a modified 72 suppresses."""
+    n, s, src = load_advanced().gp_thresholds(23, 5)
+    assert n < 72 <= s and src == "estimated"
+
+
 def test_printed_modifiers_are_cited() -> None:
     g = load_advanced().general
     assert {k: (v.value, v.source) for k, v in g.items()} == {
