@@ -792,7 +792,7 @@ def test_gp_is_an_ammunition_only_in_the_advanced_game(make_game: Any, run: Any,
     assert t.state["suppressed"] == "ON"
 
 
-def test_temporary_suppression_12_3_5(make_game: Any, dice_faces: Any) -> None:
+def test_temporary_suppression_12_3_5(make_game: Any, dice_faces: Any, run: Any) -> None:
     """MBT 14.4.4.2.1: no effect on a unit whose missile is in flight gives temporary
     suppression; MBT 14.3.1.1.5: its missile shot then takes the class modifier."""
     from hexwar.plugins.mbt.gp_fire import resolve
@@ -811,9 +811,5 @@ def test_temporary_suppression_12_3_5(make_game: Any, dice_faces: Any) -> None:
     s = situation(g, t, weapon.name, "ATGM", f)
     got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, t, f)}
     assert got["MBT 14.3.1.1.5"] < 0
-    run_markers = advanced_markers_phase(g)
-    try:
-        next(run_markers)
-    except StopIteration:
-        pass
+    run(advanced_markers_phase(g), lambda d: d.options[0])
     assert not t.state["temp_sup"]  # MBT 16.3.1
