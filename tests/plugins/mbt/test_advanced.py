@@ -813,3 +813,19 @@ def test_temporary_suppression_12_3_5(make_game: Any, dice_faces: Any, run: Any)
     assert got["MBT 14.3.1.1.5"] < 0
     run(advanced_markers_phase(g), lambda d: d.options[0])
     assert not t.state["temp_sup"]  # MBT 16.3.1
+
+
+@pytest.mark.slow
+def test_ai_beats_the_random_player_from_both_sides_in_the_advanced_game() -> None:
+    """The AI makes legal Advanced decisions and wins most games against random play, as NATO
+    and as the Soviets (fixed seeds: the same games every run)."""
+    from hexwar.core.engine.controllers import RandomController
+
+    wins = 0
+    for seed, ai_side in ((11, "NATO"), (12, "NATO"), (13, "Soviet"), (14, "Soviet")):
+        g = core_make_game("mbt:advanced-a", seed=seed)
+        ctl = {s: MbtAI(s, seed) if s == ai_side else RandomController(s, seed)
+               for s in ("NATO", "Soviet")}
+        result = g.play(ctl)
+        wins += result.winner == ai_side
+    assert wins >= 3
