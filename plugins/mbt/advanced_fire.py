@@ -28,6 +28,7 @@ from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
 from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.initiative import side_order
+from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
 from hexwar.plugins.mbt.state import (
     MOVING_ORDERS,
@@ -155,7 +156,8 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
             suppress(game, u, "MBT 14.4.4.2.2")
         elif e == "temp_sup" and not suppressed(u):  # MBT 14.4.4.2.1, 12.3.5
             u.state["temp_sup"] = True
-            game.emit("suppressed", unit=u.id, marker="temporary", rule="MBT 12.3.5")
+            game.emit("suppressed", visible_to=seen_by(game, [u]), unit=u.id, marker="temporary",
+                      rule="MBT 12.3.5")
     if "BU" in effects and u.state.get("destroyed") == "BU" and u.state.get("wreck_at"):
         h = game.board.parse(str(u.state["wreck_at"]))
         for other in game.state.units.values():
@@ -166,7 +168,8 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
 def crew_loss(game: Game, u: Unit, rule: str) -> None:
     """One crew loss; MBT 14.8: losing the whole crew knocks the vehicle out."""
     u.state["crew_losses"] = int(u.state.get("crew_losses", 0)) + 1
-    game.emit("crew_loss", unit=u.id, losses=u.state["crew_losses"], rule=rule)
+    game.emit("crew_loss", visible_to=seen_by(game, [u]), unit=u.id,
+              losses=u.state["crew_losses"], rule=rule)
     if u.state["crew_losses"] >= card_of(game, u).crew:
         destroy(game, u, "KO")
         game.emit("damage", unit=u.id, damage=dict(u.state["damage"]), destroyed="KO",
@@ -210,7 +213,8 @@ def atgm_announce_phase(game: Game) -> Step:
                 and fire_error(game, m, t, "ATGM", orders=("ATGM",), missile=True) is None)]
             for f in firers:
                 mark_fired(game, f)
-                game.emit("atgm_announced", firer=f.id, target=t.id, rule="MBT 11.3.3")
+                game.emit("atgm_announced", visible_to=seen_by(game, [f]), firer=f.id, target=t.id,
+                          rule="MBT 11.3.3")
             for f in firers:
                 if going_to_move(t):
                     assert t.hex is not None
@@ -274,8 +278,9 @@ def missile_race(game: Game, u: Unit, path: list[tuple[Hex, int]]) -> Step:
             if flown >= f.hex.distance(path[pos][0]) or pos == len(path) - 1:
                 break
             pos += 1
-        game.emit("atgm_race", firer=f.id, target=u.id, speed=speed, entered=entered,
-                  at=game.board.label(path[pos][0]), outcome=outcome, rule="MBT 14.2.2.2.4")
+        game.emit("atgm_race", visible_to=seen_by(game, [f, u]), firer=f.id, target=u.id,
+                  speed=speed, entered=entered, at=game.board.label(path[pos][0]),
+                  outcome=outcome, rule="MBT 14.2.2.2.4")
         if outcome == "hit":
             yield from resolve_shot(game, f, u, "ATGM", overwatch=False, simultaneous=False,
                                     missile=True, target_moving=True)

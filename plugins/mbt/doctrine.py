@@ -23,6 +23,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.state import Unit
+from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.state import alive, can_move, data
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ def abandon(game: Game, u: Unit) -> None:
         orgs[g] = [i for i in orgs[g] if i != u.id]
         u.state["abandoned"] = True
         u.state["order"] = None
-        game.emit("abandoned", unit=u.id, organization=g, strength=len(orgs[g]), rule="MBT 13.4.2.5")
+        game.emit("abandoned", visible_to=seen_by(game, [u]), unit=u.id, organization=g,
+                  strength=len(orgs[g]), rule="MBT 13.4.2.5")
 
 
 def before_move(game: Game, u: Unit) -> None:

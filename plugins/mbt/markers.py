@@ -29,6 +29,7 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.errors import DataError
 from hexwar.core.hexgrid import Hex
 from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.state import card_of, ctx, data
 
 if TYPE_CHECKING:
@@ -120,7 +121,8 @@ def unit_moved(game: Game, u: Unit) -> None:
     label = game.board.label(u.hex)
     if markers(game).get(label) == "wire" and card_of(game, u).kind == "vehicle":
         del markers(game)[label]
-        game.emit("wire_destroyed", hex=label, unit=u.id, rule="MBT 12.4.6")
+        game.emit("wire_destroyed", visible_to=seen_by(game, [u]), hex=label, unit=u.id,
+                  rule="MBT 12.4.6")
     if u.state.get("inb") and u.state.get("inb_hex") != label:
         u.state["inb"] = False
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.state import alive, card_of, data
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ def discharge(game: Game, u: Unit) -> None:
     u.state["ds_used"] = True
     label = game.board.label(u.hex)
     data(game).setdefault("smoke_ds", {})[u.id] = label
-    game.emit("smoke_discharged", unit=u.id, hex=label, rule="MBT 12.6.3")
+    game.emit("smoke_discharged", visible_to=seen_by(game, [u]), unit=u.id, hex=label,
+              rule="MBT 12.6.3")
 
 
 def covered(game: Game, u: Unit) -> bool:
@@ -105,8 +107,8 @@ def lay_smoke(game: Game, u: Unit, hexes: list[str]) -> None:
     markers = smoke_markers(game)
     for lab in hexes:
         markers[lab] = "ON"
-    game.emit("exhaust_smoke", unit=u.id, hexes=list(hexes), uses=u.state["ex_used"],
-              rule="MBT 15.7.3")
+    game.emit("exhaust_smoke", visible_to=seen_by(game, [u]), unit=u.id, hexes=list(hexes),
+              uses=u.state["ex_used"], rule="MBT 15.7.3")
 
 
 def smoke_hexes_on_line(game: Game, a: Hex, b: Hex) -> int:

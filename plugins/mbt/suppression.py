@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from hexwar.core.engine.state import Unit
+from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.state import alive, card_of
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def suppress(game: Game, u: Unit, rule: str) -> None:
         return
     u.state["suppressed"] = "ON"
     u.state["temp_sup"] = False
-    game.emit("suppressed", unit=u.id, marker="ON", rule=rule)
+    game.emit("suppressed", visible_to=seen_by(game, [u]), unit=u.id, marker="ON", rule=rule)
 
 
 def movement_allowance(game: Game, u: Unit, allowance: Fraction) -> Fraction | None:

@@ -829,3 +829,34 @@ def test_ai_beats_the_random_player_from_both_sides_in_the_advanced_game() -> No
         result = g.play(ctl)
         wins += result.winner == ai_side
     assert wins >= 3
+
+
+def test_advanced_events_reach_only_sides_that_see_the_unit() -> None:
+    """MBT 6.1, 13.1: suppression, crew losses, smoke laid, missiles raced, stragglers: a side
+    hears of them only for its own units and for enemy units it sees at that moment."""
+    from hexwar.plugins.mbt.sighting import seen_by_side
+
+    kinds = {"suppressed", "crew_loss", "smoke_discharged", "exhaust_smoke", "atgm_race",
+             "abandoned", "wire_destroyed", "atgm_announced"}
+    leaks: list[str] = []
+    counted: dict[str, int] = {}
+    for seed in (1, 2, 3):
+        g = core_make_game("mbt:advanced-a", seed=seed)
+        real_emit = g.emit
+
+        def emit(type: str, *, visible_to: Any = None, _g: Any = g, _emit: Any = real_emit,
+                 **payload: Any) -> None:
+            if type in kinds:
+                counted[type] = counted.get(type, 0) + 1
+                ids = [payload[k] for k in ("unit", "firer", "target") if k in payload]
+                for side in (visible_to if visible_to is not None else _g.state.sides):
+                    for uid in ids:
+                        u = _g.state.units[uid]
+                        if u.side != side and not seen_by_side(_g, side, u):
+                            leaks.append(f"{side} hears {type} of unseen {uid}")
+            _emit(type, visible_to=visible_to, **payload)
+
+        g.emit = emit  # type: ignore[method-assign]
+        g.play({s: MbtAI(s, seed) for s in ("NATO", "Soviet")})
+    assert counted.get("suppressed") and counted.get("exhaust_smoke")
+    assert leaks == []
