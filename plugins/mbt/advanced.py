@@ -11,8 +11,9 @@ Advanced rules; each hook is a thin call into the module of its rule:
   :mod:`~hexwar.plugins.mbt.advanced_orders`);
 * ``mbt_movement_allowance``: half for a suppressed vehicle (MBT 12.3.3.1;
   :mod:`~hexwar.plugins.mbt.suppression`);
-* ``mbt_shot_situation``, ``mbt_ap_modifiers``, ``mbt_after_damage``: hull down, the Advanced AP
-  modifiers and damage effects (MBT 12.2.2, 13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`);
+* ``mbt_shot_situation``, ``mbt_ap_modifiers``, ``mbt_after_damage``, ``mbt_fire_steps``: hull
+  down, the Advanced AP modifiers, damage effects, reactive armour and crew hits (MBT 12.2.2,
+  13.2.2, 14.3; :mod:`~hexwar.plugins.mbt.advanced_fire`);
 * ``mbt_stacking_unlimited``: any number of a side's units in a hex (MBT 12.2);
 * ``mbt_unit_moved``, ``mbt_fire_options``, ``mbt_fire_error``: Soviet doctrine organizations move
   and fire together (MBT 13.4; :mod:`~hexwar.plugins.mbt.doctrine`);
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.hexgrid import Hex
-    from hexwar.plugins.mbt.ap_fire import Situation
+    from hexwar.plugins.mbt.ap_fire import FireEdit, Situation
 
 PLUGIN = PluginManifest(
     name="mbt.advanced", system="mbt", kind="rule",
@@ -49,7 +50,8 @@ PLUGIN = PluginManifest(
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
                 "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
                 "MBT 14.3.1", "MBT 14.3.2", "MBT 14.4", "MBT 15.7", "MBT 12.9",
-                "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.8", "MBT 16.2", "MBT 16.3"),
+                "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.3.3.4.1", "MBT 14.3.4", "MBT 14.8",
+                "MBT 16.2", "MBT 16.3"),
 )
 
 __all__ = ["PLUGIN"]
@@ -183,3 +185,11 @@ def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: 
 
     shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving)
     return None if shot is None else shot.effects
+
+
+@hookimpl
+def mbt_fire_steps(game: Game) -> list[FireEdit]:
+    """MBT 14.3.4 reactive armour, MBT 14.3.3.4.1 crew losses of open vehicles."""
+    from hexwar.plugins.mbt.advanced_fire import fire_steps
+
+    return fire_steps()

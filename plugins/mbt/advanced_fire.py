@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import Edit
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
 from hexwar.plugins.mbt.advanced_sighting import hull_down
@@ -44,7 +45,7 @@ from hexwar.plugins.mbt.suppression import suppress, suppressed
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
-    from hexwar.plugins.mbt.ap_fire import Situation
+    from hexwar.plugins.mbt.ap_fire import FireContext, FireEdit, HitResult, ShotResult, Situation
 
 WRECK_STACKING = 2  # MBT 12.2.1
 THERMAL_RANGE = 20  # MBT 14.3.2 (T)
@@ -129,12 +130,61 @@ def shot_situation(game: Game, s: Situation, firer: Unit, target: Unit) -> None:
     buildings replace the hex's terrain; MBT 12.2.2 a crowded hex is clear for fire."""
     hd, _rule = hull_down(game, firer, target)
     s.hull_down = hd
+    s.target_open = bool(target.state.get("open", True))
+    reactive = target.state.get("reactive")
+    s.target_reactive = str(reactive) if reactive in REACTIVE else None
     assert target.hex is not None
     replaced = markers.target_terrain(game, target)  # MBT 12.4.1.2, 14.3.1.2
     if replaced is not None:
         s.target_terrain = replaced
     if stacking_points(game, target.hex) > STACKING_LIMIT:
         s.target_terrain = ("clear",)
+
+
+# -- MBT 14.3.3.4, 14.3.4: steps of the AP fire procedure ------------------------------------------
+
+REACTIVE = ("heavy", "light")
+REACTIVE_LOCATIONS = frozenset({"TF", "TS", "HS"})  # MBT 14.3.4.1-14.3.4.2
+LIGHT_REACTIVE_BONUS = 80  # MBT 14.3.4.2
+OPEN_CREW_LOCATIONS = frozenset({"TT", "HD"})  # MBT 14.3.3.4.1
+
+
+def step_reactive_armor(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
+    """MBT 14.3.4: against CE ammunition at TF, TS or HS, heavy reactive armour stops the hit,
+    light reactive armour adds 80 to the armour basis; KE ammunition ignores both."""
+    s = shot.situation
+    if s.target_reactive is None or hit.location not in REACTIVE_LOCATIONS:
+        return
+    line = s.firer.weapon(s.weapon).ammo_line(s.ammo)
+    if line.energy != "CE" or hit.armor is None:
+        return
+    if s.target_reactive == "heavy":
+        hit.penetrated, hit.done = False, True
+        hit.rules.append("MBT 14.3.4.1")
+    else:
+        hit.armor += LIGHT_REACTIVE_BONUS
+        hit.rules.append("MBT 14.3.4.2")
+
+
+def step_open_crew_hit(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
+    """MBT 14.3.3.4.1: a hit at TT or HD of an open vehicle that fails to penetrate costs one crew
+    loss (run before the penetration step, which ends the hit when it fails)."""
+    s = shot.situation
+    if not s.target_open or hit.location not in OPEN_CREW_LOCATIONS or hit.armor is None:
+        return
+    pv = s.firer.weapon(s.weapon).ammo_line(s.ammo).pv_at(s.range)
+    if pv is None or pv < hit.armor:
+        hit.effect = "crew_loss"
+        hit.rules.append("MBT 14.3.3.4.1")
+
+
+def fire_steps() -> list[FireEdit]:
+    """The Advanced Game's edits of the AP fire procedure (``mbt_fire_steps``)."""
+    return [
+        Edit("insert_after", "armor", "reactive_armor", step_reactive_armor, rule="MBT 14.3.4"),
+        Edit("insert_before", "penetration", "open_crew_hit", step_open_crew_hit,
+             rule="MBT 14.3.3.4.1"),
+    ]
 
 
 # -- MBT 14.3.3, 14.8: damage effects ----------------------------------------------------------

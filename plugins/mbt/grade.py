@@ -1,4 +1,5 @@
-"""MBT 12.7 Grade and MBT 12.8 Military Organizations (officers), as unit status.
+"""MBT 12.7 Grade and MBT 12.8 Military Organizations (officers), as unit status (and the checks of
+the other Advanced unit status a scenario may give: reactive armour, MBT 14.3.4).
 
 A scenario gives a unit its grade and the officer it carries in the unit's ``state``:
 ``state = { grade = "crack", officer = "CO", organization = "A-1st" }``. Grade is ``poor``,
@@ -40,6 +41,9 @@ def state_problems(state: Any) -> list[str]:
     o = state.get("officer")
     if o is not None and o not in OFFICERS:
         out.append(f"officer {o!r} is not one of {', '.join(OFFICERS)} (MBT 12.8.2)")
+    ra = state.get("reactive")
+    if ra is not None and ra not in ("heavy", "light"):
+        out.append(f"reactive armour {ra!r} is not heavy or light (MBT 14.3.4)")
     org = state.get("organization")
     if org is not None and not isinstance(org, str):
         out.append(f"organization {org!r} is not a name (MBT 12.8)")

@@ -860,3 +860,68 @@ def test_advanced_events_reach_only_sides_that_see_the_unit() -> None:
         g.play({s: MbtAI(s, seed) for s in ("NATO", "Soviet")})
     assert counted.get("suppressed") and counted.get("exhaust_smoke")
     assert leaks == []
+
+
+# -- MBT 14.3.3.4, 14.3.4: non-penetrating hits and reactive armour ------------------------------
+
+
+def _hit(make_game: Any, ammo: str, location: str, **state: Any) -> tuple[Any, Any, Any]:
+    from hexwar.plugins.mbt.ap_fire import step_armor
+
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J5", 1)],
+                  options=ADV)
+    t = g.state.units["N1"]
+    t.state.update(state)
+    s = situation(g, g.state.units["S1"], "125mm", ammo, t)
+    shot = ShotResult(s)
+    hit = HitResult(n=1, angle="Above" if location in ("TT", "HD") else "Front", location=location)
+    fc = FireContext(ctx(g).charts, _Dice())
+    step_armor(fc, shot, hit)
+    return fc, shot, hit
+
+
+def test_mbt_61_reactive_armour_14_3_4(make_game: Any) -> None:
+    """MBT-61: CE at TF on heavy reactive armour never penetrates; light adds 80; KE ignores it;
+    a CE hit at HF ignores it (only TF, TS, HS)."""
+    from hexwar.plugins.mbt.advanced_fire import step_reactive_armor
+
+    fc, shot, hit = _hit(make_game, "HEAT", "TF", reactive="heavy")
+    step_reactive_armor(fc, shot, hit)
+    assert hit.done and hit.penetrated is False and "MBT 14.3.4.1" in hit.rules
+    fc, shot, hit = _hit(make_game, "HEAT", "TF", reactive="light")
+    before = hit.armor
+    step_reactive_armor(fc, shot, hit)
+    assert before is not None and hit.armor == before + 80
+    for ammo, loc in (("APFSDS", "TF"), ("HEAT", "HF")):
+        fc, shot, hit = _hit(make_game, ammo, loc, reactive="heavy")
+        before = hit.armor
+        step_reactive_armor(fc, shot, hit)
+        assert hit.armor == before and not hit.done
+
+
+def test_mbt_62_non_penetrating_tt_hit_on_an_open_vehicle_14_3_3_4_1(make_game: Any) -> None:
+    """MBT-62: a TT hit that fails to penetrate costs an open vehicle one crew loss; a buttoned
+    one nothing."""
+    from hexwar.plugins.mbt.advanced_fire import step_open_crew_hit
+    from hexwar.plugins.mbt.ap_fire import step_penetration
+
+    fc, shot, hit = _hit(make_game, "APFSDS", "TT", open=True)
+    assert hit.armor is not None
+    hit.armor = 999  # a hit that cannot penetrate
+    step_open_crew_hit(fc, shot, hit)
+    step_penetration(fc, shot, hit)
+    assert hit.effect == "crew_loss" and hit.done and "MBT 14.3.3.4.1" in hit.rules
+    fc, shot, hit = _hit(make_game, "APFSDS", "TT", open=False)
+    hit.armor = 999
+    step_open_crew_hit(fc, shot, hit)
+    assert hit.effect == "none"
+
+
+def test_advanced_fire_procedure_has_the_advanced_steps(make_game: Any) -> None:
+    """The Advanced Game's edits are in the game's fire procedure, the Basic Game's has none."""
+    g = make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV)
+    names = list(ctx(g).fire.names)
+    assert "reactive_armor" in names and "open_crew_hit" in names
+    assert names.index("open_crew_hit") < names.index("penetration")
+    basic = make_game([("N1", "M1", "NATO", "9J1", 4)])
+    assert "reactive_armor" not in list(ctx(basic).fire.names)
