@@ -43,6 +43,13 @@ def advanced_validator(game: Game, u: Unit) -> Any:
                 return f"{u.id} is not a vehicle: only vehicles take OR orders (MBT 13.3)"
             return (f"{u.id} sights no enemy leg or towed unit it could overrun "
                     "(MBT 14.7.1.2)")
+        locked = u.state.get("marker_locked")  # optional MBT 21.1.2 (rules/command_control.py)
+        if locked:
+            from hexwar.plugins.mbt.rules.command_control import marker_of
+
+            if marker_of(str(choice), locked) != locked:
+                return (f"{u.id} keeps its {locked} marker: changing it costs a command point "
+                        "(MBT 21.1.2)")
         err = order_error(game, u, str(choice))
         return err or basic(choice)
 

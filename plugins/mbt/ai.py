@@ -194,6 +194,20 @@ class MbtAI:
                 return uid
         return "done"
 
+    def _on_swaps(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Optional MBT 21.1.2: spend command points on the units whose marker is of the wrong
+        kind: a move marker on a unit that sighted an enemy, a fire marker on one that did not."""
+        game = view.game
+        sighted = data(game).get("sighted", {})
+        want: set[str] = set()
+        for uid in d.context.get("units", []):
+            u = game.state.units[uid]
+            sees_enemy = bool(sighted.get(uid))
+            if (u.state.get("marker_locked") == "move") == sees_enemy:
+                want.add(uid)
+        best: list[str] = max((o for o in options if set(o) <= want), key=len, default=[])
+        return best
+
     def _on_exhaust(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 15.7: lay the longest track of exhaust smoke behind a vehicle that moved
         within 15 hexes of a known enemy."""
