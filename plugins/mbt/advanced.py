@@ -132,10 +132,13 @@ def mbt_unit_moved(game: Game, unit: Unit) -> None:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
-    """MBT 12.4: the terrain markers are on the map from the set-up on."""
+    """MBT 12.4: the terrain markers are on the map from the set-up on; MBT Scenario One B.3:
+    the "Chance" conditions are rolled before it."""
+    from hexwar.plugins.mbt.advanced_sighting import roll_chance
     from hexwar.plugins.mbt.markers import place_markers
 
     place_markers(game)
+    roll_chance(game)
 
 
 @hookimpl

@@ -24,7 +24,7 @@ from hexwar.core.hexgrid import Hex
 from hexwar.core.kit import Edit
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
-from hexwar.plugins.mbt.advanced_sighting import hull_down
+from hexwar.plugins.mbt.advanced_sighting import NO_LASER, hull_down, visibility
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
 from hexwar.plugins.mbt.grade import grade_of
@@ -82,9 +82,12 @@ def ap_modifiers(game: Game, s: Situation, firer: Unit, target: Unit) -> list[Mo
         mods.append(Modifier(f"through other smoke: {what}", m.value * (ds + hexes),
                              f"MBT 14.3.1.1.1 [{m.source}]", stage=3))
     best: tuple[int, str, str] | None = None
+    fog = visibility(game) in NO_LASER
     for sight in sights:
         if sight in ("L", "C") and (ds or (hexes and sight == "L")):
             continue  # MBT 14.3.2: no laser through smoke (C: none through discharger smoke)
+        if sight == "L" and fog:
+            continue  # MBT 14.3.2: no laser sight in fog or blowing snow (C works there)
         got = adv.sight_modifier(sight, s.range)
         if got is not None and (best is None or got.value > best[0]):
             best = (got.value, sight, got.source)

@@ -24,12 +24,15 @@ from hexwar.core.hexgrid import Hex, in_arc, trace
 from hexwar.core.kit import StashKey
 from hexwar.plugins.mbt.advanced_tables import AdvancedCharts, load_advanced
 from hexwar.plugins.mbt.markers import marker_at, sight_terrain
-from hexwar.plugins.mbt.state import card_of, ctx
+from hexwar.plugins.mbt.state import card_of, ctx, data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 CONDITIONS = ("Day", "Dusk", "Moonlight", "Night")  # MBT 13.1.1 (the chart's lines)
+#: MBT 13.1.1: fog and blowing snow read the chart's "Night/Fog/Blowing Snow" line
+CHART_LINE = {"Fog": "Night", "Blowing Snow": "Night"}
+NO_LASER = ("Fog", "Blowing Snow")  # MBT 14.3.2 (L, D): lasers do not work in these
 
 
 @dataclass(frozen=True)
@@ -52,9 +55,39 @@ def special(game: Game) -> dict[str, Any]:
     return raw if isinstance(raw, dict) else {}
 
 
+def visibility(game: Game) -> str:
+    """MBT 13.1.1: the visibility of this game: the scenario's ``[special] conditions`` (Day if it
+    says none), or what the Scenario One "Chance" roll gave (``conditions = "chance"``)."""
+    rolled = data(game).get("conditions")
+    if rolled:
+        return str(rolled)
+    got = str(special(game).get("conditions", "Day"))
+    return "Day" if got == "chance" else got
+
+
 def condition(game: Game) -> str:
-    """MBT 13.1.1: the scenario's conditions (``[special] conditions``), Day if it says none."""
-    return str(special(game).get("conditions", "Day"))
+    """MBT 13.1.1: the SIGHTING RANGES CHART line of the game's visibility."""
+    v = visibility(game)
+    return CHART_LINE.get(v, v)
+
+
+def roll_chance(game: Game) -> None:
+    """MBT Scenario One B.3 "Chance": one die for the ground, one for the visibility, before the
+    set-up; the result is public. The ground is recorded only (its effects are optional rules)."""
+    if special(game).get("conditions") != "chance" or data(game).get("conditions"):
+        return
+    from hexwar.core.tables import TableSet
+    from hexwar.plugins.mbt.advanced_tables import ADVANCED
+
+    table = TableSet.load_dir(ADVANCED)["chance"]
+    w = game.dice.d10("MBT Scenario One B.3 ground conditions")
+    v = game.dice.d10("MBT Scenario One B.3 visibility")
+    weather = str(table.value("weather", die=w))
+    vis = str(table.value("visibility", die=v))
+    data(game)["ground"] = weather
+    data(game)["conditions"] = vis
+    game.emit("conditions", ground=weather, visibility=vis, rolls=[w, v],
+              rule="MBT Scenario One B.3")
 
 
 def charts() -> AdvancedCharts:

@@ -128,9 +128,10 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
     schemas: dict[str, Any] = {
         "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
         "setup": {"depth": IntRange(1, 1000)},
-        # MBT 13.1.1 conditions, MBT 10.2.2 terrain heights (Advanced Game)
+        # MBT 13.1.1 conditions (or MBT Scenario One B.3 "chance"), MBT 10.2.2 terrain heights
         "special": {"tables": files, "cards": files,
-                    "conditions": OneOf(("Day", "Dusk", "Moonlight", "Night")),
+                    "conditions": OneOf(("Day", "Dusk", "Moonlight", "Night", "Fog",
+                                         "Blowing Snow", "chance")),
                     "heights": MapOf(IntRange(-10, 20)),
                     # MBT 12.4 terrain markers (placement is checked on the board, markers.py)
                     "markers": [MapOf(str, keys=("hex", "kind"))]},

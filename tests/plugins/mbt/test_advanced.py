@@ -925,3 +925,22 @@ def test_advanced_fire_procedure_has_the_advanced_steps(make_game: Any) -> None:
     assert names.index("open_crew_hit") < names.index("penetration")
     basic = make_game([("N1", "M1", "NATO", "9J1", 4)])
     assert "reactive_armor" not in list(ctx(basic).fire.names)
+
+
+def test_scenario_one_chance_conditions(make_game: Any) -> None:
+    """MBT Scenario One B.3: one die for the ground, one for visibility (9: Mud c, 10: Blowing
+    Snow); blowing snow reads the chart's Night/Fog/Blowing Snow line (MBT 13.1.1) and stops laser
+    sights (MBT 14.3.2)."""
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "T-72M1", "Soviet", "9J12", 1)],
+                  options=ADV, special='conditions = "chance"')
+    assert data(g)["conditions"] in ("Day", "Dusk", "Moonlight", "Night", "Fog", "Blowing Snow")
+    del data(g)["conditions"]
+    g.dice.force(9, 10)
+    adv.roll_chance(g)
+    assert (data(g)["ground"], data(g)["conditions"]) == ("Mud c", "Blowing Snow")
+    assert adv.condition(g) == "Night"
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    s = situation(g, f, "105mm", "APDS", t)
+    assert not any(m.rule.startswith("MBT 14.3.2") for m in ap_modifiers(g, s, f, t))
+    data(g)["conditions"] = "Day"
+    assert any(m.rule.startswith("MBT 14.3.2") for m in ap_modifiers(g, s, f, t))
