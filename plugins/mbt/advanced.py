@@ -20,7 +20,8 @@ Advanced rules; each hook is a thin call into the module of its rule:
 * ``hexwar_setup_game``, ``mbt_move_costs`` (and ``mbt_unit_moved``): terrain markers and vehicles
   inside buildings (MBT 12.4, 15.4.5; :mod:`~hexwar.plugins.mbt.markers`);
 * ``mbt_other_ammo``, ``mbt_ammo_error``, ``mbt_other_fire``: GP point effect fire at vehicles
-  (MBT 14.4; :mod:`~hexwar.plugins.mbt.gp_fire`).
+  (MBT 14.4; :mod:`~hexwar.plugins.mbt.gp_fire`);
+* ``hexwar_los_rules`` (tryfirst): the Advanced line of sight for ``hexwar los`` and drawings.
 
 What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
 """
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.hexgrid import Hex
+    from hexwar.core.los import LosRules
     from hexwar.plugins.mbt.ap_fire import FireEdit, Situation
 
 PLUGIN = PluginManifest(
@@ -196,3 +198,11 @@ def mbt_fire_steps(game: Game) -> list[FireEdit]:
     from hexwar.plugins.mbt.advanced_fire import fire_steps
 
     return fire_steps()
+
+
+@hookimpl(tryfirst=True)
+def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
+    """MBT 13.2.1 for the table-side views of an Advanced game (``hexwar los``, drawings)."""
+    from hexwar.plugins.mbt.advanced_sighting import AdvancedLos
+
+    return AdvancedLos() if game is not None else None

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex, in_arc, trace
 from hexwar.core.kit import StashKey
+from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
 from hexwar.plugins.mbt.advanced_tables import AdvancedCharts, load_advanced
 from hexwar.plugins.mbt.markers import marker_at, sight_terrain
 from hexwar.plugins.mbt.state import card_of, ctx, data
 
 if TYPE_CHECKING:
+    from hexwar.core.board import Board
     from hexwar.core.engine.game import Game
 
 CONDITIONS = ("Day", "Dusk", "Moonlight", "Night")  # MBT 13.1.1 (the chart's lines)
@@ -238,3 +240,35 @@ def hull_down(game: Game, firer: Unit, target: Unit) -> tuple[bool, str]:
     if s.clear and s.hull_down:
         return True, "MBT 13.2.2.2"
     return False, ""
+
+
+class AdvancedLos(BaseLosRules):
+    """MBT 13.2.1 as core LOS rules, for the table-side views of an Advanced game (``hexwar los``,
+    the board drawing): from the ground of one end hex to the ground of the other, each
+    intervening hex judged by :func:`line_of_sight`'s rules (a hexside by its higher hex:
+    ``hexside_policy = "either"``; a corner touched in one point is no obstacle, MBTD-52). The
+    game's own sighting uses :func:`sees`."""
+
+    include_endpoints: bool = False
+    hexside_policy: HexsidePolicy = "either"
+    vertex_policy: VertexPolicy = "ignore"
+
+    def hex_effect(self, board: Board, h: Hex, lctx: LosContext) -> LosEffect | None:
+        game = lctx.data
+        if game is None or not hasattr(game, "stash") or getattr(game, "board", None) is not board:
+            return None
+        ha, hb = hex_heights(game, lctx.a)[0], hex_heights(game, lctx.b)[0]
+        obs = hex_heights(game, h)[1]
+        hi, lo = max(ha, hb), min(ha, hb)
+        if obs > hi:
+            return LosEffect("block", 0, f"height {obs} above both ends", "MBT 13.2.1.1")
+        if obs == hi and obs > lo:
+            return LosEffect("block", 0, f"height {obs} equal to the higher end", "MBT 13.2.1.2")
+        if obs <= lo:
+            return None
+        numbers, _line = charts().los_cell(hi - lo, lctx.distance, hi - obs)
+        high_end = lctx.a if ha >= hb else lctx.b
+        clear, _hd = chart_verdict(numbers, high_end.distance(h))
+        if not clear:
+            return LosEffect("block", 0, f"height {obs}: LINE OF SIGHT CHART", "MBT 13.2.1.4.2")
+        return None

@@ -944,3 +944,21 @@ def test_scenario_one_chance_conditions(make_game: Any) -> None:
     assert not any(m.rule.startswith("MBT 14.3.2") for m in ap_modifiers(g, s, f, t))
     data(g)["conditions"] = "Day"
     assert any(m.rule.startswith("MBT 14.3.2") for m in ap_modifiers(g, s, f, t))
+
+
+def test_table_side_line_of_sight_is_the_advanced_one(make_game: Any) -> None:
+    """``hexwar los`` of an Advanced game explains MBT 13.2.1, not the Basic MBT 6.1.4: from a
+    +3 hill over +2 trees to the ground two hexes on is clear; from the ground it is blocked
+    (MBT 13.2.1.1)."""
+    from hexwar.core.los import line_of_sight as core_los
+
+    units = [("N1", "M1", "NATO", "9J1", 4)]
+    g = make_game(units, options=ADV, terrain={"9J2": "woods"}, heights={"9J1": 3})
+    assert isinstance(g.los_rules, adv.AdvancedLos)
+    a, b = g.board.parse("9J1"), g.board.parse("9J3")
+    assert core_los(g.board, a, b, g.los_rules, data=g).clear
+    flat = make_game(units, options=ADV, terrain={"9J2": "woods"})
+    got = core_los(flat.board, a, b, flat.los_rules, data=flat, exhaustive=True)
+    assert not got.clear and got.findings[0].effect.rule == "MBT 13.2.1.1"
+    basic = make_game(units, terrain={"9J2": "woods"}, heights={"9J1": 3})
+    assert not core_los(basic.board, a, b, basic.los_rules, data=basic).clear
