@@ -43,6 +43,7 @@ from hexwar.plugins.mbt.suppression import suppressed
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.plugins.mbt.cards import Card
 
 GP = "GP"
 FIRING_MOVE = ("FM", "OR")  # MBT 14.4.1: the MV line
@@ -69,16 +70,21 @@ class GpShot:
         return int(sum(m.value for m in self.modifiers))
 
 
-def _raw_weapon(game: Game, u: Unit, weapon: str) -> dict[str, Any]:
-    for w in card_of(game, u).records.values.get("weapons", []):
+def raw_weapon(card: Card, weapon: str) -> dict[str, Any]:
+    """The weapon's table of the card file (its GP line and effect)."""
+    for w in card.records.values.get("weapons", []):
         if isinstance(w, dict) and w.get("name") == weapon:
             return w
     return {}
 
 
-def gp_range(game: Game, u: Unit, weapon: str) -> tuple[int, int] | None:
+def _raw_weapon(game: Game, u: Unit, weapon: str) -> dict[str, Any]:
+    return raw_weapon(card_of(game, u), weapon)
+
+
+def card_gp_range(card: Card, weapon: str) -> tuple[int, int] | None:
     """The ranges of a weapon's GP line (None: it has no GP line)."""
-    w = _raw_weapon(game, u, weapon)
+    w = raw_weapon(card, weapon)
     gp = w.get("gp") or {}
     if not gp.get("nm"):
         return None
@@ -87,12 +93,16 @@ def gp_range(game: Game, u: Unit, weapon: str) -> tuple[int, int] | None:
     return (1, top)
 
 
-def gp_factor(game: Game, u: Unit, weapon: str, rng: int, moving: bool) -> int | None:
+def gp_range(game: Game, u: Unit, weapon: str) -> tuple[int, int] | None:
+    return card_gp_range(card_of(game, u), weapon)
+
+
+def card_gp_factor(card: Card, weapon: str, rng: int, moving: bool) -> int | None:
     """MBT 14.4.1: the GP factor at a range from the NM or MV line (None: cannot fire)."""
-    w = _raw_weapon(game, u, weapon)
+    w = raw_weapon(card, weapon)
     gp = w.get("gp") or {}
     line = gp.get("mv" if moving else "nm")
-    rr = gp_range(game, u, weapon)
+    rr = card_gp_range(card, weapon)
     if not line or rr is None or not rr[0] <= rng <= rr[1]:
         return None
     for i, b in enumerate(w.get("bands", [])):
@@ -101,6 +111,90 @@ def gp_factor(game: Game, u: Unit, weapon: str, rng: int, moving: bool) -> int |
             v = v.get("value") if isinstance(v, dict) else v
             return int(v) if isinstance(v, int) else None
     return None
+
+
+def gp_factor(game: Game, u: Unit, weapon: str, rng: int, moving: bool) -> int | None:
+    return card_gp_factor(card_of(game, u), weapon, rng, moving)
+
+
+@dataclass(frozen=True)
+class GpSituation:
+    """Everything the modifiers of one GP shot depend on (MBT 14.4.2), as plain values."""
+
+    range: int
+    acquisition: int = 0
+    crew_losses: int = 0
+    suppressed: bool = False
+    brewup: int = 0
+    other_smoke: int = 0
+    overwatch: bool = False
+    target_vehicle: bool = True
+    building: bool = False
+    woods: bool = False
+    hull_down: bool = False
+    target_moving: bool = False
+    grade: str = "average"
+
+
+def modifiers_of(gs: GpSituation) -> list[Modifier]:
+    """MBT 14.4.2: the modifiers of one GP shot (cumulative), each with its rule."""
+    adv = load_advanced()
+    g = adv.gp
+    mods: list[Modifier] = []
+
+    def add(name: str, key: str, times: int, rule: str) -> None:
+        m = g[key]
+        mods.append(Modifier(name, m.value * times, f"{rule} [{m.source}]", stage=1))
+
+    if gs.acquisition:
+        add(f"acquisition: {gs.acquisition} Turn(s)", "acquisition_per_turn", gs.acquisition,
+            "MBT 14.4.2.1.1")
+    if gs.crew_losses:
+        add(f"firer crew losses: {gs.crew_losses}", "per_crew_loss", gs.crew_losses,
+            "MBT 14.4.2.1.2")
+    if gs.suppressed:
+        add("firer suppressed", "firer_suppressed", 1, "MBT 14.4.2.1.3")
+    if gs.brewup:
+        add(f"brew-up smoke: {gs.brewup} hex(es)", "brewup_smoke_per_hex", gs.brewup,
+            "MBT 14.4.2.1.6")
+    if gs.other_smoke:
+        add(f"other smoke: {gs.other_smoke}", "other_smoke_per_hex", gs.other_smoke,
+            "MBT 14.4.2.1.7")
+    if gs.overwatch:
+        key = "overwatch_target_mv" if gs.target_moving else "overwatch_target_nm"
+        add("firing overwatch", key, 1, "MBT 14.4.2.1.8")
+    if gs.target_vehicle:
+        if gs.building:
+            add("vehicle in a building hex", "vehicle_in_building_hex", 1, "MBT 14.4.2.2.1")
+        if gs.woods:
+            add("vehicle in woods", "vehicle_in_woods", 1, "MBT 14.4.2.2.2")
+        if gs.hull_down:
+            add("vehicle hull down", "vehicle_hull_down", 1, "MBT 14.4.2.2.3")
+        if gs.target_moving:
+            add("vehicle moving", "vehicle_moving", 1, "MBT 14.4.2.2.4")
+    if gs.grade != "average":
+        m = adv.gp_grade_modifier(gs.grade, gs.range)
+        if m.value:
+            mods.append(Modifier(f"firer grade: {gs.grade}, range {gs.range}", m.value,
+                                 f"MBT 14.4.2.4 [{m.source}]", stage=1))
+    return mods
+
+
+def outcome(total: int, n: int, s: int) -> str:
+    """MBT 14.4.4.1: up to N no effect, up to S suppressed, above S effective."""
+    return "N" if total <= n else "S" if total <= s else "EF"
+
+
+def effects_of(result: str, *, target_open: bool, explosive: str | None,
+               missile_in_flight: bool) -> list[str]:
+    """MBT 14.4.4.2 against a vehicle (no small arms on the shipped cards)."""
+    if result == "N":
+        return ["temp_sup"] if missile_in_flight else []  # MBT 14.4.4.2.1
+    if result == "S":
+        return ["suppress"]  # MBT 14.4.4.2.2.1-14.4.4.2.2.2
+    if explosive:
+        return [explosive]  # MBT 14.4.4.2.3.3
+    return ["crew_loss", "suppress"] if target_open else ["suppress"]  # MBT 14.4.4.2.3.1-2
 
 
 def acquisition_turns(game: Game, f: Unit, t: Unit) -> int:
@@ -114,51 +208,19 @@ def acquisition_turns(game: Game, f: Unit, t: Unit) -> int:
 
 def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
                  target_moving: bool) -> list[Modifier]:
-    """MBT 14.4.2: the modifiers of one GP shot at a vehicle (cumulative)."""
+    """MBT 14.4.2: the modifiers of one GP shot at a vehicle, from the game."""
     assert f.hex is not None and t.hex is not None
-    adv = load_advanced()
-    g = adv.gp
-    rng = f.hex.distance(t.hex)
-    mods: list[Modifier] = []
-
-    def add(name: str, key: str, times: int = 1, rule: str = "") -> None:
-        m = g[key]
-        mods.append(Modifier(name, m.value * times, f"{rule} [{m.source}]", stage=1))
-
-    acq = acquisition_turns(game, f, t)
-    if acq:
-        add(f"acquisition: {acq} Turn(s)", "acquisition_per_turn", acq, "MBT 14.4.2.1.1")
-    losses = int(f.state.get("crew_losses", 0))
-    if losses:
-        add(f"firer crew losses: {losses}", "per_crew_loss", losses, "MBT 14.4.2.1.2")
-    if suppressed(f):
-        add("firer suppressed", "firer_suppressed", 1, "MBT 14.4.2.1.3")
-    brew = brewup_hexes(game, f.hex, t.hex)
-    if brew:
-        add(f"brew-up smoke: {brew} hex(es)", "brewup_smoke_per_hex", brew, "MBT 14.4.2.1.6")
-    other = smoke_hexes_on_line(game, f.hex, t.hex) + sum(1 for u in (f, t) if covered(game, u))
-    if other:
-        add(f"other smoke: {other}", "other_smoke_per_hex", other, "MBT 14.4.2.1.7")
-    if overwatch:
-        key = "overwatch_target_mv" if target_moving else "overwatch_target_nm"
-        add("firing overwatch", key, 1, "MBT 14.4.2.1.8")
-    if card_of(game, t).kind == "vehicle":
-        kinds = set(ctx(game).info.kinds[t.hex])
-        if kinds & {"brick", "stone"}:
-            add("vehicle in a building hex", "vehicle_in_building_hex", 1, "MBT 14.4.2.2.1")
-        if "woods" in kinds:
-            add("vehicle in woods", "vehicle_in_woods", 1, "MBT 14.4.2.2.2")
-        if hull_down(game, f, t)[0]:
-            add("vehicle hull down", "vehicle_hull_down", 1, "MBT 14.4.2.2.3")
-        if target_moving:
-            add("vehicle moving", "vehicle_moving", 1, "MBT 14.4.2.2.4")
-    grade = grade_of(f)
-    if grade != "average":
-        m = adv.gp_grade_modifier(grade, rng)
-        if m.value:
-            mods.append(Modifier(f"firer grade: {grade}, range {rng}", m.value,
-                                 f"MBT 14.4.2.4 [{m.source}]", stage=1))
-    return mods
+    vehicle = card_of(game, t).kind == "vehicle"
+    kinds = set(ctx(game).info.kinds[t.hex])
+    return modifiers_of(GpSituation(
+        range=f.hex.distance(t.hex), acquisition=acquisition_turns(game, f, t),
+        crew_losses=int(f.state.get("crew_losses", 0)), suppressed=suppressed(f),
+        brewup=brewup_hexes(game, f.hex, t.hex),
+        other_smoke=smoke_hexes_on_line(game, f.hex, t.hex)
+        + sum(1 for u in (f, t) if covered(game, u)),
+        overwatch=overwatch, target_vehicle=vehicle, building=bool(kinds & {"brick", "stone"}),
+        woods="woods" in kinds, hull_down=vehicle and hull_down(game, f, t)[0],
+        target_moving=target_moving, grade=grade_of(f)))
 
 
 def ammo_error(game: Game, f: Unit, t: Unit, ammo: str) -> str | None:
@@ -180,9 +242,14 @@ def ammo_error(game: Game, f: Unit, t: Unit, ammo: str) -> str | None:
 
 
 def explosive_result(game: Game, f: Unit, weapon: str, defense: int) -> str | None:
+    """MBT 14.4.4.2.3.3 in a game."""
+    return card_explosive_result(card_of(game, f), weapon, defense)
+
+
+def card_explosive_result(card: Card, weapon: str, defense: int) -> str | None:
     """MBT 14.4.4.2.3.3: "KO" or "BU" when the firing weapon's card destroys a vehicle of this GP
     defense with an effective result."""
-    text = str((_raw_weapon(game, f, weapon).get("gp") or {}).get("effect") or "")
+    text = str((raw_weapon(card, weapon).get("gp") or {}).get("effect") or "")
     m = _EFFECT.search(text)
     if not m:
         return None
@@ -221,19 +288,10 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     shot.n, shot.s, shot.source = load_advanced().gp_thresholds(factor, defense)
     shot.roll = game.dice.d100(f"GP fire (GP {factor} vs {defense})")
     total = shot.roll + shot.net
-    shot.result = "N" if total <= shot.n else "S" if total <= shot.s else "EF"
-    is_open = bool(t.state.get("open", True))
-    if shot.result == "N":
-        if missile_in_flight(game, t):
-            shot.effects = ["temp_sup"]
-    elif shot.result == "S":
-        shot.effects = ["suppress"]  # MBT 14.4.4.2.2.1-14.4.4.2.2.2 (no small arms on the cards)
-    else:
-        boom = explosive_result(game, f, weapon.name, defense)
-        if boom:
-            shot.effects = [boom]
-        else:
-            shot.effects = ["crew_loss", "suppress"] if is_open else ["suppress"]
+    shot.result = outcome(total, shot.n, shot.s)
+    shot.effects = effects_of(shot.result, target_open=bool(t.state.get("open", True)),
+                              explosive=explosive_result(game, f, weapon.name, defense),
+                              missile_in_flight=missile_in_flight(game, t))
     turns = data(game).setdefault("gp_fired", {}).setdefault(f"{f.id}>{t.id}", [])
     if game.state.turn not in turns:
         turns.append(game.state.turn)

@@ -962,3 +962,24 @@ def test_table_side_line_of_sight_is_the_advanced_one(make_game: Any) -> None:
     assert not got.clear and got.findings[0].effect.rule == "MBT 13.2.1.1"
     basic = make_game(units, terrain={"9J2": "woods"}, heights={"9J1": 3})
     assert not core_los(basic.board, a, b, basic.los_rules, data=basic).clear
+
+
+def test_table_side_gp_command() -> None:
+    """``hexwar mbt gp``: MBT-81's -40 and the printed steps; a range beyond the GP line exits 2."""
+    import json
+
+    from click.testing import CliRunner
+
+    from hexwar.plugins.mbt.cli import mbt_group as cli
+
+    runner = CliRunner()
+    got = runner.invoke(cli, ["gp", "M1", "T-80A", "--range", "2", "--woods", "--hull-down",
+                              "--target-moving", "--dice", "99", "--json"])
+    assert got.exit_code == 0, got.output
+    out = json.loads(got.output)
+    assert out["net"] == -40 and out["roll"] == 99 and out["modified"] == 59
+    assert out["gp_defense"] == 8 and out["result"] in ("N", "S", "EF")
+    text = runner.invoke(cli, ["gp", "M1", "T-80A", "--range", "2", "--dice", "100"])
+    assert "MBT 14.4.4.1" in text.output and "Effect on an open vehicle" in text.output
+    bad = runner.invoke(cli, ["gp", "M1", "T-80A", "--range", "50"])
+    assert bad.exit_code == 2 and "MBT 14.4.1" in bad.output
