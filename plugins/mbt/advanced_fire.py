@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
-from hexwar.core.hexgrid import Hex
+from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.kit import Edit
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
@@ -30,7 +30,7 @@ from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fi
 from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import seen_by
-from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
+from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line, smoke_markers
 from hexwar.plugins.mbt.state import (
     MOVING_ORDERS,
     Step,
@@ -128,15 +128,37 @@ def stacking_points(game: Game, h: Hex) -> int:
     return total
 
 
+def brewup_without_smoke(game: Game, firer: Unit, target: Unit) -> int:
+    """MBT 12.9.2: where a hex holds a burning wreck and a smoke (ON or OFF) marker, only the smoke
+    marker counts for shots through it: the brew-up hexes on the line less those."""
+    assert firer.hex is not None and target.hex is not None
+    smoky = {game.board.parse(lab) for lab in smoke_markers(game)}
+    burning = {h for h, kind in wreck_hexes(game).items() if kind == "burning"} - smoky
+    count = 0
+    counted: set[Hex] = set()
+    for st in trace(firer.hex, target.hex).steps:
+        hs = [h for h in st.hexes if h in burning and h not in counted]
+        if len(st.hexes) == 2 and all(h in burning for h in st.hexes):
+            count += 1 if hs else 0  # MBT 7.4.2.3.3: a hexside of two brew-ups counts once
+            counted |= set(st.hexes)
+        elif hs:
+            count += len(hs)
+            counted |= set(hs)
+    return count
+
+
 def shot_situation(game: Game, s: Situation, firer: Unit, target: Unit) -> None:
-    """MBT 13.2.2 hull down; MBT 12.4.1.2, 14.3.1.2 improved position markers and the inside of
-    buildings replace the hex's terrain; MBT 12.2.2 a crowded hex is clear for fire."""
+    """MBT 13.2.2 hull down; MBT 12.9.2 a smoke marker over a burning wreck counts alone;
+    MBT 12.4.1.2, 14.3.1.2 improved position markers and the inside of buildings replace the
+    hex's terrain; MBT 12.2.2 a crowded hex is clear for fire."""
     hd, _rule = hull_down(game, firer, target)
     s.hull_down = hd
     s.target_open = bool(target.state.get("open", True))
     reactive = target.state.get("reactive")
     s.target_reactive = str(reactive) if reactive in REACTIVE else None
     assert target.hex is not None
+    if s.brewup_hexes and smoke_markers(game):
+        s.brewup_hexes = brewup_without_smoke(game, firer, target)  # MBT 12.9.2
     replaced = markers.target_terrain(game, target)  # MBT 12.4.1.2, 14.3.1.2
     if replaced is not None:
         s.target_terrain = replaced

@@ -983,3 +983,17 @@ def test_table_side_gp_command() -> None:
     assert "MBT 14.4.4.1" in text.output and "Effect on an open vehicle" in text.output
     bad = runner.invoke(cli, ["gp", "M1", "T-80A", "--range", "50"])
     assert bad.exit_code == 2 and "MBT 14.4.1" in bad.output
+
+
+def test_smoke_marker_over_a_burning_wreck_counts_alone_12_9_2(make_game: Any) -> None:
+    """MBT 12.9.2: a hex with a burning wreck and a smoke marker gives the other-smoke -10 only,
+    not the brew-up -5 as well; a burning wreck alone still gives -5 (MBT 7.4.2.3.3)."""
+    g = make_game([("S1", "T-72M1", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J8", 1)],
+                  options=ADV)
+    f, t = g.state.units["S1"], g.state.units["N1"]
+    data(g)["wrecks"] = {"9J4": "burning", "9J6": "burning"}
+    data(g)["smoke"] = {"9J4": "ON"}
+    s = situation(g, f, "125mm", "APFSDS", t)
+    assert s.brewup_hexes == 1
+    got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
+    assert got["MBT 14.3.1.1.1"] == -10
