@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.state import Unit
 from hexwar.core.tables.bands import parse_band
 from hexwar.core.types import Modifier
+from hexwar.plugins.mbt.advanced_fire import brewup_without_smoke
 from hexwar.plugins.mbt.advanced_sighting import hull_down
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import brewup_hexes
 from hexwar.plugins.mbt.grade import grade_of
-from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
+from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line, smoke_markers
 from hexwar.plugins.mbt.state import MOVING_ORDERS, card_of, ctx, data
 from hexwar.plugins.mbt.suppression import suppressed
 
@@ -215,7 +216,8 @@ def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     return modifiers_of(GpSituation(
         range=f.hex.distance(t.hex), acquisition=acquisition_turns(game, f, t),
         crew_losses=int(f.state.get("crew_losses", 0)), suppressed=suppressed(f),
-        brewup=brewup_hexes(game, f.hex, t.hex),
+        brewup=(brewup_without_smoke(game, f, t) if smoke_markers(game)  # MBT 12.9.2
+                else brewup_hexes(game, f.hex, t.hex)),
         other_smoke=smoke_hexes_on_line(game, f.hex, t.hex)
         + sum(1 for u in (f, t) if covered(game, u)),
         overwatch=overwatch, target_vehicle=vehicle, building=bool(kinds & {"brick", "stone"}),
