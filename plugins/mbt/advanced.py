@@ -19,8 +19,9 @@ Advanced rules; each hook is a thin call into the module of its rule:
   and fire together (MBT 13.4; :mod:`~hexwar.plugins.mbt.doctrine`);
 * ``hexwar_setup_game``, ``mbt_move_costs`` (and ``mbt_unit_moved``): terrain markers and vehicles
   inside buildings (MBT 12.4, 15.4.5; :mod:`~hexwar.plugins.mbt.markers`);
-* ``mbt_other_ammo``, ``mbt_ammo_error``, ``mbt_other_fire``: GP point effect fire at vehicles
-  (MBT 14.4; :mod:`~hexwar.plugins.mbt.gp_fire`);
+* ``mbt_other_ammo``, ``mbt_ammo_error``, ``mbt_other_fire``: GP point effect fire, AP fire only
+  at vehicles (MBT 14.1.1.2, 14.4; :mod:`~hexwar.plugins.mbt.gp_fire`);
+* ``mbt_weapon_arc``: the card's arc of a weapon not in a turret (MBT 14.2.1);
 * ``hexwar_los_rules`` (tryfirst): the Advanced line of sight for ``hexwar los`` and drawings.
 
 What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
@@ -47,8 +48,9 @@ PLUGIN = PluginManifest(
     title="MBT Advanced Game (MBT 10.0-16.0)",
     summary="The Advanced Game's sequence (MBT 11.0: Close Assault and Overrun Steps, missiles "
             "resolved during the move), height-based line of sight and hull down, suppression, "
-            "grade, smoke, stacking, terrain markers, Soviet doctrine, GP fire at vehicles. No "
-            "leg or towed units yet (docs/mbt-advanced.md).",
+            "grade, smoke, stacking, terrain markers, Soviet doctrine, GP fire, stand-in leg "
+            "squads. No towed units, transport, close assault or overrun yet "
+            "(docs/mbt-advanced.md).",
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
                 "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
                 "MBT 14.3.1", "MBT 14.3.2", "MBT 14.4", "MBT 15.7", "MBT 12.9",
@@ -206,3 +208,15 @@ def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
     from hexwar.plugins.mbt.advanced_sighting import AdvancedLos
 
     return AdvancedLos() if game is not None else None
+
+
+@hookimpl
+def mbt_weapon_arc(game: Game, unit: Unit, weapon: str) -> str | None:
+    """MBT 14.2.1: a weapon not in a turret fires in the arc its card names (leg units' small
+    arms: 360)."""
+    from hexwar.plugins.mbt.state import card_of
+
+    for w in card_of(game, unit).weapons:
+        if w.name == weapon and w.arc not in ("turret", ""):
+            return w.arc
+    return None

@@ -12,7 +12,7 @@ from hexwar.plugins.mbt import doctrine, smoke, suppression
 from hexwar.plugins.mbt.adjustment import markers_phase, turret_options
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import reveal
-from hexwar.plugins.mbt.state import Step, alive, can_move
+from hexwar.plugins.mbt.state import Step, alive, can_move, card_of
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -34,6 +34,18 @@ def pivot_phase(game: Game) -> Step:
     for side in side_order(game):
         for u in game.state.units_of(side):
             order = u.state.get("order")
+            leg = alive(u) and card_of(game, u).kind in ("leg", "towed")
+            if leg and not u.state.get("mounted") and suppression.may_pivot(game, u):
+                # MBT 16.1: a dismounted, unsuppressed leg or towed unit turns up to 3 hexsides
+                choice = yield Decision(side, "mbt.pivot", options=[1, 2, 3, 4, 5, 6],
+                                        rule="MBT 16.1",
+                                        context={"unit": u.id, "facing": u.facing},
+                                        prompt=f"Pivot {u.id}: new facing ({u.facing} = no pivot)")
+                if choice != u.facing:
+                    u.facing = u.state["turret"] = int(choice)
+                    game.emit("pivot", visible_to=[side], unit=u.id, facing=u.facing,
+                              rule="MBT 16.1")
+                continue
             if (order in ("M", "FM", "OR") and not u.state.get("moved") and can_move(u)
                     and not doctrine.is_follower(game, u)):
                 choice = yield Decision(side, "mbt.pivot", options=[1, 2, 3, 4, 5, 6],
@@ -52,8 +64,8 @@ def turret_phase(game: Game) -> Step:
     a Soviet doctrine organization has one turret direction (MBT 13.4.3.1)."""
     for side in side_order(game):
         for u in game.state.units_of(side):
-            if not alive(u) or doctrine.is_follower(game, u):
-                continue
+            if not alive(u) or doctrine.is_follower(game, u) or card_of(game, u).kind != "vehicle":
+                continue  # MBT 10.1: turret units are on vehicles only
             options = turret_options(game, u)
             rule = "MBT 9.2"
             if u.state["damage"].get("compartment") == "turret":

@@ -229,6 +229,13 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
             crew_loss(game, u, "MBT 14.4.4.2.3.2")
         elif e == "suppress":  # MBT 14.4.4.2.2
             suppress(game, u, "MBT 14.4.4.2.2")
+        elif e == "leg_ef":  # MBT 14.4.4.2.3.4, 12.5
+            if u.state.get("half") or card_of(game, u).stacking < 2:
+                eliminate(game, u, "MBT 14.4.4.2.3.4")
+            else:
+                u.state["half"] = True
+                game.emit("halved", visible_to=seen_by(game, [u]), unit=u.id, rule="MBT 12.5")
+                suppress(game, u, "MBT 14.4.4.2.3.4")
         elif e == "temp_sup" and not suppressed(u):  # MBT 14.4.4.2.1, 12.3.5
             u.state["temp_sup"] = True
             game.emit("suppressed", visible_to=seen_by(game, [u]), unit=u.id, marker="temporary",
@@ -238,6 +245,16 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
         for other in game.state.units.values():
             if other.id != u.id and alive(other) and other.hex == h:
                 suppress(game, other, "MBT 14.3.3.3")
+
+
+def eliminate(game: Game, u: Unit, rule: str) -> None:
+    """MBT 14.4.4.2.3.4: a leg or towed unit is removed from play; no wreck marker."""
+    assert u.hex is not None
+    u.state["destroyed"] = "eliminated"
+    u.state["wreck_at"] = None
+    u.hex = None
+    game.emit("damage", unit=u.id, damage=dict(u.state["damage"]), destroyed="eliminated",
+              rule=rule)
 
 
 def crew_loss(game: Game, u: Unit, rule: str) -> None:

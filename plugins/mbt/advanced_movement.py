@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import doctrine, smoke
+from hexwar.plugins.mbt import doctrine, smoke, suppression
 from hexwar.plugins.mbt.advanced_fire import missile_race, resolve_remaining
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.movement import adjust_contested, move_unit
@@ -56,7 +56,8 @@ def movement_phase(game: Game) -> Step:
         while True:
             movable = [u.id for u in game.state.units_of(side)
                        if u.state.get("order") in ("M", "FM") and u.id not in offered
-                       and can_move(u) and not doctrine.is_follower(game, u)]
+                       and can_move(u) and not doctrine.is_follower(game, u)
+                       and suppression.order_error(game, u, "M") is None]  # MBT 12.3.3
             if not movable:
                 break
             choice = yield Decision(side, "mbt.move_unit", options=["done", *movable],

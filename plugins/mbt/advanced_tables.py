@@ -11,7 +11,9 @@
   example (``tools/mbt/build_advanced.py``);
 * ``vehicles.csv``: the smoke makers of the data cards and whether they are wheeled (MBT 12.6,
   15.7, 12.4.6; stand-in);
-* ``marker_costs.csv``: what terrain markers do to vehicle movement (MBT 12.4.3-12.4.6).
+* ``marker_costs.csv``: what terrain markers do to vehicle movement (MBT 12.4.3-12.4.6);
+* ``leg_defense.csv``: leg units' GP defense by terrain and status (MBT 14.4.3.2; stand-in keeping
+  the printed rough/NM 4); ``cards/``: the stand-in leg unit cards.
 
 Every value carries its source (a rule, or ``estimated``), as in ``docs/data-format.md``.
 """
@@ -67,6 +69,11 @@ class AdvancedCharts:
         self._grade = tables["ap_grade"]
         self._gp_grade = tables["gp_grade"]
         self._gp_crt = tables["gp_crt"]
+        self.leg_defense: dict[tuple[str, str, str], Sourced] = {}
+        for row, _col, cell in tables["leg_defense"].cells():
+            k = row.keys
+            self.leg_defense[(str(k[0]), str(k[1]), str(k[2]))] = Sourced(int(cell.value),
+                                                                           cell.source)
         self.temp_sup: dict[int, tuple[int, int, str]] = {}
         ts = tables["temp_sup"]
         for row in ts.rows:

@@ -67,6 +67,8 @@ class MbtAI:
             return effect_value(game, f, t, overwatch=overwatch)
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
+        if card_of(game, t).kind != "vehicle":
+            return 0.0  # Advanced MBT 14.1.1.2: AP fire only at vehicles
         if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             return 0.0
         revealed = t.state.get("revealed")
@@ -81,7 +83,9 @@ class MbtAI:
         if w is None:
             return "", 0.0
         best = ("", 0.0)
-        for ammo in w.ammo:
+        from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+        for ammo in [*w.ammo, *MbtHooks.of(game).other_ammo(f, missile)]:  # Advanced: GP
             p = self._p(game, f, t, ammo, overwatch=overwatch, missile=missile)
             if p > best[1]:
                 best = (ammo, p)

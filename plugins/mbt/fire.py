@@ -89,11 +89,10 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     if not sees(game, f, t, moving=moving_target):
         return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
     rng = f.hex.distance(t.hex)
-    if other:  # Advanced MBT 14.4.1: GP fire has its own line and ranges
-        err = MbtHooks.of(game).ammo_error(f, t, ammo)
-        if err:
-            return err
-    elif weapon.ammo[ammo].ap_at(rng) is None:
+    err = MbtHooks.of(game).ammo_error(f, t, ammo)  # Advanced MBT 14.1.1.2, 14.4.1
+    if err:
+        return err
+    if not other and weapon.ammo[ammo].ap_at(rng) is None:
         line = weapon.ammo[ammo]
         return (f"{t.id} at range {rng} is outside the {weapon.name} {ammo} range "
                 f"{line.min_range}-{line.max_range} (MBT 4.7.2)")

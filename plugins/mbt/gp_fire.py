@@ -1,4 +1,4 @@
-"""MBT 14.4, GP point effect fire (Advanced Game), against vehicles.
+"""MBT 14.4, GP point effect fire (Advanced Game), against vehicles and leg units.
 
 Any weapon with GP lines on its card may fire "GP" instead of its AP ammunition (MBT 14.1.1.2),
 with F, FM, OW (and CA, OR) orders (MBT 14.1.4.1), at the ranges of its GP line. The procedure:
@@ -22,6 +22,10 @@ The results are effect names that the fire step applies like AP damage (at once,
 simultaneous step, MBT 5.3): ``suppress``, ``crew_loss``, ``temp_sup``, ``KO``, ``BU``
 (:func:`hexwar.plugins.mbt.advanced_fire.after_damage`). GP fire at leg and towed units and at
 terrain, canister and smoke rounds wait for those cards and rules (docs/mbt-advanced.md).
+
+Against a leg unit (MBT 14.4.3.2, 14.4.4.2.3.4): its GP defense by terrain and status
+(``data/advanced/leg_defense.csv``), a suppressed result suppresses, an effective one halves a
+squad and suppresses it (``leg_ef``), and eliminates a half squad or a team.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import brewup_hexes
 from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line, smoke_markers
-from hexwar.plugins.mbt.state import MOVING_ORDERS, card_of, ctx, data
+from hexwar.plugins.mbt.state import MOVING_ORDERS, card_of, ctx, data, wreck_hexes
 from hexwar.plugins.mbt.suppression import suppressed
 
 if TYPE_CHECKING:
@@ -137,6 +141,51 @@ class GpSituation:
     grade: str = "average"
 
 
+SMALL_ARMS_REACH = 2  # MBT 14.4.4.2.2.1: small arms suppress a buttoned vehicle to 2 hexes
+
+
+def small_arms(game: Game, f: Unit) -> bool:
+    """The firing weapon is "small arms" (its card says so)."""
+    w = card_of(game, f).main_gun
+    return bool(w is not None and raw_weapon(card_of(game, f), w.name).get("small_arms"))
+
+
+def leg_status(u: Unit, moving: bool) -> str:
+    """MBT 14.4.3.2.1: FC (full cover), NM or MV."""
+    if u.state.get("full_cover"):
+        return "FC"
+    return "MV" if moving else "NM"
+
+
+def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
+    """MBT 14.4.3.1 a vehicle's card value; MBT 14.4.3.2 a leg unit's by the hex's terrain (the
+    best of a mixed hex, 14.4.3.2.4; an improved position marker counts) and its status, +1 with
+    a block or wreck marker in the hex (14.4.3.2.2)."""
+    card = card_of(game, t)
+    if card.kind == "vehicle":
+        return card.gp_defense
+    assert t.hex is not None
+    from hexwar.plugins.mbt.markers import marker_at
+
+    table = load_advanced().leg_defense
+    kinds = set(ctx(game).info.kinds[t.hex])
+    marker = marker_at(game, t.hex)
+    if marker == "improved_position":
+        kinds.add("improved_position")
+    status = leg_status(t, moving)
+    values = [table[(card.name, k, status)].value for k in kinds if (card.name, k, status) in table]
+    value = max(values) if values else card.gp_defense
+    if marker == "block" or t.hex in wreck_hexes(game):
+        value += 1
+    return value
+
+
+def leg_effects(result: str) -> list[str]:
+    """MBT 14.4.4.2.2.2 a suppressed result suppresses; MBT 14.4.4.2.3.4 an effective one halves a
+    squad (and suppresses it) and eliminates a half squad or team."""
+    return {"N": [], "S": ["suppress"], "EF": ["leg_ef"]}[result]
+
+
 def modifiers_of(gs: GpSituation) -> list[Modifier]:
     """MBT 14.4.2: the modifiers of one GP shot (cumulative), each with its rule."""
     adv = load_advanced()
@@ -187,10 +236,13 @@ def outcome(total: int, n: int, s: int) -> str:
 
 
 def effects_of(result: str, *, target_open: bool, explosive: str | None,
-               missile_in_flight: bool) -> list[str]:
-    """MBT 14.4.4.2 against a vehicle (no small arms on the shipped cards)."""
+               missile_in_flight: bool, small_arms_far: bool = False) -> list[str]:
+    """MBT 14.4.4.2 against a vehicle. ``small_arms_far``: small arms beyond 2 hexes, which do
+    nothing to a buttoned vehicle (MBT 14.4.4.2.2.1, 14.4.4.2.3.1)."""
     if result == "N":
         return ["temp_sup"] if missile_in_flight else []  # MBT 14.4.4.2.1
+    if small_arms_far and not target_open:
+        return []
     if result == "S":
         return ["suppress"]  # MBT 14.4.4.2.2.1-14.4.4.2.2.2
     if explosive:
@@ -226,15 +278,18 @@ def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
 
 
 def ammo_error(game: Game, f: Unit, t: Unit, ammo: str) -> str | None:
-    """MBT 14.4.1: why ``f`` cannot fire GP at ``t`` (its GP line at that range, on the move)."""
+    """MBT 14.1.1.2: AP point effect fire only at vehicles; MBT 14.4.1: why ``f`` cannot fire GP
+    at ``t`` (its GP line at that range, on the move)."""
     if ammo != GP:
-        return f"{ammo} is not an ammunition of the Advanced Game"
+        if card_of(game, t).kind != "vehicle":
+            return f"AP point effect fire ({ammo}) is only at vehicles (MBT 14.1.1.2)"
+        return None
     assert f.hex is not None and t.hex is not None
     weapon = card_of(game, f).main_gun
     if weapon is None:
         return f"{f.id} has no gun to fire GP"
-    if card_of(game, t).kind != "vehicle":
-        return "GP fire at leg and towed units is not built yet (docs/mbt-advanced.md)"
+    if card_of(game, t).kind == "towed":
+        return "GP fire at towed units is not built yet (docs/mbt-advanced.md)"
     rng = f.hex.distance(t.hex)
     moving = f.state.get("order") in FIRING_MOVE
     if gp_factor(game, f, weapon.name, rng, moving) is None:
@@ -284,16 +339,20 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     if factor is None:
         return None
     moving_t = target_is_moving(t, target_moving)
-    defense = card_of(game, t).gp_defense
+    defense = gp_defense(game, f, t, moving_t)
     shot = GpShot(factor, defense,
                   gp_modifiers(game, f, t, overwatch=overwatch, target_moving=moving_t))
     shot.n, shot.s, shot.source = load_advanced().gp_thresholds(factor, defense)
     shot.roll = game.dice.d100(f"GP fire (GP {factor} vs {defense})")
     total = shot.roll + shot.net
     shot.result = outcome(total, shot.n, shot.s)
-    shot.effects = effects_of(shot.result, target_open=bool(t.state.get("open", True)),
-                              explosive=explosive_result(game, f, weapon.name, defense),
-                              missile_in_flight=missile_in_flight(game, t))
+    if card_of(game, t).kind == "vehicle":
+        shot.effects = effects_of(shot.result, target_open=bool(t.state.get("open", True)),
+                                  explosive=explosive_result(game, f, weapon.name, defense),
+                                  missile_in_flight=missile_in_flight(game, t),
+                                  small_arms_far=small_arms(game, f) and rng > SMALL_ARMS_REACH)
+    else:
+        shot.effects = leg_effects(shot.result)
     turns = data(game).setdefault("gp_fired", {}).setdefault(f"{f.id}>{t.id}", [])
     if game.state.turn not in turns:
         turns.append(game.state.turn)
@@ -316,11 +375,13 @@ def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool) -> float:
     factor = gp_factor(game, f, weapon.name, rng, f.state.get("order") in FIRING_MOVE)
     if factor is None:
         return 0.0
-    defense = card_of(game, t).gp_defense
+    defense = gp_defense(game, f, t, target_is_moving(t, None))
     net = sum(m.value for m in gp_modifiers(game, f, t, overwatch=overwatch,
                                             target_moving=target_is_moving(t, None)))
     n, s, _src = load_advanced().gp_thresholds(factor, defense)
     p_ef = max(0, min(100, 100 - (s - net))) / 100
     p_s = max(0, min(100, (s - net) - max(0, n - net))) / 100
     kill = p_ef if explosive_result(game, f, weapon.name, defense) else 0.0
+    if card_of(game, t).kind != "vehicle":
+        kill = p_ef * (1.0 if t.state.get("half") else 0.5)  # MBT 14.4.4.2.3.4
     return kill + 0.25 * (p_s + (p_ef if not kill else 0.0))

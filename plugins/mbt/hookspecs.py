@@ -133,8 +133,8 @@ def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> Sequence[str]:
 
 @hookspec(firstresult=True)
 def mbt_ammo_error(game: Game, firer: Unit, target: Unit, ammo: str) -> str | None:
-    """Why ``firer`` may not fire the other ammunition ``ammo`` at ``target`` (its range, its
-    line; MBT 14.4.1), or None."""
+    """Why ``firer`` may not fire ``ammo`` at ``target`` under a rule (other ammunition: its
+    range and line, MBT 14.4.1; AP ammunition only at vehicles, MBT 14.1.1.2), or None."""
 
 
 @hookspec(firstresult=True)
@@ -267,7 +267,7 @@ class MbtHooks(SystemHooks):
         """A rule's reason why the other ammunition cannot be fired at the target, or None."""
         hook = self.hook.mbt_ammo_error
         if hook not in self.live:
-            return f"no rule fires {ammo} ammunition"
+            return None
         got = hook(game=self.game, firer=firer, target=target, ammo=ammo)
         return None if got is None else str(got)
 

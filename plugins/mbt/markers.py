@@ -101,7 +101,14 @@ def place_markers(game: Game) -> None:
 def move_costs(game: Game, u: Unit) -> dict[Hex, int | None]:
     """MBT 12.4.3-12.4.6: extra MF or prohibition per marked hex for this unit."""
     ms = markers(game)
-    if not ms or card_of(game, u).kind != "vehicle":
+    if not ms:
+        return {}
+    if card_of(game, u).kind in ("leg", "towed"):
+        # MBT 12.4.6, 15.1.4, 15.2.3: no leg or towed unit walks into wire (nor a towed one into
+        # a ditch); blocks and ditches cost leg units nothing
+        barred = ("wire",) if card_of(game, u).kind == "leg" else ("wire", "ditch")
+        return {game.board.parse(lab): None for lab, kind in ms.items() if kind in barred}
+    if card_of(game, u).kind != "vehicle":
         return {}
     adv = load_advanced()
     drive = "wheeled" if adv.wheeled.get(card_of(game, u).name) else "tracked"

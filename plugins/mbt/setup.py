@@ -70,6 +70,10 @@ def setup_phase(game: Game) -> Step:
             u.hex = game.board.parse(choice[0])
             u.facing = int(choice[1])
             u.state["turret"] = u.facing
+            if ctx(game).cards[u.type.split(":", 1)[1]].kind != "vehicle":
+                # Advanced MBT 10.1, 13.1.4: turret units go on vehicles only; leg units are open
+                game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing)
+                continue
             # MBT 2.5: each unit with its turret unit on top, facing any way, open or buttoned
             turret = yield Decision(side, "mbt.turret", rule="MBT 2.5",
                                     options=[[f, o] for f in range(1, 7) for o in ("open", "buttoned")],

@@ -66,7 +66,8 @@ def los_chart() -> str:
 def write(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for name, text in (("los_chart.csv", los_chart()), ("gp_crt.csv", gp_crt())):
+    for name, text in (("los_chart.csv", los_chart()), ("gp_crt.csv", gp_crt()),
+                       ("leg_defense.csv", leg_defense())):
         p = folder / name
         p.write_text(text, encoding="utf-8")
         out.append(p)
@@ -98,6 +99,27 @@ def gp_crt() -> str:
             note = "holds MBT 14.4.4.1: a modified 72 suppresses" if (g, d) == (23, 5) else ""
             top = f"{g}+" if g == GP_FACTORS[-1] else str(g)
             out.append(f"{top},{d}{'+' if d == GP_DEFENSES[-1] else ''},{n},{s},estimated,{note}")
+    return "\n".join(out) + "\n"
+
+
+# -- leg unit GP defense by terrain and status (MBT 14.4.3.2), stand-in ----------------------------
+
+LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad")
+LEG_TERRAIN = {"clear": 2, "stream": 2, "scrub": 3, "rough": 4, "woods": 5, "brick": 6, "stone": 7,
+               "improved_position": 7, "pond": 1}
+LEG_STATUS = {"FC": 2, "NM": 0, "MV": -1}  # full cover, not moving, moving (MBT 14.4.3.2.1)
+
+
+def leg_defense() -> str:
+    """The rough hex of a leg unit with F orders (NM) is 4 on USA-7B, FRG-4B and USSR-11B
+    (MBT 14.4.3.2.1); the rest is a stand-in: cover by terrain, +2 in full cover, -1 moving."""
+    out = ["# title: leg unit GP defense by terrain and status (MBT 14.4.3.2), stand-in: see "
+           "tools/mbt/build_advanced.py", "card:label,terrain:label,status:label,value:int,source"]
+    for card in LEG_CARDS:
+        for terrain, base in LEG_TERRAIN.items():
+            for status, plus in LEG_STATUS.items():
+                src = "MBT 14.4.3.2.1" if (terrain, status) == ("rough", "NM") else "estimated"
+                out.append(f"{card},{terrain},{status},{max(1, base + plus)},{src}")
     return "\n".join(out) + "\n"
 
 

@@ -997,3 +997,110 @@ def test_smoke_marker_over_a_burning_wreck_counts_alone_12_9_2(make_game: Any) -
     assert s.brewup_hexes == 1
     got = {m.rule.split(" [")[0]: m.value for m in ap_modifiers(g, s, f, t)}
     assert got["MBT 14.3.1.1.1"] == -10
+
+
+# -- leg units (stand-in cards): MBT 12.5, 13.1.2, 14.4.3.2, 14.4.4.2.3.4, 15.1, 16.1 ----------------
+
+
+def test_mbt_73_leg_gp_defense_14_4_3_2(make_game: Any) -> None:
+    """MBT-73 (MBT 14.4.3.2.1): a squad with F orders (NM) in rough: GP defense 4; with a wreck in
+    the hex 5 (MBT 14.4.3.2.2)."""
+    from hexwar.plugins.mbt.gp_fire import gp_defense
+
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "Motor Rifle Squad", "Soviet", "9J5", 1)],
+                  options=ADV, terrain={"9J5": "rough"})
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    t.state["order"] = "F"
+    assert gp_defense(g, f, t, False) == 4
+    assert load_advanced().leg_defense[("Motor Rifle Squad", "rough", "NM")].source == \
+        "MBT 14.4.3.2.1"
+    data(g)["wrecks"] = {"9J5": "normal"}
+    assert gp_defense(g, f, t, False) == 5
+
+
+def test_mbt_77_effective_gp_halves_a_squad_then_eliminates_it(make_game: Any) -> None:
+    """MBT-77 (MBT 14.4.4.2.3.4, 12.5): an effective result halves a squad and suppresses it; on a
+    half squad it eliminates it, with no wreck."""
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1)], options=ADV)
+    u = g.state.units["S1"]
+    apply_effects(g, u, ["leg_ef"])
+    assert u.state["half"] and u.state["suppressed"] == "ON" and u.hex is not None
+    apply_effects(g, u, ["leg_ef"])
+    assert u.state["destroyed"] == "eliminated" and u.hex is None
+    assert "9J5" not in data(g)["wrecks"]
+
+
+def test_ap_fire_only_at_vehicles_14_1_1_2(make_game: Any) -> None:
+    from hexwar.plugins.mbt.fire import fire_error
+
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "Motor Rifle Squad", "Soviet", "9J4", 1)],
+                  options=ADV)
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    f.state["order"] = "F"
+    t.state["spotted"] = "FIRED"
+    assert "MBT 14.1.1.2" in (fire_error(g, f, t, "APFSDS", orders=("F",)) or "")
+    assert fire_error(g, f, t, "GP", orders=("F",)) is None
+
+
+def test_mbt_76_small_arms_against_a_buttoned_vehicle(make_game: Any, dice_faces: Any) -> None:
+    """MBT-76 (MBT 14.4.4.2.2.1, 14.4.4.2.3.1): small arms do nothing to a buttoned vehicle beyond
+    2 hexes; at 2 hexes they suppress it."""
+    from hexwar.plugins.mbt.gp_fire import effects_of, resolve, small_arms
+
+    assert effects_of("EF", target_open=False, explosive=None, missile_in_flight=False,
+                      small_arms_far=True) == []
+    assert effects_of("S", target_open=False, explosive=None, missile_in_flight=False,
+                      small_arms_far=False) == ["suppress"]
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J3", 1)],
+                  options=ADV)
+    f, t = g.state.units["S1"], g.state.units["N1"]
+    assert small_arms(g, f)
+    f.state["order"], t.state["open"] = "F", False
+    g.dice.force(*dice_faces(100))
+    shot = resolve(g, f, t, overwatch=False, target_moving=False)
+    assert shot is not None and shot.result != "N" and shot.effects == ["suppress"]
+
+
+def test_leg_movement_15_1(make_game: Any) -> None:
+    """MBT 15.1.1-15.1.2: a squad moves 2 hexes (1 with FM orders), one MF a hex whatever the
+    terrain; MBT 12.4.6, 15.1.4: never into wire."""
+    from hexwar.plugins.mbt.movement import destinations, movement_allowance
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1)], options=ADV,
+                  terrain={"9J4": "woods", "9J3": "rough"},
+                  special='markers = [{ hex = "9K4", kind = "wire" }]')
+    u = g.state.units["S1"]
+    u.state["order"] = "M"
+    assert movement_allowance(g, u) == 2
+    hexes = {g.board.label(h) for h, _f in destinations(g, u, movement_allowance(g, u), False, True)}
+    assert {"9J4", "9J3"} <= hexes and "9J2" not in hexes and "9K4" not in hexes
+    u.state["order"] = "FM"
+    assert movement_allowance(g, u) == 1
+
+
+def test_leg_units_sight_open_and_are_small_targets_13_1(make_game: Any) -> None:
+    """MBT 13.1.4: a leg unit sights on the open row; MBT 13.1.2: it is sighted in the S column."""
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J1", 4)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["open"] = False
+    assert adv.sighter_row(g, s1) == "Open" and adv.target_class(g, s1) == "S"
+    assert adv.target_class(g, n1) == "VH"
+
+
+def test_leg_pivot_and_suppression_16_1_12_3_3(make_game: Any, run: Any) -> None:
+    """MBT 16.1: a dismounted leg unit may turn whatever its orders; MBT 12.3.3.2: not when
+    suppressed; MBT 12.3.3: a suppressed leg unit takes no CA, FM or M order."""
+    from hexwar.plugins.mbt.advanced_adjustment import pivot_phase
+    from hexwar.plugins.mbt.orders import legal_orders
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1)], options=ADV)
+    u = g.state.units["S1"]
+    u.state["order"] = "F"
+    _v, asked = run(pivot_phase(g), [4])
+    assert [d.rule for d in asked] == ["MBT 16.1"] and u.facing == 4
+    assert "M" in legal_orders(g, u)
+    suppression.suppress(g, u, "test")
+    _v, asked = run(pivot_phase(g), [])
+    assert asked == []
+    assert not {"M", "FM", "CA"} & set(legal_orders(g, u))

@@ -46,7 +46,15 @@ def test_printed_modifiers_are_cited() -> None:
 
 
 def test_every_card_has_its_advanced_facts() -> None:
-    """Each shipped card has a line in vehicles.csv (smoke makers, MBT 12.6; stand-in)."""
-    assert set(load_cards()) <= set(load_advanced().smoke_ds)
+    """Each shipped vehicle card has a line in vehicles.csv (smoke makers, MBT 12.6; stand-in),
+    each leg card its GP defense for every terrain and status (MBT 14.4.3.2)."""
+    cards = load_cards()
+    assert {n for n, c in cards.items() if c.kind == "vehicle"} <= set(load_advanced().smoke_ds)
+    legs = [n for n, c in cards.items() if c.kind == "leg"]
+    assert legs
+    defense = load_advanced().leg_defense
+    for n in legs:
+        for status in ("FC", "NM", "MV"):
+            assert (n, "clear", status) in defense and (n, "woods", status) in defense
     table = TableSet.load_dir(ADVANCED)["vehicles"]
     assert {r.sources[0] for r in table.rows} == {"estimated"}
