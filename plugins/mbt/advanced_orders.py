@@ -23,10 +23,14 @@ ADVANCED_ORDERS = ("F", "FM", "M", "OW", "ATGM", "CA", "OR")  # MBT 6.2.4, 13.3
 
 def restrict(game: Game, u: Unit, legal: list[str]) -> list[str]:
     """The ``mbt_orders`` answer of the Advanced Game: the Basic orders less those suppression
-    forbids (MBT 12.3.3). CA needs a leg unit and OR a sighted enemy leg or towed unit that the
-    vehicle can reach (MBT 13.3, 14.7.1.2): there are no leg or towed cards yet, so neither is
-    ever legal."""
-    return [o for o in legal if order_error(game, u, o) is None]
+    forbids (MBT 12.3.3), and CA for a dismounted, unsuppressed leg unit next to an enemy vehicle it
+    could close-assault (MBT 13.3, 14.5.1). OR (overrun, MBT 14.7) is not built and never legal."""
+    from hexwar.plugins.mbt.close_assault import can_assault_now
+
+    out = [o for o in legal if order_error(game, u, o) is None]
+    if can_assault_now(game, u):  # MBT 13.3, 14.5.1
+        out.append("CA")
+    return out
 
 
 def advanced_validator(game: Game, u: Unit) -> Any:
@@ -38,6 +42,9 @@ def advanced_validator(game: Game, u: Unit) -> Any:
         kind = card_of(game, u).kind
         if choice == "CA" and kind != "leg":
             return f"{u.id} is not a leg unit: only leg units take CA orders (MBT 13.3)"
+        if choice == "CA":
+            return (f"{u.id} has no enemy vehicle it could close-assault: adjacent, in its arc, "
+                    "within two heights (MBT 14.5.1)")
         if choice == "OR":
             if kind != "vehicle":
                 return f"{u.id} is not a vehicle: only vehicles take OR orders (MBT 13.3)"

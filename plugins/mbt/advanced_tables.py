@@ -7,6 +7,7 @@
 * ``ap_advanced.csv``, ``ap_grade.csv``, ``ap_sights.csv``: the Advanced AP modifiers the text
   prints (MBT 14.3.1, 14.3.2);
 * ``gp_modifiers.csv``, ``gp_grade.csv``: the GP modifiers the text prints (MBT 14.4.2);
+  ``ca_modifiers.csv``: the close assault modifiers (MBT 14.5.3);
   ``gp_crt.csv``: the GP COMBAT RESULTS TABLE (MBT 14.4.4.1), a stand-in that keeps the text's
   example (``tools/mbt/build_advanced.py``);
 * ``vehicles.csv``: the smoke makers of the data cards and whether they are wheeled (MBT 12.6,
@@ -69,6 +70,9 @@ class AdvancedCharts:
         self._grade = tables["ap_grade"]
         self._gp_grade = tables["gp_grade"]
         self._gp_crt = tables["gp_crt"]
+        self.ca: dict[str, Sourced] = {}
+        for row, _col, cell in tables["ca_modifiers"].cells():
+            self.ca[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
         self.leg_defense: dict[tuple[str, str, str], Sourced] = {}
         for row, _col, cell in tables["leg_defense"].cells():
             k = row.keys

@@ -144,8 +144,15 @@ class MbtAI:
                 best, best_s = [lab, f], s
         return best or self.rng.choice(options)
 
+    def _on_close_assault(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 14.5: every close assault the squads can make."""
+        attacks = [o for o in options if o != "pass"]
+        return attacks[0] if attacks else "pass"
+
     def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         game = view.game
+        if "CA" in options:
+            return "CA"  # Advanced MBT 14.5: a squad next to an enemy vehicle assaults it
         u = game.state.units[d.context["unit"]]
         enemies = [e for e in self._known_enemies(view) if alive(e)]
         gun_p = 0.0

@@ -1,11 +1,18 @@
-"""MBT 11.3.1, the Close Assault Step (Advanced Game): not simultaneous; each side in turn.
+"""MBT 11.3.1, the Close Assault Step (Advanced Game): not simultaneous; each side in turn, the
+first player first.
 
-In this step dismounted leg units with CA orders close-assault adjacent vehicles (MBT 14.5) and
-fight hand-to-hand with adjacent leg and towed units (MBT 14.6), and each side may use its
-vehicles' smoke dischargers (MBT 11.3.1, 12.6.1). Close assault and hand-to-hand combat are not
-built yet: no leg unit card exists, and the CA order is refused with its rule
-(:mod:`hexwar.plugins.mbt.advanced_orders`); so the step offers the smoke dischargers only
-(docs/mbt-advanced.md).
+* Smoke dischargers (MBT 11.3.1, 12.6.1): each side may use its vehicles' dischargers.
+* Close assault (MBT 14.5): a dismounted leg unit with CA orders that is not suppressed attacks
+  one enemy vehicle in an adjacent hex, within its firing arc and no more than two heights above
+  or below it (MBT 14.5.1). The leg unit's MV GP factor at one hex (MBT 14.5.2.1) against the
+  vehicle's CA defense on the GP COMBAT RESULTS TABLE (MBT 14.5.2.2, stand-in), with the close
+  assault modifiers (MBT 14.5.3: uphill -10, moving vehicle -10, open vehicle +10, attacker crack
+  +10 / poor -10): a suppressed result suppresses the vehicle, an effective one brews it up
+  (MBT 14.5.4), open or buttoned. The attacker is marked MOVED (MBT 14.5.1). Each attack is
+  announced and resolved in turn (docs/decisions.md MBTD-64).
+
+Hand-to-hand combat against leg and towed units (MBT 14.6) is not built: CA orders are legal only
+next to an enemy vehicle.
 """
 
 from __future__ import annotations
@@ -13,12 +20,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.state import Unit
+from hexwar.core.hexgrid import in_arc
+from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import smoke
+from hexwar.plugins.mbt.advanced_sighting import unit_height
+from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.gp_fire import card_gp_factor, outcome
+from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.initiative import side_order
-from hexwar.plugins.mbt.state import Step
+from hexwar.plugins.mbt.orders import reveal
+from hexwar.plugins.mbt.state import MOVING_ORDERS, Step, alive, card_of, enemy_of
+from hexwar.plugins.mbt.suppression import suppress, suppressed
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+
+MAX_HEIGHT_GAP = 2  # MBT 14.5.1
 
 
 def smoke_validator(game: Game) -> Any:
@@ -33,8 +51,85 @@ def smoke_validator(game: Game) -> Any:
     return validate
 
 
+def assault_error(game: Game, a: Unit, t: Unit) -> str | None:
+    """MBT 14.5, 14.5.1: why ``a`` may not close-assault ``t`` now (None if it may)."""
+    if not alive(a) or a.state.get("mounted"):
+        return f"{a.id} is not a dismounted unit on the map (MBT 14.5)"
+    if card_of(game, a).kind != "leg":
+        return f"{a.id} is not a leg unit (MBT 14.5)"
+    if a.state.get("order") != "CA":
+        return f"{a.id} has no CA order (MBT 14.5)"
+    if a.state.get("assaulted"):
+        return f"{a.id} has made its close assault this Turn (MBT 14.5.1)"
+    if suppressed(a):
+        return f"{a.id} is suppressed and cannot close-assault (MBT 14.5)"
+    if not alive(t) or t.side == a.side or card_of(game, t).kind != "vehicle":
+        return f"{t.id} is not an enemy vehicle on the map (MBT 14.5.1)"
+    assert a.hex is not None and t.hex is not None
+    if a.hex.distance(t.hex) != 1:
+        return f"{t.id} is not in a hex adjacent to {a.id} (MBT 14.5.1)"
+    weapon = card_of(game, a).main_gun
+    arc = weapon.arc if weapon is not None and weapon.arc != "turret" else "front60"
+    if not in_arc(a.hex, a.facing, t.hex, arc):
+        return f"{t.id} is outside {a.id}'s firing arc (MBT 14.5.1)"
+    if abs(unit_height(game, a) - unit_height(game, t)) > MAX_HEIGHT_GAP:
+        return f"{t.id} is more than two heights above or below {a.id} (MBT 14.5.1)"
+    return None
+
+
+def ca_modifiers(game: Game, a: Unit, t: Unit) -> list[Modifier]:
+    """MBT 14.5.3: the close assault modifiers."""
+    ca = load_advanced().ca
+    mods: list[Modifier] = []
+
+    def add(name: str, key: str, rule: str) -> None:
+        mods.append(Modifier(name, ca[key].value, f"{rule} [{ca[key].source}]", stage=1))
+
+    if unit_height(game, t) > unit_height(game, a):
+        add("attacking uphill", "uphill", "MBT 14.5.3.1")
+    if t.state.get("order") in MOVING_ORDERS:
+        add("vehicle moving", "vs_moving_vehicle", "MBT 14.5.3.2")
+    tcard = card_of(game, t)
+    zero_top = any(v == 0 for (_e, _l, ang, loc), v in tcard.armor.items()
+                   if ang == "Above" and loc in ("TT", "HD"))
+    if t.state.get("open", True) or zero_top:
+        add("vehicle open (or no armour on top)", "vs_open_vehicle", "MBT 14.5.3.3")
+    g = grade_of(a)
+    if g in ("crack", "poor"):
+        add(f"attacker {g}", f"attacker_{g}", "MBT 14.5.3.4")
+    return mods
+
+
+def close_assault(game: Game, a: Unit, t: Unit) -> str:
+    """MBT 14.5.2-14.5.4: resolve one close assault; returns N, S or EF."""
+    assert a.hex is not None and t.hex is not None
+    weapon = card_of(game, a).main_gun
+    factor = card_gp_factor(card_of(game, a), weapon.name, 1, True) if weapon else None
+    factor = factor or 0
+    defense = card_of(game, t).ca_defense
+    mods = ca_modifiers(game, a, t)
+    net = int(sum(m.value for m in mods))
+    n, s, src = load_advanced().gp_thresholds(factor, defense)
+    roll = game.dice.d100(f"close assault (GP {factor} vs CA {defense})")
+    result = outcome(roll + net, n, s)
+    a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.5.1
+    reveal(game, a)
+    game.report("close assault", result=result, modifiers=mods,
+                rules=["MBT 14.5.2", "MBT 14.5.4"], attacker=a.id, target=t.id, gp_factor=factor,
+                ca_defense=defense, net=net, roll=roll, modified=roll + net, n=n, s=s,
+                crt_source=src)
+    if result == "S":
+        suppress(game, t, "MBT 14.5.4")
+    elif result == "EF":
+        from hexwar.plugins.mbt.fire import apply_effects
+
+        apply_effects(game, t, ["BU"])  # MBT 14.5.4: knocked out, a brewed-up wreck
+    return result
+
+
 def close_assault_step(game: Game) -> Step:
-    """MBT 11.3.1, 12.6.1: each side, first player first, may fire smoke dischargers."""
+    """MBT 11.3.1, 12.6.1, 14.5: each side, first player first, may fire smoke dischargers and
+    make its close assaults."""
     for side in side_order(game):
         while True:
             able = [u.id for u in game.state.units_of(side) if smoke.can_discharge(game, u) is None]
@@ -46,3 +141,43 @@ def close_assault_step(game: Game) -> Step:
             if choice == "done":
                 break
             smoke.discharge(game, game.state.units[choice])
+        while True:
+            options: list[Any] = [
+                [a.id, t.id] for a in game.state.units_of(side)
+                for t in game.state.units_of(enemy_of(side)) if assault_error(game, a, t) is None]
+            if not options:
+                break
+            choice = yield Decision(side, "mbt.close_assault", options=["pass", *options],
+                                    rule="MBT 14.5", validate=assault_validator(game, side),
+                                    prompt="Close-assault an adjacent enemy vehicle: "
+                                           "[attacker, target], or pass")
+            if choice == "pass":
+                break
+            close_assault(game, game.state.units[choice[0]], game.state.units[choice[1]])
+    for u in game.state.units.values():
+        u.state.pop("assaulted", None)
+
+
+def assault_validator(game: Game, side: str) -> Any:
+    def validate(choice: Any) -> str | None:
+        if not (isinstance(choice, list) and len(choice) == 2
+                and all(isinstance(x, str) and x in game.state.units for x in choice)):
+            return 'a close assault is [ATTACKER, TARGET] (unit ids) or "pass"'
+        a, t = game.state.units[choice[0]], game.state.units[choice[1]]
+        if a.side != side:
+            return f"{a.id} is not one of your units"
+        return assault_error(game, a, t)
+
+    return validate
+
+
+def can_assault_now(game: Game, u: Unit) -> bool:
+    """MBT 13.3, 6.2.3: a CA order only for a leg unit next to an enemy vehicle it could attack."""
+    if card_of(game, u).kind != "leg" or suppressed(u) or u.state.get("mounted"):
+        return False
+    saved = u.state.get("order")
+    u.state["order"] = "CA"
+    try:
+        return any(assault_error(game, u, t) is None for t in game.state.units_of(enemy_of(u.side)))
+    finally:
+        u.state["order"] = saved

@@ -1104,3 +1104,54 @@ def test_leg_pivot_and_suppression_16_1_12_3_3(make_game: Any, run: Any) -> None
     _v, asked = run(pivot_phase(g), [])
     assert asked == []
     assert not {"M", "FM", "CA"} & set(legal_orders(g, u))
+
+
+# -- MBT 14.5: close assault ---------------------------------------------------------------------
+
+
+def test_mbt_85_close_assault_modifiers_14_5_3(make_game: Any) -> None:
+    """MBT-85 (MBT 14.5.3): a crack squad against an open, moving vehicle one height higher:
+    -10 uphill, -10 moving, +10 open, +10 crack = 0."""
+    from hexwar.plugins.mbt.close_assault import ca_modifiers
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J4", 4)],
+                  options=ADV, heights={"9J4": 1})
+    a, t = g.state.units["S1"], g.state.units["N1"]
+    a.state["grade"] = "crack"
+    t.state.update(order="M", open=True)
+    mods = ca_modifiers(g, a, t)
+    assert sorted(m.rule.split(" [")[0] for m in mods) == [
+        "MBT 14.5.3.1", "MBT 14.5.3.2", "MBT 14.5.3.3", "MBT 14.5.3.4"]
+    assert sum(m.value for m in mods) == 0
+
+
+@pytest.mark.parametrize(("roll", "result"), [(1, "N"), (100, "EF")])
+def test_close_assault_results_14_5_4(make_game: Any, run: Any, dice_faces: Any, roll: int,
+                                      result: str) -> None:
+    """MBT 14.5.4: an effective close assault brews the vehicle up; MBT 14.5.1: the attacker is
+    marked MOVED; MBT 13.3: the CA order is legal only next to an enemy vehicle."""
+    from hexwar.plugins.mbt.close_assault import close_assault_step
+    from hexwar.plugins.mbt.orders import legal_orders
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J4", 4),
+                   ("S2", "Motor Rifle Squad", "Soviet", "9J9", 1)], options=ADV)
+    a, t = g.state.units["S1"], g.state.units["N1"]
+    assert "CA" in legal_orders(g, a) and "CA" not in legal_orders(g, g.state.units["S2"])
+    a.state.update(order="CA", grade="crack")  # +10 crack, +10 the M1 is open (MBT 14.5.3)
+    g.dice.force(*dice_faces(roll))
+    _v, asked = run(close_assault_step(g), lambda d: ["S1", "N1"] if d.kind == "mbt.close_assault"
+                    and ["S1", "N1"] in d.options else (d.options[0] if d.kind != "mbt.close_assault"
+                                                        else "pass"))
+    report = [e for e in g.log.for_side(None) if e.get("what") == "close assault"]
+    assert report and report[0]["result"] == result and a.state["spotted"] == "MOVED"
+    if result == "EF":
+        assert t.state["destroyed"] == "BU" and data(g)["wrecks"]["9J4"] == "burning"
+
+
+def test_close_assault_out_of_reach_is_refused(make_game: Any) -> None:
+    from hexwar.plugins.mbt.close_assault import assault_validator
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J8", 4)],
+                  options=ADV)
+    g.state.units["S1"].state["order"] = "CA"
+    assert "MBT 14.5.1" in (assault_validator(g, "Soviet")(["S1", "N1"]) or "")
