@@ -1139,7 +1139,7 @@ def test_close_assault_results_14_5_4(make_game: Any, run: Any, dice_faces: Any,
     assert "CA" in legal_orders(g, a) and "CA" not in legal_orders(g, g.state.units["S2"])
     a.state.update(order="CA", grade="crack")  # +10 crack, +10 the M1 is open (MBT 14.5.3)
     g.dice.force(*dice_faces(roll))
-    _v, asked = run(close_assault_step(g), lambda d: ["S1", "N1"] if d.kind == "mbt.close_assault"
+    _v, _asked = run(close_assault_step(g), lambda d: ["S1", "N1"] if d.kind == "mbt.close_assault"
                     and ["S1", "N1"] in d.options else (d.options[0] if d.kind != "mbt.close_assault"
                                                         else "pass"))
     report = [e for e in g.log.for_side(None) if e.get("what") == "close assault"]
