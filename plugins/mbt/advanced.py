@@ -49,11 +49,11 @@ PLUGIN = PluginManifest(
     summary="The Advanced Game's sequence (MBT 11.0: Close Assault and Overrun Steps, missiles "
             "resolved during the move), height-based line of sight and hull down, suppression, "
             "grade, smoke, stacking, terrain markers, Soviet doctrine, GP fire, stand-in leg "
-            "squads and close assault. No towed units, transport, hand-to-hand or overrun yet "
+            "squads, close assault and hand-to-hand. No towed units, transport or overrun yet "
             "(docs/mbt-advanced.md).",
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
                 "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
-                "MBT 14.3.1", "MBT 14.3.2", "MBT 14.4", "MBT 14.5", "MBT 15.7", "MBT 12.9",
+                "MBT 14.3.1", "MBT 14.3.2", "MBT 14.4", "MBT 14.5", "MBT 14.6", "MBT 15.7", "MBT 12.9",
                 "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.3.3.4.1", "MBT 14.3.4", "MBT 14.8",
                 "MBT 16.2", "MBT 16.3"),
 )

@@ -43,8 +43,8 @@ def advanced_validator(game: Game, u: Unit) -> Any:
         if choice == "CA" and kind != "leg":
             return f"{u.id} is not a leg unit: only leg units take CA orders (MBT 13.3)"
         if choice == "CA":
-            return (f"{u.id} has no enemy vehicle it could close-assault: adjacent, in its arc, "
-                    "within two heights (MBT 14.5.1)")
+            return (f"{u.id} has no enemy it could close-assault or fight hand to hand: "
+                    "adjacent, in its arc, within two heights (MBT 14.5.1, 14.6.1)")
         if choice == "OR":
             if kind != "vehicle":
                 return f"{u.id} is not a vehicle: only vehicles take OR orders (MBT 13.3)"

@@ -7,7 +7,8 @@
 * ``ap_advanced.csv``, ``ap_grade.csv``, ``ap_sights.csv``: the Advanced AP modifiers the text
   prints (MBT 14.3.1, 14.3.2);
 * ``gp_modifiers.csv``, ``gp_grade.csv``: the GP modifiers the text prints (MBT 14.4.2);
-  ``ca_modifiers.csv``: the close assault modifiers (MBT 14.5.3);
+  ``ca_modifiers.csv``: the close assault modifiers (MBT 14.5.3); ``h2h_modifiers.csv`` and
+  ``h2h.csv``: the hand-to-hand modifiers (MBT 14.6.3) and a stand-in HAND-TO-HAND COMBAT TABLE;
   ``gp_crt.csv``: the GP COMBAT RESULTS TABLE (MBT 14.4.4.1), a stand-in that keeps the text's
   example (``tools/mbt/build_advanced.py``);
 * ``vehicles.csv``: the smoke makers of the data cards and whether they are wheeled (MBT 12.6,
@@ -73,6 +74,12 @@ class AdvancedCharts:
         self.ca: dict[str, Sourced] = {}
         for row, _col, cell in tables["ca_modifiers"].cells():
             self.ca[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
+        self.h2h_mods: dict[str, Sourced] = {}
+        for row, _col, cell in tables["h2h_modifiers"].cells():
+            self.h2h_mods[str(row.keys[0])] = Sourced(int(cell.value), cell.source)
+        self.h2h: dict[tuple[str, str], Sourced] = {}
+        for row, _col, cell in tables["h2h"].cells():
+            self.h2h[(str(row.keys[0]), str(row.keys[1]))] = Sourced(int(cell.value), cell.source)
         self.leg_defense: dict[tuple[str, str, str], Sourced] = {}
         for row, _col, cell in tables["leg_defense"].cells():
             k = row.keys

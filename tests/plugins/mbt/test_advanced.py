@@ -1155,3 +1155,56 @@ def test_close_assault_out_of_reach_is_refused(make_game: Any) -> None:
                   options=ADV)
     g.state.units["S1"].state["order"] = "CA"
     assert "MBT 14.5.1" in (assault_validator(g, "Soviet")(["S1", "N1"]) or "")
+
+
+# -- MBT 14.6: hand-to-hand combat ---------------------------------------------------------------
+
+
+def _h2h(make_game: Any, **kw: Any) -> Any:
+    return make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1),
+                      ("S2", "Motor Rifle Squad", "Soviet", "9K5", 1),
+                      ("S3", "Motor Rifle Squad", "Soviet", "9I5", 1),
+                      ("N1", "Rifle Squad", "NATO", "9J4", 4)], options=ADV, **kw)
+
+
+def test_mbt_83_hand_to_hand_grades_and_attackers_14_6_3(make_game: Any) -> None:
+    """MBT-83 (MBT 14.6.3): crack attacker and crack defender: -10 + 10 = 0; three attackers:
+    -20 for the two extra."""
+    from hexwar.plugins.mbt.close_assault import h2h_modifiers
+
+    g = _h2h(make_game)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["grade"] = n1.state["grade"] = "crack"
+    assert sum(m.value for m in h2h_modifiers(g, [s1], n1)) == 0
+    three = [g.state.units[i] for i in ("S1", "S2", "S3")]
+    extra = [m for m in h2h_modifiers(g, three, n1) if m.rule.startswith("MBT 14.6.3.4")]
+    assert [m.value for m in extra] == [-20]
+
+
+def test_mbt_84_hand_to_hand_poor_attacker_uphill(make_game: Any) -> None:
+    """MBT-84 (MBT 14.6.3): a poor attacker against a crack, suppressed defender uphill:
+    +10 + 10 - 20 + 10 = +10."""
+    from hexwar.plugins.mbt.close_assault import h2h_modifiers
+
+    g = _h2h(make_game, heights={"9J4": 1})
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["grade"], n1.state["grade"] = "poor", "crack"
+    suppression.suppress(g, n1, "test")
+    assert sum(m.value for m in h2h_modifiers(g, [s1], n1)) == 10
+
+
+@pytest.mark.parametrize(("roll", "winner"), [(1, "attacker"), (100, "defender")])
+def test_hand_to_hand_loser_suffers_an_effective_result_14_6_2_2(
+        make_game: Any, dice_faces: Any, roll: int, winner: str) -> None:
+    from hexwar.plugins.mbt.close_assault import can_assault_now, h2h_error, hand_to_hand
+
+    g = _h2h(make_game)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    assert can_assault_now(g, s1)
+    s1.state["order"] = "CA"
+    assert h2h_error(g, s1, n1) is None
+    g.dice.force(*dice_faces(roll))
+    assert hand_to_hand(g, s1, n1) == winner
+    loser = n1 if winner == "attacker" else s1
+    assert loser.state["half"] and loser.state["suppressed"] == "ON"
+    assert s1.state["spotted"] == "MOVED"  # MBT 14.6.1.4
