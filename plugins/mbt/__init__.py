@@ -22,8 +22,18 @@ from the TO&E. The modules, in rule order:
 * :mod:`~hexwar.plugins.mbt.movement_costs`: MBT 8.1-8.6 movement costs and the least-cost search;
 * :mod:`~hexwar.plugins.mbt.adjustment`: MBT 9.1-9.4.1 the Adjustment Phase;
 * :mod:`~hexwar.plugins.mbt.victory`: MBT 9.4.2-9.4.3 victory;
-* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0): MBT 24.0 the Umpired
-  Game;
+* the Advanced Game (MBT 10.0-16.0, plugin ``mbt.advanced``, docs/mbt-advanced.md):
+  :mod:`~hexwar.plugins.mbt.advanced` (manifest and hooks), the Advanced sequence (MBT 11.0) in
+  :mod:`~hexwar.plugins.mbt.sequence`, :mod:`~hexwar.plugins.mbt.advanced_tables` (its charts),
+  :mod:`~hexwar.plugins.mbt.advanced_sighting` (MBT 12.1, 13.1-13.2),
+  :mod:`~hexwar.plugins.mbt.suppression` (MBT 12.3), :mod:`~hexwar.plugins.mbt.smoke` (MBT 12.6),
+  :mod:`~hexwar.plugins.mbt.grade` (MBT 12.7-12.8), :mod:`~hexwar.plugins.mbt.advanced_orders`
+  (MBT 13.3), :mod:`~hexwar.plugins.mbt.close_assault` (MBT 11.3.1),
+  :mod:`~hexwar.plugins.mbt.advanced_fire` (MBT 14.2.2, 14.3, 14.8),
+  :mod:`~hexwar.plugins.mbt.advanced_movement` (MBT 11.4, 15.0),
+  :mod:`~hexwar.plugins.mbt.advanced_adjustment` (MBT 16.0);
+* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0): MBT 21.1 command
+  control, MBT 24.0 the Umpired Game;
 * :mod:`~hexwar.plugins.mbt.toe`: the TO&E and the points of "Doing Your Own Scenarios" B.3;
 * :mod:`~hexwar.plugins.mbt.ai`: the AI;
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,

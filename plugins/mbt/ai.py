@@ -62,8 +62,12 @@ class MbtAI:
         rules = rules_of(view)
         card = rules.card(f.type)
         w = card.missiles[0] if missile else card.main_gun
+        if ammo == "GP" and w is not None and not missile:  # Advanced MBT 14.4: suppression counts
+            return rules.gp_effect(f.id, t.id, overwatch=overwatch)
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
+        if rules.card(t.type).kind != "vehicle":
+            return 0.0  # Advanced MBT 14.1.1.2: AP fire only at vehicles
         if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             return 0.0
         # an enemy's order is in its view only once revealed (MBT 6.2.1): else "non-moving"
@@ -78,7 +82,7 @@ class MbtAI:
         if w is None:
             return "", 0.0
         best = ("", 0.0)
-        for ammo in w.ammo:
+        for ammo in [*w.ammo, *rules_of(view).other_ammo(f.id, missile)]:  # Advanced: GP
             p = self._p(view, f, t, ammo, overwatch=overwatch, missile=missile)
             if p > best[1]:
                 best = (ammo, p)
@@ -135,7 +139,14 @@ class MbtAI:
                 best, best_s = [lab, f], s
         return best or self.rng.choice(options)
 
+    def _on_close_assault(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 14.5: every close assault the squads can make."""
+        attacks = [o for o in options if o != "pass"]
+        return attacks[0] if attacks else "pass"
+
     def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        if "CA" in options:
+            return "CA"  # Advanced MBT 14.5: a squad next to an enemy vehicle assaults it
         u = view.unit(d.context["unit"])
         enemies = [e for e in self._known_enemies(view) if alive(e)]
         gun_p = 0.0
@@ -172,6 +183,44 @@ class MbtAI:
         if "M" in options:
             return "M"
         return "OW" if "OW" in options else options[0]
+
+    def _on_smoke(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 12.6: smoke covers an advance: a vehicle with M orders (it does not fire,
+        so the smoke costs it nothing) discharges while a known enemy is within 15 hexes; the smoke
+        covers it through the fire steps until it leaves the hex (MBT 12.6.3, 11.4.1)."""
+        enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
+        for uid in options:
+            if uid == "done":
+                continue
+            u = view.unit(uid)
+            if u.state.get("order") == "M" and u.hex is not None and any(
+                    u.hex.distance(e.hex) <= 15 for e in enemies if e.hex is not None):
+                return uid
+        return "done"
+
+    def _on_swaps(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Optional MBT 21.1.2: spend command points on the units whose marker is of the wrong
+        kind: a move marker on a unit that sighted an enemy, a fire marker on one that did not."""
+        rules = rules_of(view)
+        want: set[str] = set()
+        for uid in d.context.get("units", []):
+            u = view.unit(uid)
+            sees_enemy = rules.sighted_an_enemy(uid)
+            if (u.state.get("marker_locked") == "move") == sees_enemy:
+                want.add(uid)
+        best: list[str] = max((o for o in options if set(o) <= want), key=len, default=[])
+        return best
+
+    def _on_exhaust(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 15.7: lay the longest track of exhaust smoke behind a vehicle that moved
+        within 15 hexes of a known enemy."""
+        u = view.unit(d.context["unit"])
+        tracks = [o for o in options if o != "none"]
+        if tracks and u.hex is not None and any(
+                e.hex is not None and alive(e) and u.hex.distance(e.hex) <= 15
+                for e in self._known_enemies(view)):
+            return max(tracks, key=len)
+        return "none"
 
     def _declaration(self, d: Decision, view: SideView, options: list[Any], *, overwatch: bool,
                      threshold: float) -> Any:

@@ -61,6 +61,8 @@ class Situation:
     target_compartment: str | None = None
     extra_modifiers: tuple[Modifier, ...] = ()
     rof: int | None = None  # Basic Game: always the card's MAX ROF (MBT 7.4.4)
+    target_open: bool = True  # MBT 14.3.3.4.1 (Advanced): the target's turret unit is open
+    target_reactive: str | None = None  # MBT 14.3.4 (Advanced): "heavy" or "light" reactive armour
 
 
 @dataclass

@@ -24,6 +24,8 @@ from hexwar.core.provenance import Records, load_records
 from hexwar.core.tables import Band, parse_band
 
 SHIPPED = Path(__file__).resolve().parent / "data" / "cards"
+#: the Advanced Game's leg unit cards (stand-ins; docs/mbt-advanced.md)
+SHIPPED_ADVANCED = Path(__file__).resolve().parent / "data" / "advanced" / "cards"
 ANGLES = ("Front", "Front-Side", "Rear-Side", "Rear")
 ELEVATIONS = ("Level", "Rising", "Falling")
 #: Top-level sections of a card file (data/cards/README.md); a rule module that reads a new section
@@ -414,7 +416,8 @@ def _load(files: tuple[tuple[str, int, int], ...]) -> dict[str, Card]:
 def load_cards(dirs: Iterable[str | Path] = ()) -> dict[str, Card]:
     """Every card by name: the shipped cards, replaced or extended by ``dirs`` (in order), then by
     ``HEXWAR_MBT_CARDS``. Cached while the files are unchanged."""
-    folders = (str(SHIPPED), *(str(Path(d).resolve()) for d in dirs), *card_dirs_from_env())
+    folders = (str(SHIPPED), str(SHIPPED_ADVANCED), *(str(Path(d).resolve()) for d in dirs),
+               *card_dirs_from_env())
     files = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for d in folders for f in _files(d))
     return _load(files)
 

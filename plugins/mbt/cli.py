@@ -2,6 +2,8 @@
 
 * ``hexwar mbt fire``: one AP point effect shot (MBT 7.4) from the cards, the charts and the dice,
   with the optional rules named by ``--option`` taking part (:func:`table_game`);
+* ``hexwar mbt gp``: one GP point effect shot of the Advanced Game at a vehicle (MBT 14.4), every
+  modifier with its rule;
 * ``hexwar mbt cards``: the data cards in use and how much of them is cited or estimated;
 * ``hexwar mbt points`` and ``hexwar mbt orgs``: TO&E prices with their "Doing Your Own
   Scenarios" B.3 breakdown (:mod:`hexwar.plugins.mbt.toe`).
@@ -422,3 +424,83 @@ def orgs_command(nation: str | None, as_json: bool) -> None:
         vs = r["variants"]
         var = "" if not vs or vs == [""] else f" [{vs[0]}-{vs[-1]}, {len(vs)} variants]"
         click.echo(f"{r['nation']:4} {r['part']:8} {r['name']}{var}")
+
+
+@mbt_group.command("gp")
+@click.argument("firer")
+@click.argument("target")
+@click.option("--range", "rng", type=int, required=True, help="Range in hexes (MBT 4.7).")
+@click.option("--moving", is_flag=True, help="Firer has FM or OR orders: the MV line (MBT 14.4.1).")
+@click.option("--target-moving", is_flag=True, help="Target moves (MBT 14.4.2.2.4).")
+@click.option("--overwatch", is_flag=True, help="Firer fires on OW orders (MBT 14.4.2.1.8).")
+@click.option("--woods", is_flag=True, help="Target vehicle in woods (MBT 14.4.2.2.2).")
+@click.option("--building", is_flag=True, help="Target vehicle in a building hex (MBT 14.4.2.2.1).")
+@click.option("--hull-down", is_flag=True, help="Target vehicle hull down (MBT 14.4.2.2.3).")
+@click.option("--suppressed", is_flag=True, help="Firer suppressed (MBT 14.4.2.1.3).")
+@click.option("--crew-losses", type=click.IntRange(0, 9), default=0, help="Firer's crew losses.")
+@click.option("--acquisition", type=click.IntRange(0, 99), default=0,
+              help="Consecutive Turns of GP fire at this target (MBT 14.4.2.1.1).")
+@click.option("--brewup", type=click.IntRange(0, 99), default=0, help="Brew-up smoke hexes.")
+@click.option("--smoke", type=click.IntRange(0, 99), default=0, help="Other smoke hexes.")
+@click.option("--grade", type=click.Choice(["poor", "average", "crack"]), default="average",
+              show_default=True, help="Firer grade (MBT 14.4.2.4).")
+@click.option("--buttoned", is_flag=True, help="Target vehicle buttoned (MBT 14.4.4.2.3.1).")
+@click.option("--dice", default="", callback=_dice_option,
+              help="The two-dice roll, e.g. 72 (random if not given).")
+@click.option("--seed", type=int, default=0, help="Seed for a roll not given with --dice.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def gp_cmd(firer: str, target: str, rng: int, moving: bool, target_moving: bool, overwatch: bool,
+           woods: bool, building: bool, hull_down: bool, suppressed: bool, crew_losses: int,
+           acquisition: int, brewup: int, smoke: int, grade: str, buttoned: bool, dice: list[int],
+           seed: int, as_json: bool) -> None:
+    """Resolve one GP point effect shot of the Advanced Game at a vehicle (MBT 14.4): FIRER and
+    TARGET are card names; every modifier is printed with its rule, then the roll and result."""
+    from hexwar.plugins.mbt import gp_fire
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+    from hexwar.plugins.mbt.cards import load_cards
+
+    cards = load_cards()
+    for name in (firer, target):
+        if name not in cards:
+            click.echo(f"error: no card {name!r}; cards: {', '.join(sorted(cards))}", err=True)
+            sys.exit(2)
+    fc, tc = cards[firer], cards[target]
+    weapon = fc.main_gun
+    factor = gp_fire.card_gp_factor(fc, weapon.name, rng, moving) if weapon else None
+    if weapon is None or factor is None:
+        line = "MV" if moving else "NM"
+        click.echo(f"error: {firer} has no GP {line} factor at range {rng} (MBT 14.4.1)", err=True)
+        sys.exit(2)
+    gs = gp_fire.GpSituation(range=rng, acquisition=acquisition, crew_losses=crew_losses,
+                             suppressed=suppressed, brewup=brewup, other_smoke=smoke,
+                             overwatch=overwatch, target_vehicle=tc.kind == "vehicle",
+                             building=building, woods=woods, hull_down=hull_down,
+                             target_moving=target_moving, grade=grade)
+    mods = gp_fire.modifiers_of(gs)
+    net = int(sum(m.value for m in mods))
+    n, s, src = load_advanced().gp_thresholds(factor, tc.gp_defense)
+    d = _ForcedDice(dice, seed)
+    roll = d.d100("GP fire")
+    result = gp_fire.outcome(roll + net, n, s)
+    effects = gp_fire.effects_of(result, target_open=not buttoned, missile_in_flight=False,
+                                 explosive=gp_fire.card_explosive_result(fc, weapon.name,
+                                                                         tc.gp_defense))
+    if as_json:
+        click.echo(json.dumps({
+            "firer": fc.name, "weapon": weapon.name, "target": tc.name, "range": rng,
+            "gp_factor": factor, "gp_defense": tc.gp_defense,
+            "modifiers": [m.as_dict() for m in mods], "net": net, "roll": roll,
+            "modified": roll + net, "n": n, "s": s, "table_source": src, "result": result,
+            "effects": effects, "rolls": d.rolls}, indent=2))
+        return
+    click.echo(f"{fc.name} {weapon.name} GP at {tc.name}, range {rng}")
+    click.echo(f"GP factor: {factor} ({'MV' if moving else 'NM'} line, MBT 14.4.1); "
+               f"GP defense: {tc.gp_defense} [{tc.source('target.gp_defense')}] (MBT 14.4.3.1)")
+    for m in mods:
+        click.echo(f"  {m.value:+d}  {m.name}  ({m.rule})")
+    click.echo(f"Net modifier: {net:+d} (MBT 14.4.2)")
+    click.echo(f"GP COMBAT RESULTS TABLE {factor} vs {tc.gp_defense}: N up to {n}, S up to {s} "
+               f"[{src}] (MBT 14.4.4.1)")
+    click.echo(f"Roll: {roll:02d} {net:+d} = {roll + net} -> {result} (MBT 14.4.4.1)")
+    click.echo(f"Effect on {'a buttoned' if buttoned else 'an open'} vehicle: "
+               f"{', '.join(effects) or 'none'} (MBT 14.4.4.2)")

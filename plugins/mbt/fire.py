@@ -99,14 +99,18 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     card = card_of(game, f)
     weapon = card.missiles[0] if missile else card.main_gun
     assert weapon is not None and f.hex is not None and t.hex is not None
-    if ammo not in weapon.ammo:
+    other = ammo not in weapon.ammo and ammo in MbtHooks.of(game).other_ammo(f, missile)
+    if ammo not in weapon.ammo and not other:
         return f"the {weapon.name} has no {ammo} ammunition (it has {', '.join(weapon.ammo)})"
     if not sees(game, f, t, moving=moving_target):
         if t.id not in known_to(game, f.side):
             return unseen_target(t.id)
         return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
     rng = f.hex.distance(t.hex)
-    if weapon.ammo[ammo].ap_at(rng) is None:
+    err = MbtHooks.of(game).ammo_error(f, t, ammo)  # Advanced MBT 14.1.1.2, 14.4.1
+    if err:
+        return err
+    if not other and weapon.ammo[ammo].ap_at(rng) is None:
         line = weapon.ammo[ammo]
         return (f"{t.id} at range {rng} is outside the {weapon.name} {ammo} range "
                 f"{line.min_range}-{line.max_range} (MBT 4.7.2)")
@@ -121,7 +125,9 @@ def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
     """MBT 7.4.1.2: the ammunition types of the weapon fired."""
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
-    return list(w.ammo) if w is not None else []
+    if w is None:
+        return []
+    return [*w.ammo, *MbtHooks.of(game).other_ammo(f, missile)]  # Advanced MBT 14.1.1.2: GP
 
 
 # -- MBT 7.1.2, 7.4: the situation of a shot in the game ----------------------------------------
@@ -199,7 +205,7 @@ def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
     fcard, tcard = card_of(game, firer), card_of(game, target)
     md = merged_damage(target)
     t_order = target.state.get("order")
-    return Situation(
+    s = Situation(
         firer=fcard, weapon=weapon, ammo=ammo, target=tcard,
         range=firer.hex.distance(target.hex),
         firer_moving=firer.state.get("order") == "FM",
@@ -214,15 +220,19 @@ def situation(game: Game, firer: Unit, weapon: str, ammo: str, target: Unit, *,
         target_gun_hit=bool(md["gun"]),
         target_compartment=md["compartment"],
     )
+    MbtHooks.of(game).shot_situation(s, firer, target)  # Advanced MBT 13.2.2 hull down
+    return s
 
 
 def best_ammo(game: Game, f: Unit, t: Unit, *, overwatch: bool = False, missile: bool = False,
               legal_only: tuple[str, ...] = ()) -> tuple[str, float]:
-    best, best_p = "", -1.0
+    best, best_p = (legal_only[0] if legal_only else ""), -1.0
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
     assert w is not None
     for ammo in legal_only or tuple(w.ammo):
+        if ammo not in w.ammo:
+            continue  # other ammunition (Advanced GP fire) has no kill chance to compare
         if f.hex is None or t.hex is None or w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             continue
         p = kill_probability(ctx(game).charts, situation(game, f, w.name, ammo, t, overwatch=overwatch))
@@ -255,7 +265,7 @@ def declaration_options(game: Game, side: str, targets: list[Unit], *, orders: t
                 group.append([f.id, a])
         if len(group) > 1:
             options.append({"target": t.id, "shots": group})
-    return options
+    return MbtHooks.of(game).fire_options(side, options)  # Advanced MBT 13.4.3.2
 
 
 def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], overwatch: bool,
@@ -292,7 +302,7 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
                              orders=orders, overwatch=overwatch, moving_target=moving_target)
             if err:
                 return err
-        return None
+        return MbtHooks.of(game).fire_error(side, choice)  # Advanced MBT 13.4.3.2
 
     return validate
 
@@ -333,6 +343,14 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
     if doomed(t):
         game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
                     rules=["MBT 7.3.2"])
+        return None
+    if ammo not in weapon.ammo:  # Advanced MBT 14.4: GP point effect fire
+        other = MbtHooks.of(game).other_fire(f, t, ammo, overwatch=overwatch,
+                                             target_moving=target_moving)
+        if other and simultaneous:
+            t.state["pending"] = [*t.state.get("pending", []), *other]
+        elif other:
+            apply_effects(game, t, other)
         return None
     s = situation(game, f, weapon.name, ammo, t, overwatch=overwatch, target_moving=target_moving)
     assert f.hex is not None

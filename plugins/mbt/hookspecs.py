@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
+    from hexwar.core.hexgrid import Hex
     from hexwar.core.types import Modifier
     from hexwar.plugins.mbt.ap_fire import FireEdit, Situation
 
@@ -72,6 +75,74 @@ def mbt_weapon_arc(game: Game, unit: Unit, weapon: str) -> str | None:
 def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
     """Called after damage is applied to a unit (MBT 14.3.3 suppression and crew losses,
     MBT 17.2.3 bail-out, MBT 14.3.3.2 passengers)."""
+
+
+@hookspec(firstresult=True)
+def mbt_sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool | None:
+    """Whether ``viewer`` sees ``target`` now, when a rule replaces the Basic Game's sighting
+    (Advanced MBT 13.1 sighting ranges, 13.2 line of sight, 12.3.1 suppressed sighting arc).
+    None: the Basic Game's answer (MBT 6.1). Called once per sighting question."""
+
+
+@hookspec
+def mbt_shot_situation(game: Game, situation: Situation, firer: Unit, target: Unit) -> None:
+    """Complete the :class:`Situation` of one shot from the game (Advanced MBT 13.2.2 hull down,
+    12.2.2 stacking); called when the situation is built, before any modifier is read."""
+
+
+@hookspec(firstresult=True)
+def mbt_movement_allowance(game: Game, unit: Unit, allowance: Fraction) -> Fraction | None:
+    """The movement factors of a unit this Movement Phase when a rule changes the Basic Game's
+    (Advanced MBT 12.3.3.1: a suppressed vehicle gets half). None: ``allowance``."""
+
+
+@hookspec(firstresult=True)
+def mbt_stacking_unlimited(game: Game) -> bool | None:
+    """Whether any number of one side's units may end a move in one hex (Advanced MBT 12.2,
+    which replaces MBT 4.3). None: the Basic Game's one unit per hex."""
+
+@hookspec
+def mbt_unit_moved(game: Game, unit: Unit) -> None:
+    """Called after a unit entered a hex or turned in its move (MBT 8.1; Soviet doctrine,
+    MBT 13.4.3.1, moves the rest of the organization with it)."""
+
+
+@hookspec(firstresult=True)
+def mbt_fire_options(game: Game, side: str, options: list[Any]) -> list[Any] | None:
+    """The fire declarations a side may make (MBT 7.3.2), when a rule changes which firers go
+    together (Soviet doctrine, MBT 13.4.3.2). None: ``options``."""
+
+
+@hookspec(firstresult=True)
+def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
+    """Why a fire declaration breaks a rule on firing together (MBT 13.4.3.2), or None."""
+
+
+@hookspec(firstresult=True)
+def mbt_move_costs(game: Game, unit: Unit) -> dict[Hex, int | None] | None:
+    """Extra movement factors for ``unit`` to enter hexes (None: prohibited), from what lies on
+    the map in this game (Advanced MBT 12.4 terrain markers). Called once per move search."""
+
+
+@hookspec
+def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> Sequence[str]:
+    """Ammunition a unit's weapon may fire beyond the AP ammunition of its card (Advanced
+    MBT 14.1.1.2: "GP" for a weapon with GP lines)."""
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def mbt_ammo_error(game: Game, firer: Unit, target: Unit, ammo: str) -> str | None:
+    """Why ``firer`` may not fire ``ammo`` at ``target`` under a rule (other ammunition: its
+    range and line, MBT 14.4.1; AP ammunition only at vehicles, MBT 14.1.1.2), or None."""
+
+
+@hookspec(firstresult=True)
+def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: bool,
+                   target_moving: bool | None) -> Sequence[str] | None:
+    """Resolve one shot of other ammunition (Advanced MBT 14.4 GP point effect fire) and return
+    its effects (``suppress``, ``crew_loss``, ``temp_sup``, ``KO``, ``BU``), applied like AP
+    damage (MBT 5.3)."""
 
 
 class MbtHooks(SystemHooks):
@@ -126,3 +197,86 @@ class MbtHooks(SystemHooks):
         hook = self.hook.mbt_after_damage
         if hook in self.live:
             hook(game=self.game, unit=unit, effects=list(effects))
+
+    def sees(self, viewer: Unit, target: Unit, moving: bool) -> bool | None:
+        """A rule's sighting answer, or None for the Basic Game's."""
+        hook = self.hook.mbt_sees
+        if hook not in self.live:
+            return None
+        got = hook(game=self.game, viewer=viewer, target=target, moving=moving)
+        return None if got is None else bool(got)
+
+    def shot_situation(self, situation: Situation, firer: Unit, target: Unit) -> None:
+        """Let the rules complete the situation of a shot."""
+        hook = self.hook.mbt_shot_situation
+        if hook in self.live:
+            hook(game=self.game, situation=situation, firer=firer, target=target)
+
+    def movement_allowance(self, unit: Unit, allowance: Fraction) -> Fraction:
+        """The unit's movement factors after the rules (``allowance`` when none changes it)."""
+        hook = self.hook.mbt_movement_allowance
+        if hook not in self.live:
+            return allowance
+        got = hook(game=self.game, unit=unit, allowance=allowance)
+        return allowance if got is None else got
+
+    def stacking_unlimited(self) -> bool:
+        """MBT 12.2: True when a rule lets one side stack any number of units in a hex."""
+        hook = self.hook.mbt_stacking_unlimited
+        if hook not in self.live:
+            return False
+        return bool(hook(game=self.game))
+
+    def unit_moved(self, unit: Unit) -> None:
+        """Tell the rules that ``unit`` entered a hex or turned."""
+        hook = self.hook.mbt_unit_moved
+        if hook in self.live:
+            hook(game=self.game, unit=unit)
+
+    def fire_options(self, side: str, options: list[Any]) -> list[Any]:
+        """The declarations after the rules (``options`` when none changes them)."""
+        hook = self.hook.mbt_fire_options
+        if hook not in self.live:
+            return options
+        got = hook(game=self.game, side=side, options=options)
+        return options if got is None else list(got)
+
+    def fire_error(self, side: str, choice: dict[str, Any]) -> str | None:
+        """A rule's objection to a fire declaration, or None."""
+        hook = self.hook.mbt_fire_error
+        if hook not in self.live:
+            return None
+        got = hook(game=self.game, side=side, choice=choice)
+        return None if got is None else str(got)
+
+    def move_costs(self, unit: Unit) -> dict[Hex, int | None]:
+        """The rules' extra entry costs by hex for ``unit`` ({} when none)."""
+        hook = self.hook.mbt_move_costs
+        if hook not in self.live:
+            return {}
+        return dict(hook(game=self.game, unit=unit) or {})
+
+    def other_ammo(self, unit: Unit, missile: bool) -> list[str]:
+        """The other ammunition names the rules give the unit's weapon."""
+        hook = self.hook.mbt_other_ammo
+        if hook not in self.live:
+            return []
+        return [a for answer in hook(game=self.game, unit=unit, missile=missile) for a in answer]
+
+    def ammo_error(self, firer: Unit, target: Unit, ammo: str) -> str | None:
+        """A rule's reason why the other ammunition cannot be fired at the target, or None."""
+        hook = self.hook.mbt_ammo_error
+        if hook not in self.live:
+            return None
+        got = hook(game=self.game, firer=firer, target=target, ammo=ammo)
+        return None if got is None else str(got)
+
+    def other_fire(self, firer: Unit, target: Unit, ammo: str, *, overwatch: bool,
+                   target_moving: bool | None) -> list[str]:
+        """Resolve a shot of other ammunition; its effects ([] when no rule resolves it)."""
+        hook = self.hook.mbt_other_fire
+        if hook not in self.live:
+            return []
+        got = hook(game=self.game, firer=firer, target=target, ammo=ammo, overwatch=overwatch,
+                   target_moving=target_moving)
+        return list(got or [])

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
     from hexwar.core.engine.view import SideView
     from hexwar.plugins.mbt.cards import Card
     from hexwar.plugins.mbt.tables import Charts
@@ -48,6 +49,37 @@ class MbtRules:
         s = situation(self._game, f, weapon, ammo, t, overwatch=overwatch,
                       target_moving=target_moving)
         return kill_probability(self._charts, s)
+
+
+    def other_ammo(self, firer: str, missile: bool) -> list[str]:
+        """The other ammunition the rules give an own unit's weapon (the Advanced Game's GP
+        rounds, MBT 14.4)."""
+        from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+        return MbtHooks.of(self._game).other_ammo(self._own(firer), missile)
+
+    def gp_effect(self, firer: str, target: str, *, overwatch: bool = False) -> float:
+        """Advanced MBT 14.4: the chance that an own unit's GP shot has an effect on ``target``
+        as the side is shown it (a kill, plus a quarter of the chance of a suppression)."""
+        from hexwar.plugins.mbt.gp_fire import effect_value
+
+        return effect_value(self._game, self._own(firer), self._view.unit(target),
+                            overwatch=overwatch)
+
+    def sighted_an_enemy(self, unit_id: str) -> bool:
+        """Whether an own unit sighted an enemy unit in this turn's Sighting Step (MBT 6.1): the
+        side knows what its own units see."""
+        from hexwar.plugins.mbt.state import data
+
+        return bool(data(self._game).get("sighted", {}).get(self._own(unit_id).id))
+
+    def _own(self, unit_id: str) -> Unit:
+        u = self._view.unit(unit_id)
+        if u.side != self._view.side:
+            from hexwar.core.errors import RulesError
+
+            raise RulesError(f"{unit_id!r} is not a unit of your side")
+        return u
 
 
 def side_rules(game: Game, view: SideView) -> MbtRules:

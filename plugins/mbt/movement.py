@@ -16,6 +16,7 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, opposite
 from hexwar.plugins.mbt import movement_costs
+from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import reveal
 from hexwar.plugins.mbt.overwatch import overwatch_window
@@ -38,13 +39,23 @@ def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
     enemies = frozenset(e.hex for e in game.state.units_of(enemy_of(mover.side))
                         if alive(e) and e.hex is not None)
     burning = frozenset(h for h, k in wrecks.items() if k == "burning")
-    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies)
+    extra = MbtHooks.of(game).move_costs(mover)  # Advanced MBT 12.4 terrain markers
+    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies, extra)
 
 
 def movement_allowance(game: Game, u: Unit) -> Fraction:
     """MBT 8.2: the Normal line; FM orders: half, fractions kept (MBT 8.2.1)."""
     mf = card_of(game, u).mf
-    return mf / 2 if u.state.get("order") == "FM" else mf
+    basic = mf / 2 if u.state.get("order") == "FM" else mf
+    return MbtHooks.of(game).movement_allowance(u, basic)  # Advanced MBT 12.3.3.1
+
+
+def friendly_hexes(game: Game, u: Unit) -> set[Hex | None]:
+    """MBT 4.3: the hexes a move may pass through but not end in (none when a rule lets units
+    stack, Advanced MBT 12.2)."""
+    if MbtHooks.of(game).stacking_unlimited():
+        return set()
+    return {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
 
 
 def destinations(game: Game, u: Unit, budget: Fraction, turned: bool, first_hex: bool) -> dict[
@@ -53,7 +64,7 @@ def destinations(game: Game, u: Unit, budget: Fraction, turned: bool, first_hex:
     assert u.hex is not None
     found = movement_costs.reach(card_of(game, u), c.info, (u.hex, u.facing, turned), budget,
                         move_context(game, u), first_hex_rule=first_hex)
-    friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
+    friends = friendly_hexes(game, u)
     # MBT 4.3: only one combat unit may finish its move in a hex
     return {k: v for k, v in found.items() if k[0] not in friends and k != (u.hex, u.facing)}
 
@@ -89,7 +100,7 @@ def move_unit(game: Game, u: Unit) -> Step:
         assert u.hex is not None
         first_hex = (not entered_any and not turn_cost_spent and u.state.get("order") in ("M", "OR"))
         dests = destinations(game, u, budget - spent, turned, first_hex)
-        friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
+        friends = friendly_hexes(game, u)
         stay_ok = u.hex not in friends or not dests
         # MBT 4.6, 8.7: a unit facing off the mapboard edge that moves that way leaves the game
         can_exit = (spent < budget or first_hex) and (
@@ -145,6 +156,7 @@ def move_unit(game: Game, u: Unit) -> Step:
                     turn_cost_spent = True
             game.emit("moved", visible_to=[u.side], unit=u.id, hex=game.board.label(h), facing=f,
                       spent=str(spent), rule="MBT 8.1.1")
+            MbtHooks.of(game).unit_moved(u)  # Advanced MBT 13.4.3.1: doctrine moves together
             key = (h, "turned" if not entering else "entered")
             if key not in watched:
                 watched.add(key)
@@ -167,7 +179,7 @@ def move_validator(game: Game, u: Unit, left: Fraction) -> Any:
             h = game.board.parse(str(choice[0]))
         except ValueError as exc:
             return str(exc)
-        if any(alive(x) and x.hex == h and x.id != u.id for x in game.state.units_of(u.side)):
+        if h in friendly_hexes(game, u):
             return f"{choice[0]} holds a friendly unit: a move may pass through but not end there (MBT 4.3)"
         return (f"{u.id} cannot reach {choice[0]} facing {choice[1]} with {left} MF left "
                 "(MBT 8.2-8.5)")

@@ -11,8 +11,8 @@ most three hexsides away, so one turn per hex is enough and turning twice in a h
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
 
@@ -32,10 +32,21 @@ class MoveContext:
     wrecks: frozenset[Hex] = frozenset()  # MBT 8.5.2: wreck markers stop road movement into a hex
     burning: frozenset[Hex] = frozenset()  # MBT 8.4.3: a burning wreck counts as smoke ("+")
     enemies: frozenset[Hex] = frozenset()  # MBT 8.5.2: an enemy combat unit stops road movement
+    #: Advanced MBT 12.4: extra MF to enter a hex with a terrain marker (None: prohibited)
+    extra: Mapping[Hex, int | None] = field(default_factory=dict)
 
 
 def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) -> Fraction | None:
-    """Movement factors to move from ``src`` into adjacent ``dst``; ``None`` if prohibited (MBT 8.4.2)."""
+    """Movement factors to move from ``src`` into adjacent ``dst``; ``None`` if prohibited (MBT 8.4.2;
+    terrain markers, MBT 12.4)."""
+    cost = _enter_cost(card, info, src, dst, ctx)
+    if cost is None or dst not in ctx.extra:
+        return cost
+    more = ctx.extra[dst]
+    return None if more is None else cost + more
+
+
+def _enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) -> Fraction | None:
     board = info.board
     if dst not in board.hexes:
         return None
@@ -169,7 +180,8 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
     index, hexes, nbr = mi.index, mi.hexes, mi.nbr
     static = _static_costs(card, info)
     empty = MoveContext()
-    special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies) if h in index}
+    special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies, *ctx.extra)
+               if h in index}
     dynamic: dict[tuple[int, int], int | None] = {}
     out_memo: dict[int, list[tuple[int, int]]] = {}
     turns: list[tuple[int, int]] = []  # (rotation in hexsides, cost)

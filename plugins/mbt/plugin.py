@@ -114,6 +114,8 @@ def hexwar_register_data() -> list[DataSource]:
     for key in "abcd":
         out.append(DataSource(f"mbt:basic-{key}", HERE / "scenarios" / f"basic-{key}.toml", "scenario",
                               f"Basic Game Scenario, matchup {key.upper()}"))
+    out.append(DataSource("mbt:advanced-a", HERE / "scenarios" / "advanced-a.toml", "scenario",
+                          "Advanced Game (MBT 10.0-16.0) meeting engagement of tank platoons"))
     return out
 
 

@@ -15,13 +15,28 @@ Set up once (MBT 2.4-2.5), then each Turn:
 Each phase is a named :class:`~hexwar.core.types.PhaseSpec` (``mbt.*``); optional rules change the
 sequence with ``hexwar_sequence_edits``, which the core applies in the kit's one order. The rules of
 each step live in the modules named for them.
+
+The Advanced Game Sequence of Play (MBT 11.0, which replaces MBT 3.0) is :data:`ADVANCED_EDITS`,
+the edits the Advanced Game plugin (``mbt.advanced``, :mod:`hexwar.plugins.mbt.advanced`) makes:
+
+1. Initiative Phase (MBT 11.1), unchanged;
+2. Command Phase (MBT 11.2): Sighting Step with the Advanced sighting and line of sight
+   (MBT 11.2.1, 13.1-13.2), Mark Orders Step with CA and OR (MBT 11.2.2, 13.3);
+3. Fire Phase (MBT 11.3): Close Assault Step, not simultaneous (MBT 11.3.1), Direct Fire Step
+   (MBT 11.3.2), ATGM Announcement Step resolving shots at non-movers at once (MBT 11.3.3,
+   14.2.2.1), Overwatch Fire Step (MBT 11.3.4);
+4. Movement Phase (MBT 11.4): Movement Step with missiles resolved during their targets' moves
+   (MBT 11.4.1, 14.2.2.2), Overrun Step, then MBT 8.8 (MBT 11.4.2); no ATGM Resolution Step
+   (MBT 15.0);
+5. Adjustment Phase (MBT 11.5, 16.0): Pivot (MBT 16.1), Adjust Turrets (MBT 16.2), Adjust Markers
+   in the order of MBT 16.3, End Turn (MBT 16.4).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hexwar.core.types import PhaseSpec
+from hexwar.core.types import PhaseSpec, SequenceEdit
 from hexwar.plugins.mbt.adjustment import end_turn_phase, markers_phase, pivot_phase, turret_phase
 from hexwar.plugins.mbt.fire import atgm_announce_phase, atgm_resolution_phase, direct_fire_phase
 from hexwar.plugins.mbt.initiative import initiative_phase
@@ -58,3 +73,41 @@ PHASES = (
     PhaseSpec("mbt.markers", "Adjust Markers Step", "MBT 9.3", markers_phase),
     PhaseSpec("mbt.end_turn", "End Turn Step", "MBT 9.4", end_turn_phase),
 )
+
+
+def advanced_edits() -> tuple[SequenceEdit, ...]:
+    """MBT 11.0: the edits that turn the Basic sequence (MBT 3.0) into the Advanced one."""
+    from hexwar.plugins.mbt import advanced_adjustment, advanced_fire, advanced_movement
+    from hexwar.plugins.mbt import advanced_orders as adv_orders
+    from hexwar.plugins.mbt.close_assault import close_assault_step
+
+    return (
+        SequenceEdit("replace", "mbt.sighting", PhaseSpec(
+            "mbt.sighting", "Sighting Step", "MBT 11.2.1, 13.1-13.2", sighting_phase),
+            rule="MBT 11.2.1"),
+        SequenceEdit("replace", "mbt.orders", PhaseSpec(
+            "mbt.orders", "Mark Orders Step", "MBT 11.2.2, 13.3", adv_orders.orders_phase),
+            rule="MBT 11.2.2"),
+        SequenceEdit("insert_before", "mbt.direct_fire", PhaseSpec(
+            "mbt.close_assault", "Close Assault Step", "MBT 11.3.1", close_assault_step),
+            rule="MBT 11.3.1"),
+        SequenceEdit("replace", "mbt.atgm_announce", PhaseSpec(
+            "mbt.atgm_announce", "ATGM Announcement Step", "MBT 11.3.3, 14.2.2",
+            advanced_fire.atgm_announce_phase), rule="MBT 11.3.3"),
+        SequenceEdit("replace", "mbt.movement", PhaseSpec(
+            "mbt.movement", "Movement Step", "MBT 11.4.1", advanced_movement.movement_phase),
+            rule="MBT 11.4.1"),
+        SequenceEdit("replace", "mbt.atgm_resolution", PhaseSpec(
+            "mbt.overrun", "Overrun Step", "MBT 11.4.2", advanced_movement.overrun_step),
+            rule="MBT 11.4.2, 15.0"),
+        SequenceEdit("replace", "mbt.pivot", PhaseSpec(
+            "mbt.pivot", "Pivot Step", "MBT 16.1", advanced_adjustment.pivot_phase),
+            rule="MBT 16.1"),
+        SequenceEdit("replace", "mbt.turrets", PhaseSpec(
+            "mbt.turrets", "Adjust Turrets Step", "MBT 16.2", advanced_adjustment.turret_phase),
+            rule="MBT 16.2"),
+        SequenceEdit("replace", "mbt.markers", PhaseSpec(
+            "mbt.markers", "Adjust Markers Step", "MBT 16.3",
+            advanced_adjustment.advanced_markers_phase), rule="MBT 16.3"),
+    )
+

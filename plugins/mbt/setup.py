@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import roll_off
+from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import Problem
+from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.state import SIDES, Step, alive, ctx, data, enemy_of, init_unit
 
 if TYPE_CHECKING:
@@ -56,7 +58,11 @@ def setup_phase(game: Game) -> Step:
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
         for u in sorted((u for u in to_place if u.side == side), key=lambda u: u.id):
+            if _with_leader(game, u):
+                continue
             occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
+            if MbtHooks.of(game).stacking_unlimited():
+                occupied = {x.hex for x in game.state.units_of(enemy_of(side)) if x.hex}  # MBT 12.2
             options = [[game.board.label(h), f] for h in zone if h not in occupied for f in range(1, 7)]
             choice = yield Decision(side, "mbt.place", options=options, rule="MBT 2.5",
                                     context={"unit": u.id, "type": u.type},
@@ -64,6 +70,10 @@ def setup_phase(game: Game) -> Step:
             u.hex = game.board.parse(choice[0])
             u.facing = int(choice[1])
             u.state["turret"] = u.facing
+            if ctx(game).cards[u.type.split(":", 1)[1]].kind != "vehicle":
+                # Advanced MBT 10.1, 13.1.4: turret units go on vehicles only; leg units are open
+                game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing)
+                continue
             # MBT 2.5: each unit with its turret unit on top, facing any way, open or buttoned
             turret = yield Decision(side, "mbt.turret", rule="MBT 2.5",
                                     options=[[f, o] for f in range(1, 7) for o in ("open", "buttoned")],
@@ -76,6 +86,25 @@ def setup_phase(game: Game) -> Step:
     _initial_control(game)
 
 
+def _with_leader(game: Game, u: Unit) -> bool:
+    """Advanced MBT 13.4.3.1: a doctrine organization's member is set up with the first one,
+    in its hex, facing its way, its turret the same."""
+    from hexwar.plugins.mbt import doctrine
+
+    group = u.state.get("doctrine")
+    ids = doctrine.organizations(game).get(str(group), []) if group else []
+    if not ids or ids[0] == u.id or u.id not in ids:
+        return False
+    lead = game.state.units[ids[0]]
+    if lead.hex is None:
+        return False
+    u.hex, u.facing = lead.hex, lead.facing
+    doctrine.copy_orientation(game, lead)
+    game.emit("placed", visible_to=[u.side], unit=u.id, hex=game.board.label(u.hex),
+              facing=u.facing, turret=u.state["turret"], open=u.state["open"], rule="MBT 13.4.3.1")
+    return True
+
+
 def _initial_control(game: Game) -> None:
     ctl = data(game).setdefault("control", {})
     for u in game.state.units.values():
@@ -86,14 +115,21 @@ def _initial_control(game: Game) -> None:
 def scenario_shapes() -> dict[str, Any]:
     """MBT's part of the scenario format, by table: the keys the system reads and their types
     (docs/scenario-format.md lists every key; ``tests/test_scenario_format.py`` checks it)."""
-    from hexwar.core.scenario import Either, IntRange, MapOf
+    from hexwar.core.scenario import Either, IntRange, MapOf, OneOf
 
     points = IntRange(0, 1_000_000)
     files = Either((str, [str]))
     return {
         "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
         "setup": {"depth": IntRange(1, 1000)},
-        "special": {"tables": files, "cards": files},
+        "special": {"tables": files, "cards": files,
+                    # MBT 13.1.1 conditions (or MBT Scenario One B.3 "chance"), MBT 10.2.2
+                    # terrain heights: the Advanced Game's (mbt.advanced)
+                    "conditions": OneOf(("Day", "Dusk", "Moonlight", "Night", "Fog",
+                                         "Blowing Snow", "chance")),
+                    "heights": MapOf(IntRange(-10, 20)),
+                    # MBT 12.4 terrain markers (placement is checked on the board, markers.py)
+                    "markers": [MapOf(str, keys=("hex", "kind"))]},
         "sides": MapOf({"title": str}),
     }
 
@@ -127,7 +163,14 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
                 except DataError as exc:
                     problems.append(Problem(exc.message, path, f"special.{key}",
                                             hint=exc.hint or ""))
+    from hexwar.plugins.mbt.grade import state_problems
+
     for u in scenario.units:
         if u.type.startswith("mbt:") and u.side not in SIDES:
             problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", path, "units"))
+        for msg in state_problems(u.state):  # MBT 12.7, 12.8.2
+            problems.append(Problem(f"unit {u.id}: {msg}", path, "units", u.line))
+        if isinstance(u.state, dict) and u.state.get("doctrine") is not None and u.side != "Soviet":
+            problems.append(Problem(f"unit {u.id}: doctrine applies only to Soviet units "
+                                    "(MBT 13.4)", path, "units", u.line))
     return problems

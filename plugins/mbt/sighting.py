@@ -25,6 +25,9 @@ def in_sighting_range(game: Game, viewer: Unit, target: Unit, *, moving: bool = 
     (MBT 7.5.2), any range for a FIRED marker (MBT 6.1.3.5)."""
     if viewer.hex is None or target.hex is None:
         return False
+    rule = MbtHooks.of(game).sees(viewer, target, moving)  # Advanced MBT 13.1-13.2
+    if rule is not None:
+        return rule
     r = viewer.hex.distance(target.hex)
     if r > 0:
         spotted = target.state.get("spotted")
@@ -41,11 +44,22 @@ def in_sighting_range(game: Game, viewer: Unit, target: Unit, *, moving: bool = 
 
 def sees(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> bool:
     """MBT 6.1: within sighting range (:func:`in_sighting_range`) and a clear Basic line of sight
-    (MBT 6.1.4)."""
+    (MBT 6.1.4); a rule may answer instead (the Advanced Game's MBT 13.1-13.2)."""
+    if viewer.hex is None or target.hex is None:
+        return False
+    rule = MbtHooks.of(game).sees(viewer, target, moving)  # Advanced MBT 13.1-13.2
+    if rule is not None:
+        return rule
     if not in_sighting_range(game, viewer, target, moving=moving):
         return False
-    assert viewer.hex is not None and target.hex is not None
     return ctx(game).info.los(viewer.hex, target.hex)
+
+
+def _rule_sights(game: Game) -> bool:
+    """Whether an enabled rule answers sighting itself (``mbt_sees``): then the Basic batch
+    questions below ask :func:`sees` one pair at a time."""
+    hooks = MbtHooks.of(game)
+    return hooks.hook.mbt_sees in hooks.live
 
 
 def seen_units(game: Game, viewer: Unit, targets: Iterable[Unit]) -> list[Unit]:
@@ -53,6 +67,8 @@ def seen_units(game: Game, viewer: Unit, targets: Iterable[Unit]) -> list[Unit]:
     asked in one batch from the viewer's hex (Basic lines of sight are symmetric)."""
     if viewer.hex is None:
         return []
+    if _rule_sights(game):
+        return [t for t in targets if sees(game, viewer, t)]
     near = [t for t in targets if in_sighting_range(game, viewer, t)]
     clear = ctx(game).info.visible(viewer.hex, {t.hex for t in near if t.hex is not None})
     return [t for t in near if t.hex in clear]
@@ -62,6 +78,9 @@ def seen_by_side(game: Game, side: str, target: Unit, *, moving: bool = False) -
     """MBT 6.1.2: any unit of ``side`` that sees the target (hidden information, MBT 6.1)."""
     if target.hex is None:
         return False
+    if _rule_sights(game):
+        return any(sees(game, v, target, moving=moving)
+                   for v in game.state.units_of(side) if alive(v))
     near = [v for v in game.state.units_of(side)
             if alive(v) and in_sighting_range(game, v, target, moving=moving)]
     if not near:

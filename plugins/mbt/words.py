@@ -63,10 +63,31 @@ def _ap_fire(game: Game | None, r: Record) -> str:
     return f"{head}: {hits} hit(s), {details}; effect {effects}{cite(r.get('rules'))}"
 
 
+def _gp_fire(game: Game | None, r: Record) -> str:
+    result = table(r.get("result"))
+    effects = words(result.get("effects")) if result.get("effects") else "no effect"
+    return (f"{_u(game, r.get('firer'))} fires {r.get('weapon')} GP at {_u(game, r.get('target'))}, "
+            f"range {r.get('range')}, GP factor {r.get('gp_factor')} against defense "
+            f"{r.get('gp_defense')} (modifiers {number(r.get('net', 0), '+g')}{_mods(r)}), dice "
+            f"{r.get('roll')}: {result.get('result')}, {effects}{cite(r.get('rules'))}")
+
+
 def _result(game: Game | None, r: Record) -> str | None:
     what = str(r.get("what"))
     if what == "AP point effect fire":
         return _ap_fire(game, r)
+    if what == "GP point effect fire":
+        return _gp_fire(game, r)
+    if what == "close assault":
+        return (f"{_u(game, r.get('attacker'))} close-assaults {_u(game, r.get('target'))}, GP "
+                f"factor {r.get('gp_factor')} against {r.get('ca_defense')} (modifiers "
+                f"{number(r.get('net', 0), '+g')}{_mods(r)}), dice {r.get('roll')}: "
+                f"{words(r.get('result'))}{cite(r.get('rules'))}")
+    if what == "hand-to-hand combat":
+        return (f"hand-to-hand: {_u(game, r.get('attacker'))} against "
+                f"{_u(game, r.get('defender'))} (modifiers {number(r.get('net', 0), '+g')}"
+                f"{_mods(r)}), dice {r.get('roll')}: the {words(r.get('result'))} wins"
+                f"{cite(r.get('rules'))}")
     if what in ("shot wasted", "ATGM"):
         return (f"{what}: {_u(game, r.get('firer'))} at {_u(game, r.get('target'))}: "
                 f"{words(r.get('result'))}{cite(r.get('rules'))}")
@@ -133,6 +154,31 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "atgm_announced": lambda g, r: (f"{_u(g, r.get('firer'))} launches a missile at "
                                     f"{_u(g, r.get('target'))}{cite(r.get('rule'))}"),
     "end_turn": lambda g, r: f"end of game-turn {r.get('turn')}{cite(r.get('rule'))}",
+    # the Advanced Game (mbt.advanced) and command control (mbt.command_control)
+    "conditions": lambda g, r: (f"conditions: ground {r.get('ground')}, visibility "
+                                f"{r.get('visibility')} (rolls {words(r.get('rolls'))})"
+                                f"{cite(r.get('rule'))}"),
+    "suppressed": lambda g, r: (f"{_u(g, r.get('unit'))} is suppressed ({r.get('marker')} marker)"
+                                f"{cite(r.get('rule'))}"),
+    "halved": lambda g, r: f"{_u(g, r.get('unit'))} is halved{cite(r.get('rule'))}",
+    "crew_loss": lambda g, r: (f"{_u(g, r.get('unit'))} loses crew ({r.get('losses')} lost in "
+                               f"all){cite(r.get('rule'))}"),
+    "smoke_discharged": lambda g, r: (f"{_u(g, r.get('unit'))} fires its smoke dischargers in "
+                                      f"{r.get('hex')}{cite(r.get('rule'))}"),
+    "exhaust_smoke": lambda g, r: (f"{_u(g, r.get('unit'))} lays exhaust smoke in "
+                                   f"{words(r.get('hexes'))} (use {r.get('uses')})"
+                                   f"{cite(r.get('rule'))}"),
+    "atgm_race": lambda g, r: (f"missile from {_u(g, r.get('firer'))} at moving "
+                               f"{_u(g, r.get('target'))} (speed {r.get('speed')}, target at "
+                               f"{r.get('at')}): {words(r.get('outcome'))}{cite(r.get('rule'))}"),
+    "abandoned": lambda g, r: (f"{_u(g, r.get('unit'))} is abandoned by organization "
+                               f"{r.get('organization')} (strength {r.get('strength')})"
+                               f"{cite(r.get('rule'))}"),
+    "wire_destroyed": lambda g, r: (f"{_u(g, r.get('unit'))} destroys the wire in {r.get('hex')}"
+                                    f"{cite(r.get('rule'))}"),
+    "command_points": lambda g, r: (f"organization {r.get('organization')} has "
+                                    f"{r.get('points')} command point(s) ({words(r.get('counted'))})"
+                                    f"{cite(r.get('rule'))}"),
 }
 
 

@@ -29,7 +29,8 @@ ALL_FF = tuple(f"firefight.{r}" for r in (
 #: short games that between them write most kinds of event of each system (the golden games'
 #: scenarios; Firefight with every optional rule)
 GAMES = [("firefight:scenario-7", ALL_FF), ("firefight:scenario-4", ALL_FF),
-         ("firefight:scenario-2", ()), ("mbt:basic-a", ()), ("firepower:basic", ())]
+         ("firefight:scenario-2", ()), ("mbt:basic-a", ()), ("mbt:advanced-a", ()),
+         ("mbt:advanced-a", ("mbt.command_control",)), ("firepower:basic", ())]
 WORDS = {"firefight": FFW, "mbt": MBW, "firepower": FPW}
 #: optional rules that describe their own events (their ``hexwar_describe_event``), not in the
 #: system's words.py: MBT 24.0's instructions, re-targeted fire and umpire's reports
@@ -124,8 +125,13 @@ def played(name: str, options: tuple[str, ...]) -> Game:
     return game
 
 
-@pytest.mark.parametrize(("name", "options"), GAMES, ids=[g[0] + ("+all" if g[1] else "")
-                                                          for g in GAMES])
+def _game_id(name: str, options: tuple[str, ...]) -> str:
+    if options == ALL_FF:
+        return f"{name}+all"
+    return "+".join([name, *(o.split(".")[-1] for o in options)])
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[_game_id(*g) for g in GAMES])
 def test_no_recorded_event_falls_back_to_the_generic_sentence(name: str,
                                                               options: tuple[str, ...]) -> None:
     game = played(name, options)
@@ -143,7 +149,8 @@ _ID = re.compile(r"[\w?][\w\-?]*")
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES[:1] + GAMES[3:],
-                         ids=["firefight:scenario-7+all", "mbt:basic-a", "firepower:basic"])
+                         ids=["firefight:scenario-7+all", "mbt:basic-a", "mbt:advanced-a",
+                              "mbt:advanced-a+command_control", "firepower:basic"])
 def test_a_sides_words_name_no_unit_its_record_does_not(name: str, options: tuple[str, ...]) -> None:
     """The sentence for a side's record names only the units the record names (a face-down
     counter stays anonymous, an unseen unit unnamed)."""
@@ -205,7 +212,7 @@ def test_mbt_hit_and_damage_in_words() -> None:
 
 
 def test_firepower_shots_in_words() -> None:
-    game = played(*GAMES[4])
+    game = played(*GAMES[-1])  # Firepower
     shot = next(r for r in game.log.events if r["type"] == "result"
                 and r["result"].get("eliminated"))
     text = game.hooks.describe_event(game, shot)
@@ -214,7 +221,7 @@ def test_firepower_shots_in_words() -> None:
 
 
 def test_firepower_grenades_and_melee_in_words() -> None:
-    game = played(*GAMES[4])
+    game = played(*GAMES[-1])  # Firepower
     grenade = {"type": "result", "what": "grenade by A1", "rules": ["Firepower 6.3.6.3.2"],
                "modifiers": [], "result": {
                    "kind": "grenade", "firer": "A1", "weapon": "HGN", "mode": "throw",

@@ -3,9 +3,12 @@
 (:mod:`hexwar.plugins.mbt.hookspecs`) and ``hexwar_sequence_edits``; enabled by a scenario's
 ``rules`` or ``--option mbt.<rule>``.
 
-Table of contents, in rule order:
+Each is a plugin module ``hexwar.plugins.mbt.rules.<rule>`` with its own entry point, answering
+MBT's hooks (:mod:`hexwar.plugins.mbt.hookspecs`) and ``hexwar_sequence_edits``.
 
-* ``umpired``: MBT 24.0 The Umpired Game, on the core umpire's seat
+* :mod:`~hexwar.plugins.mbt.rules.umpired`: MBT 24.0 The Umpired Game, on the core umpire's seat
   (:mod:`hexwar.core.engine.umpire`, docs/umpire.md); ``umpired_ai`` is its sides' AI
   (``--players umpired-ai``).
+* :mod:`~hexwar.plugins.mbt.rules.command_control`: MBT 21.1 command points (needs the Advanced
+  Game, ``mbt.advanced``).
 """

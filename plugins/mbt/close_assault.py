@@ -1,0 +1,275 @@
+"""MBT 11.3.1, the Close Assault Step (Advanced Game): not simultaneous; each side in turn, the
+first player first.
+
+* Smoke dischargers (MBT 11.3.1, 12.6.1): each side may use its vehicles' dischargers.
+* Close assault (MBT 14.5): a dismounted leg unit with CA orders that is not suppressed attacks
+  one enemy vehicle in an adjacent hex, within its firing arc and no more than two heights above
+  or below it (MBT 14.5.1). The leg unit's MV GP factor at one hex (MBT 14.5.2.1) against the
+  vehicle's CA defense on the GP COMBAT RESULTS TABLE (MBT 14.5.2.2, stand-in), with the close
+  assault modifiers (MBT 14.5.3: uphill -10, moving vehicle -10, open vehicle +10, attacker crack
+  +10 / poor -10): a suppressed result suppresses the vehicle, an effective one brews it up
+  (MBT 14.5.4), open or buttoned. The attacker is marked MOVED (MBT 14.5.1). Each attack is
+  announced and resolved in turn (docs/decisions.md MBTD-64).
+
+* Hand-to-hand combat (MBT 14.6): a squad or half squad with CA orders attacks an adjacent enemy
+  leg unit in the same way (arc, two heights); the HAND-TO-HAND COMBAT TABLE line of attacker and
+  defender (stand-in) against the roll and the modifiers of MBT 14.6.3 (defender suppressed -20,
+  uphill +10, defender crew losses -10, -10 per additional attacker, grades) names the winner; the
+  loser suffers an effective GP result (MBT 14.6.2.2, 14.4.4.2.3.4). One attacker at a time.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.state import Unit
+from hexwar.core.hexgrid import in_arc
+from hexwar.core.types import Modifier
+from hexwar.plugins.mbt import smoke
+from hexwar.plugins.mbt.advanced_sighting import unit_height
+from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.gp_fire import card_gp_factor, outcome
+from hexwar.plugins.mbt.grade import grade_of
+from hexwar.plugins.mbt.initiative import side_order
+from hexwar.plugins.mbt.orders import reveal
+from hexwar.plugins.mbt.state import MOVING_ORDERS, Step, alive, card_of, enemy_of
+from hexwar.plugins.mbt.suppression import suppress, suppressed
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+
+MAX_HEIGHT_GAP = 2  # MBT 14.5.1
+
+
+def smoke_validator(game: Game) -> Any:
+    def validate(choice: Any) -> str | None:
+        if choice == "done":
+            return None
+        if not isinstance(choice, str) or choice not in game.state.units:
+            return f"{choice!r} is not a unit (answer a unit id or done)"
+        return smoke.can_discharge(game, game.state.units[choice]) or \
+            f"{choice} cannot discharge smoke now (MBT 12.6)"
+
+    return validate
+
+
+def assault_error(game: Game, a: Unit, t: Unit) -> str | None:
+    """MBT 14.5, 14.5.1: why ``a`` may not close-assault ``t`` now (None if it may)."""
+    if not alive(a) or a.state.get("mounted"):
+        return f"{a.id} is not a dismounted unit on the map (MBT 14.5)"
+    if card_of(game, a).kind != "leg":
+        return f"{a.id} is not a leg unit (MBT 14.5)"
+    if a.state.get("order") != "CA":
+        return f"{a.id} has no CA order (MBT 14.5)"
+    if a.state.get("assaulted"):
+        return f"{a.id} has made its close assault this Turn (MBT 14.5.1)"
+    if suppressed(a):
+        return f"{a.id} is suppressed and cannot close-assault (MBT 14.5)"
+    if not alive(t) or t.side == a.side or card_of(game, t).kind != "vehicle":
+        return f"{t.id} is not an enemy vehicle on the map (MBT 14.5.1)"
+    assert a.hex is not None and t.hex is not None
+    if a.hex.distance(t.hex) != 1:
+        return f"{t.id} is not in a hex adjacent to {a.id} (MBT 14.5.1)"
+    weapon = card_of(game, a).main_gun
+    arc = weapon.arc if weapon is not None and weapon.arc != "turret" else "front60"
+    if not in_arc(a.hex, a.facing, t.hex, arc):
+        return f"{t.id} is outside {a.id}'s firing arc (MBT 14.5.1)"
+    if abs(unit_height(game, a) - unit_height(game, t)) > MAX_HEIGHT_GAP:
+        return f"{t.id} is more than two heights above or below {a.id} (MBT 14.5.1)"
+    return None
+
+
+def leg_size(game: Game, u: Unit) -> str:
+    """squad, half (a halved squad) or team (a one-point leg card); towed for towed units."""
+    card = card_of(game, u)
+    if card.kind == "towed":
+        return "towed"
+    if card.stacking < 2:
+        return "team"
+    return "half" if u.state.get("half") else "squad"
+
+
+def h2h_error(game: Game, a: Unit, d: Unit) -> str | None:
+    """MBT 14.6, 14.6.1: why ``a`` may not attack ``d`` hand to hand now (None if it may)."""
+    if not alive(a) or card_of(game, a).kind != "leg" or leg_size(game, a) == "team":
+        return f"{a.id} is not a squad or half squad (MBT 14.6)"
+    if a.state.get("order") != "CA" or a.state.get("assaulted"):
+        return f"{a.id} has no CA order left this Turn (MBT 14.6, 14.6.1.2)"
+    if suppressed(a) or a.state.get("mounted"):
+        return f"{a.id} is suppressed or mounted (MBT 14.6)"
+    if not alive(d) or d.side == a.side or card_of(game, d).kind not in ("leg", "towed") \
+            or d.state.get("mounted"):
+        return f"{d.id} is not a dismounted enemy leg or towed unit (MBT 14.6.1)"
+    assert a.hex is not None and d.hex is not None
+    if a.hex.distance(d.hex) != 1:
+        return f"{d.id} is not in a hex adjacent to {a.id} (MBT 14.6.1)"
+    weapon = card_of(game, a).main_gun
+    arc = weapon.arc if weapon is not None and weapon.arc != "turret" else "front60"
+    if not in_arc(a.hex, a.facing, d.hex, arc):
+        return f"{d.id} is outside {a.id}'s firing arc (MBT 14.6.1)"
+    if abs(unit_height(game, a) - unit_height(game, d)) > MAX_HEIGHT_GAP:
+        return f"{d.id} is more than two heights above or below {a.id} (MBT 14.6.1.1)"
+    return None
+
+
+def h2h_modifiers(game: Game, attackers: list[Unit], d: Unit) -> list[Modifier]:
+    """MBT 14.6.3: the hand-to-hand modifiers (the first attacker's height and grade)."""
+    hm = load_advanced().h2h_mods
+    mods: list[Modifier] = []
+
+    def add(name: str, key: str, rule: str, times: int = 1) -> None:
+        mods.append(Modifier(name, hm[key].value * times, f"{rule} [{hm[key].source}]", stage=1))
+
+    a = attackers[0]
+    if suppressed(d):
+        add("defender suppressed", "defender_suppressed", "MBT 14.6.3.1")
+    if unit_height(game, d) > unit_height(game, a):
+        add("uphill attack", "uphill_attack", "MBT 14.6.3.2")
+    if int(d.state.get("crew_losses", 0)) or d.state.get("bailed_out"):
+        add("defender crew losses", "defender_crew_losses", "MBT 14.6.3.3")
+    if len(attackers) > 1:
+        add(f"{len(attackers) - 1} more attacker(s)", "per_additional_attacker", "MBT 14.6.3.4",
+            len(attackers) - 1)
+    for who, u in (("defender", d), ("attacker", a)):
+        g = grade_of(u)
+        if g in ("crack", "poor"):
+            add(f"{who} {g}", f"{who}_{g}", "MBT 14.6.3.5")
+    return mods
+
+
+def hand_to_hand(game: Game, a: Unit, d: Unit) -> str:
+    """MBT 14.6.2: resolve one hand-to-hand combat; returns "attacker" or "defender" (the
+    winner); the loser suffers an effective result."""
+    from hexwar.plugins.mbt.fire import apply_effects
+
+    mods = h2h_modifiers(game, [a], d)
+    net = int(sum(m.value for m in mods))
+    line = load_advanced().h2h.get((leg_size(game, a), leg_size(game, d)))
+    wins_to = line.value if line else 50
+    roll = game.dice.d100(f"hand-to-hand ({leg_size(game, a)} vs {leg_size(game, d)})")
+    winner = "attacker" if roll + net <= wins_to else "defender"
+    a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.6.1.4
+    reveal(game, a)
+    game.report("hand-to-hand combat", result=winner, modifiers=mods,
+                rules=["MBT 14.6.2", "MBT 14.6.2.2"], attacker=a.id, defender=d.id, net=net,
+                roll=roll, modified=roll + net, attacker_wins_to=wins_to,
+                table_source=line.source if line else "estimated")
+    apply_effects(game, d if winner == "attacker" else a, ["leg_ef"])  # MBT 14.6.2.2
+    return winner
+
+
+def ca_modifiers(game: Game, a: Unit, t: Unit) -> list[Modifier]:
+    """MBT 14.5.3: the close assault modifiers."""
+    ca = load_advanced().ca
+    mods: list[Modifier] = []
+
+    def add(name: str, key: str, rule: str) -> None:
+        mods.append(Modifier(name, ca[key].value, f"{rule} [{ca[key].source}]", stage=1))
+
+    if unit_height(game, t) > unit_height(game, a):
+        add("attacking uphill", "uphill", "MBT 14.5.3.1")
+    if t.state.get("order") in MOVING_ORDERS:
+        add("vehicle moving", "vs_moving_vehicle", "MBT 14.5.3.2")
+    tcard = card_of(game, t)
+    zero_top = any(v == 0 for (_e, _l, ang, loc), v in tcard.armor.items()
+                   if ang == "Above" and loc in ("TT", "HD"))
+    if t.state.get("open", True) or zero_top:
+        add("vehicle open (or no armour on top)", "vs_open_vehicle", "MBT 14.5.3.3")
+    g = grade_of(a)
+    if g in ("crack", "poor"):
+        add(f"attacker {g}", f"attacker_{g}", "MBT 14.5.3.4")
+    return mods
+
+
+def close_assault(game: Game, a: Unit, t: Unit) -> str:
+    """MBT 14.5.2-14.5.4: resolve one close assault; returns N, S or EF."""
+    assert a.hex is not None and t.hex is not None
+    weapon = card_of(game, a).main_gun
+    factor = card_gp_factor(card_of(game, a), weapon.name, 1, True) if weapon else None
+    factor = factor or 0
+    defense = card_of(game, t).ca_defense
+    mods = ca_modifiers(game, a, t)
+    net = int(sum(m.value for m in mods))
+    n, s, src = load_advanced().gp_thresholds(factor, defense)
+    roll = game.dice.d100(f"close assault (GP {factor} vs CA {defense})")
+    result = outcome(roll + net, n, s)
+    a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.5.1
+    reveal(game, a)
+    game.report("close assault", result=result, modifiers=mods,
+                rules=["MBT 14.5.2", "MBT 14.5.4"], attacker=a.id, target=t.id, gp_factor=factor,
+                ca_defense=defense, net=net, roll=roll, modified=roll + net, n=n, s=s,
+                crt_source=src)
+    if result == "S":
+        suppress(game, t, "MBT 14.5.4")
+    elif result == "EF":
+        from hexwar.plugins.mbt.fire import apply_effects
+
+        apply_effects(game, t, ["BU"])  # MBT 14.5.4: knocked out, a brewed-up wreck
+    return result
+
+
+def close_assault_step(game: Game) -> Step:
+    """MBT 11.3.1, 12.6.1, 14.5: each side, first player first, may fire smoke dischargers and
+    make its close assaults."""
+    for side in side_order(game):
+        while True:
+            able = [u.id for u in game.state.units_of(side) if smoke.can_discharge(game, u) is None]
+            if not able:
+                break
+            choice = yield Decision(side, "mbt.smoke", options=["done", *able], rule="MBT 12.6.1",
+                                    validate=smoke_validator(game),
+                                    prompt="Discharge a vehicle's smoke dischargers, or done")
+            if choice == "done":
+                break
+            smoke.discharge(game, game.state.units[choice])
+        while True:
+            options: list[Any] = [
+                [a.id, t.id] for a in game.state.units_of(side)
+                for t in game.state.units_of(enemy_of(side))
+                if assault_error(game, a, t) is None or h2h_error(game, a, t) is None]
+            if not options:
+                break
+            choice = yield Decision(side, "mbt.close_assault", options=["pass", *options],
+                                    rule="MBT 14.5, 14.6", validate=assault_validator(game, side),
+                                    prompt="Close-assault an adjacent enemy vehicle, or attack "
+                                           "an enemy leg unit hand to hand: [attacker, target], "
+                                           "or pass")
+            if choice == "pass":
+                break
+            a, t = game.state.units[choice[0]], game.state.units[choice[1]]
+            if card_of(game, t).kind == "vehicle":
+                close_assault(game, a, t)
+            else:
+                hand_to_hand(game, a, t)
+    for u in game.state.units.values():
+        u.state.pop("assaulted", None)
+
+
+def assault_validator(game: Game, side: str) -> Any:
+    def validate(choice: Any) -> str | None:
+        if not (isinstance(choice, list) and len(choice) == 2
+                and all(isinstance(x, str) and x in game.state.units for x in choice)):
+            return 'a close assault is [ATTACKER, TARGET] (unit ids) or "pass"'
+        a, t = game.state.units[choice[0]], game.state.units[choice[1]]
+        if a.side != side:
+            return f"{a.id} is not one of your units"
+        if card_of(game, t).kind in ("leg", "towed"):
+            return h2h_error(game, a, t)
+        return assault_error(game, a, t)
+
+    return validate
+
+
+def can_assault_now(game: Game, u: Unit) -> bool:
+    """MBT 13.3, 6.2.3: a CA order only for a leg unit next to an enemy it could attack (a vehicle
+    by close assault, a leg or towed unit hand to hand)."""
+    if card_of(game, u).kind != "leg" or suppressed(u) or u.state.get("mounted"):
+        return False
+    saved = u.state.get("order")
+    u.state["order"] = "CA"
+    try:
+        return any(assault_error(game, u, t) is None or h2h_error(game, u, t) is None
+                   for t in game.state.units_of(enemy_of(u.side)))
+    finally:
+        u.state["order"] = saved

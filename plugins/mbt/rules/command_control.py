@@ -1,0 +1,188 @@
+"""MBT 21.1 Command Points (optional rule ``mbt.command_control``, with the Advanced Game).
+
+With command control a unit keeps the kind of command marker it had last Turn: "fire" (red dot:
+F, ATGM, CA) or "move" (black dot: FM, M, OR); OW is on both (MBT 6.2.4, 13.3), so it keeps the
+unit's kind. A command point changes one unit's marker to the other kind (MBT 21.1.2); a unit whose
+marker is not changed may take any order of its kind (MBT 21.1.2.2). Points are not kept from Turn
+to Turn (MBT 21.1.2.3). In the first Turn every unit chooses freely (docs/decisions.md MBTD-62).
+
+At the start of each Mark Orders Step (the Command Points Step before it, MBT 21.1.1) each command
+organization counts its active units (a doctrine organization as one, MBT 21.1.1.1.1; abandoned
+vehicles not at all, MBT 21.1.1.1.3) and reads the COMMAND POINTS CHART with its lowest grade
+(MBT 21.1.1.1, ``data/advanced/command_points.csv``, stand-in), then adds its officers' bonus: an
+XO with an active unit +1, a CO of a company headquarters +1, of a battalion headquarters +2
+(MBT 21.1.1.2). The Turn after an organization's CO is lost, none of its units may change marker
+(MBT 21.1.2.4). Each side then decides in secret which units change (one decision per organization
+with points to spend).
+
+A unit's command organization is its ``state.organization``; a headquarters says
+``state = { hq = "company" }`` or ``"battalion"`` on the unit carrying the CO. Not built: radio
+jamming (MBT 21.2), multi-player rules (MBT 21.3: the engine has one player a side), transferring
+officers (MBT 21.1.3), transported units sharing their carrier's marker (MBT 21.1.2.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.primitives import ask_all
+from hexwar.core.markers import hookimpl
+from hexwar.core.tables import TableSet
+from hexwar.core.types import PhaseSpec, PluginManifest, SequenceEdit
+from hexwar.plugins.mbt import doctrine
+from hexwar.plugins.mbt.advanced_tables import ADVANCED
+from hexwar.plugins.mbt.grade import GRADES, grade_of
+from hexwar.plugins.mbt.state import SIDES, Step, alive, data
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+PLUGIN = PluginManifest(
+    name="mbt.command_control", system="mbt", kind="rule",
+    title="Command control: command points (MBT 21.1)",
+    summary="A unit keeps last Turn's fire or move marker unless its organization spends a command "
+            "point; points by active units and grade, officers' bonus, none the Turn after a CO "
+            "is lost. No radio jamming or multi-player rules.",
+    implements=("MBT 21.1", "MBT 21.1.1", "MBT 21.1.1.1", "MBT 21.1.1.2", "MBT 21.1.2",
+                "MBT 21.1.2.4"),
+    requires=("mbt.advanced",),
+)
+
+FIRE_MARKER = frozenset({"F", "ATGM", "CA"})  # MBT 6.2.4, 13.3: the red-dot marker
+MOVE_MARKER = frozenset({"FM", "M", "OR"})  # the black-dot marker
+MAX_SWAPS_OFFERED = 4  # the decision lists every set of at most this many units
+
+
+def marker_of(order: str | None, previous: str | None = None) -> str | None:
+    """The kind of marker an order is on; OW keeps the unit's kind (it is on both)."""
+    if order in FIRE_MARKER:
+        return "fire"
+    if order in MOVE_MARKER:
+        return "move"
+    return previous
+
+
+def points_chart(units: int, grade: str) -> int:
+    """MBT 21.1.1.1: the COMMAND POINTS CHART (stand-in)."""
+    table = TableSet.load_dir(ADVANCED)["command_points"]
+    return int(table.value(grade, units=max(1, units)))
+
+
+def organizations(game: Game, side: str) -> dict[str, list[Unit]]:
+    """MBT 21.1.1: the side's command organizations and their active units."""
+    out: dict[str, list[Unit]] = {}
+    for u in game.state.units_of(side):
+        if alive(u) and not u.state.get("abandoned") and u.state.get("organization"):
+            out.setdefault(str(u.state["organization"]), []).append(u)
+    return out
+
+
+def command_points(game: Game, org: str, units: list[Unit]) -> tuple[int, list[str]]:
+    """MBT 21.1.1.1-21.1.1.2, 21.1.2.4: the organization's points and how they were counted."""
+    lost = data(game).get("co_lost", {}).get(org)
+    if lost is not None and lost == game.state.turn - 1:
+        return 0, ["its CO was lost last Turn (MBT 21.1.2.4)"]
+    counted = {doctrine.leader(game, u).id for u in units}  # MBT 21.1.1.1.1
+    grade = min((grade_of(u) for u in units), key=GRADES.index)
+    pts = points_chart(len(counted), grade)
+    why = [f"{len(counted)} active unit(s), lowest grade {grade}: {pts} (MBT 21.1.1.1)"]
+    for u in units:
+        officer, hq = u.state.get("officer"), u.state.get("hq")
+        if officer == "XO":
+            pts += 1
+            why.append(f"XO with {u.id}: +1 (MBT 21.1.1.2.1)")
+        elif officer == "CO" and hq in ("company", "battalion"):
+            bonus = 2 if hq == "battalion" else 1
+            pts += bonus
+            why.append(f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)")
+    return pts, why
+
+
+def command_points_step(game: Game) -> Step:
+    """MBT 21.1.1-21.1.2: count each organization's points, then each side decides in secret
+    which units change their kind of marker; the others keep theirs for the Mark Orders Step."""
+    decisions: list[Decision] = []
+    for u in game.state.units.values():
+        u.state.pop("marker_locked", None)
+    if game.state.turn <= 1:
+        return  # MBT 21.1: no marker yet to keep (docs/decisions.md MBTD-62)
+    for side in SIDES:
+        for org, units in sorted(organizations(game, side).items()):
+            leaders = [u for u in units if not doctrine.is_follower(game, u)]
+            marked = [u for u in leaders if u.state.get("marker")]
+            for u in units:
+                lead = doctrine.leader(game, u)
+                if lead.state.get("marker"):
+                    u.state["marker_locked"] = lead.state["marker"]
+            pts, why = command_points(game, org, units)
+            game.emit("command_points", visible_to=[side], organization=org, points=pts,
+                      counted=why, rule="MBT 21.1.1")
+            if not pts or not marked:
+                continue
+            k = min(pts, len(marked), MAX_SWAPS_OFFERED)
+            ids = [u.id for u in marked]
+            options: list[Any] = [[]] + [list(c) for n in range(1, k + 1)
+                                         for c in combinations(ids, n)]
+            decisions.append(Decision(side, "mbt.swaps", options=options, rule="MBT 21.1.2",
+                                      context={"organization": org, "points": pts, "units": ids},
+                                      prompt=f"{org}: {pts} command point(s); which units change "
+                                             "between fire and move markers?"))
+    choices = yield from ask_all(decisions)
+    for choice in choices:
+        for uid in choice:
+            for m in doctrine.members(game, game.state.units[uid]):
+                m.state.pop("marker_locked", None)
+
+
+def allowed(game: Game, u: Unit, legal: Sequence[str]) -> list[str]:
+    """MBT 21.1.2.2: a unit whose marker was not changed keeps orders of its kind."""
+    from hexwar.plugins.mbt.advanced_orders import restrict
+
+    out = restrict(game, u, list(legal))
+    locked = u.state.get("marker_locked")
+    if locked is None:
+        return out
+    return [o for o in out if marker_of(o, locked) == locked]
+
+
+@hookimpl
+def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
+    return [
+        SequenceEdit("insert_before", "mbt.orders", PhaseSpec(
+            "mbt.command_points", "Command Points", "MBT 21.1.1", command_points_step),
+            rule="MBT 21.1.1"),
+        SequenceEdit("insert_after", "mbt.orders", PhaseSpec(
+            "mbt.record_markers", "Command markers kept", "MBT 21.1.2", record_markers_step),
+            rule="MBT 21.1.2"),
+    ]
+
+
+def record_markers_step(game: Game) -> Step:
+    """MBT 21.1.2: each unit's marker kind, kept for the next Turn."""
+    for u in game.state.units.values():
+        order = u.state.get("order")
+        if order is not None:
+            u.state["marker"] = marker_of(order, u.state.get("marker")) or "fire"
+    return
+    yield  # a generator
+
+
+@hookimpl(trylast=True)
+def mbt_orders(game: Game, unit: Unit, legal: Sequence[str]) -> Sequence[str]:
+    """Answered after the Advanced Game's rule (trylast), and applying it too, so that this
+    answer is the one used. A unit whose kind of marker has no order it can carry out gets the
+    Advanced Game's list (docs/decisions.md MBTD-62)."""
+    return allowed(game, unit, legal)
+
+
+@hookimpl
+def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
+    """MBT 21.1.2.4: note the Turn an organization's CO is lost."""
+    if unit.state.get("officer") == "CO" and unit.state.get("destroyed"):
+        org = unit.state.get("organization")
+        if org:
+            data(game).setdefault("co_lost", {})[str(org)] = game.state.turn
