@@ -50,6 +50,10 @@ class GameState:
     turn: int = 0
     phase: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    #: the JSON text of each part of the state last hashed, with what it was made from (see
+    #: :meth:`canonical_text`); derived data, never saved, compared or shown
+    _texts: dict[Any, tuple[Any, str]] = field(default_factory=dict, init=False, repr=False,
+                                               compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -61,15 +65,66 @@ class GameState:
         }
 
     def digest(self) -> str:
-        """A short hash of the whole state, to check that a replay follows the same game."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), default=_reject)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        """A short hash of the whole state, to check that a replay follows the same game: the
+        first 16 hex digits of the SHA-256 of :meth:`canonical_text` (docs/log-format.md)."""
+        return hashlib.sha256(self.canonical_text().encode()).hexdigest()[:16]
+
+    def canonical_text(self) -> str:
+        """:meth:`to_dict` as sorted, compact JSON (sets as sorted lists, hexes as ``[q, r]``).
+
+        The engine hashes the state after every decision, so the text is assembled from the
+        JSON of each unit and of each entry of the system state (two levels deep), and only a
+        part that changed since the last call is encoded again. A part counts as changed when
+        its ``repr`` changed: ``repr`` (in C, several times cheaper than encoding) tells apart
+        every value the encoder accepts (``1``, ``1.0`` and ``True``; a list and a tuple), so
+        the text is exactly the one :func:`json.dumps` gives for the whole state at once.
+        """
+        texts = self._texts
+        units = self.units
+        parts = []
+        for uid in sorted(units):
+            u = units[uid]
+            made_of = (u.id, u.type, u.side, u.hex, u.facing, repr(u.state))
+            hit = texts.get(uid)
+            if hit is None or hit[0] != made_of:
+                hit = (made_of, _dumps(u.to_dict()))
+                texts[uid] = hit
+            parts.append(hit[1])
+        used = [len(parts)]
+        data = _cached(texts, ("data",), self.data, 2, used)
+        if len(texts) > 2 * used[0] + 16:  # removed units and dropped entries: start afresh
+            texts.clear()
+        return (f'{{"data":{data},"phase":{_dumps(self.phase)},'
+                f'"sides":{_dumps(list(self.sides))},"turn":{_dumps(self.turn)},'
+                f'"units":[{",".join(parts)}]}}')
 
     def units_of(self, side: str) -> list[Unit]:
         return [u for k, u in sorted(self.units.items()) if u.side == side]
 
     def on_board(self) -> list[Unit]:
         return [u for k, u in sorted(self.units.items()) if u.hex is not None]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_reject)
+
+
+def _cached(texts: dict[Any, tuple[Any, str]], path: tuple[str, ...], value: Any,
+            depth: int, used: list[int]) -> str:
+    """The JSON text of ``value`` (a part of the state at ``path``), from ``texts`` when its
+    ``repr`` is the one it was encoded from; a table of string keys is split into its entries
+    down to ``depth`` levels, so a change re-encodes only the entry it is in."""
+    if depth > 0 and type(value) is dict and all(type(k) is str for k in value):
+        inner = ",".join(f"{_dumps(k)}:{_cached(texts, (*path, k), value[k], depth - 1, used)}"
+                         for k in sorted(value))
+        return f"{{{inner}}}"
+    used[0] += 1
+    made_of = repr(value)
+    hit = texts.get(path)
+    if hit is None or hit[0] != made_of:
+        hit = (made_of, _dumps(value))
+        texts[path] = hit
+    return hit[1]
 
 
 def _reject(value: object) -> object:
