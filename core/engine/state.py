@@ -26,6 +26,11 @@ class Unit:
     facing: int = 1
     state: dict[str, Any] = field(default_factory=dict)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "hex":  # every state's index of units by hex is out of date
+            _MOVES[0] += 1
+        object.__setattr__(self, name, value)
+
     @property
     def system(self) -> str:
         return self.type.split(":", 1)[0]
@@ -54,6 +59,11 @@ class GameState:
     #: :meth:`canonical_text`); derived data, never saved, compared or shown
     _texts: dict[Any, tuple[Any, str]] = field(default_factory=dict, init=False, repr=False,
                                                compare=False)
+    #: units by hex (see :meth:`units_at`) and what it was built from
+    _at: dict[Hex, list[Unit]] = field(default_factory=dict, init=False, repr=False,
+                                       compare=False)
+    _at_key: tuple[int, int, int] = field(default=(-1, -1, -1), init=False, repr=False,
+                                          compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,11 +108,30 @@ class GameState:
                 f'"sides":{_dumps(list(self.sides))},"turn":{_dumps(self.turn)},'
                 f'"units":[{",".join(parts)}]}}')
 
+    def units_at(self, h: Hex) -> list[Unit]:
+        """The units in hex ``h``, in the order of :attr:`units` (the caller must not change the
+        list). An index, rebuilt only after a unit moved (any unit's ``hex`` was set) or units
+        were added or removed: the systems ask "who is in this hex" thousands of times a turn."""
+        key = (_MOVES[0], len(self.units), id(self.units))
+        if key != self._at_key:
+            at: dict[Hex, list[Unit]] = {}
+            for u in self.units.values():
+                if u.hex is not None:
+                    at.setdefault(u.hex, []).append(u)
+            self._at, self._at_key = at, key
+        return self._at.get(h, _NONE)
+
     def units_of(self, side: str) -> list[Unit]:
         return [u for k, u in sorted(self.units.items()) if u.side == side]
 
     def on_board(self) -> list[Unit]:
         return [u for k, u in sorted(self.units.items()) if u.hex is not None]
+
+
+#: how many times any unit's hex has been set (the index of :meth:`GameState.units_at` is valid
+#: while it stays the same); a one-item list so that it is changed in place
+_MOVES = [0]
+_NONE: list[Unit] = []
 
 
 def _dumps(value: Any) -> str:
