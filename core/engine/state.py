@@ -64,6 +64,9 @@ class GameState:
                                        compare=False)
     _at_key: tuple[int, int, int] = field(default=(-1, -1, -1), init=False, repr=False,
                                           compare=False)
+    #: the unit ids in the dict's order and sorted (see :meth:`_ids`)
+    _order: tuple[list[str], list[str]] = field(default=([], []), init=False, repr=False,
+                                                compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -92,7 +95,7 @@ class GameState:
         texts = self._texts
         units = self.units
         parts = []
-        for uid in sorted(units):
+        for uid in self._ids():
             u = units[uid]
             made_of = (u.id, u.type, u.side, u.hex, u.facing, repr(u.state))
             hit = texts.get(uid)
@@ -122,10 +125,22 @@ class GameState:
         return self._at.get(h, _NONE)
 
     def units_of(self, side: str) -> list[Unit]:
-        return [u for k, u in sorted(self.units.items()) if u.side == side]
+        """The units of ``side``, by id."""
+        units = self.units
+        return [u for u in map(units.__getitem__, self._ids()) if u.side == side]
 
     def on_board(self) -> list[Unit]:
-        return [u for k, u in sorted(self.units.items()) if u.hex is not None]
+        """The units on the board, by id."""
+        units = self.units
+        return [u for u in map(units.__getitem__, self._ids()) if u.hex is not None]
+
+    def _ids(self) -> list[str]:
+        """The unit ids in order, sorted again only when units were added or removed (the
+        list of ids, in the dict's order, is compared: cheap, unlike sorting)."""
+        ids = list(self.units)
+        if ids != self._order[0]:
+            self._order = (ids, sorted(ids))
+        return self._order[1]
 
 
 #: how many times any unit's hex has been set (the index of :meth:`GameState.units_at` is valid
