@@ -369,8 +369,10 @@ def move_options(game: Game, side: str) -> list[Any]:
         if u.hex is not None and is_vehicle(u) and utype(u).capacity > 0:
             if dismount_problem(game, u) is None:
                 opts.append({"dismount": u.id})
-            for p in game.state.units_of(side):
-                if p.hex == u.hex and not is_vehicle(p) and mount_problem(game, u, [p]) is None:
+            here = sorted((p for p in game.state.units_at(u.hex) if p.side == side),
+                          key=lambda p: p.id)
+            for p in here:
+                if not is_vehicle(p) and mount_problem(game, u, [p]) is None:
                     opts.append({"mount": u.id, "units": [p.id]})
     return opts
 
