@@ -68,9 +68,13 @@ _DR = (-1, -1, 0, 1, 1, 0)
 DIRECTION_NAMES = {1: "N", 2: "NE", 3: "SE", 4: "S", 5: "SW", 6: "NW"}
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Hex:
-    """One hex, axial coordinates ``(q, r)``; immutable, hashable and ordered (by q, then r)."""
+class Hex(NamedTuple):
+    """One hex, axial coordinates ``(q, r)``; immutable, hashable and ordered (by q, then r).
+
+    A named tuple rather than a frozen dataclass: hashing, equality and ordering then run in C,
+    and the engine does millions of them a game (set and dict look-ups of hexes). It equals the
+    plain tuple ``(q, r)`` and encodes to JSON as ``[q, r]``, as the game state always wrote it.
+    """
 
     q: int
     r: int
@@ -80,7 +84,7 @@ class Hex:
         """The third cube coordinate, ``-q - r``."""
         return -self.q - self.r
 
-    def __add__(self, other: Hex) -> Hex:
+    def __add__(self, other: Hex) -> Hex:  # type: ignore[override]  # vector sum, not concatenation
         return Hex(self.q + other.q, self.r + other.r)
 
     def __sub__(self, other: Hex) -> Hex:

@@ -163,7 +163,7 @@ def _play_watched(scenario: str, options: tuple[str, ...], seed: int,
 def _names(text: str, uid: str) -> bool:
     """Does ``text`` name ``uid`` (as a whole id, in a field or inside prose such as a roll's
     purpose)?"""
-    return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
+    return uid in text and re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
 
 
 def _hidden_from(game: Game, side: str) -> set[str]:

@@ -43,6 +43,9 @@ class Decision:
 
     def check(self, choice: Choice) -> None:
         """Raise :class:`RulesError` if ``choice`` is not legal here; the game is left unchanged."""
+        options = self.options
+        if options is not None and _listed(choice, options):
+            return
         try:
             text = canonical(choice)
         except (TypeError, ValueError) as exc:
@@ -99,6 +102,15 @@ class Decision:
 
     def summary(self) -> dict[str, Any]:
         return {"side": self.side, "kind": self.kind, "rule": self.rule}
+
+
+def _listed(choice: Choice, options: Sequence[Choice]) -> bool:
+    """Whether ``choice`` is one of ``options`` itself (an AI hands back the option it picked),
+    or text equal to a text option: legal without encoding every option as JSON. (Equality of
+    tables is not enough: ``{"n": 1}`` equals ``{"n": True}``, whose JSON is another choice.)"""
+    if type(choice) is str:
+        return choice in options
+    return any(o is choice for o in options)
 
 
 def _has_null(value: Any) -> bool:

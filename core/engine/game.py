@@ -8,6 +8,7 @@ scripted and replayed play all run the same code.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Generator, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -383,7 +384,9 @@ class Game:
         self.log.append(event, visible_to=roll.visible_to)
 
 
+@functools.cache
 def _hexwar_version() -> str:
+    """hexwar's installed version (looked up once: a metadata search costs 10 ms a game)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:

@@ -160,8 +160,8 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
             return "infantry moves one hex per Game-Turn (Firefight 7.0)"
     elif cost > mp + 1e-9:
         return f"needs {cost:g} MP, {mp:g} left (Firefight 7.23)"
-    if any(u.side != unit.side and u.hex == dst and not carried(u)
-           for u in game.state.units.values()) and not hooks(game).may_enter_enemy_hex(
+    if any(u.side != unit.side and not carried(u)
+           for u in game.state.units_at(dst)) and not hooks(game).may_enter_enemy_hex(
                unit.id, game.board.label(dst)):
         return "enemy units occupy that hex (Firefight 7.25)"
     return None
@@ -334,8 +334,8 @@ def stacking_violations(game: Game) -> dict[str, list[str]]:
 
 
 def _friendly_count(game: Game, side: str, h: Any, exclude: str) -> int:
-    return sum(1 for u in game.state.units.values()
-               if u.side == side and u.hex == h and not carried(u) and u.id != exclude
+    return sum(1 for u in game.state.units_at(h)
+               if u.side == side and not carried(u) and u.id != exclude
                and not u.state.get("dummy"))
 
 
@@ -369,8 +369,10 @@ def move_options(game: Game, side: str) -> list[Any]:
         if u.hex is not None and is_vehicle(u) and utype(u).capacity > 0:
             if dismount_problem(game, u) is None:
                 opts.append({"dismount": u.id})
-            for p in game.state.units_of(side):
-                if p.hex == u.hex and not is_vehicle(p) and mount_problem(game, u, [p]) is None:
+            here = sorted((p for p in game.state.units_at(u.hex) if p.side == side),
+                          key=lambda p: p.id)
+            for p in here:
+                if not is_vehicle(p) and mount_problem(game, u, [p]) is None:
                     opts.append({"mount": u.id, "units": [p.id]})
     return opts
 

@@ -85,7 +85,7 @@ def enemy_of(side: str) -> str:
 
 
 def units_at(game: Game, h: Hex) -> list[Unit]:
-    return [u for u in game.state.units.values() if u.hex == h]
+    return list(game.state.units_at(h))
 
 
 def carried(unit: Unit) -> bool:

@@ -100,10 +100,19 @@ def _load() -> FFData:
         for row in t.rows:
             line, target = str(row.keys[0]), str(row.keys[1])
             fire.setdefault((line, target), [None] * (MAX_RANGE + 1))
+        # the ranges some row covers: a range beyond the line's last band is no lookup (a miss
+        # builds a long error message, about 1,200 of them on every start otherwise)
+        at = [k.name for k in t.schema.keys].index("range")
+        bands: dict[tuple[str, str], list[Any]] = {}
+        for row in t.rows:
+            bands.setdefault((str(row.keys[0]), str(row.keys[1])), []).append(row.keys[at])
         for (line, target), arr in fire.items():
             if not line.startswith("US-" if tname == "fire_us" else "SU-"):
                 continue
             for r in range(1, MAX_RANGE + 1):
+                if not any(r in band for band in bands.get((line, target), ())):
+                    arr[r] = None
+                    continue
                 try:
                     arr[r] = int(t.value(line=line, target=target, range=r))
                 except Exception:

@@ -15,6 +15,7 @@ Facing is ``Unit.facing``: always a hexside, never a hex angle (Firepower 4.3).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -78,9 +79,25 @@ def soldier_of(unit: Unit) -> Soldier:
 
 
 def soldiers_of(units: Mapping[str, Unit]) -> dict[str, Soldier]:
-    """Every soldier still on the board."""
-    return {k: soldier_of(u) for k, u in units.items()
-            if u.hex is not None and not u.state.get("eliminated")}
+    """Every soldier still on the board (a new dict; the soldiers are immutable views).
+
+    The AI asks for every soldier thousands of times a turn, mostly with nothing changed in
+    between: the views of the last call are kept with what they were made of (each unit's id,
+    side, hex, facing and the ``repr`` of its state) and handed back while that is the same."""
+    made_of = (list(units), list(map(_FIELDS, units.values())),
+               list(map(repr, map(_STATE, units.values()))))
+    if _last and _last[0] == made_of:
+        return dict(_last[1])
+    got = {k: soldier_of(u) for k, u in units.items()
+           if u.hex is not None and not u.state.get("eliminated")}
+    _last[:] = [made_of, got]
+    return dict(got)
+
+
+_FIELDS = operator.attrgetter("id", "side", "hex", "facing")
+_STATE = operator.attrgetter("state")
+#: the last call of :func:`soldiers_of`: [what it was made of, the soldiers]
+_last: list[Any] = []
 
 
 def initial_state(weapon: str, posture: str = "stand") -> dict[str, Any]:

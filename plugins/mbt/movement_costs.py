@@ -235,13 +235,14 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     k = scale_of(card)
     index = _index(info)
     found = reachable(encode(index, *start), math.floor(budget * k), int_successors(card, info, ctx))
-    out: dict[tuple[Hex, int], Fraction] = {}
+    least: dict[tuple[Hex, int], int] = {}  # in scaled ints: one Fraction per (hex, facing)
+    hexes = move_index(info).hexes
     for code, cost in found.items():
-        h, f, _t = decode(info, code)
-        key = (h, f)
-        value = Fraction(int(cost), k)
-        if key not in out or value < out[key]:
-            out[key] = value
+        key = (hexes[code // 12], code // 2 % 6 + 1)  # decode() without the "turned" bit
+        c = int(cost)
+        if c < least.get(key, c + 1):
+            least[key] = c
+    out: dict[tuple[Hex, int], Fraction] = {key: Fraction(c, k) for key, c in least.items()}
     if first_hex_rule:
         for (nh, g), c2 in first_hex_entries(card, info, start, ctx).items():
             if (nh, g) not in out:

@@ -244,3 +244,50 @@ def test_the_core_explanation_numbers_options_as_the_terminal_reads_them(
     choice, shown = human_at(game, "red", "1\n", monkeypatch)
     assert '    1. "pass"\n    2. "b1"' in shown
     assert choice == "pass"
+
+
+def _full_text(state: Any) -> str:
+    from hexwar.core.engine.state import _reject
+
+    return json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"), default=_reject)
+
+
+def test_the_cached_state_text_is_the_whole_state_encoded_at_once() -> None:
+    """The state hash re-encodes only the parts that changed (GameState.canonical_text); after
+    every decision of a game its text is the one json.dumps gives for the whole state."""
+    game = new_game()
+    seen: list[int] = []
+
+    def check(g: Game) -> None:
+        assert g.state.canonical_text() == _full_text(g.state)
+        seen.append(1)
+
+    game.play(players(game), on_decision=check)
+    assert len(seen) == len(game.decisions) > 5
+
+
+@pytest.mark.parametrize(("change", "same_json"), [
+    (lambda u, d: u.state.__setitem__("n", True), False),  # 1 -> True: equal in Python only
+    (lambda u, d: u.state.__setitem__("n", 1.0), False),   # 1 -> 1.0
+    (lambda u, d: u.state["list"].append(3), False),       # a nested list changed in place
+    (lambda u, d: u.state.__setitem__("list", (1, 2)), True),  # a tuple of the same items
+    (lambda u, d: d["toy"]["deep"]["x"].append("y"), False),   # below the split levels
+    (lambda u, d: d["toy"].__setitem__("new", {"a": 1}), False),  # a new entry
+    (lambda u, d: d.pop("toy"), False),                    # an entry removed
+    (lambda u, d: setattr(u, "facing", 4), False),
+])
+def test_the_state_hash_follows_every_change(change: Any, same_json: bool) -> None:
+    from hexwar.core.engine.state import GameState
+
+    game = new_game()
+    unit = next(iter(game.state.units.values()))
+    unit.state.update(n=1, list=[1, 2])
+    unit.facing = 1
+    game.state.data["toy"] = {"deep": {"x": ["a"]}, "flat": 2}
+    before = game.state.digest()  # fills the cache
+    change(unit, game.state.data)
+    assert game.state.canonical_text() == _full_text(game.state)
+    uncached = GameState(game.state.units, game.state.sides, game.state.turn,
+                         game.state.phase, game.state.data)
+    assert game.state.digest() == uncached.digest()
+    assert (game.state.digest() == before) is same_json

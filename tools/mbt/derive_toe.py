@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 from hexwar.plugins.mbt.toe.catalog import (
@@ -30,7 +31,7 @@ from hexwar.plugins.mbt.toe.catalog import (
     applies_doctrine,
     build,
 )
-from hexwar.plugins.mbt.toe.points import Grade, Line, organization_points
+from hexwar.plugins.mbt.toe.points import Grade, Line, organization_points, round_half_up
 
 MAX_VALUE = 600
 # Units whose printed individual value the organization lines contradict (see data/errata.toml);
@@ -46,29 +47,37 @@ PREFER: dict[tuple[str, str, tuple[str, ...]], tuple[str, str]] = {
 }
 
 
-def matches(toe: Toe, org: Organization, v: Variant, p: Price, unknown: UnitKey | None, x: int) -> bool:
+def matching(toe: Toe, org: Organization, v: Variant, p: Price, unknown: UnitKey | None,
+             xs: Iterable[int]) -> list[int]:
+    """The values of ``xs`` that, given to ``unknown``, reproduce price ``p`` of variant ``v``.
+    The priced components are looked up once, not once per value tried."""
     scope = "none" if p.doctrine == "unstated" else p.doctrine
-    lines: list[Line] = []
+    parts: list[tuple[Component, int | None, bool]] = []  # (component, av or None: unknown, doctrine)
     for c in v.components:
         k = toe.key(org.nation, c.unit, c.options, c.elite)
         if k == unknown:
-            av = x
+            av = None
         else:
             up = toe.unit_price(org.nation, c)
             if up is None:
-                return False
+                return []
             av = up.av
-        doc = applies_doctrine(scope, c)
-        lines.append(Line(c.unit, c.n, av, doctrine=doc))
-        if c.mine_plows:
-            lines.append(Line("plow", c.mine_plows, MINE_PLOW_AV, doctrine=doc))
+        parts.append((c, av, applies_doctrine(scope, c)))
     # Solve on the average price when it is printed (the other grades are audited separately).
     grades = [Grade.AVERAGE] if p.av is not None else list(p.grades)
-    for g in grades:
-        want = p.get(g)
-        if want is not None and organization_points(lines, g).points != want:
-            return False
-    return True
+    # An organization's exact total is linear in the unknown value (MBT B.3.b: a sum of count x
+    # value x factor, rounded once): fixed part + x * rate, per grade.
+    known: list[Line] = []
+    unit_rate: list[Line] = []
+    for c, av, doc in parts:
+        (unit_rate if av is None else known).append(Line(c.unit, c.n, 1 if av is None else av,
+                                                         doctrine=doc))
+        if c.mine_plows:
+            known.append(Line("plow", c.mine_plows, MINE_PLOW_AV, doctrine=doc))
+    wanted = [(organization_points(known, g).exact, organization_points(unit_rate, g).exact, want)
+              for g in grades if (want := p.get(g)) is not None]
+    return [x for x in xs
+            if all(round_half_up(fixed + x * rate) == want for fixed, rate, want in wanted)]
 
 
 def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
@@ -117,10 +126,9 @@ def solve(toe: Toe) -> dict[UnitKey, tuple[int, list[str], Component]]:
                     (org.nation, toe.canon_unit(org.nation, c.unit)) in SUSPECT for c in v.components
                 )
                 for p in v.prices:
-                    for x in range(MAX_VALUE):
-                        if matches(toe, org, v, p, k, x):
-                            tag = "~" if suspect else ""
-                            votes[k][x].append(f"{tag}{org.name} {v.id or '(single)'}".strip())
+                    for x in matching(toe, org, v, p, k, range(MAX_VALUE)):
+                        tag = "~" if suspect else ""
+                        votes[k][x].append(f"{tag}{org.name} {v.id or '(single)'}".strip())
         if not votes:
             if allow_deferred:
                 return solved
