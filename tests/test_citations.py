@@ -74,3 +74,25 @@ def test_nothing_cites_the_design_notes_outside_the_repository(suffix: str) -> N
            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
            if NOTES.search(line)]
     assert not bad, "cite the rule number or a docs/decisions.md entry instead:\n" + "\n".join(bad)
+
+
+DECISION = re.compile(r"\b((?:CORE|FFD|MBTD|FPD)-\d+)\b")
+
+
+def test_every_cited_decision_is_an_entry_of_the_decisions_file() -> None:
+    """A reference such as "docs/decisions.md MBTD-62" names an entry that exists."""
+    entries = set(re.findall(r"^### ((?:CORE|FFD|MBTD|FPD)-\d+) ",
+                             (ROOT / "docs" / "decisions.md").read_text(encoding="utf-8"), re.M))
+    assert len(entries) > 100  # the pattern reads the file's headings
+    dangling = sorted(f"{path.relative_to(ROOT)}: {name}"
+                      for path in [*_files(TEXTS, (".py", ".md", ".toml", ".csv")),
+                                   ROOT / "README.md", ROOT / "CHANGELOG.md"]
+                      for name in set(DECISION.findall(path.read_text(encoding="utf-8")))
+                      if name not in entries)
+    assert not dangling, "cited but not in docs/decisions.md:\n" + "\n".join(dangling)
+
+
+def test_each_decision_number_is_used_once() -> None:
+    headings = re.findall(r"^### ((?:CORE|FFD|MBTD|FPD)-\d+) ",
+                          (ROOT / "docs" / "decisions.md").read_text(encoding="utf-8"), re.M)
+    assert len(headings) == len(set(headings)), sorted(h for h in headings if headings.count(h) > 1)
