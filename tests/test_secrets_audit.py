@@ -161,3 +161,21 @@ def test_serve_keeps_its_fresh_seed_from_the_file_name_and_the_screen(
     chosen = CliRunner().invoke(cli, ["serve", "mbt:basic-a", "--seed", "4", "--save",
                                       str(tmp_path / "x.json")])
     assert "seed 4" in chosen.output
+
+
+def test_a_one_value_a_line_script_whose_first_value_is_an_array(tmp_path: Path) -> None:
+    """Issue 9, item 12: the first value of a one-value-a-line script may be a JSON array."""
+    import pytest
+
+    from hexwar.core.engine.controllers import ScriptedController
+    from hexwar.core.errors import DataError
+
+    script = tmp_path / "s.txt"
+    script.write_text('["tm-us1", "tm-us2"]\n"pass"\n{"unit": "a"}\n', encoding="utf-8")
+    assert ScriptedController.from_file(script)._choices == [["tm-us1", "tm-us2"], "pass",
+                                                              {"unit": "a"}]
+    script.write_text('["a", "b"]\n', encoding="utf-8")  # one array: the list of choices
+    assert ScriptedController.from_file(script)._choices == ["a", "b"]
+    script.write_text('["a", \n', encoding="utf-8")
+    with pytest.raises(DataError, match="not valid JSON"):
+        ScriptedController.from_file(script)
