@@ -179,3 +179,37 @@ def test_a_one_value_a_line_script_whose_first_value_is_an_array(tmp_path: Path)
     script.write_text('["a", \n', encoding="utf-8")
     with pytest.raises(DataError, match="not valid JSON"):
         ScriptedController.from_file(script)
+
+
+HOSTILE = '</script><script>alert(1)</script><img src=x onerror=alert(2)>'
+
+
+def test_the_web_table_carries_hostile_text_only_as_data(tmp_path: Path) -> None:
+    """Issue 9, item 15, for the web table: a scenario's title, notes and side titles with
+    markup reach a seat only as JSON strings (the page writes them as text); the board's SVG,
+    the one thing the page inserts as markup, holds no element or handler from them; and the
+    page's policy runs no inline script whatever gets through."""
+    import re
+
+    from hexwar.core.cli import _resolve_scenario_path
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.web.table import Table
+
+    text = _resolve_scenario_path("mbt:basic-a").read_text(encoding="utf-8")
+    text = re.sub(r'(?m)^title = "NATO"', f"title = {json.dumps(HOSTILE)}", text)
+    text = re.sub(r'(?m)^title = "MBT[^"]*"', f"title = {json.dumps(HOSTILE)}", text, count=1)
+    text = re.sub(r'(?m)^notes = "[^"]*"', f"notes = {json.dumps(HOSTILE)}", text, count=1)
+    sc = Scenario.from_text(text, path=str(tmp_path / "hostile.toml"))
+    t = Table.new(sc, seed=3, options=(), players={"NATO": "human", "Soviet": "human"},
+                  save_path=tmp_path / "game.json")
+    for seat in t.seats.values():
+        hello, state = t.hello(seat), t.message(seat)
+        assert hello["scenario"]["title"] == HOSTILE  # data, written by the page as text
+        svg = state.get("svg", "")
+        assert "<script" not in svg and "onerror" not in svg and "<img" not in svg
+    with TestClient(create_app(t)) as client:
+        page = client.get(f"/seat/{next(iter(t.seats.values())).token}")
+        policy = page.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "script-src" not in policy
+        assert "unsafe-inline" not in policy.split("style-src")[0]
+        assert HOSTILE not in page.text
