@@ -746,6 +746,7 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
 
     path = Path(game_file)
     kind = None
+    told_seed = False
     if path.is_file():
         try:
             kind = sniff_kind(path.read_text(encoding="utf-8"))
@@ -760,9 +761,13 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
     else:
         scenario_path = _resolve_scenario_path(game_file)
         sc = load_and_validate(scenario_path, options=options_)
-        seed = seed if seed is not None else _secrets.randbelow(2**31)
+        # a fresh seed as long as play's (a 31-bit one could be found by trying every seed
+        # against the rolls a seat sees); the default file name does not hold it, for the name
+        # is shown to the seats (CORE-64)
+        told_seed = seed is not None
+        seed = seed if seed is not None else _secrets.randbelow(10 ** 18)
         target = Path(save_path) if save_path else Path(
-            f"hexwar-{sc.id.replace(':', '-')}-{seed}.json")
+            f"hexwar-{sc.id.replace(':', '-')}-{_secrets.token_hex(4)}.json")
         _check_outputs([("--save", str(target), "save")], [scenario_path])
         if target.exists():
             raise click.BadParameter(f"{target} holds a game already: go on with it with "
@@ -775,7 +780,9 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
                             ws_max_size=64 * 1024)
     server = uvicorn.Server(config)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    console.print(f"[bold]{escape(table.game.scenario.title)}[/], seed {table.game.seed}; "
+    # the seed keys every die, hidden ones included: shown only when the host chose it
+    seed_text = f", seed {table.game.seed}" if told_seed else ""
+    console.print(f"[bold]{escape(table.game.scenario.title)}[/]{seed_text}; "
                   f"saved to {escape(str(table.save_path))} after every decision")
     for side, word in table.players.items():
         console.print(f"  {escape(side)}: {'a person' if word == 'human' else escape(word)}")

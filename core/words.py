@@ -314,7 +314,9 @@ def summarise(game: Game, side: str | None = None) -> GameSummary:
     return GameSummary(
         scenario=game.scenario.id, title=game.scenario.title,
         seed=game.seed if side is None else None, turn=game.state.turn,
-        decisions=len(game.decisions), winner=result.winner if result else None,
+        # a side counts its own decisions: the game's count includes the enemy's secret ones
+        decisions=len([d for d in game.decisions if side is None or d["side"] == side]),
+        winner=result.winner if result else None,
         level=result.level if result else "in progress",
         scores={k: float(v) for k, v in (result.scores if result else {}).items()},
         reasons=list(result.reasons) if result else [],

@@ -53,7 +53,9 @@ class RandomController:
 
 
 class ScriptedController:
-    """Answers from a list of choices (a JSON array, or one JSON value per line), in order."""
+    """Answers from a list of choices (a JSON array, or one JSON value per line), in order. A
+    file that is one JSON array is the list; a file whose first line is an array followed by
+    more values is read one value a line."""
 
     name = "script"
 
@@ -71,7 +73,11 @@ class ScriptedController:
             try:
                 return cls(json.loads(stripped), source=str(p))
             except json.JSONDecodeError as exc:
-                raise DataError(f"not valid JSON: {exc.msg}", path=str(p), line=exc.lineno) from exc
+                # more after a whole first value: one value a line, the first of them an array
+                # (issue 9, item 12); anything else is a broken array
+                if exc.msg != "Extra data":
+                    raise DataError(f"not valid JSON: {exc.msg}", path=str(p),
+                                    line=exc.lineno) from exc
         choices: list[Choice] = []
         for lineno, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.lstrip().startswith("#"):

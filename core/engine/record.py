@@ -40,6 +40,9 @@ SIDE_LOG_FORMAT = "hexwar-side-log"
 SIDE_LOG_VERSION = 1
 #: header fields a side never sees: the seed predicts every roll (and every hidden one)
 UMPIRE_ONLY_HEADER = ("seed",)
+#: decision fields a side never sees: the state hash (a digest of the hidden state too) and the
+#: decision's number, whose gaps count the other sides' secret decisions (CORE-63)
+SIDE_HIDDEN_DECISION_FIELDS = frozenset({"hash", "n"})
 SAVE_FORMAT = "hexwar-save"
 SAVE_VERSION = 1
 SIGNATURE_ALGORITHM = "hmac-sha256"
@@ -89,7 +92,7 @@ class EventLog:
         (a resumed game's replayed history), then each new one, live."""
         written = 0
         for record in self.events:
-            shown = side_record(record, side)
+            shown = side_record(record, side, self._hidden)
             if shown is not None:
                 stream.write(json.dumps(shown, sort_keys=True) + "\n")
                 written += 1
@@ -148,7 +151,8 @@ def side_record(record: dict[str, Any], side: str,
     The header becomes a ``hexwar-side-log`` header naming the side, without the seed (it would
     predict every die roll, the hidden ones included); a decision (only ever the side's own)
     loses its state hash, a digest of the whole state that would let the side test guesses about
-    what it cannot see (which anonymous counter is which unit) against it."""
+    what it cannot see (which anonymous counter is which unit) against it, and its number, whose
+    gaps would count the other side's decisions (how many unseen MBT units moved or fired)."""
     if "visible_to" in record and side not in record["visible_to"]:
         return None
     kind = record.get("type")
@@ -159,7 +163,8 @@ def side_record(record: dict[str, Any], side: str,
         shown.update(format=SIDE_LOG_FORMAT, version=SIDE_LOG_VERSION, side=side)
         return shown
     if kind == "decision":
-        return {k: v for k, v in record.items() if k != "hash" and k not in hidden}
+        return {k: v for k, v in record.items()
+                if k not in SIDE_HIDDEN_DECISION_FIELDS and k not in hidden}
     return dict(record)
 
 

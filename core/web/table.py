@@ -351,10 +351,12 @@ class Table:
         save_game(self.game, self.save_path, players=self.players)
 
     def snapshot(self) -> Path:
-        """A copy of the save, kept apart from the running one (``NAME.N.json``)."""
+        """A copy of the save, kept apart from the running one (``NAME.snapshot-K.json``)."""
         self._snapshot += 1
         stem = self.save_path.name.removesuffix(".json")
-        path = self.save_path.with_name(f"{stem}.{len(self.game.decisions)}-{self._snapshot}.json")
+        # numbered by snapshot only: the game's count of decisions would tell a seat how many
+        # the other sides made in secret (docs/decisions.md CORE-63)
+        path = self.save_path.with_name(f"{stem}.snapshot-{self._snapshot}.json")
         write_atomic(path, self.save_path.read_text(encoding="utf-8"))
         return path
 

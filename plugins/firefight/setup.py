@@ -206,7 +206,8 @@ def deployment_problem(game: Game, side: str, spec: Mapping[str, Any],
 
 def deploy(game: Game) -> Step:
     """Firefight 9.13: each side in the scenario's order may redeploy its units inside its areas (the
-    scenario's positions are a legal default; the AI keeps them)."""
+    scenario's positions are a legal default; the AI keeps them, and face-down counters left there
+    are shuffled in secret, FFD-46)."""
     for spec in game.scenario.raw.get("setup", {}).get("deploy", []):
         side = str(spec["side"])
 
@@ -222,7 +223,36 @@ def deploy(game: Game) -> Step:
             u.hex = game.board.parse(str(lbl))
             for pid in u.state.get("passengers", []):
                 game.state.units[pid].hex = u.hex
+        shuffle_printed_setup(game, side, spec, kept=set(dict(choice)))
         emit_about(game, "deployed", [], side=side, rule="Firefight 9.13")
+
+
+def shuffle_printed_setup(game: Game, side: str, spec: Mapping[str, Any], *,
+                          kept: set[str]) -> None:
+    """docs/decisions.md FFD-46: the face-down counters ``side`` left at the scenario's printed
+    hexes (every one not in ``kept``, the ones it placed itself) swap places in secret among
+    counters claiming the same kind, each swap kept only while the deployment stays legal. The
+    printed set-up is public (the scenario file, a side's log): a counter left there would be
+    known by its hex, a dummy as a dummy, a drawn unit as drawn (Firefight 11.0, 12.0)."""
+    from hexwar.plugins.firefight.rules.observation import claimed_kind
+
+    left = [u for u in sorted(game.state.units_of(side), key=lambda u: u.id)
+            if u.id not in kept and u.hex is not None and u.state.get("face_down")
+            and not carried(u) and not u.state.get("not_drawn")]
+    for kind in ("personnel", "vehicle"):
+        group = [u for u in left if claimed_kind(u) == kind]
+        for i in range(len(group) - 1, 0, -1):  # Fisher-Yates, rolled for the umpire alone
+            j = game.dice.choice_index("set-up shuffle", i + 1, visible_to=())
+            a, b = group[i], group[j]
+            if a is b or a.hex == b.hex:
+                continue
+            a.hex, b.hex = b.hex, a.hex
+            placed = {u.id: game.board.label(u.hex) for u in left if u.hex is not None}
+            if deployment_problem(game, side, spec, placed) is not None:
+                a.hex, b.hex = b.hex, a.hex  # a unit outside its own zone: keep this pair
+    for u in left:
+        for pid in u.state.get("passengers", []):
+            game.state.units[pid].hex = u.hex
 
 
 def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:
