@@ -63,6 +63,9 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
         return [Problem(f"adapter {ADAPTER!r} models MBT units in a Firefight-host game only; "
                         f"host {scenario.system!r} is not modelled", scenario.path,
                         "scenario.system", hint="make Firefight the scenario's system")]
+    ground = scenario.raw.get("ground")
+    if guests and isinstance(ground, dict):
+        problems.extend(_ground_problems(scenario, ground))
     for i, u in enumerate(scenario.units):
         if not u.type.startswith("mbt:"):
             continue
@@ -76,6 +79,22 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
                 f"{u.type} fights as a Firefight {side} unit ({_as}) in adapter {ADAPTER!r}, "
                 f"but unit {u.id!r} is on side {u.side!r}", scenario.path, f"units[{i}].side"))
     return problems
+
+
+def _ground_problems(scenario: Scenario, ground: dict[str, object]) -> list[Problem]:
+    """The shared ground must lay a Firefight and an MBT board at their own scales."""
+    from hexwar.core.errors import DataError
+    from hexwar.core.ground import Ground
+
+    try:
+        g = Ground.from_mapping(ground, path=scenario.path)
+    except DataError as exc:
+        return [Problem(exc.message, scenario.path, exc.key or "ground", exc.line, exc.hint or "")]
+    missing = sorted({"firefight", "mbt"} - set(g.layers))
+    if missing:
+        return [Problem(f"the ground lays no board for {', '.join(missing)}", scenario.path,
+                        "ground.boards", hint="add [ground.boards.firefight] and [ground.boards.mbt]")]
+    return []
 
 
 @hookimpl(tryfirst=True)
