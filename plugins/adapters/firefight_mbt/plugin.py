@@ -37,6 +37,8 @@ PLUGIN = PluginManifest(
     summary="MBT units on a Firefight battlefield: they fight with the numbers of a Firefight "
             "profile; Firefight results on them are reported in MBT terms.",
     bridges=("firefight", "mbt"),
+    # Firefight's fire procedure and results, extended to MBT units
+    implements=("Firefight 6.0", "Firefight 6.5"),
 )
 
 HERE = Path(__file__).parent
