@@ -178,3 +178,21 @@ def test_the_cross_system_scenario_plays_ai_against_ai_to_the_end(seed: int) -> 
     assert adapted and all(e["decided_by"] == "firefight" for e in adapted)
     for e in adapted:
         assert e["result"] == M.mbt_effect(e["firefight_result"])
+
+
+def test_firefight_indirect_fire_treats_an_mbt_tank_as_a_firefight_vehicle() -> None:
+    from hexwar.plugins.firefight import indirect as IF
+
+    g = _game(1)
+    t72 = g.state.units["t72-su3"]
+    # Firefight 8.62: a vehicle ignores IF rolls of 6 or less, whatever the IF CRT says
+    for roll in range(2, 7):
+        assert IF.if_result(g, t72, 9, "US", roll)[0] == "-"
+    hits = [r for r in range(7, 13) if IF.if_result(g, t72, 9, "US", r)[0] != "-"]
+    assert hits, "the IF CRT at AR 9 has results on rolls 7-12"
+    out = IF.attack_unit(g, t72, 9, "US", "test barrage", roll=hits[-1])
+    assert out["result"] != "-"
+    reports = [e for e in g.log.events if e.get("adapter") == "firefight_mbt"
+               and e.get("type") == "result"]
+    assert reports and reports[-1]["source_of_fire"] == "indirect"
+    assert reports[-1]["result"] == M.mbt_effect(out["result"])
