@@ -196,3 +196,28 @@ def test_firefight_indirect_fire_treats_an_mbt_tank_as_a_firefight_vehicle() -> 
                and e.get("type") == "result"]
     assert reports and reports[-1]["source_of_fire"] == "indirect"
     assert reports[-1]["result"] == M.mbt_effect(out["result"])
+
+
+def test_the_cli_plays_the_scenario_and_replays_it_verified(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+
+    log = tmp_path / "game.jsonl"
+    runner = CliRunner()
+    # MBT registers a controller named "ai" too; the host's (Firefight's) is the one used
+    played = runner.invoke(cli, ["play", "firefight_mbt:tanks-at-versbach", "--seed", "2",
+                                 "--log", str(log)])
+    assert played.exit_code == 0, played.output
+    assert "game over" in played.output
+    assert '"decided_by": "firefight"' in log.read_text(encoding="utf-8")
+    verified = runner.invoke(cli, ["replay", str(log), "--verify"])
+    assert verified.exit_code == 0, verified.output
+
+
+def test_the_host_offers_its_own_ai_when_a_guest_registers_one_of_the_same_name() -> None:
+    g = _game(1)
+    offered = g.hooks.controllers("firefight")
+    assert offered["ai"].system == "firefight"
+    with pytest.raises(Exception, match="two plugins register a controller named 'ai'"):
+        g.hooks.controllers()
