@@ -396,9 +396,19 @@ def _adapter_problems(scenario: Scenario, options: tuple[str, ...], local_plugin
 
     available = {**installed_plugins(), **{p.manifest.name: p for p in map(local_plugin, local_plugins)}}
     enabled = set(scenario.rules) | set(options)
-    bridges = [set(available[n].manifest.bridges) for n in enabled
-               if n in available and available[n].manifest.kind == "adapter"]
+    adapters = sorted(n for n in enabled
+                      if n in available and available[n].manifest.kind == "adapter")
+    bridges = [set(available[n].manifest.bridges) for n in adapters]
     problems = []
+    # two adapters for one pair would each claim the same interactions: refuse, never pick one
+    for i, a in enumerate(adapters):
+        for b in adapters[i + 1:]:
+            pair = set(available[a].manifest.bridges) & set(available[b].manifest.bridges)
+            if len(pair) >= 2:
+                problems.append(Problem(
+                    f"adapters {a!r} and {b!r} both bridge {' and '.join(sorted(pair))}; "
+                    "enable one", scenario.path, "scenario.rules",
+                    loc.line_of_key("scenario.rules") or loc.line_of_key("scenario")))
     for guest in scenario.guest_systems():
         if not any({scenario.system, guest} <= b for b in bridges):
             problems.append(Problem(
