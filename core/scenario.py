@@ -434,7 +434,7 @@ MAX_TURNS = 1000
 """The most game-turns a scenario may last."""
 MAX_ID_LENGTH = 64
 _UNIT_ID = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_ID_LENGTH}}}")
-_TOP_KEYS = ("scenario", "sides", "board", "units", "victory", "setup", "special", "ground",
+_TOP_KEYS = ("scenario", "sides", "board", "units", "victory", "setup", "special", "ground", "adapters",
              "reinforcements")
 _HEAD_KEYS = ("id", "title", "system", "rules", "turns", "notes")
 _UNIT_KEYS = ("id", "type", "side", "hex", "facing", "state", "enter")

@@ -225,3 +225,27 @@ def test_the_host_offers_its_own_ai_when_a_guest_registers_one_of_the_same_name(
     assert offered["ai"].system == "firefight"
     with pytest.raises(Exception, match="two plugins register a controller named 'ai'"):
         g.hooks.controllers()
+
+
+def test_a_scenario_replaces_the_adapter_tables_with_its_own_pack(tmp_path: Path) -> None:
+    pack = tmp_path / "my-model"
+    pack.mkdir()
+    (pack / "mbt_in_firefight.csv").write_text(
+        "mbt_type:label,firefight_as:str,side:str,source,note\n"
+        "T-72M1,SU-XMBT,SU,estimated,a house model: the T-72M1 as the future tank\n",
+        encoding="utf-8")
+    path = tmp_path / "s.toml"
+    path.write_text(_text(**{"[sides.US]": '[adapters.firefight_mbt]\ntables = "my-model"\n\n'
+                                          "[sides.US]"}), encoding="utf-8")
+    scenario = Scenario.load(path)
+    assert P.pack_of(scenario) == str(pack)
+    assert validate_scenario(scenario) == []
+    g: Game = make_game(scenario)
+    assert g.state.units["t72-su1"].state["firefight_as"] == "SU-XMBT"
+    # a pack outside the scenario's folder, or a bad key, is refused with the key named
+    for bad, key in (('tables = "../elsewhere"', "adapters.firefight_mbt.tables"),
+                     ('table = "my-model"', "adapters.firefight_mbt")):
+        path.write_text(_text(**{"[sides.US]": f"[adapters.firefight_mbt]\n{bad}\n\n[sides.US]"}),
+                        encoding="utf-8")
+        problems = validate_scenario(Scenario.load(path))
+        assert [p.key for p in problems] == [key], problems

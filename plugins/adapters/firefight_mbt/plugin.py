@@ -25,6 +25,7 @@ from hexwar.plugins.adapters.firefight_mbt.model import (
     AdapterError,
     firefight_profile,
     mbt_effect,
+    tables,
 )
 
 if TYPE_CHECKING:
@@ -45,6 +46,31 @@ HERE = Path(__file__).parent
 HOST = "firefight"
 
 
+def pack_of(scenario: Scenario) -> str | None:
+    """The scenario's replacement tables for this adapter, ``[adapters.firefight_mbt] tables =
+    "folder"`` (a folder inside the scenario's folder, like MBT's ``[special] tables``), or
+    ``None`` for the shipped tables. Raises :class:`DataError` naming the key."""
+    from hexwar.core.errors import DataError
+    from hexwar.core.safeload import confined
+
+    section = scenario.raw.get("adapters", {})
+    mine = section.get(ADAPTER) if isinstance(section, dict) else None
+    if mine is None:
+        return None
+    key = f"adapters.{ADAPTER}"
+    if not isinstance(mine, dict) or set(mine) - {"tables"}:
+        raise DataError(f"[{key}] takes only 'tables' (a folder of replacement tables)",
+                        path=scenario.path, key=key)
+    if "tables" not in mine:
+        return None
+    base = Path(scenario.path).parent if scenario.path else Path(".")
+    where = confined(base, mine["tables"], key=f"{key}.tables", path=scenario.path, folder=True)
+    if not where.is_dir():
+        raise DataError("the adapter's tables must be a folder", path=scenario.path,
+                        key=f"{key}.tables")
+    return str(where)
+
+
 @hookimpl
 def hexwar_register_data() -> Sequence[DataSource]:
     return [
@@ -59,8 +85,17 @@ def hexwar_register_data() -> Sequence[DataSource]:
 def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     """Refuse what the model does not cover: another host, an MBT type with no profile, or a
     profile of the other side (its Firefight weapons lines belong to one side)."""
+    from hexwar.core.errors import DataError
+
     problems: list[Problem] = []
     guests = [u for u in scenario.units if u.type.startswith("mbt:")]
+    try:
+        pack = pack_of(scenario)
+        if pack is not None:
+            tables(pack)
+    except DataError as exc:
+        return [Problem(exc.message, scenario.path, exc.key or f"adapters.{ADAPTER}", exc.line,
+                        exc.hint or "")]
     if guests and scenario.system != HOST:
         return [Problem(f"adapter {ADAPTER!r} models MBT units in a Firefight-host game only; "
                         f"host {scenario.system!r} is not modelled", scenario.path,
@@ -72,7 +107,7 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
         if not u.type.startswith("mbt:"):
             continue
         try:
-            _as, side = firefight_profile(u.type)
+            _as, side = firefight_profile(u.type, pack)
         except AdapterError as exc:
             problems.append(Problem(str(exc), scenario.path, f"units[{i}].type"))
             continue
@@ -102,9 +137,10 @@ def _ground_problems(scenario: Scenario, ground: dict[str, object]) -> list[Prob
 @hookimpl(tryfirst=True)
 def hexwar_setup_game(game: Game) -> None:
     """Give every MBT unit its Firefight profile before Firefight's own set-up reads it."""
+    pack = pack_of(game.scenario)
     for u in game.state.units.values():
         if u.type.startswith("mbt:"):
-            profile, _side = firefight_profile(u.type)
+            profile, _side = firefight_profile(u.type, pack)
             u.state["firefight_as"] = profile
             u.state.setdefault("mbt_damage", [])
             # only the owner learns the profile: a unit's type may be hidden from the enemy
@@ -119,7 +155,7 @@ def firefight_result_applied(game: Game, unit_id: str, result: str, source: str)
     u = game.state.units.get(unit_id)
     if u is None or not u.type.startswith("mbt:") or result == "-":
         return
-    effect = mbt_effect(result)
+    effect = mbt_effect(result, pack_of(game.scenario))
     if effect != "none":
         damage = list(u.state.get("mbt_damage", []))
         if effect not in damage:
