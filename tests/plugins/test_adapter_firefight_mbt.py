@@ -249,3 +249,15 @@ def test_a_scenario_replaces_the_adapter_tables_with_its_own_pack(tmp_path: Path
                         encoding="utf-8")
         problems = validate_scenario(Scenario.load(path))
         assert [p.key for p in problems] == [key], problems
+
+
+def test_the_setup_record_places_each_tank_on_the_mbt_board_of_the_shared_ground() -> None:
+    g = _game(1)
+    ground = Ground.from_mapping(g.scenario.raw["ground"])
+    for e in (e for e in g.log.events if e.get("type") == "adapter"):
+        u = g.state.units[e["unit"]]
+        assert u.hex is not None
+        assert Hex(*e["mbt_hex"]) == ground.transfer(u.hex, "firefight", "mbt")
+        # Firefight metres above sea level as MBT heights of 25 ft over the 400 m datum
+        metres = g.board.height_of[u.hex]
+        assert e["mbt_height"] == pytest.approx((metres - 400.0) / 7.62, abs=0.005)

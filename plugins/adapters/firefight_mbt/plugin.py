@@ -137,15 +137,26 @@ def _ground_problems(scenario: Scenario, ground: dict[str, object]) -> list[Prob
 @hookimpl(tryfirst=True)
 def hexwar_setup_game(game: Game) -> None:
     """Give every MBT unit its Firefight profile before Firefight's own set-up reads it."""
+    from hexwar.core.ground import Ground
+
     pack = pack_of(game.scenario)
+    raw_ground = game.scenario.raw.get("ground")
+    ground = Ground.from_mapping(raw_ground, path=game.scenario.path) if isinstance(
+        raw_ground, dict) else None
     for u in game.state.units.values():
         if u.type.startswith("mbt:"):
             profile, _side = firefight_profile(u.type, pack)
             u.state["firefight_as"] = profile
             u.state.setdefault("mbt_damage", [])
+            where: dict[str, object] = {}
+            if ground is not None and u.hex is not None:
+                # where the unit stands on the MBT board laid over the same ground
+                mh = ground.transfer(u.hex, HOST, "mbt")
+                level = ground.height(game.board.height_of[u.hex], HOST, "mbt")
+                where = {"mbt_hex": [mh.q, mh.r], "mbt_height": round(float(level), 2)}
             # only the owner learns the profile: a unit's type may be hidden from the enemy
             game.emit("adapter", visible_to=(u.side,), adapter=ADAPTER, unit=u.id, unit_type=u.type,
-                      firefight_as=profile, table="mbt_in_firefight",
+                      firefight_as=profile, table="mbt_in_firefight", **where,
                       text=f"{u.id} ({u.type}) fights as Firefight {profile}")
 
 
