@@ -257,7 +257,7 @@ def _controllers(game: Any, players: str, seed: int, *, terminal: Any = None,
     if len(words) != len(sides):
         raise HexwarError(f"--players names {len(words)} player(s) but the scenario has "
                           f"{len(sides)} sides ({', '.join(sides)})")
-    offered = game.hooks.controllers()
+    offered = game.hooks.controllers(game.scenario.system)
     if terminal is None:
         terminal = Terminal(humans=words.count("human") + (umpire == "human"))
     controllers = {side: make_controller(w, side, seed, offered, terminal=terminal)

@@ -540,8 +540,15 @@ class Hooks:
     def disclosed(self) -> list[Disclosed]:
         return _flatten(self._hook.hexwar_register_disclosed())
 
-    def controllers(self) -> dict[str, ControllerSpec]:
-        recs = _unique(_flatten(self._hook.hexwar_register_controllers()), "controller")
+    def controllers(self, host: str | None = None) -> dict[str, ControllerSpec]:
+        """The controllers offered, by name. In a cross-system game the guest systems offer
+        theirs too; with ``host`` given, a name the host and a guest both register (``ai``)
+        is the host's, since the host's sequence of play asks the decisions."""
+        found: list[ControllerSpec] = _flatten(self._hook.hexwar_register_controllers())
+        if host is not None:
+            hosts = {c.name for c in found if c.system == host}
+            found = [c for c in found if c.system == host or c.name not in hosts]
+        recs = _unique(found, "controller")
         return {c.name: c for c in recs}
 
     def sequence(self, system: str) -> list[PhaseSpec]:

@@ -396,9 +396,19 @@ def _adapter_problems(scenario: Scenario, options: tuple[str, ...], local_plugin
 
     available = {**installed_plugins(), **{p.manifest.name: p for p in map(local_plugin, local_plugins)}}
     enabled = set(scenario.rules) | set(options)
-    bridges = [set(available[n].manifest.bridges) for n in enabled
-               if n in available and available[n].manifest.kind == "adapter"]
+    adapters = sorted(n for n in enabled
+                      if n in available and available[n].manifest.kind == "adapter")
+    bridges = [set(available[n].manifest.bridges) for n in adapters]
     problems = []
+    # two adapters for one pair would each claim the same interactions: refuse, never pick one
+    for i, a in enumerate(adapters):
+        for b in adapters[i + 1:]:
+            pair = set(available[a].manifest.bridges) & set(available[b].manifest.bridges)
+            if len(pair) >= 2:
+                problems.append(Problem(
+                    f"adapters {a!r} and {b!r} both bridge {' and '.join(sorted(pair))}; "
+                    "enable one", scenario.path, "scenario.rules",
+                    loc.line_of_key("scenario.rules") or loc.line_of_key("scenario")))
     for guest in scenario.guest_systems():
         if not any({scenario.system, guest} <= b for b in bridges):
             problems.append(Problem(
@@ -424,7 +434,7 @@ MAX_TURNS = 1000
 """The most game-turns a scenario may last."""
 MAX_ID_LENGTH = 64
 _UNIT_ID = re.compile(rf"[A-Za-z0-9_.-]{{1,{MAX_ID_LENGTH}}}")
-_TOP_KEYS = ("scenario", "sides", "board", "units", "victory", "setup", "special",
+_TOP_KEYS = ("scenario", "sides", "board", "units", "victory", "setup", "special", "ground", "adapters",
              "reinforcements")
 _HEAD_KEYS = ("id", "title", "system", "rules", "turns", "notes")
 _UNIT_KEYS = ("id", "type", "side", "hex", "facing", "state", "enter")

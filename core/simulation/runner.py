@@ -151,7 +151,7 @@ def play_one(task: GameTask) -> GameRecord:
         words = [w.strip() for w in task.players.split(",") if w.strip()]
         if len(words) == 1:
             words = words * len(sides)
-        offered = game.hooks.controllers()
+        offered = game.hooks.controllers(game.scenario.system)
         controllers = {side: make_controller(w, side, task.seed, offered)
                        for side, w in zip(sides, words, strict=True)}
         result = game.play(controllers, max_decisions=MAX_DECISIONS)

@@ -475,7 +475,7 @@ def _players(game: Game, given: Mapping[str, str]) -> dict[str, str]:
 def _ai_controllers(game: Game, words: Mapping[str, str]) -> dict[str, Controller]:
     from hexwar.core.engine.controllers import make_controller
 
-    offered = game.hooks.controllers()
+    offered = game.hooks.controllers(game.scenario.system)
     return {side: make_controller(word, side, game.seed, offered)
             for side, word in words.items() if word != "human"}
 

@@ -42,7 +42,16 @@ def ff(game: Game) -> dict[str, Any]:
 
 
 def utype(unit: Unit) -> UnitData:
-    return ff_data().units[unit.type.split(":", 1)[1]]
+    system, name = unit.type.split(":", 1)
+    if system != "firefight":
+        # a guest unit of a cross-system game fights as the Firefight type its adapter names
+        # (docs/cross-system.md); without one it has no Firefight meaning, and saying so is clear
+        profile = unit.state.get("firefight_as")
+        if not isinstance(profile, str) or profile not in ff_data().units:
+            raise RulesError(f"unit {unit.id} ({unit.type}) has no Firefight profile: no adapter "
+                             "gave it one", rule="Firefight 3.3")
+        name = profile
+    return ff_data().units[name]
 
 
 def side_code(unit_type: str) -> str:

@@ -101,3 +101,15 @@ def test_a_board_can_be_placed_on_the_earth() -> None:
     a = game.board.parse("1A1")
     lon, lat = game.board.geo.hex_to_lonlat(a.q, a.r)
     assert abs(lon - 9.68) < 0.01 and abs(lat - 50.55) < 0.01
+
+
+def test_two_adapters_for_one_pair_are_refused() -> None:
+    text = TOY.replace('type = "toy:gun"\nside = "blue"', 'type = "toy2:tank"\nside = "blue"')
+    scenario = Scenario.from_text(text, path="x.toml")
+    other = plugin_module("toy-toy2-b", PluginManifest(
+        name="toy-toy2-b", system="toy", kind="adapter", title="Toy/Toy2 again",
+        summary="a second model of the same pair", bridges=("toy2", "toy")))
+    problems = validate_scenario(scenario, options=("toy-toy2", "toy-toy2-b"),
+                                 local_plugins=(toy_system, _guest_system(), ADAPTER, other))
+    assert [p.message for p in problems] == [
+        "adapters 'toy-toy2' and 'toy-toy2-b' both bridge toy and toy2; enable one"]

@@ -48,8 +48,11 @@ def citation_problems(system: str, rules: Mapping[str, InstalledPlugin | PluginM
         m = plugin if isinstance(plugin, PluginManifest) else plugin.manifest
         if not m.implements:
             problems.append(f"{name} names no rule it implements")
+        # an adapter extends the rules of either system it bridges
+        ok = ([re.compile(rf"^{CITATION[s]} \d") for s in m.bridges if s in CITATION]
+              if m.kind == "adapter" else [prefix])
         problems += [f"{name}: {ref!r} is not '{CITATION[system]} <number>'"
-                     for ref in m.implements if not prefix.match(ref)]
+                     for ref in m.implements if not any(p.match(ref) for p in ok)]
         if not m.summary:
             problems.append(f"{name} has no one-line summary")
     return problems

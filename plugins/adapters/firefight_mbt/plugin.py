@@ -1,0 +1,178 @@
+"""Firefight/MBT adapter: MBT units on a Firefight-host battlefield (docs/cross-system.md).
+
+The model (docs/decisions.md CORE-71..CORE-75): the host's rules decide. In a game whose
+scenario names Firefight as its system, Firefight's sequence of play runs and Firefight's fire
+procedure (Firefight 6.0) resolves every shot, whichever system the firer or target belongs to. An
+MBT unit fights and is fought with the numbers of the Firefight type that the table
+``mbt_in_firefight`` names for it (its Firefight profile: class, Movement Allowance, weapons
+lines); a Firefight result on it is applied by Firefight's rules and reported in MBT terms through
+the table ``firefight_result_in_mbt``. The log records, for every such result, that a Firefight
+rule decided it and which adapter table translated it. An MBT host with Firefight guests is not
+modelled (yet) and is refused when the scenario is checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hexwar.core.markers import hookimpl
+from hexwar.core.types import DataSource, PluginManifest, Problem
+from hexwar.plugins.adapters.firefight_mbt.model import (
+    ADAPTER,
+    DATA,
+    AdapterError,
+    firefight_profile,
+    mbt_effect,
+    tables,
+)
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
+
+PLUGIN = PluginManifest(
+    name="firefight_mbt", system="firefight", kind="adapter",
+    title="Firefight/MBT adapter (Firefight host)",
+    summary="MBT units on a Firefight battlefield: they fight with the numbers of a Firefight "
+            "profile; Firefight results on them are reported in MBT terms.",
+    bridges=("firefight", "mbt"),
+    # Firefight's fire procedure and results, extended to MBT units
+    implements=("Firefight 6.0", "Firefight 6.5"),
+)
+
+HERE = Path(__file__).parent
+HOST = "firefight"
+
+
+def pack_of(scenario: Scenario) -> str | None:
+    """The scenario's replacement tables for this adapter, ``[adapters.firefight_mbt] tables =
+    "folder"`` (a folder inside the scenario's folder, like MBT's ``[special] tables``), or
+    ``None`` for the shipped tables. Raises :class:`DataError` naming the key."""
+    from hexwar.core.errors import DataError
+    from hexwar.core.safeload import confined
+
+    section = scenario.raw.get("adapters", {})
+    mine = section.get(ADAPTER) if isinstance(section, dict) else None
+    if mine is None:
+        return None
+    key = f"adapters.{ADAPTER}"
+    if not isinstance(mine, dict) or set(mine) - {"tables"}:
+        raise DataError(f"[{key}] takes only 'tables' (a folder of replacement tables)",
+                        path=scenario.path, key=key)
+    if "tables" not in mine:
+        return None
+    base = Path(scenario.path).parent if scenario.path else Path(".")
+    where = confined(base, mine["tables"], key=f"{key}.tables", path=scenario.path, folder=True)
+    if not where.is_dir():
+        raise DataError("the adapter's tables must be a folder", path=scenario.path,
+                        key=f"{key}.tables")
+    return str(where)
+
+
+@hookimpl
+def hexwar_register_data() -> Sequence[DataSource]:
+    return [
+        DataSource(f"{ADAPTER}:tables", DATA, "tables",
+                   "Firefight/MBT conversion tables (modelling choices, estimated)"),
+        DataSource(f"{ADAPTER}:tanks-at-versbach", HERE / "scenarios" / "tanks_at_versbach.toml",
+                   "scenario", "Cross-system: MBT T-72M1s against Firefight infantry"),
+    ]
+
+
+@hookimpl
+def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
+    """Refuse what the model does not cover: another host, an MBT type with no profile, or a
+    profile of the other side (its Firefight weapons lines belong to one side)."""
+    from hexwar.core.errors import DataError
+
+    problems: list[Problem] = []
+    guests = [u for u in scenario.units if u.type.startswith("mbt:")]
+    try:
+        pack = pack_of(scenario)
+        if pack is not None:
+            tables(pack)
+    except DataError as exc:
+        return [Problem(exc.message, scenario.path, exc.key or f"adapters.{ADAPTER}", exc.line,
+                        exc.hint or "")]
+    if guests and scenario.system != HOST:
+        return [Problem(f"adapter {ADAPTER!r} models MBT units in a Firefight-host game only; "
+                        f"host {scenario.system!r} is not modelled", scenario.path,
+                        "scenario.system", hint="make Firefight the scenario's system")]
+    ground = scenario.raw.get("ground")
+    if guests and isinstance(ground, dict):
+        problems.extend(_ground_problems(scenario, ground))
+    for i, u in enumerate(scenario.units):
+        if not u.type.startswith("mbt:"):
+            continue
+        try:
+            _as, side = firefight_profile(u.type, pack)
+        except AdapterError as exc:
+            problems.append(Problem(str(exc), scenario.path, f"units[{i}].type"))
+            continue
+        if u.side != side:
+            problems.append(Problem(
+                f"{u.type} fights as a Firefight {side} unit ({_as}) in adapter {ADAPTER!r}, "
+                f"but unit {u.id!r} is on side {u.side!r}", scenario.path, f"units[{i}].side"))
+    return problems
+
+
+def _ground_problems(scenario: Scenario, ground: dict[str, object]) -> list[Problem]:
+    """The shared ground must lay a Firefight and an MBT board at their own scales."""
+    from hexwar.core.errors import DataError
+    from hexwar.core.ground import Ground
+
+    try:
+        g = Ground.from_mapping(ground, path=scenario.path)
+    except DataError as exc:
+        return [Problem(exc.message, scenario.path, exc.key or "ground", exc.line, exc.hint or "")]
+    missing = sorted({"firefight", "mbt"} - set(g.layers))
+    if missing:
+        return [Problem(f"the ground lays no board for {', '.join(missing)}", scenario.path,
+                        "ground.boards", hint="add [ground.boards.firefight] and [ground.boards.mbt]")]
+    return []
+
+
+@hookimpl(tryfirst=True)
+def hexwar_setup_game(game: Game) -> None:
+    """Give every MBT unit its Firefight profile before Firefight's own set-up reads it."""
+    from hexwar.core.ground import Ground
+
+    pack = pack_of(game.scenario)
+    raw_ground = game.scenario.raw.get("ground")
+    ground = Ground.from_mapping(raw_ground, path=game.scenario.path) if isinstance(
+        raw_ground, dict) else None
+    for u in game.state.units.values():
+        if u.type.startswith("mbt:"):
+            profile, _side = firefight_profile(u.type, pack)
+            u.state["firefight_as"] = profile
+            u.state.setdefault("mbt_damage", [])
+            where: dict[str, object] = {}
+            if ground is not None and u.hex is not None:
+                # where the unit stands on the MBT board laid over the same ground
+                mh = ground.transfer(u.hex, HOST, "mbt")
+                level = ground.height(game.board.height_of[u.hex], HOST, "mbt")
+                where = {"mbt_hex": [mh.q, mh.r], "mbt_height": round(float(level), 2)}
+            # only the owner learns the profile: a unit's type may be hidden from the enemy
+            game.emit("adapter", visible_to=(u.side,), adapter=ADAPTER, unit=u.id, unit_type=u.type,
+                      firefight_as=profile, table="mbt_in_firefight", **where,
+                      text=f"{u.id} ({u.type}) fights as Firefight {profile}")
+
+
+@hookimpl
+def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
+    """Report a Firefight result on an MBT unit in MBT terms; Firefight's rule decided it."""
+    u = game.state.units.get(unit_id)
+    if u is None or not u.type.startswith("mbt:") or result == "-":
+        return
+    effect = mbt_effect(result, pack_of(game.scenario))
+    if effect != "none":
+        damage = list(u.state.get("mbt_damage", []))
+        if effect not in damage:
+            damage.append(effect)
+        u.state["mbt_damage"] = damage
+    game.report(f"{unit_id} ({u.type}) in MBT terms", result=effect,
+                rules=("Firefight 6.5", f"adapter {ADAPTER} table firefight_result_in_mbt"),
+                decided_by="firefight", adapter=ADAPTER, firefight_result=result,
+                source_of_fire=source)
