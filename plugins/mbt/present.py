@@ -3,8 +3,10 @@
 Set-up: the hexes of the set-up area, then a facing (MBT 2.5); orders: each order in words, entered
 in secret and revealed together (MBT 6.2); movement: the unit, then the reachable hexes with the MF
 they cost (MBT 8.1) and a facing; fire: the targets, then the shots with their range and every AP
-modifier with its rule (MBT 7.3, 7.4); overwatch: the same for the mover (MBT 7.5.2). Every other
-decision gets the core's list of choices.
+modifier with its rule (MBT 7.3, 7.4); overwatch: the same for the mover (MBT 7.5.2). The Umpired
+Game (MBT 24.0, docs/umpire.md): each unit's instructions for the whole turn, the contacts it may
+fire at shown on the map by their hex (MBT 24.3.2); the umpire's overwatch moments (MBT 24.3.3.2),
+hit angles and reveals. Every other decision gets the core's list of choices.
 """
 
 from __future__ import annotations
@@ -145,7 +147,7 @@ def _shots(view: SideView, d: Decision) -> Form:
             weapon = card.missiles[0] if d.kind == "mbt.atgm" and card.missiles else card.main_gun
             if weapon is not None and f.hex is not None and t.hex is not None:
                 rng, mods, hit = _preview(game, f, t, weapon.name, shots[0][1],
-                                          d.kind == "mbt.overwatch")
+                                          d.kind in ("mbt.overwatch", "mbt.umpired.overwatch"))
                 item["note"] = f"H {hit}" if hit else f"range {rng}"
                 item["detail"] = [f"range {rng}, hit number {hit} or less on d100 (MBT 7.4.3)"] + [
                     f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
@@ -208,6 +210,107 @@ def _pivot(view: SideView, d: Decision) -> Form:
                                             for o in d.options or ()]}
 
 
+#: MBT 24.3.2.3: when an overwatching unit fires
+_WHEN = {"any": "at the first unit it sees", "identified": "only at a unit it identifies"}
+
+
+def _contact(ref: Any) -> str:
+    """A contact's hex (``?1X9`` is "the contact in 1X9", MBT 24.2: never the unit's id)."""
+    return str(ref)[1:] if str(ref).startswith("?") else str(ref)
+
+
+def _instruction(view: SideView, d: Decision) -> Form:
+    """MBT 24.3.2: one unit's instructions for the whole turn, carried out by the umpire."""
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if not isinstance(o, Mapping) or "order" not in o:
+            choices.append({"choice": o, "label": words(o)})
+            continue
+        order = str(o["order"])
+        item: dict[str, Any] = {"choice": o}
+        to = o.get("to")
+        target = o.get("target")
+        if order == "M" and isinstance(to, list) and len(to) == 2:
+            item |= {"label": f"Move to {to[0]}, ending {_facing(to[1])}", "hex": str(to[0]),
+                     "group": str(to[0])}
+        elif order == "FM" and isinstance(to, list) and len(to) == 2:
+            item |= {"label": f"Fire at the contact in {_contact(target)}, then move to "
+                              f"{to[0]}, ending {_facing(to[1])}", "hex": str(to[0]),
+                     "group": str(to[0])}
+        elif order in ("F", "ATGM") and target is not None:
+            what = "Fire the gun" if order == "F" else "Fire a guided missile"
+            item |= {"label": f"{what} at the contact in {_contact(target)}",
+                     "hex": _contact(target), "note": "target"}
+        elif order == "OW":
+            reach = f" within {o['range']} hexes" if "range" in o else ""
+            item |= {"label": f"Overwatch: fire {_WHEN.get(str(o.get('when')), words(o.get('when')))}"
+                              f"{reach}", "group": "Overwatch"}
+        else:
+            item["label"] = f"{ORDER_WORDS.get(order, order)} ({order})"
+        choices.append(item)
+    uid = str(d.context.get("unit", "?"))
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Instructions for {uid} ({_short(str(d.context.get('type', '')))}) at "
+                      f"{d.context.get('hex', '?')} for the whole turn, written in secret: the "
+                      "umpire carries them out (MBT 24.3.2). Click a highlighted hex to move "
+                      "there or to fire at the contact in it; contacts are named by their hex."]}
+
+
+def _umpire_overwatch(view: SideView, d: Decision) -> Form:
+    """MBT 24.3.3.2: the umpire picks the moment an overwatching unit fires at a mover."""
+    form = _shots(view, d)
+    side = d.context.get("for_side", "?")
+    where = d.context.get("hex") or d.context.get("step") or "?"
+    form["notes"] = [f"Umpire: {side}'s overwatching units may fire at {d.context.get('mover', '?')} "
+                     f"now, in {where}; fire, or pass and wait for a later moment "
+                     "(MBT 24.3.3.2, 7.5)."]
+    return form
+
+
+def _hit_angle(view: SideView, d: Decision) -> Form:
+    """MBT 7.4.5.2.1: the side of the target the hit strikes (the umpire's in MBT 24.3.3)."""
+    who = "Umpire: " if d.side == "umpire" else ""
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": f"the hit strikes the {words(o)}"}
+                        for o in d.options or ()],
+            "notes": [f"{who}the hit is on the line between two sides of the target: pick the "
+                      "side it strikes (MBT 7.4.5.2.1)."]}
+
+
+def _reveal(view: SideView, d: Decision) -> Form:
+    """The umpire tells a side something (docs/umpire.md; MBT 24.2: identification)."""
+    levels = {"type": "show its kind and nation", "identified": "identify it fully"}
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if o == "done":
+            choices.append({"choice": o, "label": "done: tell the sides nothing more"})
+        elif isinstance(o, Mapping) and "message" in o:
+            choices.append({"choice": o, "label": f"tell {o['side']}: {o['message']}"})
+        elif isinstance(o, Mapping) and "unit" in o:
+            item: dict[str, Any] = {
+                "choice": o, "unit": str(o["unit"]), "group": f"reveal to {o['side']}",
+                "label": f"{o['unit']} to {o['side']}: {levels.get(str(o.get('level')), words(o.get('level')))}"}
+            u = view.units.get(str(o["unit"]), {})
+            where = u.get("hex")
+            if isinstance(where, list) and len(where) == 2:
+                from hexwar.core.hexgrid import Hex
+
+                item["hex"] = view.board.label(Hex(int(where[0]), int(where[1])))
+            choices.append(item)
+        else:
+            choices.append({"choice": o, "label": words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Umpire: tell a side something, or show it a unit it has not been told of "
+                      "(MBT 24.2); done when there is nothing more."]}
+
+
+def _edge(view: SideView, d: Decision) -> Form:
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": f"set up on mapboard side {o}"}
+                        for o in d.options or ()],
+            "notes": ["Pick the side of the map your force sets up on (MBT 2.5)."]}
+
+
 FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.place": _place,
     "mbt.move_to": _move_to,
@@ -218,6 +321,12 @@ FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.move_unit": _move_unit,
     "mbt.turret": _turret,
     "mbt.pivot": _pivot,
+    "mbt.edge": _edge,
+    "mbt.hit_angle": _hit_angle,
+    "mbt.umpired.instruction": _instruction,
+    "mbt.umpired.overwatch": _umpire_overwatch,
+    "mbt.umpired.hit_angle": _hit_angle,
+    "umpire.reveal": _reveal,
 }
 
 
