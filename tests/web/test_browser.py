@@ -194,3 +194,48 @@ def test_hot_seat_passes_the_device_with_the_screen_hidden(browser: Any, tmp_pat
         page.close()
     finally:
         server.stop()
+
+
+def test_the_umpire_and_a_side_play_an_umpired_mbt_turn(browser: Any, tmp_path: Path) -> None:
+    """MBT 24.3: the side's page writes its instructions for the turn, the umpire's page makes
+    the umpire's decisions; the side's page never shows an enemy unit by its id (MBT 24.2)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "umpired-ai"},
+              options=("mbt.umpired",), umpire=True)
+    server = _Server(t)
+    try:
+        pages = {name: _page(browser, server.url(t, name)) for name in ("NATO", "umpire")}
+        assert pages["umpire"].text_content("#seat") == "umpire"
+        kinds: set[str] = set()
+        for _ in range(600):
+            with t.lock:  # the server's thread may be playing the computer's side
+                d, turn = t.game.pending, t.game.state.turn
+            if d is None or turn >= 2:
+                break
+            if d.side not in pages:  # the computer's side is playing on the server
+                time.sleep(0.05)
+                continue
+            kinds.add(d.kind)
+            page = pages[d.side]
+            page.wait_for_selector("#decision.mine .choices button", timeout=20000)
+            other = pages["umpire" if d.side == "NATO" else "NATO"]
+            assert other.query_selector("#decision.mine") is None  # not its decision
+            done = page.query_selector("#decision.mine .choices button:has-text('done')")
+            if done is not None:  # the umpire tells nothing more
+                serial = page.evaluate("() => S.lastSerial")
+                done.click()
+                page.wait_for_function(f"() => S.lastSerial !== {serial}", timeout=20000)
+            else:
+                _click_first_choice(page)
+        assert t.game.state.turn >= 2 or t.game.over
+        assert {"mbt.umpired.instruction", "umpire.reveal"} <= kinds, kinds
+        nato = pages["NATO"]
+        nato.evaluate("() => send({type: 'sync'})")
+        nato.wait_for_timeout(300)
+        ids = nato.evaluate("() => Object.keys(S.state.units)")
+        assert ids and all(t.game.state.units[i].side == "NATO" for i in ids if
+                           i in t.game.state.units)
+        for name, page in pages.items():
+            assert not page.errors, (name, page.errors)
+            page.close()
+    finally:
+        server.stop()
