@@ -135,3 +135,36 @@ def test_mbt_fire_form_shows_the_hit_number_the_shot_uses() -> None:
             continue
         game.answer(ais[d.side].choose(d, game.view(d.side)))
     assert checked
+
+
+def _all_options(system: str) -> tuple[str, ...]:
+    """Every optional rule of ``system`` that can be played with the others (MBT's umpired
+    game is a game of its own: tests/web/test_umpired.py)."""
+    from hexwar.core.manager import options_of
+
+    return tuple(sorted(n for n, p in options_of(system).items()
+                        if p.manifest.kind == "rule" and n != "mbt.umpired"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "system"), [
+    ("firefight:scenario-7", "firefight"), ("firefight:scenario-1", "firefight"),
+    ("mbt:advanced-a", "mbt"), ("firepower:basic", "firepower"),
+])
+def test_every_decision_of_every_option_has_a_readable_form(name: str, system: str) -> None:
+    """Issue 10: every decision kind reached in an AI game with every optional rule of the
+    system on (MBT's Advanced Game with command control) has a form whose every label is in
+    words, offering every legal option and nothing else (checked in ``_forms``)."""
+    options = _all_options(system)
+    saved = OPTIONS.get(name)
+    OPTIONS[name] = options
+    try:
+        seen = _forms(name, turns=2, limit=1500)
+    finally:
+        if saved is None:
+            OPTIONS.pop(name)
+        else:
+            OPTIONS[name] = saved
+    assert seen
+    if system == "mbt":
+        assert any(k not in OWN_FORMS["mbt:basic-a"] for k in seen), sorted(seen)
