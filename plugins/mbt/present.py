@@ -287,9 +287,10 @@ def _reveal(view: SideView, d: Decision) -> Form:
         elif isinstance(o, Mapping) and "message" in o:
             choices.append({"choice": o, "label": f"tell {o['side']}: {o['message']}"})
         elif isinstance(o, Mapping) and "unit" in o:
-            item: dict[str, Any] = {
-                "choice": o, "unit": str(o["unit"]), "group": f"reveal to {o['side']}",
-                "label": f"{o['unit']} to {o['side']}: {levels.get(str(o.get('level')), words(o.get('level')))}"}
+            level = levels.get(str(o.get("level")), words(o.get("level")))
+            item: dict[str, Any] = {"choice": o, "unit": str(o["unit"]),
+                                    "group": f"reveal to {o['side']}",
+                                    "label": f"{o['unit']} to {o['side']}: {level}"}
             u = view.units.get(str(o["unit"]), {})
             where = u.get("hex")
             if isinstance(where, list) and len(where) == 2:
