@@ -64,6 +64,70 @@ def _place(view: SideView, d: Decision) -> Form:
     return form
 
 
+def _routes(game: Any, u: Any, left: Fraction, first: bool, wanted: set[str]
+            ) -> dict[str, list[list[str]]]:
+    """MBT 8.1-8.5: the cheapest route to each ``wanted`` hex label, as its hexes with the MF
+    spent on reaching each (the same search as the move's own, with the way back kept)."""
+    import heapq
+
+    from hexwar.plugins.mbt.movement import move_context
+    from hexwar.plugins.mbt.movement_costs import (
+        encode,
+        first_hex_entries,
+        int_successors,
+        move_index,
+        scale_of,
+    )
+    from hexwar.plugins.mbt.state import card_of, ctx
+
+    card, info = card_of(game, u), ctx(game).info
+    k, hexes = scale_of(card), move_index(info).hexes
+    mctx = move_context(game, u)
+    succ = int_successors(card, info, mctx)
+    start = encode(move_index(info).index, u.hex, u.facing, False)
+    budget = int(left * k)
+    best, parent = {start: 0}, {start: -1}
+    heap = [(0, start)]
+    while heap:  # Dijkstra over the move's integer states, as movement_costs.reach
+        c, code = heapq.heappop(heap)
+        if c > best[code]:
+            continue
+        for nxt, step in succ(code):
+            nc = c + step
+            if nc <= budget and nc < best.get(nxt, budget + 1):
+                best[nxt], parent[nxt] = nc, code
+                heapq.heappush(heap, (nc, nxt))
+    cheapest: dict[str, int] = {}
+    for code, c in best.items():
+        label = game.board.label(hexes[code // 12])
+        if label in wanted and c < best.get(cheapest.get(label, -1), c + 1):
+            cheapest[label] = code
+    routes: dict[str, list[list[str]]] = {}
+    for label, code in cheapest.items():
+        chain: list[int] = []
+        while code != -1:
+            chain.append(code)
+            code = parent[code]
+        steps: list[list[str]] = []
+        for code in reversed(chain[:-1]):  # the start hex is not a step
+            here = game.board.label(hexes[code // 12])
+            cost = f"{best[code] / k:g} MF"
+            if steps and steps[-1][0] == here:
+                steps[-1][1] = cost  # a turn in the hex: the cost so far
+            else:
+                steps.append([here, cost])
+        if steps and steps[0][0] == game.board.label(u.hex) and len(steps) > 1:
+            steps = steps[1:]  # turned in the start hex before leaving it
+        routes[label] = steps or [[label, f"{best[chain[0]] / k:g} MF"]]
+    if first:  # MBT 8.4.4: the one new hex a unit may always enter
+        entries = first_hex_entries(card, info, (u.hex, u.facing, False), mctx)
+        for (h, _g), mf in entries.items():
+            label = game.board.label(h)
+            if label in wanted and label not in routes:
+                routes[label] = [[label, f"{float(mf):g} MF"]]
+    return routes
+
+
 def _move_to(view: SideView, d: Decision) -> Form:
     from hexwar.plugins.mbt.movement import destinations
 
@@ -71,6 +135,7 @@ def _move_to(view: SideView, d: Decision) -> Form:
     u = game.state.units[str(d.context["unit"])]
     left = Fraction(str(d.context.get("mf_left", "0")))
     costs: dict[str, str] = {}
+    routes: dict[str, list[list[str]]] = {}
     try:
         first = not u.state.get("moved") and u.state.get("order") in ("M", "OR")
         found = destinations(game, u, left, False, bool(first))
@@ -79,12 +144,16 @@ def _move_to(view: SideView, d: Decision) -> Form:
             label = game.board.label(h)
             best[label] = min(cost, best.get(label, cost))
         costs = {k: f"{float(v):g} MF" for k, v in best.items()}
+        routes = _routes(game, u, left, bool(first), set(costs))
     except (AssertionError, KeyError, ValueError):
         costs = {}
     form = _hex_facing(view, d, costs)
     form["notes"] = [f"{u.id} ({_short(u.type)}) at {d.context.get('hex')}, "
                      f"{_facing(d.context.get('facing'))}, {float(left):g} MF left: click a "
-                     f"highlighted hex, then the facing to end in (MBT 8.1)."]
+                     f"highlighted hex, then the facing to end in (MBT 8.1); hover a hex for "
+                     f"the route there."]
+    if routes:
+        form["paths"] = routes
     return form
 
 

@@ -168,3 +168,25 @@ def test_every_decision_of_every_option_has_a_readable_form(name: str, system: s
     assert seen
     if system == "mbt":
         assert any(k not in OWN_FORMS["mbt:basic-a"] for k in seen), sorted(seen)
+
+
+def test_mbt_moves_preview_the_route_with_its_cost() -> None:
+    """MBT 8.1: hovering a destination shows the route there, each hex with the MF spent so
+    far, ending at the hex's least cost (the note on it); each step is to a neighbouring hex."""
+    game = Game(scenario("mbt:basic-a"), seed=3)
+    offered = game.hooks.controllers()
+    ais = {s: make_controller("ai", s, 3, offered) for s in game.state.sides}
+    while (d := game.pending) is not None and d.kind != "mbt.move_to":
+        game.answer(ais[d.side].choose(d, game.view(d.side)))
+    assert d is not None
+    form = finish(game.view(d.side), d, game.hooks.present_decision(game.view(d.side), d))
+    paths = form["paths"]
+    notes = {c["hex"]: c["note"] for c in form["choices"] if "hex" in c}
+    assert set(paths) == set(notes) and len(paths) > 3
+    start = game.board.parse(d.context["hex"])
+    for label, steps in paths.items():
+        assert steps[-1] == [label, notes[label]]
+        hexes = [start, *(game.board.parse(h) for h, _ in steps)]
+        assert all(b == a or b in a.neighbors() for a, b in zip(hexes, hexes[1:], strict=False))
+        costs = [float(c.removesuffix(" MF")) for _, c in steps]
+        assert costs == sorted(costs)
