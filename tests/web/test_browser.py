@@ -239,3 +239,36 @@ def test_the_umpire_and_a_side_play_an_umpired_mbt_turn(browser: Any, tmp_path: 
             page.close()
     finally:
         server.stop()
+
+
+def test_hovering_a_destination_previews_the_route(browser: Any, tmp_path: Path) -> None:
+    """MBT 8.1: the page marks the hexes of the route to the hovered destination, each with the
+    MF spent so far, as the form's ``paths`` give them."""
+    from .helpers import Picker
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "ai"})
+    seat, picker = seat_of(t, "NATO"), Picker(t)
+    while (d := t.game.pending) is not None and d.kind != "mbt.move_to":
+        t.answer(seat, t.serial, index=picker.index(seat))
+    form = t.presentation(seat)
+    assert form is not None
+    label, steps = max(form["paths"].items(), key=lambda kv: len(kv[1]))
+    server = _Server(t)
+    try:
+        page = _page(browser, server.url(t, "NATO"))
+        page.wait_for_selector("#decision.mine .choices button", timeout=15000)
+        page.click("#fit")
+        poly = page.query_selector(f'#board polygon.hex[data-label="{label}"]')
+        box = poly.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#board polygon.route", timeout=5000)
+        marked = page.evaluate("() => [...document.querySelectorAll('#board polygon.route')]"
+                               ".map((p) => p.getAttribute('data-label'))")
+        assert sorted(marked) == sorted(h for h, _ in steps)
+        assert page.evaluate("() => [...document.querySelectorAll('#hw-route text')]"
+                             ".map((t) => t.textContent)") == [c for _, c in steps]
+        assert "route:" in page.text_content("#tip")
+        assert not page.errors, page.errors
+        page.close()
+    finally:
+        server.stop()
