@@ -5,6 +5,7 @@ third-party system (the example plugin ``hexwar-skirmish``), never raw JSON."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -187,6 +188,6 @@ def test_mbt_moves_preview_the_route_with_its_cost() -> None:
     for label, steps in paths.items():
         assert steps[-1] == [label, notes[label]]
         hexes = [start, *(game.board.parse(h) for h, _ in steps)]
-        assert all(b == a or b in a.neighbors() for a, b in zip(hexes, hexes[1:], strict=False))
+        assert all(b == a or b in a.neighbors() for a, b in pairwise(hexes))
         costs = [float(c.removesuffix(" MF")) for _, c in steps]
         assert costs == sorted(costs)
