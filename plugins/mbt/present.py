@@ -381,6 +381,83 @@ def _edge(view: SideView, d: Decision) -> Form:
             "notes": ["Pick the side of the map your force sets up on (MBT 2.5)."]}
 
 
+def _where(view: SideView, uid: str) -> str | None:
+    """The hex label of a unit the side's view shows, else ``None``."""
+    where = view.units.get(uid, {}).get("hex")
+    if isinstance(where, list) and len(where) == 2:
+        from hexwar.core.hexgrid import Hex
+
+        return view.board.label(Hex(int(where[0]), int(where[1])))
+    return None
+
+
+def _unit_choice(view: SideView, o: Any, label: str) -> dict[str, Any]:
+    item: dict[str, Any] = {"choice": o, "label": label, "unit": str(o)}
+    at = _where(view, str(o))
+    if at:
+        item["hex"] = at
+    return item
+
+
+def _initiative(view: SideView, d: Decision) -> Form:
+    words_ = {"first": "go first this Turn", "second": "go second this Turn"}
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": words_.get(str(o), words(o))}
+                        for o in d.options or ()],
+            "notes": ["You won the initiative: choose whether your side acts first (MBT 5.1)."]}
+
+
+def _smoke(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "done: no more smoke dischargers"} if o == "done"
+               else _unit_choice(view, o, f"{o} fires its smoke dischargers")
+               for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Click a vehicle to fire its smoke dischargers, or done (MBT 12.6.1)."]}
+
+
+def _exhaust(view: SideView, d: Decision) -> Form:
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if o == "none":
+            choices.append({"choice": o, "label": "no exhaust smoke"})
+        elif isinstance(o, list) and o:
+            choices.append({"choice": o, "label": f"smoke in {', '.join(map(str, o))}",
+                            "hex": str(o[-1])})
+        else:
+            choices.append({"choice": o, "label": words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{d.context.get('unit', 'The vehicle')} may lay exhaust smoke along the "
+                      "hexes it left: pick a track, or none (MBT 15.7.3)."]}
+
+
+def _swaps(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "keep every marker" if not o else
+                "change the marker of " + ", ".join(map(str, o))} for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{d.context.get('organization', 'The organization')} has "
+                      f"{d.context.get('points', '?')} command point(s): pick the units whose "
+                      "fire or move marker changes, one point each (MBT 21.1.2)."]}
+
+
+def _close_assault(view: SideView, d: Decision) -> Form:
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, list) and len(o) == 2:
+            item = _unit_choice(view, o, f"{o[0]} attacks {o[1]} at close quarters")
+            item["unit"], item["group"] = str(o[1]), str(o[0])
+            at = _where(view, str(o[1]))
+            item.pop("hex", None)
+            if at:
+                item["hex"] = at
+            choices.append(item)
+        else:
+            choices.append({"choice": o, "label": "pass: no close assault" if o == "pass"
+                            else words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Close-assault an adjacent enemy vehicle, or attack a leg unit hand to "
+                      "hand (MBT 14.5, 14.6): the attacker, then the target; or pass."]}
+
+
 FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.place": _place,
     "mbt.move_to": _move_to,
@@ -397,6 +474,11 @@ FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.umpired.overwatch": _umpire_overwatch,
     "mbt.umpired.hit_angle": _hit_angle,
     "umpire.reveal": _reveal,
+    "mbt.initiative": _initiative,
+    "mbt.smoke": _smoke,
+    "mbt.exhaust": _exhaust,
+    "mbt.swaps": _swaps,
+    "mbt.close_assault": _close_assault,
 }
 
 
