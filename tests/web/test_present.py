@@ -172,6 +172,9 @@ def test_every_decision_of_every_option_has_a_readable_form(name: str, system: s
         assert advanced, sorted(seen)
         for kind in advanced:
             assert all(f["notes"] and not f["generic"] for f in seen[kind]), kind
+    if name == "firefight:scenario-7":  # indirect fire and mines (Firefight 8.2, 8.51, 18.0)
+        for kind in {"firefight.if_request", "firefight.adjust", "firefight.mines"} & set(seen):
+            assert all(f["notes"] and not f["generic"] for f in seen[kind]), kind
 
 
 def test_mbt_moves_preview_the_route_with_its_cost() -> None:
