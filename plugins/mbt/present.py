@@ -69,6 +69,7 @@ def _routes(game: Any, u: Any, left: Fraction, first: bool, wanted: set[str]
     """MBT 8.1-8.5: the cheapest route to each ``wanted`` hex label, as its hexes with the MF
     spent on reaching each (the same search as the move's own, with the way back kept)."""
     import heapq
+    import itertools
 
     from hexwar.plugins.mbt.movement import move_context
     from hexwar.plugins.mbt.movement_costs import (
@@ -87,21 +88,26 @@ def _routes(game: Any, u: Any, left: Fraction, first: bool, wanted: set[str]
     start = encode(move_index(info).index, u.hex, u.facing, False)
     budget = int(left * k)
     best, parent = {start: 0}, {start: -1}
-    heap = [(0, start)]
-    while heap:  # Dijkstra over the move's integer states, as movement_costs.reach
-        c, code = heapq.heappop(heap)
-        if c > best[code]:
+    # Dijkstra as core.movement.least_cost_path (ties in the order pushed), so that the route to
+    # a hex is the one the move itself then takes (movement_costs.plan) to the first (hex,
+    # facing) popped there, the cheapest
+    counter = itertools.count()
+    heap = [(0, next(counter), start)]
+    done: set[int] = set()
+    cheapest: dict[str, int] = {}
+    while heap:
+        c, _, code = heapq.heappop(heap)
+        if code in done:
             continue
+        done.add(code)
+        label = game.board.label(hexes[code // 12])
+        if label in wanted and label not in cheapest and code != start:
+            cheapest[label] = code
         for nxt, step in succ(code):
             nc = c + step
             if nc <= budget and nc < best.get(nxt, budget + 1):
                 best[nxt], parent[nxt] = nc, code
-                heapq.heappush(heap, (nc, nxt))
-    cheapest: dict[str, int] = {}
-    for code, c in best.items():
-        label = game.board.label(hexes[code // 12])
-        if label in wanted and c < best.get(cheapest.get(label, -1), c + 1):
-            cheapest[label] = code
+                heapq.heappush(heap, (nc, next(counter), nxt))
     routes: dict[str, list[list[str]]] = {}
     for label, code in cheapest.items():
         chain: list[int] = []

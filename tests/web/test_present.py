@@ -190,10 +190,31 @@ def test_mbt_moves_preview_the_route_with_its_cost() -> None:
     paths = form["paths"]
     notes = {c["hex"]: c["note"] for c in form["choices"] if "hex" in c}
     assert set(paths) == set(notes) and len(paths) > 3
+    from fractions import Fraction
+
+    from hexwar.plugins.mbt.movement import move_context
+    from hexwar.plugins.mbt.movement_costs import plan
+    from hexwar.plugins.mbt.state import card_of, ctx
+
     start = game.board.parse(d.context["hex"])
+    u = game.state.units[d.context["unit"]]
+    left = Fraction(d.context["mf_left"])
+    first = not u.state.get("moved") and u.state.get("order") in ("M", "OR")
     for label, steps in paths.items():
         assert steps[-1] == [label, notes[label]]
         hexes = [start, *(game.board.parse(h) for h, _ in steps)]
         assert all(b == a or b in a.neighbors() for a, b in pairwise(hexes))
         costs = [float(c.removesuffix(" MF")) for _, c in steps]
         assert costs == sorted(costs)
+        # the route is the one the move then takes to that hex (in one of its facings)
+        taken = []
+        for o in d.options or ():
+            if isinstance(o, list) and o[0] == label:
+                path = plan(card_of(game, u), ctx(game).info, (u.hex, u.facing, False),
+                            (game.board.parse(label), o[1]), left, move_context(game, u),
+                            first_hex_rule=first)
+                assert path is not None
+                labels = [game.board.label(h) for (h, _f, _t), _c in path[1:]]
+                taken.append([x for i, x in enumerate(labels) if i == 0 or labels[i - 1] != x])
+        shown = [h for h, _ in steps]
+        assert shown in taken or shown in [t[1:] for t in taken], (label, shown, taken)
