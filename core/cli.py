@@ -918,8 +918,9 @@ def _simulation_options(command: Any) -> Any:
 def _run_simulation(scenario: str, parameter: str | None, n_games: int, jobs: int,
                     scheduler: str | None, connect_timeout: float, seed: int,
                     options_: tuple[str, ...], players: str, records_path: str | None,
-                    resume: bool, plot_path: str | None, as_json: bool) -> None:
-    """Play the games (core/simulation/session.py) with a progress bar, and print the result."""
+                    resume: bool, plot_path: str | None, as_json: bool) -> Any:
+    """Play the games (core/simulation/session.py) with a progress bar, and print the result;
+    returns the run's plan."""
     import signal
 
     from rich.progress import TimeRemainingColumn
@@ -988,21 +989,56 @@ def _run_simulation(scenario: str, parameter: str | None, n_games: int, jobs: in
                           f"{plan.games * len(plan.variants)} games{escape(where)}",
                           highlight=False)
         sys.exit(130)
+    return plan
 
 
 @cli.command()
 @click.argument("scenario")
 @_simulation_options
+@click.option("--final-svg", "final_svg", type=click.Path(dir_okay=False), default=None,
+              help="Play the last game again (its seed), print its summary in words (key "
+                   "events, casualties, objectives) and write its final position as SVG.")
 def simulate(scenario: str, n_games: int, jobs: int, scheduler: str | None,
              connect_timeout: float, seed: int,
              options_: tuple[str, ...], players: str, records_path: str | None, resume: bool,
-             plot_path: str | None, as_json: bool) -> None:
+             plot_path: str | None, as_json: bool, final_svg: str | None) -> None:
     """Play many games of SCENARIO (seeds SEED, SEED+1, ...) and report the win rates with 95%
     intervals, scores and margins, game length, casualties, objectives and what decided them.
 
     The same seeds give the same games whatever --jobs or --scheduler."""
-    _run_simulation(scenario, None, n_games, jobs, scheduler, connect_timeout, seed, options_, players,
-                    records_path, resume, plot_path, as_json)
+    if final_svg is not None:
+        _check_outputs([("--final-svg", final_svg, None), ("--records", records_path, None),
+                        ("--plot", plot_path, None)], [_resolve_scenario_path(scenario)])
+    plan = _run_simulation(scenario, None, n_games, jobs, scheduler, connect_timeout, seed,
+                           options_, players, records_path, resume, plot_path, as_json)
+    if final_svg is not None:
+        _last_game(plan, final_svg, quiet=as_json)
+
+
+def _last_game(plan: Any, final_svg: str, *, quiet: bool) -> None:
+    """``simulate --final-svg``: the run's last game played again from its seed (the same game,
+    core/simulation/runner.py), its summary in words and its final position."""
+    from hexwar.core.engine.controllers import make_controller
+    from hexwar.core.engine.game import Game
+    from hexwar.core.render import render_game
+    from hexwar.core.simulation.runner import MAX_DECISIONS, _scenario_of
+    from hexwar.core.words import summarise
+
+    task = plan.tasks()[-1]
+    game = Game(_scenario_of(task), seed=task.seed, options=task.options)
+    sides = tuple(game.state.sides)
+    words = [w.strip() for w in task.players.split(",") if w.strip()]
+    words = words * len(sides) if len(words) == 1 else words
+    offered = game.hooks.controllers()
+    game.play({side: make_controller(w, side, task.seed, offered)
+               for side, w in zip(sides, words, strict=True)}, max_decisions=MAX_DECISIONS)
+    Path(final_svg).write_text(render_game(game, None), encoding="utf-8")
+    if quiet:  # --json: stdout holds the JSON alone
+        return
+    console.print(f"the last game, {task.describe()}:", highlight=False)
+    for line in summarise(game).lines(events=8):
+        console.print(f"  {escape(line)}", highlight=False)
+    console.print(f"final position: {escape(final_svg)}", highlight=False)
 
 
 @cli.command()

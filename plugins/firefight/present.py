@@ -4,7 +4,8 @@ A move: the units that may move, then each next hex with its MP cost (Firefight 
 the legal targets, then each firer with its Attack Rating and every modifier with its case
 (Firefight 6.0); deployment: the units and the hexes of the set-up zone (Firefight 9.13); Target
 Lists and dummies: hexes picked on the map (Firefight 8.13, 12.0); Dragons and RPG-7s: the teams
-that carry them (Firefight 6.81). Every other decision gets the core's list of choices.
+that carry them (Firefight 6.81); indirect fire requests and adjustments (Firefight 8.2, 8.51)
+and mines (Firefight 18.0). Every other decision gets the core's list of choices.
 
 Only what the deciding side knows goes into a form: its own units, and the targets its options
 name (a face-down unit cannot be a target, Firefight 11.21).
@@ -161,6 +162,51 @@ def _weapons(view: SideView, d: Decision) -> Form:
                       f"(Firefight 6.81)."]}
 
 
+#: Firefight 8.2, 14.0: the kinds of indirect fire a request may name
+_IF_KINDS = {"he": "HE", "suppressive": "suppressive fire", "smoke": "smoke", "icm": "ICM"}
+
+
+def _if_request(view: SideView, d: Decision) -> Form:
+    """Firefight 8.2: request indirect fire from an artillery or mortar unit at a hex."""
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, Mapping) and "unit" in o and "hex" in o:
+            kind = _IF_KINDS.get(str(o.get("kind", "he")), str(o.get("kind")))
+            more = ", continuous" if o.get("continuous") else ""
+            choices.append({"choice": o, "hex": str(o["hex"]), "group": str(o["hex"]),
+                            "label": f"{o['unit']}: {kind} on {o['hex']}{more}"})
+        else:
+            choices.append({"choice": o, "label": "pass: no more requests" if o == "pass"
+                            else words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Click a hex to request indirect fire on it, then the unit and the kind "
+                      "of fire; or pass (Firefight 8.2)."]}
+
+
+def _adjust(view: SideView, d: Decision) -> Form:
+    """Firefight 8.51: keep the plotted impact hex or shift it onto a nearby sighted enemy."""
+    plotted = str(d.context.get("plotted", ""))
+    choices = [{"choice": o, "hex": str(o),
+                "label": f"keep {o}, as plotted" if str(o) == plotted else f"shift to {o}"}
+               for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Fire of {d.context.get('unit', '?')} plotted on {plotted}: keep it or "
+                      "shift it (Firefight 8.51)."]}
+
+
+def _mines(view: SideView, d: Decision) -> Form:
+    """Firefight 18.0: emplace mine points in hexes before play."""
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, Mapping) and o:
+            choices.append({"choice": o, "label": "mines: " + ", ".join(
+                f"{h} ({n} point{'s' if n != 1 else ''})" for h, n in o.items())})
+        else:
+            choices.append({"choice": o, "label": "no mines"})
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Place up to {d.context.get('points', '?')} mine points (Firefight 18.0)."]}
+
+
 FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "firefight.move": _move,
     "firefight.step": _step,
@@ -170,6 +216,9 @@ FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "firefight.target_list": _hexes("the Target List", 4, "Firefight 8.13"),
     "firefight.place_dummies": _hexes("dummies", 4, "Firefight 12.0"),
     "firefight.assign_weapons": _weapons,
+    "firefight.if_request": _if_request,
+    "firefight.adjust": _adjust,
+    "firefight.mines": _mines,
 }
 
 

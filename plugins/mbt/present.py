@@ -3,8 +3,10 @@
 Set-up: the hexes of the set-up area, then a facing (MBT 2.5); orders: each order in words, entered
 in secret and revealed together (MBT 6.2); movement: the unit, then the reachable hexes with the MF
 they cost (MBT 8.1) and a facing; fire: the targets, then the shots with their range and every AP
-modifier with its rule (MBT 7.3, 7.4); overwatch: the same for the mover (MBT 7.5.2). Every other
-decision gets the core's list of choices.
+modifier with its rule (MBT 7.3, 7.4); overwatch: the same for the mover (MBT 7.5.2). The Umpired
+Game (MBT 24.0, docs/umpire.md): each unit's instructions for the whole turn, the contacts it may
+fire at shown on the map by their hex (MBT 24.3.2); the umpire's overwatch moments (MBT 24.3.3.2),
+hit angles and reveals. Every other decision gets the core's list of choices.
 """
 
 from __future__ import annotations
@@ -62,6 +64,76 @@ def _place(view: SideView, d: Decision) -> Form:
     return form
 
 
+def _routes(game: Any, u: Any, left: Fraction, first: bool, wanted: set[str]
+            ) -> dict[str, list[list[str]]]:
+    """MBT 8.1-8.5: the cheapest route to each ``wanted`` hex label, as its hexes with the MF
+    spent on reaching each (the same search as the move's own, with the way back kept)."""
+    import heapq
+    import itertools
+
+    from hexwar.plugins.mbt.movement import move_context
+    from hexwar.plugins.mbt.movement_costs import (
+        encode,
+        first_hex_entries,
+        int_successors,
+        move_index,
+        scale_of,
+    )
+    from hexwar.plugins.mbt.state import card_of, ctx
+
+    card, info = card_of(game, u), ctx(game).info
+    k, hexes = scale_of(card), move_index(info).hexes
+    mctx = move_context(game, u)
+    succ = int_successors(card, info, mctx)
+    start = encode(move_index(info).index, u.hex, u.facing, False)
+    budget = int(left * k)
+    best, parent = {start: 0}, {start: -1}
+    # Dijkstra as core.movement.least_cost_path (ties in the order pushed), so that the route to
+    # a hex is the one the move itself then takes (movement_costs.plan) to the first (hex,
+    # facing) popped there, the cheapest
+    counter = itertools.count()
+    heap = [(0, next(counter), start)]
+    done: set[int] = set()
+    cheapest: dict[str, int] = {}
+    while heap:
+        c, _, code = heapq.heappop(heap)
+        if code in done:
+            continue
+        done.add(code)
+        label = game.board.label(hexes[code // 12])
+        if label in wanted and label not in cheapest and code != start:
+            cheapest[label] = code
+        for nxt, step in succ(code):
+            nc = c + step
+            if nc <= budget and nc < best.get(nxt, budget + 1):
+                best[nxt], parent[nxt] = nc, code
+                heapq.heappush(heap, (nc, next(counter), nxt))
+    routes: dict[str, list[list[str]]] = {}
+    for label, code in cheapest.items():
+        chain: list[int] = []
+        while code != -1:
+            chain.append(code)
+            code = parent[code]
+        steps: list[list[str]] = []
+        for code in reversed(chain[:-1]):  # the start hex is not a step
+            here = game.board.label(hexes[code // 12])
+            cost = f"{best[code] / k:g} MF"
+            if steps and steps[-1][0] == here:
+                steps[-1][1] = cost  # a turn in the hex: the cost so far
+            else:
+                steps.append([here, cost])
+        if steps and steps[0][0] == game.board.label(u.hex) and len(steps) > 1:
+            steps = steps[1:]  # turned in the start hex before leaving it
+        routes[label] = steps or [[label, f"{best[chain[0]] / k:g} MF"]]
+    if first:  # MBT 8.4.4: the one new hex a unit may always enter
+        entries = first_hex_entries(card, info, (u.hex, u.facing, False), mctx)
+        for (h, _g), mf in entries.items():
+            label = game.board.label(h)
+            if label in wanted and label not in routes:
+                routes[label] = [[label, f"{float(mf):g} MF"]]
+    return routes
+
+
 def _move_to(view: SideView, d: Decision) -> Form:
     from hexwar.plugins.mbt.movement import destinations
 
@@ -69,6 +141,7 @@ def _move_to(view: SideView, d: Decision) -> Form:
     u = game.state.units[str(d.context["unit"])]
     left = Fraction(str(d.context.get("mf_left", "0")))
     costs: dict[str, str] = {}
+    routes: dict[str, list[list[str]]] = {}
     try:
         first = not u.state.get("moved") and u.state.get("order") in ("M", "OR")
         found = destinations(game, u, left, False, bool(first))
@@ -77,12 +150,16 @@ def _move_to(view: SideView, d: Decision) -> Form:
             label = game.board.label(h)
             best[label] = min(cost, best.get(label, cost))
         costs = {k: f"{float(v):g} MF" for k, v in best.items()}
+        routes = _routes(game, u, left, bool(first), set(costs))
     except (AssertionError, KeyError, ValueError):
         costs = {}
     form = _hex_facing(view, d, costs)
     form["notes"] = [f"{u.id} ({_short(u.type)}) at {d.context.get('hex')}, "
                      f"{_facing(d.context.get('facing'))}, {float(left):g} MF left: click a "
-                     f"highlighted hex, then the facing to end in (MBT 8.1)."]
+                     f"highlighted hex, then the facing to end in (MBT 8.1); hover a hex for "
+                     f"the route there."]
+    if routes:
+        form["paths"] = routes
     return form
 
 
@@ -145,7 +222,7 @@ def _shots(view: SideView, d: Decision) -> Form:
             weapon = card.missiles[0] if d.kind == "mbt.atgm" and card.missiles else card.main_gun
             if weapon is not None and f.hex is not None and t.hex is not None:
                 rng, mods, hit = _preview(game, f, t, weapon.name, shots[0][1],
-                                          d.kind == "mbt.overwatch")
+                                          d.kind in ("mbt.overwatch", "mbt.umpired.overwatch"))
                 item["note"] = f"H {hit}" if hit else f"range {rng}"
                 item["detail"] = [f"range {rng}, hit number {hit} or less on d100 (MBT 7.4.3)"] + [
                     f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
@@ -208,6 +285,185 @@ def _pivot(view: SideView, d: Decision) -> Form:
                                             for o in d.options or ()]}
 
 
+#: MBT 24.3.2.3: when an overwatching unit fires
+_WHEN = {"any": "at the first unit it sees", "identified": "only at a unit it identifies"}
+
+
+def _contact(ref: Any) -> str:
+    """A contact's hex (``?1X9`` is "the contact in 1X9", MBT 24.2: never the unit's id)."""
+    return str(ref)[1:] if str(ref).startswith("?") else str(ref)
+
+
+def _instruction(view: SideView, d: Decision) -> Form:
+    """MBT 24.3.2: one unit's instructions for the whole turn, carried out by the umpire."""
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if not isinstance(o, Mapping) or "order" not in o:
+            choices.append({"choice": o, "label": words(o)})
+            continue
+        order = str(o["order"])
+        item: dict[str, Any] = {"choice": o}
+        to = o.get("to")
+        target = o.get("target")
+        if order == "M" and isinstance(to, list) and len(to) == 2:
+            item |= {"label": f"Move to {to[0]}, ending {_facing(to[1])}", "hex": str(to[0]),
+                     "group": str(to[0])}
+        elif order == "FM" and isinstance(to, list) and len(to) == 2:
+            item |= {"label": f"Fire at the contact in {_contact(target)}, then move to "
+                              f"{to[0]}, ending {_facing(to[1])}", "hex": str(to[0]),
+                     "group": str(to[0])}
+        elif order in ("F", "ATGM") and target is not None:
+            what = "Fire the gun" if order == "F" else "Fire a guided missile"
+            item |= {"label": f"{what} at the contact in {_contact(target)}",
+                     "hex": _contact(target), "note": "target"}
+        elif order == "OW":
+            reach = f" within {o['range']} hexes" if "range" in o else ""
+            item |= {"label": f"Overwatch: fire {_WHEN.get(str(o.get('when')), words(o.get('when')))}"
+                              f"{reach}", "group": "Overwatch"}
+        else:
+            item["label"] = f"{ORDER_WORDS.get(order, order)} ({order})"
+        choices.append(item)
+    uid = str(d.context.get("unit", "?"))
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Instructions for {uid} ({_short(str(d.context.get('type', '')))}) at "
+                      f"{d.context.get('hex', '?')} for the whole turn, written in secret: the "
+                      "umpire carries them out (MBT 24.3.2). Click a highlighted hex to move "
+                      "there or to fire at the contact in it; contacts are named by their hex."]}
+
+
+def _umpire_overwatch(view: SideView, d: Decision) -> Form:
+    """MBT 24.3.3.2: the umpire picks the moment an overwatching unit fires at a mover."""
+    form = _shots(view, d)
+    side = d.context.get("for_side", "?")
+    where = d.context.get("hex") or d.context.get("step") or "?"
+    form["notes"] = [f"Umpire: {side}'s overwatching units may fire at {d.context.get('mover', '?')} "
+                     f"now, in {where}; fire, or pass and wait for a later moment "
+                     "(MBT 24.3.3.2, 7.5)."]
+    return form
+
+
+def _hit_angle(view: SideView, d: Decision) -> Form:
+    """MBT 7.4.5.2.1: the side of the target the hit strikes (the umpire's in MBT 24.3.3)."""
+    who = "Umpire: " if d.side == "umpire" else ""
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": f"the hit strikes the {words(o)}"}
+                        for o in d.options or ()],
+            "notes": [f"{who}the hit is on the line between two sides of the target: pick the "
+                      "side it strikes (MBT 7.4.5.2.1)."]}
+
+
+def _reveal(view: SideView, d: Decision) -> Form:
+    """The umpire tells a side something (docs/umpire.md; MBT 24.2: identification)."""
+    levels = {"type": "show its kind and nation", "identified": "identify it fully"}
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if o == "done":
+            choices.append({"choice": o, "label": "done: tell the sides nothing more"})
+        elif isinstance(o, Mapping) and "message" in o:
+            choices.append({"choice": o, "label": f"tell {o['side']}: {o['message']}"})
+        elif isinstance(o, Mapping) and "unit" in o:
+            level = levels.get(str(o.get("level")), words(o.get("level")))
+            item: dict[str, Any] = {"choice": o, "unit": str(o["unit"]),
+                                    "group": f"reveal to {o['side']}",
+                                    "label": f"{o['unit']} to {o['side']}: {level}"}
+            u = view.units.get(str(o["unit"]), {})
+            where = u.get("hex")
+            if isinstance(where, list) and len(where) == 2:
+                from hexwar.core.hexgrid import Hex
+
+                item["hex"] = view.board.label(Hex(int(where[0]), int(where[1])))
+            choices.append(item)
+        else:
+            choices.append({"choice": o, "label": words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Umpire: tell a side something, or show it a unit it has not been told of "
+                      "(MBT 24.2); done when there is nothing more."]}
+
+
+def _edge(view: SideView, d: Decision) -> Form:
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": f"set up on mapboard side {o}"}
+                        for o in d.options or ()],
+            "notes": ["Pick the side of the map your force sets up on (MBT 2.5)."]}
+
+
+def _where(view: SideView, uid: str) -> str | None:
+    """The hex label of a unit the side's view shows, else ``None``."""
+    where = view.units.get(uid, {}).get("hex")
+    if isinstance(where, list) and len(where) == 2:
+        from hexwar.core.hexgrid import Hex
+
+        return view.board.label(Hex(int(where[0]), int(where[1])))
+    return None
+
+
+def _unit_choice(view: SideView, o: Any, label: str) -> dict[str, Any]:
+    item: dict[str, Any] = {"choice": o, "label": label, "unit": str(o)}
+    at = _where(view, str(o))
+    if at:
+        item["hex"] = at
+    return item
+
+
+def _initiative(view: SideView, d: Decision) -> Form:
+    words_ = {"first": "go first this Turn", "second": "go second this Turn"}
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": words_.get(str(o), words(o))}
+                        for o in d.options or ()],
+            "notes": ["You won the initiative: choose whether your side acts first (MBT 5.1)."]}
+
+
+def _smoke(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "done: no more smoke dischargers"} if o == "done"
+               else _unit_choice(view, o, f"{o} fires its smoke dischargers")
+               for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Click a vehicle to fire its smoke dischargers, or done (MBT 12.6.1)."]}
+
+
+def _exhaust(view: SideView, d: Decision) -> Form:
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if o == "none":
+            choices.append({"choice": o, "label": "no exhaust smoke"})
+        elif isinstance(o, list) and o:
+            choices.append({"choice": o, "label": f"smoke in {', '.join(map(str, o))}",
+                            "hex": str(o[-1])})
+        else:
+            choices.append({"choice": o, "label": words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{d.context.get('unit', 'The vehicle')} may lay exhaust smoke along the "
+                      "hexes it left: pick a track, or none (MBT 15.7.3)."]}
+
+
+def _swaps(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "keep every marker" if not o else
+                "change the marker of " + ", ".join(map(str, o))} for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{d.context.get('organization', 'The organization')} has "
+                      f"{d.context.get('points', '?')} command point(s): pick the units whose "
+                      "fire or move marker changes, one point each (MBT 21.1.2)."]}
+
+
+def _close_assault(view: SideView, d: Decision) -> Form:
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, list) and len(o) == 2:
+            item = _unit_choice(view, o, f"{o[0]} attacks {o[1]} at close quarters")
+            item["unit"], item["group"] = str(o[1]), str(o[0])
+            at = _where(view, str(o[1]))
+            item.pop("hex", None)
+            if at:
+                item["hex"] = at
+            choices.append(item)
+        else:
+            choices.append({"choice": o, "label": "pass: no close assault" if o == "pass"
+                            else words(o)})
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Close-assault an adjacent enemy vehicle, or attack a leg unit hand to "
+                      "hand (MBT 14.5, 14.6): the attacker, then the target; or pass."]}
+
+
 FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.place": _place,
     "mbt.move_to": _move_to,
@@ -218,6 +474,17 @@ FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.move_unit": _move_unit,
     "mbt.turret": _turret,
     "mbt.pivot": _pivot,
+    "mbt.edge": _edge,
+    "mbt.hit_angle": _hit_angle,
+    "mbt.umpired.instruction": _instruction,
+    "mbt.umpired.overwatch": _umpire_overwatch,
+    "mbt.umpired.hit_angle": _hit_angle,
+    "umpire.reveal": _reveal,
+    "mbt.initiative": _initiative,
+    "mbt.smoke": _smoke,
+    "mbt.exhaust": _exhaust,
+    "mbt.swaps": _swaps,
+    "mbt.close_assault": _close_assault,
 }
 
 

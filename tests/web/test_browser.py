@@ -76,6 +76,18 @@ def _page(browser: Any, url: str) -> Any:
     return page
 
 
+def _shrink(png: Path) -> None:
+    """Keep the README's picture small: 128 colours, no dithering (where Pillow is installed)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(png) as im:
+        small = im.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT,
+                                           dither=Image.Dither.NONE)
+    small.save(png, optimize=True)
+
+
 def _turn(page: Any) -> int:
     return int(page.evaluate("() => S.state ? S.state.status.turn : 0"))
 
@@ -131,6 +143,7 @@ def test_a_person_plays_a_turn_against_the_ai(browser: Any, tmp_path: Path, scen
                 else tmp_path / "web-table.png"
             shot.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shot))
+            _shrink(shot)
             data = shot.read_bytes()
             assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < 400_000
         page.close()
@@ -144,8 +157,9 @@ def test_two_seats_play_mbt_over_the_network(browser: Any, tmp_path: Path) -> No
     try:
         pages = {side: _page(browser, server.url(t, side)) for side in ("NATO", "Soviet")}
         for _ in range(400):
-            d = t.game.pending
-            if d is None or t.game.state.turn >= 2:
+            with t.lock:  # the server's thread applies the answers
+                d, turn = t.game.pending, t.game.state.turn
+            if d is None or turn >= 2:
                 break
             page = pages[d.side]
             page.wait_for_selector("#decision.mine .choices button", timeout=20000)
@@ -185,12 +199,94 @@ def test_hot_seat_passes_the_device_with_the_screen_hidden(browser: Any, tmp_pat
         assert not page.query_selector_all("#board g.unit")  # nothing shown behind the screen
         page.click("#handover-go")
         page.wait_for_selector("#decision.mine .choices button", timeout=15000)
-        while t.game.pending is not None and t.game.pending.side == first:
+        def pending_side() -> str | None:
+            with t.lock:  # the server's thread applies the answers
+                return None if t.game.pending is None else t.game.pending.side
+
+        while pending_side() == first:
             _click_first_choice(page)
         page.wait_for_selector("#handover:not([hidden])", timeout=15000)
         assert t.game.pending.side in page.text_content("#handover-title")
         assert not page.query_selector_all("#board g.unit")
         assert not page.query_selector_all("#unitlist .u")
+        page.close()
+    finally:
+        server.stop()
+
+
+def test_the_umpire_and_a_side_play_an_umpired_mbt_turn(browser: Any, tmp_path: Path) -> None:
+    """MBT 24.3: the side's page writes its instructions for the turn, the umpire's page makes
+    the umpire's decisions; the side's page never shows an enemy unit by its id (MBT 24.2)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "umpired-ai"},
+              options=("mbt.umpired",), umpire=True)
+    server = _Server(t)
+    try:
+        pages = {name: _page(browser, server.url(t, name)) for name in ("NATO", "umpire")}
+        assert pages["umpire"].text_content("#seat") == "umpire"
+        kinds: set[str] = set()
+        for _ in range(600):
+            with t.lock:  # the server's thread may be playing the computer's side
+                d, turn = t.game.pending, t.game.state.turn
+            if d is None or turn >= 2:
+                break
+            if d.side not in pages:  # the computer's side is playing on the server
+                time.sleep(0.05)
+                continue
+            kinds.add(d.kind)
+            page = pages[d.side]
+            page.wait_for_selector("#decision.mine .choices button", timeout=20000)
+            other = pages["umpire" if d.side == "NATO" else "NATO"]
+            assert other.query_selector("#decision.mine") is None  # not its decision
+            done = page.query_selector("#decision.mine .choices button:has-text('done')")
+            if done is not None:  # the umpire tells nothing more
+                serial = page.evaluate("() => S.lastSerial")
+                done.click()
+                page.wait_for_function(f"() => S.lastSerial !== {serial}", timeout=20000)
+            else:
+                _click_first_choice(page)
+        assert t.game.state.turn >= 2 or t.game.over
+        assert {"mbt.umpired.instruction", "umpire.reveal"} <= kinds, kinds
+        nato = pages["NATO"]
+        nato.evaluate("() => send({type: 'sync'})")
+        nato.wait_for_timeout(300)
+        ids = nato.evaluate("() => Object.keys(S.state.units)")
+        assert ids and all(t.game.state.units[i].side == "NATO" for i in ids if
+                           i in t.game.state.units)
+        for name, page in pages.items():
+            assert not page.errors, (name, page.errors)
+            page.close()
+    finally:
+        server.stop()
+
+
+def test_hovering_a_destination_previews_the_route(browser: Any, tmp_path: Path) -> None:
+    """MBT 8.1: the page marks the hexes of the route to the hovered destination, each with the
+    MF spent so far, as the form's ``paths`` give them."""
+    from .helpers import Picker
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "ai"})
+    seat, picker = seat_of(t, "NATO"), Picker(t)
+    while (d := t.game.pending) is not None and d.kind != "mbt.move_to":
+        t.answer(seat, t.serial, index=picker.index(seat))
+    form = t.presentation(seat)
+    assert form is not None
+    label, steps = max(form["paths"].items(), key=lambda kv: len(kv[1]))
+    server = _Server(t)
+    try:
+        page = _page(browser, server.url(t, "NATO"))
+        page.wait_for_selector("#decision.mine .choices button", timeout=15000)
+        page.click("#fit")
+        poly = page.query_selector(f'#board polygon.hex[data-label="{label}"]')
+        box = poly.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#board polygon.route", timeout=5000)
+        marked = page.evaluate("() => [...document.querySelectorAll('#board polygon.route')]"
+                               ".map((p) => p.getAttribute('data-label'))")
+        assert sorted(marked) == sorted(h for h, _ in steps)
+        assert page.evaluate("() => [...document.querySelectorAll('#hw-route text')]"
+                             ".map((t) => t.textContent)") == [c for _, c in steps]
+        assert "route:" in page.text_content("#tip")
+        assert not page.errors, page.errors
         page.close()
     finally:
         server.stop()

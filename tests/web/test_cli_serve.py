@@ -50,3 +50,15 @@ def test_serve_refuses_bad_arguments(tmp_path: Path, args: list[str], message: s
     result = CliRunner().invoke(cli, [*args, "--save", str(tmp_path / "x.json")])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_serve_an_umpired_mbt_game(tmp_path: Path) -> None:
+    """MBT 24.0 at the web table: a person against the umpired AI, a person in the umpire's
+    seat; the save holds the option."""
+    save = tmp_path / "u.json"
+    result = CliRunner().invoke(cli, ["serve", "mbt:basic-a", "--option", "mbt.umpired",
+                                      "--players", "human,umpired-ai", "--umpire", "--seed", "3",
+                                      "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    assert set(_urls(result.output)) == {"NATO", "umpire"}
+    assert '"mbt.umpired"' in save.read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ third-party system (the example plugin ``hexwar-skirmish``), never raw JSON."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,85 @@ def test_mbt_fire_form_shows_the_hit_number_the_shot_uses() -> None:
             continue
         game.answer(ais[d.side].choose(d, game.view(d.side)))
     assert checked
+
+
+def _all_options(system: str) -> tuple[str, ...]:
+    """Every optional rule of ``system`` that can be played with the others (MBT's umpired
+    game is a game of its own: tests/web/test_umpired.py)."""
+    from hexwar.core.manager import options_of
+
+    return tuple(sorted(n for n, p in options_of(system).items()
+                        if p.manifest.kind == "rule" and n != "mbt.umpired"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "system"), [
+    ("firefight:scenario-7", "firefight"), ("firefight:scenario-1", "firefight"),
+    ("mbt:advanced-a", "mbt"), ("firepower:basic", "firepower"),
+])
+def test_every_decision_of_every_option_has_a_readable_form(name: str, system: str) -> None:
+    """Issue 10: every decision kind reached in an AI game with every optional rule of the
+    system on (MBT's Advanced Game with command control) has a form whose every label is in
+    words, offering every legal option and nothing else (checked in ``_forms``)."""
+    options = _all_options(system)
+    saved = OPTIONS.get(name)
+    OPTIONS[name] = options
+    try:
+        seen = _forms(name, turns=2, limit=1500)
+    finally:
+        if saved is None:
+            OPTIONS.pop(name)
+        else:
+            OPTIONS[name] = saved
+    assert seen
+    if system == "mbt":  # the Advanced Game's decisions have MBT's own forms (MBT 12.6.1, 15.7.3)
+        advanced = {"mbt.smoke", "mbt.exhaust", "mbt.initiative"} & set(seen)
+        assert advanced, sorted(seen)
+        for kind in advanced:
+            assert all(f["notes"] and not f["generic"] for f in seen[kind]), kind
+    if name == "firefight:scenario-7":  # indirect fire and mines (Firefight 8.2, 8.51, 18.0)
+        for kind in {"firefight.if_request", "firefight.adjust", "firefight.mines"} & set(seen):
+            assert all(f["notes"] and not f["generic"] for f in seen[kind]), kind
+
+
+def test_mbt_moves_preview_the_route_with_its_cost() -> None:
+    """MBT 8.1: hovering a destination shows the route there, each hex with the MF spent so
+    far, ending at the hex's least cost (the note on it); each step is to a neighbouring hex."""
+    game = Game(scenario("mbt:basic-a"), seed=3)
+    offered = game.hooks.controllers()
+    ais = {s: make_controller("ai", s, 3, offered) for s in game.state.sides}
+    while (d := game.pending) is not None and d.kind != "mbt.move_to":
+        game.answer(ais[d.side].choose(d, game.view(d.side)))
+    assert d is not None
+    form = finish(game.view(d.side), d, game.hooks.present_decision(game.view(d.side), d))
+    paths = form["paths"]
+    notes = {c["hex"]: c["note"] for c in form["choices"] if "hex" in c}
+    assert set(paths) == set(notes) and len(paths) > 3
+    from fractions import Fraction
+
+    from hexwar.plugins.mbt.movement import move_context
+    from hexwar.plugins.mbt.movement_costs import plan
+    from hexwar.plugins.mbt.state import card_of, ctx
+
+    start = game.board.parse(d.context["hex"])
+    u = game.state.units[d.context["unit"]]
+    left = Fraction(d.context["mf_left"])
+    first = not u.state.get("moved") and u.state.get("order") in ("M", "OR")
+    for label, steps in paths.items():
+        assert steps[-1] == [label, notes[label]]
+        hexes = [start, *(game.board.parse(h) for h, _ in steps)]
+        assert all(b == a or b in a.neighbors() for a, b in pairwise(hexes))
+        costs = [float(c.removesuffix(" MF")) for _, c in steps]
+        assert costs == sorted(costs)
+        # the route is the one the move then takes to that hex (in one of its facings)
+        taken = []
+        for o in d.options or ():
+            if isinstance(o, list) and o[0] == label:
+                path = plan(card_of(game, u), ctx(game).info, (u.hex, u.facing, False),
+                            (game.board.parse(label), o[1]), left, move_context(game, u),
+                            first_hex_rule=first)
+                assert path is not None
+                labels = [game.board.label(h) for (h, _f, _t), _c in path[1:]]
+                taken.append([x for i, x in enumerate(labels) if i == 0 or labels[i - 1] != x])
+        shown = [h for h, _ in steps]
+        assert shown in taken or shown in [t[1:] for t in taken], (label, shown, taken)

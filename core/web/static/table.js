@@ -134,6 +134,9 @@ function showBoard(svg) {
   const notes = document.createElementNS("http://www.w3.org/2000/svg", "g");
   notes.id = "hw-notes";
   s.appendChild(notes);
+  const route = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  route.id = "hw-route";
+  s.appendChild(route);
 }
 
 function unitLine(id, u) {
@@ -279,6 +282,7 @@ function counter(id) {
 }
 
 function clearMarks() {
+  showRoute(null);
   document.querySelectorAll("#board .cand, #board .picked, #board .selected")
     .forEach((e) => e.classList.remove("cand", "picked", "selected"));
   const notes = document.getElementById("hw-notes");
@@ -296,6 +300,32 @@ function addNote(label, text, cls) {
   t.setAttribute("class", cls || "hexnote");
   t.textContent = text;
   notes.appendChild(t);
+}
+
+// the route to a hovered destination (a form's "paths": hex -> [[hex, cumulative cost], ...])
+let routeShown = null;
+function showRoute(label) {
+  const d = label === null ? null : decision();
+  const steps = d && d.paths ? d.paths[label] : null;
+  const key = steps ? label : null;
+  if (key === routeShown) return;
+  routeShown = key;
+  document.querySelectorAll("#board .route").forEach((e) => e.classList.remove("route"));
+  const g = document.getElementById("hw-route");
+  if (g) g.innerHTML = "";
+  if (!steps || !g) return;
+  for (const [hex, cost] of steps) {
+    const p = polygon(hex);
+    if (!p) continue;
+    p.classList.add("route");
+    const b = p.getBBox();
+    const t = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    t.setAttribute("x", b.x + b.width / 2);
+    t.setAttribute("y", b.y + b.height * 0.35);
+    t.setAttribute("class", "routenote");
+    t.textContent = cost;
+    g.appendChild(t);
+  }
 }
 
 function mark(c, grouping) {
@@ -478,6 +508,7 @@ function hover(evt) {
   const tip = $("tip");
   if (!$("board").contains(evt.target)) { tip.hidden = true; return; }
   const at = hexAt(evt);
+  showRoute(at && at.hex ? at.hex : null);
   if (!at) { tip.hidden = true; return; }
   const lines = [];
   if (at.unit) lines.push(unitTip(at.unit));
@@ -487,6 +518,9 @@ function hover(evt) {
                     : `hex ${at.hex}`);
     const d = decision();
     if (d) for (const c of d.choices) if (c.hex === at.hex && inGroup(c) && c.note) lines.push(`${c.label}: ${c.note}`);
+    if (d && d.paths && d.paths[at.hex]) {
+      lines.push("route: " + d.paths[at.hex].map(([h, c]) => `${h} (${c})`).join(" > "));
+    }
   }
   tip.textContent = lines.join("\n");
   const r = $("boardwrap").getBoundingClientRect();
