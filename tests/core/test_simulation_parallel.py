@@ -76,7 +76,8 @@ def test_games_on_a_dask_local_cluster_are_the_same_games(serial: list[dict[str,
     # in this process, one worker thread: quick to start, and the games are still played by
     # Dask's scheduler and worker, reached at the cluster's address as a user's would be
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster:
         result = CliRunner().invoke(cli, [
             "simulate", "firefight:scenario-1", "--games", str(GAMES), "--scheduler",
             cluster.scheduler_address, "--records", str(records), "--json"],
@@ -89,7 +90,8 @@ def test_games_on_a_dask_local_cluster_are_the_same_games(serial: list[dict[str,
 
 def test_a_scheduler_without_workers_is_a_clear_error() -> None:
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                  worker_dashboard_address=None) as cluster:
         result = CliRunner().invoke(cli, [
             "simulate", "firefight:scenario-1", "--games", "2", "--scheduler",
             cluster.scheduler_address, "--connect-timeout", "1"], catch_exceptions=False)
@@ -105,7 +107,8 @@ def test_a_dask_worker_that_dies_has_its_games_played_elsewhere(
     from hexwar.core.simulation.backends import DaskBackend
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=50) as cluster:
+                                  dashboard_address=None, worker_dashboard_address=None,
+                                  silence_logs=50) as cluster:
         backend = DaskBackend(cluster.scheduler_address, timeout=60)
         backend.client.wait_for_workers(2, timeout=120)
         killed: list[int] = []
