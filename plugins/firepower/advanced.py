@@ -8,7 +8,8 @@ hook is a thin call into the module of its rule:
 * ``hexwar_sequence_edits``: squads with their own sequence units and Impulses, "Hit the Dirt!",
   unlimited Impulses before the first combat (Firepower 9.1, 9.2, 11.3.2, 11.3.3;
   :mod:`~hexwar.plugins.firepower.advanced_impulses`);
-* ``firepower_action_types``: the leader's activation of other soldiers (Firepower 11.4);
+* ``firepower_action_types``: the leader's activation of other soldiers (Firepower 11.4) and
+  backing (Firepower 11.2.1.2; :mod:`~hexwar.plugins.firepower.advanced_actions`);
 * ``firepower_mf_modifiers``: the leaders' fifth MF (Firepower 11.1) and the WEAPON CHART's Move
   column (Firepower 10.7 item 9; :mod:`~hexwar.plugins.firepower.weapon_chart`);
 * ``firepower_fire_modifiers``: the WEAPON CHART's Posture columns (Firepower 12.2.1).
@@ -33,12 +34,12 @@ PLUGIN = PluginManifest(
     title="Firepower Advanced Game (Firepower 8-14), first part",
     summary="Squads with their own sequence units and Impulses, lettered sequence units, "
             "unlimited Impulses before the first combat, Hit the Dirt!, leaders' five MF and "
-            "activation, the WEAPON CHART's Move and Posture columns (stand-in rows). No heights "
+            "activation, backing, the WEAPON CHART's Move and Posture columns (stand-in rows). No heights "
             "in line of sight, buildings, climbing, crews or the Advanced fire types yet "
             "(docs/firepower-advanced.md).",
     implements=("Firepower 9.1", "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
-                "Firepower 11.1", "Firepower 11.3.2", "Firepower 11.3.3", "Firepower 11.4",
-                "Firepower 12.2.1"),
+                "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
+                "Firepower 11.4", "Firepower 12.2.1"),
 )
 
 __all__ = ["PLUGIN"]
@@ -53,9 +54,10 @@ def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
 
 @hookimpl
 def firepower_action_types() -> list[ActionType]:
+    from hexwar.plugins.firepower.advanced_actions import BACK
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
 
-    return [ACTIVATE]
+    return [ACTIVATE, BACK]
 
 
 @hookimpl

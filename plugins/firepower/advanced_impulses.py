@@ -195,10 +195,10 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     fired from a posture its WEAPON CHART row forbids (Firepower 10.7 item 10)."""
     info = check_action(game, choice)
     act = info.get("act")
-    if act in ("enter", "fire"):
+    if act in ("enter", "back", "fire"):
         u = game.state.units[info["unit"]]
         ph = data(game)["phase"]
-        if (act == "enter" and is_leader(rank_of(u))
+        if (act in ("enter", "back") and is_leader(rank_of(u))
                 and int(ph["entered"].get(u.id, 0)) >= LEADER_MAX_HEXES):
             raise RulesError(f"{u.id} is a leader: five MF, but no more than four new hexes",
                              rule="Firepower 11.1")

@@ -405,6 +405,8 @@ class FirepowerAI:
                 after = after.with_(speed="running")
             pic = m.fence.get(after.hex) or m.hedge.get(after.hex)
             after = after.with_(fence_side=opposite(me.facing) if pic else None)
+        elif act == "back":  # Advanced Game, Firepower 11.2.1.2: straight backwards
+            after = me.with_(hex=me.hex.neighbor(opposite(me.facing)))
         elif act == "turn":
             after = me.with_(facing=o["to"])
         elif act == "posture":

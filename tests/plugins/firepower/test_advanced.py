@@ -393,3 +393,45 @@ def test_the_advanced_scenario_plays_ai_against_ai_to_its_end() -> None:
     assert game.state.turn == 6 and result.winner in ("A", "B", None)
     assert data(game)["combat_begun"] is True
     assert sum(1 for u in game.state.units.values() if u.state.get("eliminated")) > 0
+
+
+# -- Firepower 11.2.1 -------------------------------------------------------------------------
+
+
+def test_fp_42_backing_while_fording_costs_four_times() -> None:
+    from hexwar.plugins.firepower.advanced_actions import note_a_multiplier
+
+    assert note_a_multiplier() == 1
+    assert note_a_multiplier(backing=True) == 2
+    assert note_a_multiplier(backing=True, fording=True) == 4
+    assert note_a_multiplier(backing=True, abatis=True) == 4
+
+
+def test_backing_moves_straight_back_at_twice_the_cost(tmp_path: Path) -> None:
+    # Firepower 11.2.1.2: the facing is kept, the hex behind is entered for 2 x 1 MF Standing
+    units = [("P1", "RFL", "A", "F6", 1, {"squad": "Q1"}), ("E1", "RFL", "B", "N10", 5, {})]
+    game = _game(tmp_path, units)
+    u = game.state.units["P1"]
+    assert u.hex is not None
+    behind = u.hex.neighbor(4)
+    gen, d = _phase(game)
+    d = gen.send({"squad": "Q1", "hex": "1F6", "units": ["P1"]})
+    assert {"unit": "P1", "act": "back"} in d.options
+    d = gen.send({"unit": "P1", "act": "back"})
+    assert u.hex == behind and u.facing == 1
+    assert data(game)["phase"]["spent"]["P1"] == 2
+
+
+def test_no_backing_into_opposing_soldiers(tmp_path: Path) -> None:
+    units = [("P1", "RFL", "A", "F6", 1, {"squad": "Q1"}), ("E1", "RFL", "B", "N10", 5, {})]
+    game = _game(tmp_path, units)
+    u, e = game.state.units["P1"], game.state.units["E1"]
+    assert u.hex is not None
+    e.hex = u.hex.neighbor(4)
+    gen, d = _phase(game)
+    d = gen.send({"squad": "Q1", "hex": "1F6", "units": ["P1"]})
+    assert {"unit": "P1", "act": "back"} not in d.options
+    before = game.state.digest()
+    with pytest.raises(RulesError, match=r"Firepower 6\.2\.1"):
+        check_action(game, {"unit": "P1", "act": "back"})
+    assert game.state.digest() == before
