@@ -200,11 +200,13 @@ def test_hit_the_dirt_makes_soldiers_of_many_hexes_prone_in_one_impulse(tmp_path
     # Firepower 11.3.3
     game = _game(tmp_path, SQUADS)
     gen, d = _phase(game)
+    game.state.units["P1"].state["speed"] = "running"
     dirt = next(o for o in d.options if o != "pass" and o.get("hit_the_dirt")
                 and o["squad"] == "Q1")
     assert dirt["units"] == ["L1", "P1", "P2", "P3"]
     d = gen.send(dirt)
     assert all(game.state.units[u].state["posture"] == "prone" for u in dirt["units"])
+    assert game.state.units["P1"].state["speed"] == "normal"  # Firepower 10.5.3
     assert data(game)["phase"]["squads"]["Q1"] == 1
     # that is all they do this Impulse Phase
     assert not any(o != "pass" and o["squad"] == "Q1" for o in d.options)
