@@ -437,3 +437,52 @@ def test_no_backing_into_opposing_soldiers(tmp_path: Path) -> None:
     with pytest.raises(RulesError, match=r"Firepower 6\.2\.1"):
         check_action(game, {"unit": "P1", "act": "back"})
     assert game.state.digest() == before
+
+
+# -- Firepower 8.2.2, 12.1 (pure functions; the fire procedure keeps the Basic line of sight) ----
+
+
+def test_fp_27_a_hills_height_is_its_levels_times_its_heights() -> None:
+    from hexwar.plugins.firepower.advanced_los import terrain_height
+
+    assert terrain_height(1, 3) == 3 and terrain_height(2, 3) == 6 and terrain_height(-1, 4) == -4
+
+
+def test_fp_44_a_hill_higher_than_both_blocks() -> None:
+    from hexwar.plugins.firepower.advanced_los import classify, unit_height
+
+    assert classify(unit_height(0, "stand"), unit_height(0, "stand"), 3) == "blocked"
+
+
+def test_fp_45_an_obstacle_equal_to_one_end_and_higher_than_the_other_blocks() -> None:
+    from hexwar.plugins.firepower.advanced_los import classify, unit_height
+
+    assert classify(unit_height(0, "stand"), unit_height(0, "prone"), 2) == "blocked"
+
+
+def test_fp_46_an_obstacle_lower_than_both_or_equal_to_both_does_not_block() -> None:
+    from hexwar.plugins.firepower.advanced_los import classify
+
+    assert classify(2, 2, 1) == "clear" and classify(2, 2, 2) == "clear"
+    assert classify(5, 3, 3) == "clear"  # FPD-46
+    assert classify(5, 3, 4) == "check"  # Firepower 12.1.4: the chart decides
+
+
+def test_fp_48_heights_and_chart_columns_of_the_worked_example() -> None:
+    # Firepower 12.1.4.4: A Standing on a height-3 hill (5), B Crouching in a -3 depression (-2),
+    # obstacles at height 0: column 7 for the line, column 5 for the obstacle; the chart's cell
+    # (max 9) is not in the text
+    from hexwar.plugins.firepower.advanced_los import chart_columns, classify, unit_height
+
+    a, b = unit_height(3, "stand"), unit_height(-3, "crouch")
+    assert (a, b) == (5, -2)
+    assert classify(a, b, 0) == "check"
+    assert chart_columns(a, b, 0) == (7, 5)
+    # FP-49: A Prone is at 3
+    assert unit_height(3, "prone") == 3 and chart_columns(3, b, 0) == (5, 3)
+
+
+def test_fp_47_chart_columns() -> None:
+    from hexwar.plugins.firepower.advanced_los import chart_columns, classify
+
+    assert classify(5, 3, 4) == "check" and chart_columns(5, 3, 4) == (2, 1)
