@@ -486,3 +486,18 @@ def test_fp_47_chart_columns() -> None:
     from hexwar.plugins.firepower.advanced_los import chart_columns, classify
 
     assert classify(5, 3, 4) == "check" and chart_columns(5, 3, 4) == (2, 1)
+
+
+def test_the_advanced_impulse_choices_are_explained_and_presented(tmp_path: Path) -> None:
+    from hexwar.plugins.firepower.explain import explain_decision
+    from hexwar.plugins.firepower.present import present_decision
+
+    game = _game(tmp_path, SQUADS)
+    _gen, d = _phase(game)
+    text = explain_decision(game, d)
+    assert "Hit the Dirt!" in text and "squad Q1, 1C7" in text
+    form = present_decision(game.view("A"), d)
+    assert form is not None
+    dirt = [i for i in form["choices"] if isinstance(i["choice"], dict)
+            and i["choice"].get("hit_the_dirt")]
+    assert dirt and all("hex" not in i and i["group"] == i["choice"]["squad"] for i in dirt)
