@@ -395,6 +395,11 @@ def test_the_advanced_scenario_plays_ai_against_ai_to_its_end() -> None:
     assert game.state.turn == 6 and result.winner in ("A", "B", None)
     assert data(game)["combat_begun"] is True
     assert sum(1 for u in game.state.units.values() if u.state.get("eliminated")) > 0
+    # Firepower 6.1: the cup's contents never reach a side (the drawn letter is public, FPD-40)
+    for side in ("A", "B"):
+        view = game.view(side)
+        assert "cup" not in view.system_state
+        assert all("cup" not in e and "chit" not in e for e in view.events())
 
 
 # -- Firepower 11.2.1 -------------------------------------------------------------------------
