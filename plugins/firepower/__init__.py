@@ -14,6 +14,11 @@ its side an Impulse Phase of two Impulses. The modules, in rule order:
 * ``combat``: Combat Actions: fire, hand grenades, suppression, melee (Firepower 6.3-6.5)
 * ``los``: line of sight (Firepower 6.3.4)
 * ``victory``: victory conditions of the Basic Game Scenario (Firepower 7)
+* ``advanced``: the Advanced Game's mode plugin ``firepower.advanced`` (Firepower 8-14), with
+  ``squads`` (Firepower 8.5, 9.1, 10.5.2, 11.1, 11.4), ``weapon_chart`` (Firepower 10.7),
+  ``advanced_impulses`` (Firepower 9, 11.3, 11.4), ``advanced_actions`` (Firepower 11.2.1) and
+  ``advanced_los`` (Firepower 8.2.2, 12.1);
+  docs/firepower-advanced.md
 * ``rules``: the Optional Rules, one module each, none yet (Firepower 15-27)
 
 and beside them: ``plugin`` (the manifest and the core hooks), ``hookspecs`` (the ``firepower_``

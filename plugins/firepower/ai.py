@@ -220,8 +220,15 @@ class FirepowerAI:
             ids = [i for i in o["units"] if i in by_id]
             if not ids:
                 continue
-            vals = sorted((single[i] for i in ids), reverse=True)
-            v = vals[0] + 0.7 * sum(vals[1:]) + self._rng.random() * 0.2
+            if o.get("hit_the_dirt"):
+                # Advanced Game, Firepower 11.3.3: the whole squad goes Prone for one Impulse,
+                # worth it only when its exposed soldiers can do little else
+                v = sum(2.0 * self._threat(view, by_id[i], theirs)
+                        - 4.0 * self._offense(view, by_id[i], theirs) for i in ids) - 1.0
+            else:
+                vals = sorted((single[i] for i in ids), reverse=True)
+                v = vals[0] + 0.7 * sum(vals[1:])
+            v += self._rng.random() * 0.2
             if v > best_s:
                 best, best_s = o, v
         return best
@@ -348,6 +355,9 @@ class FirepowerAI:
             if p < 0.55:
                 return -1
             return KILL * (p * len(defenders) - (1 - p) * n_att)
+        if act == "activate":
+            # Advanced Game, Firepower 11.4: activated soldiers act without an Impulse of their own
+            return 0.5 * len(o.get("targets") or [])
         me = sol[o["unit"]]
         if act == "fire":
             ctx = rules_of(view).fire_context(me.id, o)
@@ -395,6 +405,8 @@ class FirepowerAI:
                 after = after.with_(speed="running")
             pic = m.fence.get(after.hex) or m.hedge.get(after.hex)
             after = after.with_(fence_side=opposite(me.facing) if pic else None)
+        elif act == "back":  # Advanced Game, Firepower 11.2.1.2: straight backwards
+            after = me.with_(hex=me.hex.neighbor(opposite(me.facing)))
         elif act == "turn":
             after = me.with_(facing=o["to"])
         elif act == "posture":

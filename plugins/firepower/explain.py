@@ -64,6 +64,12 @@ def _describe_impulse(game: Game, choice: Any) -> str:
     if choice == "pass":
         return "pass: no more Impulses this Impulse Phase"
     units = [game.state.units[u] for u in choice.get("units", [])]
+    if choice.get("hit_the_dirt"):  # the Advanced Game (Firepower 11.3.3)
+        return (f"squad {choice.get('squad')}: Hit the Dirt! " + ", ".join(u.id for u in units)
+                + " go Prone")
+    if choice.get("squad") is not None:  # an Impulse of one squad (Firepower 9.2)
+        return f"squad {choice['squad']}, {choice.get('hex')}: " + ", ".join(
+            f"{u.id} {u.state.get('weapon')}" for u in units)
     return f"{choice.get('hex')}: " + ", ".join(
         f"{u.id} {u.state.get('weapon')}" for u in units)
 

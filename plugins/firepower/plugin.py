@@ -119,6 +119,11 @@ def hexwar_register_data() -> Sequence[DataSource]:
                    "Firepower panel 2 (stand-in, docs/decisions.md FPD-3)"),
         DataSource(f"{SYSTEM}:basic", HERE / "scenarios" / "basic.toml", "scenario",
                    "The Basic Game Scenario (Firepower 2, Firepower 7)"),
+        DataSource(f"{SYSTEM}:advanced-meeting", HERE / "scenarios" / "advanced-meeting.toml",
+                   "scenario", "hexwar's own Advanced Game scenario (Firepower 8-14, "
+                   "docs/firepower-advanced.md)"),
+        DataSource(f"{SYSTEM}:advanced-weapons", HERE / "data" / "advanced" / "weapons.toml",
+                   "cards", "stand-in WEAPON CHART rows (Firepower 10.7, estimated)"),
     ]
 
 
@@ -154,7 +159,10 @@ def scenario_shapes() -> dict[str, Any]:
 
     return {
         "sides": MapOf({"title": str, "sequence_units": IntRange(1, 100),
-                        "impulses": IntRange(1, 100)}),
+                        "impulses": IntRange(1, 100),
+                        # Firepower 8.5, 9.1: the Advanced Game's squads, each with its P and I
+                        "squads": MapOf({"sequence_units": IntRange(1, 26),
+                                         "impulses": IntRange(1, 100)})}),
         "setup": {"depth": IntRange(1, 1000)},
         "special": {"fold": str},
         "victory": {},

@@ -30,7 +30,10 @@ def _item(view: SideView, d: Decision, o: Any) -> dict[str, Any]:
     if d.kind == "place":
         item["hex"] = item["group"] = str(o.get("hex"))
     elif d.kind == "impulse":
-        item["hex"] = str(o.get("hex"))
+        if o.get("hex") is not None:  # an Advanced "Hit the Dirt!" names no hex (11.3.3)
+            item["hex"] = str(o.get("hex"))
+        if o.get("squad") is not None:  # the Advanced Game's squads (Firepower 9.2)
+            item["group"] = str(o.get("squad"))
         units = [str(u) for u in o.get("units", [])]
         if len(units) == 1:
             item["unit"] = units[0]

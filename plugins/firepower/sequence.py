@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.primitives import ChitCup
 from hexwar.core.errors import RulesError
-from hexwar.core.types import PhaseSpec
+from hexwar.core.types import PhaseSpec, SequenceEdit
 from hexwar.plugins.firepower.impulses import run_impulse_phase
 from hexwar.plugins.firepower.setup import phase_board_side, phase_setup
 from hexwar.plugins.firepower.state import data, side_setup
@@ -78,3 +78,18 @@ PHASES = (
     PhaseSpec("firepower.impulses", "Impulse Phases", "Firepower 6.1", phase_impulses),
     PhaseSpec("firepower.turn_record", "Turn Record Phase", "Firepower 3.3", phase_turn_record),
 )
+
+
+def advanced_edits() -> tuple[SequenceEdit, ...]:
+    """Firepower 9: the edits that turn the Basic sequence into the Advanced one (lettered
+    sequence units per squad, each squad's own Impulses; docs/decisions.md FPD-40, FPD-41)."""
+    from hexwar.plugins.firepower import advanced_impulses as adv
+
+    return (
+        SequenceEdit("replace", "firepower.mix", PhaseSpec(
+            "firepower.mix", "Mix Sequence Units Phase", "Firepower 9.1", adv.phase_mix),
+            rule="Firepower 9.1"),
+        SequenceEdit("replace", "firepower.impulses", PhaseSpec(
+            "firepower.impulses", "Impulse Phases", "Firepower 9.2", adv.phase_impulses),
+            rule="Firepower 9.2"),
+    )

@@ -119,6 +119,13 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "impulse_phase": lambda g, r: f"{r.get('side')}'s Impulse Phase{cite(r.get('rule'))}",
     "impulse": lambda g, r: (f"Impulse {r.get('n')}: {_units(g, r.get('units'))} act"
                              f"{cite(r.get('rule'))}"),
+    "squad_impulses": lambda g, r: (f"sequence unit {r.get('letter')} of {r.get('side')}: "
+                                    f"Impulses for squads {', '.join(map(str, r.get('squads') or []))}"
+                                    f"{cite(r.get('rule'))}"),
+    "hit_the_dirt": lambda g, r: (f"squad {r.get('squad')} hits the dirt: "
+                                  f"{_units(g, r.get('units'))} go Prone{cite(r.get('rule'))}"),
+    "activated": lambda g, r: (f"{_u(g, r.get('unit'))} activates {_units(g, r.get('units'))}, "
+                               f"each with {r.get('spent')} MF fewer{cite(r.get('rule'))}"),
     "eliminated": lambda g, r: f"{_u(g, r.get('unit'))} is eliminated{cite(r.get('rule'))}",
     "turn_record": lambda g, r: (f"the Turn Record marker moves on (game-turn {r.get('turn')})"
                                  f"{cite(r.get('rule'))}"),

@@ -1,0 +1,97 @@
+"""Firepower Advanced Game (Firepower 8-14) as the system's Advanced mode: a plugin of the
+Firepower system a scenario turns on with ``rules = ["firepower.advanced"]`` (or
+``--option firepower.advanced``; docs/decisions.md FPD-42, as MBTD-50 for MBT). It replaces the
+Basic Mix and Impulse Phases with the Advanced ones (Firepower 9;
+:func:`hexwar.plugins.firepower.sequence.advanced_edits`) and answers Firepower's own hooks; each
+hook is a thin call into the module of its rule:
+
+* ``hexwar_sequence_edits``: squads with their own sequence units and Impulses, "Hit the Dirt!",
+  unlimited Impulses before the first combat (Firepower 9.1, 9.2, 11.3.2, 11.3.3;
+  :mod:`~hexwar.plugins.firepower.advanced_impulses`);
+* ``firepower_action_types``: the leader's activation of other soldiers (Firepower 11.4) and
+  backing (Firepower 11.2.1.2; :mod:`~hexwar.plugins.firepower.advanced_actions`);
+* ``firepower_mf_modifiers``: the leaders' fifth MF (Firepower 11.1) and the WEAPON CHART's Move
+  column (Firepower 10.7 item 9; :mod:`~hexwar.plugins.firepower.weapon_chart`);
+* ``firepower_fire_modifiers``: the WEAPON CHART's Posture columns (Firepower 12.2.1).
+
+What the Advanced Game covers and what it does not yet: docs/firepower-advanced.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hexwar.core.markers import hookimpl
+from hexwar.core.types import Modifier, PluginManifest, SequenceEdit
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.plugins.firepower.actions import ActionType
+    from hexwar.plugins.firepower.combat import FireContext
+
+PLUGIN = PluginManifest(
+    name="firepower.advanced", system="firepower", kind="rule",
+    title="Firepower Advanced Game (Firepower 8-14), first part",
+    summary="Squads with their own sequence units and Impulses, lettered sequence units, "
+            "unlimited Impulses before the first combat, Hit the Dirt!, leaders' five MF and "
+            "activation, backing, the WEAPON CHART's Move and Posture columns (stand-in rows). No heights "
+            "in line of sight, buildings, climbing, crews or the Advanced fire types yet "
+            "(docs/firepower-advanced.md).",
+    implements=("Firepower 9.1", "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
+                "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
+                "Firepower 11.4", "Firepower 12.2.1"),
+)
+
+__all__ = ["PLUGIN"]
+
+
+@hookimpl
+def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
+    from hexwar.plugins.firepower.sequence import advanced_edits
+
+    return list(advanced_edits())
+
+
+@hookimpl
+def firepower_action_types() -> list[ActionType]:
+    from hexwar.plugins.firepower.advanced_actions import BACK
+    from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
+
+    return [ACTIVATE, BACK]
+
+
+@hookimpl
+def firepower_mf_modifiers(game: Game, unit_id: str) -> list[Modifier]:
+    """Firepower 11.1: a leader has 5 MF; Firepower 10.7 item 9: the weapon's Move column."""
+    from hexwar.plugins.firepower.squads import mf_bonus, rank_of
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    u = game.state.units[unit_id]
+    out: list[Modifier] = []
+    bonus = mf_bonus(rank_of(u))
+    if bonus:
+        out.append(Modifier("leader", bonus, "Firepower 11.1"))
+    model = u.state.get("model")
+    if isinstance(model, str):
+        move = weapon(model).move
+        if move:
+            out.append(Modifier(f"{model} Move column", move, "Firepower 10.7"))
+    return out
+
+
+@hookimpl
+def firepower_fire_modifiers(game: Game, ctx: FireContext, target: str) -> list[Modifier]:
+    """Firepower 12.2.1: the firer's posture, from his weapon's Posture columns."""
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    if ctx.kind != "fire":
+        return []
+    u = game.state.units.get(ctx.firer.id)
+    model = u.state.get("model") if u is not None else None
+    if not isinstance(model, str):
+        return []
+    w = weapon(model)
+    if not w.may_fire(ctx.firer.posture):
+        return []  # refused by the Advanced check before any roll (Firepower 10.7)
+    mod = w.posture_modifier(ctx.firer.posture)
+    return [Modifier(f"firing {ctx.firer.posture}", mod, "Firepower 12.2.1")] if mod else []
