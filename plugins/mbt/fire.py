@@ -19,7 +19,7 @@ from hexwar.plugins.mbt.ap_fire import Situation, kill_probability
 from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import reveal, seen_by
-from hexwar.plugins.mbt.sighting import sees, seen_by_side, unit_height
+from hexwar.plugins.mbt.sighting import seen_by_side, sees, unit_height
 from hexwar.plugins.mbt.state import (
     MOVING_ORDERS,
     Step,
