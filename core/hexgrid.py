@@ -34,6 +34,7 @@ are used internally:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -318,15 +319,21 @@ def in_arc(
     is not. The origin hex itself is in every arc. Works for any origin and distance.
     """
     a = ARCS[arc] if isinstance(arc, str) else arc
-    width = a.end - a.start
-    if width >= 12:
+    if a.end - a.start >= 12:
         return True
     if target == origin:
         return True
     f = _check_direction(facing) - 1
-    px, py = _xy(target.q - origin.q, target.r - origin.r)
-    sq, sr = _RAYS[(2 * f + a.start) % 12]
-    eq, er = _RAYS[(2 * f + a.end) % 12]
+    return _in_wedge(target.q - origin.q, target.r - origin.r, f, a.start, a.end, boundary)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # bounded; asked tens of thousands of times a game
+def _in_wedge(dq: int, dr: int, f: int, start: int, end: int, boundary: Boundary) -> bool:
+    """:func:`in_arc` for a target ``(dq, dr)`` from the origin, facing index ``f`` (0-5)."""
+    width = end - start
+    px, py = _xy(dq, dr)
+    sq, sr = _RAYS[(2 * f + start) % 12]
+    eq, er = _RAYS[(2 * f + end) % 12]
     sx, sy = _xy(sq, sr)
     ex, ey = _xy(eq, er)
     c1 = _cross(sx, sy, px, py)  # >= 0: target clockwise from start
@@ -358,7 +365,13 @@ def arc_directions(origin: Hex, target: Hex) -> tuple[int, ...]:
     """
     if target == origin:
         return ()
-    return tuple(d for d in range(1, 7) if in_arc(origin, d, target, "front60"))
+    return _arc_directions(target.q - origin.q, target.r - origin.r)
+
+
+@functools.lru_cache(maxsize=1 << 14)  # bounded: one entry per offset asked
+def _arc_directions(dq: int, dr: int) -> tuple[int, ...]:
+    a = ARCS["front60"]
+    return tuple(d for d in range(1, 7) if _in_wedge(dq, dr, d - 1, a.start, a.end, "include"))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ A panel-local :class:`Hex` is ``q = column index``, ``r`` from the offset row; s
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -87,6 +88,12 @@ _LN = re.compile(r"^\s*([0-9]+)?([A-Za-z]+)(-?[0-9]+)\s*$")
 
 def parse_letter_number(label: str) -> tuple[str | None, int, int]:
     """Split ``1FF1`` into (panel ``'1'``, column index 31, row 1); the panel may be absent."""
+    if isinstance(label, str):
+        return _parse_letter_number(label)
+    return _parse_letter_number_uncached(label)
+
+
+def _parse_letter_number_uncached(label: str) -> tuple[str | None, int, int]:
     m = _LN.match(label) if isinstance(label, str) else None
     if m is None:
         raise ValueError(
@@ -98,6 +105,10 @@ def parse_letter_number(label: str) -> tuple[str | None, int, int]:
     except ValueError as exc:
         raise ValueError(f"bad hex label {label!r}: {exc}") from None
     return panel, col, int(row)
+
+
+#: bounded: a board's labels, asked thousands of times a game (Firepower's columns)
+_parse_letter_number = functools.lru_cache(maxsize=1 << 16)(_parse_letter_number_uncached)
 
 
 _CR = re.compile(r"^\s*(?:([A-Za-z0-9]+)\s*:\s*)?([0-9]{4})\s*$")

@@ -64,11 +64,17 @@ class SideView:
         from hexwar.core.hexgrid import Hex
 
         out: dict[str, Unit] = {}
+        new = object.__new__
         for k, d in self.units.items():
             h = d.get("hex")
-            out[k] = Unit(id=k, type=str(d.get("type", "")), side=str(d.get("side", "")),
-                          hex=None if h is None else Hex(int(h[0]), int(h[1])),
-                          facing=int(d.get("facing") or 1), state=dict(d.get("state") or {}))
+            # Unit's fields set directly: its __init__ goes through Unit.__setattr__, which marks
+            # every state's index of units by hex stale, and these copies are in no state
+            u = new(Unit)
+            u.__dict__.update(id=k, type=str(d.get("type", "")), side=str(d.get("side", "")),
+                              hex=None if h is None else Hex(int(h[0]), int(h[1])),
+                              facing=int(d.get("facing") or 1),
+                              state=dict(d.get("state") or {}))
+            out[k] = u
         return out
 
     def unit(self, unit_id: str) -> Unit:
@@ -124,7 +130,17 @@ class SideView:
 
 def _copied(value: Any) -> Any:
     """A copy of JSON-like data (tables and arrays copied, other values shared: they are
-    immutable in a game's state), so a controller changing what it was shown changes nothing."""
+    immutable in a game's state), so a controller changing what it was shown changes nothing.
+
+    Built for every unit a side is shown at every decision, so the common leaves (strings,
+    numbers, ``None``) are passed over without a call; anything else takes the general path."""
+    t = type(value)
+    if t is dict:
+        return {k: v if type(v) in _LEAVES else _copied(v) for k, v in value.items()}
+    if t is list:
+        return [v if type(v) in _LEAVES else _copied(v) for v in value]
+    if t in _LEAVES:
+        return value
     if isinstance(value, dict):
         return {k: _copied(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -132,6 +148,10 @@ def _copied(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(_copied(v) for v in value)
     return value
+
+
+#: values :func:`_copied` shares as they are (immutable, and no container)
+_LEAVES = frozenset({str, int, float, bool, type(None)})
 
 
 def game_of(view: SideView) -> Game:

@@ -294,7 +294,29 @@ class MbtAI:
         return units[0] if units else "done"
 
     def _position_score(self, view: SideView, u: Unit, h: Hex, facing: int,
-                        enemies: list[Unit]) -> float:
+                        enemies: list[Unit],
+                        memo: dict[Hex, tuple[float, list[int | None]]] | None = None) -> float:
+        """How good ``h`` facing ``facing`` is for ``u``. ``memo``: what does not depend on the
+        facing, per hex, for scoring the six facings of one hex (the same sums, so the same
+        floats)."""
+        hit = memo.get(h) if memo is not None else None
+        if hit is None:
+            hit = self._hex_score(view, u, h, enemies)
+            if memo is not None:
+                memo[h] = hit
+        s, wants = hit
+        for want in wants:  # each enemy in sight, in order: +0.5 when faced
+            if want is None or want == facing:
+                s += 0.5
+        s -= self.exposure_weight * len(wants)
+        if not enemies and facing == self._toward_enemy_facing(view):
+            s += 0.3
+        return s
+
+    def _hex_score(self, view: SideView, u: Unit, h: Hex,
+                   enemies: list[Unit]) -> tuple[float, list[int | None]]:
+        """The facing-free part of :meth:`_position_score`: cover, height and objectives, and the
+        direction to face each enemy that sees ``h`` (``None``: any facing, the same hex)."""
         info = rules_of(view).info
         kinds = info.kinds[h]
         s = max(COVER.get(k, 0.0) for k in kinds) + 1.2 * (info.height[h] > 0)
@@ -306,7 +328,7 @@ class MbtAI:
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
             if h in open_objs:
                 s += self.objective_bonus
-        exposure = 0
+        wants: list[int | None] = []
         seen = info.visible(h, [e.hex for e in enemies if e.hex is not None
                                 and h.distance(e.hex) <= 20])  # one batch from h
         for e in enemies:
@@ -314,14 +336,9 @@ class MbtAI:
                 continue
             r = h.distance(e.hex)
             if r <= 20 and e.hex in seen:
-                exposure += 1
-                want = self._facing_to(h, e.hex, facing)
-                if facing == want:
-                    s += 0.5
-        s -= self.exposure_weight * exposure
-        if not enemies and facing == self._toward_enemy_facing(view):
-            s += 0.3
-        return s
+                dirs = arc_directions(h, e.hex)
+                wants.append(dirs[0] if dirs else None)
+        return s, wants
 
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         u = view.unit(d.context["unit"])
@@ -329,13 +346,15 @@ class MbtAI:
         best: Any = None
         best_s = -1e9
         assert u.hex is not None
+        memo: dict[Hex, tuple[float, list[int | None]]] = {}
         if "stay" in options:
-            best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies) + 0.2
+            best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies,
+                                                        memo) + 0.2
         for o in options:
             if not isinstance(o, list):  # "stay" is scored above; the AI never exits (MBT 8.7)
                 continue
             h = view.board.parse(o[0])
-            s = self._position_score(view, u, h, int(o[1]), enemies) + self.rng.random() * 0.3
+            s = self._position_score(view, u, h, int(o[1]), enemies, memo) + self.rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s
         return best

@@ -19,7 +19,7 @@ from hexwar.plugins.mbt.ap_fire import Situation, kill_probability
 from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import reveal, seen_by
-from hexwar.plugins.mbt.sighting import sees, unit_height
+from hexwar.plugins.mbt.sighting import seen_by_side, sees, unit_height
 from hexwar.plugins.mbt.state import (
     MOVING_ORDERS,
     Step,
@@ -103,7 +103,9 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     if ammo not in weapon.ammo and not other:
         return f"the {weapon.name} has no {ammo} ammunition (it has {', '.join(weapon.ammo)})"
     if not sees(game, f, t, moving=moving_target):
-        if t.id not in known_to(game, f.side):
+        # t is an alive enemy: the side knows of it exactly when one of its units sees it
+        # (MBT 6.1.2, what :func:`known_to` holds of t), asked without sighting every other unit
+        if not (t.side == enemy_of(f.side) and seen_by_side(game, f.side, t)):
             return unseen_target(t.id)
         return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
     rng = f.hex.distance(t.hex)
