@@ -45,9 +45,12 @@ def describe_choice(game: Game, choice: Any) -> str:
         return f"{uid}: {choice['to']} ({cost} MF)"
     if act == "cross":
         return f"{uid}: cross the fence/hedge ({cost} MF)"
-    if act not in ("fire", "grenade"):  # an optional rule's Action
+    if act not in ("fire", "grenade"):  # an optional rule's Action, its fields in words
+        from hexwar.core.words import words
+
         rest = {k: v for k, v in choice.items() if k not in ("unit", "act")}
-        return f"{uid}: {act} {json.dumps(rest)} ({cost} MF)"
+        detail = f" {words(rest)}" if rest else ""
+        return f"{uid}: {str(act).replace('_', ' ')}{detail} ({cost} MF)"
     ctx: combat.FireContext = info["ctx"]
     # the game's procedure, optional rules' steps and modifiers included, up to its first die
     combat.preview(ctx, fire_procedure(game, ctx.kind))
