@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
-def pivot_phase(game: Game) -> Step:
-    """MBT 9.1: reveal all orders; spotted markers for unused orders; free pivots
-    (docs/decisions.md MBTD-16)."""
+def reveal_orders(game: Game) -> None:
+    """MBT 9.1: every order is revealed; a unit that did not use its order takes the spotted
+    marker the order would have given it (FIRED for a fire order, MOVED for a move order)."""
     for u in sorted(game.state.units.values(), key=lambda u: u.id):
         order = u.state.get("order")
         if order is None or not alive(u):
@@ -30,6 +30,12 @@ def pivot_phase(game: Game) -> Step:
                 u.state["spotted"] = "FIRED"
             elif order in ("FM", "M", "CA", "OR"):
                 u.state["spotted"] = "MOVED"
+
+
+def pivot_phase(game: Game) -> Step:
+    """MBT 9.1: reveal all orders; spotted markers for unused orders; free pivots
+    (docs/decisions.md MBTD-16)."""
+    reveal_orders(game)
     for side in side_order(game):
         for u in game.state.units_of(side):
             order = u.state.get("order")

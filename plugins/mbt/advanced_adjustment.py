@@ -9,9 +9,8 @@ from typing import TYPE_CHECKING
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.plugins.mbt import doctrine, smoke, suppression
-from hexwar.plugins.mbt.adjustment import markers_phase, turret_options
+from hexwar.plugins.mbt.adjustment import markers_phase, reveal_orders, turret_options
 from hexwar.plugins.mbt.initiative import side_order
-from hexwar.plugins.mbt.orders import reveal
 from hexwar.plugins.mbt.state import Step, alive, can_move, card_of
 
 if TYPE_CHECKING:
@@ -21,16 +20,7 @@ if TYPE_CHECKING:
 def pivot_phase(game: Game) -> Step:
     """MBT 16.1: the Basic Pivot Step (MBT 9.1) in full; a Soviet doctrine organization pivots as
     one (MBT 13.4.3.1)."""
-    for u in sorted(game.state.units.values(), key=lambda u: u.id):
-        order = u.state.get("order")
-        if order is None or not alive(u):
-            continue
-        reveal(game, u)
-        if not u.state.get("used"):
-            if order in ("F", "ATGM"):
-                u.state["spotted"] = "FIRED"
-            elif order in ("FM", "M", "CA", "OR"):
-                u.state["spotted"] = "MOVED"
+    reveal_orders(game)
     for side in side_order(game):
         for u in game.state.units_of(side):
             order = u.state.get("order")

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
@@ -26,7 +26,14 @@ from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
 from hexwar.plugins.mbt.advanced_sighting import NO_LASER, hull_down, visibility
 from hexwar.plugins.mbt.advanced_tables import load_advanced
-from hexwar.plugins.mbt.fire import commit_pending, destroy, fire_error, mark_fired, resolve_shot
+from hexwar.plugins.mbt.fire import (
+    atgm_options,
+    commit_pending,
+    destroy,
+    fire_error,
+    mark_fired,
+    resolve_shot,
+)
 from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import seen_by
@@ -38,7 +45,6 @@ from hexwar.plugins.mbt.state import (
     can_move,
     card_of,
     data,
-    enemy_of,
     wreck_hexes,
 )
 from hexwar.plugins.mbt.suppression import suppress, suppressed
@@ -284,13 +290,7 @@ def atgm_announce_phase(game: Game) -> Step:
     d = data(game)
     for side in side_order(game):
         while True:
-            options: list[Any] = []
-            for f in game.state.units_of(side):
-                if f.state.get("order") != "ATGM" or f.state.get("fired"):
-                    continue
-                for t in game.state.units_of(enemy_of(side)):
-                    if fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True) is None:
-                        options.append({"firer": f.id, "target": t.id})
+            options = atgm_options(game, side)
             if not options:
                 break
             choice = yield Decision(side, "mbt.atgm", options=["pass", *options], rule="MBT 11.3.3",

@@ -459,18 +459,25 @@ def direct_fire_phase(game: Game) -> Step:
             yield from fire_group(game, side, choice, overwatch=False, simultaneous=True)
 
 
+def atgm_options(game: Game, side: str) -> list[dict[str, str]]:
+    """MBT 7.2.2: every shot ``side``'s units with ATGM orders that have not fired may announce:
+    a firer and a target it may fire a missile at."""
+    options: list[dict[str, str]] = []
+    for f in game.state.units_of(side):
+        if f.state.get("order") != "ATGM" or f.state.get("fired"):
+            continue
+        for t in game.state.units_of(enemy_of(side)):
+            if fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True) is None:
+                options.append({"firer": f.id, "target": t.id})
+    return options
+
+
 def atgm_announce_phase(game: Game) -> Step:
     """MBT 3.3.2, 7.2.2: ATGM units announce a shot at a seen target in their arc; FIRED at once."""
     d = data(game)
     for side in side_order(game):
         while True:
-            options: list[Any] = []
-            for f in game.state.units_of(side):
-                if f.state.get("order") != "ATGM" or f.state.get("fired"):
-                    continue
-                for t in game.state.units_of(enemy_of(side)):
-                    if fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True) is None:
-                        options.append({"firer": f.id, "target": t.id})
+            options = atgm_options(game, side)
             if not options:
                 break
             choice = yield Decision(side, "mbt.atgm", options=["pass", *options], rule="MBT 7.2.2",

@@ -58,7 +58,7 @@ def order_error(game: Game, u: Unit, order: str) -> str | None:
 
 
 def may_pivot(game: Game, u: Unit) -> bool:
-    """MBT 12.3.3.2: suppressed leg and towed units may not pivot."""
+    """MBT 12.3.3.2: a leg or towed unit under suppression cannot pivot."""
     return not (suppressed(u) and card_of(game, u).kind in LEG_OR_TOWED)
 
 
