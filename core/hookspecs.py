@@ -210,6 +210,18 @@ def hexwar_final_result(game: Game) -> GameResult | None:
     """
 
 
+@hookspec
+def hexwar_data_packs(game: Game) -> Mapping[str, str] | None:
+    """Name the data the game reads beyond the shipped files (a user's table pack, card folder),
+    each as ``{label: sha256 of its content}``.
+
+    Called: once, when the log's or save's header is written, and again when a record is
+    resumed or replayed, which refuses to go on if any recorded digest differs from the data now
+    in effect (CORE-100): the same decisions on other tables would make a different game. Every
+    implementation is called; the labels of all are merged. ``None`` or ``{}``: only shipped data.
+    """
+
+
 # ---------------------------------------------------------------------------------------------
 # Line of sight
 # ---------------------------------------------------------------------------------------------

@@ -590,6 +590,13 @@ class Hooks:
     def final_result(self, game: Game) -> GameResult:
         return cast(GameResult, self._for(game, self._hook.hexwar_final_result)(game=game))
 
+    def data_packs(self, game: Game) -> dict[str, str]:
+        """Every non-shipped data pack the game reads, ``{label: sha256}`` (``hexwar_data_packs``)."""
+        packs: dict[str, str] = {}
+        for answer in self._for(game, self._hook.hexwar_data_packs)(game=game):
+            packs.update(answer or {})
+        return dict(sorted(packs.items()))
+
     # -- line of sight -----------------------------------------------------------------
     def los_rules(self, game: Game | None, system: str) -> LosRules:
         return cast("LosRules", self._hosted(self._hook.hexwar_los_rules, system)(game=game, system=system))

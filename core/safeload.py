@@ -16,6 +16,7 @@ folder and refuses anything else. The limits are documented in ``docs/scenario-f
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -258,3 +259,21 @@ def _line_of(message: str) -> int | None:
 
     m = re.search(r"line (\d+)", message)
     return int(m.group(1)) if m else None
+
+
+def content_digest(path: str | Path) -> str:
+    """The sha256 of a data file, or of every visible file of a folder (names and bytes, in
+    name order): what a record keeps to tell that a user's data pack has not changed (CORE-100)."""
+    p = Path(path)
+    if p.is_file():
+        files = [p]
+    elif p.is_dir():
+        files = sorted(f for f in p.rglob("*") if f.is_file()
+                       and not any(part.startswith(".") for part in f.relative_to(p).parts))
+    else:
+        raise DataError("no such data file or folder", path=str(p))
+    h = hashlib.sha256()
+    for f in files:
+        name = f.name if f == p else f.relative_to(p).as_posix()
+        h.update(name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()

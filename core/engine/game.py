@@ -107,6 +107,8 @@ class Game:
             "scenario_text": self.scenario.text,
             # the panel files the board is built from, so the record rebuilds anywhere (CORE-57)
             **({"scenario_files": files} if (files := self.scenario.embedded_files()) else {}),
+            # user data packs (tables, cards) by digest: a replay on other data is refused (CORE-100)
+            **({"data_packs": packs} if (packs := self.hooks.data_packs(self)) else {}),
             "seed": self.seed,
         }
 

@@ -71,6 +71,29 @@ class _EventCheck:
                                  f"{replayed[len(self.recorded)].get('type')!r} record on)")
 
 
+def check_data_packs(header: Mapping[str, Any], game: Game, path: str) -> None:
+    """Refuse to replay a record on other data than it was played with (CORE-100): every user
+    data pack the header names must be in effect now with the same digest, and none other."""
+    recorded = header.get("data_packs") or {}
+    if not isinstance(recorded, Mapping):
+        raise DataError("the header's data packs must be {label: sha256}", path=path,
+                        key="header.data_packs")
+    now = game.hooks.data_packs(game)
+    for label in sorted(set(recorded) | set(now)):
+        if recorded.get(label) == now.get(label):
+            continue
+        if label not in now:
+            why = "was played with it, but it is not in effect now"
+        elif label not in recorded:
+            why = "is in effect now, but the game was played without it"
+        else:
+            why = "has changed since the game was played"
+        raise DataError(f"data pack {label} {why}; the same decisions on other data would make "
+                        f"another game", path=path, key="header.data_packs",
+                        hint="put back the data the game was played with (or unset the variable "
+                             "that names a pack) and try again")
+
+
 def rebuild(saved: SavedGame, *, verify: bool = True,
             on_step: Callable[[int, int], None] | None = None,
             local_plugins: Iterable[object] = (),
@@ -98,6 +121,7 @@ def rebuild(saved: SavedGame, *, verify: bool = True,
     extra_rules = [r for r in header.get("rules", []) if r not in scenario.rules]
     game = Game(scenario, seed=int(header["seed"]), options=extra_rules,
                 local_plugins=local_plugins)
+    check_data_packs(header, game, saved.path)
     shadows: dict[str, Controller] = {}
     if controllers is not None:
         shadows = {side: c for side, c in controllers(game).items()

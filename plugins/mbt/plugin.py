@@ -204,6 +204,13 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
             "control": dict(d.get("control", {})), "victory_points": victory_points(game)}
 
 
+@hookimpl
+def hexwar_data_packs(game: Game) -> dict[str, str] | None:
+    """The user's table packs and card folders the game reads, by digest (CORE-100)."""
+    from hexwar.plugins.mbt.state import data_packs
+
+    return data_packs(game)
+
 
 @hookimpl
 def hexwar_describe_event(game: Game | None, record: Mapping[str, Any]) -> str | None:

@@ -31,9 +31,9 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
 from hexwar.core.kit import StashKey
 from hexwar.plugins.mbt.ap_fire import BASIC, FireProcedure
-from hexwar.plugins.mbt.cards import Card, load_cards
+from hexwar.plugins.mbt.cards import Card, card_dirs_from_env, load_cards
 from hexwar.plugins.mbt.hookspecs import MbtHooks
-from hexwar.plugins.mbt.tables import Charts, load_charts
+from hexwar.plugins.mbt.tables import Charts, load_charts, table_dirs_from_env
 from hexwar.plugins.mbt.terrain import MapInfo, map_info
 
 if TYPE_CHECKING:
@@ -60,15 +60,36 @@ class Ctx:
 CTX = StashKey[Ctx]("mbt.ctx")
 
 
-def special_paths(game: Game, key: str) -> tuple[str, ...]:
-    """A scenario's ``[special] tables`` or ``cards`` (paths relative to the scenario file)."""
+def _special(game: Game, key: str) -> list[str]:
+    """A scenario's ``[special] tables`` or ``cards``, as written."""
     spec = game.scenario.raw.get("special", {}) if isinstance(game.scenario.raw, dict) else {}
     raw = spec.get(key) if isinstance(spec, dict) else None
     if not raw:
-        return ()
-    items = raw if isinstance(raw, list) else [raw]
+        return []
+    return [str(p) for p in (raw if isinstance(raw, list) else [raw])]
+
+
+def special_paths(game: Game, key: str) -> tuple[str, ...]:
+    """A scenario's ``[special] tables`` or ``cards`` (paths relative to the scenario file)."""
     base = Path(game.scenario.path).parent if game.scenario.path else Path(".")
-    return tuple(str((base / str(p)).resolve()) for p in items)
+    return tuple(str((base / p).resolve()) for p in _special(game, key))
+
+
+def data_packs(game: Game) -> dict[str, str]:
+    """Every user table pack and card folder the game reads, labelled by where it is named (the
+    scenario's ``[special]``, or a place in ``HEXWAR_MBT_TABLES``/``HEXWAR_MBT_CARDS``, which
+    differ between machines), with its content digest (CORE-100)."""
+    from hexwar.core.safeload import content_digest
+
+    packs: dict[str, str] = {}
+    for key in ("tables", "cards"):
+        for written, where in zip(_special(game, key), special_paths(game, key), strict=True):
+            packs[f"MBT {key} {written!r} ([special] {key})"] = content_digest(where)
+    for var, dirs in (("HEXWAR_MBT_TABLES", table_dirs_from_env()),
+                      ("HEXWAR_MBT_CARDS", card_dirs_from_env())):
+        for i, d in enumerate(dirs, 1):
+            packs[f"MBT pack {i} of {var}"] = content_digest(d)
+    return packs
 
 
 def ctx(game: Game) -> Ctx:
