@@ -126,6 +126,12 @@ def test_face_down_counters_left_at_the_printed_set_up_are_not_known_by_their_he
             assert not [e for e in game.view(side).events()
                         if e.get("purpose") == "set-up shuffle"]
         assert [e for e in game.log.events if e.get("purpose") == "set-up shuffle"]
+        # the owner is told where its counters went, and the other side is not
+        told = [e for e in game.view("US").events() if e.get("type") == "setup_shuffled"]
+        assert len(told) == 1 and told[0]["moved"]
+        for uid, where in told[0]["moved"].items():
+            assert game.board.label(game.state.units[uid].hex) == where
+        assert not [e for e in view.events() if e.get("type") == "setup_shuffled"]
         for spec in game.scenario.raw["setup"]["deploy"]:
             assert deployment_problem(game, spec["side"], spec, {}) is None
     assert tried >= 12

@@ -239,6 +239,7 @@ def shuffle_printed_setup(game: Game, side: str, spec: Mapping[str, Any], *,
     left = [u for u in sorted(game.state.units_of(side), key=lambda u: u.id)
             if u.id not in kept and u.hex is not None and u.state.get("face_down")
             and not carried(u) and not u.state.get("not_drawn")]
+    before = {u.id: u.hex for u in left}
     for kind in ("personnel", "vehicle"):
         group = [u for u in left if claimed_kind(u) == kind]
         for i in range(len(group) - 1, 0, -1):  # Fisher-Yates, rolled for the umpire alone
@@ -253,6 +254,11 @@ def shuffle_printed_setup(game: Game, side: str, spec: Mapping[str, Any], *,
     for u in left:
         for pid in u.state.get("passengers", []):
             game.state.units[pid].hex = u.hex
+    moved = {u.id: game.board.label(u.hex) for u in left if u.hex is not None
+             and u.hex != before[u.id]}
+    if moved:  # the owner learns where its counters now stand; the other side only that it is done
+        game.emit("setup_shuffled", visible_to=(side,), side=side, moved=moved,
+                  rule="Firefight 9.13")
 
 
 def assignment_problem(choice: Any, teams: Sequence[str], n: int) -> str | None:

@@ -141,11 +141,20 @@ def _move_fire(game: Game | None, r: Record) -> str:
             f"{cite(r.get('rule'))}")
 
 
+def _setup_shuffled(game: Game | None, r: Record) -> str:
+    moved = r.get("moved")
+    where = ", ".join(f"{_u(game, uid)} to {hex_}" for uid, hex_ in sorted(moved.items())) \
+        if isinstance(moved, Mapping) else ""
+    return (f"{r.get('side')}'s face-down counters left at the printed set-up swap places in "
+            f"secret: {where or 'none moved'}{cite(r.get('rule'))}")
+
+
 def _events() -> dict[str, Callable[[Game | None, Record], str | None]]:
     c = cite
     return {
         "result": _result,
         "deployed": lambda g, r: f"{r.get('side')} has deployed{c(r.get('rule'))}",
+        "setup_shuffled": _setup_shuffled,
         "first_player": lambda g, r: (f"{r.get('first')} is first player for the "
                                       f"{r.get('purpose')} (die {r.get('roll')}){c(r.get('rule'))}"),
         "move_start": lambda g, r: f"{_u(g, r.get('unit'))} starts to move{c(r.get('rule'))}",
