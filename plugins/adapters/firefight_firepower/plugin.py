@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from hexwar.plugins.firefight.fire import Shot
 
 PLUGIN = PluginManifest(
-    name=ADAPTER, system="firefight", kind="adapter",
+    name="firefight_firepower", system="firefight", kind="adapter",
     title="Firefight/Firepower adapter (Firefight host)",
     summary="Firepower squads as Firefight teams: fire at a squad in a Town hex is played at "
             "Firepower scale and its losses reported out as Firefight results.",
