@@ -244,6 +244,12 @@ def test_fire_at_a_squad_in_town_is_played_at_firepower_scale(result: str) -> No
     assert per_burst is not None and len(report["rolls"]) <= fire.bursts * per_burst[1]
     assert shot.result == report["result"] == M.loss_result(len(lost), 6)
     assert report["firefight_result"] == result
+    # the fight inside is the squad's side's knowledge: the firer's side sees neither the record
+    # nor the dice (it learns the Firefight result from Firefight's own fire record)
+    su = g.view("SU").events()
+    assert not [e for e in su if e.get("decided_by") == "firepower"]
+    assert not [e for e in su if "Firepower burst" in str(e.get("purpose", ""))]
+    assert [e for e in g.view("US").events() if e.get("decided_by") == "firepower"]
 
 
 def test_a_squad_that_loses_its_lmg_fights_as_the_plain_team() -> None:

@@ -221,7 +221,6 @@ def inside_step(shot: Shot) -> None:
     (table ``firefight_fire_in_firepower``), each shot a roll of the decimal die against the
     Basic Game hit number with the cover modifier (Firepower 6.3.6.1, 6.3.6.2.2, 6.3.6.3.1); the
     soldiers lost become the Firefight result (``firepower_losses_in_firefight``)."""
-    from hexwar.plugins.firefight.state import public_ref
     from hexwar.plugins.firepower.tables import card
 
     game = shot.game
@@ -246,7 +245,9 @@ def inside_step(shot: Shot) -> None:
             break
         soldier = standing[burst % len(standing)]
         for _ in range(per_burst):  # Firepower 6.3.6.3.1: a hit ends the burst
-            r = game.dice.d10(f"Firepower burst at {public_ref(game, u.id)}")
+            # the fight inside the hex is the owner's knowledge (the squad's strength, CORE-92):
+            # the firer learns the Firefight result only
+            r = game.dice.d10(f"Firepower burst at {u.id}", visible_to=(u.side,))
             rolls.append(r)
             if r + cover <= hit:
                 lost.append(soldier)
@@ -261,16 +262,14 @@ def inside_step(shot: Shot) -> None:
         u.state["firefight_as"] = profile(u.side, [s["weapon"] for s in left], pack)
     if out != "-":
         game.stash.setdefault(_INSIDE, set()).add(u.id)
-    game.report(f"fire at {public_ref(game, u.id)} played inside its Town hex at Firepower scale",
+    game.report(f"fire at {u.id} played inside its Town hex at Firepower scale",
                 result=out, decided_by="firepower", adapter=ADAPTER, firefight_result=firefight_said,
                 lost=len(lost), strength=len(inside), hit_number=hit, cover=cover, rolls=rolls,
+                soldiers_lost=[f"{s['id']} ({s['weapon']})" for s in lost],
+                firefight_as=u.state["firefight_as"], visible_to=(u.side,),
                 rules=("Firepower 6.3.6.1", "Firepower 6.3.6.2.2", "Firepower 6.3.6.3.1",
                        f"adapter {ADAPTER} table firefight_fire_in_firepower",
                        f"adapter {ADAPTER} table firepower_losses_in_firefight"))
-    if lost:  # which soldiers fell is the owner's knowledge
-        game.emit("adapter", visible_to=(u.side,), adapter=ADAPTER, unit=u.id,
-                  lost=[s["id"] for s in lost], firefight_as=u.state["firefight_as"],
-                  text=f"{u.id} lost {', '.join(s['id'] + ' (' + s['weapon'] + ')' for s in lost)}")
 
 
 @hookimpl
