@@ -80,7 +80,9 @@ def skirmish_status(result: str) -> str:
 
 @hookimpl
 def hexwar_register_data() -> Sequence[DataSource]:
-    return [DataSource(f"{ADAPTER}:patrol", SCENARIOS / "firefight_patrol.toml", "scenario",
+    return [DataSource(f"{ADAPTER}:tables", DATA / "adapter", "tables",
+                       "Skirmish/Firefight conversion tables (modelling choices, estimated)"),
+            DataSource(f"{ADAPTER}:patrol", SCENARIOS / "firefight_patrol.toml", "scenario",
                        "Cross-system: Skirmish squads against a Firefight team")]
 
 
