@@ -343,3 +343,17 @@ def test_the_cli_plays_scenario_c_and_replays_it_verified(tmp_path: Path) -> Non
     assert '"decided_by": "firepower"' in log.read_text(encoding="utf-8")
     verified = runner.invoke(cli, ["replay", str(log), "--verify"])
     assert verified.exit_code == 0, verified.output
+
+
+def test_the_cli_refuses_a_squad_outside_town_with_exit_2(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(_text(**{'id = "sq-us1"\ntype = "firepower:LMG"\nside = "US"\nhex = "1916"':
+                            'id = "sq-us1"\ntype = "firepower:LMG"\nside = "US"\nhex = "1910"'}),
+                   encoding="utf-8")
+    done = CliRunner().invoke(cli, ["play", str(bad), "--seed", "1"])
+    assert done.exit_code == 2 and "Traceback" not in done.output
+    assert "[units[0].hex]: squad 'sq-us1' starts in 1910, not a Town hex" in done.output

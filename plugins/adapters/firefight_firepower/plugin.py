@@ -180,13 +180,15 @@ def hexwar_setup_game(game: Game) -> None:
     raw_ground = game.scenario.raw.get("ground")
     ground = Ground.from_mapping(raw_ground, path=game.scenario.path) if isinstance(
         raw_ground, dict) else None
+    index = {u.id: i for i, u in enumerate(game.scenario.units)}
     for u in game.state.units.values():
         if not is_squad(u):
             continue
         if u.hex is not None and game.board.terrain_of.get(u.hex) != TOWN:
             raise DataError(f"squad {u.id!r} starts in {game.board.label(u.hex)}, not a Town "
                             f"hex: adapter {ADAPTER!r} models a squad as the inside of a Town "
-                            "hex (Firefight 5.1)", path=game.scenario.path, key="units")
+                            "hex (Firefight 5.1)", path=game.scenario.path,
+                            key=f"units[{index.get(u.id, '?')}].hex")
         weapons = squad_weapons(u.type, u.state)
         u.state["soldiers"] = [{"id": f"{u.id}.{n}", "weapon": w, "status": "ok"}
                                for n, w in enumerate(weapons, start=1)]
