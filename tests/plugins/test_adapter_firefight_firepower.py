@@ -356,4 +356,4 @@ def test_the_cli_refuses_a_squad_outside_town_with_exit_2(tmp_path: Path) -> Non
                    encoding="utf-8")
     done = CliRunner().invoke(cli, ["play", str(bad), "--seed", "1"])
     assert done.exit_code == 2 and "Traceback" not in done.output
-    assert "[units[0].hex]: squad 'sq-us1' starts in 1910, not a Town hex" in done.output
+    assert "[units[1].hex]: squad 'sq-us1' starts in 1910, not a Town hex" in done.output
