@@ -748,7 +748,7 @@ def _ground_layers(lay: _Layout, ground: Ground, host: str,
             out.append(f'<g id="board-{_esc(system)}" class="ground-board" data-system='
                        f'"{_esc(system)}" data-hex-size-m="{layer.hex_size_m:g}">'
                        f'<path d="{" ".join(paths)}" fill="none" stroke="#3b2e8c" '
-                       f'stroke-opacity="0.7" stroke-width="{_fmt(max(1.0, lay.size / 10))}" '
+                       f'stroke-opacity="0.5" stroke-width="{_fmt(max(0.8, lay.size / 16))}" '
                        'stroke-dasharray="6 3"/></g>')
             key.append(f"{system} {layer.hex_size_m:g} m hexes (dashed)")
             continue
@@ -769,11 +769,17 @@ def _ground_layers(lay: _Layout, ground: Ground, host: str,
                         inside.append(fh)
             cx, cy = lay.centre[h]
             host_outline = "M" + "L".join(f"{_fmt(cx + a)},{_fmt(cy + b)}" for a, b in lay.corners)
-            out.append(f'<g class="inset" data-host-hex="{_esc(lay.board.label(h))}" '
-                       f'data-hexes="{len(inside)}"><path d="{host_outline}Z" fill="#fffdf2" '
-                       'fill-opacity="0.85" stroke="#8c2e2e" stroke-width="1.5"/>'
-                       f'<path d="{" ".join(outline(layer, fh) for fh in inside)}" fill="none" '
-                       'stroke="#8c2e2e" stroke-opacity="0.55" stroke-width="0.4"/></g>')
+            label = _esc(lay.board.label(h))
+            clip = f"inset-{_esc(system)}-{label}"
+            # the fine grid clipped to the host hex: hexes on its edge are cut, as on the ground
+            out.append(f'<g class="inset" data-host-hex="{label}" data-hexes="{len(inside)}">'
+                       f'<clipPath id="{clip}"><path d="{host_outline}Z"/></clipPath>'
+                       f'<path d="{host_outline}Z" fill="#fffdf2" fill-opacity="0.85"/>'
+                       f'<path clip-path="url(#{clip})" '
+                       f'd="{" ".join(outline(layer, fh) for fh in inside)}" fill="none" '
+                       'stroke="#8c2e2e" stroke-opacity="0.55" stroke-width="0.4"/>'
+                       f'<path d="{host_outline}Z" fill="none" stroke="#8c2e2e" '
+                       'stroke-width="1.5"/></g>')
         out.append("</g>")
         key.append(f"{system} {layer.hex_size_m:.2f} m hexes (inset)")
     out.append(f'<text id="ground-key" class="ground-key" x="{_fmt(lay.margin)}" '
