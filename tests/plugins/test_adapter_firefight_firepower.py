@@ -357,3 +357,15 @@ def test_the_cli_refuses_a_squad_outside_town_with_exit_2(tmp_path: Path) -> Non
     done = CliRunner().invoke(cli, ["play", str(bad), "--seed", "1"])
     assert done.exit_code == 2 and "Traceback" not in done.output
     assert "[units[1].hex]: squad 'sq-us1' starts in 1910, not a Town hex" in done.output
+
+
+def test_a_squad_riding_a_destroyed_vehicle_loses_its_soldiers_with_it() -> None:
+    text = _text(**{"[[units]]": '[[units]]\nid = "m113-us1"\ntype = "firefight:US-M113"\n'
+                                 'side = "US"\nhex = "1915"\n\n[[units]]'})
+    g: Game = make_game(Scenario.from_text(text))
+    sq, m113 = g.state.units["sq-us1"], g.state.units["m113-us1"]
+    sq.hex, sq.state["carrier"], m113.state["passengers"] = None, m113.id, [sq.id]
+    FI.apply_result(g, m113.id, "K", "direct")  # Firefight 6.55, 7.44: its passengers die with it
+    assert "destroyed" in sq.state and {s["status"] for s in sq.state["soldiers"]} == {"eliminated"}
+    report = [e for e in g.log.events if e.get("adapter") == "firefight_firepower"][-1]
+    assert (report["result"], report["carrier"]) == ("eliminated", "m113-us1")

@@ -287,9 +287,21 @@ def firefight_fire_restrictions(game: Game, attack: dict[str, Any]) -> Sequence[
 
 @hookimpl
 def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
-    """A Firefight result on a squad, in Firepower terms; Firefight's rule decided it."""
+    """A Firefight result on a squad, in Firepower terms; Firefight's rule decided it. A squad
+    riding a vehicle that is destroyed dies with it (Firefight 6.55, 7.44): its soldiers too."""
     u = game.state.units.get(unit_id)
-    if u is None or not is_squad(u) or result == "-":
+    if u is None or result == "-":
+        return
+    if not is_squad(u):
+        for pid in u.state.get("passengers", []) if u.hex is None else ():
+            p = game.state.units.get(str(pid))
+            if p is not None and is_squad(p) and p.hex is None and alive(p):
+                for s in alive(p):
+                    s["status"] = "eliminated"
+                game.report(f"{p.id} (Firepower squad) in Firepower terms", result="eliminated",
+                            rules=("Firefight 6.55", "Firefight 7.44"), decided_by="firefight",
+                            adapter=ADAPTER, firefight_result=result, carrier=unit_id,
+                            source_of_fire=source, visible_to=(p.side,))
         return
     played = game.stash.get(_INSIDE)
     inside = played is not None and unit_id in played
