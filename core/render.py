@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape as _xml_escape
 
+from hexwar.core.geo import hex_to_local
 from hexwar.core.hexgrid import Hex
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.game import Game
+    from hexwar.core.ground import BoardLayer, Ground
     from hexwar.core.types import TerrainType
 
 __all__ = ["HEXSIDE_STYLES", "SIDE_COLORS", "render_board", "render_game"]
@@ -614,17 +616,18 @@ def _facing_of(u: Mapping[str, Any]) -> int | None:
 
 
 def _unit_layer(lay: _Layout, stacks: Mapping[Hex, list[Mapping[str, Any]]],
-                colors: Mapping[str, str]) -> list[str]:
-    """Every stack as a pile of counters, the first unit on top."""
+                colors: Mapping[str, str], *, styled: bool = False) -> list[str]:
+    """Every stack as a pile of counters, the first unit on top (``styled``: each in its own
+    system's counter style)."""
     out = ['<g id="units">']
     for h in sorted(stacks):
-        out.extend(_stack(lay, h, stacks[h], colors))
+        out.extend(_stack(lay, h, stacks[h], colors, styled))
     out.append("</g>")
     return out
 
 
 def _stack(lay: _Layout, h: Hex, group: Sequence[Mapping[str, Any]],
-           colors: Mapping[str, str]) -> list[str]:
+           colors: Mapping[str, str], styled: bool = False) -> list[str]:
     board, size, half_h = lay.board, lay.size, lay.half_h
     cs = size * 0.92  # counter side
     step = size * 0.075
@@ -657,20 +660,131 @@ def _stack(lay: _Layout, h: Hex, group: Sequence[Mapping[str, Any]],
             attrs += f' data-facing="{facing}"'
         if "type" in u:
             attrs += f' data-type="{_esc(u.get("type"))}"'
+        system = str(u.get("type", "")).split(":", 1)[0]
+        if styled:
+            attrs += f' data-system="{_esc(system)}"'
         out.append(f"<g {attrs}>")
-        if i == 0:
-            out.append(f'<rect x="{_fmt(cx - cs / 2 + 1.2)}" y="{_fmt(cy - cs / 2 + 1.6)}" '
-                       f'width="{_fmt(cs)}" height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" '
-                       'fill="#000" fill-opacity="0.3"/>')
-        out.append(f'<rect x="{_fmt(cx - cs / 2)}" y="{_fmt(cy - cs / 2)}" width="{_fmt(cs)}" '
-                   f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{_esc(fill)}" '
-                   f'stroke="#1a1a1a" stroke-width="{_fmt(max(0.8, size / 30))}"/>')
+        if styled and system in COUNTER_STYLES:
+            out.extend(_styled_counter(COUNTER_STYLES[system], cx, cy, cs, fill, size, i == 0))
+        else:
+            if i == 0:
+                out.append(f'<rect x="{_fmt(cx - cs / 2 + 1.2)}" y="{_fmt(cy - cs / 2 + 1.6)}" '
+                           f'width="{_fmt(cs)}" height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" '
+                           'fill="#000" fill-opacity="0.3"/>')
+            out.append(f'<rect x="{_fmt(cx - cs / 2)}" y="{_fmt(cy - cs / 2)}" width="{_fmt(cs)}" '
+                       f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{_esc(fill)}" '
+                       f'stroke="#1a1a1a" stroke-width="{_fmt(max(0.8, size / 30))}"/>')
         if i == 0:
             out.extend(_counter_text(u, cx, cy, cs, size, _text_color(fill)))
             if n > 1:
                 out.extend(_stack_count(cx + cs / 2 - size * 0.05, cy - cs / 2 + size * 0.05,
                                         size, n))
         out.append("</g>")
+    return out
+
+
+#: counter styles of a cross-system picture, by system: Firefight's square counter (the default
+#: above), MBT's with a framed inner border like its data-card counters, Firepower's soldier as a
+#: round counter
+COUNTER_STYLES: dict[str, str] = {"firefight": "square", "mbt": "framed", "firepower": "round"}
+
+
+def _styled_counter(style: str, cx: float, cy: float, cs: float, fill: str, size: float,
+                    top: bool) -> list[str]:
+    """One counter's body in a system's style (the text is drawn over it as usual)."""
+    sw = _fmt(max(0.8, size / 30))
+    if style == "round":
+        r = cs * 0.5
+        return ([f'<circle cx="{_fmt(cx + 1.2)}" cy="{_fmt(cy + 1.6)}" r="{_fmt(r)}" fill="#000" '
+                 'fill-opacity="0.3"/>'] if top else []) + [
+            f'<circle class="counter-round" cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" '
+            f'fill="{_esc(fill)}" stroke="#1a1a1a" stroke-width="{sw}"/>']
+    out = ([f'<rect x="{_fmt(cx - cs / 2 + 1.2)}" y="{_fmt(cy - cs / 2 + 1.6)}" width="{_fmt(cs)}" '
+            f'height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="#000" fill-opacity="0.3"/>']
+           if top else [])
+    out.append(f'<rect class="counter-{_esc(style)}" x="{_fmt(cx - cs / 2)}" y="{_fmt(cy - cs / 2)}" '
+               f'width="{_fmt(cs)}" height="{_fmt(cs)}" rx="{_fmt(cs * 0.1)}" fill="{_esc(fill)}" '
+               f'stroke="#1a1a1a" stroke-width="{sw}"/>')
+    if style == "framed":
+        inner = cs * 0.84
+        out.append(f'<rect x="{_fmt(cx - inner / 2)}" y="{_fmt(cy - inner / 2)}" '
+                   f'width="{_fmt(inner)}" height="{_fmt(inner)}" fill="none" stroke="#f4f4f4" '
+                   f'stroke-width="{sw}"/>')
+    return out
+
+
+def _ground_layers(lay: _Layout, ground: Ground, host: str,
+                   insets: Mapping[str, Iterable[Hex]]) -> list[str]:
+    """The other boards of the shared ground over the host's picture: a coarser board as a dashed
+    grid over the map, a finer one inset inside the host hexes it covers (docs/cross-system.md)."""
+    base = ground.layer(host)
+    k = lay.size * SQRT3 / base.hex_size_m  # pixels per ground metre
+    # pixel position of the host's hex (0, 0): any hex's pixel centre less its scaled local one
+    h0 = lay.hexes[0]
+    lx, ly = hex_to_local(h0.q, h0.r, base.hex_size_m)
+    ox, oy = lay.centre[h0][0] - k * lx, lay.centre[h0][1] - k * ly
+
+    def pixel(gx: float, gy: float) -> tuple[float, float]:
+        x, y = base.from_ground(gx, gy)
+        return ox + k * x, oy + k * y
+
+    def outline(layer: BoardLayer, h: Hex) -> str:
+        cx, cy = hex_to_local(h.q, h.r, layer.hex_size_m)
+        r = layer.hex_size_m / SQRT3
+        pts = [pixel(*layer.to_ground(cx + r * math.cos(math.radians(60 * c)),
+                                      cy + r * math.sin(math.radians(60 * c)))) for c in range(6)]
+        return "M" + "L".join(f"{_fmt(x)},{_fmt(y)}" for x, y in pts) + "Z"
+
+    out: list[str] = []
+    key: list[str] = [f"{host} {base.hex_size_m:g} m hexes (host)"]
+    on_board = set(lay.hexes)
+    for system in sorted(ground.layers):
+        layer = ground.layers[system]
+        if system == host:
+            continue
+        if layer.hex_size_m >= base.hex_size_m:
+            cover = {layer.hex_at(*base.centre(h)) for h in lay.hexes}
+            paths = [outline(layer, h) for h in sorted(cover)]
+            out.append(f'<g id="board-{_esc(system)}" class="ground-board" data-system='
+                       f'"{_esc(system)}" data-hex-size-m="{layer.hex_size_m:g}">'
+                       f'<path d="{" ".join(paths)}" fill="none" stroke="#3b2e8c" '
+                       f'stroke-opacity="0.5" stroke-width="{_fmt(max(0.8, lay.size / 16))}" '
+                       'stroke-dasharray="6 3"/></g>')
+            key.append(f"{system} {layer.hex_size_m:g} m hexes (dashed)")
+            continue
+        hosts = sorted({h for h in insets.get(system, ()) if h in on_board})
+        if not hosts:
+            continue
+        reach = int(base.hex_size_m / layer.hex_size_m) + 2
+        out.append(f'<g id="inset-{_esc(system)}" class="ground-inset" data-system="{_esc(system)}" '
+                   f'data-hex-size-m="{layer.hex_size_m:g}">')
+        for h in hosts:
+            # the finer board's hexes whose centres lie inside this host hex
+            start = layer.hex_at(*base.centre(h))
+            inside: list[Hex] = []
+            for dq in range(-reach, reach + 1):
+                for dr in range(max(-reach, -dq - reach), min(reach, -dq + reach) + 1):
+                    fh = Hex(start.q + dq, start.r + dr)
+                    if base.hex_at(*layer.centre(fh)) == h:
+                        inside.append(fh)
+            cx, cy = lay.centre[h]
+            host_outline = "M" + "L".join(f"{_fmt(cx + a)},{_fmt(cy + b)}" for a, b in lay.corners)
+            label = _esc(lay.board.label(h))
+            clip = f"inset-{_esc(system)}-{label}"
+            # the fine grid clipped to the host hex: hexes on its edge are cut, as on the ground
+            out.append(f'<g class="inset" data-host-hex="{label}" data-hexes="{len(inside)}">'
+                       f'<clipPath id="{clip}"><path d="{host_outline}Z"/></clipPath>'
+                       f'<path d="{host_outline}Z" fill="#fffdf2" fill-opacity="0.85"/>'
+                       f'<path clip-path="url(#{clip})" '
+                       f'd="{" ".join(outline(layer, fh) for fh in inside)}" fill="none" '
+                       'stroke="#8c2e2e" stroke-opacity="0.55" stroke-width="0.4"/>'
+                       f'<path d="{host_outline}Z" fill="none" stroke="#8c2e2e" '
+                       'stroke-width="1.5"/></g>')
+        out.append("</g>")
+        key.append(f"{system} {layer.hex_size_m:.2f} m hexes (inset)")
+    out.append(f'<text id="ground-key" class="ground-key" x="{_fmt(lay.margin)}" '
+               f'y="{_fmt(lay.margin + lay.title_h - 4)}" font-size="{_fmt(max(8.0, lay.size * 0.3))}" '
+               f'fill="#333">shared ground: {_esc("; ".join(key))}</text>')
     return out
 
 
@@ -696,6 +810,9 @@ def render_board(
     side_colors: Mapping[str, str] | None = None,
     show_heights: bool = True,
     legend: bool = True,
+    ground: Ground | None = None,
+    host: str | None = None,
+    insets: Mapping[str, Iterable[Hex]] | None = None,
 ) -> str:
     """Draw ``board`` as an SVG document (a string).
 
@@ -707,6 +824,12 @@ def render_board(
     line of sight between two hex centres; ``highlight_hexes`` outlines hexes. ``label_every=n``
     labels every n-th column and row (1: every hex; 0: none). ``hex_size`` is the corner radius
     in pixels.
+
+    ``ground`` (a :class:`~hexwar.core.ground.Ground` whose layer ``host`` is this board) lays the
+    other systems' boards over the picture (docs/cross-system.md): a coarser board as a dashed
+    grid over the whole map, a finer one as an inset of its own hexes inside the host hexes
+    ``insets[system]`` (where its units stand). With a ground, each unit is drawn in its own
+    system's counter style (:data:`COUNTER_STYLES`).
 
     The picture is drawn in layers, bottom to top: hexes, contours and hexside features, hex
     features and place names, labels and heights, highlights, markers, the line of sight, the
@@ -734,12 +857,14 @@ def render_board(
     stacks: dict[Hex, list[Mapping[str, Any]]] = {}
     for h, u in placed:
         stacks.setdefault(h, []).append(u)
+    if ground is not None and host is not None:
+        out.extend(_ground_layers(lay, ground, host, insets or {}))
     if markers:
         out.extend(_marker_layer(lay, markers, stacks))
     if los_line is not None:
         out.extend(_los_layer(lay, los_line))
     if placed:
-        out.extend(_unit_layer(lay, stacks, colors))
+        out.extend(_unit_layer(lay, stacks, colors, styled=ground is not None))
     if legend:
         out.extend(_legend(legend_x, lay.margin + lay.title_h, used_terrain, used_sides,
                            used_feats, colors, heights.span > 0, (heights.lo, heights.hi)))
@@ -849,4 +974,17 @@ def render_game(game: Game, side: str | None = None, **options: Any) -> str:
     title += f" ({side}'s view)" if side is not None else " (umpire's view)"
     options.setdefault("title", title)
     options.setdefault("markers", markers)
+    raw_ground = scenario.raw.get("ground")
+    if isinstance(raw_ground, Mapping) and "ground" not in options:
+        # a cross-system scenario: lay the other boards of its shared ground over the host's,
+        # each finer board inset where the units of its system stand
+        from hexwar.core.ground import Ground
+
+        ground = Ground.from_mapping(raw_ground, path=scenario.path)
+        insets: dict[str, list[Hex]] = {}
+        for u in units:
+            where = _as_hex(game.board, u.get("hex"))
+            if where is not None:
+                insets.setdefault(str(u.get("type", "")).split(":", 1)[0], []).append(where)
+        options.update(ground=ground, host=scenario.system, insets=insets)
     return render_board(game.board, terrain_types=game.hooks.terrain_types(), units=units, **options)
