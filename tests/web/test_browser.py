@@ -168,7 +168,7 @@ def test_two_seats_play_mbt_over_the_network(browser: Any, tmp_path: Path) -> No
             if len(t.game.decisions) == 6:  # a reload picks the game up where it stands
                 page.reload()
                 page.wait_for_selector("#decision.mine .choices button", timeout=15000)
-                assert page.evaluate("() => S.lastSerial") == t.serial
+                assert page.evaluate("() => S.lastSerial") == t.serial_of(seat_of(t, d.side))
             _click_first_choice(page)
         assert t.game.state.turn >= 2
         orders = [r for r in t.game.log.events if r.get("type") == "order"]
@@ -267,7 +267,7 @@ def test_hovering_a_destination_previews_the_route(browser: Any, tmp_path: Path)
     t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "ai"})
     seat, picker = seat_of(t, "NATO"), Picker(t)
     while (d := t.game.pending) is not None and d.kind != "mbt.move_to":
-        t.answer(seat, t.serial, index=picker.index(seat))
+        t.answer(seat, t.serial_of(seat), index=picker.index(seat))
     form = t.presentation(seat)
     assert form is not None
     label, steps = max(form["paths"].items(), key=lambda kv: len(kv[1]))
