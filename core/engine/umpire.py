@@ -172,6 +172,9 @@ class Umpire:
         for _ in range(limit):
             # a canned message per side lists the shape of a message among the options
             reveals = [*({"side": s, "message": NO_NEWS} for s in sides),
+                       # a side split among players: a message to one of them (CORE-83)
+                       *({"side": s, "player": p, "message": NO_NEWS} for s in sides
+                         for p in seating(self.game).get(s, {})),
                        *(o for s in sides for o in self.reveal_options(s))]
             choice = yield from self.ask(
                 REVEAL.kind, options=["done", *reveals], rule=rule,
