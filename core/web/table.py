@@ -348,6 +348,9 @@ class Table:
         else:
             raise SeatError("an answer needs a choice's index or a value")
         d.check(choice)
+        # the seat's page sees a new serial even when it has nothing more to answer now
+        self._serials[seat.token] = serial + 1
+        self._shown.pop(seat.token, None)
         if d is not self.game.pending:
             self._ahead[id(d)] = (d, choice, seat.token)
             return
