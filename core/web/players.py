@@ -59,6 +59,18 @@ def parse_player_option(values: Iterable[str]) -> dict[str, dict[str, tuple[str,
     return out
 
 
+def scenario_split(scenario: Any, humans: Iterable[str]) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The players a scenario names for its sides of people: a unit's ``state = {player =
+    "NAME"}`` puts it under that player (a side whose units name none has one player)."""
+    wanted = set(humans)
+    out: dict[str, dict[str, list[str]]] = {}
+    for u in scenario.units:
+        player = dict(u.state).get("player")
+        if isinstance(player, str) and player and u.side in wanted:
+            out.setdefault(u.side, {}).setdefault(player, []).append(u.id)
+    return {side: {p: tuple(ids) for p, ids in players.items()} for side, players in out.items()}
+
+
 def resolve(game: Game, split: Split) -> dict[str, dict[str, frozenset[str]]]:
     """Each player's units: his patterns matched against his side's unit ids. Every unit of a
     split side must have exactly one player, and every pattern must match."""
@@ -86,7 +98,8 @@ def resolve(game: Game, split: Split) -> dict[str, dict[str, frozenset[str]]]:
             resolved[player] = frozenset(mine)
         left = [i for i in ids if i not in taken]
         if left:
-            raise SeatingError(f"--player: every unit of {side} needs a player; "
+            raise SeatingError(f"--player (or the scenario's unit 'player'): every unit of "
+                               f"{side} needs a player; "
                                f"{', '.join(left)} have none")
         out[side] = resolved
     return out

@@ -125,10 +125,15 @@ class Table:
         ``split``: side -> player -> unit ids or patterns, a seat for each player (CORE-81)."""
         from hexwar.core.engine.game import Game
         from hexwar.core.engine.umpire import seating
+        from hexwar.core.web.players import scenario_split
 
+        # the scenario's players (a unit's state 'player'), overridden side by side by --player
+        humans = [s for s in scenario.side_names() if players.get(s) == "human"]
+        given = split
+        split = {**({} if hotseat else scenario_split(scenario, humans)), **(given or {})}
         game = Game(scenario, seed=seed, options=options, extra_plugins=extra_plugins(split))
         words = _players(game, players)
-        if split and hotseat:
+        if given and hotseat:
             raise SeatError("several players on a side sit at seats of their own, not hot-seat")
         for side in split or {}:
             if words.get(side) != "human":

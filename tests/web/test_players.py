@@ -275,3 +275,25 @@ def test_players_keep_their_seats_after_a_restart(tmp_path: Path) -> None:
     assert again.owners == t.owners and again.owners
     for seat in t.seats.values():
         assert again.message(seat)["log"] == t.message(seat)["log"]
+
+
+def test_a_scenario_names_the_players_of_a_side(tmp_path: Path) -> None:
+    """CORE-81: a unit's ``state = {player = NAME}`` in the scenario splits its side of people;
+    ``--player`` for that side replaces the scenario's split."""
+    from hexwar.core.cli import _resolve_scenario_path
+    from hexwar.core.scenario import Scenario
+
+    text = _resolve_scenario_path("mbt:basic-a").read_text(encoding="utf-8")
+    for uid, player in (("N1", "anna"), ("N2", "ben"), ("N3", "ben")):
+        text = text.replace(f'id = "{uid}"\n', f'id = "{uid}"\nstate = {{player = "{player}"}}\n')
+    sc = Scenario.from_text(text, path="<players>")
+    t = Table.new(sc, seed=3, players={"NATO": "human", "Soviet": "human"},
+                  save_path=tmp_path / "s.json")
+    assert {s.name: s.units for s in t.seats.values() if s.player} == \
+        {"NATO/anna": ("N1",), "NATO/ben": ("N2", "N3")}
+    other = Table.new(sc, seed=3, players={"NATO": "human", "Soviet": "human"},
+                      save_path=tmp_path / "o.json", split={"NATO": {"cleo": ("N*",)}})
+    assert [s.name for s in other.seats.values() if s.player] == ["NATO/cleo"]
+    alone = Table.new(sc, seed=3, players={"NATO": "ai", "Soviet": "human"},
+                      save_path=tmp_path / "a.json")  # a computer's side is not split
+    assert [s.name for s in alone.seats.values()] == ["Soviet"]
