@@ -280,7 +280,7 @@ def test_firepower_actions_show_each_soldiers_reach() -> None:
     from hexwar.plugins.firepower.actions import mf_left
     from hexwar.plugins.firepower.state import phase_of, rules_card
 
-    game, d, form = _first_form("firepower:basic", "action",
+    game, _d, form = _first_form("firepower:basic", "action",
                                 want=lambda f: bool(f.get("reach")))
     reach = form["reach"]
     assert isinstance(reach, list)
