@@ -426,6 +426,12 @@ class Table:
         if ahead:
             del self._ahead[ahead[-1]]
             return
+        # the other seats' answers given ahead survive the undo: the same decisions, by their
+        # place in the game's order, are asked again after it (CORE-82)
+        waiting = self.game.waiting
+        base = len(self.game.decisions)
+        later = {base + i: (d.side, d.kind, choice, token) for i, d in enumerate(waiting)
+                 if id(d) in self._ahead for _d, choice, token in [self._ahead[id(d)]]}
         kept = self.game.decisions[:-1]
         saved = SavedGame(dict(self.game.log.events[0]), [dict(d) for d in kept],
                           dict(self.players), str(self.save_path))
@@ -441,6 +447,10 @@ class Table:
         self.serial += 1
         self._known = {}
         self._ahead.clear()
+        for i, d in enumerate(self.game.waiting):
+            again = later.get(len(kept) + i)
+            if again is not None and again[:2] == (d.side, d.kind):
+                self._ahead[id(d)] = (d, again[2], again[3])
         self._svg.clear()
         self.save()
 

@@ -297,3 +297,30 @@ def test_a_scenario_names_the_players_of_a_side(tmp_path: Path) -> None:
     alone = Table.new(sc, seed=3, players={"NATO": "ai", "Soviet": "human"},
                       save_path=tmp_path / "a.json")  # a computer's side is not split
     assert [s.name for s in alone.seats.values()] == ["Soviet"]
+
+
+def test_an_undo_keeps_the_other_seats_answers_given_ahead(tmp_path: Path) -> None:
+    """CORE-82: one side takes back its played order; the other side's order given ahead is
+    still kept (the same decision is asked again after the undo) and is played in its turn."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+    for _ in range(200):
+        d = t.game.pending
+        assert d is not None
+        later = [s for s in t.seats.values()
+                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
+        if later:
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
+        t.answer(seat, t.serial_of(seat), index=0)
+    b = later[0]
+    a = next(s for s in t.seats.values() if t.pending_for(s) is t.game.pending)
+    t.answer(b, t.serial_of(b), index=0)
+    kept = next(iter(t._ahead.values()))
+    t.answer(a, t.serial_of(a), index=0)
+    if not t.can_undo(a):
+        pytest.skip("the first answer was seen by the other side (a one-decision batch)")
+    t.undo(a)
+    assert t.message(b)["status"]["ahead"] == 1
+    (d, choice, token), = t._ahead.values()
+    assert (d.side, d.kind, choice, token) == (kept[0].side, kept[0].kind, kept[1], kept[2])
+    assert d is not kept[0]  # the rebuilt game's own decision
