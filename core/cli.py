@@ -727,8 +727,12 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 @click.option("--hotseat", is_flag=True,
               help="Every human side plays on one screen, with a 'pass the device' screen between.")
 @click.option("--umpire", is_flag=True, help="Also open an umpire's seat that sees everything.")
+@click.option("--player", "split", multiple=True, metavar="SIDE:NAME=UNIT,...",
+              help="Split a side of people among players, a seat each: the units NAME commands "
+                   "(ids or patterns such as 'm60-1*'); repeat for each player.")
 def serve(game_file: str, port: int, host: str, players: str | None, seed: int | None,
-          options_: tuple[str, ...], save_path: str | None, hotseat: bool, umpire: bool) -> None:
+          options_: tuple[str, ...], save_path: str | None, hotseat: bool, umpire: bool,
+          split: tuple[str, ...]) -> None:
     """Open a web table for SCENARIO (a file or a built-in name) or a SAVE, and print each
     seat's URL. The game is saved after every decision; `hexwar serve SAVE` goes on with it."""
     try:
@@ -753,8 +757,8 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
         except (OSError, UnicodeDecodeError):
             kind = None
     if kind == "save":
-        if seed is not None or options_ or save_path is not None:
-            raise click.UsageError("a save keeps its own seed, rules and file: give only "
+        if seed is not None or options_ or save_path is not None or split:
+            raise click.UsageError("a save keeps its own seed, rules, players and file: give only "
                                    "--players, --hotseat, --umpire, --host or --port")
         table = Table.resume(path, players=_serve_players(players, None), hotseat=hotseat,
                              umpire=umpire)
@@ -773,9 +777,12 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
             raise click.BadParameter(f"{target} holds a game already: go on with it with "
                                      f"'hexwar serve {target}', or name another file",
                                      param_hint="'--save'")
+        from hexwar.core.web.players import parse_player_option
+
         table = Table.new(sc, seed=seed, options=options_,
                           players=_serve_players(players, sc.side_names()) or {},
-                          save_path=target, hotseat=hotseat, umpire=umpire)
+                          save_path=target, hotseat=hotseat, umpire=umpire,
+                          split=parse_player_option(split))
     config = uvicorn.Config(create_app(table), host=host, port=port, log_level="warning",
                             ws_max_size=64 * 1024)
     server = uvicorn.Server(config)

@@ -172,6 +172,16 @@ class Game:
             return None
         return self._pending[len(self._answers)] if self._simultaneous else self._pending[0]
 
+    @property
+    def waiting(self) -> list[Decision]:
+        """Every decision asked now and not yet answered: the pending one and, in a set of
+        simultaneous decisions, those after it (none of them depends on the answers before it:
+        no answer touches the game until all are in). A web table lets each seat answer its own
+        ahead and plays them in this order (docs/decisions.md CORE-82)."""
+        if not self._pending:
+            return []
+        return self._pending[len(self._answers):] if self._simultaneous else self._pending[:1]
+
     def answer(self, choice: Choice) -> None:
         """Answer the pending decision. An illegal choice raises :class:`RulesError` and changes
         nothing."""

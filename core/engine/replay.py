@@ -97,6 +97,7 @@ def check_data_packs(header: Mapping[str, Any], game: Game, path: str) -> None:
 def rebuild(saved: SavedGame, *, verify: bool = True,
             on_step: Callable[[int, int], None] | None = None,
             local_plugins: Iterable[object] = (),
+            extra_plugins: Iterable[tuple[str, object]] = (),
             controllers: Callable[[Game], Mapping[str, Controller]] | None = None) -> Game:
     """Re-run the saved decisions from the saved seed. Returns the game positioned after the last
     saved decision.
@@ -120,7 +121,7 @@ def rebuild(saved: SavedGame, *, verify: bool = True,
                         path=saved.path, key="header.scenario_sha256")
     extra_rules = [r for r in header.get("rules", []) if r not in scenario.rules]
     game = Game(scenario, seed=int(header["seed"]), options=extra_rules,
-                local_plugins=local_plugins)
+                local_plugins=local_plugins, extra_plugins=extra_plugins)
     check_data_packs(header, game, saved.path)
     shadows: dict[str, Controller] = {}
     if controllers is not None:

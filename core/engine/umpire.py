@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision, normalise
 from hexwar.core.engine.view import SideView
 from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.kit.stash import StashKey
 from hexwar.core.types import Choice
 
 if TYPE_CHECKING:
@@ -44,6 +45,25 @@ MAX_MESSAGE = 500
 NO_NEWS = "nothing to report"
 
 Step = Generator[Any, Any, Any]
+
+#: side -> player -> the ids of the units that player commands, for a game with several players
+#: on a side (a web table's seats, docs/decisions.md CORE-81). Kept in the game's stash, never
+#: in its state: it changes what each player is told, not what the rules decide.
+SEATING: StashKey[dict[str, dict[str, frozenset[str]]]] = StashKey("seating")
+
+
+def seating(game: Game) -> dict[str, dict[str, frozenset[str]]]:
+    """The players of each side that has several (empty: one player a side)."""
+    return game.stash.get(SEATING) or {}
+
+
+def player_of(game: Game, unit_id: str) -> str | None:
+    """The player who commands ``unit_id`` (``None``: its side has one player)."""
+    for players in seating(game).values():
+        for player, units in players.items():
+            if unit_id in units:
+                return player
+    return None
 
 
 @dataclass(frozen=True)
@@ -140,12 +160,21 @@ class Umpire:
         """Carry out one of :meth:`reveal_options` (the system's)."""
         raise RulesError(f"this game's umpire reveals no units ({choice!r})")
 
+    def player_units(self, side: str, player: str) -> dict[str, dict[str, Any]] | None:
+        """What one player of a side with several (:data:`SEATING`) sees: unit id -> as shown,
+        his own units and what his own units sighted; ``None`` when the system keeps no
+        per-player fog (the player then sees his side's view). The base keeps none."""
+        return None
+
     def reveal_step(self, sides: Sequence[str], *, rule: str = "", limit: int = 50) -> Step:
         """Ask the umpire's seat, until it answers ``"done"``, what to tell ``sides``: a
         message to one side, or one of the system's unit reveals (at most ``limit`` a call)."""
         for _ in range(limit):
             # a canned message per side lists the shape of a message among the options
             reveals = [*({"side": s, "message": NO_NEWS} for s in sides),
+                       # a side split among players: a message to one of them (CORE-83)
+                       *({"side": s, "player": p, "message": NO_NEWS} for s in sides
+                         for p in seating(self.game).get(s, {})),
                        *(o for s in sides for o in self.reveal_options(s))]
             choice = yield from self.ask(
                 REVEAL.kind, options=["done", *reveals], rule=rule,
@@ -155,17 +184,24 @@ class Umpire:
             if choice == "done":
                 return
             if "message" in choice:
-                self.tell(str(choice["side"]), "message", message=str(choice["message"]), rule=rule)
+                to = {"player": str(choice["player"])} if choice.get("player") else {}
+                self.tell(str(choice["side"]), "message", message=str(choice["message"]),
+                          rule=rule, **to)
             else:
                 self.reveal_unit(dict(choice))
 
     def _reveal_validator(self, sides: Sequence[str]) -> Callable[[Choice], str | None]:
         def validate(choice: Choice) -> str | None:
-            if not isinstance(choice, dict) or set(choice) != {"side", "message"}:
-                return ('a reveal is "done", {"side": SIDE, "message": TEXT} or one of the '
-                        "listed unit reveals")
+            if not isinstance(choice, dict) or set(choice) - {"player"} != {"side", "message"}:
+                return ('a reveal is "done", {"side": SIDE, "message": TEXT} (optionally with '
+                        '"player": NAME) or one of the listed unit reveals')
             if choice["side"] not in sides:
                 return f"{choice['side']!r} is not a side the umpire may tell now ({', '.join(sides)})"
+            if "player" in choice:
+                players = seating(self.game).get(str(choice["side"]), {})
+                if choice["player"] not in players:
+                    known = ", ".join(sorted(players)) or "it has one player"
+                    return f"{choice['player']!r} is not a player of {choice['side']} ({known})"
             message = choice["message"]
             if not isinstance(message, str) or not message.strip():
                 return "the message must be a text"

@@ -146,3 +146,49 @@ def for_page(presentation: Mapping[str, Any]) -> dict[str, Any]:
     out["choices"] = [{k: v for k, v in c.items() if k != "choice"}
                       for c in presentation.get("choices", [])]
     return out
+
+
+def reach(start: Any, budget: float, steps: Any, hex_of: Any, label: Any,
+          first: Any) -> list[dict[str, Any]]:
+    """The hexes a unit can reach with ``budget`` points, each with its least cost, the route
+    there and the form's choice that takes its first step (a form's ``reach``, docs/web.md):
+    a least-cost search from ``start`` over ``steps(state) -> [(state, cost)]`` (a state is a
+    hex, or a hex and a facing); ``hex_of(state)`` its hex, ``label(hex)`` the board's label,
+    ``first(state)`` the index of the choice that goes from ``start`` to that state (``None``:
+    not a step of the form). Equal costs keep the route found first, in the order ``steps``
+    lists them, so the preview is the same every time."""
+    import heapq
+    import itertools
+
+    order = itertools.count()
+    best: dict[Any, float] = {start: 0.0}
+    back: dict[Any, Any] = {}
+    heap: list[tuple[float, int, Any]] = [(0.0, next(order), start)]
+    while heap:
+        cost, _n, state = heapq.heappop(heap)
+        if cost > best.get(state, float("inf")):
+            continue
+        for nxt, step in steps(state):
+            c = cost + float(step)
+            if c <= budget + 1e-9 and c < best.get(nxt, float("inf")) - 1e-9:
+                best[nxt], back[nxt] = c, state
+                heapq.heappush(heap, (c, next(order), nxt))
+    here = hex_of(start)
+    out: dict[Any, dict[str, Any]] = {}
+    for state, cost in sorted(best.items(), key=lambda kv: (kv[1], str(kv[0]))):
+        h = hex_of(state)
+        if h == here or h in out:
+            continue
+        route: list[Any] = []
+        s = state
+        while s != start:
+            route.append(s)
+            s = back[s]
+        route.reverse()
+        index = first(route[0])
+        if index is None:
+            continue
+        out[h] = {"hex": label(h), "cost": f"{cost:g}", "first": index,
+                  "route": [[label(hex_of(x)), f"{best[x]:g}"] for x in route
+                            if hex_of(x) != hex_of(back[x])]}
+    return list(out.values())

@@ -1,7 +1,8 @@
 """Seats at the web table: who may act for which side, each behind an unguessable token.
 
-A seat is one URL. A side's seat plays one side; several people on one side share its URL. The
-hot-seat seat plays every human side on one device (a "pass the device" screen between them); the
+A seat is one URL. A side's seat plays one side, or one player's units of it when a side has
+several players (``player``, with the ids of the units he commands: docs/decisions.md CORE-81).
+The hot-seat seat plays every human side on one device (a "pass the device" screen between them); the
 umpire's seat sees everything and plays no side. The tokens are kept beside the save (``.seats``
 file, readable by its owner only) so that the URLs still work after a server restart.
 """
@@ -36,10 +37,16 @@ class Seat:
     name: str
     role: str
     sides: tuple[str, ...]
+    #: one player of a side with several: his name and the ids of the units he commands
+    player: str = ""
+    units: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        return {"token": self.token, "name": self.name, "role": self.role,
-                "sides": list(self.sides)}
+        out: dict[str, Any] = {"token": self.token, "name": self.name, "role": self.role,
+                               "sides": list(self.sides)}
+        if self.player:
+            out.update(player=self.player, units=list(self.units))
+        return out
 
 
 def new_token() -> str:
@@ -47,15 +54,24 @@ def new_token() -> str:
 
 
 def make_seats(sides: Iterable[str], players: Mapping[str, str], *, hotseat: bool,
-               umpire: bool) -> list[Seat]:
-    """The seats of a new table: one per human side (or one hot-seat seat for all of them) and
-    the umpire's when asked for."""
+               umpire: bool,
+               split: Mapping[str, Mapping[str, Iterable[str]]] | None = None) -> list[Seat]:
+    """The seats of a new table: one per human side (or one hot-seat seat for all of them), one
+    per player of a side ``split`` among several (player -> unit ids), and the umpire's when
+    asked for."""
     humans = [s for s in sides if players.get(s) == "human"]
+    split = split or {}
     seats: list[Seat] = []
     if hotseat and humans:
         seats.append(Seat(new_token(), "hot-seat", "hotseat", tuple(humans)))
     else:
-        seats.extend(Seat(new_token(), side, "side", (side,)) for side in humans)
+        for side in humans:
+            if side in split:
+                seats.extend(Seat(new_token(), f"{side}/{player}", "side", (side,), player,
+                                  tuple(sorted(units)))
+                             for player, units in split[side].items())
+            else:
+                seats.append(Seat(new_token(), side, "side", (side,)))
     if umpire:
         seats.append(Seat(new_token(), "umpire", "umpire", ()))
     return seats
@@ -75,7 +91,7 @@ def write_seats(save: Path, seats: Iterable[Seat]) -> None:
     os.chmod(path, 0o600)
 
 
-def read_seats(save: Path, sides: Iterable[str]) -> list[Seat] | None:
+def read_seats(save: Path, sides: Iterable[str] | None) -> list[Seat] | None:
     """The seats kept beside ``save``, or ``None`` when there is no seats file. Raises
     :class:`DataError` for a malformed one."""
     path = seats_path(save)
@@ -90,7 +106,7 @@ def read_seats(save: Path, sides: Iterable[str]) -> list[Seat] | None:
             or doc.get("version") != SEATS_VERSION or not isinstance(doc.get("seats"), list):
         raise DataError(f"not a hexwar seats file (format {SEATS_FORMAT!r}, version "
                         f"{SEATS_VERSION})", path=str(path))
-    known = set(sides)
+    known = None if sides is None else set(sides)
     seats: list[Seat] = []
     for i, raw in enumerate(doc["seats"]):
         where = f"seats[{i}]"
@@ -99,8 +115,15 @@ def read_seats(save: Path, sides: Iterable[str]) -> list[Seat] | None:
                 or not isinstance(raw.get("sides"), list) or not isinstance(raw.get("name"), str):
             raise DataError("a seat needs a token (16 characters or more), a name, a role "
                             f"({', '.join(ROLES)}) and a list of sides", path=str(path), key=where)
-        unknown = [s for s in raw["sides"] if s not in known]
+        unknown = [s for s in raw["sides"] if known is not None and s not in known]
         if unknown:
             raise DataError(f"the game has no side {unknown[0]!r}", path=str(path), key=where)
-        seats.append(Seat(raw["token"], raw["name"], raw["role"], tuple(raw["sides"])))
+        player, units = raw.get("player", ""), raw.get("units", [])
+        if not isinstance(player, str) or not isinstance(units, list) \
+                or not all(isinstance(u, str) for u in units) \
+                or (player and (raw["role"] != "side" or not units)):
+            raise DataError("a player's seat is a side's seat with a player name and the list "
+                            "of his units", path=str(path), key=where)
+        seats.append(Seat(raw["token"], raw["name"], raw["role"], tuple(raw["sides"]), player,
+                          tuple(units)))
     return seats

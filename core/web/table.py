@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hexwar.core.engine.record import SavedGame, load_save, save_game, write_atomic
 from hexwar.core.errors import HexwarError, RulesError
+from hexwar.core.web.players import PlayerView, Split, extra_plugins, owner
 from hexwar.core.web.present import finish, for_page, generic_presentation
 from hexwar.core.web.seats import Seat, make_seats, read_seats, write_seats
 
@@ -66,11 +67,11 @@ def _automatic_umpire() -> Controller | None:
 
 @dataclass
 class _Shown:
-    """The decision a seat was last shown, to read its answer: the decision's serial number and
-    the presentation with the choices' values."""
+    """The decision a seat was last shown, to read its answer: the decision itself, the seat's
+    serial number for it and the presentation with the choices' values."""
 
+    decision: Decision
     serial: int
-    side: str
     presentation: dict[str, Any]
 
 
@@ -80,7 +81,8 @@ class Table:
     def __init__(self, game: Game, *, players: Mapping[str, str], seats: list[Seat],
                  save_path: Path, controllers: Mapping[str, Controller],
                  umpire_view: UmpireView | None = None,
-                 umpire_controller: Controller | None = None) -> None:
+                 umpire_controller: Controller | None = None,
+                 split: Split | None = None, owners: Mapping[int, str] | None = None) -> None:
         self.game = game
         #: answers the umpire's decisions when no person sits in the umpire's seat
         if umpire_controller is None and not any(s.role == "umpire" for s in seats):
@@ -92,11 +94,22 @@ class Table:
         self.controllers = dict(controllers)
         self.umpire_view = umpire_view or _default_umpire_view
         self.lock = threading.RLock()
-        #: bumped by every decision and undo: a page's answer names the serial it answers
+        #: bumped by every decision and undo (the board pictures are cached by it)
         self.serial = 0
         #: the side holding the hot-seat device (``None``: the screen is hidden)
         self.hot_side: str | None = None
+        #: a side split among players (player -> unit patterns), given to every rebuilt game
+        self.split = {s: {p: tuple(u) for p, u in ps.items()} for s, ps in (split or {}).items()}
+        #: decision number -> the player who made it (sides with several players)
+        self.owners: dict[int, str] = dict(owners or {})
+        #: per seat token: the decision it was last shown, and its own count of decisions shown
+        #: (a page's answer names it; counted per seat, so no seat learns how many decisions the
+        #: others made, CORE-63)
         self._shown: dict[str, _Shown] = {}
+        self._serials: dict[str, int] = {}
+        #: answers given ahead to simultaneous decisions, by ``id`` of the decision: played in
+        #: the engine's order when each comes up (docs/decisions.md CORE-82)
+        self._ahead: dict[int, tuple[Decision, Any, str]] = {}
         #: per decision count, what each side knew then (:meth:`_knowledge`)
         self._known: dict[int, dict[str, str]] = {}
         self._svg: dict[tuple[str | None, int], str] = {}
@@ -106,16 +119,31 @@ class Table:
     @classmethod
     def new(cls, scenario: Any, *, seed: int, options: tuple[str, ...] = (),
             players: Mapping[str, str], save_path: Path, hotseat: bool = False,
-            umpire: bool = False, umpire_view: UmpireView | None = None) -> Table:
-        """A new game of ``scenario`` (a loaded :class:`Scenario`), its seats, saved at once."""
+            umpire: bool = False, umpire_view: UmpireView | None = None,
+            split: Split | None = None) -> Table:
+        """A new game of ``scenario`` (a loaded :class:`Scenario`), its seats, saved at once.
+        ``split``: side -> player -> unit ids or patterns, a seat for each player (CORE-81)."""
         from hexwar.core.engine.game import Game
+        from hexwar.core.engine.umpire import seating
+        from hexwar.core.web.players import scenario_split
 
-        game = Game(scenario, seed=seed, options=options)
+        # the scenario's players (a unit's state 'player'), overridden side by side by --player
+        humans = [s for s in scenario.side_names() if players.get(s) == "human"]
+        given = split
+        split = {**({} if hotseat else scenario_split(scenario, humans)), **(given or {})}
+        game = Game(scenario, seed=seed, options=options, extra_plugins=extra_plugins(split))
         words = _players(game, players)
+        if given and hotseat:
+            raise SeatError("several players on a side sit at seats of their own, not hot-seat")
+        for side in split or {}:
+            if words.get(side) != "human":
+                raise SeatError(f"--player: {side} is played by the computer; only a side of "
+                                "people is split among players")
         controllers = _ai_controllers(game, words)
-        seats = make_seats(game.state.sides, words, hotseat=hotseat, umpire=umpire)
+        seats = make_seats(game.state.sides, words, hotseat=hotseat, umpire=umpire,
+                           split=seating(game))
         table = cls(game, players=words, seats=seats, save_path=save_path,
-                    controllers=controllers, umpire_view=umpire_view)
+                    controllers=controllers, umpire_view=umpire_view, split=seating(game))
         write_seats(save_path, seats)
         table.play_ai()
         table.save()
@@ -129,20 +157,23 @@ class Table:
         recorded state hashes), with the seats kept beside it (new seats when there are none)."""
         saved = load_save(save_path)
         words_given = dict(players or saved.players)
+        kept = read_seats(save_path, None)
+        split = _split_of(kept or [])
         built: dict[str, Any] = {}
 
         def controllers_of(game: Game) -> dict[str, Controller]:
             built["words"] = _players(game, words_given)
             built["controllers"] = _ai_controllers(game, built["words"])
-            return dict(built["controllers"])
+            return {**built["controllers"], **_owner_recorders(game, built)}
 
-        game = _rebuild(saved, controllers_of, verify=True)
+        game = _rebuild(saved, controllers_of, verify=True, split=split)
         seats = read_seats(save_path, game.state.sides)
         if seats is None:
             seats = make_seats(game.state.sides, built["words"], hotseat=hotseat, umpire=umpire)
             write_seats(save_path, seats)
         table = cls(game, players=built["words"], seats=seats, save_path=save_path,
-                    controllers=built["controllers"], umpire_view=umpire_view)
+                    controllers=built["controllers"], umpire_view=umpire_view, split=split,
+                    owners=built.get("owners"))
         table.play_ai()
         table.save()
         return table
@@ -193,16 +224,21 @@ class Table:
         if seat.role == "umpire":
             return self.umpire_view(self.game)
         side = self.side_of(seat)
-        return None if side is None else self.game.view(side)
+        if side is None:
+            return None
+        if seat.player and self.game.umpire is not None:
+            # MBT 24.2 and the like: a player sees what his own units sighted (CORE-81)
+            shown = self.game.umpire.player_units(side, seat.player)
+            if shown is not None:
+                return PlayerView(self.game, side, seat.player, shown, self.owners)
+        return self.game.view(side)
 
     def _knowledge(self, side: str) -> str:
         """A digest of everything ``side`` can tell about the game: its units, its log, its
         system state and its pending decision. Undo is allowed while the other sides' digests
         are those before the decision."""
         view = self.game.view(side)
-        pending = self.game.pending
-        mine = pending.summary() | {"prompt": pending.prompt} if pending is not None \
-            and pending.side == side else None
+        mine = [d.summary() | {"prompt": d.prompt} for d in self.game.waiting if d.side == side]
         blob = json.dumps([view.units, len(view.events()), view.system_state, mine],
                           sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()
@@ -214,11 +250,24 @@ class Table:
         known = {s: self._knowledge(s) for s in self.game.state.sides}
         self._known = {k: v for k, v in self._known.items() if k == n - 1} | {n: known}
 
+    def _mine(self, seat: Seat, d: Decision) -> bool:
+        """Whether ``d`` is the seat's to answer (its side's, its player's: CORE-81)."""
+        if seat.role == "umpire":
+            return d.side == UMPIRE_SIDE
+        side = self.side_of(seat)
+        if side is None or d.side != side or self.players.get(side) != "human":
+            return False
+        return not seat.player or owner(self.game, d) == seat.player
+
     def can_undo(self, seat: Seat) -> bool:
-        """Whether the seat may take back the game's last decision: it was its own, and no other
-        side could tell it was made."""
+        """Whether the seat may take back an answer: one given ahead and not yet played, or the
+        game's last decision when it was its own and no other side could tell it was made."""
+        if any(token == seat.token for _d, _c, token in self._ahead.values()):
+            return True
         decisions = self.game.decisions
         if not decisions or seat.role == "umpire" or decisions[-1]["side"] not in seat.sides:
+            return False
+        if seat.player and self.owners.get(len(decisions)) != seat.player:
             return False
         before, after = self._known.get(len(decisions) - 1), self._known.get(len(decisions))
         if before is None or after is None:
@@ -228,13 +277,24 @@ class Table:
 
     # -- acting --------------------------------------------------------------------------------
     def pending_for(self, seat: Seat) -> Decision | None:
-        d = self.game.pending
-        if seat.role == "umpire":
-            return d if d is not None and d.side == UMPIRE_SIDE else None
-        side = self.side_of(seat)
-        if d is None or side is None or d.side != side or self.players.get(side) != "human":
-            return None
-        return d
+        """The decision the seat answers now: the game's pending one when it is the seat's, or,
+        among simultaneous decisions, the seat's first one not yet answered (a hot-seat device
+        answers in the engine's order: one screen, one side at a time)."""
+        waiting = self.game.waiting
+        if seat.role == "hotseat":
+            waiting = waiting[:1]
+        for d in waiting:
+            if id(d) not in self._ahead and self._mine(seat, d):
+                return d
+        return None
+
+    def serial_of(self, seat: Seat) -> int:
+        """The seat's number of the decision it is shown (counted per seat, CORE-63)."""
+        d = self.pending_for(seat)
+        shown = self._shown.get(seat.token)
+        if d is not None and (shown is None or shown.decision is not d):
+            self.presentation(seat)
+        return self._serials.get(seat.token, 0)
 
     def presentation(self, seat: Seat) -> dict[str, Any] | None:
         """The seat's pending decision as a form (``hexwar_present_decision``), kept to read
@@ -243,8 +303,8 @@ class Table:
         view = self.view(seat)
         if d is None or view is None:
             return None
-        shown = self._shown.get(d.side)
-        if shown is not None and shown.serial == self.serial:
+        shown = self._shown.get(seat.token)
+        if shown is not None and shown.decision is d:
             return shown.presentation
         try:
             presentation = finish(view, d, self.game.hooks.present_decision(view, d))
@@ -253,29 +313,36 @@ class Table:
             presentation["notes"] = [*presentation["notes"],
                                      "(the system's form for this decision failed; showing the "
                                      "plain list)"]
-        self._shown[d.side] = _Shown(self.serial, d.side, presentation)
+        if d.kind == "umpire.reveal" and seat.role == "umpire":
+            presentation["message"] = _message_form(self.game, d)
+        serial = self._serials.get(seat.token, 0) + 1
+        self._serials[seat.token] = serial
+        self._shown[seat.token] = _Shown(d, serial, presentation)
         return presentation
 
     def answer(self, seat: Seat, serial: int, *, index: int | None = None,
                value: Any = None, has_value: bool = False, ai: bool = True) -> None:
         """Answer the seat's pending decision with the choice of that index in its form, or with
         a composed value (a widget's answer). The rules check it; an illegal one raises
-        :class:`RulesError` and changes nothing."""
+        :class:`RulesError` and changes nothing. An answer to a simultaneous decision that the
+        engine has not reached yet is kept and played when it comes up (CORE-82)."""
         d = self.pending_for(seat)
         if d is None:
             raise SeatError("it is not this seat's decision now")
-        if serial != self.serial:
-            raise SeatError("that decision has already been answered or taken back; "
-                            "the page now shows the current one")
         presentation = self.presentation(seat)
         assert presentation is not None
+        if serial != self._serials.get(seat.token, 0):
+            raise SeatError("that decision has already been answered or taken back; "
+                            "the page now shows the current one")
         if index is not None:
             choices = presentation["choices"]
             if not 0 <= index < len(choices):
                 raise SeatError(f"no choice number {index} (the form has {len(choices)})")
             choice = choices[index]["choice"]
         elif has_value:
-            if presentation["widget"] == "choose":
+            typed = presentation.get("message") is not None and isinstance(value, Mapping) \
+                and "message" in value
+            if presentation["widget"] == "choose" and not typed:
                 raise SeatError("this decision is answered by picking one of its choices")
             choice = value
             if presentation["widget"] == "text" and isinstance(value, str):
@@ -286,21 +353,46 @@ class Table:
         else:
             raise SeatError("an answer needs a choice's index or a value")
         d.check(choice)
+        # the seat's page sees a new serial even when it has nothing more to answer now
+        self._serials[seat.token] = serial + 1
+        self._shown.pop(seat.token, None)
+        if d is not self.game.pending:
+            self._ahead[id(d)] = (d, choice, seat.token)
+            return
         self._known = {}
         self._remember()
         self._play(choice)
         self._remember()
+        self._play_ahead()
         if ai:
             self.play_ai()
         self.save()
 
     def _play(self, choice: Any) -> None:
+        d = self.game.pending
+        mine = owner(self.game, d) if d is not None and self.split else None
+        n = len(self.game.decisions) + 1
         self.game.answer(choice)
+        if mine is not None:
+            self.owners[n] = mine
         self.serial += 1
 
-    def play_ai(self, *, limit: int = 100_000) -> int:
-        """Let the AI sides answer until a human's decision is pending or the game is over."""
+    def _play_ahead(self) -> int:
+        """Play the answers given ahead while the pending decision has one."""
         played = 0
+        while (d := self.game.pending) is not None and id(d) in self._ahead \
+                and self.game.failure is None:
+            _d, choice, _token = self._ahead.pop(id(d))
+            self._play(choice)
+            played += 1
+        if self.game.pending is None or not self.game.waiting:
+            self._ahead.clear()
+        return played
+
+    def play_ai(self, *, limit: int = 100_000) -> int:
+        """Let the AI sides answer (and the answers given ahead be played) until a human's
+        decision is pending or the game is over."""
+        played = self._play_ahead()
         while (d := self.game.pending) is not None and (
                 d.side in self.controllers
                 or (d.side == UMPIRE_SIDE and self.umpire_controller is not None)):
@@ -312,7 +404,7 @@ class Table:
             else:
                 choice = self.controllers[d.side].choose(d, self.game.view(d.side))
             self._play(choice)
-            played += 1
+            played += 1 + self._play_ahead()
             if played >= limit:
                 break
         return played
@@ -325,11 +417,21 @@ class Table:
         return played
 
     def undo(self, seat: Seat) -> None:
-        """Take back the seat's own last decision (replay minus one), while no other side could
-        tell it was made."""
+        """Take back the seat's own last answer: one given ahead (not yet played), else the
+        game's last decision (replay minus one) while no other side could tell it was made."""
         if not self.can_undo(seat):
             raise SeatError("nothing to undo: the last decision is not this seat's, or the other "
                             "side has already seen its effect")
+        ahead = [k for k, (_d, _c, token) in self._ahead.items() if token == seat.token]
+        if ahead:
+            del self._ahead[ahead[-1]]
+            return
+        # the other seats' answers given ahead survive the undo: the same decisions, by their
+        # place in the game's order, are asked again after it (CORE-82)
+        waiting = self.game.waiting
+        base = len(self.game.decisions)
+        later = {base + i: (d.side, d.kind, choice, token) for i, d in enumerate(waiting)
+                 if id(d) in self._ahead for _d, choice, token in [self._ahead[id(d)]]}
         kept = self.game.decisions[:-1]
         saved = SavedGame(dict(self.game.log.events[0]), [dict(d) for d in kept],
                           dict(self.players), str(self.save_path))
@@ -339,10 +441,16 @@ class Table:
             built["controllers"] = _ai_controllers(game, self.players)
             return dict(built["controllers"])
 
-        self.game = _rebuild(saved, controllers_of, verify=False)
+        self.game = _rebuild(saved, controllers_of, verify=False, split=self.split)
         self.controllers = built["controllers"]
+        self.owners.pop(len(kept) + 1, None)
         self.serial += 1
         self._known = {}
+        self._ahead.clear()
+        for i, d in enumerate(self.game.waiting):
+            again = later.get(len(kept) + i)
+            if again is not None and again[:2] == (d.side, d.kind):
+                self._ahead[id(d)] = (d, again[2], again[3])
         self._svg.clear()
         self.save()
 
@@ -367,7 +475,7 @@ class Table:
 
         view = self.view(seat)
         side = None if view is None else view.side
-        key = (side if seat.role != "umpire" else "\0umpire", self.serial)
+        key = (f"{side}/{seat.player}" if seat.role != "umpire" else "\0umpire", self.serial)
         cached = self._svg.get(key)
         if cached is not None:
             return cached
@@ -433,13 +541,14 @@ class Table:
         handover = self.handover_to(seat)
         if handover is not None:
             self.hot_side = None
-            return {"type": "handover", "to": handover, "serial": self.serial}
+            return {"type": "handover", "to": handover, "serial": self.serial_of(seat)}
         game = self.game
         view = self.view(seat)
         assert view is not None
         lines = self.log_lines(view)
         pending = game.pending
         presentation = self.presentation(seat)
+        mine = self.pending_for(seat)
         phase_rule = next((p.rule for p in game.sequence if p.name == game.state.phase), "")
         status: dict[str, Any] = {
             "turn": game.state.turn, "turns": game.scenario.turns,
@@ -448,9 +557,12 @@ class Table:
             "result": game.result.as_dict() if game.result is not None and game.over else None,
             "failure": str(game.failure) if game.failure is not None else None,
             "waiting_for": pending.side if pending is not None else None,
-            "step": pending.rule if presentation is not None and pending is not None else "",
+            "step": mine.rule if presentation is not None and mine is not None else "",
+            # answers this seat gave ahead, waiting for the others' (CORE-82)
+            "ahead": sum(token == seat.token for _d, _c, token in self._ahead.values()),
         }
-        return {"type": "state", "serial": self.serial, "side": view.side,
+        return {"type": "state", "serial": self.serial_of(seat), "side": view.side,
+                "player": seat.player or None,
                 "status": status, "svg": self.board_svg(seat), "units": self._units(view),
                 "log_from": min(log_from, len(lines)), "log": lines[log_from:],
                 "log_total": len(lines),
@@ -481,10 +593,57 @@ def _ai_controllers(game: Game, words: Mapping[str, str]) -> dict[str, Controlle
 
 
 def _rebuild(saved: SavedGame, controllers: Callable[[Game], Mapping[str, Controller]], *,
-             verify: bool) -> Game:
+             verify: bool, split: Split | None = None) -> Game:
     from hexwar.core.engine.replay import rebuild
 
     try:
-        return rebuild(saved, verify=verify, controllers=controllers)
+        return rebuild(saved, verify=verify, controllers=controllers,
+                       extra_plugins=extra_plugins(split))
     except RulesError as exc:
         raise HexwarError(f"{saved.path}: the saved decisions do not replay: {exc}") from exc
+
+
+def _split_of(seats: list[Seat]) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The players of each split side, as the seats file keeps them (their unit ids)."""
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for seat in seats:
+        if seat.player:
+            out.setdefault(seat.sides[0], {})[seat.player] = seat.units
+    return out
+
+
+class _OwnerRecorder:
+    """Asked every replayed decision of a split side (``rebuild``'s shadow controllers): notes
+    which player made it, so each player's log keeps only his own (CORE-81)."""
+
+    def __init__(self, game: Game, owners: dict[int, str]) -> None:
+        self.game, self.owners = game, owners
+
+    def choose(self, decision: Decision, view: SideView) -> Any:
+        mine = owner(self.game, decision)
+        if mine is not None:
+            self.owners[len(self.game.decisions) + 1] = mine
+        return None
+
+
+def _owner_recorders(game: Game, built: dict[str, Any]) -> dict[str, Controller]:
+    from hexwar.core.engine.umpire import seating
+
+    owners: dict[int, str] = built.setdefault("owners", {})
+    return {side: cast("Controller", _OwnerRecorder(game, owners)) for side in seating(game)
+            if side not in built["controllers"]}
+
+
+def _message_form(game: Game, decision: Decision) -> dict[str, Any]:
+    """The umpire's typed message (docs/decisions.md CORE-83): to whom it may go (each side the
+    reveal is for and each player of a split side) and how long it may be."""
+    from hexwar.core.engine.umpire import MAX_MESSAGE, seating
+
+    sides = [str(s) for s in decision.context.get("sides", game.state.sides)]
+    to: list[dict[str, str]] = []
+    for side in sides:
+        to.append({"side": side, "label": f"{side} (every player)"
+                   if seating(game).get(side) else side})
+        to.extend({"side": side, "player": p, "label": f"{side}: {p}"}
+                  for p in seating(game).get(side, {}))
+    return {"to": to, "max": MAX_MESSAGE}

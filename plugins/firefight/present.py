@@ -80,9 +80,35 @@ def _step(view: SideView, d: Decision) -> Form:
         else:
             choices.append({"choice": o, "label": words(o)})
     where = d.context.get("hex")
-    return {"widget": "choose", "choices": choices,
-            "notes": [f"{u.id} ({_short(u.type)}) at {where}, {left:g} MP left: click the next "
-                      f"hex (Firefight 7.0, 7.24)."]}
+    form: Form = {"widget": "choose", "choices": choices,
+                  "notes": [f"{u.id} ({_short(u.type)}) at {where}, {left:g} MP left: click the "
+                            f"next hex, or a farther highlighted one to go there hex by hex "
+                            f"(Firefight 7.0, 7.24)."]}
+    if u.hex is not None:
+        form["reach"] = _reach(view, game, u, left, choices)
+    return form
+
+
+def _reach(view: SideView, game: Game, u: Any, left: float,
+           choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Firefight 7.0: the hexes ``u`` could reach with the MP it has left, each with its least
+    cost by the Terrain Effects Chart and the route (docs/decisions.md CORE-84). Only what the
+    side knows: the map's terrain and hexsides, no hidden costs (a move cost hook, mines), and
+    no hex holding an enemy unit it sees; each step is still the rules' to allow."""
+    from hexwar.core.web.present import reach
+    from hexwar.plugins.firefight.movement import step_cost
+
+    board = game.board
+    blocked = {board.label(view.unit(k).hex) for k, v in view.units.items()  # type: ignore[arg-type]
+               if v.get("side") not in (None, u.side) and v.get("hex") is not None}
+    first = {c["hex"]: i for i, c in enumerate(choices) if "hex" in c}
+
+    def steps(h: Any) -> list[tuple[Any, float]]:
+        return [(n, step_cost(None, board, u, h, n)) for n in board.neighbors(h)
+                if board.label(n) not in blocked]
+
+    return reach(u.hex, left, steps, lambda h: h, board.label,
+                 lambda h: first.get(board.label(h)))
 
 
 def _fire(view: SideView, d: Decision) -> Form:

@@ -69,8 +69,68 @@ def present_decision(view: SideView, decision: Decision) -> Form | None:
         if len(groups - {None}) <= 1:  # one soldier acting: no first step
             for c in choices:
                 c.pop("group", None)
+    form_reach: list[dict[str, Any]] = []
+    if decision.kind == "action":
+        grouped = any("group" in c for c in choices)
+        for uid in sorted({str(o["unit"]) for o in decision.options or ()
+                           if isinstance(o, Mapping) and o.get("act") in ("enter", "turn")
+                           and isinstance(o.get("unit"), str)}):
+            for r in _reach(view, decision, uid, choices):
+                form_reach.append(r | ({"group": uid} if grouped else {}))
     notes = {"place": "Click a highlighted hex, then the facing and posture (Firepower 2.4).",
              "impulse": "Click the hex whose soldiers act in this Impulse (Firepower 6.1).",
              "action": "Pick the next Action; fire shows its hit number (Firepower 6.2, 7.0).",
              "board_side": "Pick the side of the mapboard to set up along (Firepower 2.2)."}
-    return {"widget": "choose", "choices": choices, "notes": [notes[decision.kind]]}
+    form: Form = {"widget": "choose", "choices": choices, "notes": [notes[decision.kind]]}
+    if form_reach:
+        form["reach"] = form_reach
+        form["notes"].append("A farther highlighted hex shows the MF to get there and the way "
+                             "(turns and moves); click it to go there Action by Action.")
+    return form
+
+
+def _reach(view: SideView, d: Decision, uid: str,
+           choices: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Firepower 6.2.1-6.2.2: the hexes soldier ``uid`` could reach with the MF he has left by
+    turning and entering the hex in front, each with its least MF by the BASIC GAME MF CHART
+    (a hill or depression hexside adds the crossing) and the way there (docs/decisions.md
+    CORE-84). Only what the side knows: no hex holding an opposing soldier it sees; a fence
+    or hedge in a hex ends the search there (crossing it is an Action of its own, 6.2.3)."""
+    from hexwar.core.web.present import reach
+    from hexwar.plugins.firepower.actions import mf_left
+    from hexwar.plugins.firepower.state import fp_map, phase_of, rules_card
+
+    game = game_of(view)  # the engine presenting the side its own decision
+    u = game.state.units[uid]
+    if u.hex is None:
+        return []
+    c, m = rules_card(game), fp_map(game)
+    posture = str(u.state.get("posture", "stand"))
+    try:
+        enter, turn, cross = (c.mf_cost(a, posture) for a in ("enter", "turn", "cross"))
+    except Exception:  # a posture that cannot move (no chart entry): nothing to preview
+        return []
+    blocked = {(int(v["hex"][0]), int(v["hex"][1])) for v in view.units.values()
+               if v.get("side") not in (None, u.side) and v.get("hex") is not None}
+    start = (u.hex, u.facing)
+    index: dict[Any, int] = {}
+    for i, ch in enumerate(choices):
+        o = ch["choice"]
+        if isinstance(o, Mapping) and o.get("unit") == uid:
+            if o.get("act") == "enter" and "hex" in ch:
+                index[(m.parse_label.get(str(ch["hex"]).upper()), u.facing)] = i
+            elif o.get("act") == "turn" and isinstance(o.get("to"), int):
+                index[(u.hex, int(o["to"]))] = i
+
+    def steps(state: Any) -> list[tuple[Any, float]]:
+        h, f = state
+        out: list[tuple[Any, float]] = [((h, g), float(turn)) for g in range(1, 7) if g != f]
+        if h != u.hex and (m.fence.get(h) or m.hedge.get(h)):
+            return out
+        dest = h.neighbor(f)
+        if dest in m.hexes and (dest.q, dest.r) not in blocked:
+            out.append(((dest, f), float(enter + (cross if m.contour_between(h, dest) else 0))))
+        return out
+
+    return reach(start, float(mf_left(game, phase_of(game), uid)), steps, lambda s: s[0],
+                 m.label, lambda s: index.get(s))

@@ -297,9 +297,15 @@ def _contact(ref: Any) -> str:
 def _instruction(view: SideView, d: Decision) -> Form:
     """MBT 24.3.2: one unit's instructions for the whole turn, carried out by the umpire."""
     choices: list[dict[str, Any]] = []
+    # one of several players on a side (MBT 24.2): only the contacts his own units sighted
+    # (docs/decisions.md MBTD-66); his side's list would tell him what the others sighted
+    own_contacts = set(view.units) if getattr(view, "player", None) else None
     for o in d.options or ():
         if not isinstance(o, Mapping) or "order" not in o:
             choices.append({"choice": o, "label": words(o)})
+            continue
+        if own_contacts is not None and isinstance(o.get("target"), str) \
+                and o["target"] not in own_contacts:
             continue
         order = str(o["order"])
         item: dict[str, Any] = {"choice": o}
@@ -360,7 +366,8 @@ def _reveal(view: SideView, d: Decision) -> Form:
         if o == "done":
             choices.append({"choice": o, "label": "done: tell the sides nothing more"})
         elif isinstance(o, Mapping) and "message" in o:
-            choices.append({"choice": o, "label": f"tell {o['side']}: {o['message']}"})
+            to = f"{o['side']} ({o['player']})" if o.get("player") else str(o["side"])
+            choices.append({"choice": o, "label": f"tell {to}: {o['message']}"})
         elif isinstance(o, Mapping) and "unit" in o:
             level = levels.get(str(o.get("level")), words(o.get("level")))
             item: dict[str, Any] = {"choice": o, "unit": str(o["unit"]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from hexwar.core.cli import _resolve_scenario_path
 from hexwar.core.engine.controllers import make_controller
@@ -25,7 +26,7 @@ def scenario(name: str, *, turns: int | None = None, options: tuple[str, ...] = 
 
 
 def table(tmp_path: Path, name: str, players: dict[str, str], *, turns: int | None = None,
-          options: tuple[str, ...] = (), seed: int = 3, **kwargs: bool) -> Table:
+          options: tuple[str, ...] = (), seed: int = 3, **kwargs: Any) -> Table:
     return Table.new(scenario(name, turns=turns, options=options), seed=seed, options=options,
                      players=players, save_path=tmp_path / "game.json", **kwargs)
 

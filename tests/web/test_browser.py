@@ -156,21 +156,31 @@ def test_two_seats_play_mbt_over_the_network(browser: Any, tmp_path: Path) -> No
     server = _Server(t)
     try:
         pages = {side: _page(browser, server.url(t, side)) for side in ("NATO", "Soviet")}
+        at_once = 0
         for _ in range(400):
             with t.lock:  # the server's thread applies the answers
                 d, turn = t.game.pending, t.game.state.turn
+                ahead = {s: t.pending_for(seat_of(t, s)) is not None and
+                         t.pending_for(seat_of(t, s)) is not d for s in pages}
             if d is None or turn >= 2:
                 break
-            page = pages[d.side]
+            # secret orders: both pages show their own form at once, the second side answers
+            # ahead of the first (CORE-82); otherwise only the side asked has a form
+            side = next((s for s, yes in ahead.items() if yes), d.side)
+            page = pages[side]
             page.wait_for_selector("#decision.mine .choices button", timeout=20000)
-            other = pages["Soviet" if d.side == "NATO" else "NATO"]
-            assert other.query_selector("#decision.mine") is None  # not its decision
+            other = pages["Soviet" if side == "NATO" else "NATO"]
+            if side != d.side:
+                other.wait_for_selector("#decision.mine .choices button", timeout=20000)
+                at_once += 1
+            else:
+                assert other.query_selector("#decision.mine") is None or ahead  # not its own
             if len(t.game.decisions) == 6:  # a reload picks the game up where it stands
                 page.reload()
                 page.wait_for_selector("#decision.mine .choices button", timeout=15000)
-                assert page.evaluate("() => S.lastSerial") == t.serial
+                assert page.evaluate("() => S.lastSerial") == t.serial_of(seat_of(t, side))
             _click_first_choice(page)
-        assert t.game.state.turn >= 2
+        assert t.game.state.turn >= 2 and at_once > 3
         orders = [r for r in t.game.log.events if r.get("type") == "order"]
         assert orders
         for side, page in pages.items():
@@ -267,7 +277,7 @@ def test_hovering_a_destination_previews_the_route(browser: Any, tmp_path: Path)
     t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "ai"})
     seat, picker = seat_of(t, "NATO"), Picker(t)
     while (d := t.game.pending) is not None and d.kind != "mbt.move_to":
-        t.answer(seat, t.serial, index=picker.index(seat))
+        t.answer(seat, t.serial_of(seat), index=picker.index(seat))
     form = t.presentation(seat)
     assert form is not None
     label, steps = max(form["paths"].items(), key=lambda kv: len(kv[1]))
@@ -288,5 +298,91 @@ def test_hovering_a_destination_previews_the_route(browser: Any, tmp_path: Path)
         assert "route:" in page.text_content("#tip")
         assert not page.errors, page.errors
         page.close()
+    finally:
+        server.stop()
+
+
+def test_a_firefight_move_previews_its_reach_and_goes_there(browser: Any, tmp_path: Path) -> None:
+    """Firefight 7.0 (CORE-84): a unit's farther reachable hexes are marked with their MP cost,
+    hovering one previews the route, clicking it moves the unit there step by step."""
+    from .helpers import Picker
+
+    t = table(tmp_path, "firefight:scenario-1", {"US": "human", "SU": "ai"})
+    seat, picker = seat_of(t, "US"), Picker(t)
+    for _ in range(500):
+        d = t.game.pending
+        form = t.presentation(seat) if d is not None and d.side == "US" else None
+        if d is not None and d.kind == "firefight.step" and form is not None and any(
+                len(r["route"]) >= 2 for r in form.get("reach", [])):
+            break
+        t.answer(seat, t.serial_of(seat), index=picker.index(seat))
+    else:
+        raise AssertionError("no Firefight move with a farther reach")
+    unit = str(d.context["unit"])
+    goal = max(form["reach"], key=lambda r: (len(r["route"]), r["hex"]))
+    server = _Server(t)
+    try:
+        page = _page(browser, server.url(t, "US"))
+        page.wait_for_selector("#decision.mine .choices button", timeout=15000)
+        page.click("#fit")
+        marked = page.evaluate("() => [...document.querySelectorAll('#board polygon.reach')]"
+                               ".map((p) => p.getAttribute('data-label'))")
+        assert goal["hex"] in marked
+        notes = page.evaluate("() => [...document.querySelectorAll('#hw-notes text.reachnote')]"
+                              ".map((t) => t.textContent)")
+        assert goal["cost"] in notes
+        poly = page.query_selector(f'#board polygon.hex[data-label="{goal["hex"]}"]')
+        box = poly.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#board polygon.route", timeout=5000)
+        route = page.evaluate("() => [...document.querySelectorAll('#board polygon.route')]"
+                              ".map((p) => p.getAttribute('data-label'))")
+        assert sorted(route) == sorted(h for h, _ in goal["route"])
+        assert "reach:" in page.text_content("#tip")
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function("() => S.goal === null", timeout=20000)
+        with t.lock:
+            where = t.game.state.units[unit].hex
+            assert where is not None and t.game.board.label(where) == goal["hex"]
+        assert not page.errors, page.errors
+        page.close()
+    finally:
+        server.stop()
+
+
+def test_the_umpire_types_a_message_to_one_player(browser: Any, tmp_path: Path) -> None:
+    """CORE-83: the umpire's page types a message to one NATO player; his page shows it, the
+    other NATO player's and the Soviet page do not (MBT 24.2, docs/decisions.md MBTD-66)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"},
+              options=("mbt.umpired",), umpire=True,
+              split={"NATO": {"anna": ("N1",), "ben": ("N2", "N3")}})
+    ump = seat_of(t, "umpire")
+    for _ in range(300):
+        if t.pending_for(ump) is not None and t.pending_for(ump).kind == "umpire.reveal":
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=0)
+    else:
+        raise AssertionError("the umpire was never asked to reveal")
+    server = _Server(t)
+    try:
+        pages = {n: _page(browser, server.url(t, n))
+                 for n in ("umpire", "NATO/anna", "NATO/ben", "Soviet")}
+        u = pages["umpire"]
+        u.wait_for_selector("#message-send", timeout=15000)
+        u.select_option("#message-to", label="NATO: ben")
+        u.fill("#message-text", "hold at the ridge")
+        u.click("#message-send")
+        pages["NATO/ben"].wait_for_function(
+            "() => S.log.some((l) => l.includes('hold at the ridge'))", timeout=15000)
+        u.wait_for_function("() => S.log.some((l) => l.includes('hold at the ridge'))",
+                            timeout=15000)
+        for name in ("NATO/anna", "Soviet"):
+            pages[name].evaluate("() => send({type: 'sync'})")
+            pages[name].wait_for_timeout(300)
+            assert "hold at the ridge" not in pages[name].content(), name
+        for name, page in pages.items():
+            assert not page.errors, (name, page.errors)
+            page.close()
     finally:
         server.stop()

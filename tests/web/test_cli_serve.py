@@ -62,3 +62,23 @@ def test_serve_an_umpired_mbt_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert set(_urls(result.output)) == {"NATO", "umpire"}
     assert '"mbt.umpired"' in save.read_text(encoding="utf-8")
+
+
+def test_serve_splits_a_side_among_players(tmp_path: Path) -> None:
+    """CORE-81: ``--player`` gives each player of a side a URL of his own, kept on resume."""
+    save = tmp_path / "p.json"
+    first = CliRunner().invoke(cli, ["serve", "mbt:basic-a", "--players", "human,human",
+                                     "--player", "NATO:anna=N1", "--player", "NATO:ben=N2,N3",
+                                     "--seed", "4", "--save", str(save)])
+    assert first.exit_code == 0, first.output
+    urls = _urls(first.output)
+    assert set(urls) == {"NATO/anna", "NATO/ben", "Soviet"}
+    again = CliRunner().invoke(cli, ["serve", str(save)])
+    assert again.exit_code == 0 and _urls(again.output) == urls
+    for args, message in ((["--player", "NATO:anna=N1"], "N2, N3 have none"),
+                          (["--player", "NATO=N1"], "SIDE:NAME=UNIT"),
+                          (["--player", "Soviet:ivan=S*"], "played by the computer")):
+        result = CliRunner().invoke(cli, ["serve", "mbt:basic-a", "--seed", "4", *args,
+                                          "--save", str(tmp_path / "x.json")])
+        assert result.exit_code == 2 and message in result.output, result.output
+        assert "Traceback" not in result.output

@@ -67,19 +67,25 @@ def _play(t: Table) -> dict[str, list[tuple[str, set[str]]]]:
         # b's connection was not there when a's first state went out: bring a up to date
         a.send_json({"type": "sync"})
         take(sides[0], a)
+        ahead = 0
         for _ in range(5000):
             d = t.game.pending
             if d is None:
                 break
-            side = d.side
+            asked = [s for s in sides if latest[s]["decision"] is not None]
+            assert d.side in asked, f"{d.side} is asked but shown no form"
+            for s in asked:  # each seat is shown its own decision only
+                mine = t.pending_for(seats[s])
+                assert mine is not None and mine.side == s
+            # a side asked besides the pending one answers first: ahead (CORE-82)
+            side = next((s for s in asked if s != d.side), d.side)
+            ahead += side != d.side
             message = latest[side]
-            assert message["decision"] is not None, f"{side} is asked but shown no form"
-            other = next(s for s in sides if s != side)
-            assert latest[other]["decision"] is None, f"{other} shown {side}'s decision"
             sockets[side].send_json({"type": "choose", "serial": message["serial"],
                                      "index": picker.index(seats[side])})
             for s, ws in sockets.items():
                 take(s, ws)
+        assert ahead, "no simultaneous decision was answered ahead"
         assert t.game.over, "the game did not end"
     return received
 

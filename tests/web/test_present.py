@@ -218,3 +218,80 @@ def test_mbt_moves_preview_the_route_with_its_cost() -> None:
                 taken.append([x for i, x in enumerate(labels) if i == 0 or labels[i - 1] != x])
         shown = [h for h, _ in steps]
         assert shown in taken or shown in [t[1:] for t in taken], (label, shown, taken)
+
+
+def _first_form(name: str, kind: str, *, seed: int = 3, limit: int = 600,
+                want: object = None) -> tuple[Game, object, dict[str, object]]:
+    game = Game(scenario(name), seed=seed)
+    offered = game.hooks.controllers()
+    ais = {s: make_controller("ai", s, seed, offered) for s in game.state.sides}
+    for _ in range(limit):
+        d = game.pending
+        assert d is not None
+        if d.kind == kind:
+            view = game.view(d.side)
+            form = finish(view, d, game.hooks.present_decision(view, d))
+            if want is None or want(form):  # type: ignore[operator]
+                return game, d, form
+        game.answer(ais[d.side].choose(d, game.view(d.side)))
+    raise AssertionError(f"no {kind} form")
+
+
+def test_firefight_moves_show_their_reach_with_the_least_cost_route() -> None:
+    """Firefight 7.0 (CORE-84): every hex in reach costs at most the MP left, its cost is the
+    sum of the Terrain Effects Chart steps along its route, each route step is adjacent to the
+    last, the first is a step of the form, and no hex holds an enemy unit the side sees."""
+    from hexwar.plugins.firefight.movement import step_cost
+
+    game, d, form = _first_form("firefight:scenario-1", "firefight.step",
+                                want=lambda f: any(len(r["route"]) > 2 for r in f["reach"]))
+    u = game.state.units[d.context["unit"]]  # type: ignore[attr-defined]
+    left = float(u.state["mp"])
+    view = game.view(u.side)
+    enemy = {tuple(v["hex"]) for v in view.units.values() if v.get("side") != u.side
+             and v.get("hex") is not None}
+    board = game.board
+    reach = form["reach"]
+    assert isinstance(reach, list) and reach
+    for r in reach:
+        here, spent = u.hex, 0.0
+        assert here is not None
+        for label, cost in r["route"]:
+            h = board.parse(label)
+            assert h in board.neighbors(here) and (h.q, h.r) not in enemy
+            spent += step_cost(None, board, u, here, h)
+            assert cost == f"{spent:g}"
+            here = h
+        assert r["cost"] == f"{spent:g}" and spent <= left
+        choice = form["choices"][r["first"]]  # type: ignore[index]
+        assert choice["hex"] == r["route"][0][0]
+    # a cheaper way to the same hex would be a broken search: every neighbour pair agrees
+    costs = {r["hex"]: float(r["cost"]) for r in reach}
+    for r in reach:
+        h = board.parse(r["hex"])
+        for n in board.neighbors(h):
+            if board.label(n) in costs:
+                assert costs[r["hex"]] <= costs[board.label(n)] + step_cost(None, board, u, n, h) + 1e-9
+
+
+def test_firepower_actions_show_each_soldiers_reach() -> None:
+    """Firepower 6.2.1-6.2.2 (CORE-84): a soldier reaches a hex by turns and moves into the hex
+    in front; the route's MF add up the chart's costs and never pass the MF he has left."""
+    from hexwar.plugins.firepower.actions import mf_left
+    from hexwar.plugins.firepower.state import phase_of, rules_card
+
+    game, _d, form = _first_form("firepower:basic", "action",
+                                want=lambda f: bool(f.get("reach")))
+    reach = form["reach"]
+    assert isinstance(reach, list)
+    card = rules_card(game)
+    for r in reach:
+        uid = r.get("group") or next(c["choice"]["unit"] for c in form["choices"]  # type: ignore[index]
+                                     if isinstance(c["choice"], dict) and "unit" in c["choice"])
+        u = game.state.units[uid]
+        posture = str(u.state.get("posture", "stand"))
+        assert float(r["cost"]) <= mf_left(game, phase_of(game), uid)
+        assert float(r["cost"]) >= len(r["route"]) * card.mf_cost("enter", posture)
+        first = form["choices"][r["first"]]["choice"]  # type: ignore[index]
+        assert first["unit"] == uid and first["act"] in ("enter", "turn")
+        assert [float(c) for _h, c in r["route"]] == sorted(float(c) for _h, c in r["route"])

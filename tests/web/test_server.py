@@ -141,17 +141,17 @@ def test_undo_takes_back_a_secret_order_the_other_side_has_not_seen(tmp_path: Pa
     nato = seat_of(t, "NATO")
     # play until NATO writes its first order of turn 1 (MBT 6.2)
     while (d := t.game.pending) is not None and d.kind != "mbt.order":
-        t.answer(nato, t.serial, index=0)
+        t.answer(nato, t.serial_of(nato), index=0)
     assert t.pending_for(nato) is not None
     n = len(t.game.decisions)
-    t.answer(nato, t.serial, index=0)
+    t.answer(nato, t.serial_of(nato), index=0)
     assert t.game.pending is not None and t.game.pending.side == "NATO"  # more orders to write
     assert t.can_undo(nato)
     t.undo(nato)
     assert len(t.game.decisions) == n and t.game.pending.kind == "mbt.order"
     # once the other side has answered after it, NATO's decision cannot be taken back
     while t.game.pending is not None and t.game.decisions[-1]["side"] == "NATO":
-        t.answer(nato, t.serial, index=0)
+        t.answer(nato, t.serial_of(nato), index=0)
     assert t.game.decisions[-1]["side"] == "Soviet"
     assert not t.can_undo(nato)
     with pytest.raises(SeatError, match="nothing to undo"):
@@ -167,7 +167,7 @@ def test_hot_seat_hides_the_screen_between_sides(tmp_path: Path) -> None:
     with TestClient(create_app(t)) as client, client.websocket_connect(f"/ws/{seat.token}") as ws:
         ws.receive_json()  # hello
         screen = ws.receive_json()
-        assert screen == {"type": "handover", "to": first.side, "serial": t.serial}
+        assert screen == {"type": "handover", "to": first.side, "serial": t.serial_of(seat)}
         wrong = next(s for s in t.game.state.sides if s != first.side)
         ws.send_json({"type": "ready", "side": wrong})
         assert "goes to" in _error(ws)
@@ -196,7 +196,7 @@ def test_the_game_survives_a_server_restart(tmp_path: Path) -> None:
     t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "ai"})
     nato = seat_of(t, "NATO")
     for _ in range(5):
-        t.answer(nato, t.serial, index=0)
+        t.answer(nato, t.serial_of(nato), index=0)
     digest, decisions = t.game.state.digest(), len(t.game.decisions)
     again = Table.resume(t.save_path)  # a new server process reads the save and the seats
     assert again.game.state.digest() == digest and len(again.game.decisions) == decisions
@@ -246,17 +246,17 @@ def test_composed_answers_are_played(tmp_path: Path) -> None:
         assert form is not None
         if form["widget"] == "hexes" and d.kind == "firefight.place_dummies":
             own = next(u for u in t.game.state.units_of(d.side) if u.hex is not None)
-            t.answer(seat, t.serial, value=[t.game.board.label(own.hex)], has_value=True)
+            t.answer(seat, t.serial_of(seat), value=[t.game.board.label(own.hex)], has_value=True)
             assert any(u.state.get("dummy") and u.side == d.side
                        for u in t.game.state.units.values())
         elif form["widget"] == "placement":
             unit = form["placement"]["units"][0]
             spot = next(z for z in form["placement"]["zone"] if z != unit["hex"])
-            t.answer(seat, t.serial, value={unit["id"]: spot}, has_value=True)
+            t.answer(seat, t.serial_of(seat), value={unit["id"]: spot}, has_value=True)
             assert t.game.board.label(t.game.state.units[unit["id"]].hex) == spot
             return
         else:
-            t.answer(seat, t.serial, index=0)
+            t.answer(seat, t.serial_of(seat), index=0)
     raise AssertionError("no deployment was asked")
 
 
@@ -273,12 +273,13 @@ def test_the_umpire_seat_answers_the_umpires_decisions(tmp_path: Path,
                      prompt="Reveal a unit to NATO?")
     answered: list[object] = []
     monkeypatch.setattr(Game, "pending", property(lambda self: asked))
+    monkeypatch.setattr(Game, "waiting", property(lambda self: [asked]))
     monkeypatch.setattr(Game, "answer", lambda self, choice: answered.append(choice))
     umpire, nato = seat_of(t, "umpire"), seat_of(t, "NATO")
     assert t.message(nato)["decision"] is None
     form = t.message(umpire)["decision"]
     assert form is not None and [c["label"] for c in form["choices"]] == ["nothing", "S1"]
     with pytest.raises(SeatError):
-        t.answer(nato, t.serial, index=1)
-    t.answer(umpire, t.serial, index=1)
+        t.answer(nato, t.serial_of(nato), index=1)
+    t.answer(umpire, t.serial_of(umpire), index=1)
     assert answered == ["S1"]

@@ -90,18 +90,22 @@ def _play(t: Table) -> tuple[dict[str, list[str]], set[str]]:
         for name in names[:2]:  # the later connections were not there yet: bring these up to date
             sockets[name].send_json({"type": "sync"})
             take(name, sockets[name])
+        ahead = 0
         for _ in range(3000):
             d = t.game.pending
             if d is None:
                 break
-            name = d.side
+            asked = [n for n in names if latest[n]["decision"] is not None]
+            assert d.side in asked, f"{d.side} is asked but shown no form"
+            for n in asked:  # each seat is shown its own decision only
+                mine = t.pending_for(seats[n])
+                assert mine is not None and mine.side == n
+            # a seat asked besides the pending one answers first: ahead (CORE-82)
+            name = next((n for n in asked if n != d.side), d.side)
+            ahead += name != d.side
             message = latest[name]
-            assert message["decision"] is not None, f"{name} is asked but shown no form"
-            for other in names:
-                if other != name:
-                    assert latest[other]["decision"] is None, f"{other} shown {name}'s decision"
             if name == UMPIRE:
-                umpire_kinds.add(d.kind)
+                umpire_kinds.add(t.pending_for(seats[name]).kind)  # type: ignore[union-attr]
                 form = message["decision"]
                 for c in form["choices"]:
                     assert c["label"] and not JSONISH.search(c["label"]), (d.kind, c["label"])
@@ -109,6 +113,7 @@ def _play(t: Table) -> tuple[dict[str, list[str]], set[str]]:
                                      "index": players.index(seats[name])})
             for n, ws in sockets.items():
                 take(n, ws)
+        assert ahead, "no simultaneous decision was answered ahead"
         assert t.game.over, "the game did not end"
     return received, umpire_kinds
 
@@ -185,5 +190,5 @@ def test_umpired_instructions_have_readable_forms(tmp_path: Path) -> None:
                     assert c["label"].endswith(f"contact in {o['target'][1:]}")
                 if o.get("order") == "OW":
                     assert c["label"].startswith("Overwatch: fire")
-        t.answer(seat, t.serial, index=players.index(seat))
+        t.answer(seat, t.serial_of(seat), index=players.index(seat))
     assert forms == 3

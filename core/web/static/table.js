@@ -16,6 +16,7 @@ const el = (tag, cls, text) => {
 const S = {
   ws: null, hello: null, state: null, log: [], view: null, full: null,
   group: null, picked: [], placing: null, placement: {}, retry: 500, lastSerial: -1,
+  goal: null,
 };
 
 // -- connection -------------------------------------------------------------------------------
@@ -92,6 +93,7 @@ function showState(msg) {
   showUnits(msg);
   showLog(before);
   if (fresh) { S.group = null; S.picked = []; S.placing = null; S.placement = {}; }
+  if (S.goal && (fresh || !msg.decision)) followGoal();
   showDecision();
   $("undo").disabled = !msg.can_undo;
 }
@@ -109,7 +111,8 @@ function showStatus(msg) {
   else if (st.over) {
     const r = st.result || {};
     who = `game over: ${r.winner ? r.winner + " wins" : "nobody wins"} (${r.level || "draw"})`;
-  } else if (msg.decision) who = "your decision";
+  } else if (msg.decision) who = st.ahead ? `your decision (${st.ahead} given ahead)` : "your decision";
+  else if (st.ahead) who = `your ${st.ahead} secret answer(s) are in: waiting for the others'`;
   else if (st.waiting_for) {
     const kind = st.waiting_for === "umpire" ? "the umpire" :
       S.hello && S.hello.players[st.waiting_for] === "computer" ? "the computer" : "the player";
@@ -248,6 +251,11 @@ function showDecision() {
     list.append(pickButton(c, i));
     mark(c, false);
   });
+  for (const r of reachShown(d)) {  // farther hexes a move can reach, with their cost
+    const p = polygon(r.hex);
+    if (p && !p.classList.contains("cand")) { p.classList.add("reach"); addNote(r.hex, r.cost, "reachnote"); }
+  }
+  if (d.message) composeMessage(box, d.message);
   if (d.widget === "hexes") composeHexes(box, d);
   else if (d.widget === "units") composeUnits(box, d);
   else if (d.widget === "placement") composePlacement(box, d);
@@ -283,8 +291,8 @@ function counter(id) {
 
 function clearMarks() {
   showRoute(null);
-  document.querySelectorAll("#board .cand, #board .picked, #board .selected")
-    .forEach((e) => e.classList.remove("cand", "picked", "selected"));
+  document.querySelectorAll("#board .cand, #board .picked, #board .selected, #board .reach")
+    .forEach((e) => e.classList.remove("cand", "picked", "selected", "reach"));
   const notes = document.getElementById("hw-notes");
   if (notes) notes.innerHTML = "";
 }
@@ -306,7 +314,8 @@ function addNote(label, text, cls) {
 let routeShown = null;
 function showRoute(label) {
   const d = label === null ? null : decision();
-  const steps = d && d.paths ? d.paths[label] : null;
+  const far = d ? reachAt(label) : null;
+  const steps = d && d.paths && d.paths[label] ? d.paths[label] : (far ? far.route : null);
   const key = steps ? label : null;
   if (key === routeShown) return;
   routeShown = key;
@@ -368,6 +377,11 @@ function clickHex(label) {
   const hits = d.choices.map((c, i) => [c, i]).filter(([c]) => inGroup(c) && c.hex === label);
   if (hits.length === 1) choose(hits[0][1]);
   else if (hits.length > 1 && S.group === null) { S.group = label; showDecision(); }
+  else if (!hits.length && reachAt(label)) {
+    const r = reachAt(label);
+    S.goal = { hex: label, group: r.group };
+    choose(r.first);
+  }
 }
 
 function togglePick(x) {
@@ -425,6 +439,48 @@ function composePlacement(box, d) {
   const done = choiceButton("Done: set up like this", "", null);
   done.onclick = () => answer(Object.assign({}, S.placement));
   box.append(done);
+}
+
+// the umpire's typed message to a side or one of its players (docs/decisions.md CORE-83)
+function composeMessage(box, m) {
+  const wrap = el("div", "message");
+  wrap.append(el("div", "notes", `Or type a message (at most ${m.max} characters) to:`));
+  const to = el("select", "");
+  to.id = "message-to";
+  m.to.forEach((t, i) => { const o = el("option", "", t.label); o.value = String(i); to.append(o); });
+  const text = el("textarea", "");
+  text.id = "message-text";
+  text.maxLength = m.max;
+  text.rows = 2;
+  const go = choiceButton("Send the message", "", null);
+  go.id = "message-send";
+  go.onclick = () => {
+    const t = m.to[Number(to.value)];
+    if (!text.value.trim()) { toast("the message is empty"); return; }
+    const value = { side: t.side, message: text.value.trim() };
+    if (t.player) value.player = t.player;
+    answer(value);
+  };
+  wrap.append(to, text, go);
+  box.append(wrap);
+}
+
+// a form's "reach": hexes farther than the next step, with the cost, the route and the choice
+// that takes its first step (Firefight and Firepower moves, docs/decisions.md CORE-84)
+function reachShown(d) {
+  return (d && d.reach ? d.reach : []).filter((r) => r.group === undefined ? S.group === null || !d.choices.some((c) => c.group !== undefined) : r.group === S.group);
+}
+function reachAt(label) { return reachShown(decision()).find((r) => r.hex === label) || null; }
+
+// going to a farther hex one step at a time: the goal is kept while each next form reaches it
+function followGoal() {
+  const d = decision();
+  if (!S.goal) return;
+  if (!d) { if (S.state.status.over) S.goal = null; return; }  // another side reacts: wait
+  if (S.goal.group !== undefined && d.choices.some((c) => c.group === S.goal.group)) S.group = S.goal.group;
+  const r = reachAt(S.goal.hex);
+  if (!r) { S.goal = null; return; }
+  setTimeout(() => choose(r.first), 150);
 }
 
 function composeText(box) {
@@ -520,6 +576,9 @@ function hover(evt) {
     if (d) for (const c of d.choices) if (c.hex === at.hex && inGroup(c) && c.note) lines.push(`${c.label}: ${c.note}`);
     if (d && d.paths && d.paths[at.hex]) {
       lines.push("route: " + d.paths[at.hex].map(([h, c]) => `${h} (${c})`).join(" > "));
+    } else if (d && reachAt(at.hex)) {
+      const r = reachAt(at.hex);
+      lines.push(`reach: ${r.cost} to get there; route: ` + r.route.map(([h, c]) => `${h} (${c})`).join(" > "));
     }
   }
   tip.textContent = lines.join("\n");

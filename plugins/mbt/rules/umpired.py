@@ -45,8 +45,10 @@ from hexwar.core.engine.umpire import (
     Umpire,
     UmpireDecisionKind,
     UmpireView,
+    seating,
 )
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit.stash import StashKey
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import ControllerSpec, PhaseSpec, PluginManifest, SequenceEdit
 from hexwar.plugins.mbt import movement_costs
@@ -225,6 +227,44 @@ def sighting_report(game: Game, side: str) -> dict[str, dict[str, Any]]:
     return found
 
 
+#: (side, player) -> that player's last report (MBT 24.2 with several players on a side, the web
+#: table's seats: docs/decisions.md MBTD-66). In the stash, not the state: who sits where
+#: changes what a player is told, never what the rules decide.
+PLAYER_REPORTS: StashKey[dict[tuple[str, str], dict[str, dict[str, Any]]]] = StashKey(
+    "mbt.umpired.player_reports")
+
+
+def player_report(game: Game, side: str, units: frozenset[str]) -> dict[str, dict[str, Any]]:
+    """MBT 24.2: what one player's own combat units (``units``) sight now, by unit id, each as
+    he is to see it: the enemy, the umpire's units and his side's other players' units alike
+    ("including friendly ones"), at the best level any of his units makes out (MBT 24.2.2)."""
+    mine = [u for u in game.state.units_of(side) if u.id in units and alive(u)
+            and controls(side, u)]
+    found: dict[str, dict[str, Any]] = {}
+    used: set[str] = set()
+    for u in sorted(game.state.units.values(), key=lambda u: u.id):
+        if u.id in units or not alive(u):
+            continue
+        best = -1
+        for v in mine:
+            level = level_seen(game, v, u)
+            if level is not None:
+                best = max(best, LEVELS.index(level))
+                if best == len(LEVELS) - 1:
+                    break
+        if best < 0:
+            continue
+        assert u.hex is not None
+        alias = f"?{game.board.label(u.hex)}"
+        n = 2
+        while alias in used:
+            alias = f"?{game.board.label(u.hex)}.{n}"
+            n += 1
+        used.add(alias)
+        found[u.id] = contact_record(game, u, LEVELS[best], alias)
+    return found
+
+
 def contacts(game: Game, side: str) -> dict[str, dict[str, Any]]:
     """The side's last report: unit id -> what it was told (MBT 24.3.2)."""
     report: dict[str, dict[str, Any]] = ustate(game).get("reports", {}).get(side, {})
@@ -372,7 +412,22 @@ class MbtUmpire(Umpire):
         assert u.hex is not None
         shown = contact_record(game, u, str(choice["level"]), f"?{game.board.label(u.hex)}")
         ustate(game).setdefault("reports", {}).setdefault(side, {})[u.id] = shown
+        for player in seating(game).get(side, {}):  # told to the side: to each of its players
+            game.stash.setdefault(PLAYER_REPORTS, {}).setdefault((side, player), {})[u.id] = \
+                dict(shown)
         self.tell(side, "contact", contact=shown, rule="MBT 24.2")
+
+    def player_units(self, side: str, player: str) -> dict[str, dict[str, Any]] | None:
+        """MBT 24.2 with several players on a side: a player sees his own units in full and
+        the contacts his own units sighted at the last report (MBTD-66)."""
+        units = seating(self.game).get(side, {}).get(player)
+        if units is None:
+            return None
+        shown = {u.id: u.to_dict() for u in self.game.state.units_of(side)
+                 if u.id in units and controls(side, u)}
+        report = self.game.stash.get(PLAYER_REPORTS, {}).get((side, player), {})
+        shown.update({str(c["id"]): dict(c) for c in report.values()})
+        return shown
 
     # -- MBT 24.3.3: the automatic umpire's policies ------------------------------------------------
     def policy(self, decision: Decision, view: UmpireView) -> Choice | None:
@@ -492,8 +547,20 @@ def report_phase(game: Game) -> Step:
         for label in sorted(wrecks):
             if label not in known and hex_in_view(game, side, game.board.parse(label)):
                 known.append(label)
-        um.tell(side, "sightings", contacts=sorted(reports[side].values(), key=lambda c: c["id"]),
-                wrecks={lab: wrecks[lab] for lab in known if lab in wrecks}, rule="MBT 24.3.2")
+        known_wrecks = {lab: wrecks[lab] for lab in known if lab in wrecks}
+        players = seating(game).get(side)
+        if not players:
+            um.tell(side, "sightings",
+                    contacts=sorted(reports[side].values(), key=lambda c: c["id"]),
+                    wrecks=known_wrecks, rule="MBT 24.3.2")
+            continue
+        # MBT 24.2: each player is told what his own units sight (MBTD-66)
+        by_player = game.stash.setdefault(PLAYER_REPORTS, {})
+        for player, units in players.items():
+            by_player[(side, player)] = mine = player_report(game, side, units)
+            um.tell(side, "sightings", player=player,
+                    contacts=sorted(mine.values(), key=lambda c: c["id"]),
+                    wrecks=known_wrecks, rule="MBT 24.3.2")
     yield from um.reveal_step(list(SIDES), rule="MBT 24.3.2")
 
 

@@ -1,0 +1,326 @@
+"""Several players on one side (docs/decisions.md CORE-81, MBTD-66), the umpire's typed
+messages (CORE-83) and secret decisions entered at once by each seat (CORE-82).
+
+The leak test plays an umpired MBT game (MBT 24.2) with NATO split between two players, each at
+a seat of his own, through WebSocket clients, and checks that no message to one NATO player
+holds the id of a unit he does not command (the other NATO player's included), the other
+player's reports, messages or instructions."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from hexwar.core.engine.controllers import make_controller
+from hexwar.core.engine.decisions import canonical
+from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire
+from hexwar.core.web.players import SeatingError, owner, parse_player_option
+from hexwar.core.web.seats import Seat
+from hexwar.core.web.server import create_app
+from hexwar.core.web.table import SeatError, Table
+
+from .helpers import scenario, seat_of, table
+
+UMPIRED = ("mbt.umpired",)
+SPLIT = {"NATO": {"anna": ("N1",), "ben": ("N2", "N3")}}
+
+
+def _mentions(text: str, uid: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
+
+
+class _Choices:
+    """What each side's AI (and the automatic umpire) would choose, as an index of the seat's
+    form (else its first choice)."""
+
+    def __init__(self, t: Table, ai: str) -> None:
+        offered = t.game.hooks.controllers()
+        self.ais = {s: make_controller(ai, s, t.game.seed, offered) for s in t.game.state.sides}
+        self.umpire = AutomaticUmpire()
+        self.table = t
+
+    def index(self, seat: Seat) -> int:
+        t = self.table
+        d, form = t.pending_for(seat), t.presentation(seat)
+        assert d is not None and form is not None
+        view = t.umpire_view(t.game) if d.side == UMPIRE else t.game.view(d.side)
+        ai = self.umpire if d.side == UMPIRE else self.ais[d.side]
+        wanted = canonical(ai.choose(d, view))
+        return next((i for i, c in enumerate(form["choices"])
+                     if canonical(c["choice"]) == wanted), 0)
+
+
+def _play(t: Table, choices: _Choices, *, limit: int = 3000,
+          on_umpire: Any = None) -> dict[str, list[dict[str, Any]]]:
+    """Play ``t`` through one WebSocket client per seat, every seat with a form answering (the
+    ones not pending first: ahead); every state message each seat received."""
+    seats = list(t.seats.values())
+    received: dict[str, list[dict[str, Any]]] = {s.name: [] for s in seats}
+    latest: dict[str, dict[str, Any]] = {}
+    texts: dict[str, list[str]] = {s.name: [] for s in seats}
+
+    def take(seat: Seat, ws: Any) -> None:
+        text = ws.receive_text()
+        texts[seat.name].append(text)
+        message = json.loads(text)
+        if message["type"] == "state":
+            latest[seat.name] = message
+            received[seat.name].append(message)
+
+    with TestClient(create_app(t)) as client:
+        sockets = [(s, client.websocket_connect(f"/ws/{s.token}").__enter__()) for s in seats]
+        try:
+            for s, ws in sockets:
+                take(s, ws)  # hello
+                take(s, ws)  # state
+            for s, ws in sockets:
+                ws.send_json({"type": "sync"})
+                take(s, ws)
+            for _ in range(limit):
+                d = t.game.pending
+                if d is None:
+                    break
+                asked = [(s, ws) for s, ws in sockets if latest[s.name]["decision"] is not None]
+                assert asked, f"nobody is shown {d.side}'s {d.kind}"
+                seat, ws = next(((s, w) for s, w in asked if t.pending_for(s) is not d),
+                                asked[0])
+                if seat.role == "umpire" and on_umpire is not None and on_umpire(seat, ws):
+                    pass
+                else:
+                    ws.send_json({"type": "choose", "serial": latest[seat.name]["serial"],
+                                  "index": choices.index(seat)})
+                reply = json.loads(ws.receive_text())  # the seat that answered hears first
+                assert reply["type"] == "state", reply
+                texts[seat.name].append(json.dumps(reply))
+                latest[seat.name] = reply
+                received[seat.name].append(reply)
+                for s, w in sockets:
+                    if s is not seat:
+                        take(s, w)
+        finally:
+            for _s, ws in sockets:
+                ws.__exit__(None, None, None)
+    received["_texts"] = [{"texts": texts}]
+    return received
+
+
+def test_player_option_and_split_errors(tmp_path: Path) -> None:
+    assert parse_player_option(["NATO:anna=N1", "NATO:ben=N2,N3"]) == \
+        {"NATO": {"anna": ("N1",), "ben": ("N2", "N3")}}
+    for bad in ("NATO=N1", "NATO:anna=", ":anna=N1"):
+        with pytest.raises(SeatingError, match="SIDE:NAME=UNIT"):
+            parse_player_option([bad])
+    cases = [({"NATO": {"anna": ("N1",)}}, "N2, N3 have none"),
+             ({"NATO": {"anna": ("N1", "N2"), "ben": ("N2*", "N3")}}, "given to both"),
+             ({"NATO": {"anna": ("X*",), "ben": ("N*",)}}, "no unit of NATO is 'X\\*'"),
+             ({"Martians": {"anna": ("N*",)}}, "no side 'Martians'")]
+    for i, (split, message) in enumerate(cases):
+        with pytest.raises(SeatingError, match=message):
+            Table.new(scenario("mbt:basic-a"), seed=3, players={"NATO": "human"},
+                      save_path=tmp_path / f"g{i}.json", split=split)
+    with pytest.raises(SeatError, match="played by the computer"):
+        Table.new(scenario("mbt:basic-a"), seed=3, players={"Soviet": "human"},
+                  save_path=tmp_path / "ai.json", split=SPLIT)
+
+
+def test_players_outside_the_umpired_game_share_the_view_and_decide_for_their_own(
+        tmp_path: Path) -> None:
+    """CORE-81: the two NATO players see one map; each is asked only about his own units (a
+    decision naming no single player's units is the side's first player's)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              split=SPLIT)
+    assert sorted(s.name for s in t.seats.values()) == ["NATO/anna", "NATO/ben", "Soviet"]
+    anna, ben = seat_of(t, "NATO/anna"), seat_of(t, "NATO/ben")
+    choices = _Choices(t, "ai")
+    asked: dict[str, set[str]] = {"anna": set(), "ben": set()}
+    for _ in range(400):
+        if t.game.pending is None:
+            break
+        ma, mb = t.message(anna), t.message(ben)
+        assert ma["units"] == mb["units"] and ma["log"] == mb["log"]  # one shared view
+        for seat in (anna, ben):
+            d = t.pending_for(seat)
+            if d is not None:
+                unit = d.context.get("unit")
+                assert unit is None or unit in seat.units, (seat.player, d.kind, unit)
+                if unit is not None:
+                    asked[seat.player].add(str(unit))
+                assert owner(t.game, d) == seat.player
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    assert asked == {"anna": {"N1"}, "ben": {"N2", "N3"}}
+
+
+@pytest.mark.slow
+def test_two_players_on_one_side_of_an_umpired_game_leak_nothing(tmp_path: Path) -> None:
+    """MBT 24.2 with NATO split between anna (N1) and ben (N2, N3): each sees his own units and
+    what they sighted, never the other's ids, reports, messages or instructions (MBTD-66); the
+    umpire types a message to ben alone (CORE-83)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=3,
+              options=UMPIRED, umpire=True, split=SPLIT)
+    told: list[int] = []
+
+    def umpire_types(seat: Seat, ws: Any) -> bool:
+        d = t.pending_for(seat)
+        if d is None or d.kind != "umpire.reveal" or told:
+            return False
+        form = t.presentation(seat)
+        assert form is not None and {"side": "NATO", "player": "ben",
+                                     "label": "NATO: ben"} in form["message"]["to"]
+        ws.send_json({"type": "answer", "serial": t.serial_of(seat),
+                      "value": {"side": "NATO", "player": "ben", "message": "hold at the ridge"}})
+        told.append(1)
+        return True
+
+    received = _play(t, _Choices(t, "umpired-ai"), on_umpire=umpire_types)
+    assert t.game.over and told
+    game = t.game
+    texts = received.pop("_texts")[0]["texts"]
+    messages = [r for r in game.log.events if r.get("what") == "message"]
+    assert [(r["visible_to"], r["player"], r["message"]) for r in messages] == \
+        [(["NATO"], "ben", "hold at the ridge")]
+    per_player = [r for r in game.log.events if r.get("what") == "sightings"
+                  and "NATO" in r.get("visible_to", [])]
+    assert per_player and {r["player"] for r in per_player} == {"anna", "ben"}
+    for name, units in (("NATO/anna", {"N1"}), ("NATO/ben", {"N2", "N3"})):
+        foreign = set(game.state.units) - units
+        for text in texts[name]:
+            assert '"seed"' not in text
+            for uid in foreign:
+                assert not _mentions(text, uid), f"{name} was sent the id {uid} (MBT 24.2)"
+        for m in received[name]:
+            assert set(m["units"]) <= units | {u for u in m["units"] if u.startswith("?")}
+        lines = [line for m in received[name] for line in m["log"]]
+        said = any("hold at the ridge" in line for line in lines)
+        assert said == (name == "NATO/ben"), name
+    assert not any("hold at the ridge" in x for x in texts["Soviet"])
+    assert any("hold at the ridge" in x for x in texts["umpire"])
+
+
+def test_secret_orders_entered_at_once_play_as_asked_in_turn(tmp_path: Path) -> None:
+    """CORE-82: both sides enter their MBT orders at once (the second side's ahead of the
+    first's); the game is the one the engine would play asking them one after another: same
+    decisions, same state hashes, same log."""
+    from hexwar.core.engine.game import Game
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=2)
+    choices = _Choices(t, "ai")
+    ahead = 0
+    for _ in range(2000):
+        d = t.game.pending
+        if d is None:
+            break
+        seats = [s for s in t.seats.values() if t.pending_for(s) is not None]
+        seat = next((s for s in seats if t.pending_for(s) is not d), seats[0])
+        ahead += t.pending_for(seat) is not d
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    assert t.game.over and ahead > 5
+    again = Game(t.game.scenario, seed=t.game.seed)
+    for record in t.game.decisions:
+        assert again.pending is not None
+        assert (again.pending.side, again.pending.kind) == (record["side"], record["kind"])
+        again.answer(record["choice"])
+        assert again.state.digest() == record["hash"]
+    assert again.over and again.log.events[1:] == t.game.log.events[1:]
+
+
+def test_an_answer_given_ahead_can_be_taken_back(tmp_path: Path) -> None:
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+    for _ in range(200):
+        d = t.game.pending
+        assert d is not None
+        later = [s for s in t.seats.values()
+                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
+        if later:
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
+        t.answer(seat, t.serial_of(seat), index=0)
+    seat = later[0]
+    first = t.pending_for(seat)
+    made = len(t.game.decisions)
+    t.answer(seat, t.serial_of(seat), index=0)
+    assert len(t.game.decisions) == made  # kept, not played: the other side has not finished
+    assert t.pending_for(seat) is not first and t.can_undo(seat)
+    assert t.message(seat)["status"]["ahead"] == 1
+    t.undo(seat)
+    assert t.pending_for(seat) is first and t.message(seat)["status"]["ahead"] == 0
+    with pytest.raises(SeatError, match="already been answered"):
+        t.answer(seat, t.serial_of(seat) - 1, index=0)
+
+
+def test_players_keep_their_seats_after_a_restart(tmp_path: Path) -> None:
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              options=UMPIRED, split=SPLIT)
+    choices = _Choices(t, "umpired-ai")
+    for _ in range(60):
+        seat = next((s for s in t.seats.values() if t.pending_for(s) is not None), None)
+        if seat is None:
+            break
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    again = Table.resume(t.save_path)
+    assert {s.token: (s.name, s.units) for s in again.seats.values()} == \
+        {s.token: (s.name, s.units) for s in t.seats.values()}
+    assert again.owners == t.owners and again.owners
+    for seat in t.seats.values():
+        assert again.message(seat)["log"] == t.message(seat)["log"]
+
+
+def test_a_scenario_names_the_players_of_a_side(tmp_path: Path) -> None:
+    """CORE-81: a unit's ``state = {player = NAME}`` in the scenario splits its side of people;
+    ``--player`` for that side replaces the scenario's split."""
+    from hexwar.core.cli import _resolve_scenario_path
+    from hexwar.core.scenario import Scenario
+
+    text = _resolve_scenario_path("mbt:basic-a").read_text(encoding="utf-8")
+    for uid, player in (("N1", "anna"), ("N2", "ben"), ("N3", "ben")):
+        text = text.replace(f'id = "{uid}"\n', f'id = "{uid}"\nstate = {{player = "{player}"}}\n')
+    sc = Scenario.from_text(text, path="<players>")
+    t = Table.new(sc, seed=3, players={"NATO": "human", "Soviet": "human"},
+                  save_path=tmp_path / "s.json")
+    assert {s.name: s.units for s in t.seats.values() if s.player} == \
+        {"NATO/anna": ("N1",), "NATO/ben": ("N2", "N3")}
+    other = Table.new(sc, seed=3, players={"NATO": "human", "Soviet": "human"},
+                      save_path=tmp_path / "o.json", split={"NATO": {"cleo": ("N*",)}})
+    assert [s.name for s in other.seats.values() if s.player] == ["NATO/cleo"]
+    alone = Table.new(sc, seed=3, players={"NATO": "ai", "Soviet": "human"},
+                      save_path=tmp_path / "a.json")  # a computer's side is not split
+    assert [s.name for s in alone.seats.values()] == ["Soviet"]
+
+
+def test_an_undo_keeps_the_other_seats_answers_given_ahead(tmp_path: Path) -> None:
+    """CORE-82: one side takes back its played order; the other side's order given ahead is
+    still kept (the same decision is asked again after the undo) and is played in its turn."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+    for _ in range(200):
+        d = t.game.pending
+        assert d is not None
+        later = [s for s in t.seats.values()
+                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
+        if later:
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
+        t.answer(seat, t.serial_of(seat), index=0)
+    b = later[0]
+    a = next(s for s in t.seats.values() if t.pending_for(s) is t.game.pending)
+    t.answer(b, t.serial_of(b), index=0)
+    kept = next(iter(t._ahead.values()))
+    t.answer(a, t.serial_of(a), index=0)
+    if not t.can_undo(a):
+        pytest.skip("the first answer was seen by the other side (a one-decision batch)")
+    t.undo(a)
+    assert t.message(b)["status"]["ahead"] == 1
+    (d, choice, token), = t._ahead.values()
+    assert (d.side, d.kind, choice, token) == (kept[0].side, kept[0].kind, kept[1], kept[2])
+    assert d is not kept[0]  # the rebuilt game's own decision
