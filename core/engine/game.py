@@ -25,6 +25,7 @@ from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.controllers import Controller
+    from hexwar.core.engine.nested import NestedGame
     from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
@@ -75,6 +76,8 @@ class Game:
         self.failure: HexwarError | None = None
         #: the umpire every record passes through (``hexwar_umpire``; docs/umpire.md)
         self.umpire: Umpire | None = None
+        #: the nested game being played inside a phase of this one (core/engine/nested.py)
+        self.nested: NestedGame | None = None
         umpire = self.hooks.umpire(self)
         if umpire is not None:
             install(self, umpire)
@@ -305,7 +308,7 @@ class Game:
         count = 0
         while (decision := self.pending) is not None:
             view = self.view(decision.side)
-            choice = controllers[decision.side].choose(decision, view)
+            choice = self.controller_for(decision.side, controllers).choose(decision, view)
             self.answer(choice)
             count += 1
             if on_decision is not None:
@@ -314,6 +317,13 @@ class Game:
                 raise HexwarError(f"game did not end within {max_decisions} decisions")
         assert self.result is not None
         return self.result
+
+    def controller_for(self, side: str, controllers: Mapping[str, Controller]) -> Controller:
+        """Who answers ``side``'s pending decision: its controller, or while a nested game runs,
+        the one the nested game names (the nested system's AI for an AI player, CORE-87)."""
+        if self.nested is not None:
+            return self.nested.controller(side, controllers[side])
+        return controllers[side]
 
     # -- services for phases ------------------------------------------------------------------
     def emit(self, type: str, *, visible_to: Iterable[str] | None = None, **payload: Any) -> None:
@@ -371,6 +381,8 @@ class Game:
         seat ``"umpire"``: an :class:`~hexwar.core.engine.umpire.UmpireView`)."""
         from hexwar.core.engine.view import build_view
 
+        if self.nested is not None:  # the pending decision is the nested game's: so is the view
+            return self.nested.game.view(side)
         if side == UMPIRE and UMPIRE not in self.state.sides:
             return UmpireView(self)
         return build_view(self, side)
