@@ -294,10 +294,11 @@ def town_fight_step(game: Game) -> Any:
         game.emit("town_fight", adapter=ADAPTER, block=label, nested=key,
                   units={s: [u.id for u in us] for s, us in sides.items()},
                   text=f"town fight in {label}: fought out at Firepower's scale")
-        outcome = yield from play_nested(game, scenario, key=key,
-                                         on_start=lambda child, lab=label: game.emit(
-                                             "ground", adapter=ADAPTER, block=lab,
-                                             **_placement(game, lab, child)))
+        def laid(child: Game, lab: str = label) -> None:
+            # where the Firepower board lies over the ground, before the fight's first record
+            game.emit("ground", adapter=ADAPTER, block=lab, **_placement(game, lab, child))
+
+        outcome = yield from play_nested(game, scenario, key=key, on_start=laid)
         apply_outcome(game, label, sides, outcome, pack)
 
 
