@@ -78,6 +78,7 @@ class Game:
         self.umpire: Umpire | None = None
         #: the nested game being played inside a phase of this one (core/engine/nested.py)
         self.nested: NestedGame | None = None
+        self._nested_of: tuple[str, str] | None = None
         umpire = self.hooks.umpire(self)
         if umpire is not None:
             install(self, umpire)
@@ -183,6 +184,8 @@ class Game:
             raise HexwarError("the game is over; there is no decision to answer")
         decision.check(choice)
         choice = normalise(choice)
+        # a nested game's decision says so in the log (CORE-87): the fight may end with it
+        self._nested_of = (self.nested.key, self.nested.game.scenario.system) if self.nested else None
         self.decisions.append({"side": decision.side, "kind": decision.kind, "choice": choice})
         if self._simultaneous:
             self._answers.append(choice)
@@ -270,11 +273,11 @@ class Game:
         self.decisions[-1]["hash"] = digest
         # a secret choice is the deciding side's alone until the phase reveals it (the
         # umpire's, the umpire's alone: docs/decisions.md CORE-50)
-        self.log.append(
-            {"type": "decision", "n": len(self.decisions), "side": decision.side,
-             "kind": decision.kind, "choice": choice, "hash": digest},
-            visible_to=() if decision.side == UMPIRE else (decision.side,),
-        )
+        record = {"type": "decision", "n": len(self.decisions), "side": decision.side,
+                  "kind": decision.kind, "choice": choice, "hash": digest}
+        if self._nested_of is not None:
+            record["nested"], record["system"] = self._nested_of
+        self.log.append(record, visible_to=() if decision.side == UMPIRE else (decision.side,))
 
     def _advance(self, value: Any) -> None:
         try:

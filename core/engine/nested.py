@@ -63,9 +63,10 @@ class _ForwardLog(EventLog):
         self._host, self._key, self._system = host, key, system
 
     def open(self, header: dict[str, Any]) -> None:
-        # the fight's identity, not its whole header: the host's record already rebuilds it
+        # the fight's identity, not its whole header: the host's record already rebuilds it, and
+        # the seed, which predicts every roll, is never a side's to see (record.UMPIRE_ONLY_HEADER)
         self._host.emit("nested_game", nested=self._key, system=self._system,
-                        scenario=header.get("scenario"), seed=header.get("seed"),
+                        scenario=header.get("scenario"),
                         text=f"{self._system} game {self._key} begins")
 
     def append(self, event: dict[str, Any], *, visible_to: tuple[str, ...] | None) -> None:

@@ -241,7 +241,13 @@ def test_nested_decisions_are_the_hosts_and_the_state_hash_carries_the_fight() -
     fp = [d for d in g.decisions if not d["kind"].startswith("mbt.")]
     assert fp, "the nested game's decisions were not recorded as the host's"
     assert g.state.data["nested"]["system"] == "firepower" and g.state.data["nested"]["over"]
-    assert not [e for e in g.log.events if e.get("nested") and e["type"] == "decision"]
+    # each recorded once, by the host, and marked with the fight and the system
+    tagged = [e for e in g.log.events if e.get("nested") and e["type"] == "decision"]
+    assert len(tagged) == len(fp) and {e["system"] for e in tagged} == {"firepower"}
+    assert [e["n"] for e in g.log.events if e.get("type") == "decision"] == \
+        list(range(1, len(g.decisions) + 1))
+    # the nested game's seed predicts its rolls: no record shows it
+    assert not [e for e in g.log.events if e.get("type") == "nested_game" and "seed" in e]
 
 
 def test_replay_verify_checks_a_game_with_a_nested_game(tmp_path: Path) -> None:
@@ -291,3 +297,42 @@ def test_a_guest_without_a_profile_is_a_clear_mbt_error() -> None:
     with pytest.raises(RulesError, match="no MBT card"):
         card_name(g, "skirmish:Sword", "NATO")
 
+
+
+def _paused_in_a_fight(seed: int = 1) -> tuple[Game, dict[str, MbtAI]]:
+    g: Game = make_game(SCENARIO, seed=seed)
+    ais = {s: MbtAI(s, seed) for s in g.state.sides}
+    while g.nested is None:
+        d = g.pending
+        assert d is not None, "the game ended without a town fight"
+        g.answer(ais[d.side].choose(d, g.view(d.side)))
+    return g, ais
+
+
+def test_while_a_fight_runs_its_decisions_views_and_players_are_the_nested_games() -> None:
+    from hexwar.core.engine.controllers import TerminalController
+    from hexwar.plugins.firepower.ai import FirepowerAI
+
+    g, ais = _paused_in_a_fight()
+    d = g.pending
+    assert d is not None and g.nested is not None
+    assert d is g.nested.game.pending and not d.kind.startswith("mbt.")
+    assert g.view(d.side).turn == g.nested.game.state.turn
+    # an AI player is replaced by the nested system's AI; a human stays at the terminal
+    assert isinstance(g.controller_for(d.side, ais), FirepowerAI)
+    human = TerminalController(d.side)
+    assert g.controller_for(d.side, {d.side: human}) is human
+
+
+def test_an_undo_inside_a_fight_rebuilds_the_same_state() -> None:
+    from hexwar.core.engine.controllers import replay_minus
+
+    g, ais = _paused_in_a_fight(2)
+    for _ in range(5):  # a few decisions into the fight
+        d = g.pending
+        assert d is not None
+        g.answer(g.controller_for(d.side, ais).choose(d, g.view(d.side)))
+    keep = len(g.decisions) - 2
+    again, _made = replay_minus(g, keep, remake=lambda new: {s: MbtAI(s, 2) for s in new.state.sides})
+    assert again.state.digest() == g.decisions[keep - 1]["hash"]
+    assert again.nested is not None and again.nested.key == g.state.data["nested"]["key"]
