@@ -17,6 +17,7 @@ system's rule produced each result.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -225,13 +226,14 @@ def fighters(game: Game, label: str, pack: str | None) -> dict[str, list[Unit]]:
 def fight_scenario_text(game: Game, key: str, sides: dict[str, list[Unit]], pack: str | None) -> str:
     """The nested Firepower game's scenario: the Basic Game Scenario's board and set-up
     (Firepower 2.1-2.4) with each fighting unit's soldiers, ids ``<unit>-<n>``."""
+    q = json.dumps  # a JSON string is a TOML basic string: ids and side names quoted safely
     lines = [
-        "[scenario]", f'id = "{ADAPTER}:{key}"',
-        f'title = "Town fight {key}: Firepower inside MBT hex"', f'system = "{GUEST}"',
+        "[scenario]", f"id = {q(f'{ADAPTER}:{key}')}",
+        f"title = {q(f'Town fight {key}: Firepower inside an MBT hex')}", f'system = "{GUEST}"',
         f"turns = {fight_param('turns', pack)}", "",
     ]
     for side in sorted(sides):
-        lines += [f"[sides.{side}]", f'title = "{side}"',
+        lines += [f"[sides.{q(side)}]", f"title = {q(side)}",
                   f"sequence_units = {fight_param('sequence_units', pack)}",
                   f"impulses = {fight_param('impulses', pack)}", ""]
     lines += ["[board]", 'panels = [{ panel = "firepower:panel-1", offset = [0, 16] }, '
@@ -240,8 +242,8 @@ def fight_scenario_text(game: Game, key: str, sides: dict[str, list[Unit]], pack
     for side in sorted(sides):
         for u in sides[side]:
             for n, soldier in enumerate(soldiers_of(game, u, pack), start=1):
-                lines += ["[[units]]", f'id = "{u.id}-{n}"', f'type = "{GUEST}:{soldier}"',
-                          f'side = "{side}"', ""]
+                lines += ["[[units]]", f"id = {q(f'{u.id}-{n}')}",
+                          f"type = {q(f'{GUEST}:{soldier}')}", f"side = {q(side)}", ""]
     return "\n".join(lines)
 
 
