@@ -638,6 +638,11 @@ class Hooks:
     def describe_event(self, game: Game | None, record: Mapping[str, Any]) -> str:
         """``record`` in words, as ``game``'s system says it (any system's, with no game)."""
         hook = self._hook.hexwar_describe_event
+        nested = record.get("system") if record.get("nested") else None
+        if game is not None and isinstance(nested, str) and nested != game.scenario.system:
+            # a nested game's record (CORE-87) is said in its own system's words, without the
+            # host game, whose board and units are not the nested game's
+            return cast(str, self._hosted(hook, nested)(game=None, record=record))
         caller = hook if game is None else self._for(game, hook)
         return cast(str, caller(game=game, record=record))
 

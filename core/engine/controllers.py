@@ -469,7 +469,8 @@ def replay_minus(game: Game, keep: int, *, log: EventLog | None = None,
         decision = again.pending
         if decision is None:
             break
-        shadow = made.get(decision.side)
+        # a nested game's decisions are not the host controllers' to shadow (CORE-87)
+        shadow = made.get(decision.side) if again.nested is None else None
         if shadow is not None and not isinstance(shadow, TerminalController):
             with contextlib.suppress(HexwarError):  # it cannot answer: the record answers
                 shadow.choose(decision, again.view(decision.side))

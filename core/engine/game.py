@@ -25,6 +25,7 @@ from hexwar.core.types import Choice, GameResult, Modifier, PhaseSpec
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.controllers import Controller
+    from hexwar.core.engine.nested import NestedGame
     from hexwar.core.engine.view import SideView
     from hexwar.core.los import LosRules
     from hexwar.core.scenario import Scenario
@@ -75,6 +76,9 @@ class Game:
         self.failure: HexwarError | None = None
         #: the umpire every record passes through (``hexwar_umpire``; docs/umpire.md)
         self.umpire: Umpire | None = None
+        #: the nested game being played inside a phase of this one (core/engine/nested.py)
+        self.nested: NestedGame | None = None
+        self._nested_of: tuple[str, str] | None = None
         umpire = self.hooks.umpire(self)
         if umpire is not None:
             install(self, umpire)
@@ -192,6 +196,8 @@ class Game:
             raise HexwarError("the game is over; there is no decision to answer")
         decision.check(choice)
         choice = normalise(choice)
+        # a nested game's decision says so in the log (CORE-87): the fight may end with it
+        self._nested_of = (self.nested.key, self.nested.game.scenario.system) if self.nested else None
         self.decisions.append({"side": decision.side, "kind": decision.kind, "choice": choice})
         if self._simultaneous:
             self._answers.append(choice)
@@ -279,11 +285,11 @@ class Game:
         self.decisions[-1]["hash"] = digest
         # a secret choice is the deciding side's alone until the phase reveals it (the
         # umpire's, the umpire's alone: docs/decisions.md CORE-50)
-        self.log.append(
-            {"type": "decision", "n": len(self.decisions), "side": decision.side,
-             "kind": decision.kind, "choice": choice, "hash": digest},
-            visible_to=() if decision.side == UMPIRE else (decision.side,),
-        )
+        record = {"type": "decision", "n": len(self.decisions), "side": decision.side,
+                  "kind": decision.kind, "choice": choice, "hash": digest}
+        if self._nested_of is not None:
+            record["nested"], record["system"] = self._nested_of
+        self.log.append(record, visible_to=() if decision.side == UMPIRE else (decision.side,))
 
     def _advance(self, value: Any) -> None:
         try:
@@ -317,7 +323,7 @@ class Game:
         count = 0
         while (decision := self.pending) is not None:
             view = self.view(decision.side)
-            choice = controllers[decision.side].choose(decision, view)
+            choice = self.controller_for(decision.side, controllers).choose(decision, view)
             self.answer(choice)
             count += 1
             if on_decision is not None:
@@ -326,6 +332,13 @@ class Game:
                 raise HexwarError(f"game did not end within {max_decisions} decisions")
         assert self.result is not None
         return self.result
+
+    def controller_for(self, side: str, controllers: Mapping[str, Controller]) -> Controller:
+        """Who answers ``side``'s pending decision: its controller, or while a nested game runs,
+        the one the nested game names (the nested system's AI for an AI player, CORE-87)."""
+        if self.nested is not None:
+            return self.nested.controller(side, controllers[side])
+        return controllers[side]
 
     # -- services for phases ------------------------------------------------------------------
     def emit(self, type: str, *, visible_to: Iterable[str] | None = None, **payload: Any) -> None:
@@ -383,6 +396,8 @@ class Game:
         seat ``"umpire"``: an :class:`~hexwar.core.engine.umpire.UmpireView`)."""
         from hexwar.core.engine.view import build_view
 
+        if self.nested is not None:  # the pending decision is the nested game's: so is the view
+            return self.nested.game.view(side)
         if side == UMPIRE and UMPIRE not in self.state.sides:
             return UmpireView(self)
         return build_view(self, side)

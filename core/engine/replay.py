@@ -138,7 +138,8 @@ def rebuild(saved: SavedGame, *, verify: bool = True,
             )
         index = replay.index
         view = game.view(decision.side)
-        shadow = shadows.get(decision.side)
+        # a nested game's decisions are not the host controllers' to shadow (CORE-87)
+        shadow = shadows.get(decision.side) if game.nested is None else None
         if shadow is not None:
             try:
                 shadow.choose(decision, view)

@@ -402,7 +402,7 @@ class Table:
                 assert self.umpire_controller is not None
                 choice = self.umpire_controller.choose(d, self.umpire_view(self.game))
             else:
-                choice = self.controllers[d.side].choose(d, self.game.view(d.side))
+                choice = self.game.controller_for(d.side, self.controllers).choose(d, self.game.view(d.side))
             self._play(choice)
             played += 1 + self._play_ahead()
             if played >= limit:

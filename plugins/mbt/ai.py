@@ -60,13 +60,13 @@ class MbtAI:
     def _p(self, view: SideView, f: Unit, t: Unit, ammo: str, *, overwatch: bool = False,
            missile: bool = False) -> float:
         rules = rules_of(view)
-        card = rules.card(f.type)
+        card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
         if ammo == "GP" and w is not None and not missile:  # Advanced MBT 14.4: suppression counts
             return rules.gp_effect(f.id, t.id, overwatch=overwatch)
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
-        if rules.card(t.type).kind != "vehicle":
+        if rules.card(t.type, t.side).kind != "vehicle":
             return 0.0  # Advanced MBT 14.1.1.2: AP fire only at vehicles
         if w.ammo[ammo].ap_at(f.hex.distance(t.hex)) is None:
             return 0.0
@@ -77,7 +77,7 @@ class MbtAI:
 
     def _best_p(self, view: SideView, f: Unit, t: Unit, *, overwatch: bool = False,
                 missile: bool = False) -> tuple[str, float]:
-        card = rules_of(view).card(f.type)
+        card = rules_of(view).card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
         if w is None:
             return "", 0.0
@@ -224,7 +224,11 @@ class MbtAI:
 
     def _declaration(self, d: Decision, view: SideView, options: list[Any], *, overwatch: bool,
                      threshold: float) -> Any:
-        singles = [o for o in options if isinstance(o, dict) and len(o["shots"]) == 1]
+        known = {u.id for u in view.enemy_unit_objects()}
+        # a target the side's view does not hold (an overwatch window opened on a mover the side
+        # has not sighted) is not scored: the AI knows only what its view shows
+        singles = [o for o in options if isinstance(o, dict) and len(o["shots"]) == 1
+                   and o["target"] in known]
         if not singles:
             return "pass"
         # each firer's best (target, ammo, p)
@@ -240,7 +244,8 @@ class MbtAI:
         for _fid, (tid, _ammo, p) in best_for.items():
             miss[tid] = miss.get(tid, 1.0) * (1.0 - p)
         for tid, m in miss.items():
-            value[tid] = (1.0 - m) * rules_of(view).card(view.unit(tid).type).points[0]
+            t = view.unit(tid)
+            value[tid] = (1.0 - m) * rules_of(view).card(t.type, t.side).points[0]
         if not value:
             return "pass"
         tid = max(value, key=lambda k: (value[k], k))
@@ -274,14 +279,15 @@ class MbtAI:
             if not isinstance(o, dict):
                 continue
             f, t = view.unit(o["firer"]), view.unit(o["target"])
-            p = self._best_p(view, f, t, missile=True)[1] * rules_of(view).card(t.type).points[0] / 80
+            p = self._best_p(view, f, t, missile=True)[1] * rules_of(view).card(t.type, t.side).points[0] / 80
             if p > best_p:
                 best, best_p = o, p
         return best
 
     def _on_hit_angle(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """MBT 7.4.5.2.1: pick the angle whose armour is thickest against this shot."""
-        card = rules_of(view).card(view.unit(d.context["target"]).type)
+        target = view.unit(d.context["target"])
+        card = rules_of(view).card(target.type, target.side)
 
         def armour(angle: str) -> int:
             return sum(v for (e, el, a, _loc), v in card.armor.items()

@@ -145,11 +145,28 @@ def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: 
     damage (MBT 5.3)."""
 
 
+@hookspec(firstresult=True)
+def mbt_guest_card(game: Game, unit_type: str, side: str) -> str | None:
+    """The MBT unit card a guest unit of another system fights with in an MBT-host game (its MBT
+    profile, e.g. a Firepower squad as a ``Rifle Squad``), named by the adapter that bridges the
+    two systems (docs/cross-system.md, docs/decisions.md CORE-86). Called once per guest type and
+    side; None: no adapter models the type."""
+    raise NotImplementedError
+
+
 class MbtHooks(SystemHooks):
     """Typed calls into the ``mbt_`` hooks of one game (``MbtHooks.of(game)``)."""
 
     specs = sys.modules[__name__]
     prefix = "mbt_"
+
+    def guest_card(self, unit_type: str, side: str) -> str | None:
+        """The card name an adapter gives a guest unit type of ``side``, or None."""
+        hook = self.hook.mbt_guest_card
+        if hook not in self.live:
+            return None
+        got = hook(game=self.game, unit_type=unit_type, side=side)
+        return None if got is None else str(got)
 
     def fire_steps(self) -> list[FireEdit]:
         """Every enabled rule's edits of the fire procedure."""

@@ -33,9 +33,12 @@ class MbtRules:
         self._cards = c.cards
         self._charts: Charts = c.charts
 
-    def card(self, unit_type: str) -> Card:
-        """The unit card of a type (``mbt:T-62`` or ``T-62``): printed, so public."""
-        return self._cards[unit_type.split(":", 1)[-1]]
+    def card(self, unit_type: str, side: str | None = None) -> Card:
+        """The unit card of a type (``mbt:T-62`` or ``T-62``): printed, so public. A guest unit
+        of another system (``side`` given) has the card its adapter names (``mbt_guest_card``)."""
+        from hexwar.plugins.mbt.state import card_name
+
+        return self._cards[card_name(self._game, unit_type, side)]
 
     def kill_probability(self, firer: str, target: str, weapon: str, ammo: str, *,
                          overwatch: bool = False, target_moving: bool = False) -> float:

@@ -15,7 +15,7 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
 from hexwar.core.types import Problem
 from hexwar.plugins.mbt.hookspecs import MbtHooks
-from hexwar.plugins.mbt.state import SIDES, Step, alive, ctx, data, enemy_of, init_unit
+from hexwar.plugins.mbt.state import SIDES, Step, alive, card_of, ctx, data, enemy_of, init_unit
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -70,7 +70,7 @@ def setup_phase(game: Game) -> Step:
             u.hex = game.board.parse(choice[0])
             u.facing = int(choice[1])
             u.state["turret"] = u.facing
-            if ctx(game).cards[u.type.split(":", 1)[1]].kind != "vehicle":
+            if card_of(game, u).kind != "vehicle":
                 # Advanced MBT 10.1, 13.1.4: turret units go on vehicles only; leg units are open
                 game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing)
                 continue

@@ -77,6 +77,13 @@ EX_USES = 3  # MBT 15.7.2
 
 def smoke_markers(game: Game) -> dict[str, str]:
     """Smoke markers by hex label: ``"ON"`` or ``"OFF"`` (public; MBT 12.9)."""
+    # a read: asking (an AI's look through its view) must not change the state, or a replay,
+    # which asks nothing, would not reach the same state hash
+    got: dict[str, str] = data(game).get("smoke", {})
+    return got
+
+
+def _markers_to_change(game: Game) -> dict[str, str]:
     got: dict[str, str] = data(game).setdefault("smoke", {})
     return got
 
@@ -104,7 +111,7 @@ def lay_smoke(game: Game, u: Unit, hexes: list[str]) -> None:
     """MBT 15.7.2-15.7.3, 12.9.3: one use; a smoke (ON) marker in each hex (one ON per hex, an ON
     replacing an OFF)."""
     u.state["ex_used"] = int(u.state.get("ex_used", 0)) + 1
-    markers = smoke_markers(game)
+    markers = _markers_to_change(game)
     for lab in hexes:
         markers[lab] = "ON"
     game.emit("exhaust_smoke", visible_to=seen_by(game, [u]), unit=u.id, hexes=list(hexes),
@@ -128,7 +135,7 @@ def smoke_hexes_on_line(game: Game, a: Hex, b: Hex) -> int:
 
 def adjust_smoke_markers(game: Game) -> None:
     """MBT 16.3.1-16.3.2: smoke (OFF) markers go, then smoke (ON) turns OFF."""
-    markers = smoke_markers(game)
+    markers = _markers_to_change(game)
     for lab in [k for k, v in markers.items() if v == "OFF"]:
         del markers[lab]
     for lab in markers:

@@ -23,7 +23,7 @@ game's stash under :data:`CTX`; the hook facade is :class:`~hexwar.plugins.mbt.h
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +54,8 @@ class Ctx:
     cards: dict[str, Card]
     info: MapInfo
     fire: FireProcedure
+    #: (guest unit type, side) -> the MBT card its adapter names (docs/cross-system.md)
+    guests: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 #: the game's :class:`Ctx`, built on first use
@@ -122,8 +124,28 @@ def data(game: Game) -> dict[str, Any]:
     return d
 
 
+def card_name(game: Game, unit_type: str, side: str | None = None) -> str:
+    """The card an ``mbt:`` type (or bare card name) fights with; a guest unit of another system
+    fights with the card its adapter names for its type and side (``mbt_guest_card``)."""
+    system, _, name = unit_type.rpartition(":")
+    if system in ("", "mbt"):
+        return name
+    c = ctx(game)
+    key = (unit_type, side or "")
+    got = c.guests.get(key)
+    if got is None:
+        got = MbtHooks.of(game).guest_card(unit_type, side or "") if side else None
+        if got is None or got not in c.cards:
+            from hexwar.core.errors import RulesError
+
+            raise RulesError(f"unit type {unit_type} of side {side} has no MBT card: no adapter "
+                             "gave it an MBT profile", rule="MBT 1.2")
+        c.guests[key] = got
+    return got
+
+
 def card_of(game: Game, u: Unit) -> Card:
-    return ctx(game).cards[u.type.split(":", 1)[1]]
+    return ctx(game).cards[card_name(game, u.type, u.side)]
 
 
 def init_unit(u: Unit) -> None:

@@ -109,10 +109,14 @@ def test_refusals_at_load_time() -> None:
     # an MBT unit the adapter has no mapping for
     unknown = Scenario.from_text(_text(**{'type = "mbt:T-72M1"': 'type = "mbt:T-80A"'}))
     assert validate_scenario(unknown) == []  # T-80A is mapped (to the XMBT)
-    # an MBT host: the adapter models a Firefight host only
-    assert any("Firefight-host game only" in p.message
+    # an MBT host (CORE-86): Versbach's carriers have no MBT card, and saying so names the table
+    assert any("no mapping for firefight_type 'US-M113' in table 'firefight_in_mbt'" in p.message
                for p in P.hexwar_validate_scenario(Scenario.from_text(
                    _text(**{'system = "firefight"': 'system = "mbt"'}))))
+    # another host altogether is not modelled
+    assert any("Firefight-host game only" in p.message
+               for p in P.hexwar_validate_scenario(Scenario.from_text(
+                   _text(**{'system = "firefight"': 'system = "firepower"'}))))
     # a ground that lays no MBT board
     no_mbt = Scenario.from_text(_text(**{"[ground.boards.mbt]": "[ground.boards.firepower]"}))
     msgs = [p.message for p in validate_scenario(no_mbt)]

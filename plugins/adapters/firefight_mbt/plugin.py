@@ -7,8 +7,9 @@ MBT unit fights and is fought with the numbers of the Firefight type that the ta
 ``mbt_in_firefight`` names for it (its Firefight profile: class, Movement Allowance, weapons
 lines); a Firefight result on it is applied by Firefight's rules and reported in MBT terms through
 the table ``firefight_result_in_mbt``. The log records, for every such result, that a Firefight
-rule decided it and which adapter table translated it. An MBT host with Firefight guests is not
-modelled (yet) and is refused when the scenario is checked.
+rule decided it and which adapter table translated it. The reverse direction, an MBT host with
+Firefight guests, is :mod:`.mbt_host` (CORE-86): MBT's rules decide, a Firefight unit fights as an
+MBT card.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ from typing import TYPE_CHECKING
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import DataSource, PluginManifest, Problem
+
+# the MBT-host direction's hooks, registered with this module (pluggy reads its attributes)
+from hexwar.plugins.adapters.firefight_mbt.mbt_host import mbt_after_damage as mbt_after_damage
+from hexwar.plugins.adapters.firefight_mbt.mbt_host import mbt_card
+from hexwar.plugins.adapters.firefight_mbt.mbt_host import mbt_guest_card as mbt_guest_card
 from hexwar.plugins.adapters.firefight_mbt.model import (
     ADAPTER,
     DATA,
@@ -34,7 +40,7 @@ if TYPE_CHECKING:
 
 PLUGIN = PluginManifest(
     name="firefight_mbt", system="firefight", kind="adapter",
-    title="Firefight/MBT adapter (Firefight host)",
+    title="Firefight/MBT adapter (Firefight or MBT host)",
     summary="MBT units on a Firefight battlefield: they fight with the numbers of a Firefight "
             "profile; Firefight results on them are reported in MBT terms.",
     bridges=("firefight", "mbt"),
@@ -96,6 +102,8 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     except DataError as exc:
         return [Problem(exc.message, scenario.path, exc.key or f"adapters.{ADAPTER}", exc.line,
                         exc.hint or "")]
+    if scenario.system == "mbt":
+        return _mbt_host_problems(scenario, pack)
     if guests and scenario.system != HOST:
         return [Problem(f"adapter {ADAPTER!r} models MBT units in a Firefight-host game only; "
                         f"host {scenario.system!r} is not modelled", scenario.path,
@@ -118,6 +126,38 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     return problems
 
 
+def _mbt_host_problems(scenario: Scenario, pack: str | None) -> list[Problem]:
+    """An MBT host (CORE-86): every Firefight unit needs an MBT card of its own side; a leg card
+    needs the Advanced Game (MBT 15.1), the Basic Game has tanks only."""
+    from hexwar.plugins.mbt.cards import load_cards
+
+    problems: list[Problem] = []
+    cards = {c.name: c for c in load_cards().values()}
+    sides = {"US": "NATO", "SU": "Soviet"}
+    ground = scenario.raw.get("ground")
+    if isinstance(ground, dict) and any(u.type.startswith("firefight:") for u in scenario.units):
+        problems.extend(_ground_problems(scenario, ground))
+    for i, u in enumerate(scenario.units):
+        if not u.type.startswith("firefight:"):
+            continue
+        try:
+            card = mbt_card(u.type, pack)
+        except AdapterError as exc:
+            problems.append(Problem(str(exc), scenario.path, f"units[{i}].type"))
+            continue
+        code = u.type.split(":", 1)[1].split("-", 1)[0]
+        if u.side != sides.get(code):
+            problems.append(Problem(f"{u.type} fights as MBT {card} of side {sides.get(code)!r} in "
+                                    f"adapter {ADAPTER!r}, but unit {u.id!r} is on side {u.side!r}",
+                                    scenario.path, f"units[{i}].side"))
+        kind = cards[card].kind if card in cards else "leg"
+        if kind != "vehicle" and "mbt.advanced" not in scenario.rules:
+            problems.append(Problem(f"{u.type} fights as MBT {card}, a card of the Advanced Game "
+                                    "(MBT 15.1)", scenario.path, "scenario.rules",
+                                    hint='add "mbt.advanced" to the rules'))
+    return problems
+
+
 def _ground_problems(scenario: Scenario, ground: dict[str, object]) -> list[Problem]:
     """The shared ground must lay a Firefight and an MBT board at their own scales."""
     from hexwar.core.errors import DataError
@@ -136,10 +176,19 @@ def _ground_problems(scenario: Scenario, ground: dict[str, object]) -> list[Prob
 
 @hookimpl(tryfirst=True)
 def hexwar_setup_game(game: Game) -> None:
-    """Give every MBT unit its Firefight profile before Firefight's own set-up reads it."""
+    """Give every MBT unit its Firefight profile before Firefight's own set-up reads it (in an
+    MBT host: tell each side the MBT card of its own Firefight units)."""
     from hexwar.core.ground import Ground
 
     pack = pack_of(game.scenario)
+    if game.scenario.system == "mbt":
+        for u in game.state.units.values():
+            if u.type.startswith("firefight:"):
+                card = mbt_card(u.type, pack)
+                game.emit("adapter", visible_to=(u.side,), adapter=ADAPTER, unit=u.id,
+                          unit_type=u.type, mbt_as=card, table="firefight_in_mbt",
+                          text=f"{u.id} ({u.type}) fights as MBT {card}")
+        return
     raw_ground = game.scenario.raw.get("ground")
     ground = Ground.from_mapping(raw_ground, path=game.scenario.path) if isinstance(
         raw_ground, dict) else None

@@ -61,7 +61,7 @@ def test_the_facade_has_one_method_per_hook_and_is_the_systems_facade() -> None:
         "mbt_fire_steps", "mbt_ap_modifiers", "mbt_orders", "mbt_unit_height", "mbt_weapon_arc",
         "mbt_after_damage", "mbt_sees", "mbt_shot_situation", "mbt_movement_allowance",
         "mbt_stacking_unlimited", "mbt_unit_moved", "mbt_fire_options", "mbt_fire_error",
-        "mbt_move_costs", "mbt_other_ammo", "mbt_ammo_error", "mbt_other_fire"}
+        "mbt_move_costs", "mbt_other_ammo", "mbt_ammo_error", "mbt_other_fire", "mbt_guest_card"}
     assert {n for n in vars(hookspecs) if n.startswith("mbt_")} == MbtHooks.called()
     assert hexwar_register_systems()[0].hooks is MbtHooks
 
