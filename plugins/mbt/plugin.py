@@ -107,8 +107,11 @@ def hexwar_register_data() -> list[DataSource]:
     out = [
         DataSource("mbt:game-card", DATA / "tables", "tables", "Game Card charts of the Basic Game"),
         DataSource("mbt:cards", DATA / "cards", "cards", "Data cards (stand-ins)"),
+        DataSource("mbt:advanced-cards", DATA / "advanced" / "cards", "cards",
+                   "Advanced Game data cards: Scenario One's carriers, squads and M60A3 (stand-ins)"),
     ]
-    for n in (1, 2, 3):
+    # panel 4 is a stand-in like 1-3, for the four-panel layouts of the Scenarios
+    for n in (1, 2, 3, 4):
         out.append(DataSource(f"mbt:panel-{n}", DATA / "panels" / f"panel{n}.toml", "panel",
                               f"MBT panel {n} (stand-in)"))
     for key in "abcd":
