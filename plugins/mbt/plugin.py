@@ -119,6 +119,11 @@ def hexwar_register_data() -> list[DataSource]:
                               f"Basic Game Scenario, matchup {key.upper()}"))
     out.append(DataSource("mbt:advanced-a", HERE / "scenarios" / "advanced-a.toml", "scenario",
                           "Advanced Game (MBT 10.0-16.0) meeting engagement of tank platoons"))
+    for key, what in (("1", "4 x M60A3 vs 2 x 4 T-72M1"), ("1b", "4 x M60A3 vs 2 x 3 T-80A"),
+                      ("2", "4 x Leopard 2 vs 2 x 3 T-72M1"),
+                      ("3", "a panzer company (-) vs a tank company")):
+        out.append(DataSource(f"mbt:scenario-one-{key}", HERE / "scenarios" / f"scenario-one-{key}.toml",
+                              "scenario", f"Scenario One \"Meeting Engagements\", matchup {key}: {what}"))
     return out
 
 
@@ -140,7 +145,10 @@ def hexwar_register_controllers() -> list[ControllerSpec]:
 @hookimpl
 def hexwar_register_commands(group: click.Group) -> None:
     from hexwar.plugins.mbt.cli import mbt_group
+    from hexwar.plugins.mbt.forces_cli import forces_command
 
+    if "forces" not in mbt_group.commands:
+        mbt_group.add_command(forces_command)  # MBT Scenario Format C (forces.py)
     if "mbt" not in group.commands:
         group.add_command(mbt_group)
 
