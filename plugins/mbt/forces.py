@@ -262,10 +262,10 @@ def findings(scenario: Scenario) -> list[Finding]:
                 if toe_card is not None and toe_card != printed:
                     out.append(Finding(side, where, f"card code of the {unit}", printed, toe_card,
                                        "MBT 1.3"))
-        printed = scenario.sides[side].get("points") if isinstance(scenario.sides[side], Mapping) \
-            else None
-        if isinstance(printed, int) and complete and printed != total:
-            out.append(Finding(side, scenario.sides[side].get("title", side), "points", str(printed),
+        spec = scenario.sides[side]
+        total_printed = spec.get("points") if isinstance(spec, Mapping) else None
+        if isinstance(total_printed, int) and complete and total_printed != total:
+            out.append(Finding(side, str(spec.get("title", side)), "points", str(total_printed),
                                str(total), "Doing Your Own Scenarios B.3"))
     return out
 

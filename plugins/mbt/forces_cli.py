@@ -32,7 +32,7 @@ def forces_command(scenario: str, as_json: bool) -> None:
             raise click.ClickException("; ".join(str(p) for p in bad))
         sides: dict[str, Any] = {}
         for side, orgs in forces.side_forces(sc).items():
-            rows = []
+            rows: list[dict[str, Any]] = []
             for force in orgs:
                 priced = forces.resolve(force)
                 rows.append({"id": force.id, "name": force.name, "organization": priced.org.name,
@@ -58,7 +58,7 @@ def forces_command(scenario: str, as_json: bool) -> None:
                 click.echo(f"  {r['id']:>3} {r['name'] or r['organization']}: {r['organization']} "
                            f"{r['variant']}, {r['grade']}, doctrine {r['doctrine']}: {r['points']}")
                 for line in r["units"]:
-                    click.echo(f"        {line}")
+                    click.echo(f"        {line!s}")
         click.echo(f"units: {', '.join(u['id'] for u in units)}")
         for f in found:
             click.echo(f"! {f}")

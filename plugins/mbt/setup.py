@@ -53,10 +53,9 @@ def corners(game: Game, edge: str) -> tuple[Hex, Hex]:
     cols: dict[int, list[Hex]] = {}
     for h in game.board.hexes:
         cols.setdefault(h.q, []).append(h)
-    first, last = cols[min(cols)], cols[max(cols)]
-    pick = (lambda hs: min(hs, key=lambda h: h.r)) if edge == "1" else \
-        (lambda hs: max(hs, key=lambda h: h.r))
-    return pick(first), pick(last)
+    ends = [sorted(cols[min(cols)], key=lambda h: h.r), sorted(cols[max(cols)], key=lambda h: h.r)]
+    i = 0 if edge == "1" else -1
+    return ends[0][i], ends[1][i]
 
 
 def may_exit(game: Game, u: Unit, direction: int) -> bool:
