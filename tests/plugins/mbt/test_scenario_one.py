@@ -217,9 +217,10 @@ def test_a_halved_squad_gives_the_difference_of_its_values() -> None:
 @pytest.mark.parametrize("key", MATCHUPS)
 def test_each_matchup_plays_ai_against_ai(key: str) -> None:
     """Every matchup sets up (edge choice, competitive roll, placement) and plays its Turns, AI
-    against AI, the Chance conditions rolled and the forces record logged; 3 Turns here (the full
-    games are in the benchmark, benchmarks/bench_scenario_one.py)."""
-    g = make_game(scenario(key, turns=3), seed=5)
+    against AI, the Chance conditions rolled (MBT Scenario One B.3, the option) and the forces
+    record logged; 3 Turns here (the full games are in the benchmark,
+    benchmarks/bench_scenario_one.py)."""
+    g = make_game(scenario(key, turns=3, conditions='"chance"'), seed=5)
     result = g.play({"NATO": MbtAI("NATO", 5), "Soviet": MbtAI("Soviet", 5)})
     assert g.over and result.level in ("victory", "tie", "automatic victory")
     kinds = [r.get("type") for r in g.log.for_side(None)]
