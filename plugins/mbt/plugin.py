@@ -160,8 +160,10 @@ def hexwar_validate_scenario(scenario: Scenario) -> list[Problem]:
     return validate_scenario(scenario)
 
 
-@hookimpl
+@hookimpl(tryfirst=True)
 def hexwar_setup_game(game: Game) -> None:
+    """First of the set-up hooks: the forces and the terrain variant come before any other rule
+    reads the units or the board."""
     from hexwar.plugins.mbt.state import start_game
 
     start_game(game)

@@ -223,6 +223,9 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
     from hexwar.plugins.mbt.forces import problems as force_problems
 
     problems.extend(force_problems(scenario))
+    from hexwar.plugins.mbt.variants import problems as variant_problems
+
+    problems.extend(variant_problems(scenario))
     from hexwar.plugins.mbt.grade import state_problems
 
     for u in scenario.units:

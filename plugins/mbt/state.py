@@ -92,15 +92,19 @@ def scenario_map_info(game: Game, info: MapInfo) -> MapInfo:
     list; ``building`` is brick and stone, ``bridge`` a hex with a bridge) or the hexes
     themselves (``objective_hexes``). The board's facts are shared by every game on the board, so
     a scenario with other objectives gets its own copy, sharing the line-of-sight kernel."""
+    from hexwar.plugins.mbt.variants import variant_of
+
     victory = game.scenario.victory
     kinds = victory.get("objective_terrain", "stone")
     labels = victory.get("objective_hexes")
-    if kinds == "stone" and not labels:
+    if kinds == "stone" and not labels and variant_of(game.scenario) == "standard":
         return info
     wanted = {kinds} if isinstance(kinds, str) else set(kinds)
     if "building" in wanted:
         wanted |= {"brick", "stone"}
-    board = game.board
+    # the printed board: a terrain variant's buildings are gone, their locations still count
+    # (MBT Scenario One A)
+    board = game.scenario.build_board(game.hooks)
     hexes = {h for h in board.hexes
              if board.terrain_of[h] in wanted or ("bridge" in wanted
                                                   and "bridge" in board.features_of[h])}
@@ -126,6 +130,9 @@ def start_game(game: Game) -> None:
         raise RulesError(f"{game.scenario.id} may not be played with {', '.join(barred)} "
                          "(MBT Scenario One C: the matchup bars it)")
     add_units(game)  # MBT Scenario Format C: forces given as TO&E organizations
+    from hexwar.plugins.mbt.variants import apply
+
+    apply(game)  # MBT Scenario One A: the terrain variant, before anything reads the board
     ctx(game)
     d = data(game)
     d.setdefault("wrecks", {})

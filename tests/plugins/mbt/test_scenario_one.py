@@ -74,10 +74,11 @@ def test_printed_totals_that_recompute() -> None:
 
 
 def test_the_misprints_of_scenario_one_are_reported_not_fixed() -> None:
-    """The misprints of matchups 1-3 (docs/decisions.md MBTD-81): matchup 1's T-72M1 force prices 350, not the printed
-    360; matchup 3's German 797 is a Leopard 1A1 platoon's price (the 1A4 platoon printed gives
-    861); the Soviet 787 does not recompute, its 3rd platoon prints 2 + 2 squads where the TO&E
-    has 2 + 1, and its T-64B card code FRG-1B. The force is fielded as printed."""
+    """The misprints of matchups 1-3 (docs/decisions.md MBTD-81): matchup 1's T-72M1 force
+    prices 350, not the printed 360; matchup 3's German 797 is a Leopard 1A1 platoon's price
+    (the 1A4 platoon printed gives 861); the Soviet 787 does not recompute, its 3rd platoon
+    prints 2 + 2 squads where the TO&E has 2 + 1, and its T-64B card code FRG-1B. The force is
+    fielded as printed."""
     one = [str(f) for f in forces.findings(scenario("1"))]
     assert one == ["Soviet Soviet Tank Platoons: points: the scenario prints 360, the TO&E gives "
                    "350 (Doing Your Own Scenarios B.3)"]
@@ -131,7 +132,7 @@ def test_bad_forces_are_refused_with_what_and_where(change: str, message: str) -
 
 def test_a_barred_optional_rule_refuses_the_game() -> None:
     """MBT Scenario One C: matchups 1 and 2 may not be played with command control."""
-    with pytest.raises(RulesError, match="mbt.command_control"):
+    with pytest.raises(RulesError, match=r"mbt\.command_control"):
         make_game(scenario("1"), seed=1, options=["mbt.command_control"])
     make_game(scenario("3"), seed=1, options=["mbt.command_control"])  # matchup 3 allows it
 
@@ -227,3 +228,45 @@ def test_each_matchup_plays_ai_against_ai(key: str) -> None:
     assert "conditions" in kinds and "forces" in kinds
     assert all(u.hex is not None or u.state.get("destroyed") or u.state.get("exited")
                for u in g.state.units.values())
+
+
+# -- MBT Scenario One A: the terrain variants ---------------------------------------------------------
+
+
+def test_open_plains_flatten_the_hills_and_clear_scrub_and_rough() -> None:
+    """MBT Scenario One A.1: hills are 0 heights, scrub and rough clear (a stream stays), the
+    buildings 2 (brick) and 3 (stone) heights tall, which the scenario must say in its heights."""
+    bad = scenario("2", terrain_variant='"open_plains"')
+    assert any(p.key == "special.heights" for p in validate_scenario(bad))
+    text = (SCENARIOS / "scenario-one-2.toml").read_text().replace(
+        'terrain_variant = "standard"',
+        'terrain_variant = "open_plains"\nheights = { brick = 2, stone = 3 }')
+    sc = Scenario.from_text(text, path=str(SCENARIOS / "scenario-one-2.toml"))
+    assert validate_scenario(sc) == []
+    g = make_game(sc, seed=1)
+    printed = sc.build_board(g.hooks)
+    assert g.board is not printed and max(printed.height_of.values()) > 0
+    assert max(g.board.height_of.values()) == 0
+    assert not {"scrub", "rough"} & set(g.board.terrain_of.values())
+    assert set(ctx(g).info.objectives) == {h for h in printed.hexes
+                                           if printed.terrain_of[h] in ("brick", "stone")}
+    assert [r["variant"] for r in g.log.for_side(None) if r.get("type") == "terrain_variant"] \
+        == ["open_plains"]
+
+
+@pytest.mark.parametrize("variant", ["unspoiled_mountains", "sunless_woods"])
+def test_variants_without_buildings_keep_their_locations_as_objectives(variant: str) -> None:
+    """MBT Scenario One A.2-A.3: the buildings are not there, their locations still objectives;
+    the mountains' hill and depression levels are 2 heights each. The printed board is unchanged
+    (other games on it play the standard terrain)."""
+    g = make_game(scenario("3", terrain_variant=f'"{variant}"'), seed=1)
+    printed = g.scenario.build_board(g.hooks)
+    sites = {h for h in printed.hexes if printed.terrain_of[h] in ("brick", "stone")}
+    assert sites and not any(g.board.terrain_of[h] in ("brick", "stone") for h in sites)
+    assert sites <= set(ctx(g).info.objectives)
+    hill = next(h for h in printed.hexes if printed.height_of[h] > 0)
+    factor = 2 if variant == "unspoiled_mountains" else 1
+    assert g.board.height_of[hill] == factor * printed.height_of[hill]
+    assert any(printed.terrain_of[h] in ("brick", "stone") for h in printed.hexes)
+    standard = make_game(scenario("3"), seed=1)
+    assert standard.board is printed
