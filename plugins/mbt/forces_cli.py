@@ -43,8 +43,8 @@ def forces_command(scenario: str, as_json: bool) -> None:
             sides[side] = {"printed": sc.sides[side].get("points"), "organizations": rows}
         for side, pts in forces.side_points(sc).items():
             sides[side]["priced"] = pts
-        units = [{"id": uid, "type": utype, "side": side, "state": state}
-                 for uid, utype, side, state in forces.expand(sc)]
+        units: list[dict[str, Any]] = [{"id": uid, "type": utype, "side": side, "state": state}
+                                       for uid, utype, side, state in forces.expand(sc)]
         found = [str(f) for f in forces.findings(sc)]
     except (HexwarError, ToeError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -59,7 +59,7 @@ def forces_command(scenario: str, as_json: bool) -> None:
                            f"{r['variant']}, {r['grade']}, doctrine {r['doctrine']}: {r['points']}")
                 for line in r["units"]:
                     click.echo(f"        {line!s}")
-        click.echo(f"units: {', '.join(u['id'] for u in units)}")
+        click.echo("units: " + ", ".join(str(u["id"]) for u in units))
         for f in found:
             click.echo(f"! {f}")
         if not found:
