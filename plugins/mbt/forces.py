@@ -340,13 +340,19 @@ def add_units(game: Game) -> None:
     them, MBT 10.0 and the scenario's C), and the ``forces`` record: each side's printed total,
     its TO&E price and every printed value that does not recompute."""
     from hexwar.core.engine.state import Unit
+    from hexwar.core.errors import DataError
 
     scenario = game.scenario
     if not side_forces(scenario):
         return
-    for uid, utype, side, state in expand(scenario):
+    try:
+        units = expand(scenario)
+    except ToeError as exc:  # hexwar validate names these first; a game refuses them too
+        raise DataError(str(exc), path=scenario.path, key="sides") from None
+    for uid, utype, side, state in units:
         if uid in game.state.units:
-            raise ToeError(f"unit {uid!r} of the forces is also a [[units]] entry")
+            raise DataError(f"unit {uid!r} of the forces is also a [[units]] entry",
+                            path=scenario.path, key="units")
         game.state.units[uid] = Unit(uid, utype, side, None, 1, state)
     game.emit("forces", rule="MBT Scenario Format C",
               printed={s: spec.get("points") for s, spec in scenario.sides.items()

@@ -98,13 +98,16 @@ def setup_phase(game: Game) -> Step:
     low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
-        for u in sorted((u for u in to_place if u.side == side), key=lambda u: u.id):
+        # squads after the vehicles, so that each can start beside its carrier (MBTD-82)
+        for u in sorted((u for u in to_place if u.side == side),
+                        key=lambda u: (bool(u.state.get("assigned_carrier")), u.id)):
             if _with_leader(game, u):
                 continue
             occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
             if MbtHooks.of(game).stacking_unlimited():
                 occupied = {x.hex for x in game.state.units_of(enemy_of(side)) if x.hex}  # MBT 12.2
-            options = [[game.board.label(h), f] for h in zone if h not in occupied for f in range(1, 7)]
+            options = [[game.board.label(h), f] for h in _beside_carrier(game, u, zone)
+                       if h not in occupied for f in range(1, 7)]
             choice = yield Decision(side, "mbt.place", options=options, rule="MBT 2.5",
                                     context={"unit": u.id, "type": u.type},
                                     prompt=f"Set up {u.id} ({u.type}): [hex, facing]")
@@ -125,6 +128,16 @@ def setup_phase(game: Game) -> Step:
             game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing,
                       turret=u.state["turret"], open=u.state["open"])
     _initial_control(game)
+
+
+def _beside_carrier(game: Game, u: Unit, zone: list[Hex]) -> list[Hex]:
+    """MBTD-82: a squad with a carrier set up starts dismounted in its hex or next to it (within
+    the set-up zone); any zone hex without one."""
+    carrier = game.state.units.get(str(u.state.get("assigned_carrier")))
+    if carrier is None or carrier.hex is None:
+        return zone
+    near = [h for h in zone if h.distance(carrier.hex) <= 1]
+    return near or zone
 
 
 def _with_leader(game: Game, u: Unit) -> bool:

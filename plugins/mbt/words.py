@@ -155,6 +155,12 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                     f"{_u(g, r.get('target'))}{cite(r.get('rule'))}"),
     "end_turn": lambda g, r: f"end of game-turn {r.get('turn')}{cite(r.get('rule'))}",
     # the Advanced Game (mbt.advanced) and command control (mbt.command_control)
+    # MBT Scenario Format C: the forces expanded from the TO&E and their price
+    "forces": lambda g, r: ("forces from the TO&E: " + "; ".join(
+        f"{s} printed {p}, priced {(r.get('priced') or {}).get(s)}"
+        for s, p in (r.get("printed") or {}).items())
+        + "".join(f"; reported: {f}" for f in r.get("findings") or [])),
+    "terrain_variant": lambda g, r: f"terrain variant: {r.get('variant')}",
     "conditions": lambda g, r: (f"conditions: ground {r.get('ground')}, visibility "
                                 f"{r.get('visibility')} (rolls {words(r.get('rolls'))})"
                                 f"{cite(r.get('rule'))}"),

@@ -270,3 +270,18 @@ def test_variants_without_buildings_keep_their_locations_as_objectives(variant: 
     assert any(printed.terrain_of[h] in ("brick", "stone") for h in printed.hexes)
     standard = make_game(scenario("3"), seed=1)
     assert standard.board is printed
+
+
+def test_squads_start_dismounted_beside_their_carriers() -> None:
+    """MBTD-82 (transport is not built yet): the vehicles are set up first, then each squad in its
+    assigned carrier's hex or next to it, dismounted."""
+    g = make_game(scenario("3", turns=1), seed=2)
+    g.play({"NATO": MbtAI("NATO", 2), "Soviet": MbtAI("Soviet", 2)})
+    placed = {r["unit"]: g.board.parse(r["hex"]) for r in g.log.for_side(None)
+              if r.get("type") == "placed"}
+    pairs = [(u.id, str(u.state["assigned_carrier"])) for u in g.state.units.values()
+             if u.state.get("assigned_carrier")]
+    assert len(pairs) == 7
+    assert all(placed[s].distance(placed[c]) <= 1 for s, c in pairs)
+    assert not any(g.state.units[s].state.get("mounted") for s, _c in pairs)
+
