@@ -61,21 +61,21 @@ def corners(game: Game, edge: str) -> tuple[Hex, Hex]:
 def may_exit(game: Game, u: Unit, direction: int) -> bool:
     """MBT 4.6, 8.7: a unit may leave the map across any edge, unless the scenario allows exits
     only off the side its side set up by (MBT Scenario One B: ``[setup] exits = "own"``): the hex
-    across ``direction`` must lie beyond that side (beyond its corners' stretch with
-    ``entry = "corners"``)."""
+    across ``direction`` must lie beyond that side; with ``entry = "corners"`` the unit must be
+    within ``depth`` hexes of one of its side's corners (off either edge there)."""
     setup = game.scenario.raw.get("setup", {})
     if setup.get("exits", "any") != "own" or u.hex is None:
         return True
     edge = data(game).get("edge", {}).get(u.side)
-    beyond = u.hex.neighbor(direction)
-    column = [h.r for h in game.board.hexes if h.q == beyond.q]
-    if not column or (edge == "1" and beyond.r >= min(column)) or \
-            (edge == "4" and beyond.r <= max(column)) or edge not in ("1", "4"):
-        return False  # off a long side (or no own side known)
+    if edge not in ("1", "4"):
+        return False
     if setup.get("entry") == "corners":
+        # "sides within four hexes of their corners": either edge near one of the side's corners
         depth = int(setup.get("depth", 4))
         return min(u.hex.distance(c) for c in corners(game, str(edge))) < depth
-    return True
+    beyond = u.hex.neighbor(direction)
+    column = [h.r for h in game.board.hexes if h.q == beyond.q]
+    return bool(column) and (beyond.r < min(column) if edge == "1" else beyond.r > max(column))
 
 
 def setup_phase(game: Game) -> Step:

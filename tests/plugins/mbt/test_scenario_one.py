@@ -179,6 +179,14 @@ def test_units_exit_only_off_their_own_side() -> None:
     assert not may_exit(g, u, 5)  # off the long left side
     u.hex = g.board.parse("4P10")
     assert not may_exit(g, u, 4)  # off the enemy's side B
+    # by the corners: off either edge within 4 hexes of corner 1 or 3, nowhere else
+    c = make_game(scenario("2", entry='"corners"'), seed=1)
+    data(c)["edge"] = {"NATO": "1", "Soviet": "4"}
+    v = c.state.units["N1-1"]
+    v.hex = c.board.parse("1A3")
+    assert may_exit(c, v, 5)
+    v.hex = c.board.parse("1P1")
+    assert not may_exit(c, v, 1)
     basic = make_game("mbt:basic-a", seed=1)
     b = basic.state.units[sorted(basic.state.units)[0]]
     b.hex = basic.board.parse("1A5")
@@ -284,4 +292,27 @@ def test_squads_start_dismounted_beside_their_carriers() -> None:
     assert len(pairs) == 7
     assert all(placed[s].distance(placed[c]) <= 1 for s, c in pairs)
     assert not any(g.state.units[s].state.get("mounted") for s, _c in pairs)
+
+
+def test_the_new_cards_keep_what_the_text_prints_and_mark_the_rest() -> None:
+    """MBT 1.3 stand-ins: the M60A3's 105 mm total ammunition 14 (2) of MBT 17.3.2.1.4.2 is cited;
+    the squads' GP defense in rough with F orders 4 (MBT 14.4.3.2.1), 2 stacking points
+    (MBT 15.3.3.2) and SPEED 2 (MBT 15.1.1) are checked with every disclosed number; every
+    other value is estimated; the Milan of the panzergrenadier squad is its missile (MBTD-83)."""
+    from hexwar.core.provenance import is_estimated
+    from hexwar.plugins.mbt.cards import check_card_disclosures, load_cards
+
+    cards = load_cards()
+    assert check_card_disclosures(cards) == []
+    m60 = cards["M60A3"]
+    assert m60.records.values["weapons"][0]["tot_ammo"] == "14 (2)"
+    assert m60.source("weapons[0].tot_ammo") == "MBT 17.3.2.1.4.2"
+    assert is_estimated(m60.source("armor.KE.Level.Front.TF"))
+    pzg = cards["Squad Light Panzergrenadier Infantry [PZF-44 & Milan]"]
+    assert [w.name for w in pzg.missiles] == ["Milan"] and pzg.main_gun is not None
+    assert pzg.main_gun.name == "Small arms"
+    attached = [w["name"] for w in pzg.records.values["weapons"] if w.get("attached")]
+    assert attached == ["PZF-44", "Milan"]
+    for name in ("Marder A1", "BMP-1 [AT-3]"):
+        assert cards[name].records.values["card"]["transport"]  # a carrier (MBTD-82)
 
