@@ -48,6 +48,7 @@ from hexwar.plugins.mbt.toe.catalog import (
     Toe,
     ToeError,
     Variant,
+    applies_doctrine,
     default_scope,
     describe,
     load,
@@ -58,9 +59,6 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.scenario import Scenario
 
-#: keys of one organization in ``sides.<side>.forces``
-FORCE_KEYS = ("id", "name", "nation", "organization", "variant", "grade", "doctrine", "officers",
-              "counts", "cards")
 OFFICERS = ("CO", "XO", "SP")  # MBT 12.8.2
 
 
@@ -183,27 +181,15 @@ def card_for(unit: str, options: tuple[str, ...], cards: Mapping[str, Any]) -> s
 
 
 def problems(scenario: Scenario) -> list[Problem]:
-    """What is wrong with the ``forces`` of a scenario: unknown keys, organizations, variants,
-    grades, doctrine, officers and components without a data card. A printed total that does not
+    """What is wrong with the ``forces`` of a scenario beyond its shape (keys and types are
+    :func:`hexwar.plugins.mbt.setup.scenario_shapes`'): organizations, variants, grades, doctrine,
+    officers and components without a data card. A printed total that does not
     recompute is not a problem (:func:`findings`)."""
     from hexwar.plugins.mbt.cards import load_cards
 
     path = scenario.path
     out: list[Problem] = []
     cards = load_cards()
-    for side, spec in scenario.sides.items():
-        items = spec.get("forces") if isinstance(spec, Mapping) else None
-        if items is None:
-            continue
-        if not isinstance(items, list) or not all(isinstance(f, Mapping) for f in items):
-            out.append(Problem("forces is an array of tables: [[sides.SIDE.forces]]", path,
-                               f"sides.{side}.forces"))
-            continue
-        for i, f in enumerate(items):
-            unknown = sorted(set(f) - set(FORCE_KEYS))
-            for k in unknown:
-                out.append(Problem(f"unknown key {k!r} (an organization has {', '.join(FORCE_KEYS)})",
-                                   path, f"sides.{side}.forces[{i}].{k}"))
     for side, orgs in side_forces(scenario).items():
         if side != "Soviet" and any(o.doctrine not in (None, "none") for o in orgs):
             out.append(Problem("doctrine applies only to Soviet organizations (MBT 13.4)", path,
@@ -293,8 +279,6 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
         for force in orgs:
             priced = resolve(force)
             scope = force.doctrine if force.doctrine is not None else default_scope(priced.variant)
-            from hexwar.plugins.mbt.toe.catalog import applies_doctrine
-
             prefix = f"{side[0]}{force.id}"
             n_plain = 0
             letters = iter("abcdefghijklmnopqrstuvwxyz")
