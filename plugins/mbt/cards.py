@@ -470,6 +470,16 @@ CARD_DISCLOSED: tuple[tuple[str, tuple[Any, ...], Any, str], ...] = (
     ("M1A1", ("points",), (100, 50, 25), "MBT Scenario D.1"),
     ("M1A1", ("move_cost", "clear"), 1, "MBT 8.4.3"),
     ("M1A1", ("height_cost", 1), 1, "MBT 8.4.3"),
+    # the leg cards of Scenario One's squads (FRG-4B, USSR-11B): GP defense NM in rough 4
+    # (MBT 14.4.3.2.1), a squad 2 stacking points (MBT 15.3.3.2), SPEED "2(1)" (MBT 15.1.1)
+    *((name, fact, value, rule)
+      for name in ("Squad Standard Infantry [PZF-44]",
+                   "Squad Light Panzergrenadier Infantry [PZF-44 & Milan]",
+                   "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D]",
+                   "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]")
+      for fact, value, rule in ((("gp_defense",), 4, "MBT 14.4.3.2.1"),
+                                (("stacking",), 2, "MBT 15.3.3.2"),
+                                (("mf",), 2, "MBT 15.1.1"))),
 )
 
 

@@ -20,6 +20,7 @@ from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.orders import reveal
 from hexwar.plugins.mbt.overwatch import overwatch_window
+from hexwar.plugins.mbt.setup import may_exit
 from hexwar.plugins.mbt.state import Step, alive, can_move, card_of, ctx, data, enemy_of, wreck_hexes
 
 if TYPE_CHECKING:
@@ -103,9 +104,9 @@ def move_unit(game: Game, u: Unit) -> Step:
         friends = friendly_hexes(game, u)
         stay_ok = u.hex not in friends or not dests
         # MBT 4.6, 8.7: a unit facing off the mapboard edge that moves that way leaves the game
-        can_exit = (spent < budget or first_hex) and (
-            u.hex.neighbor(u.facing) not in game.board.hexes
-            or u.hex.neighbor(opposite(u.facing)) not in game.board.hexes)
+        can_exit = (spent < budget or first_hex) and any(
+            u.hex.neighbor(d) not in game.board.hexes and may_exit(game, u, d)
+            for d in (u.facing, opposite(u.facing)))
         options: list[Any] = (["stay"] if stay_ok else []) + (["exit"] if can_exit else []) + [
             [game.board.label(h), f] for (h, f) in sorted(dests, key=lambda k: (k[0].q, k[0].r, k[1]))]
         choice = yield Decision(u.side, "mbt.move_to", options=options, rule="MBT 8.1",

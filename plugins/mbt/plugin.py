@@ -107,8 +107,11 @@ def hexwar_register_data() -> list[DataSource]:
     out = [
         DataSource("mbt:game-card", DATA / "tables", "tables", "Game Card charts of the Basic Game"),
         DataSource("mbt:cards", DATA / "cards", "cards", "Data cards (stand-ins)"),
+        DataSource("mbt:advanced-cards", DATA / "advanced" / "cards", "cards",
+                   "Advanced Game data cards: Scenario One's carriers, squads and M60A3 (stand-ins)"),
     ]
-    for n in (1, 2, 3):
+    # panel 4 is a stand-in like 1-3, for the four-panel layouts of the Scenarios
+    for n in (1, 2, 3, 4):
         out.append(DataSource(f"mbt:panel-{n}", DATA / "panels" / f"panel{n}.toml", "panel",
                               f"MBT panel {n} (stand-in)"))
     for key in "abcd":
@@ -116,6 +119,11 @@ def hexwar_register_data() -> list[DataSource]:
                               f"Basic Game Scenario, matchup {key.upper()}"))
     out.append(DataSource("mbt:advanced-a", HERE / "scenarios" / "advanced-a.toml", "scenario",
                           "Advanced Game (MBT 10.0-16.0) meeting engagement of tank platoons"))
+    for key, what in (("1", "4 x M60A3 vs 2 x 4 T-72M1"), ("1b", "4 x M60A3 vs 2 x 3 T-80A"),
+                      ("2", "4 x Leopard 2 vs 2 x 3 T-72M1"),
+                      ("3", "a panzer company (-) vs a tank company")):
+        out.append(DataSource(f"mbt:scenario-one-{key}", HERE / "scenarios" / f"scenario-one-{key}.toml",
+                              "scenario", f"Scenario One \"Meeting Engagements\", matchup {key}: {what}"))
     return out
 
 
@@ -137,7 +145,10 @@ def hexwar_register_controllers() -> list[ControllerSpec]:
 @hookimpl
 def hexwar_register_commands(group: click.Group) -> None:
     from hexwar.plugins.mbt.cli import mbt_group
+    from hexwar.plugins.mbt.forces_cli import forces_command
 
+    if "forces" not in mbt_group.commands:
+        mbt_group.add_command(forces_command)  # MBT Scenario Format C (forces.py)
     if "mbt" not in group.commands:
         group.add_command(mbt_group)
 
@@ -149,8 +160,10 @@ def hexwar_validate_scenario(scenario: Scenario) -> list[Problem]:
     return validate_scenario(scenario)
 
 
-@hookimpl
+@hookimpl(tryfirst=True)
 def hexwar_setup_game(game: Game) -> None:
+    """First of the set-up hooks: the forces and the terrain variant come before any other rule
+    reads the units or the board."""
     from hexwar.plugins.mbt.state import start_game
 
     start_game(game)

@@ -21,20 +21,61 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.scenario import Scenario
 
+#: MBT Scenario One A: the printed panels as they are, or one of the suggested variations
+TERRAIN_VARIANTS = ("standard", "open_plains", "unspoiled_mountains", "sunless_woods")
+
 
 def setup_zone(game: Game, edge: str) -> list[Hex]:
     """MBT 2.5: hexes within ``depth`` (4) hexes of mapboard side 1 (top) or 4 (bottom),
     counting the unit's own hex."""
     info = ctx(game).info
-    depth = int(game.scenario.raw.get("setup", {}).get("depth", 4))
+    setup = game.scenario.raw.get("setup", {})
+    depth = int(setup.get("depth", 4))
     rows = {h: info.panel_row[h] for h in game.board.hexes}
     panels = sorted({p for p, _ in rows.values()})
     if edge == "1":
         top = panels[0]
-        return sorted(h for h, (p, r) in rows.items() if p == top and r <= depth)
-    bottom = panels[-1]
-    last = max(r for p, r in rows.values() if p == bottom)
-    return sorted(h for h, (p, r) in rows.items() if p == bottom and r > last - depth)
+        zone = sorted(h for h, (p, r) in rows.items() if p == top and r <= depth)
+    else:
+        bottom = panels[-1]
+        last = max(r for p, r in rows.values() if p == bottom)
+        zone = sorted(h for h, (p, r) in rows.items() if p == bottom and r > last - depth)
+    if setup.get("entry") == "corners":
+        # MBT Scenario One A, C: within 4 hexes (its own hex counted) of either corner of the side
+        ends = corners(game, edge)
+        zone = [h for h in zone if min(h.distance(c) for c in ends) < depth]
+    return zone
+
+
+def corners(game: Game, edge: str) -> tuple[Hex, Hex]:
+    """The two corner hexes at the ends of mapboard side 1 or 4 (Scenario One's corners 1 and 3
+    at side A, 2 and 4 at side B): the first and last column's end hexes of that side."""
+    cols: dict[int, list[Hex]] = {}
+    for h in game.board.hexes:
+        cols.setdefault(h.q, []).append(h)
+    ends = [sorted(cols[min(cols)], key=lambda h: h.r), sorted(cols[max(cols)], key=lambda h: h.r)]
+    i = 0 if edge == "1" else -1
+    return ends[0][i], ends[1][i]
+
+
+def may_exit(game: Game, u: Unit, direction: int) -> bool:
+    """MBT 4.6, 8.7: a unit may leave the map across any edge, unless the scenario allows exits
+    only off the side its side set up by (MBT Scenario One B: ``[setup] exits = "own"``): the hex
+    across ``direction`` must lie beyond that side; with ``entry = "corners"`` the unit must be
+    within ``depth`` hexes of one of its side's corners (off either edge there)."""
+    setup = game.scenario.raw.get("setup", {})
+    if setup.get("exits", "any") != "own" or u.hex is None:
+        return True
+    edge = data(game).get("edge", {}).get(u.side)
+    if edge not in ("1", "4"):
+        return False
+    if setup.get("entry") == "corners":
+        # "sides within four hexes of their corners": either edge near one of the side's corners
+        depth = int(setup.get("depth", 4))
+        return min(u.hex.distance(c) for c in corners(game, str(edge))) < depth
+    beyond = u.hex.neighbor(direction)
+    column = [h.r for h in game.board.hexes if h.q == beyond.q]
+    return bool(column) and (beyond.r < min(column) if edge == "1" else beyond.r > max(column))
 
 
 def setup_phase(game: Game) -> Step:
@@ -57,13 +98,16 @@ def setup_phase(game: Game) -> Step:
     low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
-        for u in sorted((u for u in to_place if u.side == side), key=lambda u: u.id):
+        # squads after the vehicles, so that each can start beside its carrier (MBTD-82)
+        for u in sorted((u for u in to_place if u.side == side),
+                        key=lambda u: (bool(u.state.get("assigned_carrier")), u.id)):
             if _with_leader(game, u):
                 continue
             occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
             if MbtHooks.of(game).stacking_unlimited():
                 occupied = {x.hex for x in game.state.units_of(enemy_of(side)) if x.hex}  # MBT 12.2
-            options = [[game.board.label(h), f] for h in zone if h not in occupied for f in range(1, 7)]
+            options = [[game.board.label(h), f] for h in _beside_carrier(game, u, zone)
+                       if h not in occupied for f in range(1, 7)]
             choice = yield Decision(side, "mbt.place", options=options, rule="MBT 2.5",
                                     context={"unit": u.id, "type": u.type},
                                     prompt=f"Set up {u.id} ({u.type}): [hex, facing]")
@@ -84,6 +128,16 @@ def setup_phase(game: Game) -> Step:
             game.emit("placed", visible_to=[side], unit=u.id, hex=choice[0], facing=u.facing,
                       turret=u.state["turret"], open=u.state["open"])
     _initial_control(game)
+
+
+def _beside_carrier(game: Game, u: Unit, zone: list[Hex]) -> list[Hex]:
+    """MBTD-82: a squad with a carrier set up starts dismounted in its hex or next to it (within
+    the set-up zone); any zone hex without one."""
+    carrier = game.state.units.get(str(u.state.get("assigned_carrier")))
+    if carrier is None or carrier.hex is None:
+        return zone
+    near = [h for h in zone if h.distance(carrier.hex) <= 1]
+    return near or zone
 
 
 def _with_leader(game: Game, u: Unit) -> bool:
@@ -119,9 +173,22 @@ def scenario_shapes() -> dict[str, Any]:
 
     points = IntRange(0, 1_000_000)
     files = Either((str, [str]))
+    # MBT Scenario Format C, "Doing Your Own Scenarios" B: a side's force as TO&E organizations
+    # (forces.py); officers CO/XO/SP name the card of the unit that carries them (MBT 12.8.2)
+    force = {"id": str, "name": str, "nation": OneOf(("USA", "FRG", "USSR")),
+             "organization": str, "variant": str, "grade": OneOf(("crack", "average", "poor")),
+             "doctrine": OneOf(("none", "all", "vehicle", "vehicle+SPG-9")),
+             "officers": MapOf(str, keys=("CO", "XO", "SP")), "counts": MapOf(IntRange(1, 100)),
+             "cards": MapOf(str)}
     return {
-        "victory": {"objective_terrain": str, "objective_points": points, "margin": points},
-        "setup": {"depth": IntRange(1, 1000)},
+        # objective_terrain: a terrain kind or a list of them ("building" = brick and stone,
+        # "bridge" = hexes with a bridge); objective_hexes: hex labels (MBT 9.4.2.2, Scenario D)
+        "victory": {"objective_terrain": Either((str, [str])), "objective_hexes": [str],
+                    "objective_points": points, "margin": points},
+        # entry: the sides (A = mapboard side 1, B = side 4) or the corners at their ends
+        # (MBT Scenario One A); exits: only off the side (or corners) a side set up by (B)
+        "setup": {"depth": IntRange(1, 1000), "entry": OneOf(("sides", "corners")),
+                  "exits": OneOf(("any", "own"))},
         "special": {"tables": files, "cards": files,
                     # MBT 13.1.1 conditions (or MBT Scenario One B.3 "chance"), MBT 10.2.2
                     # terrain heights: the Advanced Game's (mbt.advanced)
@@ -129,8 +196,11 @@ def scenario_shapes() -> dict[str, Any]:
                                          "Blowing Snow", "chance")),
                     "heights": MapOf(IntRange(-10, 20)),
                     # MBT 12.4 terrain markers (placement is checked on the board, markers.py)
-                    "markers": [MapOf(str, keys=("hex", "kind"))]},
-        "sides": MapOf({"title": str}),
+                    "markers": [MapOf(str, keys=("hex", "kind"))],
+                    # MBT Scenario One A: the terrain variants; C: optional rules a matchup bars
+                    "terrain_variant": OneOf(TERRAIN_VARIANTS),
+                    "barred_rules": [str]},
+        "sides": MapOf({"title": str, "points": points, "forces": [force]}),
     }
 
 
@@ -163,6 +233,12 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
                 except DataError as exc:
                     problems.append(Problem(exc.message, path, f"special.{key}",
                                             hint=exc.hint or ""))
+    from hexwar.plugins.mbt.forces import problems as force_problems
+
+    problems.extend(force_problems(scenario))
+    from hexwar.plugins.mbt.variants import problems as variant_problems
+
+    problems.extend(variant_problems(scenario))
     from hexwar.plugins.mbt.grade import state_problems
 
     for u in scenario.units:

@@ -22,6 +22,7 @@ game's stash under :data:`CTX`; the hook facade is :class:`~hexwar.plugins.mbt.h
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,13 +103,59 @@ def ctx(game: Game) -> Ctx:
         cards = load_cards(special_paths(game, "cards"))
         edits = MbtHooks.of(game).fire_steps()
         procedure = FireProcedure(edits) if edits else BASIC
-        c = Ctx(charts, dict(cards), map_info(game.board, charts), procedure)
+        c = Ctx(charts, dict(cards), scenario_map_info(game, map_info(game.board, charts)),
+                procedure)
         game.stash[CTX] = c
     return c
 
 
+def scenario_map_info(game: Game, info: MapInfo) -> MapInfo:
+    """The board's facts with the scenario's objective hexes (MBT 9.4.2.2, Scenario D): the
+    stone buildings unless ``[victory]`` names other terrain (``objective_terrain``: a kind, or a
+    list; ``building`` is brick and stone, ``bridge`` a hex with a bridge) or the hexes
+    themselves (``objective_hexes``). The board's facts are shared by every game on the board, so
+    a scenario with other objectives gets its own copy, sharing the line-of-sight kernel."""
+    from hexwar.plugins.mbt.variants import variant_of
+
+    victory = game.scenario.victory
+    kinds = victory.get("objective_terrain", "stone")
+    labels = victory.get("objective_hexes")
+    if kinds == "stone" and not labels and variant_of(game.scenario) == "standard":
+        return info
+    wanted = {kinds} if isinstance(kinds, str) else set(kinds)
+    if "building" in wanted:
+        wanted |= {"brick", "stone"}
+    # the printed board: a terrain variant's buildings are gone, their locations still count
+    # (MBT Scenario One A)
+    board = game.scenario.build_board(game.hooks)
+    hexes = {h for h in board.hexes
+             if board.terrain_of[h] in wanted or ("bridge" in wanted
+                                                  and "bridge" in board.features_of[h])}
+    hexes |= {board.parse(str(lab)) for lab in labels or ()}
+    from hexwar.plugins.mbt.movement_costs import move_index
+
+    info.kernel  # noqa: B018 -- built once on the shared facts, then shared by the copy
+    move_index(info)
+    own = copy.copy(info)
+    own.objectives = tuple(sorted(hexes))
+    return own
+
+
 def start_game(game: Game) -> None:
     """Before the set-up: the game's services, the game-wide status and every unit's status."""
+    from hexwar.plugins.mbt.forces import add_units
+
+    barred = sorted(set(game.rules_enabled) & set(
+        game.scenario.raw.get("special", {}).get("barred_rules", [])))
+    if barred:
+        from hexwar.core.errors import RulesError
+
+        raise RulesError(f"{game.scenario.id} may not be played with {', '.join(barred)} "
+                         "(MBT Scenario One C: the matchup bars it)")
+    add_units(game)  # MBT Scenario Format C: forces given as TO&E organizations
+    from hexwar.plugins.mbt.variants import apply
+
+    apply(game)  # MBT Scenario One A: the terrain variant, before anything reads the board
     ctx(game)
     d = data(game)
     d.setdefault("wrecks", {})

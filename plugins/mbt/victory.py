@@ -37,6 +37,9 @@ def vehicle_points(game: Game, side: str) -> int:
             total += pts[1]
         elif d.get("track") or d.get("gun"):
             total += pts[2]
+        elif u.state.get("half"):
+            # MBT Scenario D.1: a squad reduced to a half squad gives the difference of their values
+            total += int(card_of(game, u).records.values.get("card", {}).get("half_points", 0))
     return total
 
 

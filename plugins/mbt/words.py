@@ -155,6 +155,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                     f"{_u(g, r.get('target'))}{cite(r.get('rule'))}"),
     "end_turn": lambda g, r: f"end of game-turn {r.get('turn')}{cite(r.get('rule'))}",
     # the Advanced Game (mbt.advanced) and command control (mbt.command_control)
+    "forces": lambda g, r: _forces(r),
+    "terrain_variant": lambda g, r: f"terrain variant: {r.get('variant')}{cite(r.get('rule'))}",
     "conditions": lambda g, r: (f"conditions: ground {r.get('ground')}, visibility "
                                 f"{r.get('visibility')} (rolls {words(r.get('rolls'))})"
                                 f"{cite(r.get('rule'))}"),
@@ -180,6 +182,18 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                     f"{r.get('points')} command point(s) ({words(r.get('counted'))})"
                                     f"{cite(r.get('rule'))}"),
 }
+
+
+def _forces(r: Record) -> str:
+    """MBT Scenario Format C: the forces expanded from the TO&E, each side's printed and priced
+    points and what the check reports (forces.py)."""
+    printed, priced = r.get("printed"), r.get("priced")
+    sides = printed if isinstance(printed, dict) else {}
+    prices = priced if isinstance(priced, dict) else {}
+    totals = "; ".join(f"{s} printed {p}, priced {prices.get(s)}" for s, p in sides.items())
+    found = r.get("findings")
+    reported = "".join(f"; reported: {f}" for f in found) if isinstance(found, list) else ""
+    return f"forces from the TO&E: {totals or words(printed)}{reported}{cite(r.get('rule'))}"
 
 
 def _decision(game: Game | None, r: Record) -> str | None:

@@ -104,7 +104,10 @@ def gp_crt() -> str:
 
 # -- leg unit GP defense by terrain and status (MBT 14.4.3.2), stand-in ----------------------------
 
-LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad")
+LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad", "Squad Standard Infantry [PZF-44]",
+             "Squad Light Panzergrenadier Infantry [PZF-44 & Milan]",
+             "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D]",
+             "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]")
 LEG_TERRAIN = {"clear": 2, "stream": 2, "scrub": 3, "rough": 4, "woods": 5, "brick": 6, "stone": 7,
                "improved_position": 7, "pond": 1}
 LEG_STATUS = {"FC": 2, "NM": 0, "MV": -1}  # full cover, not moving, moving (MBT 14.4.3.2.1)

@@ -532,6 +532,21 @@ PANELS: dict[int, dict[str, Any]] = {
                   "CC2": 1, "CC3": 2, "DD3": 1},
         "stream": [],
     },
+    # panel 4 (a stand-in for the four-panel layouts of the Scenarios): a town on the road (column
+    # Q) with a stream and its bridge at the north edge. Its 22 building hexes bring a four-panel
+    # board to the 30-40 objective hexes Scenario One's objective points imply ("Doing Your Own
+    # Scenarios" C.a: about 10% of both sides' points; docs/decisions.md MBTD-85)
+    4: {
+        "woods": ["E3", "E4", "F4", "F5", "Y8", "Z8", "Z9", "U9", "V9", "CC3", "DD3", "DD4", "EE4"],
+        "scrub": ["H7", "I7", "I8", "Y3", "Z3", "AA7", "BB7", "GG2"],
+        "rough": ["C8", "D8", "X2", "Y2"],
+        "stone": ["O5", "P5", "R5", "S5", "P6", "R6"],
+        "brick": ["N4", "O4", "P4", "R4", "S4", "T4", "N6", "O6", "S6", "T6", "O7", "P7", "R7", "S7",
+                  "M5", "U5"],
+        "hills": {"H3": 1, "I3": 1, "I4": 2, "J4": 1, "W6": 1, "X6": 1, "X7": 2, "Y7": 1, "FF7": 1,
+                  "GG7": 1},
+        "stream": [f"{c}{2}" for c in COLS[0:16]] + [f"{c}{1}" for c in COLS[16:34]],
+    },
 }
 
 

@@ -63,7 +63,7 @@ def test_build_data_writes_the_shipped_tables_cards_panels_and_scenarios(tmp_pat
     tool("build_data").main([str(tmp_path)])
     n = same_tree(tmp_path, PACKAGE, ("data/tables/*.csv", "data/cards/*.toml",
                                       "data/panels/*.toml", "scenarios/basic-*.toml"))
-    assert n == 7 + 8 + 3 + 4
+    assert n == 7 + 8 + 4 + 4
 
 
 def test_derive_toe_writes_the_shipped_derived_values(tmp_path: Path) -> None:

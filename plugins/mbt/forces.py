@@ -1,0 +1,344 @@
+"""A scenario's forces given as TO&E organizations (MBT Scenario Format C, "Doing Your Own
+Scenarios" B): each organization is expanded into its units by the TO&E data and priced by the
+point system, and the scenario's printed totals are checked against the price.
+
+A side lists its organizations under ``sides.<side>.forces`` (docs/scenario-format.md):
+
+.. code-block:: toml
+
+    [sides.NATO]
+    title = "West German Panzer Company (Cross-Attached) (-)"
+    points = 797                               # the total the scenario prints
+    [[sides.NATO.forces]]
+    id = "A"                                   # the scenario's numbering and lettering
+    name = '"A" Panzer Company Headquarters'   # as the scenario names it
+    nation = "FRG"
+    organization = "Panzer Company Headquarters"
+    variant = "c"
+    grade = "average"
+    officers = { CO = "Leopard 1A4", XO = "Squad Standard Infantry [PZF-44]" }
+
+Optional keys: ``doctrine`` (Soviet only: ``none``, ``all``, ``vehicle``; default the TO&E's own
+for the variant, MBT 13.4.1), ``counts`` (a component the scenario prints with another count than
+the TO&E variant: the scenario's count is fielded and priced, and the difference reported) and
+``cards`` (the card codes the scenario prints, checked against the TO&E's).
+
+Units are named ``<side initial><id>-<n>`` (``NA-1``, ``N1-3``); the members of a doctrine
+organization (MBT 13.4.2.3) share the organization's name ``S1`` and are lettered ``S1a``,
+``S1b``... Every unit carries its grade, organization and officer in its state (MBT 12.7, 12.8.2);
+the units of a doctrine organization its ``doctrine`` (MBT 13.4.1).
+
+The check (:func:`findings`) never changes a printed number: a printed total that the TO&E
+prices do not give, a count or a card code that differs from the TO&E, is reported (``hexwar
+mbt forces``, the ``forces`` record of the game log) and the game goes on with the scenario's
+force as printed (docs/decisions.md MBTD-81).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.types import Problem
+from hexwar.plugins.mbt.toe.catalog import (
+    Breakdown,
+    Organization,
+    Toe,
+    ToeError,
+    Variant,
+    applies_doctrine,
+    default_scope,
+    describe,
+    load,
+)
+from hexwar.plugins.mbt.toe.points import Grade
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import Scenario
+
+OFFICERS = ("CO", "XO", "SP")  # MBT 12.8.2
+
+
+@dataclass(frozen=True)
+class ForceOrg:
+    """One organization of a side's force, as the scenario gives it."""
+
+    side: str
+    index: int
+    id: str
+    name: str
+    nation: str
+    organization: str
+    variant: str | None
+    grade: str
+    doctrine: str | None
+    officers: Mapping[str, str]
+    counts: Mapping[str, int]
+    cards: Mapping[str, str]
+
+    @property
+    def key(self) -> str:
+        return f"sides.{self.side}.forces[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A printed value of the scenario that the TO&E does not give (reported, never fixed)."""
+
+    side: str
+    where: str
+    what: str
+    printed: str
+    computed: str
+    rule: str
+
+    def __str__(self) -> str:
+        return (f"{self.side} {self.where}: {self.what}: the scenario prints {self.printed}, "
+                f"the TO&E gives {self.computed} ({self.rule})")
+
+
+@dataclass(frozen=True)
+class Priced:
+    """An organization resolved in the TO&E and priced at its grade."""
+
+    force: ForceOrg
+    org: Organization
+    variant: Variant
+    breakdown: Breakdown
+
+
+def side_forces(scenario: Scenario) -> dict[str, list[ForceOrg]]:
+    """Every side's ``forces`` list (sides without one are left out). Malformed entries are left
+    to :func:`problems`."""
+    out: dict[str, list[ForceOrg]] = {}
+    for side, spec in scenario.sides.items():
+        items = spec.get("forces") if isinstance(spec, Mapping) else None
+        if not isinstance(items, list):
+            continue
+        orgs: list[ForceOrg] = []
+        for i, f in enumerate(items):
+            if not isinstance(f, Mapping):
+                continue
+            orgs.append(ForceOrg(
+                side=side, index=i, id=str(f.get("id", i + 1)), name=str(f.get("name", "")),
+                nation=str(f.get("nation", "")), organization=str(f.get("organization", "")),
+                variant=None if f.get("variant") is None else str(f.get("variant")),
+                grade=str(f.get("grade", "average")),
+                doctrine=None if f.get("doctrine") is None else str(f.get("doctrine")),
+                officers=dict(f.get("officers", {})) if isinstance(f.get("officers"), Mapping) else {},
+                counts=dict(f.get("counts", {})) if isinstance(f.get("counts"), Mapping) else {},
+                cards=dict(f.get("cards", {})) if isinstance(f.get("cards"), Mapping) else {},
+            ))
+        out[side] = orgs
+    return out
+
+
+def resolve(force: ForceOrg, toe: Toe | None = None) -> Priced:
+    """Find the organization and variant in the TO&E, apply the scenario's counts and price it at
+    its grade ("Doing Your Own Scenarios" B.3); a :class:`ToeError` names what is unknown."""
+    toe = toe or load()
+    found = toe.find(force.organization, force.nation or None)
+    if not isinstance(found, Organization):
+        raise ToeError(f"{force.organization!r} is a larger organization: list its basic "
+                       "organizations one by one (MBT 12.8.3)")
+    variant = found.variant(force.variant)
+    if force.counts:
+        labels = {_card_name(c.unit, c.options): c for c in variant.components}
+        for name, n in force.counts.items():
+            if name not in labels:
+                raise ToeError(f"counts: {name!r} is not a component of {found.name} "
+                               f"{variant.label} ({', '.join(labels)})")
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                raise ToeError(f"counts: {name!r} must be a whole number of units, not {n!r}")
+        variant = dataclasses.replace(variant, components=tuple(
+            dataclasses.replace(c, n=int(force.counts.get(_card_name(c.unit, c.options), c.n)))
+            for c in variant.components))
+    try:
+        grade = Grade.parse(force.grade)
+    except ValueError as exc:
+        raise ToeError(str(exc)) from None
+    breakdown = toe.price(found, variant, grade, force.doctrine)
+    return Priced(force, found, variant, breakdown)
+
+
+def _card_name(unit: str, options: tuple[str, ...]) -> str:
+    """The data card a TO&E component is fielded with: the unit with its attached weapons as the
+    TO&E prints them (``Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]``)."""
+    return describe(unit, options)
+
+
+def card_for(unit: str, options: tuple[str, ...], cards: Mapping[str, Any]) -> str | None:
+    """The card name of a component: the unit with its options if such a card exists (attached
+    weapons, a BMP-1's missile), else the plain unit (reactive armour and mine plows are unit
+    status, not other cards)."""
+    full = _card_name(unit, options)
+    if full in cards:
+        return full
+    return unit if unit in cards else None
+
+
+def problems(scenario: Scenario) -> list[Problem]:
+    """What is wrong with the ``forces`` of a scenario beyond its shape (keys and types are
+    :func:`hexwar.plugins.mbt.setup.scenario_shapes`'): organizations, variants, grades, doctrine,
+    officers and components without a data card. A printed total that does not
+    recompute is not a problem (:func:`findings`)."""
+    from hexwar.plugins.mbt.cards import load_cards
+
+    path = scenario.path
+    out: list[Problem] = []
+    cards = load_cards()
+    for side, orgs in side_forces(scenario).items():
+        if side != "Soviet" and any(o.doctrine not in (None, "none") for o in orgs):
+            out.append(Problem("doctrine applies only to Soviet organizations (MBT 13.4)", path,
+                               f"sides.{side}.forces"))
+        for force in orgs:
+            try:
+                priced = resolve(force)
+            except ToeError as exc:
+                out.append(Problem(str(exc), path, force.key))
+                continue
+            names = []
+            for c in priced.variant.components:
+                name = card_for(c.unit, c.options, cards)
+                if name is None:
+                    out.append(Problem(f"{c.label}: no data card {_card_name(c.unit, c.options)!r} "
+                                       "(MBT 1.3; add one with [special] cards)", path, force.key))
+                names.append(name)
+            for officer, carrier in force.officers.items():
+                if officer not in OFFICERS:
+                    out.append(Problem(f"officer {officer!r} is not one of {', '.join(OFFICERS)} "
+                                       "(MBT 12.8.2)", path, f"{force.key}.officers"))
+                elif carrier not in names:
+                    out.append(Problem(f"the {officer} is with {carrier!r}, which is not a unit of "
+                                       f"this organization ({', '.join(n or '?' for n in names)})",
+                                       path, f"{force.key}.officers.{officer}"))
+    return out
+
+
+def findings(scenario: Scenario) -> list[Finding]:
+    """Every printed value of the scenario's forces that the TO&E does not give: the side's total
+    against the sum of its organizations' prices, each count that differs from the TO&E variant,
+    each card code that differs from the TO&E's ("Doing Your Own Scenarios" B.3; MBT Scenario
+    Format C)."""
+    out: list[Finding] = []
+    for side, orgs in side_forces(scenario).items():
+        total = 0
+        complete = True
+        for force in orgs:
+            try:
+                priced = resolve(force)
+            except ToeError:
+                complete = False
+                continue
+            where = force.name or force.organization
+            if priced.breakdown.points is None:
+                complete = False
+            else:
+                total += priced.breakdown.points
+            base = priced.org.variant(force.variant)
+            for c, want in zip(base.components, priced.variant.components, strict=True):
+                if c.n != want.n:
+                    out.append(Finding(side, where, f"{c.label}: count", str(want.n), str(c.n),
+                                       f"TO&E {priced.org.nation} {priced.org.name} {base.label}"))
+            for unit, printed in force.cards.items():
+                toe_card = next((c.card for c in base.components if c.unit == unit), None)
+                if toe_card is not None and toe_card != printed:
+                    out.append(Finding(side, where, f"card code of the {unit}", printed, toe_card,
+                                       "MBT 1.3"))
+        spec = scenario.sides[side]
+        total_printed = spec.get("points") if isinstance(spec, Mapping) else None
+        if isinstance(total_printed, int) and complete and total_printed != total:
+            out.append(Finding(side, str(spec.get("title", side)), "points", str(total_printed),
+                               str(total), "Doing Your Own Scenarios B.3"))
+    return out
+
+
+def side_points(scenario: Scenario) -> dict[str, int | None]:
+    """Each side's force priced by the TO&E (None where an organization has no price)."""
+    out: dict[str, int | None] = {}
+    for side, orgs in side_forces(scenario).items():
+        total: int | None = 0
+        for force in orgs:
+            pts = resolve(force).breakdown.points
+            total = None if pts is None or total is None else total + pts
+        out[side] = total
+    return out
+
+
+def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
+    """The units of every side's ``forces``: (id, unit type, side, starting state), in the
+    scenario's order (MBT Scenario Format C)."""
+    from hexwar.plugins.mbt.cards import load_cards
+
+    cards = load_cards()
+    out: list[tuple[str, str, str, dict[str, Any]]] = []
+    for side, orgs in side_forces(scenario).items():
+        for force in orgs:
+            priced = resolve(force)
+            scope = force.doctrine if force.doctrine is not None else default_scope(priced.variant)
+            prefix = f"{side[0]}{force.id}"
+            n_plain = 0
+            letters = iter("abcdefghijklmnopqrstuvwxyz")
+            officers = dict(force.officers)
+            carriers: list[str] = []
+            squads: list[dict[str, Any]] = []
+            for c in priced.variant.components:
+                name = card_for(c.unit, c.options, cards)
+                if name is None:
+                    raise ToeError(f"{c.label}: no data card (MBT 1.3)")
+                doctrine = side == "Soviet" and applies_doctrine(scope, c)
+                for _ in range(c.n):
+                    if doctrine:
+                        uid = f"{prefix}{next(letters)}"
+                    else:
+                        n_plain += 1
+                        uid = f"{prefix}-{n_plain}"
+                    state: dict[str, Any] = {"grade": Grade.parse(force.grade).value,
+                                             "organization": force.name or force.organization}
+                    if doctrine:
+                        state["doctrine"] = prefix  # MBT 13.4.2.3: 101a, 101b...
+                    for officer, carrier in list(officers.items()):
+                        if carrier == name:
+                            state["officer"] = officer  # MBT 12.8.2: the first unit named
+                            del officers[officer]
+                            break
+                    if "reactive armor" in c.options:
+                        state["reactive"] = "heavy"
+                    card = cards[name]
+                    if card.kind == "vehicle" and card.records.values.get("card", {}).get("transport"):
+                        carriers.append(uid)
+                    elif card.kind == "leg":
+                        squads.append(state)
+                    out.append((uid, card.type_name, side, state))
+            # MBTD-82: a squad starts dismounted; the carrier the TO&E gives it is recorded only
+            for state, carrier in zip(squads, carriers, strict=False):
+                state["assigned_carrier"] = carrier
+    return out
+
+
+def add_units(game: Game) -> None:
+    """Before the set-up: the units of the scenario's ``forces``, with no hex (the set-up places
+    them, MBT 10.0 and the scenario's C), and the ``forces`` record: each side's printed total,
+    its TO&E price and every printed value that does not recompute."""
+    from hexwar.core.engine.state import Unit
+    from hexwar.core.errors import DataError
+
+    scenario = game.scenario
+    if not side_forces(scenario):
+        return
+    try:
+        units = expand(scenario)
+    except ToeError as exc:  # hexwar validate names these first; a game refuses them too
+        raise DataError(str(exc), path=scenario.path, key="sides") from None
+    for uid, utype, side, state in units:
+        if uid in game.state.units:
+            raise DataError(f"unit {uid!r} of the forces is also a [[units]] entry",
+                            path=scenario.path, key="units")
+        game.state.units[uid] = Unit(uid, utype, side, None, 1, state)
+    game.emit("forces", rule="MBT Scenario Format C",
+              printed={s: spec.get("points") for s, spec in scenario.sides.items()
+                       if isinstance(spec, Mapping)},
+              priced=side_points(scenario), findings=[str(f) for f in findings(scenario)])
