@@ -34,6 +34,9 @@ KEY = "firepower"
 
 #: the Basic terrain of a board (built once per board; boards are shared by games of one content)
 FP_MAP = StashKey[FpMap]("firepower.map")
+#: the game's own copy of it: the same terrain dicts, its own per-pair line-of-sight cache, which
+#: so goes with the game (a cache on the shared map grew from game to game: issue 14)
+GAME_MAP = StashKey[FpMap]("firepower.game_map")
 
 
 def data(game: Game) -> dict[str, Any]:
@@ -43,12 +46,16 @@ def data(game: Game) -> dict[str, Any]:
 
 
 def fp_map(game: Game) -> FpMap:
-    """The game's Basic terrain (built once per board)."""
-    m = game.board.stash.get(FP_MAP)
-    if m is None:
-        m = FpMap.from_board(game.board)
-        game.board.stash[FP_MAP] = m
-    return m
+    """The game's Basic terrain (built once per board; the game's copy shares its dicts and has
+    its own cache of :meth:`FpMap.static_los`)."""
+    mine = game.stash.get(GAME_MAP)
+    if mine is None:
+        m = game.board.stash.get(FP_MAP)
+        if m is None:
+            m = FpMap.from_board(game.board)
+            game.board.stash[FP_MAP] = m
+        mine = game.stash[GAME_MAP] = m.for_game()
+    return mine
 
 
 def rules_card(game: Game) -> BasicCard:
