@@ -95,9 +95,20 @@ def phase_of(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+#: the column index of every hex of a board (labels do not change; parsed once per board)
+COLUMNS = StashKey[dict[Hex, int]]("firepower.columns")
+
+
 def column_of(game: Game, h: Hex) -> int:
     """Column index (A = 0) of a board hex from its label."""
-    return parse_letter_number(game.board.label(h))[1]
+    board = game.board
+    cols = board.stash.setdefault(COLUMNS, {})
+    got = cols.get(h)
+    if got is None:
+        got = parse_letter_number(board.label(h))[1]
+        if h in board.hexes:  # kept for the board's own hexes only: bounded by the board
+            cols[h] = got
+    return got
 
 
 def board_columns(game: Game) -> tuple[int, int]:

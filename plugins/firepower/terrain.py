@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from hexwar.core.hexgrid import Hex, trace
@@ -290,4 +291,13 @@ class FpMap:
 def intervening(a: Hex, b: Hex) -> tuple[Hex, ...]:
     """Hexes (and hexsides) the line between the sighting dots passes through or along, without
     the two end hexes (Firepower 6.3.4: the straight edge from dot to dot)."""
-    return trace(a, b).intervening(grazed=True)
+    q, r = a
+    return tuple([Hex(q + dq, r + dr) for dq, dr in _intervening_from_origin(b.q - q, b.r - r)])
+
+
+@lru_cache(maxsize=16_384)
+def _intervening_from_origin(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
+    """:func:`intervening` from ``(0, 0)`` to ``(dq, dr)``: the exact trace is the same wherever
+    it starts (integer geometry; pairs of hexes in sorted order, which a shift keeps), so it is
+    kept per offset, a number bounded by the boards' size, not by games or pairs."""
+    return tuple((h.q, h.r) for h in trace(Hex(0, 0), Hex(dq, dr)).intervening(grazed=True))
