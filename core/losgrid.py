@@ -388,9 +388,18 @@ class MaskKernel(KernelBase):
         #: (half, half blocks, half may block, may block) of a level pair that has any of them
         self._halves: list[tuple[int, int, int, int] | None] = \
             [None] * (self.nlevels * self.nlevels)
-        self._hot = (g.q0, g.r0, g.H, g.size, g.onboard, g._key, self._spans, self._fast_list,
-                     self.levels, self.nlevels, self.end_cells if ends_maybe else b"",
-                     side_maybe, self._halves)
+        # for clear(): per board hex whose end needs no check of its own, (cell, offset key,
+        # level * nlevels, level): one dict look-up of the hex instead of attribute reads,
+        # arithmetic and bounds checks; a hex not in it (off the board, or an end cell that may
+        # block) takes the general path
+        k2, n = g._key, self.nlevels
+        lv, ec = self.levels, self.end_cells
+        self._at: dict[Hex, tuple[int, int, int, int]] = {}
+        for h in board.hexes:
+            c = g.cell(h)
+            if not ec[c]:
+                self._at[h] = (c, h.q * k2 + h.r, lv[c] * n, lv[c])
+        self.clear = self._hot_clear()  # type: ignore[method-assign,assignment]  # see _hot_clear
 
     def _pair(self, key: int) -> None:
         """Build the sets of level pair ``key`` and its entries for the hot path of clear()."""
@@ -406,34 +415,55 @@ class MaskKernel(KernelBase):
         return ValueError(f"line of sight: {b if a in g else a!r} is not on the board")
 
     def clear(self, a: Hex, b: Hex) -> bool:
-        # the hot path: one dict lookup (the line's span), one list lookup (the level pair's
-        # certain blocks), one shift and AND; everything else goes to _slow
-        q0, r0, h, size, onboard, key, spans, fast, lv, n, ec, sides, halves = self._hot
-        ja, jb = a.r - r0, b.r - r0
-        ca, cb = (a.q - q0) * h + ja, (b.q - q0) * h + jb
-        if not (0 <= ja < h and 0 <= jb < h and 0 <= ca < size and 0 <= cb < size
-                and onboard[ca] and onboard[cb]):
-            raise self._bad(a, b)
-        sp = spans.get((b.q - a.q) * key + jb - ja)
-        pk = lv[ca] * n + lv[cb]
-        f = fast[pk]
-        if sp is not None and f >= 0 and not (ec and (ec[ca] or ec[cb])):
+        """Whether the line from ``a`` to ``b`` is clear (each instance answers through the
+        function :meth:`_hot_clear` made for it, which does the same)."""
+        return self._hot_clear()(a, b)
+
+    def _hot_clear(self) -> Callable[[Hex, Hex], bool]:
+        """The hot path of :meth:`clear` as a closure over the kernel's tables (instance
+        attributes and bound methods cost a look-up each; a closure's cells and a plain
+        function's call cost less): two dict look-ups of the end hexes, one of the line's span,
+        one list look-up (the level pair's certain blocks), one shift and AND. A line that needs
+        more (a cell that may block, a set not built yet, an end hex that may block, a hex off
+        the board) goes to :meth:`_slow`, which answers every case."""
+        at, spans, fast, halves = self._at, self._spans, self._fast_list, self._halves
+        slow, checked, side_maybe = self._slow, self._checked, self.side_maybe
+
+        def clear(a: Hex, b: Hex) -> bool:
+            try:
+                ca, ka, pa, _ = at[a]
+                cb, kb, _, pb = at[b]
+                sp = spans[kb - ka]
+            except KeyError:
+                return checked(a, b)
+            pk = pa + pb
+            f = fast[pk]
+            if f < 0:
+                return slow(a, b, ca, cb)
             shift = ca + sp[0]
             if (f >> shift) & sp[1]:
                 return False
             hs = halves[pk]
             if hs is not None:
                 if hs[3] and (hs[3] >> shift) & sp[1]:
-                    return self._slow(a, b, ca, cb)
+                    return slow(a, b, ca, cb)
                 if hs[0]:
                     near = sp[2 + hs[0]]
                     if (hs[1] >> shift) & near:
                         return False
                     if hs[2] and (hs[2] >> shift) & near:
-                        return self._slow(a, b, ca, cb)
-            if not (sides and (sides >> (3 * shift)) & sp[2]):
-                return True
-        return self._slow(a, b, ca, cb)
+                        return slow(a, b, ca, cb)
+            if side_maybe and (side_maybe >> (3 * shift)) & sp[2]:
+                return slow(a, b, ca, cb)
+            return True
+
+        return clear
+
+    def _checked(self, a: Hex, b: Hex) -> bool:
+        """:meth:`clear` for ends that are not both in the hot path's table: off the board (an
+        error) or an end hex that may block."""
+        g = self.grid
+        return self._slow(a, b, g.board_cell(a), g.board_cell(b))
 
     def _slow(self, a: Hex, b: Hex, ca: int, cb: int) -> bool:
         dq, dr = b.q - a.q, b.r - a.r

@@ -9,7 +9,7 @@ enables; nothing is global.
 from __future__ import annotations
 
 import os
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import CodeType, ModuleType, TracebackType
@@ -612,6 +612,29 @@ class Hooks:
     def unit_view(self, game: Game, side: str, unit_id: str) -> dict[str, Any]:
         caller = self._for(game, self._hook.hexwar_unit_view)
         return cast("dict[str, Any]", caller(game=game, side=side, unit_id=unit_id))
+
+    def unit_views(self, game: Game, side: str, unit_ids: Iterable[str]
+                   ) -> Iterator[tuple[str, dict[str, Any] | None]]:
+        """``(unit_id, unit_view(game, side, unit_id))`` for each id: the hook's implementations
+        looked up once for the whole view, not once per unit (a view shows every unit, at every
+        decision). They are called in pluggy's order, first non-None result wins, exactly as
+        the ``firstresult`` hook call does; with a wrapper among them, each unit goes through
+        the hook call itself."""
+        caller = self._for(game, self._hook.hexwar_unit_view)
+        impls = caller.get_hookimpls()
+        if any(i.hookwrapper or getattr(i, "wrapper", False) for i in impls):
+            for uid in unit_ids:
+                yield uid, caller(game=game, side=side, unit_id=uid)
+            return
+        order = [(i.function, i.argnames) for i in reversed(impls)]
+        for uid in unit_ids:
+            given = {"game": game, "side": side, "unit_id": uid}
+            got = None
+            for fn, names in order:
+                got = fn(*[given[n] for n in names])
+                if got is not None:
+                    break
+            yield uid, got
 
     def describe_state(self, game: Game, side: str | None) -> dict[str, Any]:
         caller = self._for(game, self._hook.hexwar_describe_state)

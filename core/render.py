@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape as _xml_escape
 
 from hexwar.core.geo import hex_to_local
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit.stash import StashKey
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -796,6 +798,38 @@ def _stack_count(bx: float, by: float, size: float, n: int) -> list[str]:
             f'font-size="{_fmt(size * 0.2)}" fill="#111">{n}</text>']
 
 
+#: the board's ground layers (hexes, hexsides, features, labels) by drawing parameters: boards do
+#: not change during play, and a web table draws the same board after every decision
+_GROUND = StashKey[dict[tuple[Any, ...], tuple[tuple[str, ...], dict[str, tuple[str, str]],
+                                              frozenset[str], frozenset[str]]]]("core.render_ground")
+#: at most this many sets of drawing parameters are kept per board
+_GROUND_LIMIT = 8
+
+
+def _ground_layers(lay: _Layout, terrain: Mapping[str, TerrainType | None], heights: _Heights,
+                   every: int, show_heights: bool, fs_label: float
+                   ) -> tuple[tuple[str, ...], dict[str, tuple[str, str]], frozenset[str],
+                              frozenset[str]]:
+    """The hex, hexside, feature and label layers, and the terrain, hexside features and hex
+    features they use: drawn once per board and drawing parameters, then kept in the board's
+    stash (a few sets of parameters at most)."""
+    key = (lay.size, lay.title_h, every, show_heights, fs_label,
+           tuple(sorted((name, None if t is None else (t.name, t.title, t.color))
+                        for name, t in terrain.items())))
+    memo = lay.board.stash.setdefault(_GROUND, {})
+    got = memo.get(key)
+    if got is None:
+        hex_layer, used_terrain = _hex_layer(lay, terrain, heights)
+        hexside_layer, used_sides = _hexside_layer(lay, heights)
+        feature_layer, used_feats = _feature_layer(lay)
+        labels = _label_layer(lay, heights, every, show_heights, fs_label)
+        if len(memo) >= _GROUND_LIMIT:
+            memo.clear()
+        got = memo[key] = (tuple(hex_layer + hexside_layer + feature_layer + labels),
+                           used_terrain, frozenset(used_sides), frozenset(used_feats))
+    return got[0], dict(got[1]), got[2], got[3]
+
+
 def render_board(
     board: Board,
     *,
@@ -846,13 +880,10 @@ def render_board(
     fs_label = max(5.0, lay.size * 0.24)
 
     out = _document_start(lay, width, height, title, fs_label)
-    hex_layer, used_terrain = _hex_layer(lay, _terrain_lookup(board, terrain_types), heights)
-    out.extend(hex_layer)
-    hexside_layer, used_sides = _hexside_layer(lay, heights)
-    out.extend(hexside_layer)
-    feature_layer, used_feats = _feature_layer(lay)
-    out.extend(feature_layer)
-    out.extend(_label_layer(lay, heights, max(0, int(label_every)), show_heights, fs_label))
+    ground, used_terrain, used_sides, used_feats = _ground_layers(
+        lay, _terrain_lookup(board, terrain_types), heights, max(0, int(label_every)),
+        show_heights, fs_label)
+    out.extend(ground)
     out.extend(_highlight_layer(lay, highlight_hexes))
     stacks: dict[Hex, list[Mapping[str, Any]]] = {}
     for h, u in placed:
@@ -878,8 +909,8 @@ def _shorten(text: str) -> str:
     return text if len(text) <= room else text[: room - 1].rstrip(" ,(") + "…"
 
 
-def _legend(x: float, y: float, terrain: Mapping[str, tuple[str, str]], hexsides: set[str],
-            feats: set[str], colors: Mapping[str, str], heights: bool,
+def _legend(x: float, y: float, terrain: Mapping[str, tuple[str, str]],
+            hexsides: AbstractSet[str], feats: AbstractSet[str], colors: Mapping[str, str], heights: bool,
             hrange: tuple[float, float]) -> list[str]:
     out = ['<g id="legend">']
     rows: list[str] = []

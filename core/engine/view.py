@@ -51,8 +51,8 @@ class SideView:
         if side is None:
             return {k: _copied(game.state.units[k].to_dict()) for k in sorted(game.state.units)}
         shown_units: dict[str, dict[str, Any]] = {}
-        for unit_id in sorted(game.hooks.visible_units(game, side)):
-            shown = game.hooks.unit_view(game, side, unit_id)
+        for unit_id, shown in game.hooks.unit_views(game, side,
+                                                   sorted(game.hooks.visible_units(game, side))):
             if shown is not None:
                 # a copy: the shown dict may share the live unit's state
                 shown_units[str(shown.get("id", unit_id))] = _copied(shown)

@@ -14,6 +14,7 @@ and enable the pytest fixtures (``game_factory``, ``random_players``) with
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -165,6 +166,22 @@ def make_game(source: Any, *, seed: int = 1, options: Iterable[str] = (),
         scenario = Scenario.from_text(str(source))
     return Game(scenario, seed=seed, options=tuple(options), local_plugins=tuple(local_plugins),
                 log=log)
+
+
+@functools.cache
+def played_game(name: str, *, seed: int = 1, options: tuple[str, ...] = ()) -> Any:
+    """The built-in scenario ``name`` played to its end AI against AI with ``seed`` and
+    ``options``: played once per process and shared by every test that asks for the same game
+    (the golden games and the tests that read their logs). Read it; never change it."""
+    from hexwar.core.cli import _controllers, _resolve_scenario_path
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import load_and_validate
+
+    sc = load_and_validate(_resolve_scenario_path(name), options=options)
+    game = Game(sc, seed=seed, options=options)
+    controllers, _ = _controllers(game, "ai,ai", seed)
+    game.play(controllers)
+    return game
 
 
 def hook_implementations(plugin: object) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from hexwar.core.board import Board
@@ -18,7 +19,7 @@ from hexwar.core.hexgrid import Hex
 from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
 from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
 from hexwar.plugins.firepower.tables import POSTURE_RANK
-from hexwar.plugins.firepower.terrain import FpMap
+from hexwar.plugins.firepower.terrain import FpMap, Picture
 
 
 @dataclass(frozen=True)
@@ -179,11 +180,27 @@ def firepower_kernel(board: Board, rules: FirepowerLos, data: Mapping[str, Any])
         e = rules.hex_effect(board, h, LosContext(a, b, a.distance(b), data))
         return e is not None and e.kind == "block"
 
+    def fence_crossed(a: Hex, b: Hex, h: Hex) -> bool:
+        # asked only of the "may block" cells, the fence hexes between the ends (with a Prone
+        # unit): a hill or friendly soldiers there would have blocked for certain already, so
+        # what hex_effect decides is whether the line crosses the picture (Firepower 6.3.4.2)
+        f = m.fence[h]
+        return _crosses(b.q - a.q, b.r - a.r, h.q - a.q, h.r - a.r, f.a, f.b)
+
     def ends(a: Hex, b: Hex) -> bool:
         return prone and (blocks(a, b, a) or (b != a and blocks(a, b, b)))
 
     return MaskKernel(board, rules, data, make=make, levels=levels, corners=True,
-                      confirm_hex=blocks, ends=ends, ends_maybe=fences)
+                      confirm_hex=fence_crossed, ends=ends, ends_maybe=fences)
+
+
+@lru_cache(maxsize=65_536)
+def _crosses(dq: int, dr: int, hq: int, hr: int, side_a: int, side_b: int) -> bool:
+    """Whether the line from ``(0, 0)`` to ``(dq, dr)`` crosses the chord between hexsides
+    ``side_a`` and ``side_b`` of hex ``(hq, hr)`` (:meth:`Picture.crossed_by`). The geometry is
+    the same wherever the line starts (the tests compare with the exact trace on random boards),
+    so it is kept per offset, hex and chord: bounded by the board, not by games."""
+    return Picture("fence", Hex(hq, hr), side_a, side_b).crossed_by(Hex(0, 0), Hex(dq, dr))
 
 
 def _los_data(ctx: LosContext) -> dict[str, Any]:

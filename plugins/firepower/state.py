@@ -34,6 +34,9 @@ KEY = "firepower"
 
 #: the Basic terrain of a board (built once per board; boards are shared by games of one content)
 FP_MAP = StashKey[FpMap]("firepower.map")
+#: the game's own copy of it: the same terrain dicts, its own per-pair line-of-sight cache, which
+#: so goes with the game (a cache on the shared map grew from game to game: issue 14)
+GAME_MAP = StashKey[FpMap]("firepower.game_map")
 
 
 def data(game: Game) -> dict[str, Any]:
@@ -43,12 +46,16 @@ def data(game: Game) -> dict[str, Any]:
 
 
 def fp_map(game: Game) -> FpMap:
-    """The game's Basic terrain (built once per board)."""
-    m = game.board.stash.get(FP_MAP)
-    if m is None:
-        m = FpMap.from_board(game.board)
-        game.board.stash[FP_MAP] = m
-    return m
+    """The game's Basic terrain (built once per board; the game's copy shares its dicts and has
+    its own cache of :meth:`FpMap.static_los`)."""
+    mine = game.stash.get(GAME_MAP)
+    if mine is None:
+        m = game.board.stash.get(FP_MAP)
+        if m is None:
+            m = FpMap.from_board(game.board)
+            game.board.stash[FP_MAP] = m
+        mine = game.stash[GAME_MAP] = m.for_game()
+    return mine
 
 
 def rules_card(game: Game) -> BasicCard:
@@ -88,9 +95,20 @@ def phase_of(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+#: the column index of every hex of a board (labels do not change; parsed once per board)
+COLUMNS = StashKey[dict[Hex, int]]("firepower.columns")
+
+
 def column_of(game: Game, h: Hex) -> int:
     """Column index (A = 0) of a board hex from its label."""
-    return parse_letter_number(game.board.label(h))[1]
+    board = game.board
+    cols = board.stash.setdefault(COLUMNS, {})
+    got = cols.get(h)
+    if got is None:
+        got = parse_letter_number(board.label(h))[1]
+        if h in board.hexes:  # kept for the board's own hexes only: bounded by the board
+            cols[h] = got
+    return got
 
 
 def board_columns(game: Game) -> tuple[int, int]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -203,6 +203,11 @@ class FpMap:
     parse_label: Mapping[str, Hex] = field(default_factory=dict)
     _static: dict[tuple[Hex, Hex], StaticLos] = field(default_factory=dict, repr=False)
 
+    def for_game(self) -> FpMap:
+        """A copy for one game: the same terrain (shared, not copied), an empty cache of
+        :meth:`static_los`, so that what a game computes goes with it."""
+        return replace(self, _static={})
+
     def static_los(self, a: Hex, b: Hex) -> StaticLos:
         """Hills, fence pictures crossed, tree hexes and hedge pictures crossed between the
         sighting dots of ``a`` and ``b`` (end hexes excluded), computed once per pair."""
@@ -210,7 +215,7 @@ class FpMap:
         got = self._static.get(key)
         if got is None:
             if len(self._static) >= STATIC_LOS_LIMIT:
-                self._static.clear()  # bounded: the map is shared by every game on the board
+                self._static.clear()  # bounded, also within one long game
             hexes = intervening(a, b)
             got = StaticLos(
                 frozenset(hexes),
@@ -283,8 +288,16 @@ class FpMap:
         return self.height.get(a, 0.0) != self.height.get(b, 0.0)
 
 
-@lru_cache(maxsize=200_000)
 def intervening(a: Hex, b: Hex) -> tuple[Hex, ...]:
     """Hexes (and hexsides) the line between the sighting dots passes through or along, without
     the two end hexes (Firepower 6.3.4: the straight edge from dot to dot)."""
-    return trace(a, b).intervening(grazed=True)
+    q, r = a
+    return tuple([Hex(q + dq, r + dr) for dq, dr in _intervening_from_origin(b.q - q, b.r - r)])
+
+
+@lru_cache(maxsize=16_384)
+def _intervening_from_origin(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
+    """:func:`intervening` from ``(0, 0)`` to ``(dq, dr)``: the exact trace is the same wherever
+    it starts (integer geometry; pairs of hexes in sorted order, which a shift keeps), so it is
+    kept per offset, a number bounded by the boards' size, not by games or pairs."""
+    return tuple((h.q, h.r) for h in trace(Hex(0, 0), Hex(dq, dr)).intervening(grazed=True))

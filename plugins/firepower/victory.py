@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import StashKey
 from hexwar.core.types import GameResult
 from hexwar.plugins.firepower.state import board_columns, column_of, data
 
@@ -13,17 +14,26 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
+#: the game's fold column (from its scenario, which does not change during play)
+FOLD = StashKey[int]("firepower.fold")
+
+
 def fold_column(game: Game) -> int:
     """The fold's "0 row" as a column index (``[special] fold`` in the scenario, Firepower 7;
     docs/decisions.md FPD-6)."""
-    special = game.scenario.raw.get("special", {})
-    fold = special.get("fold")
-    if isinstance(fold, str):
-        from hexwar.core.labels import column_index
+    got = game.stash.get(FOLD)
+    if got is None:
+        special = game.scenario.raw.get("special", {})
+        fold = special.get("fold")
+        if isinstance(fold, str):
+            from hexwar.core.labels import column_index
 
-        return column_index(fold)
-    lo, hi = board_columns(game)
-    return (lo + hi) // 2
+            got = column_index(fold)
+        else:
+            lo, hi = board_columns(game)
+            got = (lo + hi) // 2
+        game.stash[FOLD] = got
+    return got
 
 
 def beyond_fold(game: Game, board_side: str, h: Hex) -> bool:

@@ -74,6 +74,34 @@ def seen_units(game: Game, viewer: Unit, targets: Iterable[Unit]) -> list[Unit]:
     return [t for t in near if t.hex in clear]
 
 
+def _in_range_of(game: Game, viewers: Iterable[Unit], target: Unit, moving: bool) -> list[Unit]:
+    """The live ``viewers`` that have ``target`` within sighting range: :func:`in_sighting_range`
+    for one target and many viewers, when no rule answers sighting (:func:`_rule_sights` is
+    False): the chart is read once per viewer posture, not once per viewer."""
+    assert target.hex is not None
+    spotted = target.state.get("spotted")
+    if spotted == "FIRED":  # MBT 6.1.3.5: any range
+        return [v for v in viewers if alive(v) and v.hex is not None]
+    c = ctx(game)
+    terrain = c.info.sight_terrain[target.hex]
+    double = spotted == "MOVED" or moving
+    ranges: dict[bool, int] = {}
+    out = []
+    for v in viewers:
+        if not alive(v) or v.hex is None:
+            continue
+        is_open = bool(v.state.get("open", True))
+        base = ranges.get(is_open)
+        if base is None:
+            base = c.charts.sighting_range("Open" if is_open else "Buttoned", terrain)
+            if double:
+                base *= 2
+            ranges[is_open] = base
+        if v.hex.distance(target.hex) <= base:  # range 0 (the same hex) is always in range
+            out.append(v)
+    return out
+
+
 def seen_by_side(game: Game, side: str, target: Unit, *, moving: bool = False) -> bool:
     """MBT 6.1.2: any unit of ``side`` that sees the target (hidden information, MBT 6.1)."""
     if target.hex is None:
@@ -81,8 +109,7 @@ def seen_by_side(game: Game, side: str, target: Unit, *, moving: bool = False) -
     if _rule_sights(game):
         return any(sees(game, v, target, moving=moving)
                    for v in game.state.units_of(side) if alive(v))
-    near = [v for v in game.state.units_of(side)
-            if alive(v) and in_sighting_range(game, v, target, moving=moving)]
+    near = _in_range_of(game, game.state.units_of(side), target, moving)
     if not near:
         return False
     # one batch from the target's hex to every viewer within range

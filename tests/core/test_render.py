@@ -172,6 +172,29 @@ def test_rendering_is_deterministic() -> None:
         board, terrain_types=TERRAIN, units=list(units))
 
 
+def test_the_ground_drawn_once_per_board_is_the_ground_drawn_afresh() -> None:
+    """The hex, hexside, feature and label layers are kept in the board's stash (a web table
+    draws the board after every decision): a picture from the kept layers is byte for byte the
+    one drawn on a board that has none kept, whatever the units and whatever else was drawn."""
+    from hexwar.core.render import _GROUND
+
+    board = small_board()
+    units = [{"id": "u1", "type": "tank", "side": "A", "hex": "C3", "facing": 2}]
+    first = render_board(board, terrain_types=TERRAIN, units=units, label_every=2)
+    render_board(board, terrain_types=TERRAIN, hex_size=20.0, show_heights=False)
+    assert len(board.stash[_GROUND]) == 2
+    kept = render_board(board, terrain_types=TERRAIN, units=units, label_every=2)
+    other = render_board(board, terrain_types=TERRAIN, units=[], label_every=2, title="T")
+    fresh = small_board()
+    assert kept == first == render_board(fresh, terrain_types=TERRAIN, units=units, label_every=2)
+    assert other == render_board(small_board(), terrain_types=TERRAIN, label_every=2, title="T")
+    # other colours for the same terrain names are another set of layers, not the kept one
+    recoloured = {k: TerrainType(t.name, t.title, t.rule, color="#123456")
+                  for k, t in TERRAIN.items()}
+    assert 'fill="#123456"' in render_board(board, terrain_types=recoloured, units=units,
+                                            label_every=2)
+
+
 def test_a_60_by_50_board_renders_quickly() -> None:
     panel = Panel.from_dict({
         "panel": {"id": "9", "labels": "column-row", "columns": [1, 60], "rows": [1, 50],

@@ -59,16 +59,13 @@ def canonical_events(game: Any) -> list[Any]:
 def play(scenario_name: str, seed: int = SEED, *, dump: Path | None = None) -> dict[str, Any]:
     """Play one game AI against AI and return its digests (``dump``: also write its canonical
     log there, one event a line, to compare two versions of the code with ``diff``)."""
-    from hexwar.core.cli import _controllers, _resolve_scenario_path
-    from hexwar.core.engine.game import Game
-    from hexwar.core.scenario import load_and_validate
+    from hexwar.core.testing import played_game
 
     name, _, extra = scenario_name.partition("+")
     options = FIREFIGHT_RULES if extra == "all" else ()
-    sc = load_and_validate(_resolve_scenario_path(name), options=options)
-    game = Game(sc, seed=seed, options=options)
-    controllers, _ = _controllers(game, "ai,ai", seed)
-    result = game.play(controllers)
+    # played once per process: tests that read the same game's log share it
+    game = played_game(name, seed=seed, options=options)
+    result = game.result
     hashes = hashlib.sha256("\n".join(d["hash"] for d in game.decisions).encode()).hexdigest()
     events = canonical_events(game)
     log = hashlib.sha256(json.dumps(events, sort_keys=True).encode()).hexdigest()

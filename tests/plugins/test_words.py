@@ -6,15 +6,13 @@ from __future__ import annotations
 import ast
 import json
 import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hexwar.core.cli import _controllers, _resolve_scenario_path
 from hexwar.core.engine.game import Game
-from hexwar.core.scenario import load_and_validate
+from hexwar.core.testing import played_game
 from hexwar.core.words import context_game, fallback_sentence
 from hexwar.plugins.firefight import words as FFW
 from hexwar.plugins.firepower import words as FPW
@@ -116,12 +114,10 @@ def test_every_event_type_the_code_writes_has_words(system: str) -> None:
         assert text is not None and text != fallback_sentence(record), kind
 
 
-@cache
 def played(name: str, options: tuple[str, ...]) -> Game:
-    sc = load_and_validate(_resolve_scenario_path(name), options=options)
-    game = Game(sc, seed=1, options=options)
-    controllers, _ = _controllers(game, "ai,ai", 1)
-    game.play(controllers)
+    """The game AI against AI, seed 1: the golden game of that scenario where there is one,
+    played once per process (:func:`hexwar.core.testing.played_game`)."""
+    game: Game = played_game(name, seed=1, options=options)
     return game
 
 

@@ -28,8 +28,16 @@ from .helpers import Picker, seat_of, table
 SECRET_TYPES = ("decision", "order", "dummies_placed", "target_list", "scheduled_fires")
 
 
-def _mentions(text: str, uid: str) -> bool:
+def _mentions(text: str, uid: str, words: set[str] | None = None) -> bool:
+    """Whether ``text`` names ``uid`` as a whole id (not inside a longer one). ``words``: the
+    text's maximal runs of word characters and hyphens, if known; an id made only of those is
+    named exactly when it is one of them (one scan of the text for every id)."""
+    if words is not None and _WORD.fullmatch(uid):
+        return uid in words
     return re.search(rf"(?<![\w-]){re.escape(uid)}(?![\w-])", text) is not None
+
+
+_WORD = re.compile(r"[\w-]+")
 
 
 def _play(t: Table) -> dict[str, list[tuple[str, set[str]]]]:
@@ -101,8 +109,9 @@ def _check(t: Table, received: dict[str, list[tuple[str, set[str]]]]) -> None:
         for text, known in messages:
             assert '"seed"' not in text
             message = json.loads(text)
+            words = set(_WORD.findall(text))
             for uid in enemy_ids - known:
-                assert not _mentions(text, uid), f"{side} was sent {uid}, which it never saw"
+                assert not _mentions(text, uid, words), f"{side} was sent {uid}, which it never saw"
             if message["type"] != "state":
                 continue
             for line in message["log"]:
