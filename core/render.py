@@ -806,7 +806,7 @@ _GROUND = StashKey[dict[tuple[Any, ...], tuple[tuple[str, ...], dict[str, tuple[
 _GROUND_LIMIT = 8
 
 
-def _ground_layers(lay: _Layout, terrain: Mapping[str, TerrainType | None], heights: _Heights,
+def _board_layers(lay: _Layout, terrain: Mapping[str, TerrainType | None], heights: _Heights,
                    every: int, show_heights: bool, fs_label: float
                    ) -> tuple[tuple[str, ...], dict[str, tuple[str, str]], frozenset[str],
                               frozenset[str]]:
@@ -880,10 +880,10 @@ def render_board(
     fs_label = max(5.0, lay.size * 0.24)
 
     out = _document_start(lay, width, height, title, fs_label)
-    ground, used_terrain, used_sides, used_feats = _ground_layers(
+    board_layers, used_terrain, used_sides, used_feats = _board_layers(
         lay, _terrain_lookup(board, terrain_types), heights, max(0, int(label_every)),
         show_heights, fs_label)
-    out.extend(ground)
+    out.extend(board_layers)
     out.extend(_highlight_layer(lay, highlight_hexes))
     stacks: dict[Hex, list[Mapping[str, Any]]] = {}
     for h, u in placed:
