@@ -357,7 +357,7 @@ def test_a_weapon_is_not_fired_from_a_posture_its_chart_forbids(tmp_path: Path) 
 def test_the_posture_column_modifies_the_fire(tmp_path: Path) -> None:
     # Firepower 12.2.1: the stand-in LMG4 is "+1" Standing, "X" Crouching
     from hexwar.plugins.firepower import combat
-    from hexwar.plugins.firepower.actions import fire_context
+    from hexwar.plugins.firepower.actions import fire_context, fire_procedure
 
     units = [("M1", "LMG", "A", "C5", 1, {"squad": "Q1", "model": "LMG4"}),
              ("E1", "RFL", "B", "C9", 4, {})]
@@ -365,8 +365,8 @@ def test_the_posture_column_modifies_the_fire(tmp_path: Path) -> None:
     _face(game, "M1", "E1")
     _gen, _d = _phase(game)
     ctx = fire_context(game, "M1", {"act": "fire", "mode": "auto", "targets": ["E1"]})
-    combat.check_only(ctx)
-    mods = [m for m in ctx.mods_for(ctx.soldiers["E1"]) if m.rule == "Firepower 12.2.1"]
+    combat.preview(ctx, fire_procedure(game, "fire"))  # the Advanced steps (Firepower 12.2)
+    mods = [m for m in ctx.modifiers["E1"] if m.rule == "Firepower 12.2.1"]
     assert [m.value for m in mods] == [1]
 
 
