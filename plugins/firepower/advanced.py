@@ -70,13 +70,15 @@ def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
 def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.advanced_actions import BACK
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
+    from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
 
-    return [ACTIVATE, BACK]
+    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM]
 
 
 @hookimpl
 def firepower_mf_modifiers(game: Game, unit_id: str) -> list[Modifier]:
-    """Firepower 11.1: a leader has 5 MF; Firepower 10.7 item 9: the weapon's Move column."""
+    """Firepower 11.1: a leader has 5 MF; Firepower 10.7 item 9: the weapon's Move column;
+    Firepower 10.1: crews."""
     from hexwar.plugins.firepower.squads import mf_bonus, rank_of
     from hexwar.plugins.firepower.weapon_chart import weapon
 
@@ -90,6 +92,9 @@ def firepower_mf_modifiers(game: Game, unit_id: str) -> list[Modifier]:
         move = weapon(model).move
         if move:
             out.append(Modifier(f"{model} Move column", move, "Firepower 10.7"))
+    from hexwar.plugins.firepower.crews import crew_mf
+
+    out.extend(crew_mf(game, unit_id))  # Firepower 10.1.1, 10.1.2.1
     return out
 
 

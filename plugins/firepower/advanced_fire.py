@@ -33,7 +33,7 @@ or ``ctx.extra["in_hole"]``; obstacles come in through ``firepower_los_obstacles
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
@@ -52,7 +52,7 @@ from hexwar.plugins.firepower.advanced_los import (
 )
 from hexwar.plugins.firepower.combat import FireContext, ShotRecord, Step
 from hexwar.plugins.firepower.soldiers import Soldier
-from hexwar.plugins.firepower.squads import feet_height
+from hexwar.plugins.firepower.squads import feet_height, head_height
 from hexwar.plugins.firepower.weapon_chart import ChartWeapon, weapon
 
 if TYPE_CHECKING:
@@ -89,14 +89,25 @@ class Firing:
     #: the firer's soldiers who may observe for high-trajectory fire (docs/decisions.md FPD-56)
     observers: tuple[Soldier, ...]
     as_g: bool = False
+    #: heights of soldiers marked Up (Firepower 10.5.1), by id
+    ups: Mapping[str, int] = field(default_factory=dict)
+    #: uses left of a weapon with limited uses (Firepower 12.3.3), None if unlimited
+    uses_left: int | None = None
 
 
-def _default_item(model: str | None, equipment: Mapping[str, int]) -> str:
-    """A grenade Action names no item: the soldier's first hand grenade carried, else his own
-    weapon if it fires at hexes (docs/decisions.md FPD-57)."""
+def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
+                  ) -> str:
+    """A grenade Action names no item: the soldier's own weapon if it fires at hexes (with the
+    ammunition asked for), else his first hand grenade carried (docs/decisions.md FPD-57)."""
+    w = _row(model) if model else None
+    if w is not None and (set(w.types) - {"L"}) and w.cls not in ("DMC", "PMN", "VMN") and (
+            ammo is None or ammo in w.types):
+        return w.id
     for item in sorted(equipment):
         if equipment[item] > 0 and item[:3] in ("HGN", "HRG"):
-            return item
+            iw = _row(item)
+            if ammo is None or (iw is not None and ammo in iw.types):
+                return item
     return model or ""
 
 
@@ -156,7 +167,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         hexes = [ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers]
     else:
         raw = choice.get("item")
-        item = str(raw) if isinstance(raw, str) else _default_item(model, eq)
+        asked = choice.get("ammo")
+        item = str(raw) if isinstance(raw, str) else _default_item(
+            model, eq, str(asked) if isinstance(asked, str) else None)
         w = _row(item)
         ammo = str(choice.get("ammo") or (w.types[0] if w is not None else "G"))
         raw_mode = choice.get("mode")
@@ -165,9 +178,12 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     obs = {h: observation(game, h) for h in hexes}
     observers = tuple(s for s in ctx.soldiers.values()
                       if s.side == ctx.firer.side and s.id != ctx.firer.id and not s.stunned)
+    ups = {uid: int(u.state["up"]) for uid, u in units.items()
+           if isinstance(u.state.get("up"), int)}
+    left = uses_left(me.state, item) if _row(item) is not None else None
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
                                  crew_of(game, ctx.firer.id), obs, observers,
-                                 as_g=bool(choice.get("as_g")))
+                                 as_g=bool(choice.get("as_g")), ups=ups, uses_left=left)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
 
 
@@ -494,6 +510,9 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"{ctx.firer.id} carries no {f.item} (his weapon is "
                          f"{f.models.get(ctx.firer.id)}, his equipment "
                          f"{dict(f.equipment) or 'none'})", rule="Firepower 8.5")
+    if own and f.uses_left is not None and f.uses_left <= 0:
+        raise RulesError(f"{w.id} may be fired {w.uses} times; none are left",
+                         rule="Firepower 12.3.3")
     if w.cls == "DMC":
         raise RulesError("a demolition charge is armed in its hex, not fired (the arm Action)",
                          rule="Firepower 12.4.9")
@@ -720,8 +739,9 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
             mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
         elif s.posture == "prone":
             mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
-    feet = f.world.ground(s.hex) + feet_height(s.posture)
-    diff = abs(feet - ground) if feet > ground else 0
+    feet = f.world.ground(s.hex) + feet_height(s.posture, f.ups.get(s.id))
+    head = f.world.ground(s.hex) + head_height(s.posture, f.ups.get(s.id))
+    diff = feet - ground if feet > ground else ground - head if head < ground else 0
     if diff:
         if fw and diff > FLAME_REACH:
             return None  # Firepower 12.3.3, 12.3.9: beyond three heights of the impact
@@ -986,3 +1006,64 @@ def charges_seen(game: Game) -> Sequence[Mapping[str, Any]]:
     from hexwar.plugins.firepower.state import data
 
     return list(data(game).get("charges") or [])
+
+
+# ---------------------------------------------------------------------------------------------
+# Listing the Advanced fire at hexes (for controllers)
+# ---------------------------------------------------------------------------------------------
+
+
+def hex_items(state: Mapping[str, Any]) -> list[str]:
+    """What a soldier may fire at a hex: the items he carries that are fired (grenades, rifle
+    grenades) and his own weapon if its row fires anything but L (Firepower 10.7 item 4)."""
+    out = [i for i, n in sorted(equipment_of(state).items())
+           if n > 0 and i[:3] in HAND_CLASSES]
+    model = model_of(state)
+    w = _row(model)
+    if w is not None and set(w.types) - {"L"} and w.cls not in ("DMC", "PMN", "VMN"):
+        left = uses_left(state, model)
+        if left is None or left > 0:
+            out.append(model)
+    return out
+
+
+def hex_options(game: Game) -> list[dict[str, Any]]:
+    """Fire at a hex the Basic list does not offer: every item a soldier of the current Impulse
+    may fire at a hex, with each of its ammunition types, at the hexes holding opposing soldiers
+    (and, for hand grenades, the default item at their neighbours is already listed). Whether
+    each is legal is for the caller's check."""
+    from hexwar.plugins.firepower.state import data, fp_map, soldiers
+
+    ph = data(game).get("phase") or {}
+    m = fp_map(game)
+    sol = soldiers(game)
+    enemy_hexes = sorted({s.hex for s in sol.values() if s.side != ph.get("side")})
+    out: list[dict[str, Any]] = []
+    for uid in ph.get("active") or []:
+        u = game.state.units[uid]
+        if uid in ph.get("combat", []) or u.hex is None or u.state.get("eliminated"):
+            continue
+        default = _default_item(model_of(u.state), equipment_of(u.state))
+        for item in hex_items(u.state):
+            w = weapon(item)
+            for ammo in w.types:
+                if ammo in ("L", "A"):
+                    continue
+                variants: list[dict[str, Any]] = []
+                if ammo == "H":
+                    variants.append({"ammo": "H", "as_g": True})
+                else:
+                    variants.append({"ammo": ammo})
+                modes = list(w.modes) or [""]
+                for v in variants:
+                    for mode in modes:
+                        if item == default and ammo == w.types[0] and mode == modes[0] \
+                                and not v.get("as_g"):
+                            continue  # the Basic list's grenade at these hexes
+                        for h in enemy_hexes if ammo != "C" else enemy_hexes[:1]:
+                            ch: dict[str, Any] = {"unit": uid, "act": "grenade",
+                                                  "hex": m.label(h), "item": item, **v}
+                            if mode:
+                                ch["mode"] = mode
+                            out.append(ch)
+    return out

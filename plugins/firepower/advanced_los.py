@@ -117,7 +117,7 @@ class LosStep:
     rule: str
     chart: ChartLine | None = None
 
-    def describe(self, ends: tuple[int, int]) -> str:
+    def describe(self, ends: tuple[int, int], with_rule: bool = True) -> str:
         o = self.obstacle
         text = (f"{self.label}: {o.kind} at height {o.height} (firer {ends[0]}, target "
                 f"{ends[1]})")
@@ -128,7 +128,7 @@ class LosStep:
             text += (f"; LOS chart column {c.difference}, line {c.line}, column "
                      f"{c.obstacle_column}: at most {c.max_distance} hexes from the higher end, "
                      f"it is {self.distance}")
-        return f"{text}: {self.verdict} ({self.rule})"
+        return f"{text}: {self.verdict}" + (f" ({self.rule})" if with_rule else "")
 
 
 @dataclass(frozen=True)
@@ -392,9 +392,9 @@ class AdvancedLos(BaseLosRules):
             return None
         block = next((s for s in found if s.verdict == "blocked"), None)
         if block is not None:
-            return LosEffect("block", 0, block.describe(ends), block.rule)
+            return LosEffect("block", 0, block.describe(ends, False), block.rule)
         mod = sum(s.obstacle.hinder for s in found if s.verdict.startswith("hinders"))
-        return LosEffect("hinder", mod, "; ".join(s.describe(ends) for s in found),
+        return LosEffect("hinder", mod, "; ".join(s.describe(ends, False) for s in found),
                          found[0].rule)
 
     def off_board_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:

@@ -7,7 +7,10 @@ ranges from floor(d * k(L+1)) + 1 to floor(d * k(L)), capped at 100 (docs/decisi
 The ratios are chosen so that the four disclosed cells come out exactly:
 
 * line 4, column 2 = 20-24 (Firepower 12.1.4.1) and line 4, column 1 ends at 12 (Firepower 12.1.4.2);
-* line 13, column 7 = 10-12 and line 13, column 5 = 8-9 (Firepower 12.1.4.4).
+* line 13, column 7 = 10-12 and line 13, column 5 = 8-9 (Firepower 12.1.4.4);
+* and the example's last sentence (Firepower 12.1.4.4, FP-49): with the firer Prone the obstacles
+  at 8 and 9 hexes block and the one at 7 does not, so column 5 at range 11 leads to a line whose
+  column 3 ends at 7 (line 12 here).
 
 Run: ``python tools/firepower/make_los_chart.py`` (rewrites
 plugins/firepower/data/advanced_card/los_chart.csv).
@@ -19,7 +22,7 @@ import math
 from pathlib import Path
 
 #: slope ratio of each line (line 1 first); see the module docstring
-RATIOS = (100.0, 40.0, 20.0, 12.0, 9.6, 8.0, 6.5, 5.2, 4.2, 3.4, 2.8, 2.25, 1.8, 1.4, 1.0, 0.6)
+RATIOS = (100.0, 40.0, 20.0, 12.0, 9.6, 8.0, 6.5, 5.2, 4.2, 3.4, 2.8, 2.4, 1.8, 1.4, 1.0, 0.6)
 COLUMNS = 30
 MAX_RANGE = 100
 #: (line, column) -> the rule that discloses the cell, and which ends it discloses
