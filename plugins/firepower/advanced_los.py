@@ -117,12 +117,13 @@ class LosStep:
     rule: str
     chart: ChartLine | None = None
 
-    def describe(self, ends: tuple[int, int], with_rule: bool = True) -> str:
+    def describe(self, ends: tuple[int, int], with_rule: bool = True,
+                 with_label: bool = True) -> str:
         o = self.obstacle
-        text = (f"{self.label}: {o.kind} at height {o.height} (firer {ends[0]}, target "
-                f"{ends[1]})")
+        where = f"{self.label}: " if with_label else ""
+        text = f"{where}{o.kind} at height {o.height} (firer {ends[0]}, target {ends[1]})"
         if o.absolute:
-            text = f"{self.label}: {o.kind}"
+            text = f"{where}{o.kind}"
         if self.chart is not None:
             c = self.chart
             text += (f"; LOS chart column {c.difference}, line {c.line}, column "
@@ -392,10 +393,11 @@ class AdvancedLos(BaseLosRules):
             return None
         block = next((s for s in found if s.verdict == "blocked"), None)
         if block is not None:
-            return LosEffect("block", 0, block.describe(ends, False), block.rule)
+            return LosEffect("block", 0, block.describe(ends, False, False), block.rule)
         mod = sum(s.obstacle.hinder for s in found if s.verdict.startswith("hinders"))
-        return LosEffect("hinder", mod, "; ".join(s.describe(ends, False) for s in found),
-                         found[0].rule)
+        main = next((s for s in found if s.verdict.startswith("hinders")), found[-1])
+        return LosEffect("hinder", mod, "; ".join(s.describe(ends, False, False) for s in found),
+                         main.rule)
 
     def off_board_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
         return None

@@ -583,3 +583,92 @@ def test_blast_diagram_total() -> None:
     c = advanced_card()
     assert [c.blast_modifier(5, d) for d in (0, 1, 2, 3)] == [0, 3, 4, None]
     assert total([]) == 0
+
+
+# -- table-side ------------------------------------------------------------------------------
+
+SITUATION = """[scenario]
+id = "t"
+system = "firepower"
+turns = 1
+rules = ["firepower.advanced"]
+[sides.A]
+sequence_units = 3
+impulses = 2
+[sides.B]
+sequence_units = 3
+impulses = 2
+[board]
+panels = [{ file = "panel.toml" }]
+[special]
+fold = "H"
+[[units]]
+id = "A1"
+type = "firepower:RFL"
+side = "A"
+hex = "1C2"
+facing = 4
+state = { model = "RFL10", equipment = { HGN4 = 1, HGN3 = 1 } }
+[[units]]
+id = "B1"
+type = "firepower:RFL"
+side = "B"
+hex = "1C10"
+facing = 1
+state = { posture = "prone" }
+"""
+
+
+@pytest.fixture
+def situation(tmp_path: Any) -> str:
+    from tests.plugins.firepower.conftest import PANEL_HEAD
+
+    (tmp_path / "panel.toml").write_text(
+        PANEL_HEAD + '[[hex]]\nat = "C2"\nheight = 1\n[[hex]]\nat = "C6"\nterrain = "tree"\n',
+        encoding="utf-8")
+    (tmp_path / "s.toml").write_text(SITUATION, encoding="utf-8")
+    return str(tmp_path / "s.toml")
+
+
+def test_table_side_fire_explains_heights_modifiers_and_rules(situation: str) -> None:
+    from click.testing import CliRunner
+
+    from hexwar.plugins.firepower.cli import TableSide, firepower
+
+    r = CliRunner().invoke(firepower, ["fire", "A1", "B1", "--situation", situation,
+                                       "--mode", "semi", "--json"], obj=TableSide())
+    assert r.exit_code == 0, r.output
+    import json
+
+    out = json.loads(r.output)
+    assert out["item"] == "RFL10" and out["heights"]["B1"] == [5, 0]
+    rules = {m["rule"] for m in out["modifiers"]["B1"]}
+    assert rules == {"Firepower 12.2.5", "Firepower 12.2.6"}
+    r2 = CliRunner().invoke(firepower, ["fire", "A1", "B1", "--situation", situation,
+                                        "--ammo", "G"], obj=TableSide())
+    assert r2.exit_code != 0 and "Firepower 10.7" in r2.output
+
+
+def test_table_side_grenade_fires_the_advanced_types(situation: str) -> None:
+    from click.testing import CliRunner
+
+    from hexwar.plugins.firepower.cli import TableSide, firepower
+
+    r = CliRunner().invoke(firepower, ["grenade", "A1", "1C5", "--situation", situation,
+                                       "--item", "HGN4", "--ammo", "M", "--dice", "3"],
+                           obj=TableSide())
+    assert r.exit_code == 0, r.output
+    assert "places smoke (M) in 1C5 (Firepower 12.3.7)" in r.output
+    r2 = CliRunner().invoke(firepower, ["grenade", "A1", "1C15", "--situation", situation],
+                            obj=TableSide())
+    assert r2.exit_code != 0 and "Firepower 10.7" in r2.output and "Traceback" not in r2.output
+
+
+def test_hexwar_los_on_an_advanced_situation(situation: str) -> None:
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+
+    r = CliRunner().invoke(cli, ["los", situation, "1C2", "1C10"])
+    assert r.exit_code == 0, r.output
+    assert "tree at height 6 (firer 5, target 0): hinders +1" in r.output
