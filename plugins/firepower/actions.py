@@ -216,7 +216,8 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
             raise RulesError(f"{u.id} has {mf_left(game, ph, u.id)} MF left: firing costs {cost}"
                              f" and {after} more were announced", rule="Firepower 6.3.5")
         ctx = fire_context(game, u.id, choice)
-        combat.check_only(ctx)
+        # the legality step of the game's own procedure (an optional rule's, if it replaced it)
+        fire_procedure(game, ctx.kind).steps[0].run(ctx)
         return {"act": act, "unit": u.id, "cost": cost, "after": after, "ctx": ctx}
     raise RulesError(f"unknown Action {act!r}", rule="Firepower 6.2")
 

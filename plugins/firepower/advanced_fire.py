@@ -1060,10 +1060,28 @@ def hex_options(game: Game) -> list[dict[str, Any]]:
                         if item == default and ammo == w.types[0] and mode == modes[0] \
                                 and not v.get("as_g"):
                             continue  # the Basic list's grenade at these hexes
-                        for h in enemy_hexes if ammo != "C" else enemy_hexes[:1]:
+                        targets = enemy_hexes if ammo != "C" else enemy_hexes[:1]
+                        if ammo == "M":  # a screen toward the nearest enemies too (12.3.7)
+                            targets = sorted({*targets, *screen_hexes(u.hex, enemy_hexes)}
+                                             & m.hexes)
+                        for h in targets:
                             ch: dict[str, Any] = {"unit": uid, "act": "grenade",
                                                   "hex": m.label(h), "item": item, **v}
                             if mode:
                                 ch["mode"] = mode
                             out.append(ch)
     return out
+
+
+def screen_hexes(at: Hex, enemy_hexes: Sequence[Hex], n: int = 2) -> list[Hex]:
+    """Hexes two and three along the line from ``at`` toward its ``n`` nearest enemy hexes:
+    where a smoke screen would cut the enemy's line of fire (Firepower 12.2.7)."""
+    from hexwar.plugins.firepower.terrain import intervening
+
+    near = sorted(enemy_hexes, key=lambda h: (at.distance(h), h))[:n]
+    out: set[Hex] = set()
+    for e in near:
+        for h in intervening(at, e):
+            if 2 <= at.distance(h) <= 3:
+                out.add(h)
+    return sorted(out)

@@ -57,6 +57,7 @@ class FirepowerAI:
     STACK = 1                # soldiers per hex at set-up
     RUSH = True              # late Turns: activate the soldiers nearest the fold first
     PLAN = True              # judge movement by short plans, not single Actions
+    W_SMOKE = 0.15           # Advanced Game: expected kills saved per enemy line a smoke screens
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -431,13 +432,24 @@ class FirepowerAI:
         p_hit = 1.0 if f.ammo == "C" else combat.hit_probability(
             ctx.hit, total(ctx.modifiers.get("throw", [])))
         if f.ammo == "M":
-            blinded = sum(1 for s in theirs if s.hex == ctx.target_hex)
+            # smoke blinds the enemy in it and screens the lines of fire it lies across, worth
+            # most while its own soldiers stand in the open within the enemy's reach
+            from hexwar.plugins.firepower.terrain import intervening
+
             m = rules_of(view).map
-            exposed = sum(1 for s in sol.values() if s.side == self.side
-                          and m.cover.get(s.hex) == "clear"
-                          and any(s.hex.distance(e.hex) <= 12 for e in theirs))
-            ev = 0.35 * blinded * min(exposed, 4) * p_hit
-            return KILL * 0.1 * ev if ev > 0.3 else -1
+            exposed = [s for s in sol.values() if s.side == self.side
+                       and m.cover.get(s.hex) == "clear"
+                       and any(s.hex.distance(e.hex) <= 15 for e in theirs)]
+            lines = 0
+            for e in theirs:
+                for s in exposed:
+                    screened = (e.hex == ctx.target_hex
+                                or ctx.target_hex in intervening(e.hex, s.hex)
+                                or (s.hex.distance(ctx.target_hex) <= 2
+                                    and e.hex.distance(ctx.target_hex) < e.hex.distance(s.hex)))
+                    lines += screened
+            ev = self.W_SMOKE * lines * p_hit
+            return KILL * ev if ev > 0.2 else -1
         if f.ammo == "U":
             oc = f.observation.get(ctx.target_hex, 1)
             return 0.5 * sum(1 for s in theirs if s.hex.distance(ctx.target_hex) <= 10) \

@@ -346,7 +346,8 @@ def test_a_weapon_is_not_fired_from_a_posture_its_chart_forbids(tmp_path: Path) 
     gen, d = _phase(game)
     d = gen.send({"squad": "Q1", "hex": "1C5", "units": ["M1", "C1"]})
     fire = {"unit": "M1", "act": "fire", "mode": "auto", "targets": ["E1"], "after": 0}
-    check_action(game, fire)  # the Basic rules allow it
+    with pytest.raises(RulesError, match=r"Firepower 10.7"):
+        check_action(game, fire)  # the Advanced fire procedure's own check refuses it too
     assert not any(o != "end" and o["act"] == "fire" and o.get("unit") == "M1" for o in d.options)
     before = game.state.digest()
     with pytest.raises(RulesError, match=r"Firepower 10.7"):

@@ -672,3 +672,40 @@ def test_hexwar_los_on_an_advanced_situation(situation: str) -> None:
     r = CliRunner().invoke(cli, ["los", situation, "1C2", "1C10"])
     assert r.exit_code == 0, r.output
     assert "tree at height 6 (firer 5, target 0): hinders +1" in r.output
+
+
+# -- the AI ----------------------------------------------------------------------------------
+
+
+def _ask_advanced(g: Game, side: str, *units: str) -> Any:
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.firepower import advanced_impulses as adv
+    from hexwar.plugins.firepower import impulses
+    from hexwar.plugins.firepower.ai import make_ai
+
+    impulses.start_impulse_phase(g, side)
+    impulses.begin_impulse(g, units)
+    d = Decision(side, "action", options=adv.legal_advanced_actions(g))
+    return make_ai(side, 0).choose(d, g.view(side))
+
+
+def test_the_ai_fires_a_mortar_at_a_stack(fp_game: GameFactory) -> None:
+    prone = {"posture": "prone"}
+    g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "MRT4", "posture": "crouch"}),
+                        ("B1", "RFL", "B", "C12", 1, prone), ("B2", "RFL", "B", "C12", 1, prone),
+                        ("B3", "RFL", "B", "C12", 1, prone)])
+    choice = _ask_advanced(g, "A", "A1")
+    assert choice["act"] == "grenade" and choice["hex"] == "1C12"
+    assert choice.get("item", "MRT4") == "MRT4"
+
+
+def test_the_ai_throws_smoke_before_its_men_cross_open_ground(fp_game: GameFactory) -> None:
+    # the enemy lies Prone in trees out of grenade range; three of its own men stand in the open
+    prone = {"posture": "prone", "model": "LMG4"}
+    g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                        ("A2", "RFL", "A", "B2", 4), ("A3", "RFL", "A", "D2", 4),
+                        ("B1", "LMG", "B", "C12", 1, prone), ("B2", "LMG", "B", "B12", 1, prone)],
+              hexes=[{"at": "C12", "terrain": "tree"}, {"at": "B12", "terrain": "tree"}])
+    g.state.units["A1"].state["equipment"] = {"HGN4": 1}
+    choice = _ask_advanced(g, "A", "A1")
+    assert choice["act"] == "grenade" and choice.get("ammo") == "M"
