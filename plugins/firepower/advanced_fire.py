@@ -53,6 +53,7 @@ from hexwar.plugins.firepower.advanced_los import (
 from hexwar.plugins.firepower.combat import FireContext, ShotRecord, Step
 from hexwar.plugins.firepower.soldiers import Soldier
 from hexwar.plugins.firepower.squads import feet_height, head_height
+from hexwar.plugins.firepower.terrain import FpMap
 from hexwar.plugins.firepower.weapon_chart import ChartWeapon, weapon
 
 if TYPE_CHECKING:
@@ -545,7 +546,7 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"{w.id}'s minimum range is {w.min_range} hexes; "
                          f"{ctx.map.label(ctx.target_hex)} is {rng}", rule=rule)
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
-        if ctx.target_hex not in ctx.map.fence:
+        if ctx.target_hex not in f.world.map.fence:
             raise RulesError("A and H (armour-piercing) fire is at a vehicle or a structure "
                              "(a fence, wall, block...); this hex has none",
                              rule="Firepower 12.3.1")
@@ -618,7 +619,7 @@ def step_hex_modifiers(ctx: FireContext) -> None:
         mods.append(Modifier("firer suppressed", card.mod("firer_suppressed"),
                              "Firepower 12.2.2"))
     mods.extend(hinder_mods(card, ctx.extra["los_hex"], let))
-    if ctx.target_hex in ctx.map.fence and card.applies("per_wall_height", let):
+    if ctx.target_hex in f.world.map.fence and card.applies("per_wall_height", let):
         hts = f.world.fence_height
         mods.append(Modifier(f"fence of {hts} height(s) in the target hex",
                              card.mod("per_wall_height") * hts, "Firepower 12.2.10"))
@@ -685,9 +686,9 @@ def step_location(ctx: FireContext) -> None:
     1-3 (rolls read 1 to 10): 1-5 hits part 1, 6-10 part 2 (the table's split is a stand-in,
     docs/decisions.md FPD-57). The part hit decides who has the fence between him and the blast."""
     f = firing(ctx)
-    if ctx.impact is None or letter(f) != "G" or ctx.impact not in ctx.map.fence:
+    if ctx.impact is None or letter(f) != "G" or ctx.impact not in f.world.map.fence:
         return
-    pic = ctx.map.fence[ctx.impact]
+    pic = f.world.map.fence[ctx.impact]
     parts = pic.sides()
     counts = [0, 0]
     for s in ctx.soldiers.values():
@@ -826,6 +827,15 @@ def step_blast(ctx: FireContext) -> None:
     resolve_blast(ctx, f, ctx.impact, b, zone=f.ammo != "F", source=ctx.firer.hex)
     if f.ammo in ("F", "W"):
         place.append({"smoke": f.ammo, "hex": ctx.map.label(ctx.impact), "height": ground})
+    if f.ammo in ("G", "W", "H"):
+        pen = penetration(f, w)
+        hexes = [ctx.impact]
+        if f.ammo == "W":  # Firepower 12.3.9: W penetrates in the blast zone too
+            reach = f.world.card.blast_reach(b)
+            hexes += sorted(h for h in ctx.impact.within(reach) if h in ctx.map.hexes
+                            and h != ctx.impact)
+        ctx.extra["damage"] = [{"hex": ctx.map.label(h), "penetration": pen} for h in hexes
+                               if terrain_value(f.world.map, h) is not None]
 
 
 def _canister(ctx: FireContext, f: Firing, w: ChartWeapon) -> None:
@@ -917,6 +927,8 @@ def applied(game: Game, ctx: FireContext) -> None:
             place_smoke(game, m.parse(p["hex"]), str(p["smoke"]), int(p["height"]))
         else:
             place_illumination(game, m.parse(p["hex"]))
+    for dmg in ctx.extra.get("damage") or []:
+        damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"]))
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
@@ -1085,3 +1097,73 @@ def screen_hexes(at: Hex, enemy_hexes: Sequence[Hex], n: int = 2) -> list[Hex]:
             if 2 <= at.distance(h) <= 3:
                 out.add(h)
     return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Terrain damage (Firepower 12.3.4.2)
+# ---------------------------------------------------------------------------------------------
+
+#: a stand-in hedge's terrain value (docs/decisions.md FPD-54)
+HEDGE_TV = 3
+
+
+def terrain_value(m: FpMap, h: Hex) -> int | None:
+    """Firepower 12.5: the terrain value of what stands in ``h`` (the highest there): a fence 8,
+    a tree 6, a hedge 3; None for terrain without one, which is never damaged (12.3.4.2)."""
+    tvs = [tv for present, tv in ((h in m.fence, FENCE_TV), (m.cover.get(h) == "tree", TREE_TV),
+                                  (h in m.hedge, HEDGE_TV)) if present]
+    return max(tvs) if tvs else None
+
+
+#: Firepower 12.3.4.2.1, 12.3.4.2.4, 12.3.4.2.5: what destroyed terrain becomes
+BECOMES = {"fence": "rubble", "tree": "abatis", "hedge": "clear"}
+
+
+def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
+    """Firepower 12.3.4.2: a hit's penetration damages the terrain with a terrain value in the
+    hex (the damage adds up, noted in ``state.data["firepower"]["damage"]``); once it reaches the
+    value the terrain is destroyed: a fence becomes rubble, a tree abatis, a hedge the hex's own
+    terrain (12.3.4.2.1, .4, .5), and soldiers Up a destroyed fence or tree are eliminated."""
+    from hexwar.plugins.firepower.state import data, eliminate, fp_map
+
+    m = fp_map(game)
+    d = data(game)
+    label = m.label(h)
+    gone = dict(d.get("destroyed") or {})
+    if label in gone:
+        return
+    tv = terrain_value(m, h)
+    if tv is None:
+        return
+    dmg = dict(d.get("damage") or {})
+    dmg[label] = int(dmg.get(label, 0)) + penetration
+    d["damage"] = dmg
+    if dmg[label] < tv:
+        return
+    kind = "fence" if h in m.fence else "tree" if m.cover.get(h) == "tree" else "hedge"
+    gone[label] = BECOMES[kind]
+    d["destroyed"] = gone
+    game.emit("terrain_destroyed", hex=label, was=kind, becomes=BECOMES[kind],
+              rule="Firepower 12.3.4.2")
+    for u in game.state.units.values():
+        if u.hex == h and u.state.get("posture") == "up" and not u.state.get("eliminated"):
+            eliminate(game, u.id, None, "Firepower 12.3.4.2.4" if kind == "tree"
+                      else "Firepower 12.3.4.2.5")
+
+
+def damaged_map(m: FpMap, destroyed: Mapping[str, str]) -> FpMap:
+    """The map with destroyed terrain replaced (Firepower 12.3.4.2): rubble is cover in all
+    directions (12.2.3, read as rough), abatis and a hedge's ground are clear for fire."""
+    from dataclasses import replace as dc_replace
+
+    if not destroyed:
+        return m
+    cover = dict(m.cover)
+    fence = dict(m.fence)
+    hedge = dict(m.hedge)
+    for label, becomes in destroyed.items():
+        h = m.parse(label)
+        fence.pop(h, None)
+        hedge.pop(h, None)
+        cover[h] = "rough" if becomes == "rubble" else "clear"
+    return dc_replace(m, cover=cover, fence=fence, hedge=hedge, _static={})

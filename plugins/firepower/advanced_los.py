@@ -322,6 +322,10 @@ def scenario_int(game: Game, key: str, default: int) -> int:
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
+#: the last derived map of destroyed terrain per board map (by identity)
+_RUINED: dict[int, tuple[tuple[tuple[str, str], ...], FpMap, FpMap]] = {}
+
+
 def los_world(game: Game) -> LosWorld:
     """The game's :class:`LosWorld`: the scenario's heights (docs/decisions.md FPD-54), the
     smoke units on the board (Firepower 12.3.7) and the obstacles other rules add."""
@@ -334,7 +338,19 @@ def los_world(game: Game) -> LosWorld:
     if "firepower_los_obstacles" in hooks.implemented():
         def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...]) -> Sequence[Obstacle]:
             return hooks.los_obstacles(a, b, hexes)
-    return LosWorld(fp_map(game), scenario_int(game, "heights_per_level", 3),
+    from hexwar.plugins.firepower.advanced_fire import damaged_map
+    from hexwar.plugins.firepower.state import data
+
+    destroyed = data(game).get("destroyed") or {}
+    m = fp_map(game)
+    if destroyed:  # Firepower 12.3.4.2: destroyed terrain, one derived map per state of ruin
+        key = tuple(sorted(destroyed.items()))
+        cached = _RUINED.get(id(m))
+        if cached is None or cached[0] != key or cached[1] is not m:
+            cached = (key, m, damaged_map(m, destroyed))
+            _RUINED[id(m)] = cached
+        m = cached[2]
+    return LosWorld(m, scenario_int(game, "heights_per_level", 3),
                     scenario_int(game, "tree_height", 6), scenario_int(game, "hedge_height", 2),
                     scenario_int(game, "fence_height", 1), smoke_map(game), extra)
 

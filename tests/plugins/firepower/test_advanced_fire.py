@@ -709,3 +709,23 @@ def test_the_ai_throws_smoke_before_its_men_cross_open_ground(fp_game: GameFacto
     g.state.units["A1"].state["equipment"] = {"HGN4": 1}
     choice = _ask_advanced(g, "A", "A1")
     assert choice["act"] == "grenade" and choice.get("ammo") == "M"
+
+
+def test_penetration_damages_terrain_until_it_is_destroyed(fp_game: GameFactory) -> None:
+    # Firepower 12.3.4.2: damage adds up to the terrain value (a fence 8, 12.5); a destroyed
+    # fence becomes rubble (12.3.4.2.5): no picture, cover in all directions
+    g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "MRT6", "posture": "crouch"}),
+                        ("B1", "RFL", "B", "C5", 1)], hexes=[{"at": "C5", "features": ["fence:2-6"]}])
+    h = fp_map(g).parse("1C5")
+    for _ in range(3):
+        af.damage_terrain(g, h, 2)
+    assert data(g)["damage"]["1C5"] == 6 and "destroyed" not in data(g)
+    af.damage_terrain(g, h, 2)
+    assert data(g)["destroyed"] == {"1C5": "rubble"}
+    world = los_world(g)
+    assert h not in world.map.fence and world.map.cover[h] == "rough"
+    assert h in fp_map(g).fence  # the board's own map is untouched
+    # a G hit records its penetration for the impact hex
+    g2 = _grenadier(fp_game, {"HGN3": 1}, hexes=[{"at": "C5", "features": ["fence:2-6"]}])
+    _resolve(g2, "A1", {"act": "grenade", "hex": "1C5"}, [1, 1, 10, 10, 10, 10])
+    assert data(g2)["damage"]["1C5"] == weapon("HGN3").penetration["G"]
