@@ -94,6 +94,8 @@ class Firing:
     ups: Mapping[str, int] = field(default_factory=dict)
     #: uses left of a weapon with limited uses (Firepower 12.3.3), None if unlimited
     uses_left: int | None = None
+    #: suppressive fire: no hits, Suppressed wherever a modified 10 can be rolled (12.6.3)
+    suppressive: bool = False
 
 
 def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
@@ -184,7 +186,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     left = uses_left(me.state, item) if _row(item) is not None else None
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
                                  crew_of(game, ctx.firer.id), obs, observers,
-                                 as_g=bool(choice.get("as_g")), ups=ups, uses_left=left)
+                                 as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
+                                 suppressive=bool(choice.get("suppressive")))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
 
 
@@ -380,9 +383,8 @@ def step_check_fire(ctx: FireContext) -> None:
     if len(set(ctx.targets)) != len(ctx.targets):
         raise RulesError("only one burst may be fired at any single target unit",
                          rule="Firepower 6.3.5.1")
-    if len({s.hex for s in targets}) != 1:
-        raise RulesError("every burst must be at a target unit in the same hex",
-                         rule="Firepower 12.6")
+    hexes = sorted({s.hex for s in targets})
+    check_hexes(ctx, w, f, hexes)
     bursts = auto[0] if ctx.mode == "auto" and auto else 1
     if ctx.mode == "auto" and w.crew >= 2 and f.crew < 2:
         bursts = 1  # Firepower 10.1.2.2: a lone crewman fires one burst
@@ -392,13 +394,15 @@ def step_check_fire(ctx: FireContext) -> None:
                          rule="Firepower 10.1.2.2" if w.crew >= 2 and f.crew < 2
                          else "Firepower 6.3.5.1")
     ctx.target_hex = targets[0].hex
+    for h in hexes:
+        rng = ctx.firer.hex.distance(h)
+        if rng == 0:
+            raise RulesError("a soldier may not fire into his own hex", rule="Firepower 6.3.2.1")
+        if not in_arc(ctx.firer.hex, ctx.firer.facing, h, "front60"):
+            raise RulesError(f"{ctx.map.label(h)} is outside {ctx.firer.id}'s firing arc",
+                             rule="Firepower 6.3.3")
+        _card(ctx).hit_number(w.id, "L", ctx.mode, rng)  # raises out of range
     ctx.range = ctx.firer.hex.distance(ctx.target_hex)
-    if ctx.range == 0:
-        raise RulesError("a soldier may not fire into his own hex", rule="Firepower 6.3.2.1")
-    if not in_arc(ctx.firer.hex, ctx.firer.facing, ctx.target_hex, "front60"):
-        raise RulesError(f"{ctx.map.label(ctx.target_hex)} is outside {ctx.firer.id}'s firing "
-                         "arc", rule="Firepower 6.3.3")
-    _card(ctx).hit_number(w.id, "L", ctx.mode, ctx.range)  # raises out of range
     los_by: dict[str, AdvancedLosResult] = {}
     for s in targets:
         los = _los_to(ctx, s, "L")
@@ -409,9 +413,14 @@ def step_check_fire(ctx: FireContext) -> None:
 
 
 def step_hit_number(ctx: FireContext) -> None:
-    """Firepower 10.7 item 6: the WEAPON CHART hit number at the range."""
+    """Firepower 10.7 item 6: the WEAPON CHART hit number at the range (of each target hex when
+    the bursts go at several, Firepower 12.6)."""
     f = firing(ctx)
-    ctx.hit = _card(ctx).hit_number(f.item, "L", ctx.mode, ctx.range)
+    card = _card(ctx)
+    ctx.hit = card.hit_number(f.item, "L", ctx.mode, ctx.range)
+    ctx.extra["hits"] = {t: card.hit_number(f.item, "L", ctx.mode,
+                                            ctx.firer.hex.distance(ctx.soldiers[t].hex))
+                         for t in ctx.targets}
 
 
 def step_modifiers(ctx: FireContext) -> None:
@@ -426,11 +435,15 @@ def step_shots(ctx: FireContext) -> None:
     w = weapon(firing(ctx).item)
     auto, semi = w.rate("L")
     shots = auto[1] if ctx.mode == "auto" and auto else (semi or 1)
+    if firing(ctx).suppressive:
+        return  # Firepower 12.6.3: suppressive fire scores no hits
+    hits: Mapping[str, int] = ctx.extra.get("hits") or {}
     for burst, t in enumerate(ctx.targets, start=1):
         mod = total(ctx.modifiers[t])
+        need = hits.get(t, ctx.hit)
         for _ in range(shots):
             r = ctx.roll(f"{ctx.firer.id} {w.id} shot at {t}")
-            hit = r + mod <= ctx.hit
+            hit = r + mod <= need
             ctx.shots.append(ShotRecord(t, burst, r, int(r + mod), hit))
             if hit:
                 ctx.eliminated.append(t)
@@ -444,8 +457,9 @@ def step_suppression(ctx: FireContext) -> None:
     if ctx.mode != "auto":
         return
     w = weapon(firing(ctx).item)
+    hexes = {ctx.soldiers[t].hex for t in ctx.targets}
     for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
-        if s.hex != ctx.target_hex or s.id in ctx.eliminated or s.stunned:
+        if s.hex not in hexes or s.id in ctx.eliminated or s.stunned:
             continue
         mods = ctx.modifiers.get(s.id)
         if mods is None:
@@ -455,6 +469,33 @@ def step_suppression(ctx: FireContext) -> None:
             mods = l_modifiers(ctx, w, s, los)
         if combat.can_suppress_auto(mods):
             ctx.suppressed.append(s.id)
+
+
+def check_hexes(ctx: FireContext, w: ChartWeapon, f: Firing, hexes: Sequence[Hex]) -> None:
+    """Firepower 12.6: bursts go at one hex, except that a tripod weapon may spread its bursts over
+    any hexes of its arc (12.6.1), a bipod weapon fired Prone over up to three hexes adjacent to
+    each other (12.6.2; a rest is not built), and any automatic weapon may fire suppressive fire at
+    one burst per hex (12.6.3)."""
+    if f.suppressive and ctx.mode != "auto":
+        raise RulesError("suppressive fire is automatic fire", rule="Firepower 12.6.3")
+    if len(hexes) == 1:
+        return
+    if ctx.mode != "auto":
+        raise RulesError("semi-automatic shots go at a single target unit",
+                         rule="Firepower 6.3.5.2")
+    if f.suppressive:
+        if len(hexes) != len(ctx.targets):
+            raise RulesError("suppressive fire is one burst per hex", rule="Firepower 12.6.3")
+        return
+    if w.tripod:
+        return
+    if "B" in w.notes and ctx.firer.posture == "prone":
+        if len(hexes) > 3 or any(a.distance(b) != 1 for a in hexes for b in hexes if a != b):
+            raise RulesError("a bipod weapon's bursts go at up to three hexes adjacent to each "
+                             "other", rule="Firepower 12.6.2")
+        return
+    raise RulesError("every burst must be at a target unit in the same hex (a tripod, or a bipod "
+                     "fired Prone, may spread its bursts)", rule="Firepower 12.6")
 
 
 FIRE_STEPS: tuple[Step, ...] = (

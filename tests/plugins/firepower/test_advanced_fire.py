@@ -729,3 +729,30 @@ def test_penetration_damages_terrain_until_it_is_destroyed(fp_game: GameFactory)
     g2 = _grenadier(fp_game, {"HGN3": 1}, hexes=[{"at": "C5", "features": ["fence:2-6"]}])
     _resolve(g2, "A1", {"act": "grenade", "hex": "1C5"}, [1, 1, 10, 10, 10, 10])
     assert data(g2)["damage"]["1C5"] == weapon("HGN3").penetration["G"]
+
+
+def test_automatic_fire_at_several_hexes(fp_game: GameFactory) -> None:
+    # Firepower 12.6.1 tripod: any hexes of the arc; 12.6.2 bipod Prone: adjacent hexes only;
+    # otherwise one hex
+    units = [("B1", "RFL", "B", "C6", 1), ("B2", "RFL", "B", "D6", 1), ("B3", "RFL", "B", "C10", 1)]
+    g = _game(fp_game, [("A1", "LMG", "A", "C2", 4, {"model": "MMG2", "posture": "prone"}),
+                        ("A2", "RFL", "A", "C2", 4, {"crew_of": "A1"}), *units])
+    ctx = _resolve(g, "A1", {"act": "fire", "mode": "auto", "targets": ["B1", "B3"]}, [10] * 8)
+    assert {s.target for s in ctx.shots} == {"B1", "B3"}
+    g2 = _game(fp_game, [("A1", "LMG", "A", "C2", 4, {"model": "LMG4", "posture": "prone"}),
+                         *units])
+    _preview(g2, "A1", {"act": "fire", "mode": "auto", "targets": ["B1", "B2"]})
+    with pytest.raises(RulesError, match=r"Firepower 12.6.2"):
+        _preview(g2, "A1", {"act": "fire", "mode": "auto", "targets": ["B1", "B3"]})
+    g2.state.units["A1"].state["posture"] = "crouch"
+    with pytest.raises(RulesError, match=r"Firepower 12.6"):
+        _preview(g2, "A1", {"act": "fire", "mode": "auto", "targets": ["B1", "B2"]})
+
+
+def test_suppressive_fire_scores_no_hits_but_suppresses(fp_game: GameFactory) -> None:
+    # Firepower 12.6.3
+    g = _game(fp_game, [("A1", "LMG", "A", "C2", 4, {"model": "LMG4", "posture": "prone"}),
+                        ("B1", "RFL", "B", "C6", 1), ("B2", "RFL", "B", "C6", 1)])
+    ctx = _resolve(g, "A1", {"act": "fire", "mode": "auto", "targets": ["B1"],
+                             "suppressive": True}, [])
+    assert ctx.shots == [] and ctx.eliminated == [] and sorted(ctx.suppressed) == ["B1", "B2"]
