@@ -567,6 +567,9 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError("L fire is at target units (the fire Action)", rule="Firepower 12.3.6")
     if f.as_g and f.ammo != "H":
         raise RulesError("only H ammunition may be used as G", rule="Firepower 12.3.5")
+    if f.mode == "hand" and not w.by_hand:
+        raise RulesError(f"{w.id} may not be fired by hand (only MRT4 and MRT5)",
+                         rule="Firepower 12.4.2")
     if w.modes and f.mode not in w.modes:
         raise RulesError(f"{w.id} is thrown {' or '.join(w.modes)}, not {f.mode}",
                          rule="Firepower 12.4.1.3")
@@ -595,7 +598,8 @@ def step_check_hex(ctx: FireContext) -> None:
     elif f.ammo == "C":
         pass  # Firepower 12.3.2.1: no hit number, every hex of the arc is in the blast zone
     else:
-        ctx.hit = card.hit_number(w.id, f.ammo if f.ammo != "H" else "H", f.mode, rng)
+        # a mortar fired by hand reads its own hit numbers (Firepower 12.4.2)
+        ctx.hit = card.hit_number(w.id, f.ammo, "semi" if by_hand(w, f) else f.mode, rng)
     if w.is_grenade and f.mode in ("throw", "offensive", "defensive"):
         line = w.range_line or 5
         if rng > line and ctx.firer.posture != "stand":
@@ -608,7 +612,7 @@ def step_check_hex(ctx: FireContext) -> None:
     fh = soldier_height(world, ctx.firer)
     los = line_of_sight(world, ctx.firer.hex, ctx.target_hex, fh, th, firer=ctx.firer,
                         friendly=friendly, exhaustive=False)
-    high = w.high_trajectory and not (w.by_hand and f.mode == "hand")
+    high = w.high_trajectory and not by_hand(w, f)
     if los.blocked and high:
         seen = _observed(ctx, f, th)
         if seen is None:
@@ -627,6 +631,12 @@ def step_check_hex(ctx: FireContext) -> None:
     ctx.extra["los_hex"] = los
     sides = trace(ctx.firer.hex, ctx.target_hex).entry_hexsides()
     ctx.entry_side = (ctx.vertex_side if ctx.vertex_side in sides else sides[0])
+
+
+def by_hand(w: ChartWeapon, f: Firing) -> bool:
+    """Firepower 12.4.2: MRT4 and MRT5 may be fired "by hand" (mode ``hand``), flat, so out of
+    covered structures and along the firer's own line of sight."""
+    return w.by_hand and f.mode == "hand"
 
 
 def _observed(ctx: FireContext, f: Firing, th: int) -> str | None:
@@ -708,7 +718,7 @@ def step_throw(ctx: FireContext) -> None:
         ctx.outcome = "dud (off the mapboard)"
         return
     w = weapon(f.item)
-    reach = _card(ctx).max_range(w.id, f.ammo, f.mode)
+    reach = _card(ctx).max_range(w.id, f.ammo, "semi" if by_hand(w, f) else f.mode)
     if ctx.firer.hex.distance(h) > reach:
         ctx.outcome = "dud (beyond the weapon's range)"
         return

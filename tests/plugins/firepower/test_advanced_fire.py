@@ -756,3 +756,15 @@ def test_suppressive_fire_scores_no_hits_but_suppresses(fp_game: GameFactory) ->
     ctx = _resolve(g, "A1", {"act": "fire", "mode": "auto", "targets": ["B1"],
                              "suppressive": True}, [])
     assert ctx.shots == [] and ctx.eliminated == [] and sorted(ctx.suppressed) == ["B1", "B2"]
+
+
+def test_a_light_mortar_fired_by_hand_needs_its_own_line_of_sight() -> None:
+    # Firepower 12.4.2: MRT4 by hand fires flat: a hill in the way blocks even with an observer
+    hill = {Hex(0, 5): 3}
+    spotter = Soldier("O", "A", Hex(0, 8), 4)
+    af.step_check_hex(_plain_ctx(10, "MRT4", "G", levels=hill, observers=(spotter,)))
+    with pytest.raises(RulesError, match=r"Firepower 12.1.1"):
+        af.step_check_hex(_plain_ctx(10, "MRT4", "G", mode="hand", levels=hill,
+                                     observers=(spotter,)))
+    with pytest.raises(RulesError, match=r"Firepower 12.4.2"):
+        af.step_check_hex(_plain_ctx(10, "MRT6", "G", mode="hand"))
