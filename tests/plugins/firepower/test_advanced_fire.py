@@ -212,6 +212,9 @@ def test_penetrated_cover_counts_only_as_concealment() -> None:
 @pytest.mark.parametrize(("choice", "rule"), [
     ({"act": "fire", "mode": "semi", "targets": ["B1"]}, "Firepower 10.7"),        # range
     ({"act": "fire", "mode": "semi", "targets": ["B1"], "ammo": "G"}, "Firepower 10.7"),
+    ({"act": "grenade", "hex": "1C14"}, "Firepower 10.7"),                         # range
+    ({"act": "grenade", "hex": "1C14", "item": "MRT6"}, "Firepower 8.5"),          # not his
+    ({"act": "grenade", "hex": "1C14", "ammo": "L"}, "Firepower 12.3.6"),          # L: units
 ])
 def test_out_of_range_or_wrong_ammunition_is_refused_and_changes_nothing(
         fp_game: GameFactory, choice: dict[str, Any], rule: str) -> None:
