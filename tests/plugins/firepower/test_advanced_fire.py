@@ -771,3 +771,10 @@ def test_a_light_mortar_fired_by_hand_needs_its_own_line_of_sight() -> None:
                                      observers=(spotter,)))
     with pytest.raises(RulesError, match=r"Firepower 12.4.2"):
         af.step_check_hex(_plain_ctx(10, "MRT6", "G", mode="hand"))
+
+
+def test_fp_57_the_standard_fence_terrain_value_and_height() -> None:
+    # Firepower 12.5: a standard concrete or stone fence: terrain value 8, height 1
+    m = FpMap.plain(_line(1), pictures=[Picture("fence", Hex(0, 1), 2, 6)])
+    assert af.terrain_value(m, Hex(0, 1)) == 8 and af.terrain_value(m, Hex(0, 0)) is None
+    assert LosWorld(m).fence_height == 1 and LosWorld(m).top(Hex(0, 1)) == 1
