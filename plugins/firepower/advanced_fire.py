@@ -791,8 +791,8 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
             mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
         elif s.posture == "prone":
             mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
-    feet = f.world.ground(s.hex) + feet_height(s.posture, f.ups.get(s.id))
-    head = f.world.ground(s.hex) + head_height(s.posture, f.ups.get(s.id))
+    feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
+    head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
     diff = feet - ground if feet > ground else ground - head if head < ground else 0
     if diff:
         if fw and diff > FLAME_REACH:

@@ -171,6 +171,14 @@ class LosWorld:
     smoke: Mapping[Hex, tuple[str, int]] = field(default_factory=dict)
     extra: Callable[[Hex, Hex, tuple[Hex, ...]], Sequence[Obstacle]] | None = None
     card: AdvancedCard = field(default_factory=advanced_card)
+    #: soldier id -> heights his feet stand above (below, if negative) his hex's ground: a
+    #: building's floor, a foxhole's depth (``state.stands_at``, set by the rules that own them;
+    #: docs/decisions.md FPD-54)
+    raised: Mapping[str, int] = field(default_factory=dict)
+
+    def base(self, s: Soldier) -> int:
+        """The height a soldier stands at: his hex's ground plus what raises or sinks him."""
+        return self.ground(s.hex) + self.raised.get(s.id, 0)
 
     def ground(self, h: Hex) -> int:
         """Firepower 8.2.2: a hex's ground height."""
@@ -190,8 +198,8 @@ class LosWorld:
 
 
 def soldier_height(world: LosWorld, s: Soldier, up: int | None = None) -> int:
-    """Firepower 10.5.2: the soldier's head, his hex's ground included."""
-    return unit_height(world.ground(s.hex), s.posture, up)
+    """Firepower 10.5.2: the soldier's head, his hex's ground (and floor) included."""
+    return unit_height(world.base(s), s.posture, up)
 
 
 def target_height(world: LosWorld, ammo: str, target_hex: Hex, target: Soldier | None,
@@ -350,9 +358,11 @@ def los_world(game: Game) -> LosWorld:
             cached = (key, m, damaged_map(m, destroyed))
             _RUINED[id(m)] = cached
         m = cached[2]
+    raised = {uid: int(u.state["stands_at"]) for uid, u in game.state.units.items()
+              if isinstance(u.state.get("stands_at"), int)}
     return LosWorld(m, scenario_int(game, "heights_per_level", 3),
                     scenario_int(game, "tree_height", 6), scenario_int(game, "hedge_height", 2),
-                    scenario_int(game, "fence_height", 1), smoke_map(game), extra)
+                    scenario_int(game, "fence_height", 1), smoke_map(game), extra, raised=raised)
 
 
 def friendly_heads(world: LosWorld, soldiers: Iterable[Soldier], side: str,

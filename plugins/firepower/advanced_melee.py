@@ -75,8 +75,11 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     att = [units[a] for a in attackers]
     dfn = [units[d] for d in defenders]
     # Firepower 13: at least one attacker and one defender share a height
-    att_spans = [span(g_dest, str(u.state.get("posture", "stand")), _up(u)) for u in att]
-    dfn_spans = [span(g_dest, str(u.state.get("posture", "stand")), _up(u)) for u in dfn]
+    def base(u: Unit) -> int:  # a floor or a foxhole raises or sinks the soldier (FPD-54)
+        return g_dest + int(world.raised.get(u.id, 0))
+
+    att_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in att]
+    dfn_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in dfn]
     if not any(share_height(a, d) for a in att_spans for d in dfn_spans):
         raise RulesError("no attacker shares a height with a defender in "
                          f"{world.map.label(dest)}: no melee is possible", rule="Firepower 13")

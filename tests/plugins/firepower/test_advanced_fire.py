@@ -778,3 +778,14 @@ def test_fp_57_the_standard_fence_terrain_value_and_height() -> None:
     m = FpMap.plain(_line(1), pictures=[Picture("fence", Hex(0, 1), 2, 6)])
     assert af.terrain_value(m, Hex(0, 1)) == 8 and af.terrain_value(m, Hex(0, 0)) is None
     assert LosWorld(m).fence_height == 1 and LosWorld(m).top(Hex(0, 1)) == 1
+
+
+def test_a_soldier_raised_by_a_floor_sees_over_a_hill(fp_game: GameFactory) -> None:
+    # docs/decisions.md FPD-54: state.stands_at (a floor) raises the head for Firepower 12.1
+    g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                        ("B1", "RFL", "B", "C6", 1)], hexes=[{"at": "C4", "height": 1}])
+    with pytest.raises(RulesError, match=r"Firepower 12.1.1"):
+        _preview(g, "A1", {"act": "fire", "mode": "semi", "targets": ["B1"]})
+    g.state.units["A1"].state["stands_at"] = 5
+    ctx = _preview(g, "A1", {"act": "fire", "mode": "semi", "targets": ["B1"]})
+    assert ctx.extra["los"]["B1"].firer_height == 7
