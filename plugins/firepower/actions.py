@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, opposite
 from hexwar.core.kit import Pipeline
-from hexwar.core.types import Modifier
+from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.hookspecs import FirepowerHooks
 from hexwar.plugins.firepower.soldiers import RUNNING_HEXES, Soldier, mf_allowance
@@ -216,7 +216,8 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
             raise RulesError(f"{u.id} has {mf_left(game, ph, u.id)} MF left: firing costs {cost}"
                              f" and {after} more were announced", rule="Firepower 6.3.5")
         ctx = fire_context(game, u.id, choice)
-        combat.check_only(ctx)
+        # the legality step of the game's own procedure (an optional rule's, if it replaced it)
+        fire_procedure(game, ctx.kind).steps[0].run(ctx)
         return {"act": act, "unit": u.id, "cost": cost, "after": after, "ctx": ctx}
     raise RulesError(f"unknown Action {act!r}", rule="Firepower 6.2")
 
@@ -264,9 +265,11 @@ def fire_context(game: Game, uid: str, choice: dict[str, Any]) -> combat.FireCon
         prior = (ph.get("modes") or {}).get(uid)
         if prior is not None and prior != mode:
             raise RulesError("only one rate of fire per Impulse Phase", rule="Firepower 6.3.5.2")
-        return combat.FireContext("fire", rules_card(game), m, sol, firer, firer.weapon, mode,
-                                  roll, targets=tuple(targets), noncombat_mf=nc,
-                                  extra_modifiers=extra)
+        ctx = combat.FireContext("fire", rules_card(game), m, sol, firer, firer.weapon, mode,
+                                 roll, targets=tuple(targets), noncombat_mf=nc,
+                                 extra_modifiers=extra)
+        FirepowerHooks.of(game).prepare_fire(ctx, choice)
+        return ctx
     label = choice.get("hex")
     if not isinstance(label, str):
         raise RulesError("name the target hex", rule="Firepower 6.3.1.1")
@@ -275,10 +278,12 @@ def fire_context(game: Game, uid: str, choice: dict[str, Any]) -> combat.FireCon
     except ValueError as exc:
         raise RulesError(str(exc), rule="Firepower 6.3.1.1") from None
     side = choice.get("side")
-    return combat.FireContext("grenade", rules_card(game), m, sol, firer, "HGN", "throw", roll,
-                              target_hex=target,
-                              vertex_side=side if isinstance(side, int) else None,
-                              extra_modifiers=extra)
+    ctx = combat.FireContext("grenade", rules_card(game), m, sol, firer, "HGN", "throw", roll,
+                             target_hex=target,
+                             vertex_side=side if isinstance(side, int) else None,
+                             noncombat_mf=nc, extra_modifiers=extra)
+    FirepowerHooks.of(game).prepare_fire(ctx, choice)
+    return ctx
 
 
 def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[Modifier]] | None:
@@ -331,8 +336,11 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
         melee = c.mf_cost("melee", str(u.state.get("posture", "stand")))
         _pay(game, ph, uid, cost + melee, True)
         costs[uid] = cost + melee
+    # a rule may refuse the melee or add modifiers (the Advanced Game's Firepower 13)
+    extra = FirepowerHooks.of(game).melee_modifiers(list(units), sorted(s.id for s in defenders),
+                                                    dest)
     return {"act": "melee", "units": list(units), "hex": dest, "costs": costs,
-            "defenders": sorted(s.id for s in defenders)}
+            "defenders": sorted(s.id for s in defenders), "extra": extra}
 
 
 def apply_action(game: Game, choice: Any) -> dict[str, Any]:
@@ -426,6 +434,7 @@ def apply_effects(game: Game, ctx: combat.FireContext) -> None:
     for t in ctx.suppressed:
         if alive(game.state.units[t]):
             suppress(game, t)
+    FirepowerHooks.of(game).fire_applied(ctx)
     mods = [m for ms in ctx.modifiers.values() for m in ms]
     game.report(f"{ctx.kind} by {ctx.firer.id}", result=ctx.summary(), modifiers=mods,
                 rules=ctx.rules)
@@ -438,7 +447,12 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
         ph["combat"].append(uid)
     roll = game.dice.d10(f"melee in {game.board.label(dest)}")
     mod = combat.melee_modifier(len(units), len(defenders))
-    winner = combat.melee_winner(roll, len(units), len(defenders))
+    extra: list[Modifier] = list(info.get("extra") or [])
+    if extra:  # Firepower 13: the Advanced modifiers, cumulative with 6.5.2's
+        winner: str = ("attacker" if roll + (mod.value if mod else 0) + total(extra)
+                       <= combat.MELEE_HIT else "defender")
+    else:
+        winner = combat.melee_winner(roll, len(units), len(defenders))
     if winner == "attacker":  # Firepower 6.5.1, Firepower 6.5.3
         for d in defenders:
             eliminate(game, d, ph["side"], "Firepower 6.5.1")
@@ -455,7 +469,8 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
             eliminate(game, uid, game.state.units[defenders[0]].side, "Firepower 6.5.1")
     game.report("melee", result={"roll": roll, "winner": winner, "attackers": units,
                                  "defenders": defenders, "hex": game.board.label(dest)},
-                modifiers=[mod] if mod else [], rules=["Firepower 6.5.1", "Firepower 6.5.2"])
+                modifiers=([mod] if mod else []) + extra,
+                rules=["Firepower 6.5.1", "Firepower 6.5.2"] + (["Firepower 13"] if extra else []))
     info["winner"] = winner
     return info
 

@@ -12,7 +12,14 @@ hook is a thin call into the module of its rule:
   backing (Firepower 11.2.1.2; :mod:`~hexwar.plugins.firepower.advanced_actions`);
 * ``firepower_mf_modifiers``: the leaders' fifth MF (Firepower 11.1) and the WEAPON CHART's Move
   column (Firepower 10.7 item 9; :mod:`~hexwar.plugins.firepower.weapon_chart`);
-* ``firepower_fire_modifiers``: the WEAPON CHART's Posture columns (Firepower 12.2.1).
+* ``firepower_fire_steps``, ``firepower_prepare_fire``, ``firepower_fire_applied``: the
+  Advanced fire procedures (Firepower 12; :mod:`~hexwar.plugins.firepower.advanced_fire`), the
+  Posture columns among their modifiers (Firepower 12.2.1);
+* ``firepower_melee_modifiers``: the Advanced melee (Firepower 13;
+  :mod:`~hexwar.plugins.firepower.advanced_melee`);
+* ``firepower_impulse_phase_end``: demolition charges (Firepower 12.4.9);
+* ``hexwar_los_rules``: the line of sight by heights (Firepower 12.1;
+  :mod:`~hexwar.plugins.firepower.advanced_los`).
 
 What the Advanced Game covers and what it does not yet: docs/firepower-advanced.md.
 """
@@ -25,21 +32,28 @@ from hexwar.core.markers import hookimpl
 from hexwar.core.types import Modifier, PluginManifest, SequenceEdit
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
     from hexwar.core.engine.game import Game
+    from hexwar.core.hexgrid import Hex
+    from hexwar.core.los import LosRules
     from hexwar.plugins.firepower.actions import ActionType
-    from hexwar.plugins.firepower.combat import FireContext
+    from hexwar.plugins.firepower.combat import FireContext, FireEdit
 
 PLUGIN = PluginManifest(
     name="firepower.advanced", system="firepower", kind="rule",
     title="Firepower Advanced Game (Firepower 8-14), first part",
     summary="Squads with their own sequence units and Impulses, lettered sequence units, "
             "unlimited Impulses before the first combat, Hit the Dirt!, leaders' five MF and "
-            "activation, backing, the WEAPON CHART's Move and Posture columns (stand-in rows). No heights "
-            "in line of sight, buildings, climbing, crews or the Advanced fire types yet "
+            "activation, backing, the WEAPON CHART (stand-in rows), the line of sight by heights "
+            "with the LOS chart, the fire types A, C, F, G, H, L, M, U, W, smoke, illumination, "
+            "demolition charges, crews and the Advanced melee. No buildings or climbing yet "
             "(docs/firepower-advanced.md).",
     implements=("Firepower 9.1", "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
                 "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
-                "Firepower 11.4", "Firepower 12.2.1"),
+                "Firepower 11.4", "Firepower 12.1", "Firepower 12.2", "Firepower 12.3",
+                "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1", "Firepower 13"),
 )
 
 __all__ = ["PLUGIN"]
@@ -56,13 +70,15 @@ def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
 def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.advanced_actions import BACK
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
+    from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
 
-    return [ACTIVATE, BACK]
+    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM]
 
 
 @hookimpl
 def firepower_mf_modifiers(game: Game, unit_id: str) -> list[Modifier]:
-    """Firepower 11.1: a leader has 5 MF; Firepower 10.7 item 9: the weapon's Move column."""
+    """Firepower 11.1: a leader has 5 MF; Firepower 10.7 item 9: the weapon's Move column;
+    Firepower 10.1: crews."""
     from hexwar.plugins.firepower.squads import mf_bonus, rank_of
     from hexwar.plugins.firepower.weapon_chart import weapon
 
@@ -76,22 +92,58 @@ def firepower_mf_modifiers(game: Game, unit_id: str) -> list[Modifier]:
         move = weapon(model).move
         if move:
             out.append(Modifier(f"{model} Move column", move, "Firepower 10.7"))
+    from hexwar.plugins.firepower.crews import crew_mf
+
+    out.extend(crew_mf(game, unit_id))  # Firepower 10.1.1, 10.1.2.1
     return out
 
 
 @hookimpl
-def firepower_fire_modifiers(game: Game, ctx: FireContext, target: str) -> list[Modifier]:
-    """Firepower 12.2.1: the firer's posture, from his weapon's Posture columns."""
-    from hexwar.plugins.firepower.weapon_chart import weapon
+def firepower_fire_steps(game: Game, kind: str) -> list[FireEdit]:
+    """Firepower 12: the Advanced fire steps in place of the Basic ones
+    (:mod:`~hexwar.plugins.firepower.advanced_fire`)."""
+    from hexwar.plugins.firepower.advanced_fire import steps_for
 
-    if ctx.kind != "fire":
-        return []
-    u = game.state.units.get(ctx.firer.id)
-    model = u.state.get("model") if u is not None else None
-    if not isinstance(model, str):
-        return []
-    w = weapon(model)
-    if not w.may_fire(ctx.firer.posture):
-        return []  # refused by the Advanced check before any roll (Firepower 10.7)
-    mod = w.posture_modifier(ctx.firer.posture)
-    return [Modifier(f"firing {ctx.firer.posture}", mod, "Firepower 12.2.1")] if mod else []
+    return steps_for(kind)
+
+
+@hookimpl
+def firepower_prepare_fire(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
+    from hexwar.plugins.firepower.advanced_fire import prepare
+
+    prepare(game, ctx, choice)
+
+
+@hookimpl
+def firepower_fire_applied(game: Game, ctx: FireContext) -> None:
+    """Firepower 12.3.3, 12.3.7-12.3.9: smoke and illumination marked, items used up."""
+    from hexwar.plugins.firepower.advanced_fire import applied
+
+    applied(game, ctx)
+
+
+@hookimpl
+def firepower_melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[str],
+                              hex: Hex) -> list[Modifier]:
+    """Firepower 13: shared heights and the Advanced melee modifiers."""
+    from hexwar.plugins.firepower.advanced_melee import melee_modifiers
+
+    return melee_modifiers(game, attackers, defenders, hex)
+
+
+@hookimpl
+def firepower_impulse_phase_end(game: Game, side: str) -> None:
+    """Firepower 12.4.9: demolition charges armed in the side's previous Impulse Phase explode."""
+    from hexwar.plugins.firepower.advanced_fire import explode_due
+
+    explode_due(game, side)
+
+
+@hookimpl(tryfirst=True)
+def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
+    """Firepower 12.1: ``hexwar los`` and the core line of sight read the Advanced heights."""
+    if game is None or system != "firepower":
+        return None
+    from hexwar.plugins.firepower.advanced_los import AdvancedLos
+
+    return AdvancedLos(game)

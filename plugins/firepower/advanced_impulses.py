@@ -211,8 +211,12 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
 
 
 def legal_advanced_actions(game: Game) -> list[Any]:
+    from hexwar.plugins.firepower.advanced_fire import hex_options
+
     out = []
-    for ch in legal_actions(game):
+    basic = legal_actions(game)
+    # Firepower 12.3: the Advanced fire at hexes (other items, smoke, launchers, mortars)
+    for ch in [*basic[:-1], *hex_options(game), *basic[-1:]]:
         if ch == "end":
             out.append(ch)
             continue

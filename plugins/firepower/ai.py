@@ -57,6 +57,7 @@ class FirepowerAI:
     STACK = 1                # soldiers per hex at set-up
     RUSH = True              # late Turns: activate the soldiers nearest the fold first
     PLAN = True              # judge movement by short plans, not single Actions
+    W_SMOKE = 0.15           # Advanced Game: expected kills saved per enemy line a smoke screens
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -360,14 +361,12 @@ class FirepowerAI:
             return 0.5 * len(o.get("targets") or [])
         me = sol[o["unit"]]
         if act == "fire":
-            ctx = rules_of(view).fire_context(me.id, o)
-            combat.check_only(ctx)
-            combat.step_hit_number(ctx)
-            w = c.weapons[me.weapon]
-            shots = w.automatic[1] if o["mode"] == "auto" and w.automatic else (w.semi or 1)
+            # the game's own procedure up to its first die: Basic or Advanced (Firepower 12)
+            ctx = rules_of(view).preview_fire(me.id, o)
+            shots = _shots(ctx, c, me, o["mode"])
             ev = 0.0
             for t in o["targets"]:
-                p = combat.hit_probability(ctx.hit, total(ctx.mods_for(sol[t])))
+                p = combat.hit_probability(ctx.hit, total(ctx.modifiers[t]))
                 ev += 1 - (1 - p) ** shots
             if o["mode"] == "auto":
                 ev += 0.05 * sum(1 for s in theirs if s.hex == ctx.target_hex)
@@ -377,9 +376,9 @@ class FirepowerAI:
                 return -1
             return KILL * ev + (0.5 if after_mf and self._threat(view, me, theirs) > 0.3 else 0.0)
         if act == "grenade":
-            ctx = rules_of(view).fire_context(me.id, o)
-            combat.check_only(ctx)
-            combat.step_grenade_hit(ctx)
+            ctx = rules_of(view).preview_fire(me.id, o)
+            if "firing" in ctx.extra:  # the Advanced Game's fire at a hex (Firepower 12.3)
+                return self._hex_value(view, ctx, sol, theirs)
             p_hit = combat.hit_probability(ctx.hit, total(ctx.modifiers["throw"]))
             assert ctx.target_hex is not None
             ev = 0.0
@@ -417,6 +416,76 @@ class FirepowerAI:
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
         return gain - 0.05
+
+
+    def _hex_value(self, view: SideView, ctx: combat.FireContext, sol: dict[str, Soldier],
+                   theirs: list[Soldier]) -> float:
+        """Advanced fire at a hex (Firepower 12.3): grenades and mortars are worth the blast's
+        expected kills and stuns among the enemy less those among its own (so they go into stacks
+        and rooms, not beside friends); smoke is worth the enemy fire it blinds while its own
+        soldiers stand in the open (Firepower 12.2.7); illumination only at night."""
+        from hexwar.plugins.firepower.advanced_fire import blast_mods, blast_number, firing
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        f = firing(ctx)
+        assert ctx.target_hex is not None
+        p_hit = 1.0 if f.ammo == "C" else combat.hit_probability(
+            ctx.hit, total(ctx.modifiers.get("throw", [])))
+        if f.ammo == "M":
+            # smoke blinds the enemy in it and screens the lines of fire it lies across, worth
+            # most while its own soldiers stand in the open within the enemy's reach
+            from hexwar.plugins.firepower.terrain import intervening
+
+            m = rules_of(view).map
+            exposed = [s for s in sol.values() if s.side == self.side
+                       and m.cover.get(s.hex) == "clear"
+                       and any(s.hex.distance(e.hex) <= 15 for e in theirs)]
+            lines = 0
+            for e in theirs:
+                for s in exposed:
+                    screened = (e.hex == ctx.target_hex
+                                or ctx.target_hex in intervening(e.hex, s.hex)
+                                or (s.hex.distance(ctx.target_hex) <= 2
+                                    and e.hex.distance(ctx.target_hex) < e.hex.distance(s.hex)))
+                    lines += screened
+            ev = self.W_SMOKE * lines * p_hit
+            return KILL * ev if ev > 0.2 else -1
+        if f.ammo == "U":
+            oc = f.observation.get(ctx.target_hex, 1)
+            return 0.5 * sum(1 for s in theirs if s.hex.distance(ctx.target_hex) <= 10) \
+                if oc >= 2 else -1
+        w = weapon(f.item)
+        try:
+            b = blast_number(f, w)
+        except RulesError:
+            return -1
+        ev = 0.0
+        for s in sol.values():
+            d = s.hex.distance(ctx.target_hex)
+            if d > 4:
+                continue
+            mods = blast_mods(f, s, ctx.target_hex, d, b, source=ctx.firer.hex)
+            if mods is None:
+                continue
+            pk = combat.hit_probability(b, total(mods))
+            sign = 1.0 if s.side != self.side else -1.5
+            ev += sign * (pk + (0.3 if d == 0 else 0.05))
+        ev *= p_hit
+        # a grenade spent is a grenade gone: throw it only where it is worth it
+        return KILL * ev if ev > 0.2 else -1
+
+
+def _shots(ctx: combat.FireContext, c: Any, me: Soldier, mode: str) -> int:
+    """Shots per burst (automatic) or shots (semi-automatic): the Advanced WEAPON CHART row's rate
+    of fire (Firepower 10.7 item 5) or the Basic weapon's (Firepower 6.3.5)."""
+    f = ctx.extra.get("firing")
+    if f is not None:
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        auto, semi = weapon(f.item).rate("L")
+        return auto[1] if mode == "auto" and auto else (semi or 1)
+    w = c.weapons[me.weapon]
+    return int(w.automatic[1] if mode == "auto" and w.automatic else (w.semi or 1))
 
 
 def make_ai(side: str, seed: int) -> FirepowerAI:

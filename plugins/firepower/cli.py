@@ -193,6 +193,8 @@ OPTION_HELP = "Enable this optional rule for the shot (repeatable)."
 @click.option("--running", is_flag=True, help="Target marked Running.")
 @click.option("--suppressed", is_flag=True, help="Firer Suppressed.")
 @click.option("--option", "options_", multiple=True, metavar="NAME", help=OPTION_HELP)
+@click.option("--ammo", default=None,
+              help="Advanced Game: ammunition letter (Firepower 10.7 item 4; L for fire at units).")
 @click.option("--dice", help="Faces rolled, comma-separated (0 reads 10): resolves the fire.")
 @click.option("--roll", is_flag=True, help=ROLL_HELP)
 @click.option("--seed", type=int, default=None, help=SEED_HELP)
@@ -201,7 +203,8 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
              also: tuple[str, ...], after: int, mf_before: int, target_posture: str,
              target_terrain: str, fence_between: bool, hedge_between: bool, trees: int,
              hedges: int, running: bool, suppressed: bool, options_: tuple[str, ...],
-             dice: str | None, roll: bool, seed: int | None, as_json: bool) -> None:
+             ammo: str | None, dice: str | None, roll: bool, seed: int | None,
+             as_json: bool) -> None:
     """Hit number, every modifier with its rule, rate of fire, dice, hits and suppression.
 
     Without --situation FIRER is a weapon (LMG, RFL, PST) and TARGET the range in hexes, e.g.
@@ -212,6 +215,11 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
     faces, seed, resolved = _rolling(dice, roll, seed)
     game = table_game(situation, options_, local_plugins=_local_plugins())
     base: tuple[combat.Step, ...] | None = None
+    if situation and ADVANCED in game.rules_enabled:
+        _advanced_table(game, firer, {"act": "fire", "mode": mode, "targets": [target, *also],
+                                      "after": after, "ammo": ammo}, mf_before, faces, seed,
+                        resolved, fresh, as_json)
+        return
     if situation:
         sol = soldiers(game)
         if firer not in sol or target not in sol:
@@ -353,18 +361,37 @@ def _abstract_fire(weapon: str, rng: int, mode: str | None, also: tuple[str, ...
 @click.option("--side", "vertex_side", type=int, help="Hexside to use when the LOS crosses an angle.")
 @click.option("--option", "options_", multiple=True, metavar="NAME",
               help="Enable this optional rule for the throw (repeatable).")
+@click.option("--item", default=None,
+              help="Advanced Game: what is fired at the hex (HGN1..HGN6, HRG1, RGN1, or the "
+                   "soldier's own GLR, MRT, MPL, LCW, FTR).")
+@click.option("--ammo", default=None, help="Advanced Game: ammunition (G, M, U, W, F, C, H, A).")
+@click.option("--grenade-mode", default=None,
+              help="Advanced Game: offensive / defensive (HGN1, HGN2), throw / rifle (HRG1).")
+@click.option("--as-g", is_flag=True, help="Advanced Game: H ammunition used as G.")
 @click.option("--dice", help="Throw, then spread (if missed), then one blast roll per soldier.")
 @click.option("--roll", is_flag=True, help=ROLL_HELP)
 @click.option("--seed", type=int, default=None, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | None, posture: str,
-                vertex_side: int | None, options_: tuple[str, ...], dice: str | None,
+                vertex_side: int | None, options_: tuple[str, ...], item: str | None,
+                ammo: str | None, grenade_mode: str | None, as_g: bool, dice: str | None,
                 roll: bool, seed: int | None, as_json: bool) -> None:
     """Range, hit number and modifiers of a throw, the spread hexes and the blast zone."""
     from hexwar.core.hexgrid import arc_directions
 
     c = card()
     game = table_game(situation, options_, local_plugins=_local_plugins())
+    if ADVANCED in game.rules_enabled:
+        if thrower not in soldiers(game):
+            raise click.UsageError("in the Advanced Game THROWER is a unit id of the situation "
+                                   f"(units: {', '.join(sorted(soldiers(game)))})")
+        choice = {"act": "grenade", "hex": target_hex, "item": item, "ammo": ammo,
+                  "mode": grenade_mode, "as_g": as_g, "side": vertex_side}
+        fresh = seed is None
+        faces, seed, resolved = _rolling(dice, roll, seed)
+        _advanced_table(game, thrower, {k: v for k, v in choice.items() if v is not None},
+                        0, faces, seed, resolved, fresh, as_json)
+        return
     m = fp_map(game)
     sol = soldiers(game)
     try:
@@ -432,3 +459,99 @@ def grenade_cmd(thrower: str, target_hex: str, situation: str, facing: int | Non
         for b in ctx.blast:
             click.echo(f"  {b['unit']}: rolled {b['roll']} -> {b['modified']}: {b['result']}")
         click.echo(_dice_line(roller, seed, fresh))
+
+
+# -- the Advanced Game at the table ---------------------------------------------------------------
+
+ADVANCED = "firepower.advanced"
+
+
+def _advanced_table(game: Game, uid: str, choice: dict[str, object], mf_before: int,
+                    faces: list[int] | None, seed: int | None, resolved: bool, fresh: bool,
+                    as_json: bool) -> None:
+    """``fire`` and ``grenade`` in a situation of the Advanced Game: the game's own procedure
+    (Firepower 12; :mod:`~hexwar.plugins.firepower.advanced_fire`) with the unit's WEAPON CHART
+    row, the line of sight by heights explained hex by hex (the heights and the LOS chart line,
+    Firepower 12.1.4), every modifier with its rule, and with dice the result."""
+    from hexwar.plugins.firepower.actions import fire_context, fire_procedure
+    from hexwar.plugins.firepower.advanced_fire import blast_number, firing
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    sol = soldiers(game)
+    if uid not in sol:
+        raise click.UsageError(f"units on the board: {', '.join(sorted(sol))}")
+    if choice["act"] == "fire" and not choice.get("mode"):
+        from hexwar.plugins.firepower.advanced_fire import model_of
+
+        auto, _semi = weapon(model_of(game.state.units[uid].state)).rate(
+            str(choice.get("ammo") or "L"))
+        choice["mode"] = "auto" if auto else "semi"
+    try:
+        ctx = fire_context(game, uid, {k: v for k, v in choice.items() if v is not None})
+    except HexwarError as exc:
+        raise click.ClickException(str(exc)) from None
+    ctx.noncombat_mf += mf_before
+    roller = _Roller(faces or [], seed)
+    ctx.roll = roller
+    steps = fire_procedure(game, ctx.kind)
+    next_roll = _run(ctx, steps, "illegal fire" if ctx.kind == "fire" else "illegal throw",
+                     resolved)
+    f = firing(ctx)
+    w = weapon(f.item)
+    los = ctx.extra.get("los_hex") if ctx.kind == "grenade" else None
+    los_by = ctx.extra.get("los") or {}
+    lines_of_sight = {t: r.explain() for t, r in los_by.items()}
+    if los is not None:
+        lines_of_sight = {"hex": los.explain()}
+    heights = {t: [r.firer_height, r.target_height] for t, r in los_by.items()}
+    if los is not None:
+        heights = {"hex": [los.firer_height, los.target_height]}
+    try:
+        blast = blast_number(f, w) if ctx.kind == "grenade" and f.ammo not in "MUA" else None
+    except HexwarError:
+        blast = None
+    out = {"advanced": True, "firer": uid, "item": f.item, "ammo": f.ammo, "mode": f.mode,
+           "rate_of_fire": w.rof.get(f.ammo), "range": ctx.range, "hit_number": ctx.hit,
+           "blast_number": blast, "penetration": w.penetration.get(f.ammo),
+           "heights": heights, "line_of_sight": lines_of_sight,
+           "observer": ctx.extra.get("observer"),
+           "modifiers": {k: [m.as_dict() for m in v] for k, v in ctx.modifiers.items()},
+           "next_roll": next_roll, "result": ctx.summary() if resolved else None,
+           "seed": seed if resolved and len(roller.used) > roller.given else None}
+    if as_json:
+        click.echo(json.dumps(out, indent=1, default=str))
+        return
+    click.echo(f"Advanced Game: {uid} fires {f.item} ({w.name}), {f.ammo} ammunition, {f.mode}"
+               f" (rate of fire {w.rof.get(f.ammo, '-')}) at range {ctx.range}: hit number "
+               f"{ctx.hit} [Firepower 10.7]"
+               + (f", blast {blast}" if blast is not None else ""))
+    if ctx.extra.get("observer"):
+        click.echo(f"high trajectory: observed by {ctx.extra['observer']} (Firepower 12.4.2)")
+    for what, expl in lines_of_sight.items():
+        fh, th = heights[what]
+        click.echo(f"line of sight to {what}: firer at height {fh}, target at height {th} "
+                   "(Firepower 12.1)")
+        for line in expl or ["nothing between reaches the line"]:
+            click.echo(f"  {line}")
+    for key, mods in ctx.modifiers.items():
+        click.echo(f"{'throw' if key == 'throw' else 'target ' + key}: modifiers total "
+                   f"{total(mods):+g}")
+        for line in _mods_text(mods):
+            click.echo(line)
+    if resolved:
+        click.echo(f"outcome: {ctx.outcome or 'fired'}"
+                   + (f", impact {ctx.map.label(ctx.impact)}" if ctx.impact else ""))
+        for sh in ctx.shots:
+            click.echo(f"burst {sh.burst} at {sh.target}: rolled {sh.roll} -> {sh.modified} "
+                       f"{'HIT' if sh.hit else 'miss'}")
+        for b in ctx.blast:
+            click.echo(f"  {b['unit']}: rolled {b['roll']} -> {b['modified']}: {b['result']}")
+        for p in ctx.extra.get("place") or []:
+            click.echo(f"places {'smoke (' + str(p['smoke']) + ')' if 'smoke' in p else 'illumination'}"
+                       f" in {p['hex']} (Firepower {'12.3.8' if 'smoke' not in p else '12.3.7'})")
+        click.echo(f"eliminated: {', '.join(ctx.eliminated) or 'none'}; stunned: "
+                   f"{', '.join(ctx.stunned) or 'none'}; suppressed: "
+                   f"{', '.join(ctx.suppressed) or 'none'}")
+        click.echo(_dice_line(roller, seed, fresh))
+    elif next_roll:
+        click.echo(f"next roll: {next_roll}")

@@ -245,6 +245,9 @@ class FireContext:
     entry_side: int | None = None
     blast: list[dict[str, Any]] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
+    #: what a rule's own steps read and write (the Advanced Game's weapon, ammunition, line of
+    #: sight, smoke placed...; hook ``firepower_prepare_fire``); empty in the Basic Game
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def friendly_postures(self) -> dict[Hex, str]:
         """Highest posture of the firer's side per hex, other than the firer's own soldier."""
@@ -280,6 +283,7 @@ class FireContext:
             "impact": None if self.impact is None else self.map.label(self.impact),
             "spread_roll": self.spread_roll, "blast": self.blast,
             "eliminated": self.eliminated, "stunned": self.stunned, "suppressed": self.suppressed,
+            **dict(self.extra.get("summary") or {}),
         }
 
 

@@ -57,9 +57,12 @@ def describe_choice(game: Game, choice: Any) -> str:
     if act == "fire":
         parts = [f"{t} {total(ctx.modifiers.get(t, [])):+g}" for t in ctx.targets]
         after = choice.get("after", 0)
-        return (f"{uid}: fire {ctx.mode} at {', '.join(parts)}, range {ctx.range}, hit number "
+        return (f"{uid}: fire {ctx.mode}" + (" (suppressive)" if choice.get("suppressive") else "")
+                + f" at {', '.join(parts)}, range {ctx.range}, hit number "
                 f"{ctx.hit}" + (f", then {after} MF more" if after else "") + f" ({cost} MF)")
-    return (f"{uid}: grenade at {choice['hex']}, range {ctx.range}, hit number {ctx.hit} "
+    f = ctx.extra.get("summary") or {}
+    what = f"{f['item']} ({f['ammo']})" if f.get("item") else "grenade"  # the Advanced Game
+    return (f"{uid}: {what} at {choice['hex']}, range {ctx.range}, hit number {ctx.hit} "
             f"{total(ctx.modifiers.get('throw', [])):+g} ({cost} MF)")
 
 

@@ -22,9 +22,14 @@ from hexwar.core.kit import SystemHooks, collect
 from hexwar.core.markers import hookspec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from hexwar.core.engine.game import Game
+    from hexwar.core.hexgrid import Hex
     from hexwar.core.types import Modifier
     from hexwar.plugins.firepower.actions import ActionType
+    from hexwar.plugins.firepower.advanced_los import Obstacle
     from hexwar.plugins.firepower.combat import FireContext, FireEdit
 
 
@@ -75,6 +80,45 @@ def firepower_mf_modifiers(game: Game, unit_id: str) -> Sequence[Modifier]:
 
 
 @hookspec
+def firepower_prepare_fire(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
+    """Fill ``ctx.extra`` for a rule's own fire steps from the player's choice (the Advanced
+    Game: the weapon or item fired, its ammunition and mode, the heights of the line of sight).
+
+    Called: whenever a fire or grenade context is built (in play, in checks and previews).
+    """
+
+
+@hookspec
+def firepower_fire_applied(game: Game, ctx: FireContext) -> None:
+    """Called: after a fire's eliminations, stuns and suppressions are applied to the game (a
+    rule marks smoke, illumination, items used up)."""
+
+
+@hookspec
+def firepower_los_obstacles(game: Game, a: Hex, b: Hex,
+                            hexes: tuple[Hex, ...]) -> Sequence[Obstacle]:
+    """Add obstacles to an Advanced line of sight from ``a`` to ``b`` (``hexes``: the hexes the
+    line passes through or along, ends excluded): walls, floors, windows, roofs (Firepower 12.1.5,
+    Firepower 12.1.6), vehicles (Option 19). An :class:`~hexwar.plugins.firepower.advanced_los.Obstacle`
+    with a height is judged by the LINE OF SIGHT CHART; one marked ``absolute`` blocks.
+
+    Called: for every Advanced line of sight (fire, checks, previews, ``hexwar los``).
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def firepower_melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[str],
+                              hex: Hex) -> Sequence[Modifier]:
+    """Add melee modifiers (the Advanced Game's Firepower 13.2-13.6), or refuse the melee with a
+    RulesError (Firepower 13: no shared height, a closed door between).
+
+    Called: when a melee is checked (before anything changes) and when it is resolved.
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def firepower_impulse_phase_start(game: Game, side: str) -> None:
     """Called: when a sequence unit of ``side`` has been drawn and Firepower 6.1.1-6.1.2 applied."""
 
@@ -114,6 +158,29 @@ class FirepowerHooks(SystemHooks):
         if hook not in self.live:
             return []
         return collect(hook(game=self.game, unit_id=unit_id))
+
+    def prepare_fire(self, ctx: FireContext, choice: Mapping[str, Any]) -> None:
+        hook = self.hook.firepower_prepare_fire
+        if hook in self.live:
+            hook(game=self.game, ctx=ctx, choice=choice)
+
+    def fire_applied(self, ctx: FireContext) -> None:
+        hook = self.hook.firepower_fire_applied
+        if hook in self.live:
+            hook(game=self.game, ctx=ctx)
+
+    def los_obstacles(self, a: Hex, b: Hex, hexes: tuple[Hex, ...]) -> list[Obstacle]:
+        hook = self.hook.firepower_los_obstacles
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, a=a, b=b, hexes=hexes))
+
+    def melee_modifiers(self, attackers: Sequence[str], defenders: Sequence[str],
+                        hex: Hex) -> list[Modifier]:
+        hook = self.hook.firepower_melee_modifiers
+        if hook not in self.live:
+            return []
+        return collect(hook(game=self.game, attackers=attackers, defenders=defenders, hex=hex))
 
     def impulse_phase_start(self, side: str) -> None:
         hook = self.hook.firepower_impulse_phase_start

@@ -74,6 +74,17 @@ class FirepowerRules:
         ctx.roll = _no_roll
         return ctx
 
+    def preview_fire(self, uid: str, choice: dict[str, Any]) -> FireContext:
+        """Firepower 6.3, Firepower 12: an own soldier's fire or fire at a hex run with the
+        game's procedure (the Advanced steps when the Advanced Game is played) up to its first
+        die roll: its hit number and modifiers, rolling nothing; RulesError if illegal."""
+        from hexwar.plugins.firepower.actions import fire_procedure
+        from hexwar.plugins.firepower.combat import preview
+
+        ctx = self.fire_context(uid, choice)
+        preview(ctx, fire_procedure(self._game, ctx.kind))
+        return ctx
+
     def check_action(self, choice: dict[str, Any]) -> dict[str, Any]:
         """Firepower 6.2: what an Action of the side's own would do (raises when illegal)."""
         from hexwar.plugins.firepower.actions import check_action

@@ -124,14 +124,18 @@ def hexwar_register_data() -> Sequence[DataSource]:
                    "docs/firepower-advanced.md)"),
         DataSource(f"{SYSTEM}:advanced-weapons", HERE / "data" / "advanced" / "weapons.toml",
                    "cards", "stand-in WEAPON CHART rows (Firepower 10.7, estimated)"),
+        DataSource(f"{SYSTEM}:advanced-card", HERE / "data" / "advanced_card", "tables",
+                   "Advanced Game Card stand-ins: LOS chart, modifiers, blast diagrams, hit "
+                   "numbers (Firepower 10.7, Firepower 12)"),
     ]
 
 
 @hookimpl
 def hexwar_register_disclosed() -> Sequence[Disclosed]:
+    from hexwar.plugins.firepower.advanced_card import disclosed as advanced_disclosed
     from hexwar.plugins.firepower.tables import disclosed
 
-    return disclosed()
+    return [*disclosed(), *advanced_disclosed()]
 
 
 @hookimpl
@@ -164,7 +168,10 @@ def scenario_shapes() -> dict[str, Any]:
                         "squads": MapOf({"sequence_units": IntRange(1, 26),
                                          "impulses": IntRange(1, 100)})}),
         "setup": {"depth": IntRange(1, 1000)},
-        "special": {"fold": str},
+        # Firepower 8.2.2, 12.2.11, 12.5: the Advanced Game's heights and Observation Conditions
+        "special": {"fold": str, "heights_per_level": IntRange(1, 20),
+                    "observation": IntRange(1, 3), "tree_height": IntRange(1, 30),
+                    "hedge_height": IntRange(1, 10), "fence_height": IntRange(1, 10)},
         "victory": {},
     }
 

@@ -70,6 +70,14 @@ def phase_turn_record(game: Game) -> Gen:
     yield
 
 
+def phase_advanced_turn_record(game: Game) -> Gen:
+    """Firepower 9.3: the Turn Record Phase also removes illumination and old smoke."""
+    from hexwar.plugins.firepower.smoke import turn_record_removals
+
+    turn_record_removals(game)
+    yield from phase_turn_record(game)
+
+
 PHASES = (
     PhaseSpec("firepower.board_side", "Choice of board side", "Firepower 2.2", phase_board_side,
               "setup"),
@@ -92,4 +100,7 @@ def advanced_edits() -> tuple[SequenceEdit, ...]:
         SequenceEdit("replace", "firepower.impulses", PhaseSpec(
             "firepower.impulses", "Impulse Phases", "Firepower 9.2", adv.phase_impulses),
             rule="Firepower 9.2"),
+        SequenceEdit("replace", "firepower.turn_record", PhaseSpec(
+            "firepower.turn_record", "Turn Record Phase", "Firepower 9.3",
+            phase_advanced_turn_record), rule="Firepower 9.3"),
     )

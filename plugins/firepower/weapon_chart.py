@@ -1,18 +1,20 @@
-"""The Advanced Game's WEAPON CHART rows (Firepower 10.7) as far as hexwar supports them:
-stand-in rows in ``data/advanced/weapons.toml`` (every value ``estimated`` unless a rule discloses
-it). A soldier of an Advanced scenario names his chart row in ``state.model`` (``RFL10``,
-``LMG4``...), his Basic fire profile stays ``state.weapon`` (``fires_as``; docs/decisions.md
-FPD-43) until the Weapon Cards' rate, range and hit columns are built.
+"""The Advanced Game's WEAPON CHART (Firepower 10.7): one stand-in row per weapon or item in
+``data/advanced/weapons.toml`` (written by tools/firepower/make_weapon_chart.py; every value
+``estimated`` unless a rule discloses it, then cited), the hit numbers by range in
+``data/advanced_card/weapon_hits.csv`` (:mod:`~hexwar.plugins.firepower.advanced_card`). A
+soldier of an Advanced scenario names his chart row in ``state.model`` (``RFL10``, ``LMG4``...)
+and carries his items in ``state.equipment`` (``{HGN3 = 2, DMC1 = 1}``, Firepower 8.5).
 
-Used so far: the Move column (Firepower 10.7 item 9: a weapon's MF change, summed with the
-soldier's other changes) and the Posture columns (Firepower 10.7 item 10, Firepower 12.2.1: "-"
-forbids firing from the posture, "+n" modifies the fire). The crew column (item 11) is read but
-crews (Firepower 10.1) are not built. Vehicles' weapons (Option 19) add rows of the same shape.
+Columns used: ammunition types (item 4), rates of fire per type (item 5: ``b x s``, ``n``,
+``auto/semi``, ``1+L``), blast and penetration per type (items 7, 8), Move (item 9), Posture
+(item 10), crew (item 11, Firepower 10.1), minimum ranges (Firepower 12.4.1.1, 12.4.2), range
+lines (Firepower 6.3.2.1.1), uses (Firepower 12.3.3), notes (B bipod, T tripod, Y bayonet).
+Vehicles' weapons (Option 19) add rows of the same shape.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -35,6 +37,58 @@ class ChartWeapon:
     posture: tuple[str, str, str]
     crew: int
     fires_as: str
+    rof: dict[str, str] = field(default_factory=dict)
+    blast: dict[str, int] = field(default_factory=dict)
+    penetration: dict[str, int] = field(default_factory=dict)
+    impact: str = ""
+    notes: str = ""
+    min_range: int = 0
+    range_line: int = 0
+    uses: int = 0
+    modes: tuple[str, ...] = ()
+    high_trajectory: bool = False
+    by_hand: bool = False
+    no_status: bool = False
+    backblast: bool = False
+    load: tuple[int, int] | None = None
+
+    @property
+    def bayonet(self) -> bool:
+        """Firepower 13.6: "Y" in the notes."""
+        return "Y" in self.notes
+
+    @property
+    def tripod(self) -> bool:
+        return "T" in self.notes
+
+    @property
+    def is_grenade(self) -> bool:
+        """Hand grenades (HGN, and HRG thrown) follow the range line (Firepower 6.3.2.1.1)."""
+        return self.cls in ("HGN", "HRG")
+
+    def rate(self, ammo: str) -> tuple[tuple[int, int] | None, int | None]:
+        """Firepower 10.7 item 5: (bursts, shots) of automatic fire and the semi-automatic
+        shots for ``ammo``; "1+L" loading counts as one shot once loaded."""
+        text = self.rof.get(ammo, "1").split("+")[0]
+        auto: tuple[int, int] | None = None
+        semi: int | None = None
+        for part in text.split("/"):
+            if "x" in part:
+                b, n = part.split("x")
+                auto = (int(b), int(n))
+            else:
+                semi = int(part)
+        return auto, semi
+
+    def blast_of(self, ammo: str, mode: str = "") -> int:
+        """Firepower 10.7 item 7: the blast hit number of ``ammo`` (a defensive grenade's own,
+        Firepower 12.4.1.3)."""
+        if mode == "defensive" and "defensive" in self.blast:
+            return self.blast["defensive"]
+        if ammo not in self.blast:
+            raise RulesError(f"{self.id} has no blast for {ammo} ammunition",
+                             rule="Firepower 10.7")
+        return self.blast[ammo]
 
     def posture_entry(self, posture: str) -> str:
         """The Posture column of ``posture`` (an Up soldier uses Stand, Firepower 11.1.11)."""
@@ -71,10 +125,22 @@ def chart() -> dict[str, ChartWeapon]:
             posture = tuple(str(x) for x in row["posture"])
             if len(posture) != 3:
                 raise ValueError("three Posture columns")
-            out[wid] = ChartWeapon(wid, str(row["class"]), str(row["name"]),
-                                   tuple(str(t) for t in row["types"]), int(row["move"]),
-                                   (posture[0], posture[1], posture[2]), int(row["crew"]),
-                                   str(row["fires_as"]))
+            load = row.get("load")
+            out[wid] = ChartWeapon(
+                wid, str(row["class"]), str(row["name"]), tuple(str(t) for t in row["types"]),
+                int(row["move"]), (posture[0], posture[1], posture[2]), int(row["crew"]),
+                str(row["fires_as"]),
+                rof={str(k): str(v) for k, v in (row.get("rof") or {}).items()},
+                blast={str(k): int(v) for k, v in (row.get("blast") or {}).items()},
+                penetration={str(k): int(v) for k, v in (row.get("penetration") or {}).items()},
+                impact=str(row.get("impact", "")), notes=str(row.get("notes", "")),
+                min_range=int(row.get("min_range", 0)), range_line=int(row.get("range_line", 0)),
+                uses=int(row.get("uses", 0)), modes=tuple(str(x) for x in row.get("modes", ())),
+                high_trajectory=bool(row.get("high_trajectory", False)),
+                by_hand=bool(row.get("by_hand", False)),
+                no_status=bool(row.get("no_status", False)),
+                backblast=bool(row.get("backblast", False)),
+                load=(int(load[0]), int(load[1])) if load else None)
         except (KeyError, ValueError, TypeError) as exc:
             raise DataError(f"weapon {wid}: {exc}", path=str(PATH)) from None
     return out

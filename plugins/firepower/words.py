@@ -67,7 +67,9 @@ def _grenade(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
     blasts = ", blast " + "; ".join(f"{_u(game, b.get('unit'))} {b.get('roll')}->"
                                     f"{b.get('modified')} {b.get('result')}" for b in blast) \
         if blast else ""
-    return (f"{_u(game, s.get('firer'))} throws a grenade at {s.get('target_hex')}, range "
+    what = (f"fires {s['item']} ({s.get('ammo')})" if s.get("item")  # the Advanced Game
+            else "throws a grenade")
+    return (f"{_u(game, s.get('firer'))} {what} at {s.get('target_hex')}, range "
             f"{s.get('range')}, hit number {s.get('hit_number')}, {throw}{lands}{spread}{blasts}: "
             f"{_effects(game, s)}{cite(r.get('rules'))}")
 
@@ -129,6 +131,18 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "eliminated": lambda g, r: f"{_u(g, r.get('unit'))} is eliminated{cite(r.get('rule'))}",
     "turn_record": lambda g, r: (f"the Turn Record marker moves on (game-turn {r.get('turn')})"
                                  f"{cite(r.get('rule'))}"),
+    # the Advanced Game's markers (Firepower 9.3, 12.3.4.2, 12.3.7, 12.3.8, 12.4.9)
+    "smoke": lambda g, r: f"smoke ({r.get('source')}) in {r.get('hex')}{cite(r.get('rule'))}",
+    "illumination": lambda g, r: f"illumination over {r.get('hex')}{cite(r.get('rule'))}",
+    "turn_record_removals": lambda g, r: (
+        "removed: smoke in " + (", ".join(map(str, r.get("smoke") or [])) or "no hex")
+        + "; illumination in " + (", ".join(map(str, r.get("illumination") or [])) or "no hex")
+        + cite(r.get("rule"))),
+    "arm_charge": lambda g, r: (f"{_u(g, r.get('unit'))} arms a demolition charge in "
+                                f"{r.get('hex')}{cite(r.get('rule'))}"),
+    "demolition": lambda g, r: f"the demolition charge in {r.get('hex')} explodes{cite(r.get('rule'))}",
+    "terrain_destroyed": lambda g, r: (f"the {r.get('was')} in {r.get('hex')} is destroyed: now "
+                                       f"{r.get('becomes')}{cite(r.get('rule'))}"),
 }
 
 

@@ -338,14 +338,17 @@ def test_every_weapon_value_is_estimated_or_cites_its_rule() -> None:
 def test_a_weapon_is_not_fired_from_a_posture_its_chart_forbids(tmp_path: Path) -> None:
     # Firepower 10.7 item 10: the stand-in MMG2 has "-" Standing
     units = [("M1", "LMG", "A", "C5", 1, {"squad": "Q1", "model": "MMG2"}),
+             ("C1", "RFL", "A", "C5", 1, {"squad": "Q1", "model": "RFL10", "crew_of": "M1"}),
              ("E1", "RFL", "B", "C9", 4, {})]
     game = _game(tmp_path, units)
     _face(game, "M1", "E1")
+    game.state.units["C1"].facing = game.state.units["M1"].facing  # his crew (Firepower 10.1)
     gen, d = _phase(game)
-    d = gen.send({"squad": "Q1", "hex": "1C5", "units": ["M1"]})
+    d = gen.send({"squad": "Q1", "hex": "1C5", "units": ["M1", "C1"]})
     fire = {"unit": "M1", "act": "fire", "mode": "auto", "targets": ["E1"], "after": 0}
-    check_action(game, fire)  # the Basic rules allow it
-    assert not any(o != "end" and o["act"] == "fire" for o in d.options)
+    with pytest.raises(RulesError, match=r"Firepower 10.7"):
+        check_action(game, fire)  # the Advanced fire procedure's own check refuses it too
+    assert not any(o != "end" and o["act"] == "fire" and o.get("unit") == "M1" for o in d.options)
     before = game.state.digest()
     with pytest.raises(RulesError, match=r"Firepower 10.7"):
         adv.check_advanced_action(game, fire)
@@ -357,7 +360,7 @@ def test_a_weapon_is_not_fired_from_a_posture_its_chart_forbids(tmp_path: Path) 
 def test_the_posture_column_modifies_the_fire(tmp_path: Path) -> None:
     # Firepower 12.2.1: the stand-in LMG4 is "+1" Standing, "X" Crouching
     from hexwar.plugins.firepower import combat
-    from hexwar.plugins.firepower.actions import fire_context
+    from hexwar.plugins.firepower.actions import fire_context, fire_procedure
 
     units = [("M1", "LMG", "A", "C5", 1, {"squad": "Q1", "model": "LMG4"}),
              ("E1", "RFL", "B", "C9", 4, {})]
@@ -365,8 +368,8 @@ def test_the_posture_column_modifies_the_fire(tmp_path: Path) -> None:
     _face(game, "M1", "E1")
     _gen, _d = _phase(game)
     ctx = fire_context(game, "M1", {"act": "fire", "mode": "auto", "targets": ["E1"]})
-    combat.check_only(ctx)
-    mods = [m for m in ctx.mods_for(ctx.soldiers["E1"]) if m.rule == "Firepower 12.2.1"]
+    combat.preview(ctx, fire_procedure(game, "fire"))  # the Advanced steps (Firepower 12.2)
+    mods = [m for m in ctx.modifiers["E1"] if m.rule == "Firepower 12.2.1"]
     assert [m.value for m in mods] == [1]
 
 

@@ -81,10 +81,15 @@ class StandInRule:
 UNITS = [("A1", "RFL", "A", "C2", 4), ("B1", "RFL", "B", "C9", 1)]
 
 
+BASIC_SIX = frozenset({
+    "firepower_fire_modifiers", "firepower_fire_steps", "firepower_action_types",
+    "firepower_mf_modifiers", "firepower_impulse_phase_start", "firepower_impulse_phase_end"})
+
+
 def test_optional_rules_hook_into_fire_mf_actions_and_phases(fp_game: Any) -> None:
     rule = StandInRule()
     g = fp_game(UNITS, options=("firepower.testrule",), local_plugins=(rule,))
-    assert FirepowerHooks.of(g).implemented() == FirepowerHooks.called()   # all six are live
+    assert FirepowerHooks.of(g).implemented() == BASIC_SIX                 # all six are live
     impulses.start_impulse_phase(g, "A")
     assert rule.phases == [("start", "A")]                        # firepower_impulse_phase_start
     impulses.begin_impulse(g, ["A1"])
@@ -136,9 +141,10 @@ def test_a_grenade_throw_takes_the_rules_modifiers(fp_game: Any) -> None:
 def test_the_system_names_its_facade() -> None:
     (info,) = hexwar_register_systems()
     assert info.hooks is FirepowerHooks
-    assert FirepowerHooks.called() == {
-        "firepower_fire_modifiers", "firepower_fire_steps", "firepower_action_types",
-        "firepower_mf_modifiers", "firepower_impulse_phase_start", "firepower_impulse_phase_end"}
+    assert FirepowerHooks.called() == BASIC_SIX | {
+        # the Advanced Game's (Firepower 12, 13): fire contexts, effects, obstacles, melee
+        "firepower_prepare_fire", "firepower_fire_applied", "firepower_los_obstacles",
+        "firepower_melee_modifiers"}
 
 
 # -- fire procedures as kit pipelines (docs/decisions.md FPD-25) -----------------------------------

@@ -1,0 +1,1220 @@
+"""Fire combat of the Advanced Game (Firepower 12): the fire procedures of the Basic Game
+(:mod:`~hexwar.plugins.firepower.combat`) with the Advanced steps in place of the Basic ones
+(hook ``firepower_fire_steps``), so optional rules still edit them by name.
+
+Two kinds, as in the Basic Game:
+
+* ``fire`` (choice ``{"act": "fire", "unit", "mode", "targets", "ammo"?}``): "L" fire at target
+  units (Firepower 12.3.6) with the firer's WEAPON CHART row (``state.model``): its rate of fire,
+  ranges and hit numbers (Firepower 10.7), the Advanced line of sight (Firepower 12.1,
+  :mod:`~hexwar.plugins.firepower.advanced_los`), the FIRING MODIFIERS whose letters include L
+  (Firepower 12.2), penetrated cover as concealment (Firepower 12.3.6), crew losses
+  (Firepower 10.1.2.2) and the suppression of automatic fire (Firepower 6.4.1);
+* ``grenade`` (choice ``{"act": "grenade", "unit", "hex", "item"?, "ammo"?, "mode"?}``): fire at a
+  hex: hand grenades of each version (HGN1-HGN6, HRG1; offensive or defensive, Firepower 12.4.1.3),
+  grenade launchers, rifle grenades (Firepower 12.4.1.1), mortars with their minimum range and high
+  trajectory (Firepower 12.4.2), launchers and recoilless guns, flamethrowers: G, H used as G
+  (Firepower 12.3.5.2), F (12.3.3), W (12.3.9), M smoke (12.3.7), U illumination (12.3.8),
+  C canister over the arc (12.3.2) and A or H used as armour-piercing against a fence
+  (12.3.1, 12.3.5.1). The steps: check, hit_number, throw (the Basic spread diagram), location (the
+  side of a fence hex hit, Firepower 12.7.1), blast (the BLAST DIAGRAM of the blast number,
+  Firepower 12.3.4.1; stun in the impact hex and suppression in the blast zone, Firepower 6.4.2).
+
+The steps are pure: they read ``ctx.extra`` (filled by :func:`prepare` from the game) and record
+what to place (smoke, illumination) and what is used up (``ctx.extra["consume"]``); the game-side
+:func:`applied` does both after the Basic effects. Demolition charges (Firepower 12.4.9) are armed
+by an Action and explode at the end of their side's next Impulse Phase (:func:`explode_due`).
+
+Extension: a rule (buildings, foxholes: Firepower 12.7.2, 12.7.3) inserts its own step after
+``location`` (an ``Edit("insert_after", "location", ...)``) and sets ``ctx.extra["impact_side"]``
+or ``ctx.extra["in_hole"]``; obstacles come in through ``firepower_los_obstacles``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex, in_arc, trace
+from hexwar.core.kit import Edit
+from hexwar.core.types import Modifier, sort_modifiers, total
+from hexwar.plugins.firepower import combat
+from hexwar.plugins.firepower.advanced_card import OC_LETTERS, AdvancedCard
+from hexwar.plugins.firepower.advanced_los import (
+    AdvancedLosResult,
+    LosWorld,
+    friendly_heads,
+    line_of_sight,
+    soldier_height,
+    target_height,
+)
+from hexwar.plugins.firepower.combat import FireContext, ShotRecord, Step
+from hexwar.plugins.firepower.soldiers import Soldier
+from hexwar.plugins.firepower.squads import feet_height, head_height
+from hexwar.plugins.firepower.terrain import FpMap
+from hexwar.plugins.firepower.weapon_chart import ChartWeapon, weapon
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+
+#: terrain values of the stand-in terrain (Firepower 12.5: a standard stone fence is 8)
+FENCE_TV = 8
+TREE_TV = 6
+#: the items a soldier fires at a hex without carrying them as his major weapon
+HAND_CLASSES = ("HGN", "HRG", "RGN")
+#: Firepower 12.3.3, 12.3.9: F and W hit every part of a hex within three heights of the impact
+FLAME_REACH = 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Preparing a context from the game
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Firing:
+    """What one Advanced fire reads from the game (``ctx.extra["firing"]``)."""
+
+    world: LosWorld
+    item: str
+    ammo: str
+    mode: str
+    equipment: Mapping[str, int]
+    models: Mapping[str, str]
+    armour: frozenset[str]
+    crew: int
+    #: Observation Condition of each hex asked about (Firepower 12.2.11)
+    observation: Mapping[Hex, int]
+    #: the firer's soldiers who may observe for high-trajectory fire (docs/decisions.md FPD-56)
+    observers: tuple[Soldier, ...]
+    as_g: bool = False
+    #: heights of soldiers marked Up (Firepower 10.5.1), by id
+    ups: Mapping[str, int] = field(default_factory=dict)
+    #: uses left of a weapon with limited uses (Firepower 12.3.3), None if unlimited
+    uses_left: int | None = None
+    #: suppressive fire: no hits, Suppressed wherever a modified 10 can be rolled (12.6.3)
+    suppressive: bool = False
+
+
+def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
+                  ) -> str:
+    """A grenade Action names no item: the soldier's own weapon if it fires at hexes (with the
+    ammunition asked for), else his first hand grenade carried (docs/decisions.md FPD-57)."""
+    w = _row(model) if model else None
+    if w is not None and (set(w.types) - {"L"}) and w.cls not in ("DMC", "PMN", "VMN") and (
+            ammo is None or ammo in w.types):
+        return w.id
+    for item in sorted(equipment):
+        if equipment[item] > 0 and item[:3] in ("HGN", "HRG"):
+            iw = _row(item)
+            if ammo is None or (iw is not None and ammo in iw.types):
+                return item
+    return model or ""
+
+
+#: the WEAPON CHART row of a soldier whose state names none: his Basic weapon's
+#: (docs/decisions.md FPD-51)
+BASIC_ROWS = {"RFL": "RFL10", "LMG": "LMG4", "PST": "PST1"}
+#: the grenades of a soldier whose scenario lists no equipment: the Basic Game's, unlimited
+#: (docs/decisions.md FPD-57)
+BASIC_GRENADES = {"HGN3": 99}
+
+
+def model_of(state: Mapping[str, Any]) -> str:
+    """The soldier's WEAPON CHART row (``state.model``, else his Basic weapon's row)."""
+    model = state.get("model")
+    if isinstance(model, str):
+        return model
+    return BASIC_ROWS.get(str(state.get("weapon", "RFL")), "RFL10")
+
+
+def equipment_of(state: Mapping[str, Any]) -> dict[str, int]:
+    """Firepower 8.5: the items a soldier carries, with their counts."""
+    if "equipment" not in state:
+        return dict(BASIC_GRENADES)
+    return {str(k): int(v) for k, v in dict(state.get("equipment") or {}).items()}
+
+
+def crew_of(game: Game, uid: str) -> int:
+    """Firepower 10.1: the soldier with the weapon and every soldier stacked with him as its
+    crew (``state.crew_of`` = his id), in his hex, facing his way and not Stunned."""
+    u = game.state.units[uid]
+    n = 1
+    for o in game.state.units.values():
+        if (o.state.get("crew_of") == uid and o.hex == u.hex and o.facing == u.facing
+                and o.state.get("status") != "stunned" and not o.state.get("eliminated")
+                and o.hex is not None):
+            n += 1
+    return n
+
+
+def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
+    """Hook ``firepower_prepare_fire``: fill ``ctx.extra["firing"]`` from the game and the
+    choice."""
+    from hexwar.plugins.firepower.advanced_los import los_world
+    from hexwar.plugins.firepower.smoke import observation
+
+    units = game.state.units
+    me = units[ctx.firer.id]
+    models = {uid: model_of(u.state) for uid, u in units.items()}
+    model = models[ctx.firer.id]
+    eq = equipment_of(me.state)
+    armour = frozenset(uid for uid, u in units.items()
+                       if int(dict(u.state.get("equipment") or {}).get("BDA", 0)) > 0)
+    if ctx.kind == "fire":
+        item = model
+        ammo = str(choice.get("ammo") or "L")
+        mode = ctx.mode
+        hexes = [ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers]
+    else:
+        raw = choice.get("item")
+        asked = choice.get("ammo")
+        item = str(raw) if isinstance(raw, str) else _default_item(
+            model, eq, str(asked) if isinstance(asked, str) else None)
+        w = _row(item)
+        ammo = str(choice.get("ammo") or (w.types[0] if w is not None else "G"))
+        raw_mode = choice.get("mode")
+        mode = str(raw_mode) if isinstance(raw_mode, str) else _default_mode(w)
+        hexes = [ctx.target_hex] if ctx.target_hex is not None else []
+    obs = {h: observation(game, h) for h in hexes}
+    observers = tuple(s for s in ctx.soldiers.values()
+                      if s.side == ctx.firer.side and s.id != ctx.firer.id and not s.stunned)
+    ups = {uid: int(u.state["up"]) for uid, u in units.items()
+           if isinstance(u.state.get("up"), int)}
+    left = uses_left(me.state, item) if _row(item) is not None else None
+    ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
+                                 crew_of(game, ctx.firer.id), obs, observers,
+                                 as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
+                                 suppressive=bool(choice.get("suppressive")))
+    ctx.extra["summary"] = {"item": item, "ammo": ammo}
+
+
+def _row(item: str) -> ChartWeapon | None:
+    try:
+        return weapon(item)
+    except RulesError:
+        return None
+
+
+def _default_mode(w: ChartWeapon | None) -> str:
+    if w is None:
+        return "semi"
+    if w.modes:
+        return w.modes[0]
+    if w.is_grenade:
+        return "throw"
+    auto, _semi = w.rate(w.types[0]) if w.types else (None, None)
+    return "auto" if auto and not _semi else "semi"
+
+
+def firing(ctx: FireContext) -> Firing:
+    f = ctx.extra.get("firing")
+    if not isinstance(f, Firing):
+        raise RulesError("an Advanced fire needs its weapon and ammunition (no Advanced context)",
+                         rule="Firepower 12")
+    return f
+
+
+def _card(ctx: FireContext) -> AdvancedCard:
+    return firing(ctx).world.card
+
+
+# ---------------------------------------------------------------------------------------------
+# Modifiers (Firepower 12.2), chosen by the ammunition's letter
+# ---------------------------------------------------------------------------------------------
+
+
+def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
+             ) -> tuple[str, int] | None:
+    """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
+    or rough hex (all directions: 10.4's direction units are not built, docs/decisions.md
+    FPD-58), or a fence with the fence between; with its terrain value (Firepower 12.5) for
+    Firepower 12.3.6. ``impact_side``: the part of the soldier's own fence hex a blast hit
+    (Firepower 12.7.1)."""
+    m = f.world.map
+    c = m.cover.get(target.hex)
+    fence = m.fence.get(target.hex)
+    if fence is not None:
+        if impact_side is not None:
+            if target.fence_side is not None and fence.part_of(target.fence_side) != \
+                    fence.part_of(impact_side):
+                return ("fence", FENCE_TV)
+        elif source != target.hex and fence.between(target.fence_side, source):
+            return ("fence", FENCE_TV)
+    if c == "tree":
+        return ("tree", TREE_TV)
+    if c == "rough":
+        return ("rough", 10_000)  # rough ground has no terrain value: never penetrated
+    return None
+
+
+def concealed(f: Firing, target: Soldier, source: Hex) -> bool:
+    """Firepower 12.2.4: a scrub or tree hex, or a hedge between."""
+    m = f.world.map
+    if m.cover.get(target.hex) in ("tree", "scrub"):
+        return True
+    hedge = m.hedge.get(target.hex)
+    return hedge is not None and hedge.between(target.fence_side, source)
+
+
+def hinder_mods(card: AdvancedCard, los: AdvancedLosResult, letter: str, *,
+                blast: bool = False) -> list[Modifier]:
+    """Firepower 12.2.6, 12.2.7: trees and hedges that block by the chart (+1 each; hedges not
+    for blast rolls), smoke hexes (+3 F or M smoke, +2 W)."""
+    out: list[Modifier] = []
+    n = los.trees + (0 if blast else los.hedges)
+    if n and card.applies("per_tree_or_hedge", "B" if blast else letter):
+        out.append(Modifier(f"{n} tree/hedge hex(es) blocking the line of sight",
+                            card.mod("per_tree_or_hedge") * n, "Firepower 12.2.6"))
+    if los.smoke and card.applies("per_smoke_fm", letter) and not blast:
+        out.append(Modifier(f"{len(los.smoke)} smoke hex(es) in the line of sight",
+                            sum(los.smoke), "Firepower 12.2.7"))
+    return out
+
+
+def posture_mod(w: ChartWeapon, posture: str) -> list[Modifier]:
+    """Firepower 12.2.1: the weapon's Posture column."""
+    v = w.posture_modifier(posture)
+    return [Modifier(f"firing {posture}", v, "Firepower 12.2.1")] if v else []
+
+
+def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: AdvancedLosResult
+                ) -> list[Modifier]:
+    """Every FIRING MODIFIER with the letter L for one shot at ``target`` (Firepower 12.2)."""
+    f, card = firing(ctx), _card(ctx)
+    mods = posture_mod(w, ctx.firer.posture)
+    if ctx.firer.suppressed:
+        mods.append(Modifier("firer suppressed", card.mod("firer_suppressed"),
+                             "Firepower 12.2.2"))
+    cover = cover_of(f, target, ctx.firer.hex)
+    pen = w.penetration.get("L", 0)
+    hidden = concealed(f, target, ctx.firer.hex)
+    if cover is not None:
+        if pen >= cover[1]:  # Firepower 12.3.6: penetrated cover only conceals
+            hidden = True
+        else:
+            mods.append(Modifier(f"target in cover ({cover[0]})", card.mod("target_in_cover"),
+                                 "Firepower 12.2.3"))
+    if hidden:
+        mods.append(Modifier("target concealed", card.mod("target_concealed"),
+                             "Firepower 12.2.4"))
+    if target.posture == "crouch":
+        mods.append(Modifier("target crouching", card.mod("target_crouching"),
+                             "Firepower 12.2.5"))
+    elif target.posture == "prone":
+        mods.append(Modifier("target prone", card.mod("target_prone"), "Firepower 12.2.5"))
+    mods.extend(hinder_mods(card, los, "L"))
+    oc = card.observation(f.observation.get(target.hex, 1))
+    if oc:
+        mods.append(Modifier(f"Observation Condition {f.observation.get(target.hex, 1)}", oc,
+                             "Firepower 12.2.11"))
+    mv = card.movement(ctx.noncombat_mf, 4 if target.running else 0)
+    if mv:
+        mods.append(Modifier(f"movement: firer {ctx.noncombat_mf} MF, target "
+                             f"{'running' if target.running else 'normal'}", mv,
+                             "Firepower 12.2.12"))
+    if target.id in f.armour and w.cls in ("PST", "SMG"):
+        mods.append(Modifier("body armour", card.mod("body_armour"), "Firepower 12.4.8"))
+    if ctx.extra_modifiers is not None:
+        mods.extend(ctx.extra_modifiers(ctx, target))
+    return sort_modifiers(mods)
+
+
+# ---------------------------------------------------------------------------------------------
+# The fire procedure (L fire at target units)
+# ---------------------------------------------------------------------------------------------
+
+
+def _los_to(ctx: FireContext, target: Soldier, ammo: str) -> AdvancedLosResult:
+    f = firing(ctx)
+    world = f.world
+    fh = soldier_height(world, ctx.firer)
+    th = target_height(world, ammo, target.hex, target, ctx.soldiers.values())
+    friendly = friendly_heads(world, ctx.soldiers.values(), ctx.firer.side,
+                              (ctx.firer.hex, target.hex))
+    return line_of_sight(world, ctx.firer.hex, target.hex, fh, th, firer=ctx.firer,
+                         target=target, friendly=friendly, exhaustive=False)
+
+
+def _check_firer(ctx: FireContext, w: ChartWeapon) -> None:
+    if ctx.firer.stunned:
+        raise RulesError(f"{ctx.firer.id} is Stunned and may not spend MF",
+                         rule="Firepower 6.2.8")
+    if w.no_status and ctx.firer.status:
+        raise RulesError(f"{w.id} may not be fired by a soldier marked {ctx.firer.status}",
+                         rule="Firepower 12.4.3")
+    if not w.may_fire(ctx.firer.posture):
+        raise RulesError(f"{w.id} may not be fired {ctx.firer.posture} (its Posture column "
+                         "shows \"-\")", rule="Firepower 10.7")
+
+
+def step_check_fire(ctx: FireContext) -> None:
+    """Firepower 12.3.6, Firepower 10.7, Firepower 12.1: L fire at opposing soldiers of one hex,
+    in arc and in the weapon's range, at the rate of fire its row allows, along a clear Advanced
+    line of sight to each target's head."""
+    f = firing(ctx)
+    if not f.item:
+        raise RulesError(f"{ctx.firer.id} has no WEAPON CHART row (state.model)",
+                         rule="Firepower 8.5")
+    w = weapon(f.item)
+    if f.ammo not in w.types:
+        raise RulesError(f"{w.id} fires {'/'.join(w.types)} ammunition, not {f.ammo}",
+                         rule="Firepower 10.7")
+    if f.ammo != "L":
+        rule = "Firepower 12.3.1" if f.ammo in "AH" else "Firepower 12.3.4.1"
+        raise RulesError(f"{f.ammo} ammunition is fired at a hex or a structure, not at target "
+                         "units (a grenade-kind Action with the item and ammunition)", rule=rule)
+    _check_firer(ctx, w)
+    auto, semi = w.rate("L")
+    if ctx.mode not in ("auto", "semi") or (ctx.mode == "auto" and auto is None) or (
+            ctx.mode == "semi" and semi is None):
+        raise RulesError(f"{w.id}'s rate of fire is {w.rof.get('L')}: no {ctx.mode} fire",
+                         rule="Firepower 10.7")
+    if not ctx.targets:
+        raise RulesError("name at least one target unit", rule="Firepower 6.3.1.1")
+    targets = []
+    for t in ctx.targets:
+        s = ctx.soldiers.get(t)
+        if s is None or s.side == ctx.firer.side:
+            raise RulesError(f"{t} is not an opposing soldier on the board", rule="Firepower 6.3.1")
+        targets.append(s)
+    if len(set(ctx.targets)) != len(ctx.targets):
+        raise RulesError("only one burst may be fired at any single target unit",
+                         rule="Firepower 6.3.5.1")
+    hexes = sorted({s.hex for s in targets})
+    check_hexes(ctx, w, f, hexes)
+    bursts = auto[0] if ctx.mode == "auto" and auto else 1
+    if ctx.mode == "auto" and w.crew >= 2 and f.crew < 2:
+        bursts = 1  # Firepower 10.1.2.2: a lone crewman fires one burst
+    if len(targets) > bursts:
+        raise RulesError(f"{w.id} fires at most {bursts} burst(s) here"
+                         + (" (one crewman left)" if bursts == 1 and w.crew >= 2 else ""),
+                         rule="Firepower 10.1.2.2" if w.crew >= 2 and f.crew < 2
+                         else "Firepower 6.3.5.1")
+    ctx.target_hex = targets[0].hex
+    for h in hexes:
+        rng = ctx.firer.hex.distance(h)
+        if rng == 0:
+            raise RulesError("a soldier may not fire into his own hex", rule="Firepower 6.3.2.1")
+        if not in_arc(ctx.firer.hex, ctx.firer.facing, h, "front60"):
+            raise RulesError(f"{ctx.map.label(h)} is outside {ctx.firer.id}'s firing arc",
+                             rule="Firepower 6.3.3")
+        _card(ctx).hit_number(w.id, "L", ctx.mode, rng)  # raises out of range
+    ctx.range = ctx.firer.hex.distance(ctx.target_hex)
+    los_by: dict[str, AdvancedLosResult] = {}
+    for s in targets:
+        los = _los_to(ctx, s, "L")
+        if los.blocked:
+            raise RulesError(f"no line of sight to {s.id}: {los.reason}", rule=los.rule)
+        los_by[s.id] = los
+    ctx.extra["los"] = los_by
+
+
+def step_hit_number(ctx: FireContext) -> None:
+    """Firepower 10.7 item 6: the WEAPON CHART hit number at the range (of each target hex when
+    the bursts go at several, Firepower 12.6)."""
+    f = firing(ctx)
+    card = _card(ctx)
+    ctx.hit = card.hit_number(f.item, "L", ctx.mode, ctx.range)
+    ctx.extra["hits"] = {t: card.hit_number(f.item, "L", ctx.mode,
+                                            ctx.firer.hex.distance(ctx.soldiers[t].hex))
+                         for t in ctx.targets}
+
+
+def step_modifiers(ctx: FireContext) -> None:
+    """Firepower 12.2: the L modifiers of each target unit."""
+    w = weapon(firing(ctx).item)
+    for t in ctx.targets:
+        ctx.modifiers[t] = l_modifiers(ctx, w, ctx.soldiers[t], ctx.extra["los"][t])
+
+
+def step_shots(ctx: FireContext) -> None:
+    """Firepower 12.3.6: each shot at or under the hit number eliminates the target."""
+    w = weapon(firing(ctx).item)
+    auto, semi = w.rate("L")
+    shots = auto[1] if ctx.mode == "auto" and auto else (semi or 1)
+    if firing(ctx).suppressive:
+        return  # Firepower 12.6.3: suppressive fire scores no hits
+    hits: Mapping[str, int] = ctx.extra.get("hits") or {}
+    for burst, t in enumerate(ctx.targets, start=1):
+        mod = total(ctx.modifiers[t])
+        need = hits.get(t, ctx.hit)
+        for _ in range(shots):
+            r = ctx.roll(f"{ctx.firer.id} {w.id} shot at {t}")
+            hit = r + mod <= need
+            ctx.shots.append(ShotRecord(t, burst, r, int(r + mod), hit))
+            if hit:
+                ctx.eliminated.append(t)
+                break
+
+
+def step_suppression(ctx: FireContext) -> None:
+    """Firepower 6.4.1, Firepower 12.3.6: automatic L fire suppresses every soldier of the target
+    hex not hit, where a modified 10 or less could be rolled (each with his own modifiers and his
+    own line of sight; docs/decisions.md FPD-22)."""
+    if ctx.mode != "auto":
+        return
+    w = weapon(firing(ctx).item)
+    hexes = {ctx.soldiers[t].hex for t in ctx.targets}
+    for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
+        if s.hex not in hexes or s.id in ctx.eliminated or s.stunned:
+            continue
+        mods = ctx.modifiers.get(s.id)
+        if mods is None:
+            los = _los_to(ctx, s, "L")
+            if los.blocked:
+                continue
+            mods = l_modifiers(ctx, w, s, los)
+        if combat.can_suppress_auto(mods):
+            ctx.suppressed.append(s.id)
+
+
+def check_hexes(ctx: FireContext, w: ChartWeapon, f: Firing, hexes: Sequence[Hex]) -> None:
+    """Firepower 12.6: bursts go at one hex, except that a tripod weapon may spread its bursts over
+    any hexes of its arc (12.6.1), a bipod weapon fired Prone over up to three hexes adjacent to
+    each other (12.6.2; a rest is not built), and any automatic weapon may fire suppressive fire at
+    one burst per hex (12.6.3)."""
+    if f.suppressive and ctx.mode != "auto":
+        raise RulesError("suppressive fire is automatic fire", rule="Firepower 12.6.3")
+    if len(hexes) == 1:
+        return
+    if ctx.mode != "auto":
+        raise RulesError("semi-automatic shots go at a single target unit",
+                         rule="Firepower 6.3.5.2")
+    if f.suppressive:
+        if len(hexes) != len(ctx.targets):
+            raise RulesError("suppressive fire is one burst per hex", rule="Firepower 12.6.3")
+        return
+    if w.tripod:
+        return
+    if "B" in w.notes and ctx.firer.posture == "prone":
+        if len(hexes) > 3 or any(a.distance(b) != 1 for a in hexes for b in hexes if a != b):
+            raise RulesError("a bipod weapon's bursts go at up to three hexes adjacent to each "
+                             "other", rule="Firepower 12.6.2")
+        return
+    raise RulesError("every burst must be at a target unit in the same hex (a tripod, or a bipod "
+                     "fired Prone, may spread its bursts)", rule="Firepower 12.6")
+
+
+FIRE_STEPS: tuple[Step, ...] = (
+    Step("check", step_check_fire, "Firepower 12.3.6"),
+    Step("hit_number", step_hit_number, "Firepower 10.7"),
+    Step("modifiers", step_modifiers, "Firepower 12.2"),
+    Step("shots", step_shots, "Firepower 12.3.6"),
+    Step("suppression", step_suppression, "Firepower 6.4.1"),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fire at a hex: grenades, launchers, mortars, flame, smoke, illumination, canister, A/H
+# ---------------------------------------------------------------------------------------------
+
+
+def letter(f: Firing) -> str:
+    """The letter whose modifiers apply: H used as G takes G's (Firepower 12.3.5.2)."""
+    return "G" if f.ammo == "H" and f.as_g else f.ammo
+
+
+def blast_number(f: Firing, w: ChartWeapon) -> int:
+    """Firepower 10.7 item 7; H used as G: half the H blast, rounded down (Firepower 12.3.5.2);
+    canister: the weapon's G blast number (Firepower 12.3.2.1)."""
+    if f.ammo == "H" and f.as_g:
+        return w.blast_of("H") // 2
+    if f.ammo == "C" and "G" in w.blast:
+        return w.blast["G"]
+    return w.blast_of(f.ammo, f.mode)
+
+
+def penetration(f: Firing, w: ChartWeapon) -> int:
+    """Firepower 10.7 item 8; H used as G penetrates 1 (Firepower 12.3.5.2)."""
+    if f.ammo == "H" and f.as_g:
+        return 1
+    return w.penetration.get(f.ammo, 0)
+
+
+def step_check_hex(ctx: FireContext) -> None:
+    """Firepower 12.3, 12.4: the item may be fired by this soldier with this ammunition, at
+    this range (minimum ranges, range lines), from his posture, and along the line of sight to
+    the highest height in the target hex; high-trajectory mortar fire needs an observer's line
+    of sight instead (docs/decisions.md FPD-56)."""
+    f, card = firing(ctx), _card(ctx)
+    if ctx.target_hex is None:
+        raise RulesError("name the target hex", rule="Firepower 12.3.4.1")
+    if ctx.target_hex not in ctx.map.hexes:
+        raise RulesError(f"hex {ctx.target_hex!r} is not on the board", rule="Firepower 4.9")
+    if not f.item:
+        raise RulesError(f"{ctx.firer.id} carries nothing to fire at a hex", rule="Firepower 8.5")
+    w = weapon(f.item)
+    own = f.item == f.models.get(ctx.firer.id)
+    if not own and f.equipment.get(f.item, 0) <= 0:
+        raise RulesError(f"{ctx.firer.id} carries no {f.item} (his weapon is "
+                         f"{f.models.get(ctx.firer.id)}, his equipment "
+                         f"{dict(f.equipment) or 'none'})", rule="Firepower 8.5")
+    if own and f.uses_left is not None and f.uses_left <= 0:
+        raise RulesError(f"{w.id} may be fired {w.uses} times; none are left",
+                         rule="Firepower 12.3.3")
+    if w.cls == "DMC":
+        raise RulesError("a demolition charge is armed in its hex, not fired (the arm Action)",
+                         rule="Firepower 12.4.9")
+    if w.cls in ("PMN", "VMN"):
+        raise RulesError(f"{w.id} is a mine: it is set off, not fired", rule="Firepower 12.4.4")
+    if f.ammo not in w.types:
+        raise RulesError(f"{w.id} fires {'/'.join(w.types)} ammunition, not {f.ammo}",
+                         rule="Firepower 10.7")
+    if f.ammo == "L":
+        raise RulesError("L fire is at target units (the fire Action)", rule="Firepower 12.3.6")
+    if f.as_g and f.ammo != "H":
+        raise RulesError("only H ammunition may be used as G", rule="Firepower 12.3.5")
+    if f.mode == "hand" and not w.by_hand:
+        raise RulesError(f"{w.id} may not be fired by hand (only MRT4 and MRT5)",
+                         rule="Firepower 12.4.2")
+    if w.modes and f.mode not in w.modes:
+        raise RulesError(f"{w.id} is thrown {' or '.join(w.modes)}, not {f.mode}",
+                         rule="Firepower 12.4.1.3")
+    _check_firer(ctx, w)
+    rng = ctx.firer.hex.distance(ctx.target_hex)
+    ctx.range = rng
+    if rng == 0:
+        raise RulesError("a soldier may not fire into his own hex", rule="Firepower 6.3.2.1")
+    if not in_arc(ctx.firer.hex, ctx.firer.facing, ctx.target_hex, "front60"):
+        raise RulesError(f"{ctx.map.label(ctx.target_hex)} is outside {ctx.firer.id}'s firing "
+                         "arc", rule="Firepower 6.3.3")
+    if (w.high_trajectory or w.cls in ("RGN",) or f.mode == "rifle") and ctx.noncombat_mf:
+        rule = "Firepower 12.4.2" if w.high_trajectory else "Firepower 12.4.1.1"
+        raise RulesError(f"{w.id} is fired only in an Impulse in which the firer spends no "
+                         f"other MF ({ctx.noncombat_mf} spent or announced)", rule=rule)
+    if w.min_range and rng < w.min_range and f.mode != "throw":
+        rule = "Firepower 12.4.2" if w.cls == "MRT" else "Firepower 12.4.1.1"
+        raise RulesError(f"{w.id}'s minimum range is {w.min_range} hexes; "
+                         f"{ctx.map.label(ctx.target_hex)} is {rng}", rule=rule)
+    if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
+        if ctx.target_hex not in f.world.map.fence:
+            raise RulesError("A and H (armour-piercing) fire is at a vehicle or a structure "
+                             "(a fence, wall, block...); this hex has none",
+                             rule="Firepower 12.3.1")
+        ctx.hit = card.hit_number(w.id, f.ammo, f.mode, rng)
+    elif f.ammo == "C":
+        pass  # Firepower 12.3.2.1: no hit number, every hex of the arc is in the blast zone
+    else:
+        # a mortar fired by hand reads its own hit numbers (Firepower 12.4.2)
+        ctx.hit = card.hit_number(w.id, f.ammo, "semi" if by_hand(w, f) else f.mode, rng)
+    if w.is_grenade and f.mode in ("throw", "offensive", "defensive"):
+        line = w.range_line or 5
+        if rng > line and ctx.firer.posture != "stand":
+            raise RulesError(f"only a Standing soldier may throw {w.id} beyond {line} hexes",
+                             rule="Firepower 6.3.2.1.1")
+    world = f.world
+    th = target_height(world, f.ammo, ctx.target_hex, None, ctx.soldiers.values())
+    friendly = friendly_heads(world, ctx.soldiers.values(), ctx.firer.side,
+                              (ctx.firer.hex, ctx.target_hex))
+    fh = soldier_height(world, ctx.firer)
+    los = line_of_sight(world, ctx.firer.hex, ctx.target_hex, fh, th, firer=ctx.firer,
+                        friendly=friendly, exhaustive=False)
+    high = w.high_trajectory and not by_hand(w, f)
+    if los.blocked and high:
+        seen = _observed(ctx, f, th)
+        if seen is None:
+            raise RulesError(f"no soldier of the firer's side sees "
+                             f"{ctx.map.label(ctx.target_hex)} ({los.reason})",
+                             rule="Firepower 12.4.2")
+        ctx.extra["observer"] = seen
+        los = line_of_sight(world, ctx.firer.hex, ctx.target_hex, 10_000, th)  # over the top
+    elif los.blocked:
+        raise RulesError(f"no line of sight to {ctx.map.label(ctx.target_hex)}: {los.reason}",
+                         rule=los.rule)
+    if f.ammo == "H" and (los.trees or los.hedges):
+        raise RulesError("H ammunition may not be fired through a tree or hedge hex that blocks "
+                         "the line of sight", rule="Firepower 12.2.6")
+    ctx.los = None
+    ctx.extra["los_hex"] = los
+    sides = trace(ctx.firer.hex, ctx.target_hex).entry_hexsides()
+    ctx.entry_side = (ctx.vertex_side if ctx.vertex_side in sides else sides[0])
+
+
+def by_hand(w: ChartWeapon, f: Firing) -> bool:
+    """Firepower 12.4.2: MRT4 and MRT5 may be fired "by hand" (mode ``hand``), flat, so out of
+    covered structures and along the firer's own line of sight."""
+    return w.by_hand and f.mode == "hand"
+
+
+def _observed(ctx: FireContext, f: Firing, th: int) -> str | None:
+    """docs/decisions.md FPD-56: high-trajectory fire at a hex some soldier of the firer's side
+    sees along a clear Advanced line of sight (the first such soldier by id)."""
+    assert ctx.target_hex is not None
+    for s in sorted(f.observers, key=lambda s: s.id):
+        if s.hex == ctx.target_hex:
+            return s.id
+        los = line_of_sight(f.world, s.hex, ctx.target_hex, soldier_height(f.world, s), th,
+                            firer=s, exhaustive=False)
+        if not los.blocked:
+            return s.id
+    return None
+
+
+def step_hex_modifiers(ctx: FireContext) -> None:
+    """Firepower 12.2: the modifiers of a shot at a hex by its letter: posture (12.2.1),
+    Suppressed (12.2.2), trees/hedges and smoke (12.2.6, 12.2.7), each height of a fence in the
+    target hex (12.2.10), Observation Conditions (12.2.11, not for F), and the movement chart for
+    grenade launchers and launchers if the firer spent other MF (12.2.12.4)."""
+    f, card = firing(ctx), _card(ctx)
+    if f.ammo == "C":
+        ctx.modifiers["throw"] = []
+        return
+    w = weapon(f.item)
+    let = letter(f)
+    assert ctx.target_hex is not None
+    mods: list[Modifier] = [] if w.is_grenade else posture_mod(w, ctx.firer.posture)
+    if ctx.firer.suppressed:
+        mods.append(Modifier("firer suppressed", card.mod("firer_suppressed"),
+                             "Firepower 12.2.2"))
+    mods.extend(hinder_mods(card, ctx.extra["los_hex"], let))
+    if ctx.target_hex in f.world.map.fence and card.applies("per_wall_height", let):
+        hts = f.world.fence_height
+        mods.append(Modifier(f"fence of {hts} height(s) in the target hex",
+                             card.mod("per_wall_height") * hts, "Firepower 12.2.10"))
+    oc = f.observation.get(ctx.target_hex, 1)
+    if card.observation(oc) and let in OC_LETTERS:
+        mods.append(Modifier(f"Observation Condition {oc}", card.observation(oc),
+                             "Firepower 12.2.11"))
+    if w.cls in ("GLR", "MPL") and let in "GMUH" and ctx.noncombat_mf:
+        mods.append(Modifier(f"movement: firer {ctx.noncombat_mf} MF",
+                             card.movement(ctx.noncombat_mf, 0), "Firepower 12.2.12.4"))
+    if ctx.extra_modifiers is not None:
+        mods.extend(ctx.extra_modifiers(ctx, ctx.firer))
+    ctx.modifiers["throw"] = sort_modifiers(mods)
+
+
+def step_throw(ctx: FireContext) -> None:
+    """Firepower 12.3.4.1, 6.3.6.3.2: the hit number or less hits the target hex; over 10 misses
+    completely; otherwise the spread diagram (the Basic one for every weapon, docs/decisions.md
+    FPD-57) gives the impact hex, a dud off the board, beyond the range or out of the firer's
+    line of sight. F ammunition has no spread: a miss fails to ignite (Firepower 12.3.3); A or H
+    against a structure simply misses (Firepower 12.3.1.1). Canister has no throw."""
+    f = firing(ctx)
+    assert ctx.target_hex is not None and ctx.entry_side is not None
+    if f.ammo == "C":
+        ctx.outcome = "canister"
+        return
+    r = ctx.roll(f"{ctx.firer.id} {f.item} at {ctx.map.label(ctx.target_hex)}")
+    mod = int(total(ctx.modifiers["throw"]))
+    ctx.throw_roll, ctx.throw_modified = r, r + mod
+    if r + mod <= ctx.hit:
+        ctx.outcome, ctx.impact = "hit", ctx.target_hex
+        return
+    if f.ammo == "F":
+        ctx.outcome = "failed to ignite"
+        return
+    if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
+        ctx.outcome = "miss"
+        return
+    if r + mod > 10:
+        ctx.outcome = "complete miss"
+        return
+    ctx.spread_roll = ctx.roll(f"{ctx.firer.id} {f.item} spread")
+    h = combat.spread_hex(ctx.card, ctx.target_hex, ctx.entry_side, ctx.spread_roll)
+    if h not in ctx.map.hexes:
+        ctx.outcome = "dud (off the mapboard)"
+        return
+    w = weapon(f.item)
+    reach = _card(ctx).max_range(w.id, f.ammo, "semi" if by_hand(w, f) else f.mode)
+    if ctx.firer.hex.distance(h) > reach:
+        ctx.outcome = "dud (beyond the weapon's range)"
+        return
+    if h != ctx.firer.hex and "observer" not in ctx.extra:
+        th = target_height(f.world, f.ammo, h, None, ctx.soldiers.values())
+        if line_of_sight(f.world, ctx.firer.hex, h, soldier_height(f.world, ctx.firer), th,
+                         firer=ctx.firer, exhaustive=False).blocked:
+            ctx.outcome = "dud (blocked from the firer's line of sight)"
+            return
+    ctx.outcome, ctx.impact = "spread", h
+
+
+def step_location(ctx: FireContext) -> None:
+    """Firepower 12.7.1: a G (or H as G) impact in a fence hex: the firer numbers the two parts,
+    the one he wants most 1 (the part with more opposing soldiers on it), and rolls, -2 at range
+    1-3 (rolls read 1 to 10): 1-5 hits part 1, 6-10 part 2 (the table's split is a stand-in,
+    docs/decisions.md FPD-57). The part hit decides who has the fence between him and the blast."""
+    f = firing(ctx)
+    if ctx.impact is None or letter(f) != "G" or ctx.impact not in f.world.map.fence:
+        return
+    pic = f.world.map.fence[ctx.impact]
+    parts = pic.sides()
+    counts = [0, 0]
+    for s in ctx.soldiers.values():
+        if s.hex == ctx.impact and s.side != ctx.firer.side and s.fence_side is not None:
+            counts[pic.part_of(s.fence_side)] += 1
+    want = 0 if counts[0] >= counts[1] else 1
+    r = ctx.roll(f"{f.item} hit location in {ctx.map.label(ctx.impact)}")
+    mod = -2 if ctx.range <= 3 else 0
+    final = min(10, max(1, r + mod))
+    got = want if final <= 5 else 1 - want
+    side = min(parts[got])
+    ctx.extra["impact_side"] = side
+    ctx.extra.setdefault("summary", {})["location"] = {
+        "roll": r, "modified": final, "part": 1 if got == want else 2, "side": side,
+        "rule": "Firepower 12.7.1"}
+
+
+def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
+               impact_side: int | None = None, source: Hex | None = None) -> list[Modifier] | None:
+    """The modifiers of one blast roll (Firepower 12.2, letter B): the BLAST DIAGRAM's distance
+    (Firepower 12.3.4.1), cover (12.2.3; not for F or W), Crouching/Prone (12.2.5; not for F or
+    W), trees between the impact and the soldier (12.2.6), each height between the impact and
+    the nearest part of the soldier (12.2.8), body armour (12.4.8). None: out of the blast zone
+    or totally blocked from the impact (12.2.3)."""
+    card = f.world.card
+    dm = card.blast_modifier(blast, d)
+    if dm is None:
+        return None
+    mods = [Modifier("impact hex" if d == 0 else f"blast zone, {d} hex(es)", dm,
+                     "Firepower 12.3.4.1")] if dm or d == 0 else []
+    ground = f.world.ground(impact)
+    if d:
+        los = line_of_sight(f.world, impact, s.hex, ground, soldier_height(f.world, s),
+                            exhaustive=False)
+        if los.blocked and any(st.obstacle.kind in ("hill", "fence") or st.obstacle.absolute
+                               for st in los.steps if st.verdict == "blocked"):
+            return None  # Firepower 12.2.3: totally blocked from the impact
+        if los.trees:
+            mods.append(Modifier(f"{los.trees} tree hex(es) between", los.trees *
+                                 card.mod("per_tree_or_hedge"), "Firepower 12.2.6"))
+    fw = f.ammo in ("F", "W")
+    if not fw:
+        cover = cover_of(f, s, source if (d == 0 and source is not None) else impact,
+                         impact_side=impact_side if d == 0 else None)
+        if cover is not None:
+            mods.append(Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
+                                 "Firepower 12.2.3"))
+        if s.posture == "crouch":
+            mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
+        elif s.posture == "prone":
+            mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
+    feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
+    head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
+    diff = feet - ground if feet > ground else ground - head if head < ground else 0
+    if diff:
+        if fw and diff > FLAME_REACH:
+            return None  # Firepower 12.3.3, 12.3.9: beyond three heights of the impact
+        mods.append(Modifier(f"{diff} height(s) from the impact", diff *
+                             card.mod("per_height_from_impact"), "Firepower 12.2.8"))
+    if s.id in f.armour:
+        mods.append(Modifier("body armour", card.mod("body_armour"), "Firepower 12.4.8"))
+    return sort_modifiers(mods)
+
+
+def resolve_blast(ctx: FireContext, f: Firing, impact: Hex, blast: int, *,
+                  zone: bool = True, source: Hex | None = None) -> None:
+    """One blast roll per soldier, of either side, in the impact hex and (``zone``) its blast
+    zone: a modified roll at or under the blast number eliminates; a survivor in the impact hex
+    is Stunned (Firepower 6.4.2, 12.3.4.2), one in the blast zone Suppressed if an unmodified 2
+    could have hit (Firepower 6.4.2)."""
+    side = ctx.extra.get("impact_side")
+    for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
+        d = s.hex.distance(impact)
+        if d and not zone:
+            continue
+        mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source)
+        if mods is None:
+            continue
+        ctx.modifiers[s.id] = mods
+        r = ctx.roll(f"{f.item} blast on {s.id}")
+        modified = int(r + total(mods))
+        if modified <= blast:
+            result = "eliminated"
+            ctx.eliminated.append(s.id)
+        elif d == 0:
+            result = "stunned"
+            ctx.stunned.append(s.id)
+        elif combat.blast_suppresses(mods, blast) and not s.stunned:
+            result = "suppressed"
+            ctx.suppressed.append(s.id)
+        else:
+            result = "no effect"
+        ctx.blast.append({"unit": s.id, "distance": d, "roll": r, "modified": modified,
+                          "result": result})
+
+
+def step_blast(ctx: FireContext) -> None:
+    """Firepower 12.3: the effect of the impact by ammunition: G and W (and H as G) blast the
+    impact hex and the blast zone (12.3.4, 12.3.9, 12.3.5.2); F only the impact hex (12.3.3); M
+    makes smoke and U illumination without hits (12.3.7, 12.3.8); F and W make smoke too; C rolls
+    for every soldier in the arc (12.3.2); A or H that penetrates a fence blasts everyone in that
+    hex and stuns whom it misses (12.3.1.2). The item used is used up (one grenade, one
+    flamethrower load)."""
+    f = firing(ctx)
+    w = weapon(f.item)
+    ctx.extra["consume"] = f.item if f.item != f.models.get(ctx.firer.id) or w.uses else None
+    place: list[dict[str, Any]] = []
+    ctx.extra["place"] = place
+    if f.ammo == "C":
+        _canister(ctx, f, w)
+        return
+    if ctx.impact is None:
+        return
+    ground = f.world.ground(ctx.impact)
+    if f.ammo == "M":
+        place.append({"smoke": "M", "hex": ctx.map.label(ctx.impact), "height": ground})
+        return
+    if f.ammo == "U":
+        place.append({"illumination": True, "hex": ctx.map.label(ctx.impact)})
+        return
+    if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
+        pen = penetration(f, w)
+        if pen < FENCE_TV:
+            ctx.outcome = f"hit; penetration {pen} < terrain value {FENCE_TV}: no effect"
+            return
+        b = w.blast_of(f.ammo)
+        before = set(ctx.stunned)
+        resolve_blast(ctx, f, ctx.impact, b, zone=False, source=ctx.firer.hex)
+        # Firepower 12.3.1.2: everyone the penetrating blast misses is Stunned (no zone)
+        for rec in ctx.blast:
+            if rec["result"] == "no effect" and rec["unit"] not in before:
+                rec["result"] = "stunned"
+                ctx.stunned.append(rec["unit"])
+        return
+    b = blast_number(f, w)
+    resolve_blast(ctx, f, ctx.impact, b, zone=f.ammo != "F", source=ctx.firer.hex)
+    if f.ammo in ("F", "W"):
+        place.append({"smoke": f.ammo, "hex": ctx.map.label(ctx.impact), "height": ground})
+    if f.ammo in ("G", "W", "H"):
+        pen = penetration(f, w)
+        hexes = [ctx.impact]
+        if f.ammo == "W":  # Firepower 12.3.9: W penetrates in the blast zone too
+            reach = f.world.card.blast_reach(b)
+            hexes += sorted(h for h in ctx.impact.within(reach) if h in ctx.map.hexes
+                            and h != ctx.impact)
+        ctx.extra["damage"] = [{"hex": ctx.map.label(h), "penetration": pen} for h in hexes
+                               if terrain_value(f.world.map, h) is not None]
+
+
+def _canister(ctx: FireContext, f: Firing, w: ChartWeapon) -> None:
+    """Firepower 12.3.2: every soldier, friend or foe, in the firing arc and in line of sight:
+    the G blast number, the canister range modifier plus the blast modifiers; misses are
+    Suppressed if an unmodified 2 could have hit; no terrain damage."""
+    card = f.world.card
+    b = blast_number(f, w)
+    fh = soldier_height(f.world, ctx.firer)
+    for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
+        if s.id == ctx.firer.id or s.hex == ctx.firer.hex:
+            continue
+        if not in_arc(ctx.firer.hex, ctx.firer.facing, s.hex, "front60"):
+            continue
+        rng = ctx.firer.hex.distance(s.hex)
+        rm = card.canister(w.id, rng)
+        if rm is None:
+            continue
+        los = line_of_sight(f.world, ctx.firer.hex, s.hex, fh, soldier_height(f.world, s),
+                            firer=ctx.firer, target=s, exhaustive=False)
+        if los.blocked:
+            continue
+        mods = [Modifier(f"canister at range {rng}", rm, "Firepower 12.3.2.1")]
+        cover = cover_of(f, s, ctx.firer.hex)
+        if cover is not None:
+            mods.append(Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
+                                 "Firepower 12.2.3"))
+        if s.posture == "crouch":
+            mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
+        elif s.posture == "prone":
+            mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
+        mods.extend(hinder_mods(card, los, "C", blast=True))
+        mods = sort_modifiers(mods)
+        ctx.modifiers[s.id] = mods
+        r = ctx.roll(f"{w.id} canister on {s.id}")
+        modified = int(r + total(mods))
+        if modified <= b:
+            result = "eliminated"
+            ctx.eliminated.append(s.id)
+        elif combat.blast_suppresses(mods, b) and not s.stunned:
+            result = "suppressed"
+            ctx.suppressed.append(s.id)
+        else:
+            result = "no effect"
+        ctx.blast.append({"unit": s.id, "distance": rng, "roll": r, "modified": modified,
+                          "result": result})
+
+
+HEX_STEPS: tuple[Step, ...] = (
+    Step("check", step_check_hex, "Firepower 12.3"),
+    Step("hit_number", step_hex_modifiers, "Firepower 12.2"),
+    Step("throw", step_throw, "Firepower 12.3.4.1"),
+    Step("location", step_location, "Firepower 12.7.1"),
+    Step("blast", step_blast, "Firepower 12.3.4.2"),
+)
+
+
+def steps_for(kind: str) -> list[combat.FireEdit]:
+    """Hook ``firepower_fire_steps``: the Advanced steps replace the Basic ones by name; the
+    grenade procedure gains ``location``."""
+    base = FIRE_STEPS if kind == "fire" else HEX_STEPS
+    edits: list[combat.FireEdit] = []
+    names = [s.name for s in combat.BASE_STEPS[kind]]
+    for s in base:
+        if s.name in names:
+            edits.append(Edit("replace", s.name, s.name, s, s.rule))
+    if kind == "grenade":
+        loc = next(s for s in base if s.name == "location")
+        edits.append(Edit("insert_after", "throw", loc.name, loc, loc.rule))
+    return edits
+
+
+# ---------------------------------------------------------------------------------------------
+# The game side: what a fire leaves behind; demolition charges
+# ---------------------------------------------------------------------------------------------
+
+
+def applied(game: Game, ctx: FireContext) -> None:
+    """After the Basic effects of an Advanced fire: mark smoke and illumination (Firepower
+    12.3.3, 12.3.7-12.3.9) and strike off the item used (Firepower 8.5, 12.3.3: a flamethrower's
+    uses, a grenade)."""
+    from hexwar.plugins.firepower.smoke import place_illumination, place_smoke
+
+    if "firing" not in ctx.extra:
+        return
+    m = ctx.map
+    for p in ctx.extra.get("place") or []:
+        if "smoke" in p:
+            place_smoke(game, m.parse(p["hex"]), str(p["smoke"]), int(p["height"]))
+        else:
+            place_illumination(game, m.parse(p["hex"]))
+    for dmg in ctx.extra.get("damage") or []:
+        damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"]))
+    item = ctx.extra.get("consume")
+    if isinstance(item, str):
+        consume(game, ctx.firer.id, item)
+
+
+def consume(game: Game, uid: str, item: str) -> None:
+    """Strike one ``item`` off a soldier's equipment, or one use off his weapon's uses
+    (``state.used``: FTR1 fires six times, Firepower 12.3.3)."""
+    u = game.state.units[uid]
+    if "equipment" not in u.state and item in BASIC_GRENADES:
+        return  # the Basic Game's grenades are not counted (docs/decisions.md FPD-57)
+    eq = dict(u.state.get("equipment") or {})
+    if int(eq.get(item, 0)) > 0:
+        eq[item] = int(eq[item]) - 1
+        if not eq[item]:
+            del eq[item]
+        u.state["equipment"] = eq
+        return
+    w = weapon(item)
+    if w.uses:
+        used = dict(u.state.get("used") or {})
+        used[item] = int(used.get(item, 0)) + 1
+        u.state["used"] = used
+
+
+def uses_left(state: Mapping[str, Any], item: str) -> int | None:
+    """Firepower 12.3.3: how often a weapon with limited uses may still fire (None: unlimited)."""
+    w = weapon(item)
+    if not w.uses:
+        return None
+    return w.uses - int(dict(state.get("used") or {}).get(item, 0))
+
+
+def explode_due(game: Game, side: str) -> None:
+    """Firepower 12.4.9: at the very end of ``side``'s Impulse Phase, every charge it armed in its
+    previous Impulse Phase explodes (G blast and penetration of its row, no spread, no blast
+    zone beyond its diagram)."""
+    from hexwar.plugins.firepower.actions import apply_effects
+    from hexwar.plugins.firepower.state import data, fp_map, rules_card, soldiers
+
+    d = data(game)
+    count = dict(d.get("side_phases") or {})
+    count[side] = int(count.get(side, 0)) + 1
+    d["side_phases"] = count
+    left = []
+    for ch in d.get("charges") or []:
+        if ch["side"] != side or int(ch["due"]) > count[side]:
+            left.append(ch)
+            continue
+        m = fp_map(game)
+        impact = m.parse(str(ch["hex"]))
+        sol = soldiers(game)
+        w = weapon(str(ch["item"]))
+        owner = sol.get(str(ch["by"])) or Soldier(str(ch["by"]), side, impact)
+        ctx = FireContext("grenade", rules_card(game), m, sol, owner, "HGN", "throw",
+                          game.dice.d10, target_hex=impact)
+        from hexwar.plugins.firepower.advanced_los import los_world
+
+        ctx.extra["firing"] = Firing(los_world(game), w.id, "G", "semi", {}, {}, frozenset(),
+                                     1, {}, ())
+        ctx.impact, ctx.outcome = impact, "demolition charge"
+        resolve_blast(ctx, firing(ctx), impact, w.blast_of("G"), source=impact)
+        ctx.rules.append("Firepower 12.4.9")
+        game.emit("demolition", hex=ch["hex"], rule="Firepower 12.4.9")
+        apply_effects(game, ctx)
+    d["charges"] = left
+
+
+def arm_charge(game: Game, uid: str, item: str) -> dict[str, Any]:
+    """Firepower 12.4.9, 11.1.13: arm a demolition charge the soldier carries in his hex; it
+    explodes at the end of his side's next Impulse Phase."""
+    from hexwar.plugins.firepower.state import data, fp_map
+
+    u = game.state.units[uid]
+    assert u.hex is not None
+    d = data(game)
+    done = int(dict(d.get("side_phases") or {}).get(u.side, 0))
+    ch = {"hex": fp_map(game).label(u.hex), "side": u.side, "by": uid, "item": item,
+          "due": done + 2}
+    d.setdefault("charges", []).append(ch)
+    consume(game, uid, item)
+    return ch
+
+
+def charges_seen(game: Game) -> Sequence[Mapping[str, Any]]:
+    """The armed charges on the board (a DMC unit marks each: public, Firepower 12.4.9)."""
+    from hexwar.plugins.firepower.state import data
+
+    return list(data(game).get("charges") or [])
+
+
+# ---------------------------------------------------------------------------------------------
+# Listing the Advanced fire at hexes (for controllers)
+# ---------------------------------------------------------------------------------------------
+
+
+def hex_items(state: Mapping[str, Any]) -> list[str]:
+    """What a soldier may fire at a hex: the items he carries that are fired (grenades, rifle
+    grenades) and his own weapon if its row fires anything but L (Firepower 10.7 item 4)."""
+    out = [i for i, n in sorted(equipment_of(state).items())
+           if n > 0 and i[:3] in HAND_CLASSES]
+    model = model_of(state)
+    w = _row(model)
+    if w is not None and set(w.types) - {"L"} and w.cls not in ("DMC", "PMN", "VMN"):
+        left = uses_left(state, model)
+        if left is None or left > 0:
+            out.append(model)
+    return out
+
+
+def hex_options(game: Game) -> list[dict[str, Any]]:
+    """Fire at a hex the Basic list does not offer: every item a soldier of the current Impulse
+    may fire at a hex, with each of its ammunition types, at the hexes holding opposing soldiers
+    (and, for hand grenades, the default item at their neighbours is already listed). Whether
+    each is legal is for the caller's check."""
+    from hexwar.plugins.firepower.state import data, fp_map, soldiers
+
+    ph = data(game).get("phase") or {}
+    m = fp_map(game)
+    sol = soldiers(game)
+    enemy_hexes = sorted({s.hex for s in sol.values() if s.side != ph.get("side")})
+    out: list[dict[str, Any]] = []
+    for uid in ph.get("active") or []:
+        u = game.state.units[uid]
+        if uid in ph.get("combat", []) or u.hex is None or u.state.get("eliminated"):
+            continue
+        default = _default_item(model_of(u.state), equipment_of(u.state))
+        for item in hex_items(u.state):
+            w = weapon(item)
+            for ammo in w.types:
+                if ammo in ("L", "A"):
+                    continue
+                variants: list[dict[str, Any]] = []
+                if ammo == "H":
+                    variants.append({"ammo": "H", "as_g": True})
+                else:
+                    variants.append({"ammo": ammo})
+                modes = list(w.modes) or [""]
+                for v in variants:
+                    for mode in modes:
+                        if item == default and ammo == w.types[0] and mode == modes[0] \
+                                and not v.get("as_g"):
+                            continue  # the Basic list's grenade at these hexes
+                        targets = enemy_hexes if ammo != "C" else enemy_hexes[:1]
+                        if ammo == "M":  # a screen toward the nearest enemies too (12.3.7)
+                            targets = sorted({*targets, *screen_hexes(u.hex, enemy_hexes)}
+                                             & m.hexes)
+                        for h in targets:
+                            ch: dict[str, Any] = {"unit": uid, "act": "grenade",
+                                                  "hex": m.label(h), "item": item, **v}
+                            if mode:
+                                ch["mode"] = mode
+                            out.append(ch)
+    return out
+
+
+def screen_hexes(at: Hex, enemy_hexes: Sequence[Hex], n: int = 2) -> list[Hex]:
+    """Hexes two and three along the line from ``at`` toward its ``n`` nearest enemy hexes:
+    where a smoke screen would cut the enemy's line of fire (Firepower 12.2.7)."""
+    from hexwar.plugins.firepower.terrain import intervening
+
+    near = sorted(enemy_hexes, key=lambda h: (at.distance(h), h))[:n]
+    out: set[Hex] = set()
+    for e in near:
+        for h in intervening(at, e):
+            if 2 <= at.distance(h) <= 3:
+                out.add(h)
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Terrain damage (Firepower 12.3.4.2)
+# ---------------------------------------------------------------------------------------------
+
+#: a stand-in hedge's terrain value (docs/decisions.md FPD-54)
+HEDGE_TV = 3
+
+
+def terrain_value(m: FpMap, h: Hex) -> int | None:
+    """Firepower 12.5: the terrain value of what stands in ``h`` (the highest there): a fence 8,
+    a tree 6, a hedge 3; None for terrain without one, which is never damaged (12.3.4.2)."""
+    tvs = [tv for present, tv in ((h in m.fence, FENCE_TV), (m.cover.get(h) == "tree", TREE_TV),
+                                  (h in m.hedge, HEDGE_TV)) if present]
+    return max(tvs) if tvs else None
+
+
+#: Firepower 12.3.4.2.1, 12.3.4.2.4, 12.3.4.2.5: what destroyed terrain becomes
+BECOMES = {"fence": "rubble", "tree": "abatis", "hedge": "clear"}
+
+
+def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
+    """Firepower 12.3.4.2: a hit's penetration damages the terrain with a terrain value in the
+    hex (the damage adds up, noted in ``state.data["firepower"]["damage"]``); once it reaches the
+    value the terrain is destroyed: a fence becomes rubble, a tree abatis, a hedge the hex's own
+    terrain (12.3.4.2.1, .4, .5), and soldiers Up a destroyed fence or tree are eliminated."""
+    from hexwar.plugins.firepower.state import data, eliminate, fp_map
+
+    m = fp_map(game)
+    d = data(game)
+    label = m.label(h)
+    gone = dict(d.get("destroyed") or {})
+    if label in gone:
+        return
+    tv = terrain_value(m, h)
+    if tv is None:
+        return
+    dmg = dict(d.get("damage") or {})
+    dmg[label] = int(dmg.get(label, 0)) + penetration
+    d["damage"] = dmg
+    if dmg[label] < tv:
+        return
+    kind = "fence" if h in m.fence else "tree" if m.cover.get(h) == "tree" else "hedge"
+    gone[label] = BECOMES[kind]
+    d["destroyed"] = gone
+    game.emit("terrain_destroyed", hex=label, was=kind, becomes=BECOMES[kind],
+              rule="Firepower 12.3.4.2")
+    for u in game.state.units.values():
+        if u.hex == h and u.state.get("posture") == "up" and not u.state.get("eliminated"):
+            eliminate(game, u.id, None, "Firepower 12.3.4.2.4" if kind == "tree"
+                      else "Firepower 12.3.4.2.5")
+
+
+def damaged_map(m: FpMap, destroyed: Mapping[str, str]) -> FpMap:
+    """The map with destroyed terrain replaced (Firepower 12.3.4.2): rubble is cover in all
+    directions (12.2.3, read as rough), abatis and a hedge's ground are clear for fire."""
+    from dataclasses import replace as dc_replace
+
+    if not destroyed:
+        return m
+    cover = dict(m.cover)
+    fence = dict(m.fence)
+    hedge = dict(m.hedge)
+    for label, becomes in destroyed.items():
+        h = m.parse(label)
+        fence.pop(h, None)
+        hedge.pop(h, None)
+        cover[h] = "rough" if becomes == "rubble" else "clear"
+    return dc_replace(m, cover=cover, fence=fence, hedge=hedge, _static={})

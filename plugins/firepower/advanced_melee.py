@@ -1,0 +1,123 @@
+"""Melee of the Advanced Game (Firepower 13): the Basic melee (Firepower 6.5; hit number 5, the
+numbers modifier of 6.5.2 = 13.1) with the Advanced conditions and modifiers, answered through the
+hook ``firepower_melee_modifiers`` (a RulesError refuses the melee before anything changes).
+
+* Firepower 13: opposing soldiers meet only if they share at least one height: a soldier spans
+  his feet to his head (:func:`span`); FP-61, FP-62;
+* 13.2: all defenders Crouching (or Crouching and Prone) -1, all Prone -2; all attackers
+  Crouching (or mixed) +1, all Prone +2;
+* 13.3: an attacker entering from the rear of every defender -3 (the rear: the three hexsides
+  behind a soldier's facing, docs/decisions.md FPD-59, the diagram is not in the text);
+* 13.4: all defenders Stunned, Inactive or unarmed -3; all attackers so +3;
+* 13.5: all attackers changing height with their last MF into the melee hex: up +1, down -1
+  (the ground height of the hexes they come from and enter);
+* 13.6: all attackers with bayonets ("Y") and no defender -1; the reverse +1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex, opposite
+from hexwar.core.types import Modifier, sort_modifiers
+from hexwar.plugins.firepower.squads import feet_height, head_height
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+
+def span(ground: int, posture: str, up: int | None = None) -> tuple[int, int]:
+    """Firepower 13, 10.5.2: the heights a soldier occupies, feet to head."""
+    return ground + feet_height(posture, up), ground + head_height(posture, up)
+
+
+def share_height(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Firepower 13: two soldiers may melee only if their spans share at least one height."""
+    return a[0] <= b[1] and b[0] <= a[1]
+
+
+def posture_mods(attackers: Sequence[str], defenders: Sequence[str]) -> list[Modifier]:
+    """Firepower 13.2 (postures of each side, as lists of posture names)."""
+    out: list[Modifier] = []
+    for who, postures, sign in (("defenders", defenders, -1), ("attackers", attackers, 1)):
+        if postures and all(p == "prone" for p in postures):
+            out.append(Modifier(f"all {who} Prone", 2 * sign, "Firepower 13.2"))
+        elif postures and all(p in ("crouch", "prone") for p in postures):
+            out.append(Modifier(f"all {who} Crouching or Crouching and Prone", sign,
+                                "Firepower 13.2"))
+    return out
+
+
+def rear_sides(facing: int) -> tuple[int, ...]:
+    """docs/decisions.md FPD-59: a soldier's rear is the hexside behind him and its two
+    neighbours."""
+    back = opposite(facing)
+    return (back, (back % 6) + 1, ((back - 2) % 6) + 1)
+
+
+def _up(u: Unit) -> int | None:
+    v = u.state.get("up")
+    return int(v) if isinstance(v, int) else None
+
+
+def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[str],
+                    dest: Hex) -> list[Modifier]:
+    """Hook ``firepower_melee_modifiers`` of the Advanced Game (see the module docstring)."""
+    from hexwar.plugins.firepower.advanced_los import los_world
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    units = game.state.units
+    world = los_world(game)
+    g_dest = world.ground(dest)
+    att = [units[a] for a in attackers]
+    dfn = [units[d] for d in defenders]
+    # Firepower 13: at least one attacker and one defender share a height
+    def base(u: Unit) -> int:  # a floor or a foxhole raises or sinks the soldier (FPD-54)
+        return g_dest + int(world.raised.get(u.id, 0))
+
+    att_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in att]
+    dfn_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in dfn]
+    if not any(share_height(a, d) for a in att_spans for d in dfn_spans):
+        raise RulesError("no attacker shares a height with a defender in "
+                         f"{world.map.label(dest)}: no melee is possible", rule="Firepower 13")
+    mods = posture_mods([str(u.state.get("posture", "stand")) for u in att],
+                        [str(u.state.get("posture", "stand")) for u in dfn])
+    # Firepower 13.3: an attacker enters across a hexside at the rear of every defender
+    for u in att:
+        assert u.hex is not None
+        side = u.hex.direction_to(dest) or u.facing
+        entering = opposite(side)  # the defenders' hexside the attacker crosses
+        if dfn and all(entering in rear_sides(d.facing) for d in dfn):
+            mods.append(Modifier(f"{u.id} enters from the rear of every defender", -3,
+                                 "Firepower 13.3"))
+            break
+
+    def helpless(u: Unit) -> bool:
+        return u.state.get("status") in ("stunned", "inactive") or not u.state.get("model")
+
+    if dfn and all(helpless(u) for u in dfn):
+        mods.append(Modifier("all defenders Stunned, Inactive or unarmed", -3, "Firepower 13.4"))
+    if att and all(helpless(u) for u in att):
+        mods.append(Modifier("all attackers Stunned, Inactive or unarmed", 3, "Firepower 13.4"))
+    # Firepower 13.5: the last MF changed every attacker's height
+    rises = [g_dest - world.ground(u.hex) for u in att if u.hex is not None]
+    if rises and all(r > 0 for r in rises):
+        mods.append(Modifier("all attackers move up into the melee", 1, "Firepower 13.5"))
+    elif rises and all(r < 0 for r in rises):
+        mods.append(Modifier("all attackers move down into the melee", -1, "Firepower 13.5"))
+
+    def bayonet(u: Unit) -> bool:
+        model = u.state.get("model")
+        return isinstance(model, str) and weapon(model).bayonet
+
+    if att and dfn:
+        if all(bayonet(u) for u in att) and not any(bayonet(u) for u in dfn):
+            mods.append(Modifier("all attackers have bayonets, no defender", -1,
+                                 "Firepower 13.6"))
+        elif all(bayonet(u) for u in dfn) and not any(bayonet(u) for u in att):
+            mods.append(Modifier("all defenders have bayonets, no attacker", 1,
+                                 "Firepower 13.6"))
+    return sort_modifiers(mods)
