@@ -12,7 +12,12 @@ hook is a thin call into the module of its rule:
   backing (Firepower 11.2.1.2; :mod:`~hexwar.plugins.firepower.advanced_actions`);
 * ``firepower_mf_modifiers``: the leaders' fifth MF (Firepower 11.1) and the WEAPON CHART's Move
   column (Firepower 10.7 item 9; :mod:`~hexwar.plugins.firepower.weapon_chart`);
-* ``firepower_fire_modifiers``: the WEAPON CHART's Posture columns (Firepower 12.2.1).
+* ``firepower_fire_modifiers``: the WEAPON CHART's Posture columns (Firepower 12.2.1);
+* the terrain of buildings, trees, water, craters, tunnels and mines, the defender's secret
+  set-up and the Turn Record removals (Firepower 8.2-8.8, 9.3, 11.1.3-11.1.11, 11.2;
+  :mod:`~hexwar.plugins.firepower.buildings`, :mod:`~hexwar.plugins.firepower.hidden_setup`,
+  :mod:`~hexwar.plugins.firepower.advanced_terrain`); ``hexwar_visible_units`` hides the other
+  side's soldiers in tunnels (Firepower 8.8.8).
 
 What the Advanced Game covers and what it does not yet: docs/firepower-advanced.md.
 """
@@ -34,10 +39,15 @@ PLUGIN = PluginManifest(
     title="Firepower Advanced Game (Firepower 8-14), first part",
     summary="Squads with their own sequence units and Impulses, lettered sequence units, "
             "unlimited Impulses before the first combat, Hit the Dirt!, leaders' five MF and "
-            "activation, backing, the WEAPON CHART's Move and Posture columns (stand-in rows). No heights "
-            "in line of sight, buildings, climbing, crews or the Advanced fire types yet "
+            "activation, backing, the WEAPON CHART's Move and Posture columns (stand-in rows); "
+            "buildings with floors, doors and windows, trees, water, craters, tunnels, mines "
+            "and the defender's secret set-up. No crews or Advanced fire types yet "
             "(docs/firepower-advanced.md).",
-    implements=("Firepower 9.1", "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
+    implements=("Firepower 8.2.1", "Firepower 8.2.2", "Firepower 8.2.3", "Firepower 8.2.5",
+                "Firepower 8.7", "Firepower 8.8.8", "Firepower 8.8.9", "Firepower 9.3",
+                "Firepower 11.1.3", "Firepower 11.1.8", "Firepower 11.1.9", "Firepower 11.1.10",
+                "Firepower 11.1.11", "Firepower 11.2.1.1", "Firepower 11.2.3", "Firepower 9.1",
+                "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
                 "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
                 "Firepower 11.4", "Firepower 12.2.1"),
 )
@@ -47,17 +57,30 @@ __all__ = ["PLUGIN"]
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
+    from hexwar.plugins.firepower.hidden_setup import sequence_edits
     from hexwar.plugins.firepower.sequence import advanced_edits
 
-    return list(advanced_edits())
+    # Firepower 8.7, 8.8, 9.3: craters, the Advanced set-up, the secret records, the removals
+    return [*advanced_edits(), *sequence_edits()]
 
 
 @hookimpl
 def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.advanced_actions import BACK
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
+    from hexwar.plugins.firepower.buildings import ACTION_TYPES
+    from hexwar.plugins.firepower.hidden_setup import TUNNEL
 
-    return [ACTIVATE, BACK]
+    # Firepower 11.1.3-11.1.11, 11.2: stairs, doors, windows, climbing, water; 8.8.8 tunnels
+    return [ACTIVATE, BACK, *ACTION_TYPES, TUNNEL]
+
+
+@hookimpl
+def hexwar_visible_units(game: Game, side: str) -> list[str]:
+    """Firepower 8.8.8, 11.5: the other side's soldiers in tunnels are not seen."""
+    from hexwar.plugins.firepower.hidden_setup import visible_units
+
+    return visible_units(game, side)
 
 
 @hookimpl

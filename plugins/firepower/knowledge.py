@@ -41,7 +41,9 @@ class FirepowerRules:
         """The soldiers on the board as the side's view shows them (Firepower 6.1: all of them)."""
         from hexwar.plugins.firepower.soldiers import soldiers_of
 
-        return soldiers_of({u.id: u for u in self._view.known_units()})
+        # the view leaves out the other side's soldiers in tunnels (Firepower 8.8.8); its own
+        # are shown, so the controller can move them
+        return soldiers_of({u.id: u for u in self._view.known_units()}, tunnels=True)
 
     def column_of(self, h: Hex) -> int:
         from hexwar.plugins.firepower.state import column_of
