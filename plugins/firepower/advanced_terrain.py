@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import DataError, RulesError
-from hexwar.core.hexgrid import Hex
+from hexwar.core.hexgrid import Hex, opposite
 from hexwar.core.kit import StashKey
 from hexwar.core.provenance import Records, load_records
 from hexwar.core.units import as_float, parse_quantity
@@ -138,6 +138,29 @@ class AdvMap:
     building_of: dict[Hex, str] = field(default_factory=dict)
     openings: dict[tuple[Hex, Hex, int], Opening] = field(default_factory=dict)
     caves: dict[Hex, int] = field(default_factory=dict)
+    _lines: dict[tuple[Hex, Hex], tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]] = field(
+        default_factory=dict, repr=False)
+    _exits: dict[tuple[Hex, Hex], tuple[int, ...]] = field(default_factory=dict, repr=False)
+
+    def line(self, a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]:
+        """The board hexes between ``a`` and ``b`` and the walled hexsides crossed (cached)."""
+        got = self._lines.get((a, b))
+        if got is None:
+            if len(self._lines) > 200_000:
+                self._lines.clear()
+            hexes = tuple(h for h in intervening(a, b) if h in self.hexes)
+            walls = tuple(k for k in self.hexsides_crossed(a, b) if k in self.walls) \
+                if self.walls else ()
+            got = (hexes, walls)
+            self._lines[(a, b)] = got
+        return got
+
+    def exits(self, h: Hex, toward: Hex) -> tuple[int, ...]:
+        got = self._exits.get((h, toward))
+        if got is None:
+            got = tuple(exit_sides(h, toward))
+            self._exits[(h, toward)] = got
+        return got
 
     # -- what a hex holds ---------------------------------------------------------------------
     def building(self, h: Hex) -> Building | None:
@@ -179,7 +202,7 @@ class AdvMap:
             for d in range(1, 7):
                 n = h.neighbor(d)
                 k = side_key(h, n)
-                if k in seen or n not in hexes:
+                if k in seen or n not in hexes or n not in self.hexes or h not in self.hexes:
                     continue
                 seen.add(k)
                 c1, c2 = _corners(h, d)
@@ -264,6 +287,11 @@ def build_map(game: Game, names: Iterable[str], per_level: int) -> AdvMap:
     for name in names:
         rec = terrain_records(name)
         _read(m, rec.values, board, name)
+    for cave, mouth in m.caves.items():
+        back = cave.neighbor(opposite(mouth))
+        if m.ground.get(back, 0) - m.ground.get(cave, 0) < 3:
+            raise DataError(f"the cave in {board.label(cave)} needs a height hexside at least 3 "
+                            "heights above it at its back (Firepower 8.8.7)")
     return m
 
 
@@ -348,11 +376,27 @@ def craters(game: Game) -> dict[Hex, int]:
     return out
 
 
+#: crater hexes by (board, the game's crater records): parsed once
+_CRATERS: dict[tuple[int, tuple[tuple[str, int], ...]], dict[Hex, int]] = {}
+
+
+def _crater_hexes(game: Game) -> dict[Hex, int]:
+    recs = _fp(game).get("craters")
+    if not recs:
+        return {}
+    key = (id(game.board), tuple(sorted((str(k), int(v)) for k, v in recs.items())))
+    got = _CRATERS.get(key)
+    if got is None:
+        if len(_CRATERS) > 1000:
+            _CRATERS.clear()
+        got = {game.board.parse(k): v for k, v in key[1]}
+        _CRATERS[key] = got
+    return got
+
+
 def ground_of(game: Game, h: Hex) -> int:
     """Firepower 8.2.2, Firepower 8.7: the ground's height, less a crater's depth."""
-    g = adv_map(game).ground.get(h, 0)
-    c = (_fp(game).get("craters") or {}).get(game.board.label(h))
-    return g - int(c) if c else g
+    return adv_map(game).ground.get(h, 0) - _crater_hexes(game).get(h, 0)
 
 
 def opening_state(game: Game, o: Opening) -> str:
@@ -409,7 +453,8 @@ def sight_obstacles(game: Game, a: Hex, b: Hex) -> list[Obstacle]:
     free-standing walls on the hexsides crossed (Firepower 12.5)."""
     m = adv_map(game)
     out: list[Obstacle] = []
-    for h in intervening(a, b):
+    hexes, walls = m.line(a, b)
+    for h in hexes:
         lab = game.board.label(h)
         g = ground_of(game, h)
         bd = m.building(h)
@@ -419,7 +464,7 @@ def sight_obstacles(game: Game, a: Hex, b: Hex) -> list[Obstacle]:
             out.append(Obstacle(lab, "tree", g + m.trees[h], "Firepower 11.1.11.1"))
         elif g:
             out.append(Obstacle(lab, "ground", g, "Firepower 8.2.2"))
-    for k in m.hexsides_crossed(a, b):
+    for k in walls:
         if k in m.walls:
             base = max(ground_of(game, k[0]), ground_of(game, k[1]))
             out.append(Obstacle(f"{game.board.label(k[0])}|{game.board.label(k[1])}", "wall",
@@ -436,14 +481,14 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
     inner walls; docs/decisions.md FPD-61)."""
     m = adv_map(game)
     bd = m.building(h)
-    if bd is None or other == h:
+    if bd is None:
         return None
     if m.building_of.get(other) == bd.id:
         if other_floor != floor:
             return f"floor {floor} and floor {other_floor} of building {bd.id} (Firepower 8.2.1)"
         return None
     reasons = []
-    for d in exit_sides(h, other):
+    for d in m.exits(h, other):
         n = h.neighbor(d)
         if m.building_of.get(n) == bd.id:
             reasons.append(f"the line runs inside building {bd.id} (Firepower 8.2.1)")
@@ -462,6 +507,44 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
     return reasons[0] if reasons else None
 
 
+def _clear_fast(game: Game, a: Hex, b: Hex, low: int) -> bool:
+    """True when no obstacle between ``a`` and ``b`` reaches the lower end's height (then
+    nothing can block, Firepower 12.1.3): most lines, checked without naming obstacles."""
+    m = adv_map(game)
+    hexes, walls = m.line(a, b)
+    cr = _crater_hexes(game)
+    for h in hexes:
+        g = m.ground.get(h, 0) - cr.get(h, 0)
+        bd = m.building_of.get(h)
+        top = g + (m.buildings[bd].height if bd is not None else m.trees.get(h, 0))
+        if top > low:
+            return False
+    for k in walls:
+        base = max(m.ground.get(k[0], 0) - cr.get(k[0], 0), m.ground.get(k[1], 0)
+                   - cr.get(k[1], 0))
+        if base + m.walls[k] > low:
+            return False
+    return True
+
+
+def blocked_at(game: Game, a: tuple[Hex, int, int], b: tuple[Hex, int, int]) -> str | None:
+    """:func:`blocked_between` for two locations given as (hex, floor, head above the floor):
+    what a controller may ask of positions it imagines (``view.rules.terrain_block``)."""
+    for (h, f, head), (oh, of, _) in ((a, b), (b, a)):
+        why = wall_block(game, h, f, head, oh, of)
+        if why:
+            return why
+    ha = floor_height(game, a[0], a[1]) + a[2]
+    hb = floor_height(game, b[0], b[1]) + b[2]
+    if _clear_fast(game, a[0], b[0], min(ha, hb)):
+        return None
+    for ob in sight_obstacles(game, a[0], b[0]):
+        if classify(ha, hb, ob.height) == "blocked":
+            return (f"{ob.kind} at {ob.where}, {ob.height} heights, against heads at {ha} and "
+                    f"{hb} ({ob.rule}, Firepower 12.1.1-12.1.2)")
+    return None
+
+
 def blocked_between(game: Game, a: Unit, b: Unit) -> str | None:
     """Whether the terrain of the Advanced Game blocks the line of sight between two soldiers,
     and why (None: not blocked, or only the LINE OF SIGHT CHART could say, Firepower 12.1.4).
@@ -470,14 +553,5 @@ def blocked_between(game: Game, a: Unit, b: Unit) -> str | None:
     assert a.hex is not None and b.hex is not None
     if in_tunnel(a) or in_tunnel(b):
         return "a soldier in a tunnel is under the ground (Firepower 8.8.8)"
-    for x, y in ((a, b), (b, a)):
-        assert x.hex is not None and y.hex is not None
-        why = wall_block(game, x.hex, floor_of(x), head_above_floor(x), y.hex, floor_of(y))
-        if why:
-            return why
-    ha, hb = head_of(game, a), head_of(game, b)
-    for ob in sight_obstacles(game, a.hex, b.hex):
-        if classify(ha, hb, ob.height) == "blocked":
-            return (f"{ob.kind} at {ob.where}, {ob.height} heights, against heads at {ha} and "
-                    f"{hb} ({ob.rule}, Firepower 12.1.1-12.1.2)")
-    return None
+    return blocked_at(game, (a.hex, floor_of(a), head_above_floor(a)),
+                      (b.hex, floor_of(b), head_above_floor(b)))

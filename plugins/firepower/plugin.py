@@ -262,9 +262,25 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
         # 8.7, 11.1.9); a side's secret records (Firepower 8.8.8, 8.8.9) are its own alone
         out["craters"] = dict(d.get("craters") or {})
         out["openings"] = dict(d.get("openings") or {})
+        v = game.scenario.raw.get("victory") or {}
+        # the scenario's objectives are printed, so public (Firepower 23.6, FPD-68)
+        out["objectives"] = _objective_labels(game)
+        out["objective_side"] = v.get("objective_side")
         secrets = d.get("secret") or {}
         out["secret"] = (dict(secrets) if side is None else dict(secrets.get(side) or {}))
     return out
+
+
+def _objective_labels(game: Game) -> list[str]:
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+    v = game.scenario.raw.get("victory") or {}
+    names = {str(b) for b in v.get("objective", [])}
+    hexes = {str(x) for x in v.get("objective_hexes", [])}
+    if names:
+        m = adv_map(game)
+        hexes |= {game.board.label(h) for h, b in m.building_of.items() if b in names}
+    return sorted(hexes)
 
 
 @hookimpl
