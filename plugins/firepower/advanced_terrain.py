@@ -27,6 +27,7 @@ outright (the ends inside buildings see out only through open openings on their 
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -263,8 +264,20 @@ def hill_height(game: Game) -> int:
 ADV_MAP = StashKey[dict[tuple[tuple[str, ...], int], AdvMap]]("firepower.advanced-map")
 
 
+#: each game's Advanced terrain, found once (the inner loops of the AI ask thousands of times)
+_BY_GAME: weakref.WeakKeyDictionary[Any, AdvMap] = weakref.WeakKeyDictionary()
+
+
 def adv_map(game: Game) -> AdvMap:
     """The game's Advanced terrain (built once per board, terrain files and hill height)."""
+    got = _BY_GAME.get(game)
+    if got is None:
+        got = _adv_map(game)
+        _BY_GAME[game] = got
+    return got
+
+
+def _adv_map(game: Game) -> AdvMap:
     key = (terrain_names(game), hill_height(game))
     cache_ = game.board.stash.get(ADV_MAP)
     if cache_ is None:
@@ -376,22 +389,21 @@ def craters(game: Game) -> dict[Hex, int]:
     return out
 
 
-#: crater hexes by (board, the game's crater records): parsed once
-_CRATERS: dict[tuple[int, tuple[tuple[str, int], ...]], dict[Hex, int]] = {}
+#: each game's crater hexes, with the records they were parsed from (craters are only added,
+#: in the set-up: Firepower 8.7)
+_CRATERS: weakref.WeakKeyDictionary[Any, tuple[Any, int, dict[Hex, int]]] = (
+    weakref.WeakKeyDictionary())
 
 
 def _crater_hexes(game: Game) -> dict[Hex, int]:
-    recs = _fp(game).get("craters")
+    recs = game.state.data.get("firepower", {}).get("craters")
     if not recs:
         return {}
-    key = (id(game.board), tuple(sorted((str(k), int(v)) for k, v in recs.items())))
-    got = _CRATERS.get(key)
-    if got is None:
-        if len(_CRATERS) > 1000:
-            _CRATERS.clear()
-        got = {game.board.parse(k): v for k, v in key[1]}
-        _CRATERS[key] = got
-    return got
+    got = _CRATERS.get(game)
+    if got is None or got[0] is not recs or got[1] != len(recs):
+        got = (recs, len(recs), {game.board.parse(k): int(v) for k, v in recs.items()})
+        _CRATERS[game] = got
+    return got[2]
 
 
 def ground_of(game: Game, h: Hex) -> int:
@@ -507,41 +519,44 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
     return reasons[0] if reasons else None
 
 
-def _clear_fast(game: Game, a: Hex, b: Hex, low: int) -> bool:
-    """True when no obstacle between ``a`` and ``b`` reaches the lower end's height (then
-    nothing can block, Firepower 12.1.3): most lines, checked without naming obstacles."""
+def _tops(game: Game, a: Hex, b: Hex) -> list[tuple[int, Any]]:
+    """The top of every obstacle between ``a`` and ``b`` with what it is (a hex or a walled
+    hexside), without naming them (the fast form of :func:`sight_obstacles`)."""
     m = adv_map(game)
     hexes, walls = m.line(a, b)
     cr = _crater_hexes(game)
+    out: list[tuple[int, Any]] = []
     for h in hexes:
         g = m.ground.get(h, 0) - cr.get(h, 0)
         bd = m.building_of.get(h)
         top = g + (m.buildings[bd].height if bd is not None else m.trees.get(h, 0))
-        if top > low:
-            return False
+        out.append((top, h))
     for k in walls:
-        base = max(m.ground.get(k[0], 0) - cr.get(k[0], 0), m.ground.get(k[1], 0)
-                   - cr.get(k[1], 0))
-        if base + m.walls[k] > low:
-            return False
-    return True
+        base = max(m.ground.get(k[0], 0) - cr.get(k[0], 0),
+                   m.ground.get(k[1], 0) - cr.get(k[1], 0))
+        out.append((base + m.walls[k], k))
+    return out
 
 
-def blocked_at(game: Game, a: tuple[Hex, int, int], b: tuple[Hex, int, int]) -> str | None:
+def blocked_at(game: Game, a: tuple[Hex, int, int], b: tuple[Hex, int, int], *,
+               why: bool = True) -> str | None:
     """:func:`blocked_between` for two locations given as (hex, floor, head above the floor):
     what a controller may ask of positions it imagines (``view.rules.terrain_block``)."""
     for (h, f, head), (oh, of, _) in ((a, b), (b, a)):
-        why = wall_block(game, h, f, head, oh, of)
-        if why:
-            return why
+        wall = wall_block(game, h, f, head, oh, of)
+        if wall:
+            return wall
     ha = floor_height(game, a[0], a[1]) + a[2]
     hb = floor_height(game, b[0], b[1]) + b[2]
-    if _clear_fast(game, a[0], b[0], min(ha, hb)):
-        return None
-    for ob in sight_obstacles(game, a[0], b[0]):
-        if classify(ha, hb, ob.height) == "blocked":
-            return (f"{ob.kind} at {ob.where}, {ob.height} heights, against heads at {ha} and "
-                    f"{hb} ({ob.rule}, Firepower 12.1.1-12.1.2)")
+    for top, _what in _tops(game, a[0], b[0]):
+        if classify(ha, hb, top) == "blocked":
+            if not why:
+                return "blocked"
+            for ob in sight_obstacles(game, a[0], b[0]):  # name it
+                if classify(ha, hb, ob.height) == "blocked":
+                    return (f"{ob.kind} at {ob.where}, {ob.height} heights, against heads at "
+                            f"{ha} and {hb} ({ob.rule}, Firepower 12.1.1-12.1.2)")
+            return f"an obstacle {top} heights high (Firepower 12.1.1-12.1.2)"
     return None
 
 

@@ -14,6 +14,11 @@ evaluation.
   (Firepower 6.2.6) but a burst or a grenade catches all of them, and in trials stacked set-ups
   lost more than they gained.
 
+In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
+floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
+and through doors and windows, breaks doors open as the attacker and heads for the scenario's
+objectives; it asks ``view.rules`` what walls and floors block (docs/decisions.md FPD-69).
+
 It decides from its side's view alone (docs/decisions.md CORE-55): the soldiers its view shows
 (everything on the board is open in the Basic Game, Firepower 6.1), the public state
 (``view.system_state``: board sides, the Impulse Phase) and the rules computations of

@@ -104,7 +104,7 @@ class FirepowerRules:
         height above the floor); craters and door states are public."""
         from hexwar.plugins.firepower.advanced_terrain import blocked_at
 
-        return blocked_at(self._game, a, b) is not None
+        return blocked_at(self._game, a, b, why=False) is not None
 
 
 def side_rules(game: Game, view: SideView) -> FirepowerRules:
