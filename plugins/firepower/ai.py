@@ -266,13 +266,16 @@ class FirepowerAI:
                 # stacks of STACK soldiers: one Impulse moves them all (Firepower 6.2.6)
                 s += 2.0 if 0 < same < self.STACK else -3.0 * same
                 s -= 1.5 * near
+            elif getattr(self, "_adv", False) and rules_of(view).adv_map().building(h):
+                # Firepower 8.2.1: walls for cover, upper floors for sight; floors apart
+                floor = int(o.get("floor", 1))
+                same = sum(1 for u in view.own_unit_objects() if u.hex == h
+                           and int(u.state.get("floor") or 1) == floor)
+                s -= 2.5 * same + 0.8 * near
+                s += 3.0 + 0.8 * (floor - 1)
             else:
                 s -= 2.5 * (same + near)
             s -= 0.02 * abs(h.r + h.q / 2 - 16)
-            if getattr(self, "_adv", False):
-                b = rules_of(view).adv_map().building(h)
-                if b is not None:  # Firepower 8.2.1: walls for cover, upper floors for sight
-                    s += 2.5 + 0.8 * (int(o.get("floor", 1)) - 1)
             s += self._rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s
@@ -371,6 +374,7 @@ class FirepowerAI:
         entered0 = int(ph["entered"].get(me.id, 0))
         can_enter = {"unit": me.id, "act": "enter"} in opts
         start_pic = m.fence.get(me.hex) or m.hedge.get(me.hex)
+        am = rules_of(view).adv_map() if getattr(self, "_adv", False) else None
         out: dict[str, float] = {}
 
         def finish(key: str, s: Soldier, used: int) -> None:
@@ -413,6 +417,9 @@ class FirepowerAI:
                     nxt = s.hex.neighbor(d)
                     if nxt not in m.hexes or nxt in enemy_hexes:
                         break
+                    if am is not None and (am.wall_between(s.hex, nxt) or am.is_water(nxt)
+                                           or am.is_water(s.hex)):
+                        break  # Firepower 11.1.3, 11.2.1.1: walls and water need other Actions
                     cost = c.mf_cost("enter", s.posture)
                     if m.contour_between(s.hex, nxt):
                         cost += c.mf_cost("cross", s.posture)

@@ -579,3 +579,33 @@ def test_a_whole_game_with_a_soldier_in_a_tunnel_never_shows_him_to_the_attacker
     assert hidden
     a_log = game.view("A").events()
     assert not any(e.get("type") == "action" and e.get("visible_to") for e in a_log)
+
+
+def test_the_ai_sets_its_defenders_up_in_the_buildings_and_on_upper_floors(short_game: Game) -> None:
+    """The AI reads the Advanced terrain (Firepower 8.2.1): the street fight's defender takes
+    the buildings' floors; in the hill assault nobody sets up in water."""
+    m = at.adv_map(short_game)
+    placed = [e for e in short_game.log.events if e.get("type") == "placed"]
+    if short_game.scenario.id == "firepower:street-fight":
+        mine = [e for e in placed if short_game.state.units[e["unit"]].side == "B"]
+        inside = [e for e in mine if m.building(short_game.board.parse(e["hex"])) is not None]
+        assert len(inside) >= len(mine) // 2
+        assert any(e["floor"] > 1 for e in mine)
+    else:
+        assert not any(m.is_water(short_game.board.parse(e["hex"])) for e in placed)
+
+
+def test_the_ai_goes_through_an_open_door_into_cover() -> None:
+    """Firepower 11.1.3, 8.2.3: a soldier before an open door with an enemy rifleman in the open
+    takes the building's walls (the AI's choice among the legal Actions)."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
+    from hexwar.plugins.firepower.ai import make_ai
+
+    game = _game([("S1", "RFL", "A", "Z4", 2, {}), ("E1", "RFL", "B", "Z12", 1, {}),
+                  ("E2", "LMG", "B", "V6", 2, {})])
+    _impulse(game, "S1")
+    opts = legal_advanced_actions(game)
+    assert {"unit": "S1", "act": "through"} in opts
+    choice = make_ai("A", 1).choose(Decision("A", "action", options=opts), game.view("A"))
+    assert choice == {"unit": "S1", "act": "through"}
