@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex
 from hexwar.plugins.firepower.actions import ActionType
 from hexwar.plugins.firepower.advanced_actions import note_a_multiplier
 from hexwar.plugins.firepower.advanced_terrain import (
@@ -466,9 +467,14 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
     * across a free-standing wall: over two heights it must be climbed (Firepower 11.1.3);
     * an Up soldier finishes his climb first (Firepower 11.1.11.2);
     * in a tunnel: crouching or Prone, from tunnel hex to tunnel hex, four a hex (Firepower 8.8.8);
+    * melee: into a building only through an open door or window on the ground floor, and only
+      with defenders on the attackers' floor (Firepower 11.1.1, 11.1.3);
     * fire and grenades: not from or into a tunnel, not through a building's walls or floors,
       not past an obstacle higher than both ends (:func:`advanced_terrain.blocked_between`)."""
     act = info.get("act")
+    if act == "melee":
+        _check_melee_terrain(game, info)
+        return
     if act not in ("enter", "back", "fire", "grenade"):
         return
     u = game.state.units[info["unit"]]
@@ -512,3 +518,27 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
         if why:
             raise RulesError(f"{u.id} cannot throw to {fp_map(game).label(target)}: {why}",
                              rule="Firepower 11.1.9")
+
+
+def _check_melee_terrain(game: Game, info: dict[str, Any]) -> None:
+    """Firepower 11.1.1, 11.1.3: a melee needs the attackers to reach the defenders: across a
+    building's wall only through an open opening on their floor, and on the defenders' floor."""
+    m = adv_map(game)
+    units = [game.state.units[str(x)] for x in info.get("units") or []]
+    dest = info.get("hex")
+    if not isinstance(dest, Hex):
+        return
+    label = fp_map(game).label(dest)
+    defenders = [o for o in game.state.units.values() if o.hex == dest and alive(o)
+                 and not in_tunnel(o) and units and o.side != units[0].side]
+    for u in units:
+        assert u.hex is not None
+        f = floor_of(u)
+        if m.wall_between(u.hex, dest):
+            o = m.opening(u.hex, dest, f)
+            if o is None or not is_open(game, o) or f > 1:
+                raise RulesError(f"{u.id} reaches {label} only through an open door or window",
+                                 rule="Firepower 11.1.3")
+        if defenders and all(floor_of(d) != f for d in defenders):
+            raise RulesError(f"the soldiers in {label} are on another floor: no melee",
+                             rule="Firepower 11.1.1")

@@ -609,3 +609,13 @@ def test_the_ai_goes_through_an_open_door_into_cover() -> None:
     assert {"unit": "S1", "act": "through"} in opts
     choice = make_ai("A", 1).choose(Decision("A", "action", options=opts), game.view("A"))
     assert choice == {"unit": "S1", "act": "through"}
+
+
+def test_no_melee_through_a_wall_or_with_soldiers_on_another_floor() -> None:
+    """Firepower 11.1.1, 11.1.3: the attackers reach the defenders through an open opening on
+    their floor; soldiers upstairs cannot be meleed from the street."""
+    game = _game([("A1", "RFL", "A", "Z5", 2, {}), ("B1", "RFL", "B", "AA5", 5, {}),
+                  ("A2", "RFL", "A", "Z4", 2, {}), ("B2", "RFL", "B", "AA4", 5, {"floor": 2})])
+    _impulse(game, "A1", "A2")
+    _refused(game, {"act": "melee", "units": ["A1"], "hex": "4AA5"}, "Firepower 11.1.3")
+    _refused(game, {"act": "melee", "units": ["A2"], "hex": "4AA4"}, "Firepower 11.1.1")
