@@ -582,6 +582,21 @@ def after_entering(game: Game, u: Unit) -> None:
                 return
 
 
+def mines_hit(game: Game, h: Hex) -> list[str]:
+    """Firepower 12.4.4.3: an F, G, H (as G) or W impact in a mined hex sets off all its mines,
+    after the impacting weapon's effects (for the Advanced fire to call); returns the soldiers
+    the mines eliminated."""
+    lab = game.board.label(h)
+    hit: list[str] = []
+    for _side, rec in sorted((data(game).get("secret") or {}).items()):
+        for mine in [x for x in rec.get("mines") or [] if x["hex"] == lab]:
+            rec["mines"].remove(mine)
+            hit += mine_blast(game, h, MINE_BLAST[mine["kind"]], "Firepower 12.4.4.3")
+            game.emit("mine", kind=mine["kind"], hex=lab, set_off_at=lab, by=None,
+                      eliminated=hit, rule="Firepower 12.4.4.3")
+    return hit
+
+
 def after_action(game: Game, action: Any) -> None:
     """After an Advanced Action: a Basic entering (or backing) may set off a mine."""
     if isinstance(action, dict) and action.get("act") in ("enter", "back"):

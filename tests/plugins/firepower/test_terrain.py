@@ -619,3 +619,14 @@ def test_no_melee_through_a_wall_or_with_soldiers_on_another_floor() -> None:
     _impulse(game, "A1", "A2")
     _refused(game, {"act": "melee", "units": ["A1"], "hex": "4AA5"}, "Firepower 11.1.3")
     _refused(game, {"act": "melee", "units": ["A2"], "hex": "4AA4"}, "Firepower 11.1.1")
+
+
+def test_an_impact_in_a_mined_hex_sets_its_mine_off() -> None:
+    """Firepower 12.4.4.3 (for the Advanced fire to call): the mine goes off and is public."""
+    game = _game([("S1", "RFL", "A", "C5", 2, {"posture": "prone"})])
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C5"}, {"kind": "PMN1",
+                                                                       "hex": "4D9"}]
+    hs.mines_hit(game, game.board.parse("4C5"))
+    assert hs.secret(game, "B")["mines"] == [{"kind": "PMN1", "hex": "4D9"}]
+    s1 = game.state.units["S1"].state
+    assert s1.get("eliminated") or s1.get("status") == "stunned"
