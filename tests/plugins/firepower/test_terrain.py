@@ -487,6 +487,7 @@ def short_game(request: pytest.FixtureRequest) -> Game:
     return game
 
 
+@pytest.mark.slow  # plays a game of the scenario (two Turns, shared by the module)
 def test_each_scenario_plays_ai_against_ai_to_its_end(short_game: Game) -> None:
     assert short_game.result is not None and short_game.state.turn == 2
     assert set(short_game.result.scores) == {"A", "B"}
@@ -503,6 +504,7 @@ def test_the_scenarios_squads_are_their_organizations_of_different_p_and_i() -> 
             assert len({(q["sequence_units"], q["impulses"]) for q in squads.values()}) >= 2
 
 
+@pytest.mark.slow  # plays a game of the scenario (two Turns, shared by the module)
 def test_the_defenders_secret_records_never_reach_the_attacker(short_game: Game) -> None:
     """Hidden information (Firepower 8.8.8, 8.8.9, 6.1): the tunnels and unexploded mines, the
     defender's decisions and the cup never reach side A's view or log."""
@@ -553,6 +555,7 @@ class _TunnelAI:
         return self.ai.choose(decision, view)
 
 
+@pytest.mark.slow  # plays one Turn of the street fight
 def test_a_whole_game_with_a_soldier_in_a_tunnel_never_shows_him_to_the_attacker() -> None:
     """Hidden information in a whole game (Firepower 8.8.8, 11.5): while a defender is in a
     tunnel the attacker's view has no trace of him, in its units or its log."""
@@ -581,6 +584,7 @@ def test_a_whole_game_with_a_soldier_in_a_tunnel_never_shows_him_to_the_attacker
     assert not any(e.get("type") == "action" and e.get("visible_to") for e in a_log)
 
 
+@pytest.mark.slow  # plays a game of the scenario (two Turns, shared by the module)
 def test_the_ai_sets_its_defenders_up_in_the_buildings_and_on_upper_floors(short_game: Game) -> None:
     """The AI reads the Advanced terrain (Firepower 8.2.1): the street fight's defender takes
     the buildings' floors; in the hill assault nobody sets up in water."""
