@@ -364,7 +364,8 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
             if uid in ph["after"]:
                 ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
         t.apply(game, ph, info)
-        game.emit("action", unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
+        game.emit("action", visible_to=_shown(game, uid),
+                  unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
         return info
     if act in NONCOMBAT:
         ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
@@ -378,23 +379,34 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
         _arrive(game, u, src)
         if ph["entered"][uid] >= RUNNING_HEXES:  # Firepower 4.5, Firepower 6.2.1
             u.state["speed"] = "running"
-        game.emit("action", unit=uid, act="enter", hex=game.board.label(u.hex),
+        game.emit("action", visible_to=_shown(game, uid),
+                  unit=uid, act="enter", hex=game.board.label(u.hex),
                   cost=info["cost"], parts=info["parts"], rule="Firepower 6.2.1")
     elif act == "turn":
         u.facing = info["to"]
-        game.emit("action", unit=uid, act="turn", to=u.facing, cost=info["cost"],
+        game.emit("action", visible_to=_shown(game, uid),
+                  unit=uid, act="turn", to=u.facing, cost=info["cost"],
                   rule="Firepower 6.2.2")
     elif act == "posture":
         u.state["posture"] = info["to"]
-        game.emit("action", unit=uid, act="posture", to=info["to"], cost=info["cost"],
+        game.emit("action", visible_to=_shown(game, uid),
+                  unit=uid, act="posture", to=info["to"], cost=info["cost"],
                   rule="Firepower 6.2.4")
     elif act == "cross":
         u.state["side"] = info["to"]
-        game.emit("action", unit=uid, act="cross", side=info["to"], cost=info["cost"],
+        game.emit("action", visible_to=_shown(game, uid),
+                  unit=uid, act="cross", side=info["to"], cost=info["cost"],
                   rule="Firepower 6.2.3")
     else:
         _do_fire(game, ph, info)
     return info
+
+
+def _shown(game: Game, uid: str) -> list[str] | None:
+    """Who reads an Action in the log: everyone, but only his side for a soldier in a tunnel
+    (Advanced Game, Firepower 8.8.8)."""
+    u = game.state.units[uid]
+    return [u.side] if u.state.get("tunnel") else None
 
 
 def _arrive(game: Game, u: Unit, src: Hex) -> None:
@@ -520,7 +532,7 @@ def legal_actions(game: Game) -> list[Any]:
         for t in action_types(game).values():
             if t.options is not None and not (t.combat and uid in ph["combat"]):
                 out.extend(ch for ch in t.options(game, ph, uid) if _legal(game, ch))
-        if uid in ph["combat"]:
+        if uid in ph["combat"] or u.state.get("tunnel"):  # Firepower 8.8.8: underground
             continue
         front = u.hex.neighbor(u.facing)
         if any(e.hex == front for e in enemies):

@@ -19,7 +19,12 @@ hook is a thin call into the module of its rule:
   :mod:`~hexwar.plugins.firepower.advanced_melee`);
 * ``firepower_impulse_phase_end``: demolition charges (Firepower 12.4.9);
 * ``hexwar_los_rules``: the line of sight by heights (Firepower 12.1;
-  :mod:`~hexwar.plugins.firepower.advanced_los`).
+  :mod:`~hexwar.plugins.firepower.advanced_los`);
+* the terrain of buildings, trees, water, craters, tunnels and mines, the defender's secret
+  set-up and the Turn Record removals (Firepower 8.2-8.8, 9.3, 11.1.3-11.1.11, 11.2;
+  :mod:`~hexwar.plugins.firepower.buildings`, :mod:`~hexwar.plugins.firepower.hidden_setup`,
+  :mod:`~hexwar.plugins.firepower.advanced_terrain`); ``hexwar_visible_units`` hides the other
+  side's soldiers in tunnels (Firepower 8.8.8).
 
 What the Advanced Game covers and what it does not yet: docs/firepower-advanced.md.
 """
@@ -48,9 +53,14 @@ PLUGIN = PluginManifest(
             "unlimited Impulses before the first combat, Hit the Dirt!, leaders' five MF and "
             "activation, backing, the WEAPON CHART (stand-in rows), the line of sight by heights "
             "with the LOS chart, the fire types A, C, F, G, H, L, M, U, W, smoke, illumination, "
-            "demolition charges, crews and the Advanced melee. No buildings or climbing yet "
+            "demolition charges, crews, the Advanced melee; buildings with floors, doors and "
+            "windows, trees, water, craters, tunnels, mines and the defender's secret set-up "
             "(docs/firepower-advanced.md).",
-    implements=("Firepower 9.1", "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
+    implements=("Firepower 8.2.1", "Firepower 8.2.2", "Firepower 8.2.3", "Firepower 8.2.5",
+                "Firepower 8.7", "Firepower 8.8.8", "Firepower 8.8.9", "Firepower 9.3",
+                "Firepower 11.1.3", "Firepower 11.1.8", "Firepower 11.1.9", "Firepower 11.1.10",
+                "Firepower 11.1.11", "Firepower 11.2.1.1", "Firepower 11.2.3", "Firepower 9.1",
+                "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
                 "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
                 "Firepower 11.4", "Firepower 12.1", "Firepower 12.2", "Firepower 12.3",
                 "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1", "Firepower 13"),
@@ -61,18 +71,31 @@ __all__ = ["PLUGIN"]
 
 @hookimpl
 def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
+    from hexwar.plugins.firepower.hidden_setup import sequence_edits
     from hexwar.plugins.firepower.sequence import advanced_edits
 
-    return list(advanced_edits())
+    # Firepower 8.7, 8.8, 9.3: craters, the Advanced set-up, the secret records, the removals
+    return [*advanced_edits(), *sequence_edits()]
 
 
 @hookimpl
 def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.advanced_actions import BACK
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
+    from hexwar.plugins.firepower.buildings import ACTION_TYPES
     from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
+    from hexwar.plugins.firepower.hidden_setup import TUNNEL
 
-    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM]
+    # Firepower 11.1.3-11.1.11, 11.2: stairs, doors, windows, climbing, water; 8.8.8 tunnels
+    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL]
+
+
+@hookimpl
+def hexwar_visible_units(game: Game, side: str) -> list[str]:
+    """Firepower 8.8.8, 11.5: the other side's soldiers in tunnels are not seen."""
+    from hexwar.plugins.firepower.hidden_setup import visible_units
+
+    return visible_units(game, side)
 
 
 @hookimpl

@@ -26,6 +26,7 @@ from hexwar.core.engine.primitives import ChitCup
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.plugins.firepower.actions import ActionType, apply_action, check_action, legal_actions
+from hexwar.plugins.firepower.hidden_setup import after_action
 from hexwar.plugins.firepower.impulses import (
     begin_impulse,
     check_impulse,
@@ -192,8 +193,15 @@ def check_squad_impulse(game: Game, side: str, choice: Any) -> tuple[str, list[s
 def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     """The Basic check (:func:`~hexwar.plugins.firepower.actions.check_action`) plus the
     Advanced limits: a leader enters at most four new hexes (Firepower 11.1); a weapon is not
-    fired from a posture its WEAPON CHART row forbids (Firepower 10.7 item 10)."""
+    fired from a posture its WEAPON CHART row forbids (Firepower 10.7 item 10); the terrain of
+    buildings, water, trees and tunnels (:func:`~hexwar.plugins.firepower.buildings.check_terrain`)."""
+    from hexwar.plugins.firepower.buildings import check_terrain
+
+    if (isinstance(choice, dict) and choice.get("act") in ("fire", "grenade", "melee")
+            and _underground(game, choice)):
+        raise RulesError("a soldier in a tunnel makes no Combat Action", rule="Firepower 8.8.8")
     info = check_action(game, choice)
+    check_terrain(game, info)
     act = info.get("act")
     if act in ("enter", "back", "fire"):
         u = game.state.units[info["unit"]]
@@ -208,6 +216,12 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
             raise RulesError(f"{u.id}'s {model} may not be fired {posture}",
                              rule="Firepower 10.7")
     return info
+
+
+def _underground(game: Game, choice: dict[str, Any]) -> bool:
+    ids = [choice.get("unit"), *(choice.get("units") or [])]
+    return any(isinstance(i, str) and i in game.state.units
+               and game.state.units[i].state.get("tunnel") for i in ids)
 
 
 def legal_advanced_actions(game: Game) -> list[Any]:
@@ -349,6 +363,7 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
                 break
             check_advanced_action(game, action)
             apply_action(game, action)
+            after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
             if data(game)["phase"]["combat"] and not data(game).get("combat_begun"):
                 data(game)["combat_begun"] = True  # Firepower 11.3.2: the limits apply from now
         data(game)["phase"]["active"] = []

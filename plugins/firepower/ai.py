@@ -14,6 +14,11 @@ evaluation.
   (Firepower 6.2.6) but a burst or a grenade catches all of them, and in trials stacked set-ups
   lost more than they gained.
 
+In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
+floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
+and through doors and windows, breaks doors open as the attacker and heads for the scenario's
+objectives; it asks ``view.rules`` what walls and floors block (docs/decisions.md FPD-69).
+
 It decides from its side's view alone (docs/decisions.md CORE-55): the soldiers its view shows
 (everything on the board is open in the Basic Game, Firepower 6.1), the public state
 (``view.system_state``: board sides, the Impulse Phase) and the rules computations of
@@ -68,8 +73,11 @@ class FirepowerAI:
     # -- entry point -------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
+        self._adv_setup(view)
         kind = decision.kind
         opts = list(decision.options or [])
+        if kind == "firepower.crater" and opts:
+            return self._crater(view, opts)
         if kind == "board_side":
             return opts[0]
         if kind == "place":
@@ -79,6 +87,71 @@ class FirepowerAI:
         if kind == "action":
             return self._action(view, opts)
         return self._rng.choice(opts)
+
+    # -- the Advanced Game's terrain (Firepower 8.2, 12.1) -------------------------------------------
+    def _adv_setup(self, view: SideView) -> None:
+        """What the Advanced terrain needs this decision: the soldiers' floors and Up heights
+        (their view's state), the objectives of the scenario (public)."""
+        rules = rules_of(view)
+        self._adv = bool(getattr(rules, "advanced", lambda: False)())
+        self._floors: dict[str, tuple[int, int | None]] = {}
+        if not self._adv:
+            return
+        for u in view.known_units():
+            f = u.state.get("floor")
+            up = u.state.get("up")
+            self._floors[u.id] = (int(f) if isinstance(f, int) else 1,
+                                  int(up) if isinstance(up, int) else None)
+        st = view.system_state
+        self._objectives = [rules.map.parse(x) for x in st.get("objectives") or []]
+        self._attacking = st.get("objective_side") == self.side
+
+    def _loc(self, s: Soldier, floor: int | None = None) -> tuple[Hex, int, int]:
+        f, up = self._floors.get(s.id, (1, None))
+        if floor is not None:
+            f, up = floor, None
+        head = up if up is not None else {"stand": 2, "crouch": 1, "prone": 0}.get(s.posture, 2)
+        return s.hex, f, head
+
+    def _blocked(self, view: SideView, a: Soldier, b: Soldier) -> bool:
+        """Firepower 12.1: walls, floors and obstacles between two soldiers (Advanced terrain)."""
+        if not self._adv:
+            return False
+        key = ("blocked", self._loc(a), self._loc(b))
+        memo: dict[tuple[Any, ...], Any] = self._memo
+        if key not in memo:
+            memo[key] = rules_of(view).terrain_block(self._loc(a), self._loc(b))
+        return bool(memo[key])
+
+    def _adv_position(self, view: SideView, me: Soldier) -> float:
+        """Firepower 8.2.3: a building's walls are cover, an upper floor sees over the street;
+        the objectives of hexwar's own scenarios (Firepower 23.6) draw the attacker and hold the
+        defender."""
+        if not self._adv:
+            return 0.0
+        m = rules_of(view).adv_map()
+        score = 0.0
+        f = self._floors.get(me.id, (1, None))[0]
+        if m.building(me.hex) is not None:
+            score += 1.0 + 0.4 * (f - 1)
+        if self._objectives:
+            d = min(me.hex.distance(h) for h in self._objectives)
+            if self._attacking:
+                late = view.turn >= view.turns - 1
+                score += (6.0 if late else 4.0) * (1.0 - min(d, 30) / 30.0) + (2.0 if d == 0
+                                                                                else 0.0)
+            else:
+                score += 1.5 if d == 0 else -0.1 * min(d, 6)
+        return score
+
+    def _crater(self, view: SideView, opts: list[Any]) -> Any:
+        """Firepower 8.7: craters are cover (rough, a depression) on the attacker's way in."""
+        m = rules_of(view).map
+        fold = rules_of(view).fold_column()
+        return min(opts, key=lambda o: (abs(rules_of(view).column_of(m.parse(o["hex"])) - fold
+                                            + (3 if self._progress(view, m.parse(o["hex"])) > 0
+                                               else -3)),
+                                        self._rng.random()))
 
     # -- helpers -----------------------------------------------------------------------------------
     def _sol(self, view: SideView) -> tuple[dict[str, Soldier], list[Soldier], list[Soldier]]:
@@ -90,13 +163,14 @@ class FirepowerAI:
     def _threat(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Expected hits the enemy could score on ``me`` next time (best weapon, any facing)."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
-        key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status)
+        key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status,
+               self._loc(me) if getattr(self, "_adv", False) else None)
         if memo is not None and key in memo:
             return memo[key]
         m, c = rules_of(view).map, card()
         threat = 0.0
         for e in theirs:
-            if e.stunned:
+            if e.stunned or (getattr(self, "_adv", False) and self._blocked(view, e, me)):
                 continue
             rng = e.hex.distance(me.hex)
             w = c.weapons[e.weapon]
@@ -122,7 +196,8 @@ class FirepowerAI:
     def _offense(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Best single-shot chance against any enemy from this position and facing."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
-        key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status)
+        key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status,
+               self._loc(me) if getattr(self, "_adv", False) else None)
         if memo is not None and key in memo:
             return memo[key]
         m, c = rules_of(view).map, card()
@@ -131,6 +206,8 @@ class FirepowerAI:
         for e in theirs:
             rng = me.hex.distance(e.hex)
             if not in_arc(me.hex, me.facing, e.hex):
+                continue
+            if getattr(self, "_adv", False) and self._blocked(view, me, e):
                 continue
             for mode in w.modes:
                 if not c.in_range(me.weapon, mode, rng):
@@ -157,7 +234,7 @@ class FirepowerAI:
     def _position(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         m = rules_of(view).map
         turn = max(1, view.turn)
-        prog = self._progress(view, me.hex)
+        prog = self._progress(view, me.hex) if not getattr(self, "_adv", False) else 0.0
         late = turn >= view.turns - 1
         score = 0.0
         score -= self.W_THREAT * self._threat(view, me, theirs)
@@ -170,6 +247,8 @@ class FirepowerAI:
             score += 0.5
         if me.running:
             score += 0.3
+        if getattr(self, "_adv", False):
+            score += self._adv_position(view, me)
         return score
 
     # -- set-up ------------------------------------------------------------------------------------
@@ -188,6 +267,13 @@ class FirepowerAI:
                 # stacks of STACK soldiers: one Impulse moves them all (Firepower 6.2.6)
                 s += 2.0 if 0 < same < self.STACK else -3.0 * same
                 s -= 1.5 * near
+            elif getattr(self, "_adv", False) and rules_of(view).adv_map().building(h):
+                # Firepower 8.2.1: walls for cover, upper floors for sight; floors apart
+                floor = int(o.get("floor", 1))
+                same = sum(1 for u in view.own_unit_objects() if u.hex == h
+                           and int(u.state.get("floor") or 1) == floor)
+                s -= 2.5 * same + 0.8 * near
+                s += 3.0 + 0.8 * (floor - 1)
             else:
                 s -= 2.5 * (same + near)
             s -= 0.02 * abs(h.r + h.q / 2 - 16)
@@ -289,6 +375,7 @@ class FirepowerAI:
         entered0 = int(ph["entered"].get(me.id, 0))
         can_enter = {"unit": me.id, "act": "enter"} in opts
         start_pic = m.fence.get(me.hex) or m.hedge.get(me.hex)
+        am = rules_of(view).adv_map() if getattr(self, "_adv", False) else None
         out: dict[str, float] = {}
 
         def finish(key: str, s: Soldier, used: int) -> None:
@@ -331,6 +418,9 @@ class FirepowerAI:
                     nxt = s.hex.neighbor(d)
                     if nxt not in m.hexes or nxt in enemy_hexes:
                         break
+                    if am is not None and (am.wall_between(s.hex, nxt) or am.is_water(nxt)
+                                           or am.is_water(s.hex)):
+                        break  # Firepower 11.1.3, 11.2.1.1: walls and water need other Actions
                     cost = c.mf_cost("enter", s.posture)
                     if m.contour_between(s.hex, nxt):
                         cost += c.mf_cost("cross", s.posture)
@@ -412,6 +502,24 @@ class FirepowerAI:
             after = me.with_(posture=o["to"])
         elif act == "cross":
             after = me.with_(fence_side=rules_of(view).check_action(o)["to"])
+        elif act in ("through", "ford", "swim"):
+            # Firepower 11.1.3, 11.2.1.1, 11.2.3: into the hex in front
+            after = me.with_(hex=me.hex.neighbor(me.facing))
+            self._floors[me.id] = (1, None)
+        elif act == "stairs":  # Firepower 11.1.8: up to the windows, or down
+            saved = self._floors.get(me.id, (1, None))
+            self._floors[me.id] = (int(o["to"]), None)
+            self._memo = {}
+            gain = self._position(view, me, theirs)
+            self._floors[me.id] = saved
+            self._memo = {}
+            return gain - base[key] - 0.1
+        elif act in ("door", "break"):
+            # Firepower 11.1.9, 11.1.10: an opening in front is worth opening for the attacker
+            opens = o.get("to") == "open" or act == "break"
+            return 0.2 if opens and getattr(self, "_attacking", False) else -1.0
+        elif act in ("climb", "tunnel"):
+            return -1.0
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
     from hexwar.core.hexgrid import Hex
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap
     from hexwar.plugins.firepower.combat import FireContext
     from hexwar.plugins.firepower.soldiers import Soldier
     from hexwar.plugins.firepower.terrain import FpMap
@@ -41,7 +42,9 @@ class FirepowerRules:
         """The soldiers on the board as the side's view shows them (Firepower 6.1: all of them)."""
         from hexwar.plugins.firepower.soldiers import soldiers_of
 
-        return soldiers_of({u.id: u for u in self._view.known_units()})
+        # the view leaves out the other side's soldiers in tunnels (Firepower 8.8.8); its own
+        # are shown, so the controller can move them
+        return soldiers_of({u.id: u for u in self._view.known_units()}, tunnels=True)
 
     def column_of(self, h: Hex) -> int:
         from hexwar.plugins.firepower.state import column_of
@@ -92,6 +95,27 @@ class FirepowerRules:
         if isinstance(choice, dict) and "unit" in choice:
             self._own(choice["unit"])
         return check_action(self._game, choice)
+
+
+    # -- the Advanced Game's terrain (public: the board and its buildings are known to all) ------
+    def advanced(self) -> bool:
+        """Whether the game has Advanced terrain files (Firepower 8.2)."""
+        from hexwar.plugins.firepower.advanced_terrain import terrain_names
+
+        return bool(terrain_names(self._game))
+
+    def adv_map(self) -> AdvMap:
+        from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+        return adv_map(self._game)
+
+    def terrain_block(self, a: tuple[Hex, int, int], b: tuple[Hex, int, int]) -> bool:
+        """Firepower 8.2.3, 11.1.9, 12.1.1-12.1.2: whether walls, floors, closed openings or an
+        obstacle higher than both ends block the line between two locations (hex, floor, head
+        height above the floor); craters and door states are public."""
+        from hexwar.plugins.firepower.advanced_terrain import blocked_at
+
+        return blocked_at(self._game, a, b, why=False) is not None
 
 
 def side_rules(game: Game, view: SideView) -> FirepowerRules:

@@ -122,6 +122,21 @@ def hexwar_register_data() -> Sequence[DataSource]:
         DataSource(f"{SYSTEM}:advanced-meeting", HERE / "scenarios" / "advanced-meeting.toml",
                    "scenario", "hexwar's own Advanced Game scenario (Firepower 8-14, "
                    "docs/firepower-advanced.md)"),
+        # the Advanced Game's stand-in terrain (docs/decisions.md FPD-60) and squads (FPD-67)
+        *(DataSource(f"{SYSTEM}:panel-{n}", HERE / "data" / "panels" / f"panel{n}.toml", "panel",
+                     f"Firepower panel {n} (hexwar's stand-in, docs/decisions.md FPD-60)")
+          for n in (3, 4)),
+        *(DataSource(f"{SYSTEM}:terrain-{n}", HERE / "data" / "advanced" / f"terrain-{n}.toml",
+                     "cards", f"Advanced terrain of panel {n}: heights, water, trees, walls, "
+                     "buildings (Firepower 8.2, estimated)") for n in (1, 2, 3, 4)),
+        DataSource(f"{SYSTEM}:squads", HERE / "data" / "advanced" / "squads.toml", "cards",
+                   "squad organizations and groups (Firepower 8.5, 14, 26.2)"),
+        DataSource(f"{SYSTEM}:street-fight", HERE / "scenarios" / "street-fight.toml",
+                   "scenario", "hexwar's own Advanced Game scenario: a street fight "
+                   "(docs/firepower-advanced.md)"),
+        DataSource(f"{SYSTEM}:hill-assault", HERE / "scenarios" / "hill-assault.toml",
+                   "scenario", "hexwar's own Advanced Game scenario: an assault on a hill "
+                   "(docs/firepower-advanced.md)"),
         DataSource(f"{SYSTEM}:advanced-weapons", HERE / "data" / "advanced" / "weapons.toml",
                    "cards", "stand-in WEAPON CHART rows (Firepower 10.7, estimated)"),
         DataSource(f"{SYSTEM}:advanced-card", HERE / "data" / "advanced_card", "tables",
@@ -159,20 +174,33 @@ def scenario_shapes() -> dict[str, Any]:
     """Firepower's part of the scenario format, by table (docs/scenario-format.md lists every key;
     ``tests/test_scenario_format.py`` checks it): per side ``sequence_units`` and ``impulses``
     (Firepower 6.1), ``[setup] depth``, ``[special] fold`` (Firepower 7), no victory keys."""
-    from hexwar.core.scenario import IntRange, MapOf
+    from hexwar.core.scenario import IntRange, MapOf, OneOf
 
     return {
         "sides": MapOf({"title": str, "sequence_units": IntRange(1, 100),
                         "impulses": IntRange(1, 100),
                         # Firepower 8.5, 9.1: the Advanced Game's squads, each with its P and I
                         "squads": MapOf({"sequence_units": IntRange(1, 26),
-                                         "impulses": IntRange(1, 100)})}),
+                                         "impulses": IntRange(1, 100),
+                                         # Firepower 14: the squad's organization as data
+                                         "organization": str}),
+                        # Firepower 14.1: the side's squad group
+                        "group": IntRange(1, 100)}),
         "setup": {"depth": IntRange(1, 1000)},
-        # Firepower 8.2.2, 12.2.11, 12.5: the Advanced Game's heights and Observation Conditions
+        # Firepower 8.2, 8.2.2, 8.7, 8.8.8, 8.8.9, 12.2.11, 12.5: the Advanced terrain files,
+        # heights, Observation Conditions, the attacker, his crater units, tunnels and mines
         "special": {"fold": str, "heights_per_level": IntRange(1, 20),
                     "observation": IntRange(1, 3), "tree_height": IntRange(1, 30),
-                    "hedge_height": IntRange(1, 10), "fence_height": IntRange(1, 10)},
-        "victory": {},
+                    "hedge_height": IntRange(1, 10), "fence_height": IntRange(1, 10),
+                    "terrain": [str],
+                    "attacker": str, "attacker_side": OneOf(("5/6", "2/3")),
+                    "craters": {"single": IntRange(0, 100), "double": IntRange(0, 100)},
+                    "tunnels": IntRange(0, 100), "mines": [OneOf(("PMN1", "PMN2"))]},
+        # Firepower 23.6: hexwar's own scenarios' casualties and survivors (FPD-68)
+        "victory": {"casualty": IntRange(0, 100), "survivor": IntRange(0, 100),
+                    "objective": [str], "objective_hexes": [str],
+                    "objective_points": IntRange(0, 100),
+                    "objective_side": str},
     }
 
 
@@ -194,6 +222,11 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
                                 "special.fold", hint='e.g. fold = "Q"'))
     if len(scenario.sides) != 2:
         problems.append(Problem("the Basic Game is played by two sides", path, "sides"))
+    from hexwar.plugins.firepower.organizations import organization_problems
+
+    units = [u for u in scenario.raw.get("units", []) if isinstance(u, dict)]
+    for text in organization_problems(dict(scenario.sides), units):
+        problems.append(Problem(text, path, "sides"))  # Firepower 8.5, 14
     return problems
 
 
@@ -228,9 +261,33 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
     d = data(game)
     # Firepower 6.1: no player may examine drawn or undrawn sequence units; only counts show.
-    return {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
-            "board_side": d.get("board_side", {}), "phase": d.get("phase"),
-            "victory_points": victory_points(game)}
+    out = {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
+           "board_side": d.get("board_side", {}), "phase": d.get("phase"),
+           "victory_points": victory_points(game)}
+    if "secret" in d or "craters" in d or "openings" in d:
+        # Advanced Game: the craters and the doors' and windows' states are public (Firepower
+        # 8.7, 11.1.9); a side's secret records (Firepower 8.8.8, 8.8.9) are its own alone
+        out["craters"] = dict(d.get("craters") or {})
+        out["openings"] = dict(d.get("openings") or {})
+        v = game.scenario.raw.get("victory") or {}
+        # the scenario's objectives are printed, so public (Firepower 23.6, FPD-68)
+        out["objectives"] = _objective_labels(game)
+        out["objective_side"] = v.get("objective_side")
+        secrets = d.get("secret") or {}
+        out["secret"] = (dict(secrets) if side is None else dict(secrets.get(side) or {}))
+    return out
+
+
+def _objective_labels(game: Game) -> list[str]:
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+    v = game.scenario.raw.get("victory") or {}
+    names = {str(b) for b in v.get("objective", [])}
+    hexes = {str(x) for x in v.get("objective_hexes", [])}
+    if names:
+        m = adv_map(game)
+        hexes |= {game.board.label(h) for h, b in m.building_of.items() if b in names}
+    return sorted(hexes)
 
 
 @hookimpl

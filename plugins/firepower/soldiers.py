@@ -78,18 +78,21 @@ def soldier_of(unit: Unit) -> Soldier:
                    s.get("status"), s.get("side"))
 
 
-def soldiers_of(units: Mapping[str, Unit]) -> dict[str, Soldier]:
-    """Every soldier still on the board (a new dict; the soldiers are immutable views).
+def soldiers_of(units: Mapping[str, Unit], *, tunnels: bool = False) -> dict[str, Soldier]:
+    """Every soldier still on the board (a new dict; the soldiers are immutable views); a
+    soldier in a tunnel (Advanced Game, Firepower 8.8.8) is under it, not on it, and is left out
+    unless ``tunnels``.
 
     The AI asks for every soldier thousands of times a turn, mostly with nothing changed in
     between: the views of the last call are kept with what they were made of (each unit's id,
     side, hex, facing and the ``repr`` of its state) and handed back while that is the same."""
-    made_of = (list(units), list(map(_FIELDS, units.values())),
+    made_of = (tunnels, list(units), list(map(_FIELDS, units.values())),
                list(map(repr, map(_STATE, units.values()))))
     if _last and _last[0] == made_of:
         return dict(_last[1])
     got = {k: soldier_of(u) for k, u in units.items()
-           if u.hex is not None and not u.state.get("eliminated")}
+           if u.hex is not None and not u.state.get("eliminated")
+           and (tunnels or not u.state.get("tunnel"))}
     _last[:] = [made_of, got]
     return dict(got)
 

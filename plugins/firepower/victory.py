@@ -44,7 +44,12 @@ def beyond_fold(game: Game, board_side: str, h: Hex) -> bool:
 
 
 def victory_points(game: Game) -> dict[str, int]:
-    """Firepower 7: 1 VP per opposing soldier eliminated, 3 per own survivor beyond the fold."""
+    """Firepower 7: 1 VP per opposing soldier eliminated, 3 per own survivor beyond the fold;
+    a scenario with ``[victory]`` terms scores casualties and survivors (Firepower 23.6)."""
+    from hexwar.plugins.firepower import scenario_victory
+
+    if scenario_victory.has_terms(game):
+        return scenario_victory.victory_points(game)
     d = data(game)
     vp = {s: 0 for s in game.state.sides}
     for u in game.state.units.values():

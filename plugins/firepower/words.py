@@ -104,9 +104,25 @@ def _action(game: Game | None, r: Record) -> str:
         text = f"{who} takes the {r.get('to')} posture"
     elif act == "cross":
         text = f"{who} crosses to side {r.get('side')} of the fence or hedge"
+    elif act in ADVANCED_ACTS:  # the Advanced Game's terrain (Firepower 8.8.8, 11.1.3-11.2.3)
+        text = f"{who} {ADVANCED_ACTS[act]}"
     else:  # an optional rule's Action
         text = f"{who}: {act.replace('_', ' ')}"
     return f"{text}{mf}{cite(r.get('rule'))}"
+
+
+#: the Advanced Game's Actions of buildings, trees, water and tunnels in words
+ADVANCED_ACTS = {"stairs": "takes the stairs", "door": "opens or closes a door or window",
+                 "break": "tries to break open a door or window",
+                 "through": "goes through a door or window", "climb": "climbs",
+                 "ford": "fords the water", "swim": "swims", "tunnel": "goes into or out of a tunnel"}
+
+
+def _mine(g: Game | None, r: Record) -> str:
+    hit = r.get("eliminated") or []
+    return (f"a {r.get('kind')} mine in {r.get('hex')} goes off as {_u(g, r.get('by'))} enters "
+            f"{r.get('set_off_at')}" + (f": {_units(g, hit)} eliminated" if hit else "")
+            + cite(r.get("rule")))
 
 
 EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
@@ -143,6 +159,26 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "demolition": lambda g, r: f"the demolition charge in {r.get('hex')} explodes{cite(r.get('rule'))}",
     "terrain_destroyed": lambda g, r: (f"the {r.get('was')} in {r.get('hex')} is destroyed: now "
                                        f"{r.get('becomes')}{cite(r.get('rule'))}"),
+    # the Advanced Game's terrain and set-up (hidden_setup.py, buildings.py)
+    "crater": lambda g, r: (f"a crater {r.get('depth')} deep is placed in {r.get('hex')}"
+                            f"{cite(r.get('rule'))}"),
+    "openings": lambda g, r: (f"doors and windows closed at the start: "
+                              f"{', '.join(map(str, r.get('closed') or [])) or 'none'}"
+                              f"{cite(r.get('rule'))}"),
+    "secret_setup": lambda g, r: ("secret records: tunnels "
+                                  + (", ".join(map(str, r.get("tunnels") or [])) or "none")
+                                  + f"; {len(r.get('mines') or [])} mine(s){cite(r.get('rule'))}"),
+    "opening": lambda g, r: (f"a door or window is now {r.get('state')} ({r.get('key')})"
+                             f"{cite(r.get('rule'))}"),
+    "break_open": lambda g, r: (f"{_u(g, r.get('unit'))} tries to break open a door or window: "
+                                f"die {r.get('roll')}, "
+                                f"{'broken open' if r.get('broken') else 'it holds'}"
+                                f"{cite(r.get('rule'))}"),
+    "mine": _mine,
+    "removals": lambda g, r: (f"removed at the Turn Record Phase: illumination in "
+                              f"{', '.join(map(str, r.get('illumination') or [])) or 'no hex'}, "
+                              f"smoke in {', '.join(map(str, r.get('smoke') or [])) or 'no hex'}"
+                              f"{cite(r.get('rule'))}"),
 }
 
 

@@ -1,0 +1,660 @@
+"""The Advanced Game's set-up (Firepower 8.2.5, Firepower 8.4, Firepower 8.7, Firepower 8.8,
+Firepower 8.8.7, Firepower 8.8.8, Firepower 8.8.9), its secret records in play (Firepower 11.5,
+Firepower 12.4.4.1) and the Turn Record removals (Firepower 9.3).
+
+Sequence edits (:func:`sequence_edits`), for scenarios with ``special.attacker``:
+
+1. ``firepower.craters`` before everything else is placed (Firepower 8.7): the attacker puts
+   the scenario's crater units (``special.craters = {single = n, double = m}``) in any hexes but
+   water and building hexes. Public: craters are on the board.
+2. ``firepower.setup`` is replaced by the Advanced set-up: the Basic placement (Firepower 2.4)
+   with a floor for a soldier in a building (Firepower 8.2.1) and no defender in a crater hex
+   (Firepower 8.7).
+3. ``firepower.secret_setup`` right after it: the defender's secret records, made as he sets up
+   (Firepower 8.8: defensive units at the same time as his soldiers, docs/decisions.md FPD-65):
+   the tunnel hexes (Firepower 8.8.8), each mine's hex, with a PMN2's facing and its trip wire or
+   trigger hex (Firepower 8.8.9), and the doors and windows he closes (Firepower 8.2.5; the
+   attacker's stay open). Decisions are seen by their own side only (the core logs them so);
+   the records are kept in ``game.state.data["firepower"]["secret"][side]`` and shown in that
+   side's ``view.system_state["secret"]`` alone.
+4. ``firepower.removals`` after the Turn Record Phase (Firepower 9.3): illumination goes; smoke
+   not started in the Turn just ended goes. Smoke and illumination are lists of
+   ``{"hex": label, "turn": n}`` in ``data["smoke"]`` and ``data["illumination"]`` (the fire
+   types that place them are the Advanced fire's).
+
+In play: a soldier of the defender in a tunnel is under the ground (``state.tunnel``): the other
+side's view does not show him (:func:`visible_units`), his Actions are logged for his side only,
+and nothing on the surface meets him (Firepower 8.8.8, Firepower 11.5). A mine goes off the first
+time a soldier enters its hex, or a PMN2's trip wire hex (Firepower 12.4.4, Firepower 12.4.4.1.1,
+Firepower 12.4.4.1.2), and is then public.
+
+The Holding Box Card (Firepower 8.4) is the soldier's own state: a soldier "in" a cave or tunnel
+is marked in his state, which the card's boxes stand for (docs/decisions.md FPD-66).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.primitives import roll_off
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex, opposite
+from hexwar.core.types import PhaseSpec, SequenceEdit
+from hexwar.plugins.firepower.actions import ActionType
+from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_of, in_tunnel
+from hexwar.plugins.firepower.setup import check_placement, placement_options
+from hexwar.plugins.firepower.state import alive, data, eliminate, fp_map, rules_card, stun, validator
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+Gen = Generator[Any, Any, None]
+
+#: Firepower 12.4.4.1.1, 12.4.4.1.2: blast hit numbers of the anti-personnel mines
+MINE_BLAST = {"PMN1": 7, "PMN2": 8}
+#: Firepower 8.8.8: soldiers of one side in a tunnel hex
+TUNNEL_STACK = 4
+#: Firepower 8.8.9: a trigger hex within ten hexes; six trip wire hexes ending within twenty
+TRIGGER_RANGE = 10
+TRIP_HEXES = 6
+TRIP_RANGE = 20
+
+
+def special(game: Game) -> dict[str, Any]:
+    s = game.scenario.raw.get("special", {}) or {}
+    return s if isinstance(s, dict) else {}
+
+
+def attacker(game: Game) -> str | None:
+    a = special(game).get("attacker")
+    return str(a) if a is not None else None
+
+
+def defender(game: Game) -> str | None:
+    a = attacker(game)
+    if a is None:
+        return None
+    others = [s for s in game.state.sides if s != a]
+    return others[0] if others else None
+
+
+def secret(game: Game, side: str) -> dict[str, Any]:
+    """The side's secret records (created empty)."""
+    d: dict[str, Any] = data(game).setdefault("secret", {}).setdefault(side, {})
+    return d
+
+
+# ---------------------------------------------------------------------------------------------
+# Firepower 8.7 craters
+# ---------------------------------------------------------------------------------------------
+
+
+def crater_allowed(game: Game, h: Hex) -> str | None:
+    """Why no crater may go in ``h`` (None: it may). Firepower 8.7: not in water or building
+    hexes, one crater unit a hex (docs/decisions.md FPD-64)."""
+    m = adv_map(game)
+    lab = game.board.label(h)
+    if m.is_water(h):
+        return f"{lab} is a water hex"
+    if m.building(h) is not None:
+        return f"{lab} is a building hex"
+    if lab in (data(game).get("craters") or {}):
+        return f"{lab} has a crater already"
+    return None
+
+
+def check_crater(game: Game, choice: Any) -> Hex:
+    if not isinstance(choice, dict) or not isinstance(choice.get("hex"), str):
+        raise RulesError("a crater names its hex", rule="Firepower 8.7")
+    try:
+        h = fp_map(game).parse(choice["hex"])
+    except ValueError as exc:
+        raise RulesError(str(exc), rule="Firepower 8.7") from None
+    why = crater_allowed(game, h)
+    if why:
+        raise RulesError(f"no crater in {why}", rule="Firepower 8.7")
+    return h
+
+
+def phase_board_side(game: Game) -> Gen:
+    """Firepower 8.3: the sides are chosen in any agreeable manner; a scenario with
+    ``special.attacker_side`` gives the attacker that board side and the defender the other,
+    else the Basic Game's roll (Firepower 2.2)."""
+    from hexwar.plugins.firepower import setup
+
+    side, bs = attacker(game), special(game).get("attacker_side")
+    if side is None or bs is None:
+        yield from setup.phase_board_side(game)
+        return
+    other = setup.BOARD_SIDES[1] if bs == setup.BOARD_SIDES[0] else setup.BOARD_SIDES[0]
+    data(game)["board_side"] = {s: (bs if s == side else other) for s in game.state.sides}
+    game.emit("board_side", sides=data(game)["board_side"], rule="Firepower 8.3")
+
+
+def phase_craters(game: Game) -> Gen:
+    """Firepower 8.7: the attacker places the crater units first; each is a depression one
+    (single) or two (double) heights deep, and rough terrain."""
+    side = attacker(game)
+    spec = special(game).get("craters") or {}
+    if side is None or not spec:
+        return
+    for kind, depth in (("single", 1), ("double", 2)):
+        for _ in range(int(spec.get(kind, 0))):
+            opts = [{"hex": game.board.label(h)} for h in sorted(game.board.hexes)
+                    if crater_allowed(game, h) is None]
+            choice = yield Decision(side, "firepower.crater", options=opts,
+                                    validate=validator(lambda ch: check_crater(game, ch)),
+                                    context={"depth": depth},
+                                    prompt=f"Place a {kind} crater ({depth} deep)",
+                                    rule="Firepower 8.7")
+            h = check_crater(game, choice)
+            data(game).setdefault("craters", {})[game.board.label(h)] = depth
+            game.emit("crater", hex=game.board.label(h), depth=depth, rule="Firepower 8.7")
+
+
+def is_crater(game: Game, h: Hex) -> bool:
+    return game.board.label(h) in (data(game).get("craters") or {})
+
+
+# ---------------------------------------------------------------------------------------------
+# The Advanced set-up (Firepower 2.4 with Firepower 8.2.1 floors and Firepower 8.7)
+# ---------------------------------------------------------------------------------------------
+
+
+def check_advanced_placement(game: Game, side: str, choice: Any) -> dict[str, Any]:
+    """The Basic placement check plus: no defender in a crater hex (Firepower 8.7), no soldier
+    in water (docs/decisions.md FPD-64), a floor the soldier's building has (Firepower 8.2.1)."""
+    p = check_placement(game, side, choice)
+    h = p["hex"]
+    m = adv_map(game)
+    if side == defender(game) and is_crater(game, h):
+        raise RulesError(f"the defender may not set up in the crater hex {m_label(game, h)}",
+                         rule="Firepower 8.7")
+    if m.is_water(h):
+        raise RulesError(f"{m_label(game, h)} is water: set up on dry ground",
+                         rule="Firepower 11.2.1.1")
+    floor = choice.get("floor", 1) if isinstance(choice, dict) else 1
+    if not isinstance(floor, int) or isinstance(floor, bool) or not 1 <= floor <= m.floors(h):
+        raise RulesError(f"{m_label(game, h)} has no floor {floor!r} (it has {m.floors(h)})",
+                         rule="Firepower 8.2.1")
+    p["floor"] = floor
+    return p
+
+
+def m_label(game: Game, h: Hex) -> str:
+    return game.board.label(h)
+
+
+def advanced_placement_options(game: Game, side: str) -> list[Any]:
+    m = adv_map(game)
+    out: list[Any] = []
+    for o in placement_options(game, side):
+        h = fp_map(game).parse(o["hex"])
+        if m.is_water(h) or (side == defender(game) and is_crater(game, h)):
+            continue
+        out.append(o)
+        out.extend({**o, "floor": f} for f in range(2, m.floors(h) + 1))
+    return out
+
+
+def phase_advanced_setup(game: Game) -> Gen:
+    """Firepower 2.4 as in the Basic Game (the low roller first, within the set-up depth of his
+    side), each soldier on a floor of his building (Firepower 8.2.1); the defender keeps out of
+    craters (Firepower 8.7)."""
+    sides = list(game.state.sides)
+    first = roll_off(game, sides, purpose="Firepower 2.4 set-up order", high_wins=False)
+    order = [first, *[s for s in sides if s != first]]
+    for side in order:
+        opts = advanced_placement_options(game, side)
+        for u in game.state.units_of(side):
+            if u.hex is not None:
+                continue
+
+            def check(choice: Any, side: str = side) -> None:
+                check_advanced_placement(game, side, choice)
+
+            choice = yield Decision(side, "place", options=opts, validate=validator(check),
+                                    context={"unit": u.id, "weapon": u.state.get("weapon")},
+                                    prompt=f"Set up {u.id} ({u.state.get('weapon')})",
+                                    rule="Firepower 2.4")
+            p = check_advanced_placement(game, side, choice)
+            u.hex, u.facing = p["hex"], p["facing"]
+            u.state["posture"], u.state["side"] = p["posture"], p["side"]
+            if p["floor"] > 1:
+                u.state["floor"] = p["floor"]
+            game.emit("placed", unit=u.id, hex=game.board.label(u.hex), facing=u.facing,
+                      floor=p["floor"], rule="Firepower 2.4")
+
+
+# ---------------------------------------------------------------------------------------------
+# Firepower 8.8.8 tunnels, Firepower 8.8.9 mines, Firepower 8.2.5 doors and windows
+# ---------------------------------------------------------------------------------------------
+
+
+def cave_backs(game: Game) -> dict[Hex, Hex]:
+    """Firepower 8.8.7, Firepower 8.8.8: the hex behind each cave (opposite its mouth), where a
+    tunnel starts, and the cave."""
+    m = adv_map(game)
+    return {cave.neighbor(opposite(mouth)): cave for cave, mouth in m.caves.items()}
+
+
+def check_tunnels(game: Game, labels: Any) -> list[Hex]:
+    """Firepower 8.8.8: every tunnel hex connects to the back of a cave or to another tunnel
+    hex; no more hexes than the scenario allows (``special.tunnels``)."""
+    if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        raise RulesError("tunnels are a list of hex labels", rule="Firepower 8.8.8")
+    limit = int(special(game).get("tunnels", 0))
+    if len(labels) > limit:
+        raise RulesError(f"the scenario allows {limit} tunnel hexes, not {len(labels)}",
+                         rule="Firepower 8.8.8")
+    m = fp_map(game)
+    try:
+        hexes = [m.parse(x) for x in labels]
+    except ValueError as exc:
+        raise RulesError(str(exc), rule="Firepower 8.8.8") from None
+    if len(set(hexes)) != len(hexes):
+        raise RulesError("a tunnel hex is recorded once", rule="Firepower 8.8.8")
+    backs = cave_backs(game)
+    reached = {h for h in hexes if h in backs}
+    grew = True
+    while grew:
+        grew = False
+        for h in hexes:
+            if h not in reached and any(n in reached for n in h.neighbors()):
+                reached.add(h)
+                grew = True
+    loose = [m.label(h) for h in hexes if h not in reached]
+    if loose:
+        raise RulesError(f"tunnel hexes {', '.join(loose)} connect to no cave's back or other "
+                         "tunnel hex", rule="Firepower 8.8.8")
+    return hexes
+
+
+def check_mine(game: Game, kind: str, choice: Any) -> dict[str, Any]:
+    """Firepower 8.8.9: a mine in a non-water hex, one a hex; a PMN2 with its facing and either
+    six contiguous trip wire hexes starting and ending within twenty hexes, or a trigger hex
+    within ten."""
+    if not isinstance(choice, dict) or not isinstance(choice.get("hex"), str):
+        raise RulesError("a mine names its hex", rule="Firepower 8.8.9")
+    m = fp_map(game)
+    try:
+        h = m.parse(choice["hex"])
+    except ValueError as exc:
+        raise RulesError(str(exc), rule="Firepower 8.8.9") from None
+    if adv_map(game).is_water(h):
+        raise RulesError(f"no mine in the water hex {m.label(h)}", rule="Firepower 8.8.9")
+    d = defender(game)
+    taken = {x["hex"] for x in secret(game, d).get("mines", [])} if d else set()
+    if m.label(h) in taken:
+        raise RulesError(f"{m.label(h)} holds a mine already: one a hex", rule="Firepower 8.8.9")
+    rec: dict[str, Any] = {"kind": kind, "hex": m.label(h)}
+    if kind == "PMN2":
+        f = choice.get("facing")
+        if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= 6:
+            raise RulesError("a PMN2's facing is a hexside 1-6", rule="Firepower 8.8.9")
+        rec["facing"] = f
+        trip, trigger = choice.get("trip"), choice.get("trigger")
+        if (trip is None) == (trigger is None):
+            raise RulesError("a PMN2 has either a trip wire or a trigger hex",
+                             rule="Firepower 12.4.4.1.2")
+        if trigger is not None:
+            try:
+                t = m.parse(str(trigger))
+            except ValueError as exc:
+                raise RulesError(str(exc), rule="Firepower 8.8.9") from None
+            if t.distance(h) > TRIGGER_RANGE:
+                raise RulesError(f"the trigger hex is {t.distance(h)} hexes from the mine, more "
+                                 "than ten", rule="Firepower 8.8.9")
+            rec["trigger"] = m.label(t)
+        else:
+            if not isinstance(trip, list) or len(trip) != TRIP_HEXES:
+                raise RulesError("a trip wire runs through six hexes", rule="Firepower 8.8.9")
+            try:
+                hs = [m.parse(str(x)) for x in trip]
+            except ValueError as exc:
+                raise RulesError(str(exc), rule="Firepower 8.8.9") from None
+            if any(a.distance(b) != 1 for a, b in pairwise(hs)):
+                raise RulesError("the trip wire's six hexes must be contiguous",
+                                 rule="Firepower 8.8.9")
+            if hs[0].distance(h) > TRIP_RANGE or hs[-1].distance(h) > TRIP_RANGE:
+                raise RulesError("the trip wire starts and ends within twenty hexes of the mine",
+                                 rule="Firepower 8.8.9")
+            rec["trip"] = [m.label(x) for x in hs]
+    return rec
+
+
+def opening_name(game: Game, o: Any) -> str:
+    return f"{game.board.label(o.inside)}-{game.board.label(o.outside)}@{o.floor}"
+
+
+def check_openings(game: Game, choice: Any) -> list[Any]:
+    """Firepower 8.2.5: the defender closes any doors and windows of the buildings; the rest
+    start open."""
+    names = {opening_name(game, o): o for o in adv_map(game).openings.values()}
+    closed = choice.get("closed") if isinstance(choice, dict) else None
+    if not isinstance(closed, list) or not all(isinstance(x, str) for x in closed):
+        raise RulesError("name the closed doors and windows", rule="Firepower 8.2.5")
+    bad = [x for x in closed if x not in names]
+    if bad:
+        raise RulesError(f"no door or window {bad[0]!r} (e.g. {next(iter(names), '-')})",
+                         rule="Firepower 8.2.5")
+    return [names[x] for x in closed]
+
+
+def _tunnel_plans(game: Game) -> list[Any]:
+    """A few legal tunnel layouts to choose from: none, and from each cave's back a line of
+    hexes straight on (any other layout is accepted by validation)."""
+    limit = int(special(game).get("tunnels", 0))
+    out: list[Any] = [{"tunnels": []}]
+    m = adv_map(game)
+    for cave, mouth in sorted(m.caves.items()):
+        d = opposite(mouth)
+        h, line = cave, []
+        for _ in range(limit):
+            h = h.neighbor(d)
+            if h not in m.hexes:
+                break
+            line.append(game.board.label(h))
+        for n in range(1, len(line) + 1):
+            out.append({"tunnels": line[:n]})
+    return out
+
+
+def _mine_options(game: Game, side: str, kind: str) -> list[Any]:
+    """Mine hexes in front of the defender's soldiers (any other hex validates)."""
+    m = fp_map(game)
+    units = [u for u in game.state.units_of(side) if u.hex is not None]
+    seen: set[Hex] = set()
+    out: list[Any] = []
+    for u in units:
+        assert u.hex is not None
+        h = u.hex
+        for _ in range(3):
+            h = h.neighbor(u.facing)
+            if h not in m.hexes or h in seen:
+                continue
+            seen.add(h)
+            base = {"hex": m.label(h)}
+            if kind != "PMN2":
+                out.append(base)
+                continue
+            trip, t = [], h
+            for _ in range(TRIP_HEXES):
+                t = t.neighbor(u.facing)
+                if t not in m.hexes:
+                    break
+                trip.append(m.label(t))
+            if len(trip) == TRIP_HEXES:
+                out.append({**base, "facing": u.facing, "trip": trip})
+    return [o for o in out if _ok_mine(game, kind, o)]
+
+
+def _ok_mine(game: Game, kind: str, o: Any) -> bool:
+    try:
+        check_mine(game, kind, o)
+    except RulesError:
+        return False
+    return True
+
+
+def phase_secret_setup(game: Game) -> Gen:
+    """Firepower 8.8, 8.8.8, 8.8.9, 8.2.5: the defender's secret records and his doors and
+    windows (docs/decisions.md FPD-65)."""
+    side = defender(game)
+    if side is None:
+        return
+    sp = special(game)
+    rec = secret(game, side)
+    if int(sp.get("tunnels", 0)) > 0 and adv_map(game).caves:
+        choice = yield Decision(side, "firepower.tunnels", options=_tunnel_plans(game),
+                                validate=validator(
+                                    lambda ch: check_tunnels(game, (ch or {}).get("tunnels")
+                                                             if isinstance(ch, dict) else ch)),
+                                prompt="Record the tunnel hexes (secret)", rule="Firepower 8.8.8")
+        hexes = check_tunnels(game, choice.get("tunnels"))
+        rec["tunnels"] = [game.board.label(h) for h in hexes]
+    for kind in sp.get("mines", []) or []:
+        kind = str(kind)
+        opts = _mine_options(game, side, kind)
+
+        def check(ch: Any, k: str = kind) -> dict[str, Any]:
+            return check_mine(game, k, ch)
+
+        choice = yield Decision(side, "firepower.mine", options=opts or None,
+                                validate=validator(check),
+                                context={"kind": kind},
+                                prompt=f"Record the {kind}'s hex (secret)", rule="Firepower 8.8.9")
+        rec.setdefault("mines", []).append(check_mine(game, kind, choice))
+    ops = adv_map(game).openings
+    if ops:
+        names = sorted(opening_name(game, o) for o in ops.values())
+        doors = [n for n in names if ops_kind(game, n) == "door"]
+        choice = yield Decision(side, "firepower.openings",
+                                options=[{"closed": []}, {"closed": doors}, {"closed": names}],
+                                validate=validator(lambda ch: check_openings(game, ch)),
+                                prompt="Close any doors and windows", rule="Firepower 8.2.5")
+        closed = check_openings(game, choice)
+        store = data(game).setdefault("openings", {})
+        for o in closed:
+            store[o.key] = "closed"
+        game.emit("openings", closed=sorted(opening_name(game, o) for o in closed),
+                  rule="Firepower 8.2.5")
+    game.emit("secret_setup", visible_to=[side], tunnels=list(rec.get("tunnels", [])),
+              mines=list(rec.get("mines", [])), rule="Firepower 8.8")
+
+
+def ops_kind(game: Game, name: str) -> str:
+    for o in adv_map(game).openings.values():
+        if opening_name(game, o) == name:
+            return o.kind
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# In play: tunnels (Firepower 8.8.8, Firepower 11.5) and mines (Firepower 12.4.4)
+# ---------------------------------------------------------------------------------------------
+
+
+def tunnel_hexes(game: Game, side: str) -> set[Hex]:
+    return {game.board.parse(x) for x in secret(game, side).get("tunnels", [])}
+
+
+def check_tunnel_move(game: Game, u: Unit, dest: Hex) -> None:
+    """Firepower 8.8.8: in a tunnel a soldier moves crouching or Prone, from tunnel hex to tunnel
+    hex, no more than four of a side in one."""
+    if dest not in tunnel_hexes(game, u.side):
+        raise RulesError(f"{u.id} is in a tunnel; {game.board.label(dest)} is no tunnel hex of "
+                         "his side's record", rule="Firepower 8.8.8")
+    if u.state.get("posture", "stand") == "stand":
+        raise RulesError("a tunnel is one height high: crouch or go Prone",
+                         rule="Firepower 8.8.8")
+    n = sum(1 for o in game.state.units_of(u.side)
+            if o.hex == dest and alive(o) and in_tunnel(o))
+    if n >= TUNNEL_STACK:
+        raise RulesError("a tunnel hex holds four soldiers of a side", rule="Firepower 8.8.8")
+
+
+def _check_tunnel(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
+    """Firepower 8.8.8, 11.5: down from a cave into the tunnel hex at its back, facing it; or up
+    from that tunnel hex into the cave in front. Only the side that recorded the tunnels uses
+    them (the attacker's search of tunnels, Firepower 11.5, is not built)."""
+    u = game.state.units[choice["unit"]]
+    assert u.hex is not None
+    m = adv_map(game)
+    p = str(u.state.get("posture", "stand"))
+    cost = rules_card(game).mf_cost("enter", p)
+    ahead = u.hex.neighbor(u.facing)
+    if p == "stand":
+        raise RulesError("a tunnel is one height high: crouch or go Prone first",
+                         rule="Firepower 8.8.8")
+    if in_tunnel(u):
+        if ahead not in m.caves or cave_backs(game).get(u.hex) != ahead:
+            raise RulesError(f"{u.id} leaves the tunnel only into the cave in front of him",
+                             rule="Firepower 8.8.8")
+        return {"cost": cost, "to": ahead, "tunnel": False}
+    if u.hex not in m.caves:
+        raise RulesError(f"{u.id} is in no cave: a tunnel is entered from a cave's back",
+                         rule="Firepower 8.8.8")
+    if cave_backs(game).get(ahead) != u.hex or ahead not in tunnel_hexes(game, u.side):
+        raise RulesError(f"no tunnel of {u.side}'s record behind the cave in front of {u.id}",
+                         rule="Firepower 8.8.8")
+    check_tunnel_move(game, u, ahead)
+    return {"cost": cost, "to": ahead, "tunnel": True}
+
+
+def _apply_tunnel(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    u = game.state.units[info["unit"]]
+    u.hex = info["to"]
+    if info["tunnel"]:
+        u.state["tunnel"] = True
+    else:
+        u.state.pop("tunnel", None)
+    ph["entered"][u.id] = int(ph["entered"].get(u.id, 0)) + 1
+
+
+def _tunnel_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+    u = game.state.units[uid]
+    if u.hex is None:
+        return []
+    m = adv_map(game)
+    if u.hex in m.caves or (in_tunnel(u) and u.hex in cave_backs(game)):
+        return [{"unit": uid, "act": "tunnel"}]
+    return []
+
+
+TUNNEL = ActionType("tunnel", _check_tunnel, _apply_tunnel, _tunnel_options,
+                    rule="Firepower 8.8.8")
+
+
+def visible_units(game: Game, side: str) -> list[str]:
+    """Firepower 8.8.8, 11.5: every unit but the other side's soldiers in tunnels."""
+    return sorted(k for k, u in game.state.units.items()
+                  if u.side == side or not in_tunnel(u))
+
+
+def shown_to(game: Game, uid: str) -> list[str] | None:
+    """Who may read the log of a soldier's Action: his side alone while he is in a tunnel."""
+    u = game.state.units.get(uid)
+    return [u.side] if u is not None and in_tunnel(u) else None
+
+
+def mine_blast(game: Game, h: Hex, blast: int, rule: str) -> list[str]:
+    """A mine's blast on the soldiers in ``h`` (not those under it in a tunnel): each is
+    eliminated on a roll of the blast number or less after his modifiers, else Stunned, as a
+    survivor of a blast in its impact hex (Firepower 6.4.2). The modifiers are the Basic blast's
+    in the impact hex: +2 Prone, +1 in cover (tree, rough or crater); docs/decisions.md FPD-64."""
+    m = fp_map(game)
+    cover = 1 if m.cover.get(h) in ("tree", "rough") or is_crater(game, h) else 0
+    hit: list[str] = []
+    for u in sorted((u for u in game.state.units.values()
+                     if u.hex == h and alive(u) and not in_tunnel(u)), key=lambda x: x.id):
+        roll = game.dice.d10(f"{rule} mine blast on {u.id}")
+        mod = (2 if u.state.get("posture") == "prone" else 0) + cover
+        if roll + mod <= blast:
+            eliminate(game, u.id, defender(game), rule)
+            hit.append(u.id)
+        else:
+            stun(game, u.id)
+    return hit
+
+
+def after_entering(game: Game, u: Unit) -> None:
+    """Firepower 12.4.4: a mine is used once, the first time a soldier enters its hex (PMN1,
+    12.4.4.1.1) or a PMN2's trip wire hex (12.4.4.1.2)."""
+    if u.hex is None or in_tunnel(u):
+        return
+    lab = game.board.label(u.hex)
+    for _side, rec in sorted((data(game).get("secret") or {}).items()):
+        mines = rec.get("mines") or []
+        for mine in list(mines):
+            kind = mine["kind"]
+            trip = mine.get("trip") or []
+            if mine["hex"] == lab or lab in trip:
+                mines.remove(mine)
+                rule = "Firepower 12.4.4.1.1" if kind == "PMN1" else "Firepower 12.4.4.1.2"
+                hit = mine_blast(game, u.hex, MINE_BLAST[kind], rule)
+                game.emit("mine", kind=kind, hex=mine["hex"], set_off_at=lab, by=u.id,
+                          eliminated=hit, rule=rule)
+                return
+
+
+def mines_hit(game: Game, h: Hex) -> list[str]:
+    """Firepower 12.4.4.3: an F, G, H (as G) or W impact in a mined hex sets off all its mines,
+    after the impacting weapon's effects (for the Advanced fire to call); returns the soldiers
+    the mines eliminated."""
+    lab = game.board.label(h)
+    hit: list[str] = []
+    for _side, rec in sorted((data(game).get("secret") or {}).items()):
+        for mine in [x for x in rec.get("mines") or [] if x["hex"] == lab]:
+            rec["mines"].remove(mine)
+            hit += mine_blast(game, h, MINE_BLAST[mine["kind"]], "Firepower 12.4.4.3")
+            game.emit("mine", kind=mine["kind"], hex=lab, set_off_at=lab, by=None,
+                      eliminated=hit, rule="Firepower 12.4.4.3")
+    return hit
+
+
+def after_action(game: Game, action: Any) -> None:
+    """After an Advanced Action: a Basic entering (or backing) may set off a mine."""
+    if isinstance(action, dict) and action.get("act") in ("enter", "back"):
+        u = game.state.units.get(str(action.get("unit")))
+        if u is not None and alive(u):
+            after_entering(game, u)
+
+
+# ---------------------------------------------------------------------------------------------
+# Firepower 9.3 removal of illumination and smoke
+# ---------------------------------------------------------------------------------------------
+
+
+def removals(game: Game) -> tuple[list[Any], list[Any]]:
+    """Firepower 9.3: every illumination unit goes; smoke not started in the Turn just ended
+    goes. Returns what was removed (illumination, smoke)."""
+    d = data(game)
+    turn = game.state.turn
+    lit = list(d.get("illumination") or [])
+    d["illumination"] = []
+    smoke = list(d.get("smoke") or [])
+    d["smoke"] = [s for s in smoke if int(s.get("turn", 0)) == turn]
+    return lit, [s for s in smoke if int(s.get("turn", 0)) != turn]
+
+
+def phase_removals(game: Game) -> Gen:
+    lit, smoke = removals(game)
+    if lit or smoke:
+        game.emit("removals", illumination=[x.get("hex") for x in lit],
+                  smoke=[x.get("hex") for x in smoke], rule="Firepower 9.3")
+    return
+    yield
+
+
+def sequence_edits() -> tuple[SequenceEdit, ...]:
+    """Firepower 8.7, 8.8, 2.4 with 8.2.1, 9.3 (see the module docstring)."""
+    return (
+        SequenceEdit("insert_before", "firepower.board_side", PhaseSpec(
+            "firepower.craters", "Crater units", "Firepower 8.7", phase_craters, "setup"),
+            rule="Firepower 8.7"),
+        SequenceEdit("replace", "firepower.board_side", PhaseSpec(
+            "firepower.board_side", "Choice of board side", "Firepower 8.3", phase_board_side,
+            "setup"), rule="Firepower 8.3"),
+        SequenceEdit("replace", "firepower.setup", PhaseSpec(
+            "firepower.setup", "Set-up", "Firepower 2.4", phase_advanced_setup, "setup"),
+            rule="Firepower 8.2.1"),
+        SequenceEdit("insert_after", "firepower.setup", PhaseSpec(
+            "firepower.secret_setup", "Defender's secret records", "Firepower 8.8",
+            phase_secret_setup, "setup"), rule="Firepower 8.8"),
+        SequenceEdit("insert_after", "firepower.turn_record", PhaseSpec(
+            "firepower.removals", "Removal of illumination and smoke", "Firepower 9.3",
+            phase_removals), rule="Firepower 9.3"),
+    )
+
+
+def floor_label(game: Game, u: Unit) -> str:
+    """Firepower 8.2.1: where a soldier is, with his building's floor plan ("4D5, plan A2")."""
+    assert u.hex is not None
+    b = adv_map(game).building(u.hex)
+    lab = game.board.label(u.hex)
+    return f"{lab}, plan {b.plan(floor_of(u))}" if b is not None else lab
