@@ -87,11 +87,12 @@ def movement_phase(game: Game) -> Step:
             yield from move_unit(game, game.state.units[choice])
 
 
-def move_unit(game: Game, u: Unit) -> Step:
+def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0)) -> Step:
     """Move one unit (MBT 8.1-8.5), offering overwatch to the enemy after each hex entered and each
-    turn made (MBT 7.5.2); a chain of overwatch fire is resolved before the mover goes on (MBT 7.5.3)."""
+    turn made (MBT 7.5.2); a chain of overwatch fire is resolved before the mover goes on (MBT 7.5.3).
+    ``spent``: movement factors already used in the starting hex (Advanced MBT 15.3.2 loading).
+    Returns (movement factors spent, whether a new hex was entered)."""
     budget = movement_allowance(game, u)
-    spent = Fraction(0)
     turned = False
     entered_any = False
     turn_cost_spent = False
@@ -166,6 +167,7 @@ def move_unit(game: Game, u: Unit) -> Step:
                     break
         if not interrupted:
             break
+    return spent, entered_any
 
 
 def move_validator(game: Game, u: Unit, left: Fraction) -> Any:

@@ -129,7 +129,9 @@ def scenario_shapes() -> dict[str, Any]:
                                          "Blowing Snow", "chance")),
                     "heights": MapOf(IntRange(-10, 20)),
                     # MBT 12.4 terrain markers (placement is checked on the board, markers.py)
-                    "markers": [MapOf(str, keys=("hex", "kind"))]},
+                    "markers": [MapOf(str, keys=("hex", "kind"))],
+                    # MBT 21.2 radio jamming points by side (mbt.command_control)
+                    "jamming": MapOf(IntRange(0, 100))},
         "sides": MapOf({"title": str}),
     }
 

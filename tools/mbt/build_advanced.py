@@ -104,7 +104,7 @@ def gp_crt() -> str:
 
 # -- leg unit GP defense by terrain and status (MBT 14.4.3.2), stand-in ----------------------------
 
-LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad")
+LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad", "Rifle Team", "AT Gun")
 LEG_TERRAIN = {"clear": 2, "stream": 2, "scrub": 3, "rough": 4, "woods": 5, "brick": 6, "stone": 7,
                "improved_position": 7, "pond": 1}
 LEG_STATUS = {"FC": 2, "NM": 0, "MV": -1}  # full cover, not moving, moving (MBT 14.4.3.2.1)
