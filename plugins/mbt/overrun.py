@@ -267,7 +267,8 @@ def overrun(game: Game, u: Unit, t: Unit) -> Step:
     assert t.hex is not None
     steps = _plan(game, u, t.hex)
     assert steps is not None
-    approach, last = steps[1:-1], steps[-1]
+    enter = next(i for i, ((h, _f, _t), _c) in enumerate(steps) if h == t.hex)
+    approach, last = steps[1:enter], steps[enter]  # any turn after entering is not needed
     fired_before = bool(t.state.get("fired"))
     spent = yield from _walk(game, u, approach)
     if not alive(u) or not alive(t) or u.hex is None or u.hex.distance(t.hex) != 1:

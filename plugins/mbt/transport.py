@@ -156,7 +156,7 @@ def load_error(game: Game, carrier: Unit, u: Unit, *, entered: bool = False,
 def _carrier_error(game: Game, carrier: Unit, card: Card, *, entered: bool,
                    mf_left: Fraction | None) -> str | None:
     if carrier.state.get("order") not in ("M", "FM"):
-        return f"{carrier.id} needs M or FM orders to load or unload (MBT 15.3.2, 15.3.2.3)"
+        return f"{carrier.id} needs M or FM orders to load or unload (MBT 15.3.2.3)"
     if full_cover_carrier(game, carrier) and not carrier.state.get("open", True):
         return (f"{carrier.id} is a buttoned full-cover vehicle: it must be open to load or unload "
                 "(MBT 15.3.2.3)")
@@ -275,7 +275,9 @@ def transport_step(game: Game, carrier: Unit, *, entered: bool, mf_left: Fractio
                                 validate=transport_validator(game, carrier, entered,
                                                              mf_left - spent),
                                 context={"unit": carrier.id, "hex": game.board.label(carrier.hex),
-                                         "mf_left": str(mf_left - spent)},
+                                         "mf_left": str(mf_left - spent), "entered": entered,
+                                         "when": "before" if not carrier.state.get("moved_done")
+                                         else "after"},
                                 prompt=f"{carrier.id}: load or unload a unit in its hex, or done")
         if choice == "done":
             break
