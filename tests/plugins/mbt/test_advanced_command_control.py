@@ -146,7 +146,7 @@ def test_jamming_disrupts_and_swaps_then_cost_two_except_on_landlines_21_2_2(
     _v, asked = run(cc.command_points_step(g), lambda d: 3 if d.kind == "mbt.jamming" else [])
     assert cc.jamming_left(g, "Soviet") == 0
     assert cc.disrupted(g, "NATO") is hit
-    swaps = [d for d in asked if d.kind == "mbt.swaps" and d.side == "NATO"][0]
+    swaps = next(d for d in asked if d.kind == "mbt.swaps" and d.side == "NATO")
     pts = swaps.context["points"]
     cost = {"N1": 1, "N2": 2 if hit else 1, "N3": 2 if hit else 1}
     for option in swaps.options:

@@ -408,7 +408,7 @@ def test_mbt_87_and_88_first_fire_then_overrun_fire_plus_20(
     n1.state["order"] = "OR"
     t1.state["fired"] = fired
     g.dice.force(*dice_faces(1, 50))
-    _v, asked = run(overrun_step(g), lambda d: "N1" if d.kind == "mbt.move_unit" and "N1" in
+    _v, _asked = run(overrun_step(g), lambda d: "N1" if d.kind == "mbt.move_unit" and "N1" in
                     d.options else ("T1" if d.kind == "mbt.overrun" else
                                     ("done" if "done" in d.options else
                                      ("stay" if "stay" in d.options else
