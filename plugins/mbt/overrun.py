@@ -310,6 +310,26 @@ def overrun(game: Game, u: Unit, t: Unit) -> Step:
     return spent
 
 
+def overrun_chance(game: Game, u: Unit, t: Unit) -> float:
+    """For the AI: the chance of an effective overrun fire result (MBT 14.7.2.2) from the hex next
+    to the defender (0 when ``u`` could not overrun ``t`` now)."""
+    if (t.hex is None or u.hex is None or card_of(game, t).kind not in ("leg", "towed")
+            or not _is_vehicle_with_gun(game, u)):
+        return 0.0
+    factor, _parts = attack_factor(game, u)
+    defense = gp_defense(game, u, t, bool(t.state.get("moved")))
+    saved = u.hex
+    u.hex = t.hex.neighbor(1) if t.hex.neighbor(1) in game.board.hexes else t.hex.neighbor(4)
+    try:
+        net = sum(m.value for m in gp_modifiers(game, u, t, overwatch=False,
+                                                target_moving=bool(t.state.get("moved"))))
+    finally:
+        u.hex = saved
+    net += load_advanced().gp["overrun_fire"].value
+    _n, s, _src = load_advanced().gp_thresholds(max(1, factor), defense)
+    return max(0, min(100, 100 - (s - net))) / 100
+
+
 def overrun_validator(game: Game, u: Unit) -> Any:
     def validate(choice: Any) -> str | None:
         if choice == "none":

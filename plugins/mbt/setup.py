@@ -57,8 +57,15 @@ def setup_phase(game: Game) -> Step:
     low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
-        for u in sorted((u for u in to_place if u.side == side), key=lambda u: u.id):
+        # Advanced MBT 15.3.2.6: units that start carried are set up in their carrier, after it
+        for u in sorted((u for u in to_place if u.side == side),
+                        key=lambda u: (bool(u.state.get("carried_by")), u.id)):
             if _with_leader(game, u):
+                continue
+            if u.state.get("carried_by"):
+                from hexwar.plugins.mbt.transport import mount_at_setup
+
+                mount_at_setup(game, u)
                 continue
             occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
             if MbtHooks.of(game).stacking_unlimited():

@@ -204,6 +204,31 @@ def seen_by_enemy(game: Game, carrier: Unit) -> list[str] | None:
     return seen_by(game, [carrier])
 
 
+def mount_at_setup(game: Game, u: Unit) -> None:
+    """MBT 15.3.2.6: a unit whose scenario says ``state = { carried_by = "ID" }`` starts the game
+    carried by that unit (placed first), within its transport value (MBT 15.3.1)."""
+    from hexwar.core.errors import DataError
+
+    cid = str(u.state.get("carried_by"))
+    carrier = game.state.units.get(cid)
+    if carrier is None or carrier.side != u.side or carrier.hex is None:
+        raise DataError(f"unit {u.id}: carried_by {cid!r} is not a unit of its side on the map "
+                        "(MBT 15.3.2.6)")
+    tv = transport_value(card_of(game, carrier))
+    kind = card_of(game, u).kind
+    if tv is None or kind not in LEG_OR_TOWED or (kind == "leg" and not tv.legs) or (
+            kind == "towed" and not tv.towed):
+        raise DataError(f"unit {u.id}: {cid} cannot carry it (transport value, MBT 15.3.1)")
+    if carried_points(game, carrier) + card_of(game, u).stacking > tv.points:
+        raise DataError(f"unit {u.id}: does not fit in {cid}'s transport value {tv.points} "
+                        "(MBT 15.3.1)")
+    u.hex = None
+    u.state.update(mounted=carrier.id)
+    u.state.pop("carried_by", None)
+    carrier.state["carrying"] = [*(carrier.state.get("carrying") or []), u.id]
+    game.emit("loaded", visible_to=[u.side], unit=u.id, carrier=carrier.id, rule="MBT 15.3.2.6")
+
+
 def load(game: Game, carrier: Unit, u: Unit) -> None:
     """MBT 15.3.2, 15.3.2.6, 15.3.3.1: ``u`` leaves the map and rides ``carrier`` with its orders."""
     err = load_error(game, carrier, u)

@@ -445,3 +445,95 @@ def test_carried_units_cannot_be_overrun_14_7_1_4(make_game: Any) -> None:
     transport.load(g, g.state.units["B1"], g.state.units["S1"])
     err = overrun.overrun_error(g, g.state.units["N1"], g.state.units["S1"])
     assert err and "MBT 14.7.1.4" in err
+
+
+# -- the AI with transports, full cover and overrun ---------------------------------------------
+
+_RIDERS = """
+[[units]]
+id = "NA1"
+type = "mbt:Transport APC"
+side = "NATO"
+
+[[units]]
+id = "NR1"
+type = "mbt:Rifle Squad"
+side = "NATO"
+state = { carried_by = "NA1" }
+
+[[units]]
+id = "NR2"
+type = "mbt:Rifle Squad"
+side = "NATO"
+state = { carried_by = "NA1" }
+
+[[units]]
+id = "SB1"
+type = "mbt:Transport BTR"
+side = "Soviet"
+
+[[units]]
+id = "SR1"
+type = "mbt:Motor Rifle Squad"
+side = "Soviet"
+state = { carried_by = "SB1" }
+
+[[units]]
+id = "SG1"
+type = "mbt:AT Gun"
+side = "Soviet"
+"""
+
+
+def _riders_scenario(tmp_path: Any, turns: int) -> Any:
+    from pathlib import Path
+
+    import hexwar.plugins.mbt as mbt_pkg
+
+    text = (Path(mbt_pkg.__file__).parent / "scenarios" / "advanced-a.toml").read_text("utf-8")
+    text = text.replace('id = "mbt:advanced-a"', 'id = "mbt:test-riders"')
+    text = text.replace("turns = 12", f"turns = {turns}") + _RIDERS
+    path = tmp_path / "riders.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_units_start_carried_and_a_bad_start_is_refused(tmp_path: Any) -> None:
+    """MBT 15.3.2.6: ``carried_by`` sets a unit up in its carrier, within the transport value."""
+    from hexwar.core.testing import make_game as core_make_game
+    from hexwar.plugins.mbt.ai import MbtAI
+
+    path = _riders_scenario(tmp_path, 1)
+    g = core_make_game(path, seed=5)
+    g.play({s: MbtAI(s, 5) for s in ("NATO", "Soviet")})
+    started = {e["unit"]: e["carrier"] for e in g.log.for_side(None)
+               if e.get("type") == "loaded" and e.get("rule") == "MBT 15.3.2.6"}
+    assert started == {"NR1": "NA1", "NR2": "NA1", "SR1": "SB1"}
+    placed = {e["unit"] for e in g.log.for_side(None) if e.get("type") == "placed"}
+    assert "NA1" in placed and not placed & set(started)
+    bad = path.read_text("utf-8").replace('id = "SG1"\ntype = "mbt:AT Gun"\nside = "Soviet"',
+                                          'id = "SG1"\ntype = "mbt:AT Gun"\nside = "Soviet"\n'
+                                          'state = { carried_by = "SB1" }')
+    path.write_text(bad, encoding="utf-8")
+    g2 = core_make_game(path, seed=5)
+    with pytest.raises(HexwarError, match=r"MBT 15\.3\.1"):
+        g2.play({s: MbtAI(s, 5) for s in ("NATO", "Soviet")})
+
+
+def test_ai_carries_squads_forward_and_dismounts_them(tmp_path: Any) -> None:
+    """The AI (view API only) plays transports: squads start carried, ride forward and get off
+    (MBT 15.3.2); every Advanced decision it takes is legal; the game ends."""
+    from hexwar.core.testing import make_game as core_make_game
+    from hexwar.plugins.mbt.ai import MbtAI
+
+    g = core_make_game(_riders_scenario(tmp_path, 5), seed=7)
+    g.play({s: MbtAI(s, 7) for s in ("NATO", "Soviet")})
+    assert g.over
+    kinds = {d["kind"] for d in g.decisions}
+    assert "mbt.transport" in kinds
+    events = [e for e in g.log.for_side(None) if e.get("type") in ("loaded", "unloaded")]
+    assert any(e["type"] == "unloaded" for e in events)
+    # hidden information: the Soviet side never hears of a NATO passenger while it rides
+    for e in g.log.for_side("Soviet"):
+        if e.get("type") == "loaded":
+            assert e["unit"] not in ("NR1", "NR2")
