@@ -113,8 +113,9 @@ def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> 
         return f"{t.id} is not an enemy leg or towed unit (MBT 14.7)"
     if t.state.get("mounted") or not alive(t):
         return f"{t.id} is carried by a vehicle or off the map: it cannot be overrun (MBT 14.7.1.4)"
-    seen = (sees(game, u, t, moving=True) if sighted_now
-            else t.id in (data(game).get("sighted", {}).get(u.id) or []))
+    # sighted in this Turn's Sighting Step, or seen now (docs/decisions.md MBTD-73)
+    seen = t.id in (data(game).get("sighted", {}).get(u.id) or []) or (
+        sighted_now and sees(game, u, t, moving=True))
     if not seen:
         return f"{u.id} does not see {t.id}: only a sighted unit can be overrun (MBT 14.7.1.2)"
     assert t.hex is not None

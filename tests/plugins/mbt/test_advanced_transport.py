@@ -537,3 +537,24 @@ def test_ai_carries_squads_forward_and_dismounts_them(tmp_path: Any) -> None:
     for e in g.log.for_side("Soviet"):
         if e.get("type") == "loaded":
             assert e["unit"] not in ("NR1", "NR2")
+
+
+def test_ai_overruns_an_exposed_squad_when_it_pays(make_game: Any, run: Any) -> None:
+    """The AI gives OR to a tank that sighted a squad in the open within reach, and announces
+    it in the Overrun Step (MBT 13.3, 14.7.1.2); the overrun fire is resolved."""
+    from hexwar.plugins.mbt.advanced_orders import orders_phase
+    from hexwar.plugins.mbt.ai import MbtAI
+
+    g = make_game([("N1", "M1", "NATO", "9J5", 4), ("S1", "Motor Rifle Squad", "Soviet", "9J8", 1)],
+                  options=ADV)
+    data(g)["sighted"] = {"N1": ["S1"], "S1": ["N1"]}
+    ai = {s: MbtAI(s, 1) for s in ("NATO", "Soviet")}
+
+    def answer(d: Any) -> Any:
+        return ai[d.side].choose(d, build_view(g, d.side))
+
+    _v, asked = run(orders_phase(g), answer)
+    assert g.state.units["N1"].state["order"] == "OR"
+    _v, asked = run(overrun_step(g), answer)
+    assert [d.kind for d in asked][:2] == ["mbt.move_unit", "mbt.overrun"]
+    assert any(e.get("what") == "overrun fire" for e in g.log.for_side(None))
