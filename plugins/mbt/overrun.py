@@ -100,6 +100,17 @@ def _plan(game: Game, u: Unit, target: Hex) -> list[tuple[movement_costs.State, 
     return best
 
 
+def _reachable(game: Game, u: Unit, target: Hex) -> bool:
+    """Whether ``u`` can enter ``target`` with its movement factors (one search)."""
+    from hexwar.plugins.mbt.movement import move_context, movement_allowance
+
+    assert u.hex is not None
+    found = movement_costs.reach(card_of(game, u), ctx(game).info, (u.hex, u.facing, False),
+                                 movement_allowance(game, u), move_context(game, u),
+                                 first_hex_rule=True)
+    return any(h == target for h, _f in found)
+
+
 def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> str | None:
     """MBT 14.7.1-14.7.1.4: why ``u`` may not overrun ``t`` (None if it may)."""
     from hexwar.plugins.mbt.sighting import sees
@@ -121,7 +132,7 @@ def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> 
     assert t.hex is not None
     if building_kind(game, t) is not None and not may_enter_buildings(card_of(game, u)):
         return f"{u.id} may not enter buildings, so it cannot overrun {t.id} (MBT 14.7.1, 15.4.1.2)"
-    if _plan(game, u, t.hex) is None:
+    if not _reachable(game, u, t.hex):
         return (f"{t.id} in {game.board.label(t.hex)} is out of {u.id}'s reach this Turn "
                 "(MBT 14.7.1.2)")
     return None
@@ -132,9 +143,14 @@ def overrun_targets(game: Game, u: Unit, *, sighted_now: bool = True) -> list[Un
 
     if not _is_vehicle_with_gun(game, u) or not can_move(u):
         return []
-    return [t for t in game.state.units_of(enemy_of(u.side))
-            if alive(t) and card_of(game, t).kind in ("leg", "towed")
-            and overrun_error(game, u, t, sighted_now=sighted_now) is None]
+    saved = u.state.get("order")
+    u.state["order"] = "OR"  # the full movement factors of an OR order (MBT 14.7.1.2)
+    try:
+        return [t for t in game.state.units_of(enemy_of(u.side))
+                if alive(t) and card_of(game, t).kind in ("leg", "towed")
+                and overrun_error(game, u, t, sighted_now=sighted_now) is None]
+    finally:
+        u.state["order"] = saved
 
 
 def defensive_factor(game: Game, d: Unit, entry: Hex) -> tuple[int, list[str]]:

@@ -318,10 +318,12 @@ def passengers_lost(game: Game, carrier: Unit) -> None:
     """MBT 14.3.3.2: every unit a knocked-out or brewed-up vehicle carries is eliminated."""
     if not carrier.state.get("destroyed"):
         return
+    # the enemy hears of them only if it could know they were there (MBT 15.3.3.3)
+    shown = None if passengers_exposed(game, carrier) else [carrier.side]
     for u in passengers(game, carrier):
         u.state.update(destroyed="eliminated", mounted=None)
-        game.emit("damage", unit=u.id, damage=dict(u.state["damage"]), destroyed="eliminated",
-                  rule="MBT 14.3.3.2")
+        game.emit("damage", visible_to=shown, unit=u.id, damage=dict(u.state["damage"]),
+                  destroyed="eliminated", rule="MBT 14.3.3.2")
     carrier.state["carrying"] = []
 
 

@@ -185,9 +185,15 @@ def test_passengers_of_a_buttoned_full_cover_carrier_never_reach_the_enemy_15_3_
     s9.state["order"] = "F"
     resolve(g, s9, a1, overwatch=False, target_moving=False)  # MBT 14.4.3.2.5.1: not hit either
     assert len([e for e in g.log.for_side("Soviet") if "R1" in str(e)]) == seen
+    from hexwar.plugins.mbt.fire import apply_effects
+
     a1.state["open"] = True  # an open carrier shows what it carries
     assert build_view(g, "Soviet").units["A1"]["state"]["carrying"] == ["R1"]
     assert "R1" in build_view(g, "NATO").units
+    a1.state["open"] = False  # knocked out buttoned: its passengers die unseen (MBT 14.3.3.2)
+    apply_effects(g, a1, ["KO"])
+    assert g.state.units["R1"].state["destroyed"] == "eliminated"
+    assert len([e for e in g.log.for_side("Soviet") if "R1" in str(e)]) == seen
 
 
 def test_a_knocked_out_carrier_takes_its_passengers_14_3_3_2(make_game: Any) -> None:
@@ -531,8 +537,10 @@ def test_ai_carries_squads_forward_and_dismounts_them(tmp_path: Any) -> None:
     assert g.over
     kinds = {d["kind"] for d in g.decisions}
     assert "mbt.transport" in kinds
-    events = [e for e in g.log.for_side(None) if e.get("type") in ("loaded", "unloaded")]
-    assert any(e["type"] == "unloaded" for e in events)
+    placed = {e["unit"]: e["hex"] for e in g.log.for_side(None) if e.get("type") == "placed"}
+    unloaded = [e for e in g.log.for_side(None) if e.get("type") == "unloaded"]
+    # carried forward: got off away from the hex their carrier was set up in
+    assert any(e["hex"] != placed[e["carrier"]] for e in unloaded)
     # hidden information: the Soviet side never hears of a NATO passenger while it rides
     for e in g.log.for_side("Soviet"):
         if e.get("type") == "loaded":
