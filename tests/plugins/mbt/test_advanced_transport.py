@@ -566,3 +566,45 @@ def test_ai_overruns_an_exposed_squad_when_it_pays(make_game: Any, run: Any) -> 
     _v, asked = run(overrun_step(g), answer)
     assert [d.kind for d in asked][:2] == ["mbt.move_unit", "mbt.overrun"]
     assert any(e.get("what") == "overrun fire" for e in g.log.for_side(None))
+
+
+NEW_KINDS = {"mbt.transport", "mbt.overrun", "mbt.inside", "mbt.floor", "mbt.towed_move",
+             "mbt.full_cover_off", "mbt.jamming", "mbt.move_unit"}
+
+
+def test_new_decisions_read_in_words_at_the_table_and_the_terminal(tmp_path: Any) -> None:
+    """Each new decision kind has a web form offering exactly its options, labelled in words,
+    and a terminal explanation naming no option as JSON."""
+    import re
+
+    from hexwar.core.engine.decisions import canonical
+    from hexwar.core.testing import make_game as core_make_game
+    from hexwar.core.web.present import finish
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.explain import explain_decision
+
+    jsonish = re.compile(r'[{}\[\]"]')
+    path = _riders_scenario(tmp_path, 3)
+    text = path.read_text("utf-8").replace("[victory]", 'jamming = { NATO = 2, Soviet = 1 }\n\n'
+                                           "[victory]")
+    path.write_text(text, encoding="utf-8")
+    opts = ["mbt.command_control"]
+    g = core_make_game(path, seed=7, options=opts)
+    ai = {s: MbtAI(s, 7) for s in ("NATO", "Soviet")}
+    seen: set[str] = set()
+    for _ in range(3000):
+        d = g.pending
+        if d is None:
+            break
+        view = g.view(d.side)
+        if d.kind in NEW_KINDS:
+            seen.add(d.kind)
+            form = finish(view, d, g.hooks.present_decision(view, d))
+            assert sorted(canonical(c["choice"]) for c in form["choices"]) == sorted(
+                canonical(o) for o in d.options or ())
+            for c in form["choices"]:
+                assert c["label"] and not jsonish.search(c["label"]), (d.kind, c["label"])
+            for line in explain_decision(view, d).splitlines()[1:]:
+                assert not jsonish.search(line), (d.kind, line)
+        g.answer(ai[d.side].choose(d, view))
+    assert {"mbt.transport", "mbt.jamming", "mbt.move_unit"} <= seen, seen
