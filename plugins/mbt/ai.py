@@ -381,7 +381,12 @@ class MbtAI:
                         and self._enemy_near(view, u.hex, self.dismount_range):
                     return o
         units = [o for o in options if o != "done" and not isinstance(o, list)]
-        return units[0] if units else "done"
+        # a carrier first, so that the squads waiting in its hex ride with it (MBT 15.3.2.3)
+        from hexwar.plugins.mbt.transport import transport_value
+
+        carriers = [o for o in units
+                    if transport_value(rules_of(view).card(view.unit(o).type)) is not None]
+        return (carriers or units)[0] if units else "done"
 
     def _position_score(self, view: SideView, u: Unit, h: Hex, facing: int,
                         enemies: list[Unit],

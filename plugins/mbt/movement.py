@@ -99,7 +99,9 @@ def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0)) -> Step:
     watched: set[tuple[Hex, str]] = set()
     while alive(u) and can_move(u):
         assert u.hex is not None
-        first_hex = (not entered_any and not turn_cost_spent and u.state.get("order") in ("M", "OR"))
+        # MBT 8.4.4 (and Advanced MBT 15.3.2.1: not after movement factors spent loading)
+        first_hex = (not entered_any and not turn_cost_spent and spent == 0
+                     and u.state.get("order") in ("M", "OR"))
         dests = destinations(game, u, budget - spent, turned, first_hex)
         friends = friendly_hexes(game, u)
         stay_ok = u.hex not in friends or not dests

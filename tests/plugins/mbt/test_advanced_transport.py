@@ -608,3 +608,24 @@ def test_new_decisions_read_in_words_at_the_table_and_the_terminal(tmp_path: Any
                 assert not jsonish.search(line), (d.kind, line)
         g.answer(ai[d.side].choose(d, view))
     assert {"mbt.transport", "mbt.jamming", "mbt.move_unit"} <= seen, seen
+
+
+def test_mf_spent_loading_take_away_the_first_hex_rule_15_3_2_1(make_game: Any, run: Any) -> None:
+    """MBT 15.3.2.1: only the movement factors left after loading move the carrier; MBT 8.4.4's
+    one hex whatever it costs does not apply once some were spent loading."""
+    from hexwar.plugins.mbt.movement import move_unit
+
+    g = make_game([("B1", "Transport BTR", "Soviet", "9J10", 1),
+                   ("G1", "AT Gun", "Soviet", "9J10", 1)], options=ADV,
+                  terrain={"9J9": "pond", "9J8": "rough"})
+    b1 = g.state.units["B1"]
+    for uid in ("B1", "G1"):
+        g.state.units[uid].state["order"] = "M"
+    allowance = card_of(g, b1).mf
+    _v, asked = run(move_unit(g, b1, allowance - Fraction(1, 2)), lambda d: d.options[0])
+    first = asked[0]
+    assert first.kind == "mbt.move_to"
+    assert {o[0] for o in first.options if isinstance(o, list)} <= {"9J10"}  # turns only
+    b1.state.update(moved=False)
+    _v, asked = run(move_unit(g, b1), lambda d: d.options[0])  # nothing spent: MBT 8.4.4
+    assert {o[0] for o in asked[0].options if isinstance(o, list)} - {"9J10"}
