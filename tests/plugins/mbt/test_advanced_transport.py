@@ -629,3 +629,28 @@ def test_mf_spent_loading_take_away_the_first_hex_rule_15_3_2_1(make_game: Any, 
     b1.state.update(moved=False)
     _v, asked = run(move_unit(g, b1), lambda d: d.options[0])  # nothing spent: MBT 8.4.4
     assert {o[0] for o in asked[0].options if isinstance(o, list)} - {"9J10"}
+
+
+def test_towed_gun_fires_in_its_arc_pivots_with_any_orders_and_not_while_carried(
+        make_game: Any, run: Any) -> None:
+    """MBT 14.2.1: the towed gun fires AP in its card's 60-degree arc; MBT 15.2.2: it pivots in
+    the Pivot Step whatever its orders; MBT 15.3.4.1: not fired while carried."""
+    from hexwar.plugins.mbt.advanced_adjustment import pivot_phase
+    from hexwar.plugins.mbt.fire import fire_error
+
+    g = make_game([("G1", "AT Gun", "Soviet", "9J10", 1), ("B1", "Transport BTR", "Soviet",
+                                                           "9J10", 1),
+                   ("N1", "M1", "NATO", "9J5", 4), ("N2", "M1", "NATO", "9J15", 1)], options=ADV)
+    gun, b1 = g.state.units["G1"], g.state.units["B1"]
+    gun.state["order"] = "F"
+    ahead, behind = g.state.units["N1"], g.state.units["N2"]
+    assert fire_error(g, gun, ahead, "APFSDS", orders=("F",)) is None
+    assert "arc" in (fire_error(g, gun, behind, "APFSDS", orders=("F",)) or "")
+    _v, asked = run(pivot_phase(g), lambda d: 4 if d.context.get("unit") == "G1" else
+                    d.options[0] if d.kind != "mbt.pivot" else d.context["facing"])
+    assert "MBT 16.1" in {d.rule for d in asked if d.context.get("unit") == "G1"}
+    assert gun.facing == 4
+    gun.state["order"] = b1.state["order"] = "M"
+    transport.load(g, b1, gun)
+    gun.state["order"] = "F"
+    assert fire_error(g, gun, ahead, "APFSDS", orders=("F",)) is not None
