@@ -181,8 +181,10 @@ def attack_factor(game: Game, u: Unit) -> tuple[int, list[str]]:
 
     card = card_of(game, u)
     total, parts = 0, []
+    working = gun_usable(game, u)  # MBT 14.7.1.1: a gun or turret compartment hit silences it
     for w in card.weapons:
-        gp = card_gp_factor(card, w.name, OVERRUN_RANGE, True) if w.kind == "gun" else None
+        gp = (card_gp_factor(card, w.name, OVERRUN_RANGE, True)
+              if w.kind == "gun" and (working or not w.main_gun) else None)
         if gp:
             total += gp
             parts.append(f"{w.name} {gp}")

@@ -654,3 +654,23 @@ def test_towed_gun_fires_in_its_arc_pivots_with_any_orders_and_not_while_carried
     transport.load(g, b1, gun)
     gun.state["order"] = "F"
     assert fire_error(g, gun, ahead, "APFSDS", orders=("F",)) is not None
+
+
+def test_overrun_fire_factor_is_the_mv_gp_of_working_guns_and_firing_passengers(
+        make_game: Any) -> None:
+    """MBT 14.7.2.2.1: the vehicle's MV GP at one hex, plus passengers that can fire (not from a
+    buttoned full-cover carrier, MBT 15.3.4.2); MBT 14.7.1.1: nothing from a damaged gun."""
+    from hexwar.plugins.mbt.gp_fire import card_gp_factor
+
+    g = make_game([("B1", "Transport BTR", "Soviet", "9J10", 1),
+                   ("S1", "Motor Rifle Squad", "Soviet", "9J10", 1)], options=ADV)
+    b1, s1 = g.state.units["B1"], g.state.units["S1"]
+    hmg = card_gp_factor(card_of(g, b1), "HMG", 1, True)
+    arms = card_gp_factor(card_of(g, s1), "Small arms", 1, True)
+    assert hmg and arms
+    assert overrun.attack_factor(g, b1)[0] == hmg
+    b1.state["order"] = s1.state["order"] = "M"
+    transport.load(g, b1, s1)
+    assert overrun.attack_factor(g, b1)[0] == hmg + arms
+    b1.state["damage"]["gun"] = True
+    assert overrun.attack_factor(g, b1)[0] == arms
