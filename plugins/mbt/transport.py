@@ -250,9 +250,11 @@ def unload(game: Game, carrier: Unit, u: Unit) -> None:
     carrier.state["carrying"] = [i for i in carrier.state["carrying"] if i != u.id]
     assert carrier.hex is not None
     u.hex, u.facing = carrier.hex, carrier.facing
+    # it arrived with its carrier: MBT 8.8 sends it back the way the carrier came
     u.state.update(mounted=None, unloaded=game.state.turn, order=carrier.state.get("order"),
                    used=True, moved=True, entered=carrier.state.get("entered"),
-                   trail=[], prev=None)
+                   trail=[list(x) for x in carrier.state.get("trail") or []],
+                   prev=carrier.state.get("prev"))
     game.emit("unloaded", visible_to=seen_by_enemy(game, carrier), unit=u.id, carrier=carrier.id,
               hex=game.board.label(carrier.hex), rule="MBT 15.3.2")
 

@@ -674,3 +674,17 @@ def test_overrun_fire_factor_is_the_mv_gp_of_working_guns_and_firing_passengers(
     assert overrun.attack_factor(g, b1)[0] == hmg + arms
     b1.state["damage"]["gun"] = True
     assert overrun.attack_factor(g, b1)[0] == arms
+
+
+def test_a_unit_unloaded_in_a_contested_hex_goes_back_with_its_carrier_8_8(make_game: Any) -> None:
+    from hexwar.plugins.mbt.movement import adjust_contested
+
+    g = _btr(make_game)
+    b1, s1 = g.state.units["B1"], g.state.units["S1"]
+    transport.load(g, b1, s1)
+    g.state.units["N1"].hex = g.board.parse("9J9")  # an enemy there all Turn
+    b1.hex = g.board.parse("9J9")
+    b1.state.update(trail=[["9J10", None]], prev="9J10", entered=[g.state.turn, 7])
+    transport.unload(g, b1, s1)
+    adjust_contested(g)
+    assert b1.hex == s1.hex == g.board.parse("9J10")
