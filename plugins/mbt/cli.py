@@ -225,6 +225,14 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
     if rng is None and ammo.upper() not in ("CA", "H2H"):
         click.echo("error: missing option '--range' (the range in hexes, MBT 4.7)", err=True)
         sys.exit(2)
+    defaults = {"attackers": 1, "grade": "average", "target_grade": "average",
+                "crew_losses": 0, "smoke": 0}
+    used = sorted(k for k, v in advanced.items() if v != defaults.get(k, False))
+    if used and ammo.upper() not in ("GP", "CA", "H2H"):
+        names = ", ".join("--" + k.replace("_", "-") for k in used)
+        click.echo(f"error: {names} apply to --ammo GP, CA or H2H only (the Advanced Game)",
+                   err=True)
+        sys.exit(2)
     if ammo.upper() in ("GP", "CA", "H2H"):
         from hexwar.plugins.mbt.cli_advanced import advanced_fire
 

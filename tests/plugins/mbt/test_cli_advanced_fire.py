@@ -83,6 +83,10 @@ def test_hand_to_hand_mbt_83_three_attackers_14_6() -> None:
     assert bad.exit_code == 2 and "MBT 14.6" in bad.output
 
 
-def test_ap_fire_still_needs_a_range() -> None:
+def test_ap_fire_still_needs_a_range_and_refuses_the_advanced_flags() -> None:
     r = fire("M1", "T-72M1")
     assert r.exit_code == 2 and "--range" in r.output
+    for flag in (["--buttoned"], ["--crew-losses", "1"], ["--attackers", "2"]):
+        r = fire("M1", "T-72M1", "--range", "3", *flag)
+        assert r.exit_code == 2 and flag[0] in r.output and "GP, CA or H2H" in r.output
+    assert fire("M1", "T-72M1", "--range", "3", "--dice", "50,50,50").exit_code == 0
