@@ -24,6 +24,11 @@ Advanced rules; each hook is a thin call into the module of its rule:
 * ``mbt_weapon_arc``: the card's arc of a weapon not in a turret (MBT 14.2.1);
 * ``hexwar_los_rules`` (tryfirst): the Advanced line of sight for ``hexwar los`` and drawings.
 
+Transport, towed units and full cover (MBT 15.2, 15.3, 15.5; :mod:`~hexwar.plugins.mbt.transport`),
+buildings (MBT 15.4; :mod:`~hexwar.plugins.mbt.buildings`) and overrun (MBT 14.7;
+:mod:`~hexwar.plugins.mbt.overrun`) are steps of the Advanced Movement Phase
+(:mod:`~hexwar.plugins.mbt.advanced_movement`), not hooks.
+
 What the Advanced Game covers and what it does not yet: docs/mbt-advanced.md.
 """
 
@@ -49,13 +54,13 @@ PLUGIN = PluginManifest(
     summary="The Advanced Game's sequence (MBT 11.0: Close Assault and Overrun Steps, missiles "
             "resolved during the move), height-based line of sight and hull down, suppression, "
             "grade, smoke, stacking, terrain markers, Soviet doctrine, GP fire, stand-in leg "
-            "squads, close assault and hand-to-hand. No towed units, transport or overrun yet "
-            "(docs/mbt-advanced.md).",
+            "squads, close assault and hand-to-hand, towed units, transport, buildings (UP, INB), "
+            "full cover and overrun (docs/mbt-advanced.md).",
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
                 "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
                 "MBT 14.3.1", "MBT 14.3.2", "MBT 14.4", "MBT 14.5", "MBT 14.6", "MBT 15.7", "MBT 12.9",
                 "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.3.3.4.1", "MBT 14.3.4", "MBT 14.8",
-                "MBT 16.2", "MBT 16.3"),
+                "MBT 16.2", "MBT 16.3", "MBT 14.7", "MBT 15.2", "MBT 15.3", "MBT 15.4", "MBT 15.5"),
 )
 
 __all__ = ["PLUGIN"]

@@ -73,8 +73,12 @@ def turret_phase(game: Game) -> Step:
 def advanced_markers_phase(game: Game) -> Step:
     """MBT 16.3: first the unseen spotted markers go (MBT 9.3), then temporary suppression,
     suppressed (OFF), smoke (OFF) and smoke (DS) markers (MBT 16.3.1), then suppressed (ON) and
-    smoke (ON) turn OFF (MBT 16.3.2)."""
+    smoke (ON) turn OFF (MBT 16.3.2). Each side may also give up full cover (MBT 15.5)."""
+    from hexwar.plugins.mbt.transport import full_cover_off_step
+
     yield from markers_phase(game)
+    for side in side_order(game):
+        yield from full_cover_off_step(game, side)
     suppression.adjust_markers(game)
     smoke.adjust_markers(game)
     smoke.adjust_smoke_markers(game)

@@ -235,8 +235,11 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
             crew_loss(game, u, "MBT 14.4.4.2.3.2")
         elif e == "suppress":  # MBT 14.4.4.2.2
             suppress(game, u, "MBT 14.4.4.2.2")
+        elif e == "leg_elim":  # MBT 14.7.2.2.2: an effective overrun eliminates even a squad
+            eliminate(game, u, "MBT 14.7.2.2.2")
         elif e == "leg_ef":  # MBT 14.4.4.2.3.4, 12.5
-            if u.state.get("half") or card_of(game, u).stacking < 2:
+            if (u.state.get("half") or card_of(game, u).stacking < 2
+                    or card_of(game, u).kind == "towed"):
                 eliminate(game, u, "MBT 14.4.4.2.3.4")
             else:
                 u.state["half"] = True
@@ -246,6 +249,10 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
             u.state["temp_sup"] = True
             game.emit("suppressed", visible_to=seen_by(game, [u]), unit=u.id, marker="temporary",
                       rule="MBT 12.3.5")
+    if u.state.get("carrying"):
+        from hexwar.plugins.mbt.transport import passengers_lost
+
+        passengers_lost(game, u)  # MBT 14.3.3.2
     if "BU" in effects and u.state.get("destroyed") == "BU" and u.state.get("wreck_at"):
         h = game.board.parse(str(u.state["wreck_at"]))
         for other in game.state.units.values():
@@ -272,6 +279,10 @@ def crew_loss(game: Game, u: Unit, rule: str) -> None:
         destroy(game, u, "KO")
         game.emit("damage", unit=u.id, damage=dict(u.state["damage"]), destroyed="KO",
                   rule="MBT 14.8")
+        if u.state.get("carrying"):
+            from hexwar.plugins.mbt.transport import passengers_lost
+
+            passengers_lost(game, u)  # MBT 14.3.3.2
 
 
 # -- MBT 14.2.2: missiles -----------------------------------------------------------------------

@@ -15,16 +15,17 @@ hexes holding both sides are adjusted (MBT 11.4.2, 8.8).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import doctrine, smoke, suppression
+from hexwar.plugins.mbt import buildings, doctrine, smoke, suppression, transport
 from hexwar.plugins.mbt.advanced_fire import missile_race, resolve_remaining
 from hexwar.plugins.mbt.initiative import side_order
-from hexwar.plugins.mbt.movement import adjust_contested, move_unit
-from hexwar.plugins.mbt.state import Step, can_move
+from hexwar.plugins.mbt.movement import adjust_contested, move_unit, movement_allowance
+from hexwar.plugins.mbt.state import Step, alive, can_move, card_of, data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -45,9 +46,24 @@ def path_of(game: Game, u: Unit, start: tuple[Hex, int], trail_before: int) -> l
     return path
 
 
+def _movable(game: Game, u: Unit) -> bool:
+    """A unit the Movement Step offers: M or FM orders, able to move, not a doctrine follower,
+    not held by suppression (MBT 12.3.3), not an unloaded or full-cover unit (MBT 15.3.2.3, 15.5),
+    and a towed unit only with its towed (1) move (MBT 15.2.1)."""
+    if (u.state.get("order") not in ("M", "FM") or not can_move(u)
+            or doctrine.is_follower(game, u) or suppression.order_error(game, u, "M") is not None):
+        return False
+    if card_of(game, u).kind == "towed":
+        return bool(transport.towed_moves(game, u))
+    return not transport.stays_put(game, u)
+
+
 def movement_phase(game: Game) -> Step:
     """MBT 11.4.1: each side in turn moves its M and FM units one at a time; missiles at a unit
-    are resolved when its move is done (MBT 14.2.2.2)."""
+    are resolved when its move is done (MBT 14.2.2.2). A carrier loads and unloads before and
+    after its move (MBT 15.3.2), a vehicle may end inside buildings and a leg unit go up or down
+    in them (MBT 15.4), a leg or towed unit with M orders may take full cover instead of moving
+    (MBT 15.5), and a towed (1) unit moves one hex (MBT 15.2.1)."""
     for side in side_order(game):
         offered: set[str] = set()
         for u in game.state.units_of(side):
@@ -55,29 +71,58 @@ def movement_phase(game: Game) -> Step:
                 doctrine.before_move(game, u)  # MBT 13.4.2.5: stragglers are abandoned
         while True:
             movable = [u.id for u in game.state.units_of(side)
-                       if u.state.get("order") in ("M", "FM") and u.id not in offered
-                       and can_move(u) and not doctrine.is_follower(game, u)
-                       and suppression.order_error(game, u, "M") is None]  # MBT 12.3.3
+                       if u.id not in offered and _movable(game, u)]
+            cover: list[Any] = [["full_cover", i] for i in movable
+                                if transport.full_cover_error(game, game.state.units[i]) is None]
             if not movable:
                 break
-            choice = yield Decision(side, "mbt.move_unit", options=["done", *movable],
+            choice = yield Decision(side, "mbt.move_unit", options=["done", *movable, *cover],
                                     rule="MBT 11.4.1",
-                                    prompt="Move which unit next? (done: end this side's moves)")
+                                    prompt="Move which unit next? (done: end this side's moves; "
+                                           "[full_cover, UNIT]: take full cover, MBT 15.5)")
             if choice == "done":
                 break
+            if isinstance(choice, list):
+                offered.add(choice[1])
+                transport.take_full_cover(game, game.state.units[choice[1]])
+                continue
             offered.add(choice)
             u = game.state.units[choice]
             assert u.hex is not None
-            start, before = (u.hex, u.facing), len(u.state.get("trail") or [])
-            group = doctrine.members(game, u)
-            yield from move_unit(game, u)
-            path = path_of(game, u, start, before)
-            for m in group:
-                m.state["moved_done"] = True
-                yield from exhaust_smoke(game, m, start[0], before)
-            for m in group:
-                if m.id == u.id or m.hex == u.hex:
-                    yield from missile_race(game, m, path)
+            if card_of(game, u).kind == "towed":
+                yield from transport.towed_move(game, u)
+                continue
+            yield from move_one(game, u)
+
+
+def move_one(game: Game, u: Unit) -> Step:
+    """One unit's move in the Movement Step, with its loading and unloading (MBT 15.3.2), its
+    buildings (MBT 15.4), exhaust smoke (MBT 15.7) and the missiles at it (MBT 14.2.2.2)."""
+    assert u.hex is not None
+    allowance = movement_allowance(game, u)
+    carrier = transport.transport_value(card_of(game, u)) is not None
+    start, before = (u.hex, u.facing), len(u.state.get("trail") or [])
+    group = doctrine.members(game, u)
+    pre = Fraction(0)
+    if carrier:  # MBT 15.3.2.1: load or unload before leaving the hex
+        pre = yield from transport.transport_step(game, u, entered=False, mf_left=allowance)
+    spent, entered = yield from move_unit(game, u, pre)
+    path = path_of(game, u, start, before)
+    for m in group:
+        m.state["moved_done"] = True
+        yield from exhaust_smoke(game, m, start[0], before)
+    for m in group:
+        if m.id == u.id or m.hex == u.hex:
+            yield from missile_race(game, m, path)
+    if u.state.get("exited"):
+        for p in transport.passengers(game, u):  # MBT 8.7: the passengers leave with it
+            p.state.update(exited=True)
+        return
+    if alive(u) and carrier:  # MBT 15.3.2.1, 15.3.2.4: and after its last hex
+        spent += yield from transport.transport_step(game, u, entered=entered,
+                                                     mf_left=allowance - spent)
+    if alive(u):
+        yield from buildings.building_step(game, u, allowance - spent)
 
 
 def exhaust_smoke(game: Game, u: Unit, start: Hex, trail_before: int) -> Step:
@@ -95,9 +140,34 @@ def exhaust_smoke(game: Game, u: Unit, start: Hex, trail_before: int) -> Step:
 
 
 def overrun_step(game: Game) -> Step:
-    """MBT 11.4.2: units with OR orders move and overrun (MBT 14.7); then the missiles still in
-    flight strike targets that did not move (MBT 14.2.2.2), and hexes holding both sides are
-    adjusted (MBT 8.8). No OR order can be given yet (no leg or towed unit card exists to be
-    overrun, MBT 14.7.1.2), so the step moves nobody: docs/mbt-advanced.md."""
+    """MBT 11.4.2: each side in turn moves its units with OR orders one at a time and they overrun
+    (MBT 14.7, :mod:`~hexwar.plugins.mbt.overrun`), with overwatch, exhaust smoke and missiles as
+    in the Movement Step; then the missiles still in flight strike targets that did not move
+    (MBT 14.2.2.2), and hexes holding both sides are adjusted (MBT 8.8)."""
+    from hexwar.plugins.mbt.overrun import overrun_unit
+
+    data(game)["overrun_defended"] = []  # MBT 14.7.2.1: defensive fire once per Overrun Step
+    for side in side_order(game):
+        offered: set[str] = set()
+        while True:
+            able = [u.id for u in game.state.units_of(side)
+                    if u.state.get("order") == "OR" and u.id not in offered and can_move(u)]
+            if not able:
+                break
+            choice = yield Decision(side, "mbt.move_unit", options=["done", *able],
+                                    rule="MBT 11.4.2",
+                                    prompt="Overrun with which unit next? (done: end)")
+            if choice == "done":
+                break
+            offered.add(choice)
+            u = game.state.units[choice]
+            assert u.hex is not None
+            start, before = (u.hex, u.facing), len(u.state.get("trail") or [])
+            yield from overrun_unit(game, u)
+            u.state["moved_done"] = True
+            if u.hex is not None:
+                yield from exhaust_smoke(game, u, start[0], before)
+                yield from missile_race(game, u, path_of(game, u, start, before))
+    data(game).pop("overrun_defended", None)
     yield from resolve_remaining(game)
     adjust_contested(game)

@@ -24,12 +24,16 @@ ADVANCED_ORDERS = ("F", "FM", "M", "OW", "ATGM", "CA", "OR")  # MBT 6.2.4, 13.3
 def restrict(game: Game, u: Unit, legal: list[str]) -> list[str]:
     """The ``mbt_orders`` answer of the Advanced Game: the Basic orders less those suppression
     forbids (MBT 12.3.3), and CA for a dismounted, unsuppressed leg unit next to an enemy vehicle it
-    could close-assault (MBT 13.3, 14.5.1). OR (overrun, MBT 14.7) is not built and never legal."""
+    could close-assault (MBT 13.3, 14.5.1), and OR for a vehicle that sighted an enemy leg or towed
+    unit it can reach and overrun (MBT 13.3, 14.7.1.2)."""
     from hexwar.plugins.mbt.close_assault import can_assault_now
+    from hexwar.plugins.mbt.overrun import overrun_targets
 
     out = [o for o in legal if order_error(game, u, o) is None]
     if can_assault_now(game, u):  # MBT 13.3, 14.5.1
         out.append("CA")
+    if card_of(game, u).kind == "vehicle" and overrun_targets(game, u, sighted_now=False):
+        out.append("OR")  # MBT 13.3, 14.7.1.2: a sighted leg or towed unit it can reach
     return out
 
 
@@ -91,6 +95,8 @@ def orders_phase(game: Game) -> Step:
         for u in group:
             u.state["order"] = choice
             game.emit("order", visible_to=[u.side], unit=u.id, order=choice, rule="MBT 13.3")
+            for p in u.state.get("carrying") or []:  # MBT 15.3.3.1: passengers share it
+                game.state.units[p].state["order"] = choice
 
 
 def group_validator(game: Game, group: list[Unit]) -> Any:

@@ -115,10 +115,10 @@ def hex_heights(game: Game, h: Hex) -> tuple[int, int]:
 
 
 def unit_height(game: Game, u: Unit) -> int:
-    """MBT 12.1.2: a ground unit sits on the ground of its hex (vehicles never go up floors,
-    MBT 15.4.1.2)."""
+    """MBT 12.1.2: a ground unit sits on the ground of its hex, a leg unit UP in buildings that
+    much higher (MBT 15.4.1.1; vehicles never go up floors, MBT 15.4.1.2)."""
     assert u.hex is not None
-    return hex_heights(game, u.hex)[0]
+    return hex_heights(game, u.hex)[0] + int(u.state.get("up") or 0)
 
 
 def line_of_sight(game: Game, a: Hex, ha: int, b: Hex, hb: int) -> Sight:

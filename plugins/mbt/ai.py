@@ -13,6 +13,10 @@ chances from ``view.rules`` (``knowledge.py``).
   the largest expected points first.
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
+* Advanced Game: squads ride a carrier in their hex while the enemy is far, get off when it is
+  near or into cover once it is known (MBT 15.3); a squad in good cover near the enemy takes full
+  cover (MBT 15.5); a vehicle overruns a squad when the chance of an effective result is good
+  (MBT 14.7).
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class MbtAI:
     exposure_weight = 1.0
     #: stop adding firers at one target once the chance to kill it reaches this
     enough_kill = 0.85
+    #: Advanced MBT 14.7: the chance of an effective overrun result worth an OR order
+    overrun_worth = 0.4
+    #: Advanced MBT 15.3: passengers get off once a known enemy is this close
+    dismount_range = 5
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -149,6 +157,14 @@ class MbtAI:
             return "CA"  # Advanced MBT 14.5: a squad next to an enemy vehicle assaults it
         u = view.unit(d.context["unit"])
         enemies = [e for e in self._known_enemies(view) if alive(e)]
+        if "OR" in options:  # Advanced MBT 14.7: run down infantry when it pays
+            best = max((rules_of(view).overrun_value(u.id, e.id) for e in enemies
+                        if e.hex is not None and u.hex is not None and u.hex.distance(e.hex) <= 6),
+                       default=0.0)
+            if best >= self.overrun_worth:
+                return "OR"
+        if "M" in options and self._wants_a_ride(view, u, enemies):
+            return "M"  # Advanced MBT 15.3.2.3: M orders, to be loaded by the carrier here
         gun_p = 0.0
         for e in enemies:
             if e.hex is not None and in_turret_arc(u, e.hex):
@@ -183,6 +199,73 @@ class MbtAI:
         if "M" in options:
             return "M"
         return "OW" if "OW" in options else options[0]
+
+    # -- the Advanced Game's transport, full cover, buildings and overrun (MBT 14.7, 15.2-15.5) --
+    def _carrier_room(self, view: SideView, carrier: Unit) -> int:
+        from hexwar.plugins.mbt.transport import transport_value
+
+        rules = rules_of(view)
+        tv = transport_value(rules.card(carrier.type))
+        if tv is None:
+            return 0
+        used = sum(rules.card(view.unit(i).type).stacking for i in carrier.state.get("carrying")
+                   or [])
+        return tv.points - used
+
+    def _wants_a_ride(self, view: SideView, u: Unit, enemies: list[Unit]) -> bool:
+        """A leg unit sharing its hex with a friendly carrier that has room rides forward while no
+        known enemy is close."""
+        rules = rules_of(view)
+        if u.hex is None or rules.card(u.type).kind not in ("leg", "towed"):
+            return False
+        if any(e.hex is not None and u.hex.distance(e.hex) <= self.dismount_range
+               for e in enemies):
+            return False
+        return any(c.hex == u.hex and c.id != u.id and alive(c)
+                   and self._carrier_room(view, c) >= rules.card(u.type).stacking
+                   for c in view.own_unit_objects())
+
+    def _enemy_near(self, view: SideView, h: Hex | None, reach: int) -> bool:
+        return h is not None and any(e.hex is not None and alive(e) and h.distance(e.hex) <= reach
+                                     for e in self._known_enemies(view))
+
+    def _on_transport(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 15.3.2: load the squads in the hex before moving while no enemy is close;
+        unload them when the enemy is near, or into cover once the enemy is known, after the
+        move (or before it, with the enemy already close)."""
+        carrier = view.unit(d.context["unit"])
+        info = rules_of(view).info
+        loads = [o for o in options if isinstance(o, list) and o[0] == "load"]
+        unloads = [o for o in options if isinstance(o, list) and o[0] == "unload"]
+        close = self._enemy_near(view, carrier.hex, self.dismount_range)
+        if d.context.get("when") == "before":
+            if close:
+                return unloads[0] if unloads else "done"
+            return loads[0] if loads else "done"
+        assert carrier.hex is not None
+        cover = max(COVER.get(k, 0.0) for k in info.kinds[carrier.hex])
+        if unloads and (close or (cover >= 3.0 and self._enemy_near(view, carrier.hex, 12))):
+            return unloads[0]
+        return "done"
+
+    def _on_overrun(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 14.7.1.2: the defender with the best chance of an effective result."""
+        rules = rules_of(view)
+        scored = [(rules.overrun_value(d.context["unit"], t), t) for t in options if t != "none"]
+        best = max(scored, default=(0.0, "none"))
+        return best[1] if best[0] >= self.overrun_worth / 2 else "none"
+
+    def _on_full_cover_off(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 15.5: give up full cover once no enemy is known near."""
+        for uid in options:
+            if uid != "keep" and not self._enemy_near(view, view.unit(uid).hex, 10):
+                return uid
+        return "keep"
+
+    def _on_jamming(self, d: Decision, view: SideView, options: list[Any]) -> Any:
+        """Optional MBT 21.2: jam with all it may from the second Turn on (the first Turn's markers
+        are free, MBT 21.1)."""
+        return max(options) if view.turn >= 2 else 0
 
     def _on_smoke(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 12.6: smoke covers an advance: a vehicle with M orders (it does not fire,
@@ -296,8 +379,20 @@ class MbtAI:
         return max(options, key=lambda a: (armour(a), -options.index(a)))
 
     def _on_move_unit(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        units = [o for o in options if o != "done"]
-        return units[0] if units else "done"
+        info = rules_of(view).info
+        for o in options:  # Advanced MBT 15.5: a leg unit in good cover near the enemy digs in
+            if isinstance(o, list) and o[0] == "full_cover":
+                u = view.unit(o[1])
+                if u.hex is not None and max(COVER.get(k, 0.0) for k in info.kinds[u.hex]) >= 3.0 \
+                        and self._enemy_near(view, u.hex, self.dismount_range):
+                    return o
+        units = [o for o in options if o != "done" and not isinstance(o, list)]
+        # a carrier first, so that the squads waiting in its hex ride with it (MBT 15.3.2.3)
+        from hexwar.plugins.mbt.transport import transport_value
+
+        carriers = [o for o in units
+                    if transport_value(rules_of(view).card(view.unit(o).type)) is not None]
+        return (carriers or units)[0] if units else "done"
 
     def _position_score(self, view: SideView, u: Unit, h: Hex, facing: int,
                         enemies: list[Unit],

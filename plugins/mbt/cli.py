@@ -148,9 +148,12 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
 @mbt_group.command("fire")
 @click.argument("firer")
 @click.argument("target")
-@click.option("--ammo", default="APFSDS", show_default=True, help="Ammunition (APFSDS, HEAT, ATGM...).")
+@click.option("--ammo", default="APFSDS", show_default=True,
+              help="Ammunition (APFSDS, HEAT, ATGM...); GP, CA (close assault) or H2H "
+                   "(hand-to-hand) for the Advanced Game.")
 @click.option("--weapon", default=None, help="Weapon name (default: the main gun; the missile for ATGM).")
-@click.option("--range", "rng", type=int, required=True, help="Range in hexes (MBT 4.7).")
+@click.option("--range", "rng", type=int, default=None,
+              help="Range in hexes (MBT 4.7); needed except for CA and H2H (one hex).")
 @click.option("--terrain", default="clear", show_default=True,
               help="Terrain in the target hex; several kinds separated by commas (MBT 7.4.2.1).")
 @click.option("--firer-moving", is_flag=True, help="Firer has FM orders (MBT 7.4.2.2).")
@@ -175,13 +178,38 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
               help="Seed for the rolls not given with --dice (default: fresh dice, whose seed "
                    "is printed so the shot can be repeated).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--suppressed", is_flag=True, help="GP, CA: firer suppressed (MBT 14.4.2.1.3).")
+@click.option("--crew-losses", type=click.IntRange(0, 9), default=0,
+              help="GP: firer's crew losses (MBT 14.4.2.1.2).")
+@click.option("--smoke", type=click.IntRange(0, 99), default=0,
+              help="GP: other smoke hexes on the line (MBT 14.4.2.1.7).")
+@click.option("--grade", type=click.Choice(["poor", "average", "crack"]), default="average",
+              help="GP, CA, H2H: the firer's (attacker's) grade (MBT 12.7).")
+@click.option("--target-grade", type=click.Choice(["poor", "average", "crack"]), default="average",
+              help="H2H: the defender's grade (MBT 14.6.3.5).")
+@click.option("--buttoned", is_flag=True, help="GP, CA: target vehicle buttoned.")
+@click.option("--full-cover", is_flag=True, help="GP: leg or towed target in full cover (MBT 15.5).")
+@click.option("--overrun", is_flag=True, help="GP: overrun fire, +20 (MBT 14.7.2.2.2).")
+@click.option("--uphill", is_flag=True, help="CA, H2H: the target is higher (MBT 14.5.3.1, 14.6.3.2).")
+@click.option("--attackers", type=click.IntRange(1, 9), default=1,
+              help="H2H: attacking units (MBT 14.6.3.4).")
+@click.option("--target-suppressed", is_flag=True, help="H2H: defender suppressed (MBT 14.6.3.1).")
+@click.option("--target-losses", is_flag=True,
+              help="H2H: defender has crew losses or is a bailed-out crew (MBT 14.6.3.3).")
+@click.option("--half", is_flag=True, help="H2H: the attacker is a half squad (MBT 12.5).")
+@click.option("--target-half", is_flag=True, help="H2H: the defender is a half squad.")
 @click.pass_context
-def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: str | None, rng: int,
+def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon: str | None,
+         rng: int | None,
          terrain: str, firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int,
          brewup: int, elevation: str, angle: str, hull_down: bool, options: tuple[str, ...],
          dice: list[int], card_dirs: tuple[str, ...], table_dirs: tuple[str, ...],
-         seed: int | None, as_json: bool) -> None:
+         seed: int | None, as_json: bool, **advanced: Any) -> None:
     """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1).
+
+    With ``--ammo GP`` a GP point effect shot of the Advanced Game (MBT 14.4), ``--ammo CA`` a
+    close assault (MBT 14.5), ``--ammo H2H`` a hand-to-hand combat (MBT 14.6): each modifier with
+    its rule, the dice and the result.
 
     A program that embeds the command (a test, a notebook) may offer plugins that are not
     installed through entry points as ``obj={"local_plugins": [...]}``; ``--option`` enables them
@@ -194,6 +222,30 @@ def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: s
     fresh = seed is None
     if seed is None:  # a roll at the table is a new roll each time (issue 10)
         seed = fresh_seed()
+    if rng is None and ammo.upper() not in ("CA", "H2H"):
+        click.echo("error: missing option '--range' (the range in hexes, MBT 4.7)", err=True)
+        sys.exit(2)
+    defaults = {"attackers": 1, "grade": "average", "target_grade": "average",
+                "crew_losses": 0, "smoke": 0}
+    used = sorted(k for k, v in advanced.items() if v != defaults.get(k, False))
+    if used and ammo.upper() not in ("GP", "CA", "H2H"):
+        names = ", ".join("--" + k.replace("_", "-") for k in used)
+        click.echo(f"error: {names} apply to --ammo GP, CA or H2H only (the Advanced Game)",
+                   err=True)
+        sys.exit(2)
+    if ammo.upper() in ("GP", "CA", "H2H"):
+        from hexwar.plugins.mbt.cli_advanced import advanced_fire
+
+        try:
+            advanced_fire(ammo.upper(), firer, target, rng=rng, terrain=terrain,
+                          firer_moving=firer_moving, target_moving=target_moving,
+                          overwatch=overwatch, acquisition=acquisition, brewup=brewup,
+                          hull_down=hull_down, dice=dice, card_dirs=card_dirs, seed=seed,
+                          fresh=fresh, as_json=as_json, **advanced)
+        except HexwarError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        return
     try:
         game, fu, tu = _checked_table_game(firer, target, options, local, card_dirs, table_dirs, seed)
         cards = ctx(game).cards
@@ -206,7 +258,7 @@ def fire(click_ctx: click.Context, firer: str, target: str, ammo: str, weapon: s
         fu.state["order"] = "FM" if firer_moving else "OW" if overwatch else "F"
         tu.state["order"] = "M" if target_moving else None
         s = Situation(
-            firer=fc, weapon=weapon, ammo=ammo, target=tc, range=rng, firer_moving=firer_moving,
+            firer=fc, weapon=weapon, ammo=ammo, target=tc, range=int(rng or 0), firer_moving=firer_moving,
             target_moving=target_moving, overwatch=overwatch, acquisition_turns=acquisition,
             target_terrain=tuple(t.strip() for t in terrain.split(",") if t.strip()),
             brewup_hexes=brewup, elevation=elevation, angle=angle,  # type: ignore[arg-type]

@@ -38,6 +38,7 @@ from hexwar.plugins.mbt.suppression import suppress, suppressed
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.plugins.mbt.cards import Card
 
 MAX_HEIGHT_GAP = 2  # MBT 14.5.1
 
@@ -115,24 +116,32 @@ def h2h_error(game: Game, a: Unit, d: Unit) -> str | None:
 
 def h2h_modifiers(game: Game, attackers: list[Unit], d: Unit) -> list[Modifier]:
     """MBT 14.6.3: the hand-to-hand modifiers (the first attacker's height and grade)."""
+    a = attackers[0]
+    return h2h_modifiers_of(
+        defender_suppressed=suppressed(d), uphill=unit_height(game, d) > unit_height(game, a),
+        defender_losses=bool(int(d.state.get("crew_losses", 0)) or d.state.get("bailed_out")),
+        attackers=len(attackers), defender_grade=grade_of(d), attacker_grade=grade_of(a))
+
+
+def h2h_modifiers_of(*, defender_suppressed: bool, uphill: bool, defender_losses: bool,
+                     attackers: int, defender_grade: str, attacker_grade: str) -> list[Modifier]:
+    """MBT 14.6.3 from plain facts (the game and ``hexwar mbt fire --ammo H2H`` use it)."""
     hm = load_advanced().h2h_mods
     mods: list[Modifier] = []
 
     def add(name: str, key: str, rule: str, times: int = 1) -> None:
         mods.append(Modifier(name, hm[key].value * times, f"{rule} [{hm[key].source}]", stage=1))
 
-    a = attackers[0]
-    if suppressed(d):
+    if defender_suppressed:
         add("defender suppressed", "defender_suppressed", "MBT 14.6.3.1")
-    if unit_height(game, d) > unit_height(game, a):
+    if uphill:
         add("uphill attack", "uphill_attack", "MBT 14.6.3.2")
-    if int(d.state.get("crew_losses", 0)) or d.state.get("bailed_out"):
+    if defender_losses:
         add("defender crew losses", "defender_crew_losses", "MBT 14.6.3.3")
-    if len(attackers) > 1:
-        add(f"{len(attackers) - 1} more attacker(s)", "per_additional_attacker", "MBT 14.6.3.4",
-            len(attackers) - 1)
-    for who, u in (("defender", d), ("attacker", a)):
-        g = grade_of(u)
+    if attackers > 1:
+        add(f"{attackers - 1} more attacker(s)", "per_additional_attacker", "MBT 14.6.3.4",
+            attackers - 1)
+    for who, g in (("defender", defender_grade), ("attacker", attacker_grade)):
         if g in ("crack", "poor"):
             add(f"{who} {g}", f"{who}_{g}", "MBT 14.6.3.5")
     return mods
@@ -159,26 +168,37 @@ def hand_to_hand(game: Game, a: Unit, d: Unit) -> str:
     return winner
 
 
+def zero_top_armour(card: Card) -> bool:
+    """MBT 14.5.3.3: the card shows 0 armour at TT or HD."""
+    return any(v == 0 for (_e, _l, ang, loc), v in card.armor.items()
+               if ang == "Above" and loc in ("TT", "HD"))
+
+
 def ca_modifiers(game: Game, a: Unit, t: Unit) -> list[Modifier]:
     """MBT 14.5.3: the close assault modifiers."""
+    return ca_modifiers_of(
+        uphill=unit_height(game, t) > unit_height(game, a),
+        moving=t.state.get("order") in MOVING_ORDERS,
+        open_top=bool(t.state.get("open", True)) or zero_top_armour(card_of(game, t)),
+        grade=grade_of(a))
+
+
+def ca_modifiers_of(*, uphill: bool, moving: bool, open_top: bool, grade: str) -> list[Modifier]:
+    """MBT 14.5.3 from plain facts (the game and ``hexwar mbt fire --ammo CA`` use it)."""
     ca = load_advanced().ca
     mods: list[Modifier] = []
 
     def add(name: str, key: str, rule: str) -> None:
         mods.append(Modifier(name, ca[key].value, f"{rule} [{ca[key].source}]", stage=1))
 
-    if unit_height(game, t) > unit_height(game, a):
+    if uphill:
         add("attacking uphill", "uphill", "MBT 14.5.3.1")
-    if t.state.get("order") in MOVING_ORDERS:
+    if moving:
         add("vehicle moving", "vs_moving_vehicle", "MBT 14.5.3.2")
-    tcard = card_of(game, t)
-    zero_top = any(v == 0 for (_e, _l, ang, loc), v in tcard.armor.items()
-                   if ang == "Above" and loc in ("TT", "HD"))
-    if t.state.get("open", True) or zero_top:
+    if open_top:
         add("vehicle open (or no armour on top)", "vs_open_vehicle", "MBT 14.5.3.3")
-    g = grade_of(a)
-    if g in ("crack", "poor"):
-        add(f"attacker {g}", f"attacker_{g}", "MBT 14.5.3.4")
+    if grade in ("crack", "poor"):
+        add(f"attacker {grade}", f"attacker_{grade}", "MBT 14.5.3.4")
     return mods
 
 

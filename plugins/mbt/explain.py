@@ -63,6 +63,8 @@ def _move_to(game: Game, o: Any) -> str:
 def _move_unit(game: Game, o: Any) -> str:
     if o == "done":
         return "done: no more moves for this side"
+    if isinstance(o, list):  # Advanced MBT 15.5
+        return f"{unit_name(game, o[1])} takes full cover instead of moving (MBT 15.5)"
     u = game.state.units.get(str(o))
     where = f" in {game.board.label(u.hex)}, order {u.state.get('order')}" \
         if u is not None and u.hex is not None else ""
@@ -86,6 +88,20 @@ DESCRIBE: dict[str, Callable[[Game, Any], str]] = {
     "mbt.overwatch": _shots,
     "mbt.atgm": _atgm,
     "mbt.hit_angle": lambda g, o: f"the hit strikes the {o}",
+    # the Advanced Game (MBT 14.7, 15.2-15.5) and command control (MBT 21.2)
+    "mbt.transport": lambda g, o: ("done: no more loading or unloading" if o == "done"
+                                   else f"{o[0]} {unit_name(g, o[1])} (MBT 15.3.2)"),
+    "mbt.overrun": lambda g, o: ("none: the vehicle does not move (MBT 14.7.1.2)" if o == "none"
+                                 else f"overrun {unit_name(g, o)}"),
+    "mbt.inside": lambda g, o: {"stay out": "stay in the streets",
+                                "forward": "drive inside the buildings forward (MBT 15.4.3)",
+                                "reverse": "reverse inside the buildings (MBT 15.4.3)"}[o],
+    "mbt.floor": lambda g, o: ("stay at this height" if o == "stay" else
+                               "ground level" if o == 0 else f"{o} height(s) up (MBT 15.4.2)"),
+    "mbt.towed_move": lambda g, o: "stay" if o == "stay" else f"move to {o} (MBT 15.2.1)",
+    "mbt.full_cover_off": lambda g, o: ("keep the other full cover markers" if o == "keep"
+                                        else f"{unit_name(g, o)} leaves full cover (MBT 15.5)"),
+    "mbt.jamming": lambda g, o: "no jamming" if o == 0 else f"spend {o} jamming point(s) (MBT 21.2)",
 }
 
 

@@ -20,10 +20,11 @@ with F, FM, OW (and CA, OR) orders (MBT 14.1.4.1), at the ranges of its GP line.
 
 The results are effect names that the fire step applies like AP damage (at once, or at the end of a
 simultaneous step, MBT 5.3): ``suppress``, ``crew_loss``, ``temp_sup``, ``KO``, ``BU``
-(:func:`hexwar.plugins.mbt.advanced_fire.after_damage`). GP fire at leg and towed units and at
-terrain, canister and smoke rounds wait for those cards and rules (docs/mbt-advanced.md).
+(:func:`hexwar.plugins.mbt.advanced_fire.after_damage`). GP fire at terrain, canister and smoke
+rounds wait for their rules (docs/mbt-advanced.md). A carrier's passengers are fired at with the
+same roll (MBT 14.4.3.2.5, :func:`hexwar.plugins.mbt.transport.hit_passengers`).
 
-Against a leg unit (MBT 14.4.3.2, 14.4.4.2.3.4): its GP defense by terrain and status
+Against a leg or towed unit (MBT 14.4.3.2, 14.4.4.2.3.4): its GP defense by terrain and status
 (``data/advanced/leg_defense.csv``), a suppressed result suppresses, an effective one halves a
 squad and suppresses it (``leg_ef``), and eliminates a half squad or a team.
 """
@@ -288,8 +289,6 @@ def ammo_error(game: Game, f: Unit, t: Unit, ammo: str) -> str | None:
     weapon = card_of(game, f).main_gun
     if weapon is None:
         return f"{f.id} has no gun to fire GP"
-    if card_of(game, t).kind == "towed":
-        return "GP fire at towed units is not built yet (docs/mbt-advanced.md)"
     rng = f.hex.distance(t.hex)
     moving = f.state.get("order") in FIRING_MOVE
     if gp_factor(game, f, weapon.name, rng, moving) is None:
@@ -353,6 +352,12 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
                                   small_arms_far=small_arms(game, f) and rng > SMALL_ARMS_REACH)
     else:
         shot.effects = leg_effects(shot.result)
+    carried: list[Any] = []
+    if t.state.get("carrying"):  # MBT 14.4.3.2.5: the passengers are fired at too
+        from hexwar.plugins.mbt.transport import hit_passengers
+
+        net_legs = sum(m.value for m in shot.modifiers if "MBT 14.4.2.2." not in m.rule)
+        carried = hit_passengers(game, t, factor, shot.roll, int(net_legs))
     turns = data(game).setdefault("gp_fired", {}).setdefault(f"{f.id}>{t.id}", [])
     if game.state.turn not in turns:
         turns.append(game.state.turn)
@@ -360,7 +365,8 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
         "GP point effect fire", result={"result": shot.result, "effects": shot.effects},
         modifiers=shot.modifiers, rules=["MBT 14.4", "MBT 14.4.4.1"], firer=f.id, target=t.id,
         weapon=weapon.name, ammo=GP, range=rng, gp_factor=factor, gp_defense=defense,
-        net=shot.net, roll=shot.roll, modified=total, n=shot.n, s=shot.s, crt_source=shot.source)
+        net=shot.net, roll=shot.roll, modified=total, n=shot.n, s=shot.s, crt_source=shot.source,
+        **({"passengers": carried} if carried else {}))
     return shot
 
 

@@ -69,6 +69,13 @@ class MbtRules:
         return effect_value(self._game, self._own(firer), self._view.unit(target),
                             overwatch=overwatch)
 
+    def overrun_value(self, attacker: str, target: str) -> float:
+        """Advanced MBT 14.7.2.2: the chance that an own vehicle's overrun fire has an effective
+        result on ``target`` as the side is shown it (0 if it could not overrun it)."""
+        from hexwar.plugins.mbt.overrun import overrun_chance
+
+        return overrun_chance(self._game, self._own(attacker), self._view.unit(target))
+
     def sighted_an_enemy(self, unit_id: str) -> bool:
         """Whether an own unit sighted an enemy unit in this turn's Sighting Step (MBT 6.1): the
         side knows what its own units see."""

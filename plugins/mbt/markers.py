@@ -132,6 +132,8 @@ def unit_moved(game: Game, u: Unit) -> None:
                   rule="MBT 12.4.6")
     if u.state.get("inb") and u.state.get("inb_hex") != label:
         u.state["inb"] = False
+    if u.state.get("up") and u.state.get("up_hex") != label:
+        u.state["up"] = 0  # MBT 15.4.1.1: leaving the hex leaves its floors
 
 
 def target_terrain(game: Game, u: Unit) -> tuple[str, ...] | None:

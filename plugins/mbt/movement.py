@@ -88,18 +88,21 @@ def movement_phase(game: Game) -> Step:
             yield from move_unit(game, game.state.units[choice])
 
 
-def move_unit(game: Game, u: Unit) -> Step:
+def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0)) -> Step:
     """Move one unit (MBT 8.1-8.5), offering overwatch to the enemy after each hex entered and each
-    turn made (MBT 7.5.2); a chain of overwatch fire is resolved before the mover goes on (MBT 7.5.3)."""
+    turn made (MBT 7.5.2); a chain of overwatch fire is resolved before the mover goes on (MBT 7.5.3).
+    ``spent``: movement factors already used in the starting hex (Advanced MBT 15.3.2 loading).
+    Returns (movement factors spent, whether a new hex was entered)."""
     budget = movement_allowance(game, u)
-    spent = Fraction(0)
     turned = False
     entered_any = False
     turn_cost_spent = False
     watched: set[tuple[Hex, str]] = set()
     while alive(u) and can_move(u):
         assert u.hex is not None
-        first_hex = (not entered_any and not turn_cost_spent and u.state.get("order") in ("M", "OR"))
+        # MBT 8.4.4 (and Advanced MBT 15.3.2.1: not after movement factors spent loading)
+        first_hex = (not entered_any and not turn_cost_spent and spent == 0
+                     and u.state.get("order") in ("M", "OR"))
         dests = destinations(game, u, budget - spent, turned, first_hex)
         friends = friendly_hexes(game, u)
         stay_ok = u.hex not in friends or not dests
@@ -167,6 +170,7 @@ def move_unit(game: Game, u: Unit) -> Step:
                     break
         if not interrupted:
             break
+    return spent, entered_any
 
 
 def move_validator(game: Game, u: Unit, left: Fraction) -> Any:

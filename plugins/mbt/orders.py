@@ -115,5 +115,14 @@ def unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any]:
     st = {k: u.state[k] for k in PUBLIC_STATE if k in u.state}
     if u.state.get("revealed"):
         st["order"] = u.state.get("order")
+    for k in ("up", "inb", "full_cover"):  # Advanced MBT 15.4.1, 15.5: location markers are public
+        if u.state.get(k):
+            st[k] = u.state[k]
+    if u.state.get("carrying"):  # Advanced MBT 15.3.3.3: not from a buttoned full-cover carrier
+        from hexwar.plugins.mbt.transport import passengers_shown
+
+        shown = passengers_shown(game, u)
+        if shown is not None:
+            st["carrying"] = shown
     d["state"] = st
     return d

@@ -264,6 +264,11 @@ def _move_unit(view: SideView, d: Decision) -> Form:
         if o == "done":
             choices.append({"choice": o, "label": "done: no more moves"})
             continue
+        if isinstance(o, list):  # Advanced MBT 15.5: [full_cover, UNIT]
+            cover = _unit_choice(view, o, f"{o[1]} takes full cover instead of moving")
+            cover["unit"] = str(o[1])
+            choices.append(cover)
+            continue
         u = game.state.units[str(o)]
         item: dict[str, Any] = {"choice": o, "unit": u.id,
                                 "label": f"move {u.id} ({_short(u.type)}, order {u.state.get('order')})"}
@@ -471,6 +476,69 @@ def _close_assault(view: SideView, d: Decision) -> Form:
                       "hand (MBT 14.5, 14.6): the attacker, then the target; or pass."]}
 
 
+def _transport(view: SideView, d: Decision) -> Form:
+    carrier = str(d.context.get("unit", "the carrier"))
+    choices: list[dict[str, Any]] = []
+    for o in d.options or ():
+        if isinstance(o, list) and len(o) == 2:
+            verb = "loads" if o[0] == "load" else "unloads"
+            item = _unit_choice(view, o, f"{carrier} {verb} {o[1]}")
+            item["unit"] = str(o[1])
+            choices.append(item)
+        else:
+            choices.append({"choice": o, "label": "done: no more loading or unloading"})
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"{carrier} may load and unload in {d.context.get('hex', 'its hex')} "
+                      f"({d.context.get('mf_left', '?')} MF left): the highest load cost of the "
+                      "units handled counts (MBT 15.3.2)."]}
+
+
+def _overrun(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "none: the vehicle does not move"} if o == "none"
+               else _unit_choice(view, o, f"overrun {o}") for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Announce the unit {d.context.get('unit', 'the vehicle')} overruns "
+                      "(MBT 14.7.1.2)."]}
+
+
+def _inside(view: SideView, d: Decision) -> Form:
+    labels = {"stay out": "stay in the streets", "forward": "drive inside the buildings forward",
+              "reverse": "reverse inside the buildings"}
+    return {"widget": "choose",
+            "choices": [{"choice": o, "label": labels.get(str(o), words(o))}
+                        for o in d.options or ()],
+            "notes": ["Going inside costs 1 MF and risks track and gun damage (MBT 15.4.3)."]}
+
+
+def _floor(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "stay at this height" if o == "stay" else
+                ("ground level" if o == 0 else f"{o} height(s) up")} for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": ["One MF a height inside the buildings (MBT 15.4.2)."]}
+
+
+def _towed_move(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "stay" if o == "stay" else f"move to {o}"}
+               | ({} if o == "stay" else {"hex": str(o)}) for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": ["A towed (1) gun moves one hex straight ahead or back (MBT 15.2.1)."]}
+
+
+def _full_cover_off(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "keep the other full cover markers"} if o == "keep"
+               else _unit_choice(view, o, f"{o} leaves full cover") for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": ["Full cover changes only in the Adjust Markers Step (MBT 15.5)."]}
+
+
+def _jamming(view: SideView, d: Decision) -> Form:
+    choices = [{"choice": o, "label": "no jamming" if o == 0 else f"spend {o} jamming point(s)"}
+               for o in d.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": [f"Radio jamming: {d.context.get('left', '?')} point(s) left, each used once "
+                      "a game, at most 3 a Turn (MBT 21.2)."]}
+
+
 FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.place": _place,
     "mbt.move_to": _move_to,
@@ -492,6 +560,13 @@ FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.exhaust": _exhaust,
     "mbt.swaps": _swaps,
     "mbt.close_assault": _close_assault,
+    "mbt.transport": _transport,
+    "mbt.overrun": _overrun,
+    "mbt.inside": _inside,
+    "mbt.floor": _floor,
+    "mbt.towed_move": _towed_move,
+    "mbt.full_cover_off": _full_cover_off,
+    "mbt.jamming": _jamming,
 }
 
 

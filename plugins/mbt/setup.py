@@ -98,10 +98,17 @@ def setup_phase(game: Game) -> Step:
     low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side])
-        # squads after the vehicles, so that each can start beside its carrier (MBTD-82)
+        # squads after the vehicles: each starts in its carrier (MBT 15.3.2.6) or beside it
+        # (MBTD-82)
         for u in sorted((u for u in to_place if u.side == side),
-                        key=lambda u: (bool(u.state.get("assigned_carrier")), u.id)):
+                        key=lambda u: (bool(u.state.get("carried_by")),
+                                       bool(u.state.get("assigned_carrier")), u.id)):
             if _with_leader(game, u):
+                continue
+            if u.state.get("carried_by"):
+                from hexwar.plugins.mbt.transport import mount_at_setup
+
+                mount_at_setup(game, u)
                 continue
             occupied = {x.hex for x in game.state.units.values() if x.hex is not None}
             if MbtHooks.of(game).stacking_unlimited():
@@ -199,7 +206,9 @@ def scenario_shapes() -> dict[str, Any]:
                     "markers": [MapOf(str, keys=("hex", "kind"))],
                     # MBT Scenario One A: the terrain variants; C: optional rules a matchup bars
                     "terrain_variant": OneOf(TERRAIN_VARIANTS),
-                    "barred_rules": [str]},
+                    "barred_rules": [str],
+                    # MBT 21.2 radio jamming points by side (mbt.command_control)
+                    "jamming": MapOf(IntRange(0, 100))},
         "sides": MapOf({"title": str, "points": points, "forces": [force]}),
     }
 

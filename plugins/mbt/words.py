@@ -88,6 +88,22 @@ def _result(game: Game | None, r: Record) -> str | None:
                 f"{_u(game, r.get('defender'))} (modifiers {number(r.get('net', 0), '+g')}"
                 f"{_mods(r)}), dice {r.get('roll')}: the {words(r.get('result'))} wins"
                 f"{cite(r.get('rules'))}")
+    if what in ("overrun fire", "overrun defensive fire"):
+        res = table(r.get("result"))
+        first = " (first fire)" if r.get("first_fire") else ""
+        return (f"{what}{first}: {_u(game, r.get('firer'))} at {_u(game, r.get('target'))}, GP "
+                f"{r.get('gp_factor')} against {r.get('gp_defense')} (modifiers "
+                f"{number(r.get('net', 0), '+g')}{_mods(r)}), dice {r.get('roll')}: "
+                f"{words(res.get('result'))}{cite(r.get('rules'))}")
+    if what == "vehicle into buildings":
+        res = table(r.get("result"))
+        hits = [n for n, k in (("track hit", "track"), ("gun hit", "gun")) if res.get(k)]
+        return (f"{_u(game, r.get('unit'))} goes into the {r.get('building')} buildings, dice "
+                f"{r.get('roll')} + {r.get('modifier')} = {r.get('modified')}: "
+                f"{', '.join(hits) or 'no damage'}{cite(r.get('rules'))}")
+    if what == "radio jamming":
+        return (f"{r.get('side')} jams with {r.get('points')} point(s), dice {r.get('roll')}: "
+                f"{words(r.get('result'))}{cite(r.get('rules'))}")
     if what in ("shot wasted", "ATGM"):
         return (f"{what}: {_u(game, r.get('firer'))} at {_u(game, r.get('target'))}: "
                 f"{words(r.get('result'))}{cite(r.get('rules'))}")
@@ -176,6 +192,18 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "abandoned": lambda g, r: (f"{_u(g, r.get('unit'))} is abandoned by organization "
                                f"{r.get('organization')} (strength {r.get('strength')})"
                                f"{cite(r.get('rule'))}"),
+    "loaded": lambda g, r: (f"{_u(g, r.get('unit'))} is carried by {_u(g, r.get('carrier'))}"
+                            f"{cite(r.get('rule'))}"),
+    "unloaded": lambda g, r: (f"{_u(g, r.get('carrier'))} unloads {_u(g, r.get('unit'))} in "
+                              f"{r.get('hex')}{cite(r.get('rule'))}"),
+    "full_cover": lambda g, r: (f"{_u(g, r.get('unit'))} "
+                                f"{'leaves' if r.get('removed') else 'takes'} full cover"
+                                f"{cite(r.get('rule'))}"),
+    "location": lambda g, r: (f"{_u(g, r.get('unit'))} is "
+                              + ("inside the buildings" if r.get("marker") == "INB" else
+                                 f"{r.get('height')} height(s) up in the buildings"
+                                 if r.get("marker") == "UP" else "at ground level")
+                              + cite(r.get("rule"))),
     "wire_destroyed": lambda g, r: (f"{_u(g, r.get('unit'))} destroys the wire in {r.get('hex')}"
                                     f"{cite(r.get('rule'))}"),
     "command_points": lambda g, r: (f"organization {r.get('organization')} has "

@@ -44,8 +44,9 @@ def test_every_mbt_card_has_a_firefight_profile_of_its_own_side() -> None:
         profile, side = M.firefight_profile(card.type_name)
         ud = ff_data().units[profile]
         assert side == sides[card.side] == ud.side, card.type_name
-        # a vehicle fights as a Firefight vehicle, a leg squad as a team (Firefight 3.3)
-        assert (ud.cls == "personnel") == (card.kind == "leg"), card.type_name
+        # a vehicle fights as a Firefight vehicle, a leg squad (or a towed gun's crew) as a
+        # team (Firefight 3.3)
+        assert (ud.cls == "personnel") == (card.kind in ("leg", "towed")), card.type_name
 
 
 def test_every_firefight_result_has_an_mbt_meaning() -> None:

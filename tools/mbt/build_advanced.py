@@ -107,7 +107,7 @@ def gp_crt() -> str:
 LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad", "Squad Standard Infantry [PZF-44]",
              "Squad Light Panzergrenadier Infantry [PZF-44 & Milan]",
              "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D]",
-             "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]")
+             "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]", "Rifle Team", "AT Gun")
 LEG_TERRAIN = {"clear": 2, "stream": 2, "scrub": 3, "rough": 4, "woods": 5, "brick": 6, "stone": 7,
                "improved_position": 7, "pond": 1}
 LEG_STATUS = {"FC": 2, "NM": 0, "MV": -1}  # full cover, not moving, moving (MBT 14.4.3.2.1)

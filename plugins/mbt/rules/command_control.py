@@ -16,9 +16,21 @@ XO with an active unit +1, a CO of a company headquarters +1, of a battalion hea
 with points to spend).
 
 A unit's command organization is its ``state.organization``; a headquarters says
-``state = { hq = "company" }`` or ``"battalion"`` on the unit carrying the CO. Not built: radio
-jamming (MBT 21.2), multi-player rules (MBT 21.3: the engine has one player a side), transferring
-officers (MBT 21.1.3), transported units sharing their carrier's marker (MBT 21.1.2.1).
+``state = { hq = "company" }`` or ``"battalion"`` on the unit carrying the CO. Mounted leg and
+towed units are off the map and not counted (MBT 21.1.1.1.2) and share their carrier's marker
+(MBT 21.1.2.1: they take its orders, :mod:`~hexwar.plugins.mbt.transport`).
+
+Radio jamming (MBT 21.2): a scenario gives each side its jamming points (``[special] jamming =
+{ NATO = 2 }``; bought at 25 points each). At the start of the Command Points step each side with
+points left announces how many it spends this Turn (0 to 3, each point once a game) and rolls on
+the RADIO JAMMING TABLE (MBT 21.2.1, ``data/advanced/jamming.csv``, stand-in): a roll at most the
+number disrupts the enemy's communications for the Turn, and a disrupted organization pays two
+command points for each marker change (MBT 21.2.2), except for units still on their landlines: on
+the map from the start and never moved since (MBT 21.2.3; there is no artillery or bombing to cut
+them).
+
+Not built: multi-player rules (MBT 21.3: the engine has one player a side), transferring officers
+(MBT 21.1.3).
 """
 
 from __future__ import annotations
@@ -29,13 +41,14 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
+from hexwar.core.errors import RulesError
 from hexwar.core.markers import hookimpl
 from hexwar.core.tables import TableSet
 from hexwar.core.types import PhaseSpec, PluginManifest, SequenceEdit
 from hexwar.plugins.mbt import doctrine
 from hexwar.plugins.mbt.advanced_tables import ADVANCED
 from hexwar.plugins.mbt.grade import GRADES, grade_of
-from hexwar.plugins.mbt.state import SIDES, Step, alive, data
+from hexwar.plugins.mbt.state import SIDES, Step, alive, data, enemy_of
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -46,9 +59,9 @@ PLUGIN = PluginManifest(
     title="Command control: command points (MBT 21.1)",
     summary="A unit keeps last Turn's fire or move marker unless its organization spends a command "
             "point; points by active units and grade, officers' bonus, none the Turn after a CO "
-            "is lost. No radio jamming or multi-player rules.",
+            "is lost; radio jamming (stand-in table) and landlines. No multi-player rules.",
     implements=("MBT 21.1", "MBT 21.1.1", "MBT 21.1.1.1", "MBT 21.1.1.2", "MBT 21.1.2",
-                "MBT 21.1.2.4"),
+                "MBT 21.1.2.4", "MBT 21.2"),
     requires=("mbt.advanced",),
 )
 
@@ -102,12 +115,122 @@ def command_points(game: Game, org: str, units: list[Unit]) -> tuple[int, list[s
     return pts, why
 
 
+JAMMING_POINT_COST = 25  # MBT 21.2: points to buy one jamming point
+MAX_JAMMING_A_TURN = 3  # MBT 21.2
+
+
+class JammingError(RulesError):
+    """A radio jamming attempt the rules forbid (the message names the rule)."""
+
+
+def jamming_cost(points: int) -> int:
+    """MBT 21.2: what jamming points cost to buy (MBT-154: 2 points, 50)."""
+    return JAMMING_POINT_COST * points
+
+
+def jamming_left(game: Game, side: str) -> int:
+    """MBT 21.2.1: a side's jamming points not yet used (each once a game)."""
+    left = data(game).setdefault("jamming_left", {})
+    if side not in left:
+        spec = game.scenario.raw.get("special", {}) if isinstance(game.scenario.raw, dict) else {}
+        given = (spec.get("jamming") or {}) if isinstance(spec, dict) else {}
+        left[side] = int(given.get(side, 0)) if isinstance(given, dict) else 0
+    return int(left[side])
+
+
+def jamming_error(game: Game, side: str, points: Any) -> str | None:
+    """MBT 21.2, 21.2.1: why ``side`` may not spend ``points`` jamming points now."""
+    if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+        return f"{points!r} is not a number of jamming points (0 to {MAX_JAMMING_A_TURN}; MBT 21.2)"
+    if points > MAX_JAMMING_A_TURN:
+        return (f"at most {MAX_JAMMING_A_TURN} jamming points may be spent in one Turn, "
+                f"not {points} (MBT 21.2)")
+    if points > jamming_left(game, side):
+        return (f"{side} has {jamming_left(game, side)} jamming point(s) left, not {points}: each "
+                "is used once a game (MBT 21.2.1)")
+    return None
+
+
+def jamming_chance(side: str, points: int) -> tuple[int, str]:
+    """MBT 21.2.1: the RADIO JAMMING TABLE number (stand-in): disruption on a roll at most this."""
+    cell = TableSet.load_dir(ADVANCED)["jamming"].lookup(side, points=points)
+    return int(cell.value), str(cell.source)
+
+
+def jam(game: Game, side: str, points: int) -> bool:
+    """MBT 21.2.1-21.2.2: spend the points and roll; True when the enemy is disrupted this Turn."""
+    err = jamming_error(game, side, points)
+    if err:
+        raise JammingError(err)
+    if not points:
+        return False
+    data(game)["jamming_left"][side] = jamming_left(game, side) - points
+    need, src = jamming_chance(side, points)
+    roll = game.dice.d100(f"radio jamming ({points} point(s))")
+    hit = roll <= need
+    if hit:
+        data(game).setdefault("disrupted", {})[enemy_of(side)] = game.state.turn
+    game.report("radio jamming", result="communications disruption" if hit else "no result",
+                rules=["MBT 21.2.1", "MBT 21.2.2"], side=side, points=points, roll=roll,
+                disrupted_up_to=need, table_source=src)
+    return hit
+
+
+def disrupted(game: Game, side: str) -> bool:
+    return bool(data(game).get("disrupted", {}).get(side) == game.state.turn)
+
+
+def on_landline(u: Unit) -> bool:
+    """MBT 21.2.3: on the map from the start and never moved from its hex."""
+    return bool(u.state.get("landline"))
+
+
+def swap_cost(game: Game, u: Unit) -> int:
+    """MBT 21.2.2-21.2.3: one command point, two under communications disruption (not on a
+    landline)."""
+    return 2 if disrupted(game, u.side) and not on_landline(u) else 1
+
+
+def jamming_step(game: Game) -> Step:
+    """MBT 21.2: each side with jamming points left announces how many it spends (at once)."""
+    decisions: list[Decision] = []
+    sides: list[str] = []
+    for side in SIDES:
+        left = jamming_left(game, side)
+        if left:
+            sides.append(side)
+            decisions.append(Decision(side, "mbt.jamming",
+                                      options=list(range(min(left, MAX_JAMMING_A_TURN) + 1)),
+                                      rule="MBT 21.2", validate=_jam_validator(game, side),
+                                      context={"left": left},
+                                      prompt=f"Radio jamming points to spend this Turn "
+                                             f"({left} left, at most {MAX_JAMMING_A_TURN})"))
+    if not decisions:
+        return
+    choices = yield from ask_all(decisions)
+    for side, n in zip(sides, choices, strict=True):
+        jam(game, side, int(n))
+
+
+def _jam_validator(game: Game, side: str) -> Any:
+    def validate(choice: Any) -> str | None:
+        return jamming_error(game, side, choice)
+
+    return validate
+
+
 def command_points_step(game: Game) -> Step:
     """MBT 21.1.1-21.1.2: count each organization's points, then each side decides in secret
-    which units change their kind of marker; the others keep theirs for the Mark Orders Step."""
+    which units change their kind of marker; the others keep theirs for the Mark Orders Step.
+    Radio jamming is announced first (MBT 21.2)."""
     decisions: list[Decision] = []
     for u in game.state.units.values():
         u.state.pop("marker_locked", None)
+    if game.state.turn <= 1:
+        for u in game.state.units.values():
+            if alive(u) and "landline" not in u.state:
+                u.state["landline"] = True  # MBT 21.2.3: on the map from the start
+    yield from jamming_step(game)
     if game.state.turn <= 1:
         return  # MBT 21.1: no marker yet to keep (docs/decisions.md MBTD-62)
     for side in SIDES:
@@ -125,10 +248,13 @@ def command_points_step(game: Game) -> Step:
                 continue
             k = min(pts, len(marked), MAX_SWAPS_OFFERED)
             ids = [u.id for u in marked]
+            cost = {u.id: swap_cost(game, u) for u in marked}  # MBT 21.2.2
             options: list[Any] = [[]] + [list(c) for n in range(1, k + 1)
-                                         for c in combinations(ids, n)]
+                                         for c in combinations(ids, n)
+                                         if sum(cost[i] for i in c) <= pts]
             decisions.append(Decision(side, "mbt.swaps", options=options, rule="MBT 21.1.2",
-                                      context={"organization": org, "points": pts, "units": ids},
+                                      context={"organization": org, "points": pts, "units": ids,
+                                               "disrupted": disrupted(game, side)},
                                       prompt=f"{org}: {pts} command point(s); which units change "
                                              "between fire and move markers?"))
     choices = yield from ask_all(decisions)
@@ -177,6 +303,13 @@ def mbt_orders(game: Game, unit: Unit, legal: Sequence[str]) -> Sequence[str]:
     answer is the one used. A unit whose kind of marker has no order it can carry out gets the
     Advanced Game's list (docs/decisions.md MBTD-62)."""
     return allowed(game, unit, legal)
+
+
+@hookimpl
+def mbt_unit_moved(game: Game, unit: Unit) -> None:
+    """MBT 21.2.3: a unit that leaves its hex ends its landline hookup for good."""
+    if unit.state.get("landline"):
+        unit.state["landline"] = False
 
 
 @hookimpl

@@ -97,3 +97,59 @@ def test_ai_plays_with_command_control_to_the_end() -> None:
         orgs = {u.state.get("organization") for u in g.state.units_of(side)}
         events = [e for e in g.log.for_side(side) if e.get("type") == "command_points"]
         assert events and all(e["organization"] in orgs for e in events)
+
+
+# -- MBT 21.2: radio jamming ----------------------------------------------------------------------
+
+
+def test_mbt_154_jamming_points_cost_and_at_most_three_a_turn(make_game: Any) -> None:
+    """MBT-154 (MBT 21.2): 2 jamming points cost 50; 4 in one Turn is refused with the rule and
+    nothing changes; a point is used once a game (MBT 21.2.1)."""
+    assert cc.jamming_cost(2) == 50
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S9", "T-72M1", "Soviet", "9K15", 1)],
+                  options=OPTS, special="jamming = { NATO = 5 }")
+    assert cc.jamming_left(g, "NATO") == 5 and cc.jamming_left(g, "Soviet") == 0
+    err = cc.jamming_error(g, "NATO", 4)
+    assert err and "MBT 21.2" in err
+    with pytest.raises(HexwarError, match=r"MBT 21\.2"):
+        cc.jam(g, "NATO", 4)
+    assert cc.jamming_left(g, "NATO") == 5 and not data(g).get("disrupted")
+    assert "MBT 21.2.1" in (cc.jamming_error(g, "Soviet", 1) or "")
+
+
+def test_jamming_table_is_a_marked_stand_in_21_2_1() -> None:
+    for side in ("NATO", "Soviet"):
+        chances = [cc.jamming_chance(side, n) for n in (1, 2, 3)]
+        assert [c[0] for c in chances] == sorted(c[0] for c in chances)  # more points, more chance
+        assert {c[1] for c in chances} == {"estimated"}
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(1, True), (100, False)])
+def test_jamming_disrupts_and_swaps_then_cost_two_except_on_landlines_21_2_2(
+        make_game: Any, run: Any, dice_faces: Any, roll: int, hit: bool) -> None:
+    """MBT 21.2.1-21.2.2: a roll within the number disrupts the enemy: two command points a
+    marker change; MBT 21.2.3: a unit still on its landline pays one."""
+    g = _org(make_game)
+    g.scenario.raw.setdefault("special", {})["jamming"] = {"Soviet": 3}
+    g.state.turn = 1
+    _v, asked = run(cc.command_points_step(g), lambda d: 0 if d.kind == "mbt.jamming" else [])
+    assert [d.rule for d in asked] == ["MBT 21.2"]  # announced, none spent
+    assert all(u.state["landline"] for u in g.state.units.values())
+    g.state.turn = 2
+    for uid in ("N1", "N2", "N3"):
+        g.state.units[uid].state["marker"] = "move"
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+    MbtHooks.of(g).unit_moved(g.state.units["N2"])  # MBT 21.2.3: its landline ends
+    MbtHooks.of(g).unit_moved(g.state.units["N3"])
+    g.dice.force(*dice_faces(roll))
+    _v, asked = run(cc.command_points_step(g), lambda d: 3 if d.kind == "mbt.jamming" else [])
+    assert cc.jamming_left(g, "Soviet") == 0
+    assert cc.disrupted(g, "NATO") is hit
+    swaps = next(d for d in asked if d.kind == "mbt.swaps" and d.side == "NATO")
+    pts = swaps.context["points"]
+    cost = {"N1": 1, "N2": 2 if hit else 1, "N3": 2 if hit else 1}
+    for option in swaps.options:
+        assert sum(cost[i] for i in option) <= pts
+    if hit:
+        assert ["N2", "N3"] not in swaps.options or pts >= 4

@@ -1,0 +1,231 @@
+"""``hexwar mbt fire --ammo GP | CA | H2H``: the Advanced Game's GP point effect fire (MBT 14.4),
+close assault (MBT 14.5) and hand-to-hand combat (MBT 14.6) at the table, explained like an AP
+shot: the factors with their sources, each modifier with its rule, the table line, the dice and
+the result. The modifiers come from the same functions the game uses
+(:func:`hexwar.plugins.mbt.gp_fire.modifiers_of`, :func:`~hexwar.plugins.mbt.close_assault.ca_modifiers_of`,
+:func:`~hexwar.plugins.mbt.close_assault.h2h_modifiers_of`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from hexwar.core.errors import HexwarError
+from hexwar.core.types import Modifier
+
+if TYPE_CHECKING:
+    from hexwar.plugins.mbt.cards import Card
+
+
+def _cards(firer: str, target: str, card_dirs: Sequence[str]) -> tuple[Card, Card]:
+    from hexwar.plugins.mbt.cards import load_cards
+
+    cards = load_cards(card_dirs)
+    for name in (firer, target):
+        if name not in cards:
+            raise HexwarError(f"no card {name!r}; cards: {', '.join(sorted(cards))}")
+    return cards[firer], cards[target]
+
+
+def _mod_lines(mods: list[Modifier]) -> list[str]:
+    return [f"  {m.value:+d}  {m.name}  ({m.rule})" for m in mods] or ["  (no modifier)"]
+
+
+def _gp_defense(tc: Card, terrain: tuple[str, ...], status: str) -> tuple[int, str]:
+    """MBT 14.4.3.1 a vehicle's card value; MBT 14.4.3.2 a leg or towed unit's by terrain
+    (the best of a mixed hex, 14.4.3.2.4) and status."""
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+
+    if tc.kind == "vehicle":
+        return tc.gp_defense, f"{tc.source('target.gp_defense') or 'card'} (MBT 14.4.3.1)"
+    table = load_advanced().leg_defense
+    found = [table[(tc.name, k, status)] for k in terrain if (tc.name, k, status) in table]
+    if not found:
+        return tc.gp_defense, "card (MBT 14.4.3.2)"
+    best = max(found, key=lambda x: x.value)
+    return best.value, f"{best.source} ({status} in {'/'.join(terrain)}, MBT 14.4.3.2)"
+
+
+def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrain: str,
+                  firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int,
+                  brewup: int, hull_down: bool, dice: list[int], card_dirs: Sequence[str],
+                  seed: int, fresh: bool, as_json: bool, **flags: Any) -> None:
+    """Resolve and print one GP shot, close assault or hand-to-hand combat (see the module)."""
+    from hexwar.plugins.mbt.cli import _dice_line, _ForcedDice
+
+    fc, tc = _cards(firer, target, card_dirs)
+    kinds = tuple(t.strip() for t in terrain.split(",") if t.strip()) or ("clear",)
+    d = _ForcedDice(dice, seed)
+    if kind == "GP":
+        out, lines = _gp(fc, tc, rng, kinds, firer_moving, target_moving, overwatch, acquisition,
+                         brewup, hull_down, d, flags)
+    elif kind == "CA":
+        out, lines = _ca(fc, tc, rng, target_moving, d, flags)
+    else:
+        out, lines = _h2h(fc, tc, rng, d, flags)
+    if as_json:
+        out.update(rolls=d.rolls, seed=seed)
+        click.echo(json.dumps(out, indent=2))
+        return
+    for line in lines:
+        click.echo(line)
+    click.echo(_dice_line(d.rolls, given=len(dice) // 2, seed=seed, fresh=fresh))
+
+
+def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_moving: bool,
+        target_moving: bool, overwatch: bool, acquisition: int, brewup: int, hull_down: bool,
+        d: Any, flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    from hexwar.plugins.mbt import gp_fire
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+
+    if rng is None:
+        raise HexwarError("GP fire needs --range (MBT 14.4.1)")
+    if flags.get("overrun") and tc.kind not in ("leg", "towed"):
+        raise HexwarError("overrun fire is at a dismounted leg or towed unit (MBT 14.7)")
+    moving = firer_moving or bool(flags.get("overrun"))
+    weapon = fc.main_gun
+    factor = gp_fire.card_gp_factor(fc, weapon.name, rng, moving) if weapon else None
+    if weapon is None or factor is None:
+        raise HexwarError(f"{fc.name} has no GP {'MV' if moving else 'NM'} factor at range {rng} "
+                          "(MBT 14.4.1)")
+    status = "FC" if flags.get("full_cover") else "MV" if target_moving else "NM"
+    defense, dsrc = _gp_defense(tc, kinds, status)
+    gs = gp_fire.GpSituation(
+        range=rng, acquisition=acquisition, crew_losses=int(flags.get("crew_losses") or 0),
+        suppressed=bool(flags.get("suppressed")), brewup=brewup,
+        other_smoke=int(flags.get("smoke") or 0), overwatch=overwatch,
+        target_vehicle=tc.kind == "vehicle", building=bool(set(kinds) & {"brick", "stone"}),
+        woods="woods" in kinds, hull_down=hull_down, target_moving=target_moving,
+        grade=str(flags.get("grade") or "average"))
+    mods = gp_fire.modifiers_of(gs)
+    if flags.get("overrun"):
+        m = load_advanced().gp["overrun_fire"]
+        mods.append(Modifier("overrun fire", m.value, f"MBT 14.7.2.2.2 [{m.source}]", stage=1))
+    net = int(sum(m.value for m in mods))
+    n, s, src = load_advanced().gp_thresholds(factor, defense)
+    roll = d.d100("GP fire")
+    result = gp_fire.outcome(roll + net, n, s)
+    buttoned = bool(flags.get("buttoned"))
+    if tc.kind == "vehicle":
+        effects = gp_fire.effects_of(
+            result, target_open=not buttoned, missile_in_flight=False,
+            explosive=gp_fire.card_explosive_result(fc, weapon.name, defense),
+            small_arms_far=bool(gp_fire.raw_weapon(fc, weapon.name).get("small_arms"))
+            and rng > gp_fire.SMALL_ARMS_REACH)
+        rule = "MBT 14.4.4.2"
+    else:
+        effects = {"N": [], "S": ["suppress"],
+                   "EF": ["leg_elim" if flags.get("overrun") else "leg_ef"]}[result]
+        rule = "MBT 14.7.2.2.2" if flags.get("overrun") else "MBT 14.4.4.2.3.4"
+    words = {"suppress": "suppressed", "crew_loss": "one crew loss", "KO": "knocked out",
+             "BU": "brewed up", "leg_ef": "a squad halved and suppressed, a half squad, team or "
+                                          "towed unit eliminated",
+             "leg_elim": "eliminated (a squad too)"}
+    out = {"kind": "GP", "firer": fc.name, "weapon": weapon.name, "target": tc.name, "range": rng,
+           "gp_factor": factor, "gp_line": "MV" if moving else "NM", "gp_defense": defense,
+           "defense_source": dsrc, "modifiers": [m.as_dict() for m in mods], "net": net,
+           "roll": roll, "modified": roll + net, "n": n, "s": s, "table_source": src,
+           "result": result, "effects": effects, "rules": ["MBT 14.4", rule]}
+    title = " - overrun fire (MBT 14.7.2.2)" if flags.get("overrun") else ""
+    lines = [f"Advanced Game: GP point effect fire (MBT 14.4){title}",
+             f"{fc.name} {weapon.name} GP at {tc.name}, range {rng}",
+             f"GP factor: {factor} ({out['gp_line']} line, MBT 14.4.1)",
+             f"GP defense: {defense} [{dsrc}]", *_mod_lines(mods),
+             f"Net modifier: {net:+d} (MBT 14.4.2)",
+             f"GP COMBAT RESULTS TABLE {factor} vs {defense}: N up to {n}, S up to {s} [{src}] "
+             "(MBT 14.4.4.1)",
+             f"Roll: {roll:02d} {net:+d} = {roll + net} -> {result} (MBT 14.4.4.1)",
+             f"Effect: {', '.join(words.get(e, e) for e in effects) or 'none'} ({rule})"]
+    return out, lines
+
+
+def _one_hex(rng: int | None, what: str, rule: str) -> None:
+    if rng not in (None, 1):
+        raise HexwarError(f"{what} is against an adjacent hex only, not range {rng} ({rule})")
+
+
+def _ca(fc: Card, tc: Card, rng: int | None, target_moving: bool, d: Any,
+        flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+    from hexwar.plugins.mbt.close_assault import ca_modifiers_of, zero_top_armour
+    from hexwar.plugins.mbt.gp_fire import card_gp_factor, outcome
+
+    _one_hex(rng, "a close assault", "MBT 14.5.1")
+    if fc.kind != "leg" or tc.kind != "vehicle":
+        raise HexwarError("a close assault is a leg unit against a vehicle (MBT 14.5)")
+    if flags.get("suppressed"):
+        raise HexwarError(f"a suppressed {fc.name} cannot close-assault (MBT 14.5)")
+    weapon = fc.main_gun
+    factor = (card_gp_factor(fc, weapon.name, 1, True) if weapon else None) or 0
+    mods = ca_modifiers_of(uphill=bool(flags.get("uphill")), moving=target_moving,
+                           open_top=not flags.get("buttoned") or zero_top_armour(tc),
+                           grade=str(flags.get("grade") or "average"))
+    net = int(sum(m.value for m in mods))
+    defense = tc.ca_defense
+    n, s, src = load_advanced().gp_thresholds(max(1, factor), defense)
+    roll = d.d100("close assault")
+    result = outcome(roll + net, n, s)
+    effect = {"N": "no effect", "S": "the vehicle is suppressed",
+              "EF": "the vehicle is knocked out, a brewed-up wreck"}[result]
+    out = {"kind": "CA", "attacker": fc.name, "target": tc.name, "gp_factor": factor,
+           "ca_defense": defense, "modifiers": [m.as_dict() for m in mods], "net": net,
+           "roll": roll, "modified": roll + net, "n": n, "s": s, "table_source": src,
+           "result": result, "effect": effect, "rules": ["MBT 14.5.2", "MBT 14.5.4"]}
+    lines = ["Advanced Game: close assault (MBT 14.5)",
+             f"{fc.name} close-assaults {tc.name} in the adjacent hex",
+             f"Attack: {factor} (the MV GP factor at one hex, MBT 14.5.2.1)",
+             f"CA defense: {defense} [{tc.source('target.ca_defense') or 'card'}] (MBT 14.5.2.2)",
+             *_mod_lines(mods), f"Net modifier: {net:+d} (MBT 14.5.3)",
+             f"GP COMBAT RESULTS TABLE {factor} vs {defense}: N up to {n}, S up to {s} [{src}] "
+             "(MBT 14.5.2.2)",
+             f"Roll: {roll:02d} {net:+d} = {roll + net} -> {result}",
+             f"Effect: {effect} (MBT 14.5.4)"]
+    return out, lines
+
+
+def _size(card: Card, half: bool) -> str:
+    if card.kind == "towed":
+        return "towed"
+    if card.stacking < 2:
+        return "team"
+    return "half" if half else "squad"
+
+
+def _h2h(fc: Card, tc: Card, rng: int | None, d: Any,
+         flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+    from hexwar.plugins.mbt.close_assault import h2h_modifiers_of
+
+    _one_hex(rng, "hand-to-hand combat", "MBT 14.6.1")
+    a, t = _size(fc, bool(flags.get("half"))), _size(tc, bool(flags.get("target_half")))
+    if fc.kind != "leg" or a == "team" or tc.kind not in ("leg", "towed"):
+        raise HexwarError("hand-to-hand combat is a squad or half squad against a leg or towed "
+                          "unit (MBT 14.6)")
+    mods = h2h_modifiers_of(
+        defender_suppressed=bool(flags.get("target_suppressed")), uphill=bool(flags.get("uphill")),
+        defender_losses=bool(flags.get("target_losses")), attackers=int(flags.get("attackers") or 1),
+        defender_grade=str(flags.get("target_grade") or "average"),
+        attacker_grade=str(flags.get("grade") or "average"))
+    net = int(sum(m.value for m in mods))
+    line = load_advanced().h2h.get((a, t))
+    wins_to = line.value if line else 50
+    src = line.source if line else "estimated"
+    roll = d.d100("hand-to-hand")
+    winner = "attacker" if roll + net <= wins_to else "defender"
+    loser = tc.name if winner == "attacker" else fc.name
+    out = {"kind": "H2H", "attacker": fc.name, "defender": tc.name, "row": [a, t],
+           "attacker_wins_to": wins_to, "table_source": src,
+           "modifiers": [m.as_dict() for m in mods], "net": net, "roll": roll,
+           "modified": roll + net, "winner": winner, "rules": ["MBT 14.6.2", "MBT 14.6.2.2"]}
+    lines = ["Advanced Game: hand-to-hand combat (MBT 14.6)",
+             f"{fc.name} ({a}) attacks {tc.name} ({t}) hand to hand",
+             f"HAND-TO-HAND COMBAT TABLE {a} vs {t}: the attacker wins up to {wins_to} [{src}] "
+             "(MBT 14.6.2)", *_mod_lines(mods), f"Net modifier: {net:+d} (MBT 14.6.3)",
+             f"Roll: {roll:02d} {net:+d} = {roll + net} -> the {winner} wins (MBT 14.6.2)",
+             f"Effect: {loser} suffers an effective result (a squad halved and suppressed, "
+             "anything smaller eliminated; MBT 14.6.2.2, 14.4.4.2.3.4)"]
+    return out, lines

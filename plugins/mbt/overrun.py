@@ -1,0 +1,380 @@
+"""MBT 14.7, overrun combat, in the Overrun Step of the Advanced Game (MBT 11.4.2).
+
+A vehicle with OR orders and a working gun (MBT 14.7.1.1) announces one sighted, dismounted enemy
+leg or towed unit it can reach (MBT 14.7.1.2, 14.7.1.4) before it moves; with none announced it
+does not move. It moves by the cheapest path to the hex next to the defender (overwatch and
+missiles as in any move, MBT 11.4.2), then:
+
+1. overrun defensive fire (MBT 14.7.2.1): the defender alone fires the sum of its usable NM GP
+   factors at one hex (attached and towed weapons only when the attacker's hex is in their arc and
+   the unit was not just unloaded, MBT 14.7.2.1.1-14.7.2.1.1.2), once per Overrun Step (against
+   the first overrunning vehicle), and not if it fired overwatch at this attacker's move. It is
+   first fire (before the vehicle enters; its results at once) when the defender has not fired this
+   Turn and is not suppressed, else simultaneous with the overrun fire (MBT 14.7.2.1.2);
+2. the vehicle enters the defender's hex (inside the buildings of a building hex, MBT 15.4.3: a
+   track hit on the way in means no overrun fire), unless first fire stopped it;
+3. overrun fire (MBT 14.7.2.2): the vehicle's MV GP factors at one hex plus those of passengers
+   that can fire, every normal GP modifier and +20 (MBT 14.7.2.2.2); an effective result
+   eliminates a squad outright;
+4. the vehicle may go on moving with the movement factors left (MBT 14.7.3); at the end of the step
+   the hexes holding both sides are adjusted (MBT 8.8, in :mod:`~hexwar.plugins.mbt.advanced_movement`).
+
+Several vehicles at one defender resolve one at a time (MBT 14.7.1.5). Soviet doctrine
+organizations do not overrun yet (docs/mbt-advanced.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.engine.decisions import Decision
+from hexwar.core.engine.state import Unit
+from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex, in_arc
+from hexwar.core.types import Modifier
+from hexwar.plugins.mbt import doctrine, movement_costs
+from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.buildings import building_kind, go_inside, may_enter_buildings
+from hexwar.plugins.mbt.gp_fire import (
+    card_gp_factor,
+    effects_of,
+    gp_defense,
+    gp_modifiers,
+    outcome,
+    raw_weapon,
+)
+from hexwar.plugins.mbt.state import Step, alive, can_move, card_of, ctx, data, gun_usable
+from hexwar.plugins.mbt.suppression import suppressed
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+
+OVERRUN_RANGE = 1  # MBT 14.7.2.1, 14.7.2.2
+
+
+class OverrunError(RulesError):
+    """An overrun the rules forbid (the message names the rule)."""
+
+
+@dataclass
+class OverrunFire:
+    """One side's fire in an overrun (the defensive fire or the overrun fire)."""
+
+    factor: int
+    defense: int
+    modifiers: list[Modifier] = field(default_factory=list)
+    roll: int = 0
+    n: int = 0
+    s: int = 0
+    result: str = "N"
+    effects: list[str] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+
+    @property
+    def net(self) -> int:
+        return int(sum(m.value for m in self.modifiers))
+
+
+def _is_vehicle_with_gun(game: Game, u: Unit) -> bool:
+    """MBT 14.7.1.1: a vehicle whose guns can fight (no trucks, no missile carriers)."""
+    card = card_of(game, u)
+    return card.kind == "vehicle" and gun_usable(game, u) and any(
+        w.kind == "gun" for w in card.weapons)
+
+
+def _plan(game: Game, u: Unit, target: Hex) -> list[tuple[movement_costs.State, Fraction]] | None:
+    """The cheapest path into ``target`` with the unit's movement factors."""
+    from hexwar.plugins.mbt.movement import move_context, movement_allowance
+
+    assert u.hex is not None
+    budget = movement_allowance(game, u)
+    mctx = move_context(game, u)
+    best: list[tuple[movement_costs.State, Fraction]] | None = None
+    for f in range(1, 7):
+        p = movement_costs.plan(card_of(game, u), ctx(game).info, (u.hex, u.facing, False),
+                                (target, f), budget, mctx, first_hex_rule=True)
+        if p is not None and (best is None or sum(c for _s, c in p) < sum(c for _s, c in best)):
+            best = p
+    return best
+
+
+def _reachable(game: Game, u: Unit, target: Hex) -> bool:
+    """Whether ``u`` can enter ``target`` with its movement factors (one search)."""
+    from hexwar.plugins.mbt.movement import move_context, movement_allowance
+
+    assert u.hex is not None
+    found = movement_costs.reach(card_of(game, u), ctx(game).info, (u.hex, u.facing, False),
+                                 movement_allowance(game, u), move_context(game, u),
+                                 first_hex_rule=True)
+    return any(h == target for h, _f in found)
+
+
+def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> str | None:
+    """MBT 14.7.1-14.7.1.4: why ``u`` may not overrun ``t`` (None if it may)."""
+    from hexwar.plugins.mbt.sighting import sees
+
+    if not _is_vehicle_with_gun(game, u) or not can_move(u):
+        return (f"{u.id} is not a vehicle able to move with a gun that can fight "
+                "(MBT 14.7.1.1)")
+    if doctrine.members(game, u) != [u]:
+        return f"{u.id} is in a doctrine organization: overrun by doctrine units is not built"
+    if t.side == u.side or card_of(game, t).kind not in ("leg", "towed"):
+        return f"{t.id} is not an enemy leg or towed unit (MBT 14.7)"
+    if t.state.get("mounted") or not alive(t):
+        return f"{t.id} is carried by a vehicle or off the map: it cannot be overrun (MBT 14.7.1.4)"
+    # sighted in this Turn's Sighting Step, or seen now (docs/decisions.md MBTD-73)
+    seen = t.id in (data(game).get("sighted", {}).get(u.id) or []) or (
+        sighted_now and sees(game, u, t, moving=True))
+    if not seen:
+        return f"{u.id} does not see {t.id}: only a sighted unit can be overrun (MBT 14.7.1.2)"
+    assert t.hex is not None
+    if building_kind(game, t) is not None and not may_enter_buildings(card_of(game, u)):
+        return f"{u.id} may not enter buildings, so it cannot overrun {t.id} (MBT 14.7.1, 15.4.1.2)"
+    if not _reachable(game, u, t.hex):
+        return (f"{t.id} in {game.board.label(t.hex)} is out of {u.id}'s reach this Turn "
+                "(MBT 14.7.1.2)")
+    return None
+
+
+def overrun_targets(game: Game, u: Unit, *, sighted_now: bool = True) -> list[Unit]:
+    from hexwar.plugins.mbt.state import enemy_of
+
+    if not _is_vehicle_with_gun(game, u) or not can_move(u):
+        return []
+    saved = u.state.get("order")
+    u.state["order"] = "OR"  # the full movement factors of an OR order (MBT 14.7.1.2)
+    try:
+        return [t for t in game.state.units_of(enemy_of(u.side))
+                if alive(t) and card_of(game, t).kind in ("leg", "towed")
+                and overrun_error(game, u, t, sighted_now=sighted_now) is None]
+    finally:
+        u.state["order"] = saved
+
+
+def defensive_factor(game: Game, d: Unit, entry: Hex) -> tuple[int, list[str]]:
+    """MBT 14.7.2.1.1: the sum of the defender's usable NM GP factors at one hex; attached and
+    towed weapons only with ``entry`` in their arc and not just unloaded."""
+    assert d.hex is not None
+    card = card_of(game, d)
+    total, parts = 0, []
+    just_unloaded = d.state.get("unloaded") == game.state.turn
+    for w in card.weapons:
+        gp = card_gp_factor(card, w.name, OVERRUN_RANGE, False)
+        if not gp:
+            continue
+        attached = bool(raw_weapon(card, w.name).get("attached")) or card.kind == "towed"
+        if attached:
+            if just_unloaded:  # MBT 14.7.2.1.1.2
+                continue
+            if not in_arc(d.hex, d.facing, entry, w.arc if w.arc != "turret" else "360"):
+                continue  # MBT 14.7.2.1.1.1
+        total += gp
+        parts.append(f"{w.name} {gp}")
+    return total, parts
+
+
+def attack_factor(game: Game, u: Unit) -> tuple[int, list[str]]:
+    """MBT 14.7.2.2.1: the vehicle's MV GP factors at one hex, plus passengers that can fire."""
+    from hexwar.plugins.mbt.transport import passengers, passengers_exposed
+
+    card = card_of(game, u)
+    total, parts = 0, []
+    working = gun_usable(game, u)  # MBT 14.7.1.1: a gun or turret compartment hit silences it
+    for w in card.weapons:
+        gp = (card_gp_factor(card, w.name, OVERRUN_RANGE, True)
+              if w.kind == "gun" and (working or not w.main_gun) else None)
+        if gp:
+            total += gp
+            parts.append(f"{w.name} {gp}")
+    if passengers_exposed(game, u):  # MBT 15.3.4.2: from a buttoned full-cover vehicle, no fire
+        for p in passengers(game, u):
+            pc = card_of(game, p)
+            if pc.kind != "leg":
+                continue  # MBT 15.3.4.1: towed units never fire carried
+            for w in pc.weapons:
+                if raw_weapon(pc, w.name).get("attached"):
+                    continue  # MBT 15.3.4.1: attached weapons not fired while carried
+                gp = card_gp_factor(pc, w.name, OVERRUN_RANGE, True)
+                if gp:
+                    total += gp
+                    parts.append(f"{p.id} {w.name} {gp}")
+    return total, parts
+
+
+def _fire(game: Game, f: Unit, t: Unit, factor: int, *, overrun: bool) -> OverrunFire:
+    t_moving = bool(t.state.get("moved")) if overrun else True
+    saved = f.hex
+    if overrun and f.hex == t.hex and f.state.get("prev"):
+        f.hex = game.board.parse(str(f.state["prev"]))  # fired at one hex (MBT 14.7.2.2)
+    try:
+        mods = gp_modifiers(game, f, t, overwatch=False, target_moving=t_moving)
+    finally:
+        f.hex = saved
+    if overrun:
+        m = load_advanced().gp["overrun_fire"]
+        mods.append(Modifier("overrun fire", m.value, f"MBT 14.7.2.2.2 [{m.source}]", stage=1))
+    defense = gp_defense(game, f, t, t_moving)
+    shot = OverrunFire(factor, defense, mods)
+    shot.n, shot.s, _src = load_advanced().gp_thresholds(max(1, factor), defense)
+    shot.roll = game.dice.d100(f"{'overrun' if overrun else 'overrun defensive'} fire "
+                               f"(GP {factor} vs {defense})")
+    shot.result = outcome(shot.roll + shot.net, shot.n, shot.s) if factor else "N"
+    if overrun:  # at a leg or towed unit
+        shot.effects = {"N": [], "S": ["suppress"], "EF": ["leg_elim"]}[shot.result]
+    else:  # at the vehicle (MBT 14.4.4.2)
+        shot.effects = effects_of(shot.result, target_open=bool(t.state.get("open", True)),
+                                  explosive=None, missile_in_flight=False)
+    return shot
+
+
+def _report(game: Game, what: str, f: Unit, t: Unit, shot: OverrunFire, rule: str,
+            first: bool | None = None) -> None:
+    from hexwar.plugins.mbt.orders import seen_by
+
+    extra: dict[str, Any] = {} if first is None else {"first_fire": first}
+    game.report(what, visible_to=seen_by(game, [f, t]),
+                result={"result": shot.result, "effects": shot.effects},
+                modifiers=shot.modifiers, rules=[rule, "MBT 14.4.4.1"], firer=f.id, target=t.id,
+                gp_factor=shot.factor, factors=shot.parts, gp_defense=shot.defense, net=shot.net,
+                roll=shot.roll, modified=shot.roll + shot.net, n=shot.n, s=shot.s, **extra)
+
+
+def _walk(game: Game, u: Unit, steps: list[tuple[movement_costs.State, Fraction]]) -> Step:
+    """Move along planned steps as a move does (MBT 8.1, 7.5.2), with overwatch at each; stops
+    when the unit can no longer move. Returns the MF spent."""
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+    from hexwar.plugins.mbt.movement import next_seq
+    from hexwar.plugins.mbt.orders import reveal
+    from hexwar.plugins.mbt.overwatch import overwatch_window
+
+    spent = Fraction(0)
+    for (h, f, _t), cost in steps:
+        if not alive(u) or not can_move(u):
+            break
+        assert u.hex is not None
+        spent += cost
+        entering = h != u.hex
+        if not u.state.get("moved"):
+            u.state.update(moved=True, used=True)
+            reveal(game, u)
+        if entering:
+            u.state["trail"] = [*u.state.get("trail", []),
+                                [game.board.label(u.hex), u.state.get("entered")]]
+            u.state["prev"] = game.board.label(u.hex)
+            u.hex = h
+            u.state["entered"] = [game.state.turn, next_seq(game)]
+            u.state["spotted"] = "MOVED"
+            if h in ctx(game).info.objectives:
+                data(game).setdefault("control", {})[game.board.label(h)] = u.side
+        u.facing = f
+        game.emit("moved", visible_to=[u.side], unit=u.id, hex=game.board.label(h), facing=f,
+                  spent=str(spent), rule="MBT 14.7")
+        MbtHooks.of(game).unit_moved(u)
+        yield from overwatch_window(game, u)
+    return spent
+
+
+def overrun(game: Game, u: Unit, t: Unit) -> Step:
+    """MBT 14.7.1-14.7.3: ``u`` overruns ``t``. Returns the MF it spent."""
+    from hexwar.plugins.mbt.fire import apply_effects
+
+    err = overrun_error(game, u, t)
+    if err:
+        raise OverrunError(err)
+    assert t.hex is not None
+    steps = _plan(game, u, t.hex)
+    assert steps is not None
+    enter = next(i for i, ((h, _f, _t), _c) in enumerate(steps) if h == t.hex)
+    approach, last = steps[1:enter], steps[enter]  # any turn after entering is not needed
+    fired_before = bool(t.state.get("fired"))
+    spent = yield from _walk(game, u, approach)
+    if not alive(u) or not alive(t) or u.hex is None or u.hex.distance(t.hex) != 1:
+        return spent
+    done: set[str] = set(data(game).setdefault("overrun_defended", []))
+    # MBT 14.7.2.1: once per step, and not both overwatch at this move and defensive fire
+    defends = t.id not in done and not (t.state.get("fired") and not fired_before)
+    first = defends and not fired_before and not suppressed(t)  # MBT 14.7.2.1.2
+    pending: list[str] = []
+    if defends:
+        data(game)["overrun_defended"] = sorted(done | {t.id})
+        factor, parts = defensive_factor(game, t, u.hex)
+        shot = _fire(game, t, u, factor, overrun=False)
+        shot.parts = parts
+        _report(game, "overrun defensive fire", t, u, shot, "MBT 14.7.2.1", first)
+        t.state["fired"] = True
+        if first:
+            if shot.effects:
+                apply_effects(game, u, shot.effects)
+            if not alive(u) or not can_move(u):
+                return spent  # MBT 14.7.2.1.2: stopped next to the defender, no overrun fire
+        else:
+            pending = shot.effects
+    spent += yield from _walk(game, u, [last])
+    fires = alive(u) and u.hex == t.hex
+    if fires and building_kind(game, t) is not None and not u.state.get("inb"):
+        res = go_inside(game, u)  # MBT 14.7.2.1.2, 15.4.3
+        spent += 1
+        fires = not res.track and alive(u)  # MBT 15.4.3.2.4
+    if fires:
+        factor, parts = attack_factor(game, u)
+        shot = _fire(game, u, t, factor, overrun=True)
+        shot.parts = parts
+        _report(game, "overrun fire", u, t, shot, "MBT 14.7.2.2")
+        if shot.effects:
+            apply_effects(game, t, shot.effects)
+    if pending and alive(u):
+        apply_effects(game, u, pending)
+    return spent
+
+
+def overrun_chance(game: Game, u: Unit, t: Unit) -> float:
+    """For the AI: the chance of an effective overrun fire result (MBT 14.7.2.2) from the hex next
+    to the defender (0 when ``u`` could not overrun ``t`` now)."""
+    if (t.hex is None or u.hex is None or card_of(game, t).kind not in ("leg", "towed")
+            or not _is_vehicle_with_gun(game, u)):
+        return 0.0
+    factor, _parts = attack_factor(game, u)
+    defense = gp_defense(game, u, t, bool(t.state.get("moved")))
+    saved = u.hex
+    u.hex = t.hex.neighbor(1) if t.hex.neighbor(1) in game.board.hexes else t.hex.neighbor(4)
+    try:
+        net = sum(m.value for m in gp_modifiers(game, u, t, overwatch=False,
+                                                target_moving=bool(t.state.get("moved"))))
+    finally:
+        u.hex = saved
+    net += load_advanced().gp["overrun_fire"].value
+    _n, s, _src = load_advanced().gp_thresholds(max(1, factor), defense)
+    return max(0, min(100, 100 - (s - net))) / 100
+
+
+def overrun_validator(game: Game, u: Unit) -> Any:
+    def validate(choice: Any) -> str | None:
+        if choice == "none":
+            return None
+        if not isinstance(choice, str) or choice not in game.state.units:
+            return f"{choice!r} is not a unit (answer a defender's id or none)"
+        return overrun_error(game, u, game.state.units[choice])
+
+    return validate
+
+
+def overrun_unit(game: Game, u: Unit) -> Step:
+    """MBT 14.7.1.2, 14.7.3: announce the defender (or none: the vehicle does not move), overrun,
+    then move on with what is left."""
+    from hexwar.plugins.mbt.movement import move_unit
+
+    targets = overrun_targets(game, u)
+    if not targets:
+        return
+    choice = yield Decision(u.side, "mbt.overrun", options=["none", *[t.id for t in targets]],
+                            rule="MBT 14.7.1.2", validate=overrun_validator(game, u),
+                            context={"unit": u.id},
+                            prompt=f"{u.id}: announce the enemy leg or towed unit to overrun, "
+                                   "or none (it then does not move)")
+    if choice == "none":
+        return
+    spent = yield from overrun(game, u, game.state.units[choice])
+    if alive(u) and can_move(u):
+        yield from move_unit(game, u, spent)  # MBT 14.7.3
