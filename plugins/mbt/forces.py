@@ -313,9 +313,10 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
                     elif card.kind == "leg":
                         squads.append(state)
                     out.append((uid, card.type_name, side, state))
-            # MBTD-82: a squad starts dismounted; the carrier the TO&E gives it is recorded only
+            # MBTD-82: a squad starts in the carrier the TO&E gives it (paired in order, MBT
+            # 15.3.2.6); the carrier is also kept as assigned_carrier for the record
             for state, carrier in zip(squads, carriers, strict=False):
-                state["assigned_carrier"] = carrier
+                state["carried_by"] = state["assigned_carrier"] = carrier
     return out
 
 

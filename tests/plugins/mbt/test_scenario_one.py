@@ -235,7 +235,7 @@ def test_each_matchup_plays_ai_against_ai(key: str) -> None:
     kinds = [r.get("type") for r in g.log.for_side(None)]
     assert "conditions" in kinds and "forces" in kinds
     assert all(u.hex is not None or u.state.get("destroyed") or u.state.get("exited")
-               for u in g.state.units.values())
+               or u.state.get("mounted") for u in g.state.units.values())
 
 
 # -- MBT Scenario One A: the terrain variants ---------------------------------------------------------
@@ -280,18 +280,22 @@ def test_variants_without_buildings_keep_their_locations_as_objectives(variant: 
     assert standard.board is printed
 
 
-def test_squads_start_dismounted_beside_their_carriers() -> None:
-    """MBTD-82 (transport is not built yet): the vehicles are set up first, then each squad in its
-    assigned carrier's hex or next to it, dismounted."""
+def test_squads_start_in_their_carriers() -> None:
+    """MBTD-82, MBT 15.3.2.6: the vehicles are set up first, then each squad starts carried by
+    the carrier the TO&E gives it (within its transport value, MBT 15.3.1)."""
     g = make_game(scenario("3", turns=1), seed=2)
-    g.play({"NATO": MbtAI("NATO", 2), "Soviet": MbtAI("Soviet", 2)})
-    placed = {r["unit"]: g.board.parse(r["hex"]) for r in g.log.for_side(None)
-              if r.get("type") == "placed"}
+    ai = {"NATO": MbtAI("NATO", 2), "Soviet": MbtAI("Soviet", 2)}
+    while g.pending is not None and g.state.turn < 1:
+        d = g.pending
+        g.answer(ai[d.side].choose(d, g.view(d.side)))
     pairs = [(u.id, str(u.state["assigned_carrier"])) for u in g.state.units.values()
              if u.state.get("assigned_carrier")]
     assert len(pairs) == 7
-    assert all(placed[s].distance(placed[c]) <= 1 for s, c in pairs)
-    assert not any(g.state.units[s].state.get("mounted") for s, _c in pairs)
+    for squad, carrier in pairs:
+        assert g.state.units[squad].state.get("mounted") == carrier
+        assert squad in g.state.units[carrier].state.get("carrying", [])
+    loaded = [r for r in g.log.for_side(None) if r.get("type") == "loaded"]
+    assert {(r["unit"], r["carrier"]) for r in loaded} == set(pairs)
 
 
 def test_the_new_cards_keep_what_the_text_prints_and_mark_the_rest() -> None:
