@@ -174,16 +174,17 @@ class _NoDice:
         raise _Rolled(name)
 
 
-def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool
-             ) -> tuple[int, list[Any], int]:
+def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool,
+             target_moving: bool) -> tuple[int, list[Any], int]:
     """MBT 7.4.1-7.4.3 up to the first die: the range, every AP modifier (optional rules' too)
-    and the hit number, by the game's own fire procedure."""
+    and the hit number, by the game's own fire procedure, the target moving as the firing side
+    knows it (``target_moving``: its order is secret until used, MBT 6.2.1-6.2.2)."""
     from hexwar.plugins.mbt.ap_fire import FireContext, ShotResult
     from hexwar.plugins.mbt.fire import situation
     from hexwar.plugins.mbt.hookspecs import MbtHooks
     from hexwar.plugins.mbt.state import ctx
 
-    s = situation(game, f, weapon, ammo, t, overwatch=overwatch)
+    s = situation(game, f, weapon, ammo, t, overwatch=overwatch, target_moving=target_moving)
     extra = MbtHooks.of(game).ap_modifiers(s, f, t)
     if extra:
         s.extra_modifiers = tuple(extra)
@@ -198,6 +199,16 @@ def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool
         if shot.done:
             break
     return s.range, list(shot.modifiers), shot.hit_number
+
+
+def _known_moving(view: SideView, uid: str) -> bool:
+    """MBT 6.2.1-6.2.2, 7.4.2.2: whether the side knows ``uid`` has a moving order (its own
+    unit, or an enemy's order once revealed); an order still face down is not known, so the
+    form does not tell it (the AI's estimate assumes the same, ``ai.py``)."""
+    from hexwar.plugins.mbt.state import MOVING_ORDERS
+
+    state = view.units.get(uid, {}).get("state") or {}
+    return state.get("order") in MOVING_ORDERS
 
 
 def _shots(view: SideView, d: Decision) -> Form:
@@ -221,11 +232,18 @@ def _shots(view: SideView, d: Decision) -> Form:
             card = card_of(game, f)
             weapon = card.missiles[0] if d.kind == "mbt.atgm" and card.missiles else card.main_gun
             if weapon is not None and f.hex is not None and t.hex is not None:
+                moving = _known_moving(view, t.id)
                 rng, mods, hit = _preview(game, f, t, weapon.name, shots[0][1],
-                                          d.kind in ("mbt.overwatch", "mbt.umpired.overwatch"))
+                                          d.kind in ("mbt.overwatch", "mbt.umpired.overwatch"),
+                                          moving)
                 item["note"] = f"H {hit}" if hit else f"range {rng}"
                 item["detail"] = [f"range {rng}, hit number {hit} or less on d100 (MBT 7.4.3)"] + [
                     f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
+                if not moving and t.side != d.side and "order" not in (
+                        view.units.get(t.id, {}).get("state") or {}):
+                    item["detail"].append("its order is face down: taken as not moving; if it "
+                                          "is to move, the moving-target modifier applies "
+                                          "(MBT 6.2.2, 7.4.2.2)")
         except (HexwarError, AssertionError, KeyError, ValueError, AttributeError, TypeError,
                 IndexError):
             pass
