@@ -59,6 +59,7 @@ def _hex_facing(view: SideView, d: Decision, costs: Mapping[str, str] | None = N
 def _place(view: SideView, d: Decision) -> Form:
     form = _hex_facing(view, d)
     uid = str(d.context.get("unit", "?"))
+    form["title"] = f"Set up {uid} ({_short(str(d.context.get('type', '')))})"  # in words
     form["notes"] = [f"Click a highlighted hex of your set-up area for {uid} "
                      f"({_short(str(d.context.get('type', '')))}), then its facing (MBT 2.5)."]
     return form
@@ -154,6 +155,7 @@ def _move_to(view: SideView, d: Decision) -> Form:
     except (AssertionError, KeyError, ValueError):
         costs = {}
     form = _hex_facing(view, d, costs)
+    form["title"] = f"Move {u.id} ({_short(u.type)}), or stay"  # the prompt's [hex, facing]: words
     form["notes"] = [f"{u.id} ({_short(u.type)}) at {d.context.get('hex')}, "
                      f"{_facing(d.context.get('facing'))}, {float(left):g} MF left: click a "
                      f"highlighted hex, then the facing to end in (MBT 8.1); hover a hex for "
@@ -295,7 +297,11 @@ def _move_unit(view: SideView, d: Decision) -> Form:
 def _turret(view: SideView, d: Decision) -> Form:
     choices = [{"choice": o, "label": f"turret {_facing(o[0])}, hatch {o[1]}"
                 if isinstance(o, list) and len(o) == 2 else words(o)} for o in d.options or ()]
-    return {"widget": "choose", "choices": choices}
+    uid = d.context.get("unit")
+    form: Form = {"widget": "choose", "choices": choices}
+    if uid:  # the prompt shows the choice's shape for the terminal; the page says it in words
+        form["title"] = f"Turret and hatch of {uid}"
+    return form
 
 
 def _pivot(view: SideView, d: Decision) -> Form:

@@ -53,6 +53,7 @@ def _forms(name: str, turns: int, limit: int = 400) -> dict[str, list[dict[str, 
             # every legal option is offered, and only those
             offered_choices = sorted(canonical(c["choice"]) for c in form["choices"])
             assert offered_choices == sorted(canonical(o) for o in d.options or ()), d.kind
+        assert not JSONISH.search(str(form["title"])), (d.kind, form["title"])
         for c in form["choices"]:
             d.check(c["choice"])
             assert c["label"] and not JSONISH.search(c["label"]), (d.kind, c["label"])
