@@ -466,6 +466,9 @@ class Table:
         # the other sides made in secret (docs/decisions.md CORE-63)
         path = self.save_path.with_name(f"{stem}.snapshot-{self._snapshot}.json")
         write_atomic(path, self.save_path.read_text(encoding="utf-8"))
+        # its seats too: 'hexwar serve SNAPSHOT' resumes it with the same seats (the players of
+        # a split side, the umpire's) and URLs, not a fresh seat per side
+        write_seats(path, self.seats.values())
         return path
 
     # -- what a seat is sent ------------------------------------------------------------------

@@ -324,3 +324,19 @@ def test_an_undo_keeps_the_other_seats_answers_given_ahead(tmp_path: Path) -> No
     (d, choice, token), = t._ahead.values()
     assert (d.side, d.kind, choice, token) == (kept[0].side, kept[0].kind, kept[1], kept[2])
     assert d is not kept[0]  # the rebuilt game's own decision
+
+
+def test_a_snapshot_resumes_with_its_seats(tmp_path: Path) -> None:
+    """The page's Save (a snapshot) resumes with ``hexwar serve SNAPSHOT`` at the same seats:
+    the players of a split side and the umpire's, with their URLs, not a seat per side."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              umpire=True, split=SPLIT)
+    for _ in range(5):
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=0)
+    path = t.snapshot()
+    again = Table.resume(path)
+    assert {s.token: (s.name, s.units) for s in again.seats.values()} == \
+        {s.token: (s.name, s.units) for s in t.seats.values()}
+    assert len(again.game.decisions) == len(t.game.decisions)
+    assert path.with_name(path.name + ".seats").stat().st_mode & 0o077 == 0
