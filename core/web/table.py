@@ -259,6 +259,16 @@ class Table:
             return False
         return not seat.player or owner(self.game, d) == seat.player
 
+    def decisions_made(self, seat: Seat) -> int:
+        """How many of the game's decisions the seat made: the game's count would tell it how
+        many the other sides made in secret (CORE-63), a side's how many its other players made
+        (MBT 24.2: one instruction a unit, CORE-81); the umpire's seat knows them all."""
+        decisions = self.game.decisions
+        if seat.role == "umpire":
+            return len(decisions)
+        return sum(1 for n, d in enumerate(decisions, start=1) if d["side"] in seat.sides
+                   and (not seat.player or self.owners.get(n) == seat.player))
+
     def can_undo(self, seat: Seat) -> bool:
         """Whether the seat may take back an answer: one given ahead and not yet played, or the
         game's last decision when it was its own and no other side could tell it was made."""

@@ -340,3 +340,34 @@ def test_a_snapshot_resumes_with_its_seats(tmp_path: Path) -> None:
         {s.token: (s.name, s.units) for s in t.seats.values()}
     assert len(again.game.decisions) == len(t.game.decisions)
     assert path.with_name(path.name + ".seats").stat().st_mode & 0o077 == 0
+
+
+def test_a_players_count_of_decisions_is_his_own(tmp_path: Path) -> None:
+    """CORE-63, CORE-81: the count a seat is told on saving is of its own decisions; a player of
+    a split side is not told how many his side's other player made (one instruction a unit, so
+    how many units the other commands, MBT 24.2)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              options=UMPIRED, split=SPLIT)
+    choices = _Choices(t, "umpired-ai")
+    for _ in range(60):
+        seat = next((s for s in t.seats.values() if t.pending_for(s) is not None), None)
+        if seat is None:
+            break
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    anna, ben = seat_of(t, "NATO/anna"), seat_of(t, "NATO/ben")
+    mine = {p: sum(1 for n, d in enumerate(t.game.decisions, start=1)
+                   if d["side"] == "NATO" and t.owners.get(n) == p) for p in ("anna", "ben")}
+    assert mine["anna"] != mine["ben"]
+    soviet = seat_of(t, "Soviet")
+    told = {}
+    with TestClient(create_app(t)) as client:
+        for seat in (anna, ben, soviet):
+            with client.websocket_connect(f"/ws/{seat.token}") as ws:
+                ws.receive_text()  # hello
+                ws.receive_text()  # state
+                ws.send_json({"type": "save"})
+                reply = json.loads(ws.receive_text())
+                assert reply["type"] == "saved", reply
+                told[seat.name] = reply["decisions"]
+    assert told == {"NATO/anna": mine["anna"], "NATO/ben": mine["ben"],
+                    "Soviet": sum(d["side"] == "Soviet" for d in t.game.decisions)}
