@@ -371,3 +371,35 @@ def test_a_players_count_of_decisions_is_his_own(tmp_path: Path) -> None:
                 told[seat.name] = reply["decisions"]
     assert told == {"NATO/anna": mine["anna"], "NATO/ben": mine["ben"],
                     "Soviet": sum(d["side"] == "Soviet" for d in t.game.decisions)}
+
+
+def test_a_players_move_instructions_do_not_outline_the_other_players_units(
+        tmp_path: Path) -> None:
+    """MBT 24.2, MBTD-66, MBTD-67: anna is not shown ben's units; her unit's move instructions
+    must not leave out the hex one of them stands in (a hole in the reachable hexes would show
+    her where it is). The umpire applies MBT 4.3 when the unit gets there (MBTD-32, MBTD-67)."""
+    from hexwar.plugins.mbt.rules.umpired import known_destinations
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              options=UMPIRED, split=SPLIT)
+    anna = seat_of(t, "NATO/anna")
+    choices = _Choices(t, "umpired-ai")
+    for _ in range(200):
+        d = t.pending_for(anna)
+        if d is not None and d.kind == "mbt.umpired.instruction":
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    else:
+        raise AssertionError("anna was never asked for an instruction")
+    game = t.game
+    n1, n2 = game.state.units["N1"], game.state.units["N2"]
+    reach = {h for h, _f in known_destinations(game, n1, "M")}
+    assert n1.hex is not None
+    # ben's N2 put in a hex next to anna's N1 that N1 can reach, where anna does not see it
+    spot = next(n for n in n1.hex.neighbors() if game.board.label(n) in reach
+                and not any(u.hex == n for u in game.state.units.values()))
+    n2.hex = spot
+    view = t.view(anna)
+    assert view is not None and "N2" not in view.units
+    assert game.board.label(spot) in {h for h, _f in known_destinations(game, n1, "M")}
