@@ -482,7 +482,10 @@ def play(scenario: str, seed: int | None, options_: tuple[str, ...], players: st
             game = now["game"]
             where = f"saved to {save_path} (resume with: hexwar resume {save_path})" \
                 if save_path else "not saved (type 'save' before 'quit', or play with --save)"
-            console.print(f"{escape(stop.side)} quit after {len(game.decisions)} decisions; the "
+            # the side's own decisions: the game's count would include the others' secret ones
+            # (docs/decisions.md CORE-63)
+            own = sum(1 for d in game.decisions if d.get("side") == stop.side)
+            console.print(f"{escape(stop.side)} quit after {own} of its decisions; the "
                           f"game is {escape(where)}", highlight=False)
             return
         finally:
