@@ -482,7 +482,10 @@ def play(scenario: str, seed: int | None, options_: tuple[str, ...], players: st
             game = now["game"]
             where = f"saved to {save_path} (resume with: hexwar resume {save_path})" \
                 if save_path else "not saved (type 'save' before 'quit', or play with --save)"
-            console.print(f"{escape(stop.side)} quit after {len(game.decisions)} decisions; the "
+            # the side's own decisions: the game's count would include the others' secret ones
+            # (docs/decisions.md CORE-63)
+            own = sum(1 for d in game.decisions if d.get("side") == stop.side)
+            console.print(f"{escape(stop.side)} quit after {own} of its decisions; the "
                           f"game is {escape(where)}", highlight=False)
             return
         finally:
@@ -783,6 +786,19 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
                           players=_serve_players(players, sc.side_names()) or {},
                           save_path=target, hotseat=hotseat, umpire=umpire,
                           split=parse_player_option(split))
+    sockets = None
+    if port == 0:  # any free port: bound now, so that the URLs printed name the real one
+        import socket as _socket
+
+        family = _socket.AF_INET6 if ":" in host else _socket.AF_INET
+        sock = _socket.socket(family, _socket.SOCK_STREAM)
+        try:
+            sock.bind((host, 0))
+        except OSError as exc:
+            sock.close()
+            raise HexwarError(f"--host {host}: cannot listen there ({exc.strerror})") from None
+        port = int(sock.getsockname()[1])
+        sockets = [sock]
     config = uvicorn.Config(create_app(table), host=host, port=port, log_level="warning",
                             ws_max_size=64 * 1024)
     server = uvicorn.Server(config)
@@ -800,7 +816,11 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
     if host in ("0.0.0.0", "::"):
         console.print("  (from another machine, put this machine's address in place of 127.0.0.1)")
     console.print(f"resume later with: hexwar serve {escape(str(table.save_path))}  (Ctrl-C stops)")
-    server.run()
+    try:
+        server.run(sockets=sockets)
+    finally:
+        for sock in sockets or ():
+            sock.close()
 
 
 def _serve_players(players: str | None, sides: tuple[str, ...] | None) -> dict[str, str] | None:

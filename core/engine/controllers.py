@@ -295,7 +295,9 @@ class TerminalController:
             if not own:
                 self._out.write("  nothing of yours to undo yet\n")
             else:
-                self._out.write(f"  undoing your decision {own[-1] + 1} "
+                # counted among the side's own: the game's number would tell how many the
+                # other sides made in secret (docs/decisions.md CORE-63)
+                self._out.write(f"  undoing your decision {len(own)} "
                                 f"({game.decisions[own[-1]].get('kind')}) and all after it\n")
                 raise UndoRequest(self.side, own[-1])
         elif word == "quit":

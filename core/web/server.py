@@ -182,12 +182,9 @@ class TableServer:
                 await self.broadcast()
             elif kind == "save":
                 path = await self._run(table.snapshot)
-                # the seat's own decisions: the game's count would include the other sides'
-                # secret ones (CORE-63); the umpire's seat knows them all
-                made = [d for d in table.game.decisions
-                        if seat.role == "umpire" or d["side"] in seat.sides]
+                made = await self._run(table.decisions_made, seat)
                 await conn.socket.send_json({"type": "saved", "name": path.name,
-                                             "decisions": len(made)})
+                                             "decisions": made})
         except HexwarError as exc:
             await conn.socket.send_json(error(str(exc)))
             if table.game.failure is not None:

@@ -259,6 +259,16 @@ class Table:
             return False
         return not seat.player or owner(self.game, d) == seat.player
 
+    def decisions_made(self, seat: Seat) -> int:
+        """How many of the game's decisions the seat made: the game's count would tell it how
+        many the other sides made in secret (CORE-63), a side's how many its other players made
+        (MBT 24.2: one instruction a unit, CORE-81); the umpire's seat knows them all."""
+        decisions = self.game.decisions
+        if seat.role == "umpire":
+            return len(decisions)
+        return sum(1 for n, d in enumerate(decisions, start=1) if d["side"] in seat.sides
+                   and (not seat.player or self.owners.get(n) == seat.player))
+
     def can_undo(self, seat: Seat) -> bool:
         """Whether the seat may take back an answer: one given ahead and not yet played, or the
         game's last decision when it was its own and no other side could tell it was made."""
@@ -466,6 +476,9 @@ class Table:
         # the other sides made in secret (docs/decisions.md CORE-63)
         path = self.save_path.with_name(f"{stem}.snapshot-{self._snapshot}.json")
         write_atomic(path, self.save_path.read_text(encoding="utf-8"))
+        # its seats too: 'hexwar serve SNAPSHOT' resumes it with the same seats (the players of
+        # a split side, the umpire's) and URLs, not a fresh seat per side
+        write_seats(path, self.seats.values())
         return path
 
     # -- what a seat is sent ------------------------------------------------------------------

@@ -158,7 +158,9 @@ def _deploy(view: SideView, d: Decision) -> Form:
     units = [{"id": u.id, "label": f"{u.id} ({_short(u.type)})", "hex": game.board.label(u.hex)}
              for u in game.state.units_of(d.side)
              if u.hex is not None and not carried(u) and not u.state.get("not_drawn")]
+    # the prompt names the choice's JSON shape for the terminal; the page says it in words
     return {"widget": "placement", "placement": {"units": units, "zone": zone},
+            "title": f"{d.side}: set up your units in the deployment zone",
             "choices": [{"choice": {}, "label": "keep the scenario's set-up"}],
             "notes": ["Set up inside the zone, at most four units a hex (Firefight 9.13, 7.3)."]}
 
@@ -230,6 +232,7 @@ def _mines(view: SideView, d: Decision) -> Form:
         else:
             choices.append({"choice": o, "label": "no mines"})
     return {"widget": "choose", "choices": choices,
+            "title": f"{d.side}: place up to {d.context.get('points', '?')} mine points",
             "notes": [f"Place up to {d.context.get('points', '?')} mine points (Firefight 18.0)."]}
 
 

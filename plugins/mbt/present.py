@@ -59,6 +59,7 @@ def _hex_facing(view: SideView, d: Decision, costs: Mapping[str, str] | None = N
 def _place(view: SideView, d: Decision) -> Form:
     form = _hex_facing(view, d)
     uid = str(d.context.get("unit", "?"))
+    form["title"] = f"Set up {uid} ({_short(str(d.context.get('type', '')))})"  # in words
     form["notes"] = [f"Click a highlighted hex of your set-up area for {uid} "
                      f"({_short(str(d.context.get('type', '')))}), then its facing (MBT 2.5)."]
     return form
@@ -154,6 +155,7 @@ def _move_to(view: SideView, d: Decision) -> Form:
     except (AssertionError, KeyError, ValueError):
         costs = {}
     form = _hex_facing(view, d, costs)
+    form["title"] = f"Move {u.id} ({_short(u.type)}), or stay"  # the prompt's [hex, facing]: words
     form["notes"] = [f"{u.id} ({_short(u.type)}) at {d.context.get('hex')}, "
                      f"{_facing(d.context.get('facing'))}, {float(left):g} MF left: click a "
                      f"highlighted hex, then the facing to end in (MBT 8.1); hover a hex for "
@@ -174,16 +176,17 @@ class _NoDice:
         raise _Rolled(name)
 
 
-def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool
-             ) -> tuple[int, list[Any], int]:
+def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool,
+             target_moving: bool) -> tuple[int, list[Any], int]:
     """MBT 7.4.1-7.4.3 up to the first die: the range, every AP modifier (optional rules' too)
-    and the hit number, by the game's own fire procedure."""
+    and the hit number, by the game's own fire procedure, the target moving as the firing side
+    knows it (``target_moving``: its order is secret until used, MBT 6.2.1-6.2.2)."""
     from hexwar.plugins.mbt.ap_fire import FireContext, ShotResult
     from hexwar.plugins.mbt.fire import situation
     from hexwar.plugins.mbt.hookspecs import MbtHooks
     from hexwar.plugins.mbt.state import ctx
 
-    s = situation(game, f, weapon, ammo, t, overwatch=overwatch)
+    s = situation(game, f, weapon, ammo, t, overwatch=overwatch, target_moving=target_moving)
     extra = MbtHooks.of(game).ap_modifiers(s, f, t)
     if extra:
         s.extra_modifiers = tuple(extra)
@@ -198,6 +201,16 @@ def _preview(game: Any, f: Any, t: Any, weapon: str, ammo: str, overwatch: bool
         if shot.done:
             break
     return s.range, list(shot.modifiers), shot.hit_number
+
+
+def _known_moving(view: SideView, uid: str) -> bool:
+    """MBT 6.2.1-6.2.2, 7.4.2.2: whether the side knows ``uid`` has a moving order (its own
+    unit, or an enemy's order once revealed); an order still face down is not known, so the
+    form does not tell it (the AI's estimate assumes the same, ``ai.py``)."""
+    from hexwar.plugins.mbt.state import MOVING_ORDERS
+
+    state = view.units.get(uid, {}).get("state") or {}
+    return state.get("order") in MOVING_ORDERS
 
 
 def _shots(view: SideView, d: Decision) -> Form:
@@ -221,11 +234,18 @@ def _shots(view: SideView, d: Decision) -> Form:
             card = card_of(game, f)
             weapon = card.missiles[0] if d.kind == "mbt.atgm" and card.missiles else card.main_gun
             if weapon is not None and f.hex is not None and t.hex is not None:
+                moving = _known_moving(view, t.id)
                 rng, mods, hit = _preview(game, f, t, weapon.name, shots[0][1],
-                                          d.kind in ("mbt.overwatch", "mbt.umpired.overwatch"))
+                                          d.kind in ("mbt.overwatch", "mbt.umpired.overwatch"),
+                                          moving)
                 item["note"] = f"H {hit}" if hit else f"range {rng}"
                 item["detail"] = [f"range {rng}, hit number {hit} or less on d100 (MBT 7.4.3)"] + [
                     f"{m.name.replace('_', ' ')} {m.value:+g} [{m.rule}]" for m in mods]
+                if not moving and t.side != d.side and "order" not in (
+                        view.units.get(t.id, {}).get("state") or {}):
+                    item["detail"].append("its order is face down: taken as not moving; if it "
+                                          "is to move, the moving-target modifier applies "
+                                          "(MBT 6.2.2, 7.4.2.2)")
         except (HexwarError, AssertionError, KeyError, ValueError, AttributeError, TypeError,
                 IndexError):
             pass
@@ -282,7 +302,11 @@ def _move_unit(view: SideView, d: Decision) -> Form:
 def _turret(view: SideView, d: Decision) -> Form:
     choices = [{"choice": o, "label": f"turret {_facing(o[0])}, hatch {o[1]}"
                 if isinstance(o, list) and len(o) == 2 else words(o)} for o in d.options or ()]
-    return {"widget": "choose", "choices": choices}
+    uid = d.context.get("unit")
+    form: Form = {"widget": "choose", "choices": choices}
+    if uid:  # the prompt shows the choice's shape for the terminal; the page says it in words
+        form["title"] = f"Turret and hatch of {uid}"
+    return form
 
 
 def _pivot(view: SideView, d: Decision) -> Form:

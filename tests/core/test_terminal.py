@@ -170,3 +170,15 @@ def test_hot_seat_passes_the_device_behind_a_blank_screen() -> None:
     nato = screens[2]
     assert nato.startswith("NATO, then press Enter.\n" + CLEAR)
     assert "[NATO]" in nato and "[Soviet]" not in nato
+
+
+def test_the_terminal_counts_only_the_players_own_decisions() -> None:
+    """CORE-63: 'undo' and 'quit' number the player's own decisions, never the game's (whose
+    count holds the other side's secret MBT orders, MBT 6.2)."""
+    result = CliRunner().invoke(cli, ["play", "mbt:basic-a", "--players", "ai,human",
+                                      "--seed", "1"], input="1\n" * 6 + "undo\nquit\n")
+    # six answers: S1's set-up (hex, then facing) and turret, S2's; the undo takes back S2's
+    # turret, the Soviets' 4th decision (NATO, the computer, set up first: the game's 4th is not)
+    assert result.exit_code == 0, result.output
+    assert "undoing your decision 4 (mbt.turret)" in result.output, result.output[-600:]
+    assert "Soviet quit after 3 of its decisions" in result.output, result.output[-600:]

@@ -386,3 +386,32 @@ def test_the_umpire_types_a_message_to_one_player(browser: Any, tmp_path: Path) 
             page.close()
     finally:
         server.stop()
+
+
+def test_the_board_zooms_with_the_wheel_and_pans_with_a_drag(browser: Any, tmp_path: Path) -> None:
+    """Issue 10: the board is interactive: the wheel zooms in (a smaller view box around the
+    pointer), a drag pans (the box moves, its size kept), 'Whole map' shows it all again."""
+    t = table(tmp_path, "firefight:scenario-1", {"US": "human", "SU": "ai"})
+    server = _Server(t)
+    try:
+        page = _page(browser, server.url(t, "US"))
+        view = lambda: page.evaluate("() => S.view.slice()")  # noqa: E731
+        whole = view()
+        box = page.query_selector("#board").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.wheel(0, -400)
+        page.wait_for_function(f"() => S.view[2] < {whole[2]}", timeout=5000)
+        zoomed = view()
+        assert zoomed[3] < whole[3]
+        page.mouse.down()
+        page.mouse.move(x + 120, y + 60, steps=5)
+        page.mouse.up()
+        panned = view()
+        assert panned[2:] == zoomed[2:] and panned[:2] != zoomed[:2]
+        page.click("#fit")
+        assert view() == whole
+        assert not page.errors, page.errors
+        page.close()
+    finally:
+        server.stop()

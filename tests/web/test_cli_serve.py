@@ -82,3 +82,13 @@ def test_serve_splits_a_side_among_players(tmp_path: Path) -> None:
                                           "--save", str(tmp_path / "x.json")])
         assert result.exit_code == 2 and message in result.output, result.output
         assert "Traceback" not in result.output
+
+
+def test_serve_on_any_free_port_prints_the_port_it_got(tmp_path: Path) -> None:
+    """``--port 0`` (any free port): the URLs name the port the server listens on, not 0."""
+    got = CliRunner().invoke(cli, ["serve", "firefight:scenario-1", "--seed", "1", "--port", "0",
+                                   "--save", str(tmp_path / "t.json")])
+    assert got.exit_code == 0, got.output
+    (url,) = _urls(got.output).values()
+    port = int(re.fullmatch(r"http://127\.0\.0\.1:(\d+)/seat/[\w-]{32}", url).group(1))  # type: ignore[union-attr]
+    assert port > 0

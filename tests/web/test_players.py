@@ -324,3 +324,82 @@ def test_an_undo_keeps_the_other_seats_answers_given_ahead(tmp_path: Path) -> No
     (d, choice, token), = t._ahead.values()
     assert (d.side, d.kind, choice, token) == (kept[0].side, kept[0].kind, kept[1], kept[2])
     assert d is not kept[0]  # the rebuilt game's own decision
+
+
+def test_a_snapshot_resumes_with_its_seats(tmp_path: Path) -> None:
+    """The page's Save (a snapshot) resumes with ``hexwar serve SNAPSHOT`` at the same seats:
+    the players of a split side and the umpire's, with their URLs, not a seat per side."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              umpire=True, split=SPLIT)
+    for _ in range(5):
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=0)
+    path = t.snapshot()
+    again = Table.resume(path)
+    assert {s.token: (s.name, s.units) for s in again.seats.values()} == \
+        {s.token: (s.name, s.units) for s in t.seats.values()}
+    assert len(again.game.decisions) == len(t.game.decisions)
+    assert path.with_name(path.name + ".seats").stat().st_mode & 0o077 == 0
+
+
+def test_a_players_count_of_decisions_is_his_own(tmp_path: Path) -> None:
+    """CORE-63, CORE-81: the count a seat is told on saving is of its own decisions; a player of
+    a split side is not told how many his side's other player made (one instruction a unit, so
+    how many units the other commands, MBT 24.2)."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              options=UMPIRED, split=SPLIT)
+    choices = _Choices(t, "umpired-ai")
+    for _ in range(60):
+        seat = next((s for s in t.seats.values() if t.pending_for(s) is not None), None)
+        if seat is None:
+            break
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    anna, ben = seat_of(t, "NATO/anna"), seat_of(t, "NATO/ben")
+    mine = {p: sum(1 for n, d in enumerate(t.game.decisions, start=1)
+                   if d["side"] == "NATO" and t.owners.get(n) == p) for p in ("anna", "ben")}
+    assert mine["anna"] != mine["ben"]
+    soviet = seat_of(t, "Soviet")
+    told = {}
+    with TestClient(create_app(t)) as client:
+        for seat in (anna, ben, soviet):
+            with client.websocket_connect(f"/ws/{seat.token}") as ws:
+                ws.receive_text()  # hello
+                ws.receive_text()  # state
+                ws.send_json({"type": "save"})
+                reply = json.loads(ws.receive_text())
+                assert reply["type"] == "saved", reply
+                told[seat.name] = reply["decisions"]
+    assert told == {"NATO/anna": mine["anna"], "NATO/ben": mine["ben"],
+                    "Soviet": sum(d["side"] == "Soviet" for d in t.game.decisions)}
+
+
+def test_a_players_move_instructions_do_not_outline_the_other_players_units(
+        tmp_path: Path) -> None:
+    """MBT 24.2, MBTD-66, MBTD-67: anna is not shown ben's units; her unit's move instructions
+    must not leave out the hex one of them stands in (a hole in the reachable hexes would show
+    her where it is). The umpire applies MBT 4.3 when the unit gets there (MBTD-32, MBTD-67)."""
+    from hexwar.plugins.mbt.rules.umpired import known_destinations
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1,
+              options=UMPIRED, split=SPLIT)
+    anna = seat_of(t, "NATO/anna")
+    choices = _Choices(t, "umpired-ai")
+    for _ in range(200):
+        d = t.pending_for(anna)
+        if d is not None and d.kind == "mbt.umpired.instruction":
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    else:
+        raise AssertionError("anna was never asked for an instruction")
+    game = t.game
+    n1, n2 = game.state.units["N1"], game.state.units["N2"]
+    reach = {h for h, _f in known_destinations(game, n1, "M")}
+    assert n1.hex is not None
+    # ben's N2 put in a hex next to anna's N1 that N1 can reach, where anna does not see it
+    spot = next(n for n in n1.hex.neighbors() if game.board.label(n) in reach
+                and not any(u.hex == n for u in game.state.units.values()))
+    n2.hex = spot
+    view = t.view(anna)
+    assert view is not None and "N2" not in view.units
+    assert game.board.label(spot) in {h for h, _f in known_destinations(game, n1, "M")}

@@ -53,6 +53,7 @@ def _forms(name: str, turns: int, limit: int = 400) -> dict[str, list[dict[str, 
             # every legal option is offered, and only those
             offered_choices = sorted(canonical(c["choice"]) for c in form["choices"])
             assert offered_choices == sorted(canonical(o) for o in d.options or ()), d.kind
+        assert not JSONISH.search(str(form["title"])), (d.kind, form["title"])
         for c in form["choices"]:
             d.check(c["choice"])
             assert c["label"] and not JSONISH.search(c["label"]), (d.kind, c["label"])
@@ -110,7 +111,8 @@ def test_choices_in_words(value: object, text: str) -> None:
 
 
 def test_mbt_fire_form_shows_the_hit_number_the_shot_uses() -> None:
-    """MBT 7.4.3: the hit number a fire form shows is the one the shot then rolls against."""
+    """MBT 7.4.3: the hit number a fire form shows is the one the shot then rolls against
+    (here at targets whose orders the firer knows or that do not move)."""
     game = Game(scenario("mbt:basic-a"), seed=3)
     offered = game.hooks.controllers()
     ais = {s: make_controller("ai", s, 3, offered) for s in game.state.sides}
@@ -295,3 +297,36 @@ def test_firepower_actions_show_each_soldiers_reach() -> None:
         first = form["choices"][r["first"]]["choice"]  # type: ignore[index]
         assert first["unit"] == uid and first["act"] in ("enter", "turn")
         assert [float(c) for _h, c in r["route"]] == sorted(float(c) for _h, c in r["route"])
+
+
+def test_mbt_fire_form_keeps_the_targets_secret_order() -> None:
+    """MBT 6.2.1-6.2.2: an enemy's order stays face down until used; the fire form's preview
+    (its hit number and the movement modifier, MBT 7.4.2.2) takes the target as the firing side
+    knows it: a target whose order is not shown is not known to be moving, as the AI's own
+    estimate does. A leak: seed 1 of basic-a has the Soviets fire at a NATO tank ordered to
+    move before it has moved."""
+    from hexwar.plugins.mbt.state import MOVING_ORDERS
+
+    game = Game(scenario("mbt:basic-a"), seed=1)
+    offered = game.hooks.controllers()
+    ais = {s: make_controller("ai", s, 3, offered) for s in game.state.sides}
+    checked = 0
+    for _ in range(3000):
+        d = game.pending
+        if d is None:
+            break
+        if d.kind == "mbt.fire":
+            view = game.view(d.side)
+            form = finish(view, d, game.hooks.present_decision(view, d))
+            for c in form["choices"]:
+                target = c["choice"].get("target") if isinstance(c["choice"], dict) else None
+                if target is None or game.state.units[target].state.get("order") \
+                        not in MOVING_ORDERS:
+                    continue
+                shown = view.units[target]["state"].get("order")
+                if shown in MOVING_ORDERS:
+                    continue  # revealed: the side knows it moves
+                checked += 1
+                assert not any("vs MV" in line for line in c.get("detail", [])), c["detail"]
+        game.answer(ais[d.side].choose(d, game.view(d.side)))
+    assert checked, "no fire form at a target with a secret moving order"

@@ -62,7 +62,7 @@ function receive(msg) {
   } else if (msg.type === "error") {
     toast(msg.message);
   } else if (msg.type === "saved") {
-    toast(`saved as ${msg.name} (${msg.decisions} decisions)`, true);
+    toast(`saved as ${msg.name} (${msg.decisions} decisions); the host resumes it with: hexwar serve ${msg.name}`, true);
   }
 }
 

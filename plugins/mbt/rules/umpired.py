@@ -664,7 +664,12 @@ def known_destinations(game: Game, u: Unit, order: str) -> list[list[Any]]:
         frozenset(h for h in enemies if h is not None))
     found = movement_costs.reach(card, ctx(game).info, (u.hex, u.facing, False), budget, mctx,
                                  first_hex_rule=order == "M")
-    friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id}
+    # the umpire's own units keep out of friends' hexes; a side's instruction may name one (MBT
+    # 4.3 is the umpire's to apply when the unit gets there, MBTD-32): leaving those hexes out
+    # would show a player where friends he was not told of stand, the umpire's units and his
+    # side's other players' (MBT 24.2, docs/decisions.md MBTD-67)
+    friends = {x.hex for x in game.state.units_of(u.side) if alive(x) and x.id != u.id} \
+        if side == UMPIRE else set()
     return [[game.board.label(h), f] for (h, f) in sorted(found, key=lambda k: (k[0].q, k[0].r, k[1]))
             if h not in friends and (h, f) != (u.hex, u.facing)]
 
