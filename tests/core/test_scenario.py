@@ -198,6 +198,7 @@ def test_panel_file_outside_the_folder_is_refused_without_reading_it(tmp_path: P
 
 def test_validate_is_linear_in_the_number_of_units() -> None:
     """Issue 9 item 13: finding each unit's line scanned the file once per unit."""
+    import math
     import time
 
     head = TOY.split("[[units]]")[0]
@@ -205,10 +206,13 @@ def test_validate_is_linear_in_the_number_of_units() -> None:
     def seconds(n: int) -> float:
         units = "".join(f'\n[[units]]\nid = "u{i}"\ntype = "toy:gnu{i % 7}"\nside = "red"\n'
                         f'hex = "9Z{i}"\n' for i in range(n))
-        start = time.perf_counter()
-        found = problems_of(head + units)
+        best = math.inf
+        for _ in range(3):  # CPU time, best of three: other work on the machine does not count
+            start = time.process_time()
+            found = problems_of(head + units)
+            best = min(best, time.process_time() - start)
         assert len(found) >= n
-        return time.perf_counter() - start
+        return best
 
     seconds(200)  # warm up (the board is built once)
     small, large = seconds(1000), seconds(8000)
