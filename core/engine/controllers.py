@@ -481,12 +481,15 @@ def replay_minus(game: Game, keep: int, *, log: EventLog | None = None,
 
 
 def default_explanation(decision: Decision) -> str:
-    """The prompt and every option, numbered from 1 as :class:`TerminalController` reads them."""
+    """The prompt and every option in words, numbered from 1 as :class:`TerminalController`
+    reads them."""
+    from hexwar.core.web.present import words
+
     lines = [decision.prompt or decision.kind]
     if decision.rule:
         lines[0] += f" ({decision.rule})"
     for i, option in enumerate(list(decision.options or [])[:60], start=1):
-        lines.append(f"  {i:>3}. {json.dumps(option)}")
+        lines.append(f"  {i:>3}. {words(option)}")
     if decision.options and len(decision.options) > 60:
         lines.append(f"  ... {len(decision.options) - 60} more (type the JSON of any legal choice)")
     return "\n".join(lines)

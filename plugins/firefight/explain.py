@@ -4,9 +4,9 @@ Rating (Firefight 6.0), each step of a move with its MP cost (Firefight 7.0)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from hexwar.core.web.present import words
 from hexwar.plugins.firefight.fire import attack_rating, choose_weapon, describe_attack
 from hexwar.plugins.firefight.movement import step_cost
 
@@ -20,7 +20,7 @@ def explain_decision(view: Any, decision: Any) -> str:
     game = game_of(view)  # the engine's own words; the options are the side's own
     lines = [f"{decision.prompt} ({decision.rule})"]
     for i, o in enumerate(decision.options or (), start=1):
-        text = json.dumps(o)
+        text = words(o)  # the web form's words when the system has none of its own
         try:
             if isinstance(o, dict) and "firers" in o:
                 f = game.state.units[o["firers"][0]]

@@ -5,12 +5,12 @@ offered (Firepower 6.2), with hit numbers and modifiers for fire."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.types import total
+from hexwar.core.web.present import words
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.actions import check_action, fire_procedure, mf_left
 from hexwar.plugins.firepower.state import alive, data
@@ -35,7 +35,7 @@ def describe_choice(game: Game, choice: Any) -> str:
     try:
         info = check_action(game, choice)
     except RulesError as exc:
-        return f"{json.dumps(choice)} (illegal: {exc})"
+        return f"{words(choice)} (illegal: {exc})"
     cost = info.get("cost", 0)
     if act == "enter":
         return f"{uid}: enter {game.board.label(info['to'])} ({cost} MF)"
@@ -46,10 +46,10 @@ def describe_choice(game: Game, choice: Any) -> str:
     if act == "cross":
         return f"{uid}: cross the fence/hedge ({cost} MF)"
     if act not in ("fire", "grenade"):  # an optional rule's Action, its fields in words
-        from hexwar.core.words import words
+        from hexwar.core.words import words as field_words
 
         rest = {k: v for k, v in choice.items() if k not in ("unit", "act")}
-        detail = f" {words(rest)}" if rest else ""
+        detail = f" {field_words(rest)}" if rest else ""
         return f"{uid}: {str(act).replace('_', ' ')}{detail} ({cost} MF)"
     ctx: combat.FireContext = info["ctx"]
     # the game's procedure, optional rules' steps and modifiers included, up to its first die
@@ -104,8 +104,8 @@ def _soldier_lines(game: Game) -> list[str]:
     return lines
 
 
-def _as_json(game: Game, choice: Any) -> str:
-    return json.dumps(choice)
+def _in_words(game: Game, choice: Any) -> str:
+    return words(choice)
 
 
 DESCRIBE: dict[str, Callable[[Game, Any], str]] = {
@@ -118,12 +118,12 @@ DESCRIBE: dict[str, Callable[[Game, Any], str]] = {
 
 def explain_decision(game: Game, decision: Decision) -> str:
     """The decision's prompt and rule, the soldiers acting (for an Action), then its options
-    numbered from 1 in words (an unknown kind of decision: as JSON)."""
+    numbered from 1 in words (an unknown kind of decision: in generic words)."""
     head = decision.prompt or decision.kind
     lines = [f"{head} ({decision.rule})" if decision.rule else head]
     if decision.kind == "action":
         lines.extend(_soldier_lines(game))
-    describe = DESCRIBE.get(decision.kind, _as_json)
+    describe = DESCRIBE.get(decision.kind, _in_words)
     options = list(decision.options or [])
     shown = SHOWN_PLACES if decision.kind == "place" else len(options)
     for i, option in enumerate(options[:shown], start=1):

@@ -7,11 +7,11 @@ or an enemy it has sighted (the options name no other)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.view import game_of
+from hexwar.core.web.present import words
 from hexwar.core.words import unit_name
 from hexwar.plugins.mbt.words import ORDER_WORDS
 
@@ -115,15 +115,16 @@ def _context(game: Game, decision: Decision) -> list[str]:
 
 def explain_decision(view: SideView, decision: Decision) -> str:
     """The decision's prompt and rule, what it is about, then its options numbered from 1 in
-    words (an unknown kind of decision, an optional rule's: as JSON)."""
+    words (an unknown kind of decision, an optional rule's: in the generic words of
+    ``hexwar.core.web.present.words``)."""
     game = game_of(view)
     head = decision.prompt or decision.kind
     lines = [f"{head} ({decision.rule})" if decision.rule else head, *_context(game, decision)]
     describe = DESCRIBE.get(decision.kind)
     for i, option in enumerate(decision.options or [], start=1):
         try:
-            text = describe(game, option) if describe is not None else json.dumps(option)
+            text = describe(game, option) if describe is not None else words(option)
         except (KeyError, IndexError, TypeError, AttributeError, ValueError):
-            text = json.dumps(option)
+            text = words(option)
         lines.append(f"  {i:>3}. {text}")
     return "\n".join(lines)

@@ -74,7 +74,9 @@ def test_the_second_step_numbers_the_groups_choices_as_it_reads_them() -> None:
     choice = human.choose(_many(), game.view("red"))
     second = out.getvalue().split("choice> ", 1)[1]
     line = next(x for x in second.splitlines() if x.strip().startswith("4."))
-    assert json.loads(line.split(".", 1)[1]) == choice == {"unit": "u0", "to": "0009"}
+    # the fourth choice shown is the one read, in words (never as JSON)
+    assert line.split(".", 1)[1].strip() == "unit u0; to 0009"
+    assert choice == {"unit": "u0", "to": "0009"}
 
 
 def test_help_board_and_log_are_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

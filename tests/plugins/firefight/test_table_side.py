@@ -48,7 +48,7 @@ def test_explanation_numbers_options_from_one(tmp_path: Path) -> None:
     g, dec = _direct_fire_decision(tmp_path)
     text = g.hooks.explain_decision(g.view(dec.side), dec)  # reaches Firefight's explanation
     lines = text.splitlines()
-    assert lines[1] == '  [1] "pass"'
+    assert lines[1] == '  [1] pass'  # in words, never as JSON
     assert lines[2].startswith("  [2] ") and " fires " in lines[2]
     assert not any(line.startswith("  [0]") for line in lines)
     assert len(lines) == 1 + len(dec.options)
