@@ -342,7 +342,8 @@ def test_the_attacker_places_craters_before_anything_else() -> None:
     names = [p.name for p in Game(sc, seed=1).sequence]
     assert names.index("firepower.craters") < names.index("firepower.board_side")
     assert names.index("firepower.setup") < names.index("firepower.secret_setup")
-    assert names[-1] == "firepower.removals"
+    # Firepower 9.3: the removals are the Advanced Turn Record Phase's, not a phase of their own
+    assert names[-1] == "firepower.turn_record" and "firepower.removals" not in names
 
 
 # -- Firepower 8.8.8 tunnels, 8.8.9 mines ---------------------------------------------------------
@@ -422,18 +423,21 @@ def test_a_soldier_in_a_tunnel_is_hidden_and_moves_crouching_from_tunnel_hex_to_
 # -- Firepower 9.3 removals -------------------------------------------------------------------
 
 
-def test_fp_118_fp_119_the_turn_record_removes_illumination_and_old_smoke() -> None:
-    game = _game([("S1", "RFL", "A", "C5", 2, {})])
+def test_fp_118_fp_119_the_turn_record_removes_illumination_and_old_smoke_once() -> None:
+    sc = load_and_validate(HERE / "scenarios" / "hill-assault.toml")
+    game = Game(sc, seed=1)
     d = data(game)
     d["illumination"] = [{"hex": "4C5", "turn": 2}]
     d["smoke"] = [{"hex": "4D5", "turn": 2}, {"hex": "4E5", "turn": 1}]
     game.state.turn = 2
-    lit, smoke = hs.removals(game)
-    assert lit == [{"hex": "4C5", "turn": 2}] and d["illumination"] == []
-    assert smoke == [{"hex": "4E5", "turn": 1}] and d["smoke"] == [{"hex": "4D5", "turn": 2}]
-    game.state.turn = 3  # the smoke fired in Turn 2 goes at the Turn Record Phase of Turn 3
-    hs.removals(game)
-    assert d["smoke"] == []
+    before = len(game.log.events)
+    for spec in game.sequence:  # every phase after the Impulses: the Turn Record's end
+        if spec.when == "turn" and spec.name not in ("firepower.mix", "firepower.impulses"):
+            list(spec.run(game))
+    events = [e for e in game.log.events[before:] if e.get("rule") == "Firepower 9.3"]
+    assert [e["type"] for e in events] == ["turn_record_removals"]  # one removal, one event
+    assert events[0]["smoke"] == ["4E5"] and events[0]["illumination"] == ["4C5"]
+    assert d["illumination"] == [] and d["smoke"] == [{"hex": "4D5", "turn": 2}]
 
 
 # -- Firepower 8.5, 14, 26.2 squads ---------------------------------------------------------------
