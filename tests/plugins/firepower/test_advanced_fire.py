@@ -283,6 +283,21 @@ def test_a_grenade_hit_stuns_in_the_impact_hex_and_suppresses_in_the_zone(
     assert g.state.units["A1"].state["equipment"] == {"HGN3": 1}
 
 
+def test_a_grenade_impact_in_a_mined_hex_sets_its_mines_off(fp_game: GameFactory) -> None:
+    # Firepower 12.4.4.3: the G impact hex's mines detonate after the grenade's effects; smoke
+    # (M) in a mined hex sets nothing off
+    from hexwar.plugins.firepower import hidden_setup as hs
+
+    g = _grenadier(fp_game, {"HGN3": 1, "HGN4": 1})
+    hs.secret(g, "B")["mines"] = [{"kind": "PMN1", "hex": "1C5"}, {"kind": "PMN1", "hex": "1C6"}]
+    _resolve(g, "A1", {"act": "grenade", "hex": "1C6", "item": "HGN4", "ammo": "M"}, [1])
+    assert len(hs.secret(g, "B")["mines"]) == 2
+    _resolve(g, "A1", {"act": "grenade", "hex": "1C5", "item": "HGN3"}, [1, 10, 9])
+    assert hs.secret(g, "B")["mines"] == [{"kind": "PMN1", "hex": "1C6"}]
+    mine = [e for e in g.log.events if e["type"] == "mine"]
+    assert [(e["hex"], e["rule"]) for e in mine] == [("1C5", "Firepower 12.4.4.3")]
+
+
 def test_offensive_and_defensive_grenades(fp_game: GameFactory) -> None:
     # Firepower 12.4.1.3: the defensive grenade blasts harder and is not thrown as far
     w = weapon("HGN1")
