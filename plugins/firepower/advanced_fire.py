@@ -229,7 +229,7 @@ def _card(ctx: FireContext) -> AdvancedCard:
 def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
              ) -> tuple[str, int] | None:
     """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
-    or rough hex (all directions: 10.4's direction units are not built, docs/decisions.md
+    or rough hex, a crater (rough terrain, Firepower 8.7) (all directions: 10.4's direction units are not built, docs/decisions.md
     FPD-58), or a fence with the fence between; with its terrain value (Firepower 12.5) for
     Firepower 12.3.6. ``impact_side``: the part of the soldier's own fence hex a blast hit
     (Firepower 12.7.1)."""
@@ -247,6 +247,8 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
         return ("tree", TREE_TV)
     if c == "rough":
         return ("rough", 10_000)  # rough ground has no terrain value: never penetrated
+    if target.hex in m.craters:
+        return ("crater", 10_000)  # Firepower 8.7: a crater is rough terrain
     return None
 
 

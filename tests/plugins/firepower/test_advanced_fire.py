@@ -32,7 +32,7 @@ from hexwar.plugins.firepower.advanced_melee import (
 )
 from hexwar.plugins.firepower.smoke import improved, turn_record_removals
 from hexwar.plugins.firepower.soldiers import Soldier
-from hexwar.plugins.firepower.state import data, fp_map
+from hexwar.plugins.firepower.state import data, fp_map, rules_card
 from hexwar.plugins.firepower.terrain import FpMap, Picture
 from hexwar.plugins.firepower.weapon_chart import records, weapon
 
@@ -193,6 +193,27 @@ def test_l_fire_uses_the_weapon_chart_and_the_advanced_modifiers(fp_game: GameFa
     rules = {m.rule: m.value for m in ctx.modifiers["B1"]}
     assert rules["Firepower 12.2.5"] == 2 and rules["Firepower 12.2.4"] == 1
     assert rules["Firepower 12.2.12"] == 2  # Running target, firer spent nothing
+
+
+def test_a_crater_is_rough_terrain_so_cover_for_basic_and_advanced_fire(
+        fp_game: GameFactory) -> None:
+    # Firepower 8.7: crater units are rough terrain; rough is cover (Firepower 6.3.6.2.2, 12.2.3)
+    from hexwar.plugins.firepower.soldiers import soldiers_of
+
+    g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                        ("B1", "RFL", "B", "C5", 1)])
+    before = {m.rule for m in _preview(g, "A1", {"act": "fire", "mode": "semi",
+                                                 "targets": ["B1"]}).modifiers["B1"]}
+    assert "Firepower 12.2.3" not in before
+    data(g)["craters"] = {"1C5": 1}
+    ctx = _preview(g, "A1", {"act": "fire", "mode": "semi", "targets": ["B1"]})
+    cover = [m for m in ctx.modifiers["B1"] if m.rule == "Firepower 12.2.3"]
+    assert [m.name for m in cover] == ["target in cover (crater)"]
+    sol = soldiers_of(g.state.units)
+    m = fp_map(g)
+    assert combat.target_cover(m, sol["B1"], sol["A1"].hex)  # the Basic lookup as well
+    assert any(x.rule == "Firepower 6.3.6.2.2" for x in
+               combat.blast_modifiers(rules_card(g), m, sol["B1"], sol["B1"].hex))
 
 
 def test_fp_52_the_movement_chart_cell_in_the_text() -> None:
