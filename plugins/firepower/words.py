@@ -175,7 +175,6 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                 f"{'broken open' if r.get('broken') else 'it holds'}"
                                 f"{cite(r.get('rule'))}"),
     "mine": _mine,
-}"),
 }
 
 
