@@ -229,10 +229,10 @@ def _card(ctx: FireContext) -> AdvancedCard:
 def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
              ) -> tuple[str, int] | None:
     """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
-    or rough hex, a crater (rough terrain, Firepower 8.7) (all directions: 10.4's direction units are not built, docs/decisions.md
-    FPD-58), or a fence with the fence between; with its terrain value (Firepower 12.5) for
-    Firepower 12.3.6. ``impact_side``: the part of the soldier's own fence hex a blast hit
-    (Firepower 12.7.1)."""
+    or rough hex or a crater (rough terrain, Firepower 8.7), in all directions (10.4's
+    direction units are not built, docs/decisions.md FPD-58), or a fence with the fence
+    between; with its terrain value (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
+    part of the soldier's own fence hex a blast hit (Firepower 12.7.1)."""
     m = f.world.map
     c = m.cover.get(target.hex)
     fence = m.fence.get(target.hex)

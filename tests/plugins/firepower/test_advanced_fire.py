@@ -157,14 +157,14 @@ def test_friendly_soldiers_block_by_height_opposing_never() -> None:
 
 def test_a_rules_obstacle_plugs_into_the_line_of_sight() -> None:
     # docs/decisions.md FPD-54: walls and floors of another rule arrive as Obstacles
-    def wall(a: Hex, b: Hex, hexes: tuple[Hex, ...]) -> list[Obstacle]:
+    def wall(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Obstacle]:
         return [Obstacle(Hex(0, 1), "wall without an opening", 0, "Firepower 12.1.6",
                          absolute=True)]
 
     res = line_of_sight(_world(2, extra=wall), Hex(0, 0), Hex(0, 2), 2, 2)
     assert res.blocked and res.rule == "Firepower 12.1.6"
     high = [Obstacle(Hex(0, 1), "building", 9, "Firepower 12.1.5")]
-    assert line_of_sight(_world(2, extra=lambda a, b, h: high), Hex(0, 0), Hex(0, 2), 2, 2
+    assert line_of_sight(_world(2, extra=lambda a, b, h, e: high), Hex(0, 0), Hex(0, 2), 2, 2
                          ).blocked
 
 
