@@ -599,8 +599,9 @@ def sight_heights(game: Game) -> tuple[Callable[[Hex], int], dict[Hex, int], dic
             continue
         lift = (floor_of(u) - 1) * m.story(u.hex)
         up = u.state.get("up")
-        if isinstance(up, int) and not isinstance(up, bool):
-            lift += up - head_height(str(u.state.get("posture", "stand")))
+        posture = str(u.state.get("posture", "stand"))
+        if isinstance(up, int) and not isinstance(up, bool) and posture != "up":
+            lift += up - head_height(posture)  # FPD-63: Standing, his head at ``up``
         if lift:
             raised[uid] = lift
     return ground_at, m.trees, raised

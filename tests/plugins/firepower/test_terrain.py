@@ -548,6 +548,21 @@ def test_each_scenario_plays_ai_against_ai_to_its_end(short_game: Game) -> None:
     assert secret.get("mines")  is not None or secret.get("tunnels") is not None
 
 
+def test_the_hill_assaults_attacker_has_a_mortar_and_smoke_grenades() -> None:
+    # issue 12: the hill assault is "craters, mortars, smoke" (Firepower 12.4.2, 12.3.7)
+    from hexwar.plugins.firepower.advanced_fire import equipment_of, hex_items
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    sc = load_and_validate(HERE / "scenarios" / "hill-assault.toml")
+    game = Game(sc, seed=1)
+    items = [i for u in game.state.units.values() if u.side == "A" for i in hex_items(u.state)]
+    assert any(weapon(i).cls == "MRT" and "M" in weapon(i).types for i in items)
+    smoke = sum(equipment_of(u.state).get("HGN4", 0) for u in game.state.units.values()
+                if u.side == "A")
+    assert smoke >= 2 and "M" in weapon("HGN4").types
+    assert org.organization_problems(dict(sc.sides), sc.raw["units"]) == []
+
+
 def test_the_scenarios_squads_are_their_organizations_of_different_p_and_i() -> None:
     for name in ("street-fight", "hill-assault"):
         sc = load_and_validate(HERE / "scenarios" / f"{name}.toml")
