@@ -646,10 +646,12 @@ def los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
     for end, there, s, other in ((a, b, firer, target), (b, a, target, firer)):
         if end not in m.building_of:
             continue
-        u = units.get(s.id) if s is not None else None
-        o = units.get(other.id) if other is not None else None
-        floor, head = (floor_of(u), head_above_floor(u)) if u is not None else (1, 2)
-        why = wall_block(game, end, floor, head, there, floor_of(o) if o is not None else 1)
+        me = units.get(s.id) if s is not None else None
+        them = units.get(other.id) if other is not None else None
+        # a hex end with no soldier: a Standing head on the ground floor (FPD-70)
+        floor, head = (floor_of(me), head_above_floor(me)) if me is not None else (1, 2)
+        why = wall_block(game, end, floor, head, there,
+                         floor_of(them) if them is not None else 1)
         if why:  # Firepower 12.1.6: the line of sight inside buildings; ``why`` cites its part
             out.append(LosObstacle(end, why, 0, "Firepower 12.1.6", absolute=True))
     return out
