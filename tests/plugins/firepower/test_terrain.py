@@ -704,3 +704,16 @@ def test_an_impact_in_a_mined_hex_sets_its_mine_off() -> None:
     assert hs.secret(game, "B")["mines"] == [{"kind": "PMN1", "hex": "4D9"}]
     s1 = game.state.units["S1"].state
     assert s1.get("eliminated") or s1.get("status") == "stunned"
+
+
+def test_hexwar_los_explains_a_building_of_the_terrain_files() -> None:
+    # Firepower 8.2.3, 12.1.1 in `hexwar los` (the Advanced line of sight with the terrain, FPD-70)
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+
+    path = str(HERE / "scenarios" / "street-fight.toml")
+    r = CliRunner().invoke(cli, ["los", path, "4Y5", "4CC5"])
+    assert r.exit_code == 0, r.output
+    assert "blocked at 4AA5: building A at height 8" in r.output
+    assert "(Firepower 12.1.1)" in r.output
