@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from hexwar.core.hexgrid import Hex
     from hexwar.core.los import LosRules
     from hexwar.plugins.firepower.actions import ActionType
+    from hexwar.plugins.firepower.advanced_los import Obstacle
     from hexwar.plugins.firepower.combat import FireContext, FireEdit
+    from hexwar.plugins.firepower.soldiers import Soldier
 
 PLUGIN = PluginManifest(
     name="firepower.advanced", system="firepower", kind="rule",
@@ -160,6 +162,16 @@ def firepower_impulse_phase_end(game: Game, side: str) -> None:
     from hexwar.plugins.firepower.advanced_fire import explode_due
 
     explode_due(game, side)
+
+
+@hookimpl
+def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
+                            ends: tuple[Soldier | None, Soldier | None]) -> list[Obstacle]:
+    """Firepower 8.2.3, 8.8.8, 12.1.6, 12.5: the Advanced terrain's buildings, walls and tunnels
+    on an Advanced line of sight (docs/decisions.md FPD-70)."""
+    from hexwar.plugins.firepower.advanced_terrain import los_obstacles
+
+    return los_obstacles(game, a, b, hexes, ends)
 
 
 @hookimpl(tryfirst=True)

@@ -229,10 +229,10 @@ def _card(ctx: FireContext) -> AdvancedCard:
 def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
              ) -> tuple[str, int] | None:
     """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
-    or rough hex (all directions: 10.4's direction units are not built, docs/decisions.md
-    FPD-58), or a fence with the fence between; with its terrain value (Firepower 12.5) for
-    Firepower 12.3.6. ``impact_side``: the part of the soldier's own fence hex a blast hit
-    (Firepower 12.7.1)."""
+    or rough hex or a crater (rough terrain, Firepower 8.7), in all directions (10.4's
+    direction units are not built, docs/decisions.md FPD-58), or a fence with the fence
+    between; with its terrain value (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
+    part of the soldier's own fence hex a blast hit (Firepower 12.7.1)."""
     m = f.world.map
     c = m.cover.get(target.hex)
     fence = m.fence.get(target.hex)
@@ -247,6 +247,8 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
         return ("tree", TREE_TV)
     if c == "rough":
         return ("rough", 10_000)  # rough ground has no terrain value: never penetrated
+    if target.hex in m.craters:
+        return ("crater", 10_000)  # Firepower 8.7: a crater is rough terrain
     return None
 
 
@@ -876,6 +878,10 @@ def step_blast(ctx: FireContext) -> None:
         return
     b = blast_number(f, w)
     resolve_blast(ctx, f, ctx.impact, b, zone=f.ammo != "F", source=ctx.firer.hex)
+    # Firepower 12.4.4.3: an F, G, H (as G) or W impact sets off the hex's mines, after its own
+    # effects (applied with them, in :func:`applied`)
+    if f.ammo in ("F", "G", "W") or (f.ammo == "H" and f.as_g):
+        ctx.extra["mines_at"] = ctx.map.label(ctx.impact)
     if f.ammo in ("F", "W"):
         place.append({"smoke": f.ammo, "hex": ctx.map.label(ctx.impact), "height": ground})
     if f.ammo in ("G", "W", "H"):
@@ -966,8 +972,9 @@ def steps_for(kind: str) -> list[combat.FireEdit]:
 
 def applied(game: Game, ctx: FireContext) -> None:
     """After the Basic effects of an Advanced fire: mark smoke and illumination (Firepower
-    12.3.3, 12.3.7-12.3.9) and strike off the item used (Firepower 8.5, 12.3.3: a flamethrower's
-    uses, a grenade)."""
+    12.3.3, 12.3.7-12.3.9), strike off the item used (Firepower 8.5, 12.3.3: a flamethrower's
+    uses, a grenade) and set off the mines of an F, G, H-as-G or W impact hex (Firepower
+    12.4.4.3, :func:`~hexwar.plugins.firepower.hidden_setup.mines_hit`)."""
     from hexwar.plugins.firepower.smoke import place_illumination, place_smoke
 
     if "firing" not in ctx.extra:
@@ -983,6 +990,11 @@ def applied(game: Game, ctx: FireContext) -> None:
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
+    mines_at = ctx.extra.get("mines_at")
+    if isinstance(mines_at, str):
+        from hexwar.plugins.firepower.hidden_setup import mines_hit
+
+        mines_hit(game, m.parse(mines_at))  # Firepower 12.4.4.3
 
 
 def consume(game: Game, uid: str, item: str) -> None:

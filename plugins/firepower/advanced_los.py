@@ -18,11 +18,13 @@ controllers' checks and ``hexwar los`` (:class:`AdvancedLos`).
   (Firepower 12.2.6, Firepower 12.2.7). Each obstacle's verdict is kept (:class:`LosStep`) so a
   player can read the line hex by hex.
 
-Extension (buildings, floors, walls, windows: Firepower 12.1.5, 12.1.6; vehicles, Option 19): a
-rule returns :class:`Obstacle` records from the hook ``firepower_los_obstacles(game, a, b, hexes,
-ends)``: an obstacle with a ``height`` is judged by the chart like a hill; one with ``absolute`` set
-(a wall without an opening, a floor between storeys) blocks whatever the heights
-(docs/decisions.md FPD-54).
+Extension (vehicles, Option 19): a rule returns :class:`Obstacle` records from the hook
+``firepower_los_obstacles(game, a, b, hexes, ends)``: an obstacle with a ``height`` is judged by the
+chart like a hill; one with ``absolute`` set (a wall without an opening, a floor between storeys)
+blocks whatever the heights (docs/decisions.md FPD-54). The Advanced terrain
+(:mod:`~hexwar.plugins.firepower.advanced_terrain`) is wired so: its buildings, free-standing walls,
+walls and floors at the ends and tunnels come through the hook; its ground, tree heights and the
+soldiers' floors through :func:`los_world` (docs/decisions.md FPD-70).
 """
 
 from __future__ import annotations
@@ -169,12 +171,20 @@ class LosWorld:
     fence_height: int = 1
     #: hex -> (smoke source letter F/M/W, impact height)
     smoke: Mapping[Hex, tuple[str, int]] = field(default_factory=dict)
-    extra: Callable[[Hex, Hex, tuple[Hex, ...]], Sequence[Obstacle]] | None = None
+    #: the obstacles other rules add, from the two ends' hexes, the hexes between and the
+    #: two end soldiers (firer, target; None where a hex is the end)
+    extra: Callable[[Hex, Hex, tuple[Hex, ...], tuple[Soldier | None, Soldier | None]],
+                    Sequence[Obstacle]] | None = None
     card: AdvancedCard = field(default_factory=advanced_card)
     #: soldier id -> heights his feet stand above (below, if negative) his hex's ground: a
     #: building's floor, a foxhole's depth (``state.stands_at``, set by the rules that own them;
     #: docs/decisions.md FPD-54)
     raised: Mapping[str, int] = field(default_factory=dict)
+    #: with the Advanced terrain (Firepower 8.2): the terrain side's ground height of a hex
+    #: (its heights per level, less a crater's depth, Firepower 8.7) and its trees' heights
+    #: (Firepower 11.1.11.1), so both sides read one ground (docs/decisions.md FPD-70)
+    ground_at: Callable[[Hex], int] | None = None
+    tree_heights: Mapping[Hex, int] | None = None
 
     def base(self, s: Soldier) -> int:
         """The height a soldier stands at: his hex's ground plus what raises or sinks him."""
@@ -182,14 +192,22 @@ class LosWorld:
 
     def ground(self, h: Hex) -> int:
         """Firepower 8.2.2: a hex's ground height."""
+        if self.ground_at is not None:
+            return self.ground_at(h)
         return terrain_height(int(self.map.height.get(h, 0.0)), self.heights_per_level)
+
+    def tree(self, h: Hex) -> int:
+        """The height of the tree in a tree hex (a destroyed one is no longer a tree hex)."""
+        if self.tree_heights is not None:
+            return self.tree_heights.get(h, self.tree_height)
+        return self.tree_height
 
     def top(self, h: Hex) -> int:
         """The highest height of the terrain in ``h`` (the tree top, a hedge or fence picture)."""
         g = self.ground(h)
         tops = [g]
         if self.map.cover.get(h) == "tree":
-            tops.append(g + self.tree_height)
+            tops.append(g + self.tree(h))
         if h in self.map.hedge:
             tops.append(g + self.hedge_height)
         if h in self.map.fence:
@@ -235,7 +253,7 @@ def obstacles(world: LosWorld, a: Hex, b: Hex, *, firer: Soldier | None = None,
                                 hinder=hinder, smoke_source=src))
             continue  # Firepower 12.2.7: a tree or hedge in a smoke hex is ignored
         if m.cover.get(h) == "tree":
-            out.append(Obstacle(h, "tree", g + world.tree_height, "Firepower 12.2.6", hinder=1))
+            out.append(Obstacle(h, "tree", g + world.tree(h), "Firepower 12.2.6", hinder=1))
         hedge = m.hedge.get(h)
         if hedge is not None and hedge.crossed_by(a, b):
             out.append(Obstacle(h, "hedge", g + world.hedge_height, "Firepower 12.2.6",
@@ -251,7 +269,7 @@ def obstacles(world: LosWorld, a: Hex, b: Hex, *, firer: Soldier | None = None,
             out.append(Obstacle(end, "fence", world.ground(end) + world.fence_height,
                                 "Firepower 12.1.5"))
     if world.extra is not None:
-        out.extend(world.extra(a, b, hexes))
+        out.extend(world.extra(a, b, hexes, (firer, target)))
     return out
 
 
@@ -344,8 +362,9 @@ def los_world(game: Game) -> LosWorld:
     hooks = FirepowerHooks.of(game)
     extra = None
     if "firepower_los_obstacles" in hooks.implemented():
-        def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...]) -> Sequence[Obstacle]:
-            return hooks.los_obstacles(a, b, hexes)
+        def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...],
+                  ends: tuple[Soldier | None, Soldier | None]) -> Sequence[Obstacle]:
+            return hooks.los_obstacles(a, b, hexes, ends)
     from hexwar.plugins.firepower.advanced_fire import damaged_map
     from hexwar.plugins.firepower.state import data
 
@@ -358,11 +377,20 @@ def los_world(game: Game) -> LosWorld:
             cached = (key, m, damaged_map(m, destroyed))
             _RUINED[id(m)] = cached
         m = cached[2]
+    from hexwar.plugins.firepower import advanced_terrain as at
+
     raised = {uid: int(u.state["stands_at"]) for uid, u in game.state.units.items()
               if isinstance(u.state.get("stands_at"), int)}
+    ground_at = trees = None
+    if at.terrain_names(game) or data(game).get("craters"):
+        # docs/decisions.md FPD-70: the Advanced terrain's heights are the line of sight's: its
+        # ground (heights per level, craters), tree heights, and a soldier's floor and Up height
+        ground_at, trees, more = at.sight_heights(game)
+        raised = {**more, **raised}
     return LosWorld(m, scenario_int(game, "heights_per_level", 3),
                     scenario_int(game, "tree_height", 6), scenario_int(game, "hedge_height", 2),
-                    scenario_int(game, "fence_height", 1), smoke_map(game), extra, raised=raised)
+                    scenario_int(game, "fence_height", 1), smoke_map(game), extra, raised=raised,
+                    ground_at=ground_at, tree_heights=trees)
 
 
 def friendly_heads(world: LosWorld, soldiers: Iterable[Soldier], side: str,

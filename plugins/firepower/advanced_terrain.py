@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -39,6 +39,7 @@ from hexwar.core.hexgrid import Hex, opposite
 from hexwar.core.kit import StashKey
 from hexwar.core.provenance import Records, load_records
 from hexwar.core.units import as_float, parse_quantity
+from hexwar.plugins.firepower.advanced_los import Obstacle as LosObstacle
 from hexwar.plugins.firepower.advanced_los import classify
 from hexwar.plugins.firepower.squads import head_height
 from hexwar.plugins.firepower.terrain import boundary_point, centre, hexside_midpoint, intervening
@@ -46,6 +47,7 @@ from hexwar.plugins.firepower.terrain import boundary_point, centre, hexside_mid
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
+    from hexwar.plugins.firepower.soldiers import Soldier
 
 DATA = Path(__file__).parent / "data" / "advanced"
 #: heights per contour level when the scenario gives none (Firepower 8.2.2's example: 3)
@@ -570,3 +572,86 @@ def blocked_between(game: Game, a: Unit, b: Unit) -> str | None:
         return "a soldier in a tunnel is under the ground (Firepower 8.8.8)"
     return blocked_at(game, (a.hex, floor_of(a), head_above_floor(a)),
                       (b.hex, floor_of(b), head_above_floor(b)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The Advanced line of sight's terrain (advanced_los.los_world and the hook
+# ``firepower_los_obstacles``; docs/decisions.md FPD-70)
+# ---------------------------------------------------------------------------------------------
+
+
+def sight_heights(game: Game) -> tuple[Callable[[Hex], int], dict[Hex, int], dict[str, int]]:
+    """What the Advanced line of sight reads of this terrain: each hex's ground (Firepower
+    8.2.2, less a crater's depth, Firepower 8.7), the trees' heights (Firepower 11.1.11.1), and
+    how far each soldier's feet stand above his hex's ground (the stories below his floor,
+    Firepower 8.2.3) with an Up soldier's recorded height (Firepower 10.5.1) as the difference
+    from his Standing head."""
+    m = adv_map(game)
+    cr = _crater_hexes(game)
+    ground = m.ground
+
+    def ground_at(h: Hex) -> int:
+        return ground.get(h, 0) - cr.get(h, 0)
+
+    raised: dict[str, int] = {}
+    for uid, u in game.state.units.items():
+        if u.hex is None:
+            continue
+        lift = (floor_of(u) - 1) * m.story(u.hex)
+        up = u.state.get("up")
+        posture = str(u.state.get("posture", "stand"))
+        if isinstance(up, int) and not isinstance(up, bool) and posture != "up":
+            lift += up - head_height(posture)  # FPD-63: Standing, his head at ``up``
+        if lift:
+            raised[uid] = lift
+    return ground_at, m.trees, raised
+
+
+def los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
+                  ends: tuple[Soldier | None, Soldier | None]) -> list[LosObstacle]:
+    """The Advanced terrain's obstacles on a line of sight from ``a`` to ``b`` (hook
+    ``firepower_los_obstacles``):
+
+    * a building between, to the top of its walls (Firepower 8.2.3, flat roofs), judged by the
+      heights like a hill; the building of an end hex is left to the next point;
+    * a soldier in a building sees out only through an open door or window on his floor at his
+      head's height, and inside it only on his floor (Firepower 8.2.3, 11.1.9, 12.1.6;
+      :func:`wall_block`): otherwise an absolute block;
+    * a free-standing wall on a hexside crossed, to its top (Firepower 12.5);
+    * a soldier in a tunnel is under the ground: nothing sees him, he sees nothing (Firepower
+      8.8.8)."""
+    m = adv_map(game)
+    out: list[LosObstacle] = []
+    firer, target = ends
+    units = game.state.units
+    for s in ends:
+        if s is None or s.id not in units:
+            continue
+        u = units[s.id]
+        if in_tunnel(u):
+            return [LosObstacle(u.hex or a, "a soldier in a tunnel, under the ground", 0,
+                                "Firepower 8.8.8", absolute=True)]
+    if not m.buildings and not m.walls:
+        return out
+    cr = _crater_hexes(game)
+    own = {m.building_of.get(a), m.building_of.get(b)}
+    for h in hexes:
+        bd = m.building_of.get(h)
+        if bd is not None and bd not in own:
+            out.append(LosObstacle(h, f"building {bd}", m.ground.get(h, 0) - cr.get(h, 0)
+                                   + m.buildings[bd].height, "Firepower 8.2.3"))
+    for k in m.line(a, b)[1]:
+        base = max(m.ground.get(k[0], 0) - cr.get(k[0], 0), m.ground.get(k[1], 0) - cr.get(k[1], 0))
+        out.append(LosObstacle(k[0], "wall", base + m.walls[k], "Firepower 12.5"))
+    for end, there, s, other in ((a, b, firer, target), (b, a, target, firer)):
+        if end not in m.building_of:
+            continue
+        me = units.get(s.id) if s is not None else None
+        them = units.get(other.id) if other is not None else None
+        # a hex end with no soldier: a Standing head on the ground floor (FPD-70)
+        floor, head = (floor_of(me), head_above_floor(me)) if me is not None else (1, 2)
+        why = wall_block(game, end, floor, head, there,
+                         floor_of(them) if them is not None else 1)
+        if why:  # Firepower 12.1.6: the line of sight inside buildings; ``why`` cites its part
+            out.append(LosObstacle(end, why, 0, "Firepower 12.1.6", absolute=True))
+    return out

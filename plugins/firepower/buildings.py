@@ -34,14 +34,12 @@ from hexwar.plugins.firepower.advanced_terrain import (
     FORD_INCHES,
     SWIM_INCHES,
     adv_map,
-    blocked_between,
     direction,
     floor_of,
     head_above_floor,
     in_tunnel,
     is_open,
     opening_state,
-    wall_block,
 )
 from hexwar.plugins.firepower.state import alive, data, fp_map, rules_card, soldiers
 
@@ -469,8 +467,8 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
     * in a tunnel: crouching or Prone, from tunnel hex to tunnel hex, four a hex (Firepower 8.8.8);
     * melee: into a building only through an open door or window on the ground floor, and only
       with defenders on the attackers' floor (Firepower 11.1.1, 11.1.3);
-    * fire and grenades: not from or into a tunnel, not through a building's walls or floors,
-      not past an obstacle higher than both ends (:func:`advanced_terrain.blocked_between`)."""
+    * fire and grenades: not from a tunnel (Firepower 8.8.8); what blocks them on the way is the
+      Advanced line of sight's (Firepower 12.1)."""
     act = info.get("act")
     if act == "melee":
         _check_melee_terrain(game, info)
@@ -505,19 +503,8 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
     if in_tunnel(u):
         raise RulesError(f"{u.id} is in a tunnel: no fire from under the ground",
                          rule="Firepower 8.8.8")
-    if act == "fire":
-        for t in info["ctx"].targets:
-            why = blocked_between(game, u, game.state.units[t])
-            if why:
-                raise RulesError(f"no line of sight from {u.id} to {t}: {why}",
-                                 rule="Firepower 12.1")
-        return
-    target = info["ctx"].target_hex
-    if target is not None and target != u.hex:
-        why = wall_block(game, u.hex, floor_of(u), head_above_floor(u), target, 1)
-        if why:
-            raise RulesError(f"{u.id} cannot throw to {fp_map(game).label(target)}: {why}",
-                             rule="Firepower 11.1.9")
+    # Firepower 12.1: walls, floors, doors and windows, buildings and trees between are the
+    # Advanced line of sight's (advanced_terrain.los_obstacles, docs/decisions.md FPD-70)
 
 
 def _check_melee_terrain(game: Game, info: dict[str, Any]) -> None:

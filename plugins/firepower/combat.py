@@ -36,8 +36,9 @@ Roller = Callable[[str], int]
 
 
 def target_cover(m: FpMap, target: Soldier, source: Hex) -> bool:
-    """Firepower 6.3.6.2.2: a tree or rough hex, or a fence hex with the fence between."""
-    if m.cover.get(target.hex) in ("tree", "rough"):
+    """Firepower 6.3.6.2.2: a tree or rough hex (a crater too, Firepower 8.7), or a fence hex
+    with the fence between."""
+    if m.cover.get(target.hex) == "tree" or m.rough(target.hex):
         return True
     fence = m.fence.get(target.hex)
     return fence is not None and fence.between(target.fence_side, source)
@@ -120,7 +121,7 @@ def blast_modifiers(card: BasicCard, m: FpMap, soldier: Soldier, impact: Hex,
                          rule="Firepower 6.3.6.3.2.2")
     mods = [Modifier("blast zone" if d else "impact hex", dm, "Firepower 6.3.6.3.2.2")]
     source = impact if d else (impact_side_point or impact)
-    covered = m.cover.get(soldier.hex) in ("tree", "rough")
+    covered = m.cover.get(soldier.hex) == "tree" or m.rough(soldier.hex)  # Firepower 8.7 too
     fence = m.fence.get(soldier.hex)
     if not covered and fence is not None and source != soldier.hex:
         covered = fence.between(soldier.fence_side, source)

@@ -1,6 +1,7 @@
 """The Advanced Game's set-up (Firepower 8.2.5, Firepower 8.4, Firepower 8.7, Firepower 8.8,
 Firepower 8.8.7, Firepower 8.8.8, Firepower 8.8.9), its secret records in play (Firepower 11.5,
-Firepower 12.4.4.1) and the Turn Record removals (Firepower 9.3).
+Firepower 12.4.4.1); the Turn Record removals of smoke and illumination (Firepower 9.3) are
+:func:`~hexwar.plugins.firepower.smoke.turn_record_removals`, in the Advanced Turn Record Phase.
 
 Sequence edits (:func:`sequence_edits`), for scenarios with ``special.attacker``:
 
@@ -17,11 +18,6 @@ Sequence edits (:func:`sequence_edits`), for scenarios with ``special.attacker``
    attacker's stay open). Decisions are seen by their own side only (the core logs them so);
    the records are kept in ``game.state.data["firepower"]["secret"][side]`` and shown in that
    side's ``view.system_state["secret"]`` alone.
-4. ``firepower.removals`` after the Turn Record Phase (Firepower 9.3): illumination goes; smoke
-   not started in the Turn just ended goes. Smoke and illumination are lists of
-   ``{"hex": label, "turn": n}`` in ``data["smoke"]`` and ``data["illumination"]`` (the fire
-   types that place them are the Advanced fire's).
-
 In play: a soldier of the defender in a tunnel is under the ground (``state.tunnel``): the other
 side's view does not show him (:func:`visible_units`), his Actions are logged for his side only,
 and nothing on the surface meets him (Firepower 8.8.8, Firepower 11.5). A mine goes off the first
@@ -605,34 +601,8 @@ def after_action(game: Game, action: Any) -> None:
             after_entering(game, u)
 
 
-# ---------------------------------------------------------------------------------------------
-# Firepower 9.3 removal of illumination and smoke
-# ---------------------------------------------------------------------------------------------
-
-
-def removals(game: Game) -> tuple[list[Any], list[Any]]:
-    """Firepower 9.3: every illumination unit goes; smoke not started in the Turn just ended
-    goes. Returns what was removed (illumination, smoke)."""
-    d = data(game)
-    turn = game.state.turn
-    lit = list(d.get("illumination") or [])
-    d["illumination"] = []
-    smoke = list(d.get("smoke") or [])
-    d["smoke"] = [s for s in smoke if int(s.get("turn", 0)) == turn]
-    return lit, [s for s in smoke if int(s.get("turn", 0)) != turn]
-
-
-def phase_removals(game: Game) -> Gen:
-    lit, smoke = removals(game)
-    if lit or smoke:
-        game.emit("removals", illumination=[x.get("hex") for x in lit],
-                  smoke=[x.get("hex") for x in smoke], rule="Firepower 9.3")
-    return
-    yield
-
-
 def sequence_edits() -> tuple[SequenceEdit, ...]:
-    """Firepower 8.7, 8.8, 2.4 with 8.2.1, 9.3 (see the module docstring)."""
+    """Firepower 8.7, 8.8, 2.4 with 8.2.1 (see the module docstring)."""
     return (
         SequenceEdit("insert_before", "firepower.board_side", PhaseSpec(
             "firepower.craters", "Crater units", "Firepower 8.7", phase_craters, "setup"),
@@ -646,9 +616,6 @@ def sequence_edits() -> tuple[SequenceEdit, ...]:
         SequenceEdit("insert_after", "firepower.setup", PhaseSpec(
             "firepower.secret_setup", "Defender's secret records", "Firepower 8.8",
             phase_secret_setup, "setup"), rule="Firepower 8.8"),
-        SequenceEdit("insert_after", "firepower.turn_record", PhaseSpec(
-            "firepower.removals", "Removal of illumination and smoke", "Firepower 9.3",
-            phase_removals), rule="Firepower 9.3"),
     )
 
 

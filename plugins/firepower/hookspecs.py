@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from hexwar.plugins.firepower.actions import ActionType
     from hexwar.plugins.firepower.advanced_los import Obstacle
     from hexwar.plugins.firepower.combat import FireContext, FireEdit
+    from hexwar.plugins.firepower.soldiers import Soldier
 
 
 @hookspec
@@ -95,11 +96,13 @@ def firepower_fire_applied(game: Game, ctx: FireContext) -> None:
 
 
 @hookspec
-def firepower_los_obstacles(game: Game, a: Hex, b: Hex,
-                            hexes: tuple[Hex, ...]) -> Sequence[Obstacle]:
+def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
+                            ends: tuple[Soldier | None, Soldier | None]
+                            ) -> Sequence[Obstacle]:
     """Add obstacles to an Advanced line of sight from ``a`` to ``b`` (``hexes``: the hexes the
-    line passes through or along, ends excluded): walls, floors, windows, roofs (Firepower 12.1.5,
-    Firepower 12.1.6), vehicles (Option 19). An :class:`~hexwar.plugins.firepower.advanced_los.Obstacle`
+    line passes through or along, ends excluded; ``ends``: the firer and the target soldier,
+    None for a hex): walls, floors, windows, roofs (Firepower 12.1.5, Firepower 12.1.6),
+    vehicles (Option 19). An :class:`~hexwar.plugins.firepower.advanced_los.Obstacle`
     with a height is judged by the LINE OF SIGHT CHART; one marked ``absolute`` blocks.
 
     Called: for every Advanced line of sight (fire, checks, previews, ``hexwar los``).
@@ -169,11 +172,13 @@ class FirepowerHooks(SystemHooks):
         if hook in self.live:
             hook(game=self.game, ctx=ctx)
 
-    def los_obstacles(self, a: Hex, b: Hex, hexes: tuple[Hex, ...]) -> list[Obstacle]:
+    def los_obstacles(self, a: Hex, b: Hex, hexes: tuple[Hex, ...],
+                      ends: tuple[Soldier | None, Soldier | None] = (None, None)
+                      ) -> list[Obstacle]:
         hook = self.hook.firepower_los_obstacles
         if hook not in self.live:
             return []
-        return collect(hook(game=self.game, a=a, b=b, hexes=hexes))
+        return collect(hook(game=self.game, a=a, b=b, hexes=hexes, ends=ends))
 
     def melee_modifiers(self, attackers: Sequence[str], defenders: Sequence[str],
                         hex: Hex) -> list[Modifier]:

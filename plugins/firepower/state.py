@@ -16,6 +16,7 @@ Derived data that is not state (the terrain pictures of a board) lives in ``boar
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
@@ -55,6 +56,12 @@ def fp_map(game: Game) -> FpMap:
             m = FpMap.from_board(game.board)
             game.board.stash[FP_MAP] = m
         mine = game.stash[GAME_MAP] = m.for_game()
+    # Firepower 8.7: the crater units are rough terrain; they are placed (only added) in the
+    # set-up, so a count tells when the game's copy must learn them
+    recs = game.state.data.get(KEY, {}).get("craters")
+    if recs and len(recs) != len(mine.craters):
+        mine = replace(mine, craters=frozenset(game.board.parse(str(k)) for k in recs))
+        game.stash[GAME_MAP] = mine
     return mine
 
 

@@ -202,6 +202,13 @@ class FpMap:
     labels: dict[Hex, str] = field(default_factory=dict)
     parse_label: Mapping[str, Hex] = field(default_factory=dict)
     _static: dict[tuple[Hex, Hex], StaticLos] = field(default_factory=dict, repr=False)
+    #: the crater units' hexes (Firepower 8.7: rough terrain, so cover), set per game by
+    #: ``state.fp_map`` from the crater records
+    craters: frozenset[Hex] = frozenset()
+
+    def rough(self, h: Hex) -> bool:
+        """Firepower 6.3.6.2.2, Firepower 8.7: a rough hex, or a crater (rough terrain too)."""
+        return self.cover.get(h) == "rough" or h in self.craters
 
     def for_game(self) -> FpMap:
         """A copy for one game: the same terrain (shared, not copied), an empty cache of

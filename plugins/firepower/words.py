@@ -175,10 +175,6 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                 f"{'broken open' if r.get('broken') else 'it holds'}"
                                 f"{cite(r.get('rule'))}"),
     "mine": _mine,
-    "removals": lambda g, r: (f"removed at the Turn Record Phase: illumination in "
-                              f"{', '.join(map(str, r.get('illumination') or [])) or 'no hex'}, "
-                              f"smoke in {', '.join(map(str, r.get('smoke') or [])) or 'no hex'}"
-                              f"{cite(r.get('rule'))}"),
 }
 
 

@@ -32,7 +32,7 @@ from hexwar.plugins.firepower.advanced_melee import (
 )
 from hexwar.plugins.firepower.smoke import improved, turn_record_removals
 from hexwar.plugins.firepower.soldiers import Soldier
-from hexwar.plugins.firepower.state import data, fp_map
+from hexwar.plugins.firepower.state import data, fp_map, rules_card
 from hexwar.plugins.firepower.terrain import FpMap, Picture
 from hexwar.plugins.firepower.weapon_chart import records, weapon
 
@@ -157,14 +157,14 @@ def test_friendly_soldiers_block_by_height_opposing_never() -> None:
 
 def test_a_rules_obstacle_plugs_into_the_line_of_sight() -> None:
     # docs/decisions.md FPD-54: walls and floors of another rule arrive as Obstacles
-    def wall(a: Hex, b: Hex, hexes: tuple[Hex, ...]) -> list[Obstacle]:
+    def wall(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Obstacle]:
         return [Obstacle(Hex(0, 1), "wall without an opening", 0, "Firepower 12.1.6",
                          absolute=True)]
 
     res = line_of_sight(_world(2, extra=wall), Hex(0, 0), Hex(0, 2), 2, 2)
     assert res.blocked and res.rule == "Firepower 12.1.6"
     high = [Obstacle(Hex(0, 1), "building", 9, "Firepower 12.1.5")]
-    assert line_of_sight(_world(2, extra=lambda a, b, h: high), Hex(0, 0), Hex(0, 2), 2, 2
+    assert line_of_sight(_world(2, extra=lambda a, b, h, e: high), Hex(0, 0), Hex(0, 2), 2, 2
                          ).blocked
 
 
@@ -193,6 +193,27 @@ def test_l_fire_uses_the_weapon_chart_and_the_advanced_modifiers(fp_game: GameFa
     rules = {m.rule: m.value for m in ctx.modifiers["B1"]}
     assert rules["Firepower 12.2.5"] == 2 and rules["Firepower 12.2.4"] == 1
     assert rules["Firepower 12.2.12"] == 2  # Running target, firer spent nothing
+
+
+def test_a_crater_is_rough_terrain_so_cover_for_basic_and_advanced_fire(
+        fp_game: GameFactory) -> None:
+    # Firepower 8.7: crater units are rough terrain; rough is cover (Firepower 6.3.6.2.2, 12.2.3)
+    from hexwar.plugins.firepower.soldiers import soldiers_of
+
+    g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                        ("B1", "RFL", "B", "C5", 1)])
+    before = {m.rule for m in _preview(g, "A1", {"act": "fire", "mode": "semi",
+                                                 "targets": ["B1"]}).modifiers["B1"]}
+    assert "Firepower 12.2.3" not in before
+    data(g)["craters"] = {"1C5": 1}
+    ctx = _preview(g, "A1", {"act": "fire", "mode": "semi", "targets": ["B1"]})
+    cover = [m for m in ctx.modifiers["B1"] if m.rule == "Firepower 12.2.3"]
+    assert [m.name for m in cover] == ["target in cover (crater)"]
+    sol = soldiers_of(g.state.units)
+    m = fp_map(g)
+    assert combat.target_cover(m, sol["B1"], sol["A1"].hex)  # the Basic lookup as well
+    assert any(x.rule == "Firepower 6.3.6.2.2" for x in
+               combat.blast_modifiers(rules_card(g), m, sol["B1"], sol["B1"].hex))
 
 
 def test_fp_52_the_movement_chart_cell_in_the_text() -> None:
@@ -281,6 +302,21 @@ def test_a_grenade_hit_stuns_in_the_impact_hex_and_suppresses_in_the_zone(
     assert results == {"B1": "stunned", "B2": "no effect"} or results["B1"] == "stunned"
     assert g.state.units["B1"].state["status"] == "stunned"
     assert g.state.units["A1"].state["equipment"] == {"HGN3": 1}
+
+
+def test_a_grenade_impact_in_a_mined_hex_sets_its_mines_off(fp_game: GameFactory) -> None:
+    # Firepower 12.4.4.3: the G impact hex's mines detonate after the grenade's effects; smoke
+    # (M) in a mined hex sets nothing off
+    from hexwar.plugins.firepower import hidden_setup as hs
+
+    g = _grenadier(fp_game, {"HGN3": 1, "HGN4": 1})
+    hs.secret(g, "B")["mines"] = [{"kind": "PMN1", "hex": "1C5"}, {"kind": "PMN1", "hex": "1C6"}]
+    _resolve(g, "A1", {"act": "grenade", "hex": "1C6", "item": "HGN4", "ammo": "M"}, [1])
+    assert len(hs.secret(g, "B")["mines"]) == 2
+    _resolve(g, "A1", {"act": "grenade", "hex": "1C5", "item": "HGN3"}, [1, 10, 9])
+    assert hs.secret(g, "B")["mines"] == [{"kind": "PMN1", "hex": "1C6"}]
+    mine = [e for e in g.log.events if e["type"] == "mine"]
+    assert [(e["hex"], e["rule"]) for e in mine] == [("1C5", "Firepower 12.4.4.3")]
 
 
 def test_offensive_and_defensive_grenades(fp_game: GameFactory) -> None:

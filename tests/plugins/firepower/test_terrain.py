@@ -255,7 +255,8 @@ def test_a_building_higher_than_both_ends_blocks_and_the_obstacles_are_listed() 
     assert "building A" in str(at.blocked_between(game, u["W"], u["E"]))
 
 
-def test_fire_through_a_wall_is_refused_naming_the_rule() -> None:
+def test_fire_through_a_wall_is_refused_by_the_line_of_sight_naming_the_rule() -> None:
+    # Firepower 12.1.6: the Advanced line of sight refuses it (no interim check of the terrain)
     from hexwar.plugins.firepower.combat import in_arc
 
     game = _game([("IN", "RFL", "B", "BB4", 3, {}), ("OUT", "RFL", "A", "W4", 2, {})])
@@ -264,7 +265,55 @@ def test_fire_through_a_wall_is_refused_naming_the_rule() -> None:
     u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, t.hex, "front60"))
     _impulse(game, "IN")
     _refused(game, {"unit": "IN", "act": "fire", "mode": "semi", "targets": ["OUT"],
-                    "after": 0}, "Firepower 12.1")
+                    "after": 0}, "Firepower 12.1.6")
+
+
+def _los(game: Game, a: str, b: str) -> Any:
+    from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world, soldier_height
+    from hexwar.plugins.firepower.soldiers import soldiers_of
+
+    world = los_world(game)
+    sol = soldiers_of(game.state.units)
+    fa, fb = sol[a], sol[b]
+    assert fa.hex is not None and fb.hex is not None
+    return line_of_sight(world, fa.hex, fb.hex, soldier_height(world, fa),
+                         soldier_height(world, fb), firer=fa, target=fb)
+
+
+def test_the_line_of_sight_reads_the_terrain_files_walls_windows_and_buildings() -> None:
+    # Firepower 8.2.3, 11.1.9, 12.1.6 through the hook firepower_los_obstacles (FPD-70)
+    game = _game([("IN", "RFL", "B", "AA5", 6, {}), ("OUT", "RFL", "A", "W3", 2, {}),
+                  ("LOW", "RFL", "B", "AA5", 6, {"posture": "prone"}),
+                  ("W", "RFL", "A", "Y5", 2, {}), ("E", "RFL", "B", "CC5", 5, {})])
+    assert not _los(game, "IN", "OUT").blocked  # through the open window at head height
+    low = _los(game, "LOW", "OUT")
+    assert low.blocked and low.rule == "Firepower 12.1.6" and "window" in low.reason
+    o = at.adv_map(game).opening(game.board.parse("4AA5"), game.board.parse("4Z4"), 1)
+    assert o is not None
+    data(game)["openings"] = {o.key: "closed"}
+    shut = _los(game, "IN", "OUT")
+    assert shut.blocked and "closed window" in shut.reason
+    across = _los(game, "W", "E")  # building A, 8 heights, between two Standing soldiers
+    assert across.blocked and "building A" in across.reason
+
+
+def test_the_line_of_sight_takes_the_terrain_sides_ground_floors_and_craters() -> None:
+    # Firepower 8.2.2 heights per level, 8.2.3 a story's floor, 8.7 a crater's depth: one ground
+    from hexwar.plugins.firepower.advanced_los import los_world, soldier_height
+    from hexwar.plugins.firepower.soldiers import soldiers_of
+
+    game = _game([("IN", "RFL", "B", "AA5", 6, {}), ("UP", "RFL", "B", "AA5", 5, {"floor": 2}),
+                  ("C", "RFL", "A", "W3", 2, {})])
+    data(game)["craters"] = {"4W3": 2}
+    world = los_world(game)
+    sol = soldiers_of(game.state.units)
+    for h in game.board.hexes:
+        assert world.ground(h) == at.ground_of(game, h)
+    assert world.ground(game.board.parse("4W3")) == at.adv_map(game).ground.get(
+        game.board.parse("4W3"), 0) - 2
+    for uid in ("IN", "UP", "C"):
+        assert soldier_height(world, sol[uid]) == at.head_of(game, game.state.units[uid])
+    assert soldier_height(world, sol["UP"]) > soldier_height(world, sol["IN"])
 
 
 # -- Firepower 11.1.11 climbing, 11.2.1.1 fording, 11.2.3 swimming, crawling --------------------
@@ -342,7 +391,8 @@ def test_the_attacker_places_craters_before_anything_else() -> None:
     names = [p.name for p in Game(sc, seed=1).sequence]
     assert names.index("firepower.craters") < names.index("firepower.board_side")
     assert names.index("firepower.setup") < names.index("firepower.secret_setup")
-    assert names[-1] == "firepower.removals"
+    # Firepower 9.3: the removals are the Advanced Turn Record Phase's, not a phase of their own
+    assert names[-1] == "firepower.turn_record" and "firepower.removals" not in names
 
 
 # -- Firepower 8.8.8 tunnels, 8.8.9 mines ---------------------------------------------------------
@@ -422,18 +472,21 @@ def test_a_soldier_in_a_tunnel_is_hidden_and_moves_crouching_from_tunnel_hex_to_
 # -- Firepower 9.3 removals -------------------------------------------------------------------
 
 
-def test_fp_118_fp_119_the_turn_record_removes_illumination_and_old_smoke() -> None:
-    game = _game([("S1", "RFL", "A", "C5", 2, {})])
+def test_fp_118_fp_119_the_turn_record_removes_illumination_and_old_smoke_once() -> None:
+    sc = load_and_validate(HERE / "scenarios" / "hill-assault.toml")
+    game = Game(sc, seed=1)
     d = data(game)
     d["illumination"] = [{"hex": "4C5", "turn": 2}]
     d["smoke"] = [{"hex": "4D5", "turn": 2}, {"hex": "4E5", "turn": 1}]
     game.state.turn = 2
-    lit, smoke = hs.removals(game)
-    assert lit == [{"hex": "4C5", "turn": 2}] and d["illumination"] == []
-    assert smoke == [{"hex": "4E5", "turn": 1}] and d["smoke"] == [{"hex": "4D5", "turn": 2}]
-    game.state.turn = 3  # the smoke fired in Turn 2 goes at the Turn Record Phase of Turn 3
-    hs.removals(game)
-    assert d["smoke"] == []
+    before = len(game.log.events)
+    for spec in game.sequence:  # every phase after the Impulses: the Turn Record's end
+        if spec.when == "turn" and spec.name not in ("firepower.mix", "firepower.impulses"):
+            list(spec.run(game))
+    events = [e for e in game.log.events[before:] if e.get("rule") == "Firepower 9.3"]
+    assert [e["type"] for e in events] == ["turn_record_removals"]  # one removal, one event
+    assert events[0]["smoke"] == ["4E5"] and events[0]["illumination"] == ["4C5"]
+    assert d["illumination"] == [] and d["smoke"] == [{"hex": "4D5", "turn": 2}]
 
 
 # -- Firepower 8.5, 14, 26.2 squads ---------------------------------------------------------------
@@ -493,6 +546,21 @@ def test_each_scenario_plays_ai_against_ai_to_its_end(short_game: Game) -> None:
     assert set(short_game.result.scores) == {"A", "B"}
     secret = data(short_game)["secret"]["B"]
     assert secret.get("mines")  is not None or secret.get("tunnels") is not None
+
+
+def test_the_hill_assaults_attacker_has_a_mortar_and_smoke_grenades() -> None:
+    # issue 12: the hill assault is "craters, mortars, smoke" (Firepower 12.4.2, 12.3.7)
+    from hexwar.plugins.firepower.advanced_fire import equipment_of, hex_items
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    sc = load_and_validate(HERE / "scenarios" / "hill-assault.toml")
+    game = Game(sc, seed=1)
+    items = [i for u in game.state.units.values() if u.side == "A" for i in hex_items(u.state)]
+    assert any(weapon(i).cls == "MRT" and "M" in weapon(i).types for i in items)
+    smoke = sum(equipment_of(u.state).get("HGN4", 0) for u in game.state.units.values()
+                if u.side == "A")
+    assert smoke >= 2 and "M" in weapon("HGN4").types
+    assert org.organization_problems(dict(sc.sides), sc.raw["units"]) == []
 
 
 def test_the_scenarios_squads_are_their_organizations_of_different_p_and_i() -> None:
@@ -617,12 +685,14 @@ def test_the_ai_goes_through_an_open_door_into_cover() -> None:
 
 def test_no_melee_through_a_wall_or_with_soldiers_on_another_floor() -> None:
     """Firepower 11.1.1, 11.1.3: the attackers reach the defenders through an open opening on
-    their floor; soldiers upstairs cannot be meleed from the street."""
+    their floor; soldiers upstairs cannot be meleed from the street (now that the floors raise
+    them in the line of sight's heights, the Advanced melee's shared height, Firepower 13,
+    refuses it first)."""
     game = _game([("A1", "RFL", "A", "Z5", 2, {}), ("B1", "RFL", "B", "AA5", 5, {}),
                   ("A2", "RFL", "A", "Z4", 2, {}), ("B2", "RFL", "B", "AA4", 5, {"floor": 2})])
     _impulse(game, "A1", "A2")
     _refused(game, {"act": "melee", "units": ["A1"], "hex": "4AA5"}, "Firepower 11.1.3")
-    _refused(game, {"act": "melee", "units": ["A2"], "hex": "4AA4"}, "Firepower 11.1.1")
+    _refused(game, {"act": "melee", "units": ["A2"], "hex": "4AA4"}, "Firepower 13")
 
 
 def test_an_impact_in_a_mined_hex_sets_its_mine_off() -> None:
@@ -634,3 +704,16 @@ def test_an_impact_in_a_mined_hex_sets_its_mine_off() -> None:
     assert hs.secret(game, "B")["mines"] == [{"kind": "PMN1", "hex": "4D9"}]
     s1 = game.state.units["S1"].state
     assert s1.get("eliminated") or s1.get("status") == "stunned"
+
+
+def test_hexwar_los_explains_a_building_of_the_terrain_files() -> None:
+    # Firepower 8.2.3, 12.1.1 in `hexwar los` (the Advanced line of sight with the terrain, FPD-70)
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import cli
+
+    path = str(HERE / "scenarios" / "street-fight.toml")
+    r = CliRunner().invoke(cli, ["los", path, "4Y5", "4CC5"])
+    assert r.exit_code == 0, r.output
+    assert "blocked at 4AA5: building A at height 8" in r.output
+    assert "(Firepower 12.1.1)" in r.output
