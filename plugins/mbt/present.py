@@ -295,7 +295,7 @@ def _move_unit(view: SideView, d: Decision) -> Form:
         if u.hex is not None:
             item["hex"] = game.board.label(u.hex)
         choices.append(item)
-    return {"widget": "choose", "choices": choices,
+    return {"widget": "choose", "choices": choices, "title": "Move which unit next?",
             "notes": ["Click the unit to move next (MBT 8.1)."]}
 
 
