@@ -205,24 +205,24 @@ class MbtAI:
         from hexwar.plugins.mbt.transport import transport_value
 
         rules = rules_of(view)
-        tv = transport_value(rules.card(carrier.type))
+        tv = transport_value(rules.card(carrier.type, carrier.side))
         if tv is None:
             return 0
-        used = sum(rules.card(view.unit(i).type).stacking for i in carrier.state.get("carrying")
-                   or [])
+        used = sum(rules.card(view.unit(i).type, view.unit(i).side).stacking
+                   for i in carrier.state.get("carrying") or [])
         return tv.points - used
 
     def _wants_a_ride(self, view: SideView, u: Unit, enemies: list[Unit]) -> bool:
         """A leg unit sharing its hex with a friendly carrier that has room rides forward while no
         known enemy is close."""
         rules = rules_of(view)
-        if u.hex is None or rules.card(u.type).kind not in ("leg", "towed"):
+        if u.hex is None or rules.card(u.type, u.side).kind not in ("leg", "towed"):
             return False
         if any(e.hex is not None and u.hex.distance(e.hex) <= self.dismount_range
                for e in enemies):
             return False
         return any(c.hex == u.hex and c.id != u.id and alive(c)
-                   and self._carrier_room(view, c) >= rules.card(u.type).stacking
+                   and self._carrier_room(view, c) >= rules.card(u.type, u.side).stacking
                    for c in view.own_unit_objects())
 
     def _enemy_near(self, view: SideView, h: Hex | None, reach: int) -> bool:
@@ -391,7 +391,8 @@ class MbtAI:
         from hexwar.plugins.mbt.transport import transport_value
 
         carriers = [o for o in units
-                    if transport_value(rules_of(view).card(view.unit(o).type)) is not None]
+                    if transport_value(rules_of(view).card(view.unit(o).type,
+                                                          view.unit(o).side)) is not None]
         return (carriers or units)[0] if units else "done"
 
     def _position_score(self, view: SideView, u: Unit, h: Hex, facing: int,

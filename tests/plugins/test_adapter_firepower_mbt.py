@@ -127,6 +127,17 @@ def test_a_mbt_ai_decides_for_a_guest_squad_in_mbt_phases() -> None:
     assert orders, "the MBT AI never gave the Firepower squad an order"
 
 
+def test_the_mbt_ais_transport_checks_read_a_guest_squads_card_by_its_side() -> None:
+    # a guest's card depends on its side (mbt_guest_card): the carrier checks of the MBT AI
+    # (MBT 15.3) asked for it without the side and stopped every game that reached them
+    g = make_game(SCENARIO, seed=1)
+    squad = g.state.units["FN1"]
+    view = g.view(squad.side)
+    ai = MbtAI(squad.side, 1)
+    assert ai._wants_a_ride(view, view.unit("FN1"), []) is False  # no carrier in its hex
+    assert ai._carrier_room(view, view.unit("FN1")) == 0  # a squad carries nobody
+
+
 # -- refusals -------------------------------------------------------------------------------------
 
 
