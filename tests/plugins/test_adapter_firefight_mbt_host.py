@@ -90,3 +90,8 @@ def test_an_mbt_host_game_with_a_firefight_tank_plays_to_its_end_with_mbt_result
         assert e["result"] == H.firefight_result(e["mbt_effect"])
         assert "MBT 7.4.7" in e["rules"]
     assert g.state.units["N3"].state.get("firefight_damage")
+    # the Firefight M60A1 fires at the MBT tanks by MBT's AP procedure (MBT 7.4), as the Leopard
+    # 1A4 card: its 105 mm gun (Basic Scenario A's Soviets are T-64Bs)
+    shots = [e for e in g.log.events if e.get("type") == "result" and e.get("firer") == "N3"]
+    assert shots and all("MBT 7.4" in e["rules"] and e["weapon"] == "105mm" for e in shots)
+    assert {g.state.units[e["target"]].type for e in shots} == {"mbt:T-64B"}
