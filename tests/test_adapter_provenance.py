@@ -30,7 +30,8 @@ def _table_sources(name: str) -> list[DataSource]:
 
 
 def test_the_shipped_and_example_adapters_are_all_checked() -> None:
-    assert {"firefight_mbt", "firefight_firepower", "skirmish_firefight"} <= set(_adapters())
+    assert {"firefight_mbt", "firefight_firepower", "firepower_mbt",
+            "skirmish_firefight"} <= set(_adapters())
 
 
 @pytest.mark.parametrize("name", _adapters())

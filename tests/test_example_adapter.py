@@ -107,3 +107,19 @@ def test_the_example_scenario_plays_ai_against_ai_to_the_end(seed: int) -> None:
     # the two systems' units fought each other
     assert fire and all({g.state.units[e[k]].type.split(":")[0] for k in ("firer", "target")}
                         == {"skirmish", "firefight"} for e in fire), fire
+
+
+def test_a_result_on_a_face_down_skirmish_unit_is_its_own_sides_to_read() -> None:
+    # Firefight 11: a face-down counter is not identified to the enemy by the adapter's record
+    scenario = _scenario()
+    text = scenario.text.replace('rules = ["skirmish_firefight"]',
+                                 'rules = ["skirmish_firefight", "firefight.observation"]')
+    g = make_game(Scenario.from_text(text, path=scenario.path), seed=1)
+    from hexwar.plugins.firefight.rules import observation
+
+    observation.setup_face_down(g, again=True)  # every counter face-down (Firefight 11.0)
+    assert g.state.units["rifles-1"].state.get("face_down")
+    FI.apply_result(g, "rifles-1", "S", "direct")
+    seen = {side: [e for e in g.view(side).events() if e.get("adapter") == "skirmish_firefight"
+                   and e.get("type") == "result"] for side in ("US", "SU")}
+    assert [e["result"] for e in seen["US"]] == ["pinned"] and seen["SU"] == []

@@ -112,6 +112,18 @@ def public_ref(game: Game, unit_id: str) -> str:
     return unit_id if alias is None else alias
 
 
+def known_to(game: Game, unit_id: str) -> tuple[str, ...] | None:
+    """Who may read a record naming ``unit_id`` by its id and type: everyone (``None``) while
+    every other side knows the unit, else its own side only: a face-down counter (Firefight 11)
+    or a passenger inside an enemy vehicle (Firefight 16.21) is not the enemy's to identify."""
+    u = game.state.units[unit_id]
+    h = hooks(game)
+    if public_ref(game, unit_id) != unit_id or any(
+            unit_id in h.hidden_units(s) for s in game.state.sides if s != u.side):
+        return (u.side,)
+    return None
+
+
 def _swap(value: Any, table: Mapping[str, str]) -> Any:
     if isinstance(value, str):
         return table.get(value, value)

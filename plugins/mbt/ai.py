@@ -391,7 +391,8 @@ class MbtAI:
         from hexwar.plugins.mbt.transport import transport_value
 
         carriers = [o for o in units
-                    if transport_value(rules_of(view).card(view.unit(o).type, view.unit(o).side)) is not None]
+                    if transport_value(rules_of(view).card(view.unit(o).type,
+                                                          view.unit(o).side)) is not None]
         return (carriers or units)[0] if units else "done"
 
     def _position_score(self, view: SideView, u: Unit, h: Hex, facing: int,

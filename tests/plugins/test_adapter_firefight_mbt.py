@@ -266,3 +266,53 @@ def test_the_setup_record_places_each_tank_on_the_mbt_board_of_the_shared_ground
         # Firefight metres above sea level as MBT heights of 25 ft over the 400 m datum
         metres = g.board.height_of[u.hex]
         assert e["mbt_height"] == pytest.approx((metres - 400.0) / 7.62, abs=0.005)
+
+
+def test_a_firefight_m60a1_firing_at_an_mbt_t72m1_uses_firefights_procedure() -> None:
+    # issue 13's example in the Firefight host: Firefight 6.0 resolves the shot against the
+    # T-72M1's Firefight profile (a T62); the log says Firefight decided and the adapter translated
+    text = SCENARIO.read_text(encoding="utf-8").replace(
+        'type = "firefight:US-M113"', 'type = "firefight:US-M60A1"', 1)
+    g = make_game(Scenario.from_text(text, path=str(SCENARIO)), seed=1)
+    m60 = next(u for u in g.state.units.values() if u.type == "firefight:US-M60A1")
+    t72 = g.state.units["t72-su1"]
+    assert m60.hex is not None
+    t72.hex = m60.hex.neighbors()[0]
+    assert [w.line for w in FI.weapons(g, m60, t72)] == ["US-M60A1"]
+    out = FI.execute_attack(g, "US", [m60.id], t72.id, None, "direct", rolls=[2])
+    assert out[0]["result"] == "K" and t72.hex is None
+    fire = [e for e in g.log.events if e.get("type") == "result" and e.get("what") == "fire"]
+    assert fire[-1]["firer"] == m60.id and "Firefight 6.0" in fire[-1]["rules"]
+    mbt = [e for e in g.log.events if e.get("adapter") == "firefight_mbt"
+           and e.get("type") == "result"]
+    assert [(e["decided_by"], e["firefight_result"], e["result"]) for e in mbt] == [
+        ("firefight", "K", "KO")]
+
+
+def test_a_result_on_a_face_down_mbt_tank_does_not_name_it_to_the_enemy() -> None:
+    # Firefight 11: the enemy knows a face-down counter only by its alias; the adapter's record
+    # naming the unit and its MBT type goes to its own side alone
+    text = SCENARIO.read_text(encoding="utf-8").replace(
+        'rules = ["firefight_mbt"]', 'rules = ["firefight_mbt", "firefight.observation"]')
+    g = make_game(Scenario.from_text(text, path=str(SCENARIO)), seed=1)
+    assert g.state.units["t72-su1"].state.get("face_down")
+    FI.apply_result(g, "t72-su1", "Km", "direct")
+    assert not [e for e in g.view("US").events() if e.get("adapter") == "firefight_mbt"
+                and e.get("type") == "result"]
+    [own] = [e for e in g.view("SU").events() if e.get("adapter") == "firefight_mbt"
+             and e.get("type") == "result"]
+    assert own["result"] == "track"
+    # face up, the result is everyone's again
+    g.state.units["t72-su2"].state["face_down"] = False
+    FI.apply_result(g, "t72-su2", "Km", "direct")
+    assert [e["what"] for e in g.view("US").events() if e.get("adapter") == "firefight_mbt"
+            and e.get("type") == "result"] == ["t72-su2 (mbt:T-72M1) in MBT terms"]
+
+
+def test_firefights_optional_rules_read_a_guest_as_its_profile() -> None:
+    # the optional rules (rules/_common.tname, ucls) looked the raw "T-72M1" up in Firefight's
+    # unit table and failed with a KeyError for every guest unit
+    from hexwar.plugins.firefight.rules._common import tname, ucls, vehicle
+
+    t72 = _game(1).state.units["t72-su1"]
+    assert (tname(t72), ucls(t72), vehicle(t72)) == ("SU-T62", "tank", True)

@@ -90,3 +90,21 @@ def test_an_mbt_host_game_with_a_firefight_tank_plays_to_its_end_with_mbt_result
         assert e["result"] == H.firefight_result(e["mbt_effect"])
         assert "MBT 7.4.7" in e["rules"]
     assert g.state.units["N3"].state.get("firefight_damage")
+    # the Firefight M60A1 fires at the MBT tanks by MBT's AP procedure (MBT 7.4), as the Leopard
+    # 1A4 card: its 105 mm gun (Basic Scenario A's Soviets are T-64Bs)
+    shots = [e for e in g.log.events if e.get("type") == "result" and e.get("firer") == "N3"]
+    assert shots and all("MBT 7.4" in e["rules"] and e["weapon"] == "105mm" for e in shots)
+    assert {g.state.units[e["target"]].type for e in shots} == {"mbt:T-64B"}
+
+
+def test_lesser_damage_on_an_unseen_guest_is_reported_to_its_own_side_only() -> None:
+    # MBT 6.1: a side never hears of a unit it cannot see; MBT's own suppression records go only
+    # to the sides that see the unit, and so does the adapter's Firefight reading of them
+    g = make_game(Scenario.from_text(_text()))
+    n3 = g.state.units["N3"]  # not yet on the map: the Soviets see nothing of it
+    H.mbt_after_damage(g, n3, ["suppress", "KO"])
+    mine = [e for e in g.log.events if e.get("decided_by") == "mbt"]
+    assert [(e["mbt_effect"], e.get("visible_to")) for e in mine] == [
+        ("suppress", ["NATO"]), ("KO", None)]  # a knock-out is public, as MBT's damage record is
+    assert [e["mbt_effect"] for e in g.view("Soviet").events() if e.get("decided_by") == "mbt"] \
+        == ["KO"]

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from hexwar.core.engine.game import Game
-from hexwar.core.engine.nested import nested_seed, play_nested
+from hexwar.core.engine.nested import NestedOutcome, nested_seed, play_nested
 from hexwar.core.errors import HexwarError, RulesError
 from hexwar.core.ground import Ground
 from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.testing import make_game
+from hexwar.core.types import GameResult
 from hexwar.plugins.adapters.firepower_mbt import model as M
 from hexwar.plugins.adapters.firepower_mbt import plugin as P
 from hexwar.plugins.mbt.ai import MbtAI
@@ -127,6 +129,17 @@ def test_a_mbt_ai_decides_for_a_guest_squad_in_mbt_phases() -> None:
     assert orders, "the MBT AI never gave the Firepower squad an order"
 
 
+def test_the_mbt_ais_transport_checks_read_a_guest_squads_card_by_its_side() -> None:
+    # a guest's card depends on its side (mbt_guest_card): the carrier checks of the MBT AI
+    # (MBT 15.3) asked for it without the side and stopped every game that reached them
+    g = make_game(SCENARIO, seed=1)
+    squad = g.state.units["FN1"]
+    view = g.view(squad.side)
+    ai = MbtAI(squad.side, 1)
+    assert ai._wants_a_ride(view, view.unit("FN1"), []) is False  # no carrier in its hex
+    assert ai._carrier_room(view, view.unit("FN1")) == 0  # a squad carries nobody
+
+
 # -- refusals -------------------------------------------------------------------------------------
 
 
@@ -225,6 +238,31 @@ def test_a_knocked_out_squad_leaves_the_mbt_map_and_survivors_carry_over() -> No
             if e.get("table") == "firepower_losses_in_mbt"}
     for uid, n in left.items():
         assert len(g.state.units[uid].state["firepower_soldiers"]) == n
+
+
+def _outcome_losing(g: Game, losses: dict[str, int]) -> NestedOutcome:
+    """A finished town fight in which each unit lost its first ``losses[unit]`` soldiers."""
+    units = {f"{uid}-{n}": SimpleNamespace(state={"eliminated": n <= lost} if n <= lost else {})
+             for uid, lost in losses.items()
+             for n in range(1, len(P.soldiers_of(g, g.state.units[uid])) + 1)}
+    child = SimpleNamespace(state=SimpleNamespace(units=units))
+    return NestedOutcome("2O4-t1", "firepower", GameResult(None, "draw"), child)  # type: ignore[arg-type]
+
+
+def test_a_halved_unit_fields_half_its_soldiers_and_a_halved_fight_halves_it_in_mbt() -> None:
+    # CORE-101: MBT's half strength (MBT 12.5) and the soldiers a unit fields agree both ways
+    g = make_game(SCENARIO, seed=1)
+    fs1, s6 = g.state.units["FS1"], g.state.units["S6"]
+    assert len(P.soldiers_of(g, fs1)) == 6
+    fs1.state["half"] = True  # halved at MBT scale (MBT 14.4.4.2.3.4)
+    assert P.soldiers_of(g, fs1) == ["LMG", "PST", "RFL"]
+    # S6 loses three of its soldiers in the fight: half strength in MBT as well as suppressed
+    full = len(P.soldiers_of(g, s6))
+    sides = {"Soviet": [s6]}
+    P.apply_outcome(g, "2O4", sides, _outcome_losing(g, {"S6": full // 2}), None)
+    assert s6.state.get("half") is True
+    assert [e["unit"] for e in g.log.events if e.get("type") == "halved"] == ["S6"]
+    assert len(P.soldiers_of(g, s6)) == full - full // 2
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

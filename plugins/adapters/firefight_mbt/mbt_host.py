@@ -56,6 +56,8 @@ def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
     """Report MBT damage on a Firefight unit in Firefight terms; MBT's rule decided it."""
     if not unit.type.startswith(f"{GUEST}:") or game.scenario.system != HOST:
         return
+    from hexwar.plugins.mbt.orders import seen_by
+
     pack = _pack(game)
     for effect in effects:
         result = firefight_result(effect, pack)
@@ -66,4 +68,7 @@ def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
             unit.state["firefight_damage"] = damage
         game.report(f"{unit.id} ({unit.type}) in Firefight terms", result=result,
                     rules=("MBT 7.4.7", f"adapter {ADAPTER} table mbt_damage_in_firefight"),
-                    decided_by="mbt", adapter=ADAPTER, mbt_effect=effect)
+                    decided_by="mbt", adapter=ADAPTER, mbt_effect=effect,
+                    # a knock-out is public in MBT; lesser damage only to sides that see the unit
+                    # (MBT 6.1), as MBT's own suppression and halving records are
+                    visible_to=None if effect in ("KO", "BU") else seen_by(game, [unit]))

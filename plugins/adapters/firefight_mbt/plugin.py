@@ -212,6 +212,8 @@ def hexwar_setup_game(game: Game) -> None:
 @hookimpl
 def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
     """Report a Firefight result on an MBT unit in MBT terms; Firefight's rule decided it."""
+    from hexwar.plugins.firefight.state import known_to
+
     u = game.state.units.get(unit_id)
     if u is None or not u.type.startswith("mbt:") or result == "-":
         return
@@ -221,7 +223,9 @@ def firefight_result_applied(game: Game, unit_id: str, result: str, source: str)
         if effect not in damage:
             damage.append(effect)
         u.state["mbt_damage"] = damage
+    # the record names the unit and its MBT type: only for sides that know the unit (a face-down
+    # counter, Firefight 11, is not identified to the enemy by its result)
     game.report(f"{unit_id} ({u.type}) in MBT terms", result=effect,
                 rules=("Firefight 6.5", f"adapter {ADAPTER} table firefight_result_in_mbt"),
                 decided_by="firefight", adapter=ADAPTER, firefight_result=result,
-                source_of_fire=source)
+                source_of_fire=source, visible_to=known_to(game, unit_id))

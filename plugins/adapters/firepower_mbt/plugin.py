@@ -198,7 +198,12 @@ def soldiers_of(game: Game, u: Unit, pack: str | None = None) -> list[str]:
     strength. A unit with no mapping fails with the adapter's error."""
     full = _full_strength(game, u, pack)
     kept = u.state.get("firepower_soldiers")
-    return [str(s) for s in kept] if isinstance(kept, list) else list(full)
+    soldiers = [str(s) for s in kept] if isinstance(kept, list) else list(full)
+    if u.state.get("half"):
+        # MBT 12.5: a unit at half strength fields at most half its soldiers, the first of its
+        # list (the leader's weapons first), rounded up (docs/decisions.md CORE-101)
+        soldiers = soldiers[:-(-len(full) // 2)]
+    return soldiers
 
 
 def fighters(game: Game, label: str, pack: str | None) -> dict[str, list[Unit]]:
@@ -310,7 +315,7 @@ def apply_outcome(game: Game, label: str, sides: dict[str, list[Unit]], outcome:
     its full strength lost, and control of the block for the side Firepower's victory rules name
     (a drawn fight leaves control as it was)."""
     from hexwar.plugins.mbt.fire import apply_effects
-    from hexwar.plugins.mbt.state import data
+    from hexwar.plugins.mbt.state import card_of, data
     from hexwar.plugins.mbt.suppression import suppress
 
     child = outcome.game
@@ -329,8 +334,13 @@ def apply_outcome(game: Game, label: str, sides: dict[str, list[Unit]], outcome:
                         soldiers_lost=len(entered) - len(kept), soldiers_left=len(kept))
             if effect == "KO":
                 apply_effects(game, u, ["KO"])
-            elif effect == "suppressed":
+                continue
+            if effect == "suppressed":
                 suppress(game, u, "MBT 12.3")
+            if 2 * len(kept) <= full and not u.state.get("half") and card_of(game, u).stacking >= 2:
+                # half its soldiers or fewer left: half strength in MBT too (MBT 12.5, CORE-101)
+                u.state["half"] = True
+                game.emit("halved", adapter=ADAPTER, unit=u.id, rule="MBT 12.5", nested=outcome.key)
     winner = outcome.result.winner
     if winner is not None:
         data(game).setdefault("control", {})[label] = winner

@@ -30,8 +30,14 @@ def rstate(game: Game, key: str) -> dict[str, Any]:
 
 
 def tname(unit: Unit) -> str:
-    """Unqualified type name, e.g. ``US-M60A1``."""
-    return unit.type.split(":", 1)[1]
+    """The Firefight type a unit fights as, e.g. ``US-M60A1``: its own type, or for a guest unit
+    of another system the Firefight profile its adapter gave it (docs/cross-system.md)."""
+    system, name = unit.type.split(":", 1)
+    if system == "firefight":
+        return name
+    from hexwar.plugins.firefight.state import utype
+
+    return utype(unit).name
 
 
 def ucls(unit: Unit) -> str:

@@ -116,12 +116,15 @@ def hexwar_setup_game(game: Game) -> None:
 @hookimpl
 def firefight_result_applied(game: Game, unit_id: str, result: str, source: str) -> None:
     """A Firefight result on a Skirmish unit, in Skirmish terms; Firefight's rule decided it."""
+    from hexwar.plugins.firefight.state import known_to
+
     u = game.state.units.get(unit_id)
     if u is None or not u.type.startswith(f"{GUEST}:") or result == "-":
         return
     status = "eliminated" if u.hex is None else skirmish_status(result)
     u.state[status] = True
+    # only sides that know the unit read a record naming it (a face-down counter, Firefight 11)
     game.report(f"{unit_id} ({u.type}) in Skirmish terms", result=status,
                 rules=("Firefight 6.5", f"adapter {ADAPTER} table firefight_result_in_skirmish"),
                 decided_by="firefight", adapter=ADAPTER, firefight_result=result,
-                source_of_fire=source)
+                source_of_fire=source, visible_to=known_to(game, unit_id))
