@@ -216,7 +216,7 @@ class MbtAI:
     # -- the Advanced Game's advance to contact (MBTD-87) -----------------------------------------
     def _remember(self, view: SideView) -> None:
         """Keep the last hex each enemy was seen in; forget the ones seen knocked out or seen
-        gone (an own unit stands where it was last seen)."""
+        gone (an own unit within two hexes of where it was last seen does not see it)."""
         for e in self._known_enemies(view):
             if alive(e) and e.hex is not None:
                 self._last_seen[e.id] = e.hex
@@ -225,7 +225,7 @@ class MbtAI:
         own = {u.hex for u in view.own_unit_objects() if u.hex is not None}
         visible = {e.id for e in view.enemy_unit_objects()}
         for eid, h in list(self._last_seen.items()):
-            if eid not in visible and h in own:
+            if eid not in visible and any(h.distance(o) <= 2 for o in own):
                 del self._last_seen[eid]
 
     def _enemy_zone_rows(self, view: SideView) -> tuple[int, int]:
@@ -503,10 +503,10 @@ class MbtAI:
         objs = info.objectives
         control = view.system_state.get("control") or {}
         if self._goals is not None:
-            # Advanced Game (MBTD-87): toward the nearer of the open objectives and the enemy
+            # Advanced Game (MBTD-87): toward the enemy, seen or likely; the open objectives on
+            # the way are taken by the bonus for entering them
             open_objs, enemy_at = self._goals
-            dist = min([h.distance(o) for o in open_objs]
-                       + [max(0, h.distance(e) - self.close_to) for e in enemy_at], default=0)
+            dist = min((max(0, h.distance(e) - self.close_to) for e in enemy_at), default=0)
             s -= self.objective_pull * dist
             if h in open_objs:
                 s += self.objective_bonus
