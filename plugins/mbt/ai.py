@@ -503,10 +503,11 @@ class MbtAI:
         objs = info.objectives
         control = view.system_state.get("control") or {}
         if self._goals is not None:
-            # Advanced Game (MBTD-87): toward the enemy, seen or likely; the open objectives on
-            # the way are taken by the bonus for entering them
+            # Advanced Game (MBTD-87): toward the nearer of the open objectives and the enemy
+            # (seen or likely), so that the force takes the objectives on its way to contact
             open_objs, enemy_at = self._goals
-            dist = min((max(0, h.distance(e) - self.close_to) for e in enemy_at), default=0)
+            dist = min([h.distance(o) for o in open_objs]
+                       + [max(0, h.distance(e) - self.close_to) for e in enemy_at], default=0)
             s -= self.objective_pull * dist
             if h in open_objs:
                 s += self.objective_bonus
