@@ -5,6 +5,7 @@ keeps overwatch, MBT 7.5). Short games of Scenario One's matchup 1 against the r
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,6 @@ from hexwar.core.scenario import Scenario
 from hexwar.core.testing import make_game
 from hexwar.plugins.mbt import forces
 from hexwar.plugins.mbt.ai import MbtAI
-from hexwar.plugins.mbt.state import ctx, data
 
 SCENARIOS = Path(forces.__file__).resolve().parent / "scenarios"
 
@@ -27,13 +27,6 @@ def _matchup(key: str, turns: int) -> Scenario:
     text, n = re.subn(r"(?m)^turns = .*$", f"turns = {turns}", path.read_text())
     assert n == 1
     return Scenario.from_text(text, path=str(path))
-
-
-def _enemy_side_distance(g: Any, side: str, h: Hex) -> int:
-    """Rows from ``h`` to the enemy's set-up side (MBT 2.4), counted over the panels in a row."""
-    panel, row = ctx(g).info.panel_row[h]
-    line = (int(panel) - 1) * 10 + row  # four 10-row panels in a row, side 1 at row 1 of panel 1
-    return line - 1 if data(g)["edge"][side] == "4" else 40 - line
 
 
 @pytest.mark.parametrize("seed", [21, 22])
@@ -53,7 +46,7 @@ def test_the_soviet_ai_advances_its_whole_force_to_contact(seed: int) -> None:
             snapshots.append({o: g.state.units[f"{o}a"].hex for o in ("S1", "S2")})
         g.answer((ai if d.side == "Soviet" else rnd).choose(d, g.view(d.side)))
     snapshots.append({o: g.state.units[f"{o}a"].hex for o in ("S1", "S2")})
-    moved = {o: sum(a[o] != b[o] for a, b in zip(snapshots, snapshots[1:])) for o in ("S1", "S2")}
+    moved = {o: sum(a[o] != b[o] for a, b in itertools.pairwise(snapshots)) for o in ("S1", "S2")}
     assert len(snapshots) == 5 and all(n >= 3 for n in moved.values()), moved
 
 
