@@ -228,7 +228,7 @@ class MbtAI:
             if eid not in visible and any(h.distance(o) <= 2 for o in own):
                 del self._last_seen[eid]
 
-    def _enemy_zone_rows(self, view: SideView) -> tuple[int, int]:
+    def _enemy_zone_rows(self, view: SideView) -> tuple[str, int]:
         """The panel and row of the enemy's set-up side (MBT 2.4): side 1 is the first panel's
         row 1, side 4 the last panel's last row."""
         info = rules_of(view).info
