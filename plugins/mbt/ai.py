@@ -262,6 +262,8 @@ class MbtAI:
         bounds once near where the enemy is likely to be: one half moves while the other keeps
         overwatch on the approaches (MBT 7.5), the halves changing every Turn."""
         assert u.hex is not None
+        if u.state.get("carrying"):
+            return True  # a carrier with squads aboard moves, to set them down (MBT 15.3.2)
         seen = [e.hex for e in enemies if e.hex is not None]
         if seen:
             return min(u.hex.distance(h) for h in seen) > self.close_to and \
