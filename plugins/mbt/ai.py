@@ -13,6 +13,9 @@ chances from ``view.rules`` (``knowledge.py``).
   the largest expected points first.
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
+* Advanced Game advance to contact (docs/decisions.md MBTD-87): the whole force (a doctrine
+  organization as one) moves toward the nearer of the open objectives and where the enemy was
+  last seen (else its set-up side), by bounds near contact: half moves, half keeps overwatch.
 * Advanced Game: squads ride a carrier in their hex while the enemy is far, get off when it is
   near or into cover once it is known (MBT 15.3); a squad in good cover near the enemy takes full
   cover (MBT 15.5); a vehicle overruns a squad when the chance of an effective result is good
