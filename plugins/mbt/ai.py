@@ -13,6 +13,9 @@ chances from ``view.rules`` (``knowledge.py``).
   the largest expected points first.
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
+* Advanced Game advance to contact (docs/decisions.md MBTD-87): the whole force (a doctrine
+  organization as one) moves toward the nearer of the open objectives and where the enemy was
+  last seen (else its set-up side), by bounds near contact: half moves, half keeps overwatch.
 * Advanced Game: squads ride a carrier in their hex while the enemy is far, get off when it is
   near or into cover once it is known (MBT 15.3); a squad in good cover near the enemy takes full
   cover (MBT 15.5); a vehicle overruns a squad when the chance of an effective result is good
@@ -56,10 +59,19 @@ class MbtAI:
     overrun_worth = 0.4
     #: Advanced MBT 15.3: passengers get off once a known enemy is this close
     dismount_range = 5
+    #: Advanced Game advance to contact (MBTD-87): within this many hexes of where the enemy is
+    #: likely to be, half the force moves while the other half watches the approaches; and the
+    #: range a unit closes to on a known enemy it has no shot at
+    contact_range = 16
+    close_to = 8
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
         self.rng = random.Random(f"{seed}:{side}:mbt-ai")
+        #: the last hex each enemy unit was seen in (the side's own sightings, MBT 6.1)
+        self._last_seen: dict[str, Hex] = {}
+        #: the goals of the move being scored (Advanced Game advance to contact)
+        self._goals: tuple[list[Hex], list[Hex]] | None = None
 
     # -- helpers ---------------------------------------------------------------------------
     def _known_enemies(self, view: SideView) -> list[Unit]:
@@ -111,6 +123,8 @@ class MbtAI:
     # -- dispatch --------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         kind = decision.kind.removeprefix("mbt.")
+        if rules_of(view).advanced:
+            self._remember(view)
         handler = getattr(self, f"_on_{kind}", None)
         options = list(decision.options or [])
         if handler is not None:
@@ -191,14 +205,84 @@ class MbtAI:
                     and x.state.get("damage", {}).get("track") is not True]
             ranked = sorted(mine, key=lambda x: (min(x.hex.distance(o) for o in open_objs)
                                                  if x.hex else 99, x.id))
-            if u.id in [x.id for x in ranked[:2]]:
+            if u.id in [x.id for x in ranked[:2]] and not rules_of(view).advanced:
                 return "M"
+        if rules_of(view).advanced and "M" in options:
+            return "M" if self._advances(view, u, enemies) else ("OW" if "OW" in options else "M")
         if "OW" in options and (enemies or (cover >= 1.5 and near_obj <= 6) or
                                 (cover >= 3 and self.rng.random() < 0.4)):
             return "OW"
         if "M" in options:
             return "M"
         return "OW" if "OW" in options else options[0]
+
+    # -- the Advanced Game's advance to contact (MBTD-87) -----------------------------------------
+    def _remember(self, view: SideView) -> None:
+        """Keep the last hex each enemy was seen in; forget the ones seen knocked out or seen
+        gone (an own unit within two hexes of where it was last seen does not see it)."""
+        for e in self._known_enemies(view):
+            if alive(e) and e.hex is not None:
+                self._last_seen[e.id] = e.hex
+            else:
+                self._last_seen.pop(e.id, None)
+        own = {u.hex for u in view.own_unit_objects() if u.hex is not None}
+        visible = {e.id for e in view.enemy_unit_objects()}
+        for eid, h in list(self._last_seen.items()):
+            if eid not in visible and any(h.distance(o) <= 2 for o in own):
+                del self._last_seen[eid]
+
+    def _enemy_zone_rows(self, view: SideView) -> tuple[str, int]:
+        """The panel and row of the enemy's set-up side (MBT 2.4): side 1 is the first panel's
+        row 1, side 4 the last panel's last row."""
+        info = rules_of(view).info
+        rows = info.panel_row.values()
+        if self._enemy_edge_row_sign(view) > 0:
+            p = max(p for p, _r in rows)
+            return p, max(r for q, r in rows if q == p)
+        return min(p for p, _r in rows), 1
+
+    def _likely_enemy(self, view: SideView) -> list[Hex]:
+        """Where the enemy probably is: where its units were last seen, else its set-up side."""
+        if self._last_seen:
+            return sorted(set(self._last_seen.values()), key=lambda h: (h.q, h.r))
+        panel, row = self._enemy_zone_rows(view)
+        info = rules_of(view).info
+        return sorted((h for h, pr in info.panel_row.items() if pr == (panel, row)),
+                      key=lambda h: (h.q, h.r))
+
+    def _bound_group(self, view: SideView, u: Unit) -> int:
+        """0 or 1: the half of the force ``u`` belongs to, a doctrine organization counting as
+        one unit (MBT 13.4.3.1), alternating in order of the units' ids."""
+        keys = sorted({str(x.state.get("doctrine") or x.id) for x in view.own_unit_objects()
+                       if alive(x) and x.hex is not None and not x.state.get("abandoned")
+                       and not x.state.get("mounted")})
+        key = str(u.state.get("doctrine") or u.id)
+        return keys.index(key) % 2 if key in keys else 0
+
+    def _advances(self, view: SideView, u: Unit, enemies: list[Unit]) -> bool:
+        """Advanced Game: whether a unit with no good shot moves this Turn. It closes on known
+        enemies beyond ``close_to``; with none in sight the whole force advances to contact, by
+        bounds once near where the enemy is likely to be: one half moves while the other keeps
+        overwatch on the approaches (MBT 7.5), the halves changing every Turn."""
+        assert u.hex is not None
+        if u.state.get("carrying"):
+            return True  # a carrier with squads aboard moves, to set them down (MBT 15.3.2)
+        seen = [e.hex for e in enemies if e.hex is not None]
+        if seen:
+            return min(u.hex.distance(h) for h in seen) > self.close_to and \
+                self._bound_group(view, u) != view.turn % 2
+        near = min((u.hex.distance(h) for h in self._likely_enemy(view)), default=99)
+        if near > self.contact_range:
+            return True
+        return self._bound_group(view, u) != view.turn % 2
+
+    def _move_goals(self, view: SideView, u: Unit) -> tuple[list[Hex], list[Hex]]:
+        """Advanced Game: the hexes a move is drawn to: the objectives the side does not hold,
+        and the enemy, seen (to be closed to ``close_to`` hexes) or likely."""
+        info = rules_of(view).info
+        control = view.system_state.get("control") or {}
+        open_objs = [o for o in info.objectives if control.get(view.board.label(o)) != u.side]
+        return open_objs, self._likely_enemy(view)
 
     # -- the Advanced Game's transport, full cover, buildings and overrun (MBT 14.7, 15.2-15.5) --
     def _carrier_room(self, view: SideView, carrier: Unit) -> int:
@@ -424,7 +508,16 @@ class MbtAI:
         s = max(COVER.get(k, 0.0) for k in kinds) + 1.2 * (info.height[h] > 0)
         objs = info.objectives
         control = view.system_state.get("control") or {}
-        if objs:
+        if self._goals is not None:
+            # Advanced Game (MBTD-87): toward the nearer of the open objectives and the enemy
+            # (seen or likely), so that the force takes the objectives on its way to contact
+            open_objs, enemy_at = self._goals
+            dist = min([h.distance(o) for o in open_objs]
+                       + [max(0, h.distance(e) - self.close_to) for e in enemy_at], default=0)
+            s -= self.objective_pull * dist
+            if h in open_objs:
+                s += self.objective_bonus
+        elif objs:
             open_objs = [o for o in objs if control.get(view.board.label(o)) != u.side]
             dist = min(h.distance(o) for o in (open_objs or objs))
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
@@ -449,6 +542,7 @@ class MbtAI:
         best_s = -1e9
         assert u.hex is not None
         memo: dict[Hex, tuple[float, list[int | None]]] = {}
+        self._goals = self._move_goals(view, u) if rules_of(view).advanced else None
         if "stay" in options:
             best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies,
                                                         memo) + 0.2

@@ -32,6 +32,8 @@ class MbtRules:
         self.info: MapInfo = c.info
         self._cards = c.cards
         self._charts: Charts = c.charts
+        #: whether the Advanced Game (MBT 10.0) is played: the scenario's rules are printed
+        self.advanced: bool = "mbt.advanced" in game.rules_enabled
 
     def card(self, unit_type: str, side: str | None = None) -> Card:
         """The unit card of a type (``mbt:T-62`` or ``T-62``): printed, so public. A guest unit
@@ -52,7 +54,6 @@ class MbtRules:
         s = situation(self._game, f, weapon, ammo, t, overwatch=overwatch,
                       target_moving=target_moving)
         return kill_probability(self._charts, s)
-
 
     def other_ammo(self, firer: str, missile: bool) -> list[str]:
         """The other ammunition the rules give an own unit's weapon (the Advanced Game's GP
