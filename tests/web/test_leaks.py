@@ -24,7 +24,18 @@ from hexwar.core.web.table import Table
 
 from .helpers import Picker, seat_of, table
 
+
 #: record types that are one side's secret while it is not shown to the other
+@pytest.fixture(autouse=True)
+def _no_flood_control(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests answer at machine speed, far past the per-connection flood control meant for
+    people (10 messages a second); a refused message would leave a client waiting for a state
+    that never comes. Flood control has its own tests (test_server.py)."""
+    import hexwar.core.web.server as server
+
+    monkeypatch.setattr(server, "RATE", 1e9)
+
+
 SECRET_TYPES = ("decision", "order", "dummies_placed", "target_list", "scheduled_fires")
 
 
