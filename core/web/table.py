@@ -634,7 +634,13 @@ class Table:
         The game as it stood is kept first as a snapshot of its own. Nothing changes when the
         snapshot does not replay."""
         _path, saved = self._snapshot_file(name)
-        game, _words, controllers, owners = _rebuild_table_game(saved, self.players, self.split)
+        try:
+            game, _words, controllers, owners = _rebuild_table_game(saved, self.players,
+                                                                    self.split)
+        except HexwarError as exc:  # the reason, with the host's paths, goes to the host's log
+            log.warning("web table: snapshot %s does not replay: %s", name, exc)
+            raise SeatError(f"snapshot {name} does not replay (its decisions or hashes do not "
+                            "match the rules); the game is as it was") from None
         self.snapshot()  # the game given up: a later agreement can come back to it
         self.game, self.controllers, self.owners = game, controllers, owners
         if not any(s.role == "umpire" for s in self.seats.values()):

@@ -204,3 +204,23 @@ def test_alone_against_the_computer_a_proposal_takes_effect_at_once(tmp_path: Pa
     assert t.voters() == [us]  # the computer's side agrees
     assert t.propose(us, name) == name
     assert t.game.state.digest() == digest and t.proposal is None
+
+
+def test_a_snapshot_that_does_not_replay_drops_the_proposal(mbt: Table) -> None:
+    nato, soviet = seat_of(mbt, "NATO"), seat_of(mbt, "Soviet")
+    for _ in range(2):
+        d = mbt.game.pending
+        assert d is not None
+        seat = seat_of(mbt, d.side)
+        mbt.answer(seat, mbt.serial_of(seat), index=0)
+    path = mbt.snapshot()
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["decisions"][-1]["hash"] = "0" * 64  # a tampered record: the replay's check fails
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    digest, files = mbt.game.state.digest(), sorted(os.listdir(path.parent))
+    assert mbt.propose(nato, path.name) is None and mbt.proposal is not None
+    with pytest.raises(SeatError, match="does not replay") as refused:
+        mbt.accept(soviet, mbt.proposal.number)
+    assert str(path.parent) not in str(refused.value)
+    assert mbt.proposal is None and mbt.game.state.digest() == digest
+    assert sorted(os.listdir(path.parent)) == files
