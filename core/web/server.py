@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hexwar.core.errors import HexwarError
 from hexwar.core.web.protocol import ProtocolError, error, parse
 from hexwar.core.web.seats import Seat
-from hexwar.core.web.table import SeatError, Table
+from hexwar.core.web.table import Table
 
 log = logging.getLogger("hexwar.web")
 STATIC = Path(__file__).parent / "static"
@@ -199,11 +199,8 @@ class TableServer:
                 else:
                     await self.broadcast()
             elif kind in ("refuse", "withdraw"):
-                if kind == "withdraw" and table.proposal is not None \
-                        and table.proposal.by != seat.token:
-                    raise SeatError("only the seat that made a proposal withdraws it; "
-                                    "refuse it instead")
-                words = await self._run(table.refuse, seat, message["proposal"])
+                words = await self._run(table.refuse, seat, message["proposal"],
+                                        withdraw=kind == "withdraw")
                 await self.broadcast({"type": "notice", "message": words})
         except HexwarError as exc:
             await conn.socket.send_json(error(str(exc)))
@@ -249,7 +246,7 @@ class TableServer:
                 if first is not None:
                     await conn.socket.send_json(first)
                 await self._send_state(conn)
-            except (WebSocketDisconnect, RuntimeError):
+            except (WebSocketDisconnect, RuntimeError, anyio.ClosedResourceError):
                 self.connections.discard(conn)
 
 

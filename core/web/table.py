@@ -596,11 +596,13 @@ class Table:
         p.agreed.add(seat.token)
         return self._agreed()
 
-    def refuse(self, seat: Seat, number: int) -> str:
+    def refuse(self, seat: Seat, number: int, *, withdraw: bool = False) -> str:
         """The seat refuses (or, its proposer, withdraws) the open proposal ``number``: it is
         dropped and nothing else changes. Returns the words that tell every seat."""
         seat = self._own_seat(seat)
         p = self._open_proposal(number)
+        if withdraw and seat.token != p.by:
+            raise SeatError("only the seat that made a proposal withdraws it; refuse it instead")
         self.proposal = None
         how = "withdrew" if seat.token == p.by else "refused"
         return f"{seat.name} {how} the proposal to resume from {p.snapshot} (game-turn {p.turn})"
