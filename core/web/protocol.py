@@ -6,12 +6,19 @@ The page sends one JSON object a message:
 - ``{"type": "answer", "serial": N, "value": V}``: a composed answer (hexes, units, a placement,
   a typed word);
 - ``{"type": "undo"}``, ``{"type": "save"}``, ``{"type": "ready", "side": S}`` (the hot-seat
-  device is now held by S), ``{"type": "sync", "log_from": K}``, ``{"type": "ping"}``.
+  device is now held by S), ``{"type": "sync", "log_from": K}``, ``{"type": "ping"}``;
+- ``{"type": "snapshots"}`` (list this game's snapshots), ``{"type": "propose", "snapshot":
+  NAME}`` (propose to resume from one), ``{"type": "accept" | "refuse" | "withdraw",
+  "proposal": N}`` (agree to, refuse or withdraw the open proposal N: docs/decisions.md
+  CORE-104).
 
 The server answers with ``hello`` (once: the seat, the scenario, every hex's terrain and
-height), ``state`` (the seat's view: board, units, log lines, status, its decision), ``handover``
-(hot-seat: pass the device to a side; nothing else is shown), ``saved`` and ``error`` (a message
-in words: what was wrong; the game is unchanged).
+height), ``state`` (the seat's view: board, units, log lines, status, its decision, the open
+proposal to resume), ``handover`` (hot-seat: pass the device to a side; nothing else is shown),
+``saved`` and ``snapshots`` (this game's snapshots: name, game-turn, time), ``notice`` (words for
+every seat: a proposal refused or withdrawn), ``resumed`` (the game was replaced by a snapshot:
+the page shows it afresh) and ``error`` (a message in words: what was wrong; the game is
+unchanged).
 """
 
 from __future__ import annotations
@@ -25,7 +32,10 @@ from hexwar.core.errors import HexwarError
 MAX_MESSAGE_BYTES = 32 * 1024
 #: the deepest nesting a composed answer may have
 MAX_DEPTH = 8
-TYPES = ("choose", "answer", "undo", "save", "ready", "sync", "ping")
+TYPES = ("choose", "answer", "undo", "save", "ready", "sync", "ping", "snapshots", "propose",
+         "accept", "refuse", "withdraw")
+#: the longest snapshot name a page may send
+MAX_NAME = 200
 
 
 class ProtocolError(HexwarError):
@@ -77,6 +87,12 @@ def parse(text: str | bytes) -> dict[str, Any]:
     elif kind == "ready":
         if not isinstance(message.get("side"), str) or len(message["side"]) > 64:
             raise ProtocolError("'ready' needs the 'side' that holds the device")
+    elif kind == "propose":
+        if not isinstance(message.get("snapshot"), str) or len(message["snapshot"]) > MAX_NAME:
+            raise ProtocolError(f"'propose' needs the 'snapshot' name (at most {MAX_NAME} "
+                                "characters)")
+    elif kind in ("accept", "refuse", "withdraw"):
+        _int(message, "proposal")
     elif kind == "sync" and "log_from" in message:
         _int(message, "log_from")
     return message

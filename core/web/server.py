@@ -157,6 +157,7 @@ class TableServer:
             return
         kind = message["type"]
         table, seat = self.table, conn.seat
+        proposal = table.proposal
         try:
             if kind == "ping":
                 await conn.socket.send_json({"type": "pong"})
@@ -183,11 +184,28 @@ class TableServer:
             elif kind == "save":
                 path = await self._run(table.snapshot)
                 made = await self._run(table.decisions_made, seat)
+                listed = await self._run(table.snapshots)
                 await conn.socket.send_json({"type": "saved", "name": path.name,
-                                             "decisions": made})
+                                             "decisions": made, "snapshots": listed})
+            elif kind == "snapshots":
+                listed = await self._run(table.snapshots)
+                await conn.socket.send_json({"type": "snapshots", "snapshots": listed})
+            elif kind in ("propose", "accept"):
+                act = table.propose if kind == "propose" else table.accept
+                arg = message["snapshot"] if kind == "propose" else message["proposal"]
+                resumed = await self._run(act, seat, arg)
+                if resumed is not None:
+                    await self._after_resume(resumed)
+                else:
+                    await self.broadcast()
+            elif kind in ("refuse", "withdraw"):
+                words = await self._run(table.refuse, seat, message["proposal"],
+                                        withdraw=kind == "withdraw")
+                await self.broadcast({"type": "notice", "message": words})
         except HexwarError as exc:
             await conn.socket.send_json(error(str(exc)))
-            if table.game.failure is not None:
+            # a proposal dropped because its snapshot would not replay: every page shows it gone
+            if table.game.failure is not None or table.proposal is not proposal:
                 await self.broadcast()
         except Exception as exc:  # a bug must cost one message, not the server or the seat
             log.exception("web table: %s failed", kind)
@@ -199,6 +217,14 @@ class TableServer:
         await self.broadcast()
         if await self._run(self.table.play_ai_and_save):
             await self.broadcast()
+
+    async def _after_resume(self, name: str) -> None:
+        """Every page is told the game was replaced by snapshot ``name`` and is sent its seat's
+        view afresh: the whole log and the board again (docs/decisions.md CORE-104)."""
+        turn = self.table.game.state.turn
+        for conn in self.connections:
+            conn.log_sent, conn.svg_sent = 0, ""
+        await self.broadcast({"type": "resumed", "snapshot": name, "turn": turn})
 
     async def _send_state(self, conn: _Connection) -> None:
         message = await self._run(self.table.message, conn.seat, log_from=conn.log_sent)
@@ -212,12 +238,15 @@ class TableServer:
             conn.svg_sent = ""
         await conn.socket.send_text(json.dumps(message))
 
-    async def broadcast(self) -> None:
-        """Send every open page its seat's state (each built from that seat's own view)."""
+    async def broadcast(self, first: dict[str, Any] | None = None) -> None:
+        """Send every open page its seat's state (each built from that seat's own view), after
+        ``first`` (the same words to every seat) when given."""
         for conn in list(self.connections):
             try:
+                if first is not None:
+                    await conn.socket.send_json(first)
                 await self._send_state(conn)
-            except (WebSocketDisconnect, RuntimeError):
+            except (WebSocketDisconnect, RuntimeError, anyio.ClosedResourceError):
                 self.connections.discard(conn)
 
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -40,8 +43,23 @@ UmpireView = Callable[["Game"], "SideView"]
 UMPIRE_SIDE = "umpire"
 
 
+log = logging.getLogger("hexwar.web")
+
+
 class SeatError(HexwarError):
     """A seat asked for something it may not do (not its decision, nothing to undo...)."""
+
+
+@dataclass
+class Proposal:
+    """A seat's proposal to resume the game from one of its snapshots (docs/decisions.md
+    CORE-104): it takes effect when every seat that must agree has agreed."""
+
+    number: int
+    snapshot: str
+    turn: int
+    by: str
+    agreed: set[str]
 
 
 def _default_umpire_view(game: Game) -> SideView:
@@ -113,7 +131,11 @@ class Table:
         #: per decision count, what each side knew then (:meth:`_knowledge`)
         self._known: dict[int, dict[str, str]] = {}
         self._svg: dict[tuple[str | None, int], str] = {}
-        self._snapshot = 0
+        #: the open proposal to resume from a snapshot, and the count of proposals made
+        self.proposal: Proposal | None = None
+        self._proposals = 0
+        #: snapshot name -> ((mtime, size), its game-turn, its header): listing reads each once
+        self._listed: dict[str, tuple[tuple[float, int], int, dict[str, Any]]] = {}
 
     # -- building ----------------------------------------------------------------------------
     @classmethod
@@ -156,24 +178,17 @@ class Table:
         """The game of ``save_path`` rebuilt from its seed and decisions (checked against the
         recorded state hashes), with the seats kept beside it (new seats when there are none)."""
         saved = load_save(save_path)
-        words_given = dict(players or saved.players)
         kept = read_seats(save_path, None)
         split = _split_of(kept or [])
-        built: dict[str, Any] = {}
-
-        def controllers_of(game: Game) -> dict[str, Controller]:
-            built["words"] = _players(game, words_given)
-            built["controllers"] = _ai_controllers(game, built["words"])
-            return {**built["controllers"], **_owner_recorders(game, built)}
-
-        game = _rebuild(saved, controllers_of, verify=True, split=split)
+        game, words, controllers, owners = _rebuild_table_game(saved, players or saved.players,
+                                                               split)
         seats = read_seats(save_path, game.state.sides)
         if seats is None:
-            seats = make_seats(game.state.sides, built["words"], hotseat=hotseat, umpire=umpire)
+            seats = make_seats(game.state.sides, words, hotseat=hotseat, umpire=umpire)
             write_seats(save_path, seats)
-        table = cls(game, players=built["words"], seats=seats, save_path=save_path,
-                    controllers=built["controllers"], umpire_view=umpire_view, split=split,
-                    owners=built.get("owners"))
+        table = cls(game, players=words, seats=seats, save_path=save_path,
+                    controllers=controllers, umpire_view=umpire_view, split=split,
+                    owners=owners)
         table.play_ai()
         table.save()
         return table
@@ -468,18 +483,176 @@ class Table:
         """Save the game atomically (the previous save survives a crash mid-write)."""
         save_game(self.game, self.save_path, players=self.players)
 
+    def _snapshot_pattern(self) -> re.Pattern[str]:
+        stem = self.save_path.name.removesuffix(".json")
+        return re.compile(re.escape(stem) + r"\.snapshot-([1-9][0-9]{0,8})\.json")
+
     def snapshot(self) -> Path:
-        """A copy of the save, kept apart from the running one (``NAME.snapshot-K.json``)."""
-        self._snapshot += 1
+        """A copy of the save, kept apart from the running one (``NAME.snapshot-K.json``, K one
+        more than any snapshot of it in the folder, so a restarted server overwrites none)."""
+        pattern = self._snapshot_pattern()
+        numbers = [int(m.group(1)) for p in self.save_path.parent.iterdir()
+                   if (m := pattern.fullmatch(p.name))]
         stem = self.save_path.name.removesuffix(".json")
         # numbered by snapshot only: the game's count of decisions would tell a seat how many
         # the other sides made in secret (docs/decisions.md CORE-63)
-        path = self.save_path.with_name(f"{stem}.snapshot-{self._snapshot}.json")
+        path = self.save_path.with_name(f"{stem}.snapshot-{max(numbers, default=0) + 1}.json")
         write_atomic(path, self.save_path.read_text(encoding="utf-8"))
         # its seats too: 'hexwar serve SNAPSHOT' resumes it with the same seats (the players of
         # a split side, the umpire's) and URLs, not a fresh seat per side
         write_seats(path, self.seats.values())
         return path
+
+    # -- resuming from a snapshot (docs/decisions.md CORE-104) ----------------------------------
+    def _snapshot_file(self, name: Any) -> tuple[Path, SavedGame]:
+        """The snapshot ``name`` of this game, read: a file name of the pattern of this game's
+        snapshots, in the save's own folder, a save of this very game (same header: scenario,
+        rules, seed). Anything else is refused in words that do not name the host's folders."""
+        shown = repr(name[:60]) if isinstance(name, str) else "of that kind"
+        refusal = (f"there is no snapshot {shown} of this game (pick one that Save lists)")
+        if not isinstance(name, str) or self._snapshot_pattern().fullmatch(name) is None:
+            raise SeatError(refusal)
+        path = self.save_path.parent / name
+        if path.is_symlink() or not path.is_file():
+            raise SeatError(refusal)
+        try:
+            saved = load_save(path)
+        except HexwarError as exc:
+            log.warning("web table: snapshot %s cannot be read: %s", path, exc)
+            raise SeatError(f"snapshot {name} cannot be resumed: it is not a readable save") \
+                from None
+        if saved.header != self.game.log.events[0]:
+            raise SeatError(f"snapshot {name} is a save of another game")
+        return path, saved
+
+    def snapshots(self) -> list[dict[str, Any]]:
+        """This game's snapshots, oldest first: name, game-turn and time (UTC) of each."""
+        pattern = self._snapshot_pattern()
+        found: list[tuple[int, dict[str, Any]]] = []
+        header = self.game.log.events[0]
+        for path in self.save_path.parent.iterdir():
+            m = pattern.fullmatch(path.name)
+            if m is None or path.is_symlink() or not path.is_file():
+                continue
+            st = path.stat()
+            key = (st.st_mtime, st.st_size)
+            known = self._listed.get(path.name)
+            if known is None or known[0] != key:
+                try:
+                    saved = load_save(path)
+                except HexwarError:
+                    continue
+                known = (key, int(saved.final.get("turn", 0) or 0), saved.header)
+                self._listed[path.name] = known
+            if known[2] != header:
+                continue
+            when = datetime.fromtimestamp(st.st_mtime, UTC)
+            found.append((int(m.group(1)), {"name": path.name, "turn": known[1],
+                                            "time": when.strftime("%Y-%m-%d %H:%M:%S UTC")}))
+        return [entry for _n, entry in sorted(found, key=lambda x: x[0])]
+
+    def voters(self) -> list[Seat]:
+        """The seats that must agree to resume: every seat of people (a side's, the hot-seat
+        device's, the umpire's); a seat whose side the computer now plays counts as agreeing."""
+        return [s for s in self.seats.values()
+                if s.role != "side" or self.players.get(s.sides[0]) == "human"]
+
+    def _own_seat(self, seat: Seat) -> Seat:
+        """``seat`` if it is one of this table's (a forged one is refused)."""
+        known = self.seat(seat.token)
+        if known is None or known != seat:
+            raise SeatError("there is no seat with this URL at this table")
+        return known
+
+    def _open_proposal(self, number: int) -> Proposal:
+        p = self.proposal
+        if p is None or p.number != number:
+            raise SeatError(f"there is no open proposal number {number} to resume (it was "
+                            "withdrawn, refused or has taken effect)")
+        return p
+
+    def propose(self, seat: Seat, name: Any) -> str | None:
+        """The seat proposes to resume from snapshot ``name``. It takes effect at once when no
+        other seat must agree; returns the snapshot's name then, else ``None``."""
+        seat = self._own_seat(seat)
+        if seat not in self.voters():
+            raise SeatError("this seat's side is played by the computer")
+        if self.proposal is not None:
+            raise SeatError(f"a proposal to resume from {self.proposal.snapshot} is open: "
+                            "accept, refuse or withdraw it first")
+        _path, saved = self._snapshot_file(name)
+        self._proposals += 1
+        self.proposal = Proposal(self._proposals, str(name), int(saved.final.get("turn", 0) or 0),
+                                 seat.token, {seat.token})
+        return self._agreed()
+
+    def accept(self, seat: Seat, number: int) -> str | None:
+        """The seat agrees to the open proposal ``number``; when every seat has, the game is
+        resumed from the snapshot (returns its name)."""
+        seat = self._own_seat(seat)
+        p = self._open_proposal(number)
+        if seat not in self.voters():
+            raise SeatError("this seat's side is played by the computer")
+        p.agreed.add(seat.token)
+        return self._agreed()
+
+    def refuse(self, seat: Seat, number: int, *, withdraw: bool = False) -> str:
+        """The seat refuses (or, its proposer, withdraws) the open proposal ``number``: it is
+        dropped and nothing else changes. Returns the words that tell every seat."""
+        seat = self._own_seat(seat)
+        p = self._open_proposal(number)
+        if withdraw and seat.token != p.by:
+            raise SeatError("only the seat that made a proposal withdraws it; refuse it instead")
+        self.proposal = None
+        how = "withdrew" if seat.token == p.by else "refused"
+        return f"{seat.name} {how} the proposal to resume from {p.snapshot} (game-turn {p.turn})"
+
+    def _agreed(self) -> str | None:
+        p = self.proposal
+        assert p is not None
+        if any(s.token not in p.agreed for s in self.voters()):
+            return None
+        try:
+            self.restore(p.snapshot)
+        finally:
+            self.proposal = None
+        return p.snapshot
+
+    def proposal_for(self, seat: Seat) -> dict[str, Any] | None:
+        """What the seat's page shows of the open proposal: who made it, the snapshot and its
+        game-turn, whether this seat has agreed and which seats have not yet."""
+        p = self.proposal
+        if p is None:
+            return None
+        by = self.seats.get(p.by)
+        return {"number": p.number, "by": by.name if by is not None else "?",
+                "snapshot": p.snapshot, "turn": p.turn, "mine": p.by == seat.token,
+                "agreed": seat.token in p.agreed,
+                "waiting": [s.name for s in self.voters() if s.token not in p.agreed]}
+
+    def restore(self, name: str) -> None:
+        """Replace the game by snapshot ``name`` of it, as ``hexwar serve SNAPSHOT`` would (its
+        decisions replayed and checked against their hashes; the same seats, URLs and players).
+        The game as it stood is kept first as a snapshot of its own. Nothing changes when the
+        snapshot does not replay."""
+        _path, saved = self._snapshot_file(name)
+        try:
+            game, _words, controllers, owners = _rebuild_table_game(saved, self.players,
+                                                                    self.split)
+        except HexwarError as exc:  # the reason, with the host's paths, goes to the host's log
+            log.warning("web table: snapshot %s does not replay: %s", name, exc)
+            raise SeatError(f"snapshot {name} does not replay (its decisions or hashes do not "
+                            "match the rules); the game is as it was") from None
+        self.snapshot()  # the game given up: a later agreement can come back to it
+        self.game, self.controllers, self.owners = game, controllers, owners
+        if not any(s.role == "umpire" for s in self.seats.values()):
+            self.umpire_controller = _automatic_umpire() or self.umpire_controller
+        self.serial += 1
+        self.hot_side = None
+        self._known, self._ahead, self._shown = {}, {}, {}
+        self._svg.clear()
+        self.play_ai()
+        self.save()
 
     # -- what a seat is sent ------------------------------------------------------------------
     def board_svg(self, seat: Seat) -> str:
@@ -554,7 +727,10 @@ class Table:
         handover = self.handover_to(seat)
         if handover is not None:
             self.hot_side = None
-            return {"type": "handover", "to": handover, "serial": self.serial_of(seat)}
+            screen = {"type": "handover", "to": handover, "serial": self.serial_of(seat)}
+            if self.proposal is not None:  # the device's people answer it behind the screen
+                screen["proposal"] = self.proposal_for(seat)
+            return screen
         game = self.game
         view = self.view(seat)
         assert view is not None
@@ -580,7 +756,7 @@ class Table:
                 "log_from": min(log_from, len(lines)), "log": lines[log_from:],
                 "log_total": len(lines),
                 "decision": None if presentation is None else for_page(presentation),
-                "can_undo": self.can_undo(seat)}
+                "can_undo": self.can_undo(seat), "proposal": self.proposal_for(seat)}
 
 
 def _players(game: Game, given: Mapping[str, str]) -> dict[str, str]:
@@ -614,6 +790,21 @@ def _rebuild(saved: SavedGame, controllers: Callable[[Game], Mapping[str, Contro
                        extra_plugins=extra_plugins(split))
     except RulesError as exc:
         raise HexwarError(f"{saved.path}: the saved decisions do not replay: {exc}") from exc
+
+
+def _rebuild_table_game(saved: SavedGame, players: Mapping[str, str], split: Split
+                        ) -> tuple[Game, dict[str, str], dict[str, Controller], dict[int, str]]:
+    """A save's game rebuilt for the table (its hashes checked), with its players' words, its
+    computer players and which player of a split side made each decision."""
+    built: dict[str, Any] = {}
+
+    def controllers_of(game: Game) -> dict[str, Controller]:
+        built["words"] = _players(game, players)
+        built["controllers"] = _ai_controllers(game, built["words"])
+        return {**built["controllers"], **_owner_recorders(game, built)}
+
+    game = _rebuild(saved, controllers_of, verify=True, split=split)
+    return game, built["words"], built["controllers"], dict(built.get("owners", {}))
 
 
 def _split_of(seats: list[Seat]) -> dict[str, dict[str, tuple[str, ...]]]:

@@ -415,3 +415,36 @@ def test_the_board_zooms_with_the_wheel_and_pans_with_a_drag(browser: Any, tmp_p
         page.close()
     finally:
         server.stop()
+
+
+def test_a_snapshot_is_resumed_from_the_page(browser: Any, tmp_path: Path) -> None:
+    """CORE-104: the Save panel lists the game's snapshots; alone against the computer (whose
+    seat agrees), "Resume from this snapshot" takes the game back to it at once."""
+    t = table(tmp_path, "firefight:scenario-1", {"US": "human", "SU": "ai"})
+    server = _Server(t)
+    try:
+        page = _page(browser, server.url(t, "US"))
+        page.click("#save")
+        page.click("#save-now")
+        page.wait_for_selector("#snapshot-list button.resume", timeout=10000)
+        with t.lock:
+            digest, turn = t.game.state.digest(), t.game.state.turn
+        assert f"game-turn {turn}" in page.text_content("#snapshot-list")
+        page.click("#saves-close")
+        for _ in range(3):
+            page.wait_for_selector("#decision.mine .choices button", timeout=20000)
+            _click_first_choice(page)
+        with t.lock:
+            assert t.game.state.digest() != digest
+        page.click("#save")
+        page.wait_for_selector("#snapshot-list button.resume", timeout=10000)
+        page.click("#snapshot-list button.resume")
+        page.wait_for_selector("#toast:has-text('back at')", timeout=20000)
+        page.wait_for_selector("#decision.mine .choices button", timeout=20000)
+        with t.lock:
+            assert t.game.state.digest() == digest
+        assert page.query_selector("#saves").is_hidden()
+        assert not page.errors, page.errors
+        page.close()
+    finally:
+        server.stop()

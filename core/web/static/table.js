@@ -57,13 +57,73 @@ function receive(msg) {
   } else if (msg.type === "state") {
     $("handover").hidden = true;
     showState(msg);
+    showProposal(msg.proposal);
   } else if (msg.type === "handover") {
     showHandover(msg.to);
+    showProposal(msg.proposal);
   } else if (msg.type === "error") {
     toast(msg.message);
   } else if (msg.type === "saved") {
-    toast(`saved as ${msg.name} (${msg.decisions} decisions); the host resumes it with: hexwar serve ${msg.name}`, true);
+    toast(`saved as ${msg.name} (${msg.decisions} decisions)`, true);
+    showSnapshots(msg.snapshots);
+  } else if (msg.type === "snapshots") {
+    showSnapshots(msg.snapshots);
+  } else if (msg.type === "notice") {
+    toast(msg.message, true);
+  } else if (msg.type === "resumed") {
+    // the game was replaced: the next state is the whole view afresh (docs/decisions.md CORE-104)
+    S.lastSerial = -1; S.goal = null; S.group = null; S.log = [];
+    $("saves").hidden = true;
+    toast(`every seat agreed: the game is back at ${msg.snapshot} (game-turn ${msg.turn})`, true);
   }
+}
+
+// -- snapshots and resuming one (every seat agrees: docs/decisions.md CORE-104) ---------------
+function showSnapshots(list) {
+  const t = $("snapshot-list");
+  t.innerHTML = "";
+  if (!list.length) {
+    const row = el("tr");
+    row.append(el("td", "", "no snapshot yet"));
+    t.append(row);
+  }
+  for (const s of list.slice().reverse()) {
+    const row = el("tr");
+    row.append(el("td", "", s.name), el("td", "", `game-turn ${s.turn}`), el("td", "", s.time));
+    const go = choiceButton("Resume from this snapshot", "", null);
+    go.className = "resume";
+    go.onclick = () => send({ type: "propose", snapshot: s.name });
+    const cell = el("td");
+    cell.append(go);
+    row.append(cell);
+    t.append(row);
+  }
+}
+
+function showProposal(p) {
+  const box = $("proposal");
+  box.innerHTML = "";
+  box.hidden = !p;
+  if (!p) return;
+  const what = `snapshot ${p.snapshot} (game-turn ${p.turn})`;
+  const waiting = p.waiting.length ? ` Waiting for: ${p.waiting.join(", ")}.` : "";
+  if (p.mine) {
+    box.append(`You propose to resume from ${what}.${waiting}`);
+    const w = choiceButton("Withdraw", "", null);
+    w.id = "proposal-withdraw";
+    w.onclick = () => send({ type: "withdraw", proposal: p.number });
+    box.append(w);
+    return;
+  }
+  box.append(`${p.by} proposes to resume from ${what}: the game goes back there for everyone.`);
+  if (p.agreed) { box.append(` You accepted.${waiting}`); return; }
+  const yes = choiceButton("Accept", "", null);
+  yes.id = "proposal-accept";
+  yes.onclick = () => send({ type: "accept", proposal: p.number });
+  const no = choiceButton("Refuse", "", null);
+  no.id = "proposal-refuse";
+  no.onclick = () => send({ type: "refuse", proposal: p.number });
+  box.append(yes, no);
 }
 
 function showHandover(side) {
@@ -546,7 +606,9 @@ function setupMap() {
   board.addEventListener("mouseleave", () => { $("tip").hidden = true; });
   $("fit").onclick = () => { if (S.full) setView(S.full.slice()); };
   $("undo").onclick = () => send({ type: "undo" });
-  $("save").onclick = () => send({ type: "save" });
+  $("save").onclick = () => { $("saves").hidden = false; send({ type: "snapshots" }); };
+  $("save-now").onclick = () => send({ type: "save" });
+  $("saves-close").onclick = () => { $("saves").hidden = true; };
 }
 
 function hexAt(evt) {
