@@ -323,6 +323,41 @@ class Scenario:
         return _Locator(self.text, self.path).line_of_key(key)
 
 
+
+def adapter_section(scenario: Scenario, adapter: str,
+                    keys: tuple[str, ...] = ("tables",)) -> dict[str, Any]:
+    """A scenario's ``[adapters.<adapter>]`` table (empty when absent), refused with the key
+    named when it holds anything but ``keys``: the one reader every adapter shares."""
+    section = scenario.raw.get("adapters", {})
+    mine = section.get(adapter) if isinstance(section, dict) else None
+    if mine is None:
+        return {}
+    key = f"adapters.{adapter}"
+    if not isinstance(mine, dict) or set(mine) - set(keys):
+        raise DataError(f"[{key}] takes only {', '.join(sorted(keys))}"
+                        + (" (a folder of replacement tables)" if keys == ("tables",) else ""),
+                        path=scenario.path, key=key)
+    return mine
+
+
+def adapter_table_pack(scenario: Scenario, adapter: str,
+                       keys: tuple[str, ...] = ("tables",)) -> str | None:
+    """The folder of an adapter's replacement tables, ``[adapters.<adapter>] tables = "folder"``
+    (inside the scenario's folder, like MBT's ``[special] tables``), or ``None`` for the shipped
+    tables. Raises :class:`DataError` naming the key."""
+    from hexwar.core.safeload import confined
+
+    mine = adapter_section(scenario, adapter, keys)
+    if "tables" not in mine:
+        return None
+    key = f"adapters.{adapter}.tables"
+    base = Path(scenario.path).parent if scenario.path else Path(".")
+    where = confined(base, mine["tables"], key=key, path=scenario.path, folder=True)
+    if not where.is_dir():
+        raise DataError("the adapter's tables must be a folder", path=scenario.path, key=key)
+    return str(where)
+
+
 def validate_scenario(scenario: Scenario, *, options: tuple[str, ...] = (),
                       local_plugins: tuple[object, ...] = ()) -> list[Problem]:
     """Check a parsed scenario against the installed plugins (and ``local_plugins``, modules

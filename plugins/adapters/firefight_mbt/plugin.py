@@ -53,28 +53,11 @@ HOST = "firefight"
 
 
 def pack_of(scenario: Scenario) -> str | None:
-    """The scenario's replacement tables for this adapter, ``[adapters.firefight_mbt] tables =
-    "folder"`` (a folder inside the scenario's folder, like MBT's ``[special] tables``), or
-    ``None`` for the shipped tables. Raises :class:`DataError` naming the key."""
-    from hexwar.core.errors import DataError
-    from hexwar.core.safeload import confined
+    """The scenario's replacement tables, ``[adapters.firefight_mbt] tables = "folder"``, or ``None``
+    for the shipped tables."""
+    from hexwar.core.scenario import adapter_table_pack
 
-    section = scenario.raw.get("adapters", {})
-    mine = section.get(ADAPTER) if isinstance(section, dict) else None
-    if mine is None:
-        return None
-    key = f"adapters.{ADAPTER}"
-    if not isinstance(mine, dict) or set(mine) - {"tables"}:
-        raise DataError(f"[{key}] takes only 'tables' (a folder of replacement tables)",
-                        path=scenario.path, key=key)
-    if "tables" not in mine:
-        return None
-    base = Path(scenario.path).parent if scenario.path else Path(".")
-    where = confined(base, mine["tables"], key=f"{key}.tables", path=scenario.path, folder=True)
-    if not where.is_dir():
-        raise DataError("the adapter's tables must be a folder", path=scenario.path,
-                        key=f"{key}.tables")
-    return str(where)
+    return adapter_table_pack(scenario, ADAPTER)
 
 
 @hookimpl

@@ -59,33 +59,17 @@ _KEYS = {"tables", "blocks"}
 
 
 def _section(scenario: Scenario) -> dict[str, Any]:
-    from hexwar.core.errors import DataError
+    from hexwar.core.scenario import adapter_section
 
-    section = scenario.raw.get("adapters", {})
-    mine = section.get(ADAPTER) if isinstance(section, dict) else None
-    if mine is None:
-        return {}
-    key = f"adapters.{ADAPTER}"
-    if not isinstance(mine, dict) or set(mine) - _KEYS:
-        raise DataError(f"[{key}] takes only {', '.join(sorted(_KEYS))}", path=scenario.path, key=key)
-    return mine
+    return adapter_section(scenario, ADAPTER, tuple(sorted(_KEYS)))
 
 
 def pack_of(scenario: Scenario) -> str | None:
     """The scenario's replacement tables, ``[adapters.firepower_mbt] tables = "folder"`` (inside
     the scenario's folder), or ``None`` for the shipped tables."""
-    from hexwar.core.errors import DataError
-    from hexwar.core.safeload import confined
+    from hexwar.core.scenario import adapter_table_pack
 
-    mine = _section(scenario)
-    if "tables" not in mine:
-        return None
-    key = f"adapters.{ADAPTER}.tables"
-    base = Path(scenario.path).parent if scenario.path else Path(".")
-    where = confined(base, mine["tables"], key=key, path=scenario.path, folder=True)
-    if not where.is_dir():
-        raise DataError("the adapter's tables must be a folder", path=scenario.path, key=key)
-    return str(where)
+    return adapter_table_pack(scenario, ADAPTER, tuple(sorted(_KEYS)))
 
 
 def blocks_of(scenario: Scenario) -> tuple[str, ...]:
