@@ -821,21 +821,7 @@ def resolve_blast(ctx: FireContext, f: Firing, impact: Hex, blast: int, *,
         if mods is None:
             continue
         ctx.modifiers[s.id] = mods
-        r = ctx.roll(f"{f.item} blast on {s.id}")
-        modified = int(r + total(mods))
-        if modified <= blast:
-            result = "eliminated"
-            ctx.eliminated.append(s.id)
-        elif d == 0:
-            result = "stunned"
-            ctx.stunned.append(s.id)
-        elif combat.blast_suppresses(mods, blast) and not s.stunned:
-            result = "suppressed"
-            ctx.suppressed.append(s.id)
-        else:
-            result = "no effect"
-        ctx.blast.append({"unit": s.id, "distance": d, "roll": r, "modified": modified,
-                          "result": result})
+        combat.blast_on(ctx, s, mods, blast, label=f"{f.item} blast on {s.id}", distance=d)
 
 
 def step_blast(ctx: FireContext) -> None:
@@ -927,18 +913,9 @@ def _canister(ctx: FireContext, f: Firing, w: ChartWeapon) -> None:
         mods.extend(hinder_mods(card, los, "C", blast=True))
         mods = sort_modifiers(mods)
         ctx.modifiers[s.id] = mods
-        r = ctx.roll(f"{w.id} canister on {s.id}")
-        modified = int(r + total(mods))
-        if modified <= b:
-            result = "eliminated"
-            ctx.eliminated.append(s.id)
-        elif combat.blast_suppresses(mods, b) and not s.stunned:
-            result = "suppressed"
-            ctx.suppressed.append(s.id)
-        else:
-            result = "no effect"
-        ctx.blast.append({"unit": s.id, "distance": rng, "roll": r, "modified": modified,
-                          "result": result})
+        # canister has no impact hex, so no one is stunned (Firepower 12.3.2)
+        combat.blast_on(ctx, s, mods, b, label=f"{w.id} canister on {s.id}", distance=rng,
+                        stuns=False)
 
 
 HEX_STEPS: tuple[Step, ...] = (

@@ -502,21 +502,29 @@ def step_blast(ctx: FireContext) -> None:
             continue
         mods = blast_modifiers(ctx.card, ctx.map, s, ctx.impact, ctx.firer.hex)
         ctx.modifiers[s.id] = mods
-        r = ctx.roll(f"grenade blast on {s.id}")
-        modified = int(r + total(mods))
-        if modified <= blast_hit:
-            result = "eliminated"
-            ctx.eliminated.append(s.id)
-        elif d == 0:
-            result = "stunned"
-            ctx.stunned.append(s.id)
-        elif blast_suppresses(mods, blast_hit) and not s.stunned:
-            result = "suppressed"
-            ctx.suppressed.append(s.id)
-        else:
-            result = "no effect"
-        ctx.blast.append({"unit": s.id, "distance": d, "roll": r, "modified": modified,
-                          "result": result})
+        blast_on(ctx, s, mods, blast_hit, label=f"grenade blast on {s.id}", distance=d)
+
+
+def blast_on(ctx: FireContext, s: Any, mods: list[Modifier], hit: int, *, label: str,
+             distance: int, stuns: bool = True) -> None:
+    """One soldier under a blast (Firepower 6.3.6.3.2.2, 12.3.4.2): the roll against the blast
+    hit number with ``mods``; a kill at or under it, else stunned in the impact hex (when the blast
+    ``stuns``), else suppressed when the roll is close enough; recorded in ``ctx.blast``."""
+    r = ctx.roll(label)
+    modified = int(r + total(mods))
+    if modified <= hit:
+        result = "eliminated"
+        ctx.eliminated.append(s.id)
+    elif stuns and distance == 0:
+        result = "stunned"
+        ctx.stunned.append(s.id)
+    elif blast_suppresses(mods, hit) and not s.stunned:
+        result = "suppressed"
+        ctx.suppressed.append(s.id)
+    else:
+        result = "no effect"
+    ctx.blast.append({"unit": s.id, "distance": distance, "roll": r, "modified": modified,
+                      "result": result})
 
 
 GRENADE_STEPS: tuple[Step, ...] = (
