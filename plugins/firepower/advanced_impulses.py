@@ -25,12 +25,13 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ChitCup
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firepower.actions import ActionType, apply_action, check_action, legal_actions
+from hexwar.plugins.firepower.actions import ActionType, check_action, legal_actions
 from hexwar.plugins.firepower.hidden_setup import after_action
 from hexwar.plugins.firepower.impulses import (
     begin_impulse,
     check_impulse,
     end_impulse_phase,
+    impulse_actions,
     start_impulse_phase,
 )
 from hexwar.plugins.firepower.squads import (
@@ -350,23 +351,14 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
             hit_the_dirt(game, q, ids)
             continue
         begin_impulse(game, ids)
-        while True:
-            opts2 = legal_advanced_actions(game)
-            if opts2 == ["end"]:
-                break
-            action = yield Decision(side, "action", options=opts2,
-                                    validate=validator(lambda ch: check_advanced_action(game, ch)),
-                                    context={"units": list(data(game)["phase"]["active"])},
-                                    prompt="Perform an Action, or end the Impulse",
-                                    rule="Firepower 11.1")
-            if action == "end":
-                break
-            check_advanced_action(game, action)
-            apply_action(game, action)
+
+        def after(action: Any) -> None:
             after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
             if data(game)["phase"]["combat"] and not data(game).get("combat_begun"):
                 data(game)["combat_begun"] = True  # Firepower 11.3.2: the limits apply from now
-        data(game)["phase"]["active"] = []
+
+        yield from impulse_actions(game, side, legal_advanced_actions, check_advanced_action,
+                                   "Firepower 11.1", after)
     end_impulse_phase(game, side)
 
 

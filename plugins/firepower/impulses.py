@@ -6,7 +6,7 @@ Firepower 6.2.6). The Actions themselves are :mod:`hexwar.plugins.firepower.acti
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -108,6 +108,28 @@ def check_impulse(game: Game, side: str, choice: Any) -> list[str]:
     return [str(i) for i in ids]
 
 
+def impulse_actions(game: Game, side: str, legal: Callable[[Game], list[Any]],
+                    check: Callable[[Game, Any], Any], rule: str,
+                    after: Callable[[Any], None] | None = None) -> Gen:
+    """The Actions of one Impulse (Firepower 6.2; the Advanced Game's, Firepower 11.1): ask for
+    one of ``legal``'s Actions, checked by ``check``, until the side ends the Impulse or has none
+    left; ``after`` runs after each Action is applied. The active soldiers are cleared at the end."""
+    while True:
+        options = legal(game)
+        if options == ["end"]:
+            break
+        action = yield Decision(side, "action", options=options,
+                                validate=validator(lambda ch: check(game, ch)),
+                                context={"units": list(data(game)["phase"]["active"])},
+                                prompt="Perform an Action, or end the Impulse", rule=rule)
+        if action == "end":
+            break
+        apply_action(game, action)  # checked when answered (the decision's ``validate``)
+        if after is not None:
+            after(action)
+    data(game)["phase"]["active"] = []
+
+
 def run_impulse_phase(game: Game, side: str) -> Gen:
     """One Impulse Phase of ``side`` (Firepower 6.1): up to two Impulses, each a choice of
     soldiers, then their Actions until the player ends the Impulse."""
@@ -125,17 +147,5 @@ def run_impulse_phase(game: Game, side: str) -> Gen:
         if choice == "pass":
             break
         begin_impulse(game, check_impulse(game, side, choice))
-        while True:
-            opts2 = legal_actions(game)
-            if opts2 == ["end"]:
-                break
-            action = yield Decision(side, "action", options=opts2,
-                                    validate=validator(lambda ch: check_action(game, ch)),
-                                    context={"units": list(data(game)["phase"]["active"])},
-                                    prompt="Perform an Action, or end the Impulse",
-                                    rule="Firepower 6.2")
-            if action == "end":
-                break
-            apply_action(game, action)
-        data(game)["phase"]["active"] = []
+        yield from impulse_actions(game, side, legal_actions, check_action, "Firepower 6.2")
     end_impulse_phase(game, side)
