@@ -627,8 +627,8 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"no line of sight to {ctx.map.label(ctx.target_hex)}: {los.reason}",
                          rule=los.rule)
     if f.ammo == "H" and (los.trees or los.hedges):
-        raise RulesError("H ammunition may not be fired through a tree or hedge hex that blocks "
-                         "the line of sight", rule="Firepower 12.2.6")
+        raise RulesError("a shot with H ammunition cannot pass a tree or hedge that stands "
+                         "in the way of the line of sight", rule="Firepower 12.2.6")
     ctx.los = None
     ctx.extra["los_hex"] = los
     sides = trace(ctx.firer.hex, ctx.target_hex).entry_hexsides()
