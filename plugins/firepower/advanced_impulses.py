@@ -216,7 +216,21 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
         if act == "fire" and isinstance(model, str) and not weapon(model).may_fire(posture):
             raise RulesError(f"{u.id}'s {model} may not be fired {posture}",
                              rule="Firepower 10.7")
+    fired = _fired(info)
+    if fired is not None:  # Firepower 11.1.12: only a loaded weapon fires
+        from hexwar.plugins.firepower.loading import check_fire_loaded
+
+        check_fire_loaded(game, *fired)
     return info
+
+
+def _fired(info: dict[str, Any]) -> tuple[str, str, str, int] | None:
+    """(firer, item, ammunition, crew) of an Advanced fire or throw, read from its context."""
+    ctx = info.get("ctx")
+    f = getattr(ctx, "extra", {}).get("firing") if ctx is not None else None
+    if f is None or info.get("act") not in ("fire", "grenade"):
+        return None
+    return str(info["unit"]), str(f.item), str(f.ammo), int(f.crew)
 
 
 def _underground(game: Game, choice: dict[str, Any]) -> bool:
@@ -352,8 +366,13 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
             continue
         begin_impulse(game, ids)
 
-        def after(action: Any) -> None:
+        def after(action: Any, info: dict[str, Any]) -> None:
             after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
+            fired = _fired(info)
+            if fired is not None:  # Firepower 11.1.12: a round of the load is fired off
+                from hexwar.plugins.firepower.loading import after_fire
+
+                after_fire(game, *fired)
             if data(game)["phase"]["combat"] and not data(game).get("combat_begun"):
                 data(game)["combat_begun"] = True  # Firepower 11.3.2: the limits apply from now
 
