@@ -91,8 +91,8 @@ def loaded(game: Game, u: Unit) -> tuple[str | None, int]:
         ammo = w.types[0]
         need = load_need(w, ammo, 1)
         return ammo, need[0] if need else 1
-    ammo = rec.get("ammo")
-    return (str(ammo) if ammo is not None else None), int(rec.get("rounds", 0))
+    got = rec.get("ammo")
+    return (str(got) if got is not None else None), int(rec.get("rounds", 0))
 
 
 def loading_note(game: Game, u: Unit) -> dict[str, Any] | None:
