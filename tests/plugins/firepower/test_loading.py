@@ -149,3 +149,18 @@ def test_load_notes_never_reach_the_other_side() -> None:
     text = json.dumps([theirs.events(), theirs.system_state], sort_keys=True, default=str)
     assert '"loads"' not in text and '"loading"' not in text
     assert not any(e.get("act") in ("load", "unload") for e in theirs.events())
+
+
+def test_the_ai_loads_an_empty_weapon_when_nothing_better_is_offered() -> None:
+    """The AI (view API only) writes a load note for an empty weapon (Firepower 11.1.12)."""
+    from hexwar.plugins.firepower.ai import make_ai
+
+    game, _ = _crew_game("LCW1", crew=2)
+    _next_phase(game, "A1")
+    _do(game, {"unit": "A1", "act": "unload"})
+    _next_phase(game, "A1")
+    load = {"unit": "A1", "act": "load", "ammo": "H"}
+    assert load in ld._options(game, data(game)["phase"], "A1")
+    ai = make_ai("A", 1)
+    assert ai._action(game.view("A"), [load, "end"]) == load
+    assert ai._action(game.view("A"), [{"unit": "A1", "act": "unload"}, "end"]) == "end"
