@@ -304,6 +304,11 @@ class FirepowerAI:
         for o in opts:
             if o == "pass":
                 continue
+            if o.get("enter_board"):
+                v = entry_value(o)
+                if v > best_s:
+                    best, best_s = o, v
+                continue
             ids = [i for i in o["units"] if i in by_id]
             if not ids:
                 continue
@@ -603,6 +608,12 @@ def loading_value(o: dict[str, Any]) -> float:
     nothing better is offered (the options list a load only for an empty weapon); unloading and
     climbing over hexsides (Firepower 11.1.11) are not used by the AI yet."""
     return 0.3 if o.get("act") == "load" else -1.0
+
+
+def entry_value(o: dict[str, Any]) -> float:
+    """Firepower 10.2: a squad waiting off the board comes on as soon as it may (its soldiers do
+    nothing off it)."""
+    return 5.0 + 0.1 * len(o.get("units") or [])
 
 
 def make_ai(side: str, seed: int) -> FirepowerAI:
