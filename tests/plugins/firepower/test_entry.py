@@ -77,3 +77,17 @@ def test_bad_entries_are_refused_naming_the_rule_and_change_nothing() -> None:
         check_squad_impulse(game, "A", good)
     assert exc.value.rule == "Firepower 10.2"
     assert game.state.digest() == before
+
+
+@pytest.mark.slow  # plays two Turns AI against AI
+def test_the_ai_brings_a_late_squad_on_in_a_whole_game() -> None:
+    from hexwar.core.cli import _controllers
+
+    game = _late()
+    controllers, _ = _controllers(game, "ai,ai", 5)
+    game.play(controllers)
+    assert game.result is not None
+    entries = [e for e in game.log.events if e.get("type") == "enter_board"]
+    assert [e["squad"] for e in entries] == ["late"]
+    assert all(game.state.units[u].hex is not None or game.state.units[u].state.get("eliminated")
+               for u in ("L1", "L2"))
