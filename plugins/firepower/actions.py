@@ -66,6 +66,8 @@ class ActionType:
     options: Options | None = None
     combat: bool = False
     rule: str = ""
+    #: written down secretly (Firepower 11.1.12 load notes): logged for the soldier's side alone
+    secret: bool = False
 
 
 def mf_left(game: Game, ph: dict[str, Any], uid: str) -> int:
@@ -364,7 +366,7 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
             if uid in ph["after"]:
                 ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
         t.apply(game, ph, info)
-        game.emit("action", visible_to=_shown(game, uid),
+        game.emit("action", visible_to=_shown(game, uid, t.secret),
                   unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
         return info
     if act in NONCOMBAT:
@@ -402,11 +404,11 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
     return info
 
 
-def _shown(game: Game, uid: str) -> list[str] | None:
+def _shown(game: Game, uid: str, secret: bool = False) -> list[str] | None:
     """Who reads an Action in the log: everyone, but only his side for a soldier in a tunnel
-    (Advanced Game, Firepower 8.8.8)."""
+    (Advanced Game, Firepower 8.8.8) or for an Action written down secretly (Firepower 11.1.12)."""
     u = game.state.units[uid]
-    return [u.side] if u.state.get("tunnel") else None
+    return [u.side] if secret or u.state.get("tunnel") else None
 
 
 def _arrive(game: Game, u: Unit, src: Hex) -> None:

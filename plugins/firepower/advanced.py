@@ -85,11 +85,15 @@ def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.advanced_actions import BACK
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
     from hexwar.plugins.firepower.buildings import ACTION_TYPES
+    from hexwar.plugins.firepower.climbing import SCALE
     from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
+    from hexwar.plugins.firepower.detonate import DETONATE
     from hexwar.plugins.firepower.hidden_setup import TUNNEL
+    from hexwar.plugins.firepower.loading import ACTION_TYPES as LOADING
 
-    # Firepower 11.1.3-11.1.11, 11.2: stairs, doors, windows, climbing, water; 8.8.8 tunnels
-    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL]
+    # Firepower 11.1.3-11.1.12, 11.2: stairs, doors, windows, climbing, water, loading; 8.8.8
+    # tunnels
+    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL, *LOADING, SCALE, DETONATE]
 
 
 @hookimpl

@@ -148,6 +148,11 @@ def impulse_options(game: Game, side: str) -> list[Any]:
         down = sorted(u.id for u in mine if u.state.get("posture") != "prone")
         if down:
             out.append({"squad": q, "hit_the_dirt": True, "units": down})
+    from hexwar.plugins.firepower.entry import entry_options
+
+    # Firepower 10.2: a squad off the board enters as one
+    out.extend(entry_options(game, side, [q for q in sorted(data(game)["phase"]["squads"])
+                                          if impulses_left(game, q)]))
     return out
 
 
@@ -165,6 +170,10 @@ def check_squad_impulse(game: Game, side: str, choice: Any) -> tuple[str, list[s
     if not impulses_left(game, q):
         raise RulesError(f"squad {q} has used its Impulses this Impulse Phase",
                          rule="Firepower 9.2")
+    if choice.get("enter_board"):
+        from hexwar.plugins.firepower.entry import check_entry
+
+        return q, sorted(check_entry(game, side, choice)), False
     ids = choice.get("units")
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
         raise RulesError("an Impulse names its soldiers", rule="Firepower 6.1")
@@ -197,7 +206,9 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     fired from a posture its WEAPON CHART row forbids (Firepower 10.7 item 10); the terrain of
     buildings, water, trees and tunnels (:func:`~hexwar.plugins.firepower.buildings.check_terrain`)."""
     from hexwar.plugins.firepower.buildings import check_terrain
+    from hexwar.plugins.firepower.entry import check_no_fire
 
+    check_no_fire(game, choice)  # Firepower 10.2
     if (isinstance(choice, dict) and choice.get("act") in ("fire", "grenade", "melee")
             and _underground(game, choice)):
         raise RulesError("a soldier in a tunnel makes no Combat Action", rule="Firepower 8.8.8")
@@ -216,7 +227,21 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
         if act == "fire" and isinstance(model, str) and not weapon(model).may_fire(posture):
             raise RulesError(f"{u.id}'s {model} may not be fired {posture}",
                              rule="Firepower 10.7")
+    fired = _fired(info)
+    if fired is not None:  # Firepower 11.1.12: only a loaded weapon fires
+        from hexwar.plugins.firepower.loading import check_fire_loaded
+
+        check_fire_loaded(game, *fired)
     return info
+
+
+def _fired(info: dict[str, Any]) -> tuple[str, str, str, int] | None:
+    """(firer, item, ammunition, crew) of an Advanced fire or throw, read from its context."""
+    ctx = info.get("ctx")
+    f = getattr(ctx, "extra", {}).get("firing") if ctx is not None else None
+    if f is None or info.get("act") not in ("fire", "grenade"):
+        return None
+    return str(info["unit"]), str(f.item), str(f.ammo), int(f.crew)
 
 
 def _underground(game: Game, choice: dict[str, Any]) -> bool:
@@ -350,10 +375,20 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
         if dirt:
             hit_the_dirt(game, q, ids)
             continue
-        begin_impulse(game, ids)
+        if choice.get("enter_board"):
+            from hexwar.plugins.firepower.entry import enter_board
 
-        def after(action: Any) -> None:
+            enter_board(game, side, choice)  # Firepower 10.2: the whole squad in one Impulse
+        else:
+            begin_impulse(game, ids)
+
+        def after(action: Any, info: dict[str, Any]) -> None:
             after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
+            fired = _fired(info)
+            if fired is not None:  # Firepower 11.1.12: a round of the load is fired off
+                from hexwar.plugins.firepower.loading import after_fire
+
+                after_fire(game, *fired)
             if data(game)["phase"]["combat"] and not data(game).get("combat_begun"):
                 data(game)["combat_begun"] = True  # Firepower 11.3.2: the limits apply from now
 

@@ -304,6 +304,11 @@ class FirepowerAI:
         for o in opts:
             if o == "pass":
                 continue
+            if o.get("enter_board"):
+                v = entry_value(o)
+                if v > best_s:
+                    best, best_s = o, v
+                continue
             ids = [i for i in o["units"] if i in by_id]
             if not ids:
                 continue
@@ -520,6 +525,8 @@ class FirepowerAI:
             return 0.2 if opens and getattr(self, "_attacking", False) else -1.0
         elif act in ("climb", "tunnel"):
             return -1.0
+        elif act in ("load", "unload", "scale"):
+            return loading_value(o)
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
@@ -594,6 +601,19 @@ def _shots(ctx: combat.FireContext, c: Any, me: Soldier, mode: str) -> int:
         return auto[1] if mode == "auto" and auto else (semi or 1)
     w = c.weapons[me.weapon]
     return int(w.automatic[1] if mode == "auto" and w.automatic else (w.semi or 1))
+
+
+def loading_value(o: dict[str, Any]) -> float:
+    """Firepower 11.1.12: a load note for an empty weapon is worth the soldier's Impulse when
+    nothing better is offered (the options list a load only for an empty weapon); unloading and
+    climbing over hexsides (Firepower 11.1.11) are not used by the AI yet."""
+    return 0.3 if o.get("act") == "load" else -1.0
+
+
+def entry_value(o: dict[str, Any]) -> float:
+    """Firepower 10.2: a squad waiting off the board comes on as soon as it may (its soldiers do
+    nothing off it)."""
+    return 5.0 + 0.1 * len(o.get("units") or [])
 
 
 def make_ai(side: str, seed: int) -> FirepowerAI:

@@ -462,17 +462,23 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
     * entering (or backing) across a building's wall: only through an open door or window
       (Firepower 11.1.3, Firepower 11.1.9);
     * entering into or out of water: fording or swimming (Firepower 11.2.1.1, Firepower 11.2.3);
-    * across a free-standing wall: over two heights it must be climbed (Firepower 11.1.3);
+    * across a free-standing wall: over two heights it must be climbed (Firepower 11.1.3); a
+      height hexside over ten heights likewise (Firepower 11.2.4; ``climbing.SCALE``);
+    * a soldier part way over a hexside climbs on or back first (docs/decisions.md FPD-73);
     * an Up soldier finishes his climb first (Firepower 11.1.11.2);
     * in a tunnel: crouching or Prone, from tunnel hex to tunnel hex, four a hex (Firepower 8.8.8);
     * melee: into a building only through an open door or window on the ground floor, and only
       with defenders on the attackers' floor (Firepower 11.1.1, 11.1.3);
     * fire and grenades: not from a tunnel (Firepower 8.8.8); what blocks them on the way is the
       Advanced line of sight's (Firepower 12.1)."""
+    from hexwar.plugins.firepower.climbing import check_while_climbing, must_climb
+
     act = info.get("act")
     if act == "melee":
         _check_melee_terrain(game, info)
         return
+    if "unit" in info:
+        check_while_climbing(game, info)
     if act not in ("enter", "back", "fire", "grenade"):
         return
     u = game.state.units[info["unit"]]
@@ -494,11 +500,11 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
         if m.is_water(dest) or m.is_water(u.hex):
             raise RulesError(f"{u.id} fords or swims in water ('ford', 'swim')",
                              rule="Firepower 11.2.1.1")
-        wall = m.walls.get((u.hex, dest) if (u.hex.q, u.hex.r) <= (dest.q, dest.r)
-                           else (dest, u.hex))
-        if wall is not None and wall > 2:
-            raise RulesError(f"a wall of {wall} heights must be climbed, not crossed",
-                             rule="Firepower 11.1.3")
+        rule = must_climb(game, u, direction(u.hex, dest))
+        if rule is not None:
+            what = ("a wall over two heights" if rule == "Firepower 11.1.3"
+                    else "a height hexside over ten heights")
+            raise RulesError(f"{what} must be climbed ('scale'), not crossed", rule=rule)
         return
     if in_tunnel(u):
         raise RulesError(f"{u.id} is in a tunnel: no fire from under the ground",

@@ -201,13 +201,15 @@ def phase_advanced_setup(game: Game) -> Gen:
     """Firepower 2.4 as in the Basic Game (the low roller first, within the set-up depth of his
     side), each soldier on a floor of his building (Firepower 8.2.1); the defender keeps out of
     craters (Firepower 8.7)."""
+    from hexwar.plugins.firepower.entry import enters_later
+
     sides = list(game.state.sides)
     first = roll_off(game, sides, purpose="Firepower 2.4 set-up order", high_wins=False)
     order = [first, *[s for s in sides if s != first]]
     for side in order:
         opts = advanced_placement_options(game, side)
         for u in game.state.units_of(side):
-            if u.hex is not None:
+            if u.hex is not None or enters_later(game, u):  # Firepower 10.2: enters later
                 continue
 
             def check(choice: Any, side: str = side) -> None:

@@ -110,10 +110,11 @@ def check_impulse(game: Game, side: str, choice: Any) -> list[str]:
 
 def impulse_actions(game: Game, side: str, legal: Callable[[Game], list[Any]],
                     check: Callable[[Game, Any], Any], rule: str,
-                    after: Callable[[Any], None] | None = None) -> Gen:
+                    after: Callable[[Any, dict[str, Any]], None] | None = None) -> Gen:
     """The Actions of one Impulse (Firepower 6.2; the Advanced Game's, Firepower 11.1): ask for
     one of ``legal``'s Actions, checked by ``check``, until the side ends the Impulse or has none
-    left; ``after`` runs after each Action is applied. The active soldiers are cleared at the end."""
+    left; ``after(action, info)`` runs after each Action is applied, with what it did. The active
+    soldiers are cleared at the end."""
     while True:
         options = legal(game)
         if options == ["end"]:
@@ -124,9 +125,9 @@ def impulse_actions(game: Game, side: str, legal: Callable[[Game], list[Any]],
                                 prompt="Perform an Action, or end the Impulse", rule=rule)
         if action == "end":
             break
-        apply_action(game, action)  # checked when answered (the decision's ``validate``)
+        info = apply_action(game, action)  # checked when answered (the decision's ``validate``)
         if after is not None:
-            after(action)
+            after(action, info)
     data(game)["phase"]["active"] = []
 
 

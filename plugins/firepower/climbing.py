@@ -1,0 +1,168 @@
+"""Climbing walls and height hexsides (Firepower 11.1.11, Firepower 11.1.11.2, Firepower 11.1.3,
+Firepower 11.2.4): the Advanced Action ``{"unit", "act": "scale", "to": "on"|"back"}`` over the
+hexside in front of the soldier, one height an Action.
+
+What is climbed on that hexside (:func:`climb_path`):
+
+* a free-standing wall (or fence drawn as a wall) of W heights: up its W heights, then down its W
+  heights on the far side, two MF a height (Firepower 11.1.11); one over two heights may only be
+  climbed (Firepower 11.1.3, refused as a crossing by ``buildings.check_terrain``);
+* a hill or depression hexside between grounds D heights apart: D heights up (or down), one MF a
+  height (Firepower 11.1.11); one over ten heights may only be climbed (Firepower 11.2.4).
+
+"on" climbs one height further, "back" one height back toward the start. The height reached is
+the soldier's ``state.climb`` (hexside, steps made, steps in all, kind) and ``state.up`` his head
+(feet + 2, Firepower 10.5.1), read by the line of sight and melee; the last "on" step completes the
+climb by entering the far hex and pays its entry too (Firepower 11.1.11.2), the last "back" step
+puts the feet on the ground again. A soldier starts climbing Standing; walls only with nothing
+reducing his MF (Firepower 11.1.11). While climbing he neither turns, changes posture nor enters
+(docs/decisions.md FPD-73).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hexwar.core.errors import RulesError
+from hexwar.plugins.firepower.actions import ActionType
+from hexwar.plugins.firepower.advanced_terrain import adv_map, ground_of, side_key
+from hexwar.plugins.firepower.state import alive, fp_map, rules_card
+
+if TYPE_CHECKING:
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
+
+#: Firepower 11.1.11: MF per height
+MF_PER_HEIGHT = {"wall": 2, "hexside": 1}
+#: Firepower 11.2.4: a height hexside over this many heights must be climbed
+CROSSABLE_HEXSIDE = 10
+#: Firepower 11.1.3: a wall or fence over this many heights must be climbed
+CROSSABLE_WALL = 2
+
+
+def climb_path(game: Game, u: Unit, side: int) -> tuple[str, list[int]] | None:
+    """(kind, the feet's heights above the start's ground after each step) of the climb over
+    hexside ``side`` of the soldier's hex, or None if nothing there is climbed."""
+    assert u.hex is not None
+    m = adv_map(game)
+    dest = u.hex.neighbor(side)
+    wall = m.walls.get(side_key(u.hex, dest))
+    if wall is not None:  # up the near face, down the far one (a wall stands on level ground)
+        return "wall", [*range(1, wall + 1), *range(wall - 1, -1, -1)]
+    if fp_map(game).contour_between(u.hex, dest):
+        d = ground_of(game, dest) - ground_of(game, u.hex)
+        if d == 0:
+            return None
+        step = 1 if d > 0 else -1
+        return "hexside", list(range(step, d + step, step))
+    return None
+
+
+def must_climb(game: Game, u: Unit, side: int) -> str | None:
+    """Why crossing hexside ``side`` is refused and it must be climbed (None if it may be
+    crossed): Firepower 11.1.3 walls over two heights, Firepower 11.2.4 hexsides over ten."""
+    path = climb_path(game, u, side)
+    if path is None:
+        return None
+    kind, steps = path
+    if kind == "wall" and max(steps) > CROSSABLE_WALL:
+        return "Firepower 11.1.3"
+    if kind == "hexside" and abs(steps[-1]) > CROSSABLE_HEXSIDE:
+        return "Firepower 11.2.4"
+    return None
+
+
+def climbing(u: Unit) -> dict[str, Any] | None:
+    c = u.state.get("climb")
+    return dict(c) if isinstance(c, dict) else None
+
+
+def _check_scale(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    u = game.state.units[choice["unit"]]
+    assert u.hex is not None
+    to = choice.get("to")
+    if to not in ("on", "back"):
+        raise RulesError("climb 'on' (one height further) or 'back'", rule="Firepower 11.1.11")
+    cur = climbing(u)
+    side = int(cur["side"]) if cur else u.facing
+    path = climb_path(game, u, side)
+    if path is None:
+        raise RulesError(f"there is no wall or height hexside on hexside {side} of "
+                         f"{game.board.label(u.hex)} to climb", rule="Firepower 11.1.11")
+    kind, steps = path
+    k = int(cur["step"]) if cur else 0
+    if cur is None:
+        if to == "back":
+            raise RulesError(f"{u.id} is not climbing", rule="Firepower 11.1.11")
+        if u.state.get("up") is not None:
+            raise RulesError(f"{u.id} is Up already (a tree or another climb)",
+                             rule="Firepower 11.1.11.2")
+        if str(u.state.get("posture", "stand")) != "stand":
+            raise RulesError(f"{u.id} must be Standing to start climbing",
+                             rule="Firepower 11.1.11")
+        model = u.state.get("model")
+        if kind == "wall" and isinstance(model, str) and weapon(model).move < 0:
+            raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a wall",
+                             rule="Firepower 11.1.11")
+    k2 = k + (1 if to == "on" else -1)
+    cost = MF_PER_HEIGHT[kind]
+    dest = u.hex.neighbor(side)
+    done = k2 == len(steps)
+    if done:
+        if dest not in adv_map(game).hexes:
+            raise RulesError("no soldier may exit the mapboard", rule="Firepower 4.9")
+        if any(o.hex == dest and o.side != u.side and alive(o)
+               for o in game.state.units.values()):
+            raise RulesError("a hex holding opposing soldiers may be entered only by melee",
+                             rule="Firepower 6.2.1")
+        cost += rules_card(game).mf_cost("enter", "stand")  # Firepower 11.1.11.2
+    feet = 0 if k2 in (0, len(steps)) else steps[k2 - 1]
+    return {"cost": cost, "side": side, "step": k2, "total": len(steps), "kind": kind,
+            "feet": feet, "to": dest if done else None}
+
+
+def _apply_scale(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    from hexwar.plugins.firepower.buildings import _enter
+
+    u = game.state.units[info["unit"]]
+    if info["step"] in (0, info["total"]):
+        u.state.pop("climb", None)
+        u.state.pop("up", None)
+        if info["to"] is not None:
+            _enter(game, ph, u, info["to"])  # Firepower 11.1.11.2: the climb completed
+        return
+    u.state["climb"] = {"side": info["side"], "step": info["step"], "total": info["total"],
+                        "kind": info["kind"]}
+    u.state["up"] = int(info["feet"]) + 2  # Firepower 10.5.1: the head, feet + 2
+    u.state["posture"] = "stand"  # Up soldiers use the Stand column (Firepower 11.1.11)
+
+
+def _scale_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+    u = game.state.units[uid]
+    if u.hex is None:
+        return []
+    cur = climbing(u)
+    if cur is not None:
+        return [{"unit": uid, "act": "scale", "to": "on"}, {"unit": uid, "act": "scale",
+                                                            "to": "back"}]
+    if climb_path(game, u, u.facing) is None:
+        return []
+    return [{"unit": uid, "act": "scale", "to": "on"}]
+
+
+SCALE = ActionType("scale", _check_scale, _apply_scale, _scale_options, rule="Firepower 11.1.11")
+
+
+def check_while_climbing(game: Game, info: dict[str, Any]) -> None:
+    """A soldier part way over a wall or hexside climbs on or back before anything else that
+    moves him (docs/decisions.md FPD-73); raises RulesError."""
+    act = info.get("act")
+    if act not in ("enter", "back", "turn", "posture", "cross", "through", "ford", "swim",
+                   "stairs", "climb", "tunnel"):
+        return
+    u = game.state.units[info["unit"]]
+    if climbing(u) is not None:
+        raise RulesError(f"{u.id} is part way over a hexside: he climbs on or back first",
+                         rule="Firepower 11.1.11.2")
