@@ -129,8 +129,14 @@ def line_of_sight(game: Game, a: Hex, ha: int, b: Hex, hb: int) -> Sight:
     got = cache.get(key)
     if got is not None:
         return got
+    if len(cache) >= LOS_CACHE_LIMIT:  # bounded: a long game forgets, and recomputes the same
+        cache.clear()
     got = cache[key] = _trace(game, a, ha, b, hb)
     return got
+
+
+#: the most answers :func:`line_of_sight` keeps per game (each a few hundred bytes)
+LOS_CACHE_LIMIT = 50_000
 
 
 def _trace(game: Game, a: Hex, ha: int, b: Hex, hb: int) -> Sight:

@@ -210,6 +210,8 @@ class BasicLosKernel(MaskKernel):
 #: a board's :class:`MapInfo` per set of charts (by identity; boards are shared between games).
 #: Each entry keeps its charts alive, so an ``id`` is never reused for other charts.
 MAP_INFO = StashKey[dict[int, tuple[Charts, MapInfo]]]("mbt.map_info")
+#: at most this many sets of charts keep a :class:`MapInfo` on one board
+MAP_INFO_LIMIT = 4
 
 
 def map_info(board: Board, charts: Charts | None = None) -> MapInfo:
@@ -221,5 +223,7 @@ def map_info(board: Board, charts: Charts | None = None) -> MapInfo:
     per = board.stash.setdefault(MAP_INFO, {})
     found = per.get(id(ch))
     if found is None or found[0] is not ch:
+        while len(per) >= MAP_INFO_LIMIT:  # bounded: the oldest set of charts is dropped
+            del per[next(iter(per))]
         found = per[id(ch)] = (ch, MapInfo(board, ch))
     return found[1]
