@@ -305,8 +305,8 @@ def transport_step(game: Game, carrier: Unit, *, entered: bool, mf_left: Fractio
                                                              mf_left - spent),
                                 context={"unit": carrier.id, "hex": game.board.label(carrier.hex),
                                          "mf_left": str(mf_left - spent), "entered": entered,
-                                         "when": "before" if not carrier.state.get("moved_done")
-                                         else "after"},
+                                         "when": "after" if entered or carrier.state.get(
+                                             "moved_done") else "before"},
                                 prompt=f"{carrier.id}: load or unload a unit in its hex, or done")
         if choice == "done":
             break
