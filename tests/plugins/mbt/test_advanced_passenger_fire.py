@@ -117,3 +117,14 @@ def test_a_passenger_shot_in_the_direct_fire_step_15_3_4(make_game: Any) -> None
     assert any("MBT 14.4.2.1.5" in str(m) for m in mods)
     assert s1.hex is None and s1.state["mounted"] == "C1" and s1.state["fired"]
     assert c1.state["spotted"] == "FIRED"  # the carrier's counter is seen to fire (MBTD-90)
+
+
+def test_overrun_fire_counts_passengers_behind_firing_ports_15_3_4_2(make_game: Any) -> None:
+    from hexwar.plugins.mbt.overrun import attack_factor
+
+    ports = _carried(make_game, "Marder A1", open_=False, passenger="Rifle Squad")
+    _total, parts = attack_factor(ports, ports.state.units["C1"])
+    assert any(p.startswith("S1 ") for p in parts)
+    shut = _carried(make_game, "Transport APC", open_=False, passenger="Rifle Squad")
+    _t, parts = attack_factor(shut, shut.state.units["C1"])
+    assert not any(p.startswith("S1 ") for p in parts)
