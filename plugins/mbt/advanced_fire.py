@@ -103,6 +103,10 @@ def ap_modifiers(game: Game, s: Situation, firer: Unit, target: Unit) -> list[Mo
     if suppressed(firer):
         m = g["firer_suppressed"]
         mods.append(Modifier("firer suppressed", m.value, f"MBT 14.3.1.1.2 [{m.source}]", stage=3))
+    if firer.state.get("mounted") and s.firer.kind == "leg":
+        m = g["transported_firer"]  # MBT 15.3.4: a passenger firing from its carrier
+        mods.append(Modifier("transported firer", m.value, f"MBT 14.3.1.1.3 [{m.source}]",
+                             stage=3))
     losses = int(firer.state.get("crew_losses", 0))
     if losses:
         m = g["per_crew_loss"]

@@ -106,7 +106,17 @@ def move_one(game: Game, u: Unit) -> Step:
     pre = Fraction(0)
     if carrier:  # MBT 15.3.2.1: load or unload before leaving the hex
         pre = yield from transport.transport_step(game, u, entered=False, mf_left=allowance)
-    spent, entered = yield from move_unit(game, u, pre)
+    asked: list[tuple[Hex | None, Fraction]] = []
+
+    def between(so_far: Fraction, entered: bool) -> Step:
+        # MBT 15.3.2.1: load or unload where a move ends, then move on with the MF left
+        had = list(u.state.get("carrying") or [])
+        cost = yield from transport.transport_step(game, u, entered=entered,
+                                                   mf_left=allowance - so_far)
+        asked.append((u.hex, so_far + cost))
+        return cost, had != list(u.state.get("carrying") or [])
+
+    spent, entered = yield from move_unit(game, u, pre, between if carrier else None)
     path = path_of(game, u, start, before)
     for m in group:
         m.state["moved_done"] = True
@@ -118,7 +128,8 @@ def move_one(game: Game, u: Unit) -> Step:
         for p in transport.passengers(game, u):  # MBT 8.7: the passengers leave with it
             p.state.update(exited=True)
         return
-    if alive(u) and carrier:  # MBT 15.3.2.1, 15.3.2.4: and after its last hex
+    if alive(u) and carrier and (not asked or asked[-1] != (u.hex, spent)):
+        # MBT 15.3.2.1, 15.3.2.4: and after its last hex, unless just asked there
         spent += yield from transport.transport_step(game, u, entered=entered,
                                                      mf_left=allowance - spent)
     if alive(u):

@@ -79,6 +79,16 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
                overwatch: bool = False, moving_target: bool = False, missile: bool = False,
                check_arc: bool = True) -> str | None:
     """Why ``f`` may not fire ``ammo`` at ``t`` now (None if it may): MBT 7.1.5, 7.2, 4.7."""
+    if f.hex is None and f.state.get("mounted") and not f.state.get("destroyed"):
+        # Advanced MBT 15.3.4: a passenger fires from its carrier's hex (no Basic unit is mounted)
+        from hexwar.plugins.mbt.transport import aboard, passenger_fire_error
+
+        err = passenger_fire_error(game, f, t, missile=missile)
+        if err:
+            return err
+        with aboard(game, f):
+            return fire_error(game, f, t, ammo, orders=orders, overwatch=overwatch,
+                              moving_target=moving_target, missile=missile, check_arc=check_arc)
     if not alive(f):
         return f"{f.id} is destroyed"
     if f.state.get("order") not in orders:
@@ -314,6 +324,10 @@ def mark_fired(game: Game, f: Unit) -> None:
     f.state["fired"] = True
     f.state["used"] = True
     f.state["spotted"] = "FIRED"
+    if f.state.get("mounted"):  # Advanced MBT 15.3.3.1: its carrier is seen to fire
+        from hexwar.plugins.mbt.transport import passenger_fired
+
+        passenger_fired(game, f)
     reveal(game, f)
 
 
@@ -338,6 +352,14 @@ def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool
 def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, simultaneous: bool,
                  missile: bool = False, target_moving: bool | None = None) -> Step:
     """Resolve one unit's fire (all its rounds) at a target and apply or queue the damage."""
+    if f.hex is None and f.state.get("mounted"):
+        # Advanced MBT 15.3.4.1: a passenger's shot is resolved from its carrier's hex
+        from hexwar.plugins.mbt.transport import aboard
+
+        with aboard(game, f):
+            return (yield from resolve_shot(game, f, t, ammo, overwatch=overwatch,
+                                            simultaneous=simultaneous, missile=missile,
+                                            target_moving=target_moving))
     c = ctx(game)
     card = card_of(game, f)
     weapon = card.missiles[0] if missile else card.main_gun

@@ -131,6 +131,7 @@ class GpSituation:
     acquisition: int = 0
     crew_losses: int = 0
     suppressed: bool = False
+    transported: bool = False
     brewup: int = 0
     other_smoke: int = 0
     overwatch: bool = False
@@ -205,6 +206,8 @@ def modifiers_of(gs: GpSituation) -> list[Modifier]:
             "MBT 14.4.2.1.2")
     if gs.suppressed:
         add("firer suppressed", "firer_suppressed", 1, "MBT 14.4.2.1.3")
+    if gs.transported:
+        add("transported firer", "transported_firer", 1, "MBT 14.4.2.1.5")
     if gs.brewup:
         add(f"brew-up smoke: {gs.brewup} hex(es)", "brewup_smoke_per_hex", gs.brewup,
             "MBT 14.4.2.1.6")
@@ -269,6 +272,7 @@ def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     return modifiers_of(GpSituation(
         range=f.hex.distance(t.hex), acquisition=acquisition_turns(game, f, t),
         crew_losses=int(f.state.get("crew_losses", 0)), suppressed=suppressed(f),
+        transported=bool(f.state.get("mounted")),  # MBT 15.3.4: fired from its carrier
         brewup=(brewup_without_smoke(game, f, t) if smoke_markers(game)  # MBT 12.9.2
                 else brewup_hexes(game, f.hex, t.hex)),
         other_smoke=smoke_hexes_on_line(game, f.hex, t.hex)

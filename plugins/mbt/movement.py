@@ -8,6 +8,7 @@ overwatch fire after each hex entered and each turn made (MBT 7.5.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -88,10 +89,14 @@ def movement_phase(game: Game) -> Step:
             yield from move_unit(game, game.state.units[choice])
 
 
-def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0)) -> Step:
+def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0),
+              between: Callable[[Fraction, bool], Step] | None = None) -> Step:
     """Move one unit (MBT 8.1-8.5), offering overwatch to the enemy after each hex entered and each
     turn made (MBT 7.5.2); a chain of overwatch fire is resolved before the mover goes on (MBT 7.5.3).
     ``spent``: movement factors already used in the starting hex (Advanced MBT 15.3.2 loading).
+    ``between(spent, entered)``: what the unit may do where a move ends (Advanced MBT 15.3.2.1:
+    a carrier loads or unloads there); it returns (MF it cost, whether it did anything), and if
+    it did, the unit may move on with what is left.
     Returns (movement factors spent, whether a new hex was entered)."""
     budget = movement_allowance(game, u)
     turned = False
@@ -169,7 +174,12 @@ def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0)) -> Step:
                     interrupted = True
                     break
         if not interrupted:
-            break
+            if between is None or not alive(u):
+                break
+            cost, acted = yield from between(spent, entered_any)
+            spent += cost
+            if not acted:
+                break
     return spent, entered_any
 
 

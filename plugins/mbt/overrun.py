@@ -177,7 +177,7 @@ def defensive_factor(game: Game, d: Unit, entry: Hex) -> tuple[int, list[str]]:
 
 def attack_factor(game: Game, u: Unit) -> tuple[int, list[str]]:
     """MBT 14.7.2.2.1: the vehicle's MV GP factors at one hex, plus passengers that can fire."""
-    from hexwar.plugins.mbt.transport import passengers, passengers_exposed
+    from hexwar.plugins.mbt.transport import fires_buttoned, passengers, passengers_exposed
 
     card = card_of(game, u)
     total, parts = 0, []
@@ -188,7 +188,8 @@ def attack_factor(game: Game, u: Unit) -> tuple[int, list[str]]:
         if gp:
             total += gp
             parts.append(f"{w.name} {gp}")
-    if passengers_exposed(game, u):  # MBT 15.3.4.2: from a buttoned full-cover vehicle, no fire
+    # MBT 15.3.4.2: from a buttoned full-cover vehicle only through firing ports (one hex here)
+    if passengers_exposed(game, u) or fires_buttoned(card):
         for p in passengers(game, u):
             pc = card_of(game, p)
             if pc.kind != "leg":

@@ -37,6 +37,8 @@ an Adjust Markers Step.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -303,8 +305,8 @@ def transport_step(game: Game, carrier: Unit, *, entered: bool, mf_left: Fractio
                                                              mf_left - spent),
                                 context={"unit": carrier.id, "hex": game.board.label(carrier.hex),
                                          "mf_left": str(mf_left - spent), "entered": entered,
-                                         "when": "before" if not carrier.state.get("moved_done")
-                                         else "after"},
+                                         "when": "after" if entered or carrier.state.get(
+                                             "moved_done") else "before"},
                                 prompt=f"{carrier.id}: load or unload a unit in its hex, or done")
         if choice == "done":
             break
@@ -479,3 +481,73 @@ def hex_of(game: Game, u: Unit) -> Hex | None:
         return u.hex
     c = u.state.get("mounted")
     return game.state.units[c].hex if c else None
+
+
+# -- MBT 15.3.4: passengers firing from their carrier -------------------------------------------
+
+PORT_RANGE = 2  # MBT 15.3.4.2: fire from a buttoned full-cover carrier reaches 2 hexes
+
+
+def fires_buttoned(card: Card) -> bool:
+    """MBT 15.3.4.2: the carrier's NOTES let its passengers fire while it is buttoned (the card's
+    ``card.passenger_fire = "buttoned"``)."""
+    raw = card.records.values.get("card", {}).get("passenger_fire")
+    return str(raw or "").strip().lower() == "buttoned"
+
+
+def passenger_fire_error(game: Game, p: Unit, t: Unit, *, missile: bool) -> str | None:
+    """MBT 15.3.4, 15.3.3.1: why the mounted unit ``p`` may not fire at ``t`` from its carrier
+    (None if it may, subject to every normal rule of fire, checked from the carrier's hex)."""
+    cid = p.state.get("mounted")
+    carrier = game.state.units.get(str(cid)) if cid else None
+    if carrier is None or not alive(carrier) or p.state.get("destroyed"):
+        return f"{p.id} is not on the map (MBT 15.3.2.6)"
+    card = card_of(game, p)
+    if card.kind == "towed":
+        return f"{p.id} is a towed unit: it never fires while transported (MBT 15.3.4.1)"
+    if missile:
+        return f"{p.id} cannot fire its missile while transported (MBT 15.3.4.1)"
+    if full_cover_carrier(game, carrier) and not carrier.state.get("open", True):
+        if not fires_buttoned(card_of(game, carrier)):
+            return (f"{p.id} rides buttoned full-cover {carrier.id}, whose card lets no passenger "
+                    "fire buttoned: it may fire only when the carrier is open (MBT 15.3.4.2)")
+        assert carrier.hex is not None
+        if t.hex is not None and carrier.hex.distance(t.hex) > PORT_RANGE:
+            return (f"{p.id} fires from buttoned {carrier.id} only up to {PORT_RANGE} hexes, "
+                    f"{t.id} is {carrier.hex.distance(t.hex)} away (MBT 15.3.4.2)")
+    return None
+
+
+@contextmanager
+def aboard(game: Game, p: Unit) -> Iterator[Unit]:
+    """While a passenger's fire is checked or resolved it stands at its carrier's hex and
+    facing (MBT 15.3.4.1: the normal fire procedure from there); off the map again afterwards."""
+    if p.hex is not None or not p.state.get("mounted"):
+        yield p
+        return
+    carrier = game.state.units[str(p.state["mounted"])]
+    facing, turret = p.facing, p.state.get("turret")
+    p.hex, p.facing = carrier.hex, carrier.facing
+    p.state["turret"] = carrier.state.get("turret", carrier.facing)
+    try:
+        yield p
+    finally:
+        p.hex, p.facing = None, facing
+        if turret is None:
+            p.state.pop("turret", None)
+        else:
+            p.state["turret"] = turret
+
+
+def transported_firer(u: Unit) -> bool:
+    """MBT 14.3.1.1.3, 14.4.2.1.5: a leg unit firing while mounted."""
+    return bool(u.state.get("mounted"))
+
+
+def passenger_fired(game: Game, p: Unit) -> None:
+    """MBT 15.3.3.1, 7.1.4: the carrier's counter is what the enemy sees fire: it is marked FIRED
+    with its passenger (docs/decisions.md MBTD-90)."""
+    cid = p.state.get("mounted")
+    if cid:
+        carrier = game.state.units[str(cid)]
+        carrier.state.update(spotted="FIRED", used=True)

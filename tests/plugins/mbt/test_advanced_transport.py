@@ -688,3 +688,32 @@ def test_a_unit_unloaded_in_a_contested_hex_goes_back_with_its_carrier_8_8(make_
     transport.unload(g, b1, s1)
     adjust_contested(g)
     assert b1.hex == s1.hex == g.board.parse("9J10")
+
+
+def test_a_carrier_picks_up_a_squad_on_its_way_and_moves_on_15_3_2_1(make_game: Any,
+                                                                       run: Any) -> None:
+    """MBT 15.3.2.1: a carrier enters a hex, loads the squad waiting there (the MF it costs come
+    after entering, MBT 15.3.2.4), then moves on with what is left; docs/decisions.md MBTD-91."""
+    g = make_game([("B1", "Transport BTR", "Soviet", "9J10", 1),
+                   ("S1", "Motor Rifle Squad", "Soviet", "9J8", 1),
+                   ("N1", "M1", "NATO", "9J2", 4)], options=ADV)
+    for uid in ("B1", "S1"):
+        g.state.units[uid].state["order"] = "M"
+    stops = iter([["9J8", 1], ["9J7", 1]])
+
+    def answer(d: Any) -> Any:
+        if d.kind == "mbt.move_unit":
+            return "B1" if "B1" in d.options else "done"
+        if d.kind == "mbt.transport":
+            return ["load", "S1"] if ["load", "S1"] in d.options else "done"
+        if d.kind == "mbt.move_to":
+            want = next(stops, "stay")
+            return want if want in d.options else "stay"
+        return "pass" if "pass" in d.options else d.options[0]
+
+    _v, asked = run(movement_phase(g), answer)
+    s1, b1 = g.state.units["S1"], g.state.units["B1"]
+    assert b1.hex == g.board.parse("9J7"), "moved on after loading"
+    assert s1.hex is None and s1.state["mounted"] == "B1" and b1.state["carrying"] == ["S1"]
+    loads = [d for d in asked if d.kind == "mbt.transport"]
+    assert any(d.context["hex"] == "9J8" and d.context["entered"] for d in loads)
