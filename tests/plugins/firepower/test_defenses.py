@@ -233,3 +233,23 @@ def test_a_scope_on_a_weapon_without_s_is_refused(fp_game: GameFactory) -> None:
     with pytest.raises(RulesError, match="takes no scope") as exc:
         _mods(g, "A1", {"act": "fire", "unit": "A1", "mode": "semi", "targets": ["B1"]}, "B1")
     assert exc.value.rule == "Firepower 10.7"
+
+
+# -- the AI's line of sight (Firepower 12.1) ----------------------------------------------------
+
+
+def test_the_ai_asks_the_real_line_of_sight_in_one_batch(fp_game: GameFactory) -> None:
+    # Firepower 12.2.6: a tree between hinders, it does not block; Firepower 12.1.1: a hill
+    # higher than both ends blocks. One batch answers every target.
+    g = fp_game([("A1", "RFL", "A", "C2", 4), ("B1", "RFL", "B", "C6", 1),
+                 ("B2", "RFL", "B", "E2", 1)], options=ADV,
+                hexes=[{"at": "C4", "terrain": "tree"}, {"at": "D2", "height": 1}])
+    rules = g.view("A").rules
+    fp = rules.map
+    src = (fp.parse("1C2"), 1, 2)
+    got = rules.sight_blocks(src, [(fp.parse("1C6"), 1, 2), (fp.parse("1E2"), 1, 2)])
+    assert got == [False, True]
+    from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+
+    real = line_of_sight(los_world(g), fp.parse("1C2"), fp.parse("1C6"), 2, 2)
+    assert not real.blocked and real.trees == 1  # the same answer as the fire's own
