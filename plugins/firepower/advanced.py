@@ -65,7 +65,9 @@ PLUGIN = PluginManifest(
                 "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
                 "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
                 "Firepower 11.4", "Firepower 12.1", "Firepower 12.2", "Firepower 12.3",
-                "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1", "Firepower 13"),
+                "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1", "Firepower 13",
+                "Firepower 8.8", "Firepower 8.8.1", "Firepower 8.8.2", "Firepower 8.8.3",
+                "Firepower 8.8.4", "Firepower 12.2.9", "Firepower 12.4.7"),
 )
 
 __all__ = ["PLUGIN"]
@@ -87,13 +89,15 @@ def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.buildings import ACTION_TYPES
     from hexwar.plugins.firepower.climbing import SCALE
     from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
+    from hexwar.plugins.firepower.defenses import POSITION
     from hexwar.plugins.firepower.detonate import DETONATE
     from hexwar.plugins.firepower.hidden_setup import TUNNEL
     from hexwar.plugins.firepower.loading import ACTION_TYPES as LOADING
 
     # Firepower 11.1.3-11.1.12, 11.2: stairs, doors, windows, climbing, water, loading; 8.8.8
-    # tunnels
-    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL, *LOADING, SCALE, DETONATE]
+    # tunnels; 8.8.1 in and out of foxholes, trenches and bunkers; 11.1.13 detonating a mine
+    return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL, *LOADING, SCALE, DETONATE,
+            POSITION]
 
 
 @hookimpl
@@ -173,9 +177,11 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
                             ends: tuple[Soldier | None, Soldier | None]) -> list[Obstacle]:
     """Firepower 8.2.3, 8.8.8, 12.1.6, 12.5: the Advanced terrain's buildings, walls and tunnels
     on an Advanced line of sight (docs/decisions.md FPD-70)."""
+    from hexwar.plugins.firepower import defenses
     from hexwar.plugins.firepower.advanced_terrain import los_obstacles
 
-    return los_obstacles(game, a, b, hexes, ends)
+    # Firepower 8.8.2, 10.5.2: the rim of a foxhole or trench around a soldier in it
+    return [*los_obstacles(game, a, b, hexes, ends), *defenses.los_obstacles(game, ends)]
 
 
 @hookimpl(tryfirst=True)
@@ -186,3 +192,14 @@ def hexwar_los_rules(game: Game | None, system: str) -> LosRules | None:
     from hexwar.plugins.firepower.advanced_los import AdvancedLos
 
     return AdvancedLos(game)
+
+
+@hookimpl
+def hexwar_setup_game(game: Game) -> None:
+    """Firepower 8.8: the scenario's defensive units are checked before play (a bad one stops
+    the game before it starts, naming the rule)."""
+    if game.scenario.system != "firepower":
+        return
+    from hexwar.plugins.firepower.defenses import defences
+
+    defences(game)

@@ -96,6 +96,12 @@ class Firing:
     uses_left: int | None = None
     #: suppressive fire: no hits, Suppressed wherever a modified 10 can be rolled (12.6.3)
     suppressive: bool = False
+    #: soldier id -> the defensive position he is in (Firepower 8.8.1; defenses.positions)
+    positions: Mapping[str, str] = field(default_factory=dict)
+    #: the firer's weapon carries a scope he uses (Firepower 12.2.9, 12.4.7)
+    scope: bool = False
+    #: the firer's weapon carries a nightsight (Firepower 12.4.7)
+    nightsight: bool = False
 
 
 def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
@@ -184,11 +190,36 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     ups = {uid: int(u.state["up"]) for uid, u in units.items()
            if isinstance(u.state.get("up"), int)}
     left = uses_left(me.state, item) if _row(item) is not None else None
+    from hexwar.plugins.firepower.defenses import positions
+
+    scope, night = sights(item, eq, choice)
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
                                  crew_of(game, ctx.firer.id), obs, observers,
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
-                                 suppressive=bool(choice.get("suppressive")))
+                                 suppressive=bool(choice.get("suppressive")),
+                                 positions=positions(game), scope=scope, nightsight=night)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+
+
+def sights(item: str, equipment: Mapping[str, int], choice: Mapping[str, Any]
+           ) -> tuple[bool, bool]:
+    """Firepower 12.2.9, 12.4.7: whether the fire uses a scope (SCP) and a nightsight (NST or
+    PNS) on the weapon fired: the soldier carries it (Firepower 8.5), the weapon's notes allow a
+    scope ("S", Firepower 10.7), and the choice does not turn it down (``"sights": false``;
+    sights need not be used). Raises RulesError for a scope on a weapon without "S"."""
+    use = choice.get("sights", True)
+    if not isinstance(use, bool):
+        raise RulesError("'sights' is true (use the weapon's scope and nightsight) or false",
+                         rule="Firepower 12.4.7")
+    w = _row(item)
+    if w is None or not use or item[:3] in HAND_CLASSES:
+        return False, False
+    scope = int(equipment.get("SCP", 0)) > 0
+    if scope and "S" not in w.notes:
+        raise RulesError(f"{item} takes no scope (its WEAPON CHART notes have no 'S')",
+                         rule="Firepower 10.7")
+    night = int(equipment.get("NST", 0)) > 0 or int(equipment.get("PNS", 0)) > 0
+    return scope, night
 
 
 def _row(item: str) -> ChartWeapon | None:
@@ -233,6 +264,13 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
     direction units are not built, docs/decisions.md FPD-58), or a fence with the fence
     between; with its terrain value (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
     part of the soldier's own fence hex a blast hit (Firepower 12.7.1)."""
+    from hexwar.plugins.firepower import defenses
+
+    pos = defenses.cover(f.positions.get(target.id))
+    if pos is not None:  # Firepower 8.8.2.1, 8.8.2.2, 8.8.4.1: every direction
+        code = f.positions[target.id]
+        tv = defenses.types()[code].terrain_value or 10_000  # a hole is never penetrated
+        return (pos[0], tv)
     m = f.world.map
     c = m.cover.get(target.hex)
     fence = m.fence.get(target.hex)
@@ -254,11 +292,24 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
 
 def concealed(f: Firing, target: Soldier, source: Hex) -> bool:
     """Firepower 12.2.4: a scrub or tree hex, or a hedge between."""
+    from hexwar.plugins.firepower.defenses import concealed as in_position
+
+    if in_position(f.positions.get(target.id)):
+        return True  # Firepower 12.2.4: a foxhole, trench or loophole
     m = f.world.map
     if m.cover.get(target.hex) in ("tree", "scrub"):
         return True
     hedge = m.hedge.get(target.hex)
     return hedge is not None and hedge.between(target.fence_side, source)
+
+
+def cover_mod(card: AdvancedCard, cover: tuple[str, int]) -> Modifier:
+    """Firepower 12.2.3: +2 for a target using a loophole, +1 for other cover."""
+    if cover[0].endswith("loophole"):
+        return Modifier(f"target using a loophole ({cover[0]})", card.mod("target_loophole"),
+                        "Firepower 12.2.3")
+    return Modifier(f"target in cover ({cover[0]})", card.mod("target_in_cover"),
+                    "Firepower 12.2.3")
 
 
 def hinder_mods(card: AdvancedCard, los: AdvancedLosResult, letter: str, *,
@@ -297,8 +348,7 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
         if pen >= cover[1]:  # Firepower 12.3.6: penetrated cover only conceals
             hidden = True
         else:
-            mods.append(Modifier(f"target in cover ({cover[0]})", card.mod("target_in_cover"),
-                                 "Firepower 12.2.3"))
+            mods.append(cover_mod(card, cover))
     if hidden:
         mods.append(Modifier("target concealed", card.mod("target_concealed"),
                              "Firepower 12.2.4"))
@@ -308,10 +358,16 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
     elif target.posture == "prone":
         mods.append(Modifier("target prone", card.mod("target_prone"), "Firepower 12.2.5"))
     mods.extend(hinder_mods(card, los, "L"))
-    oc = card.observation(f.observation.get(target.hex, 1))
+    level = f.observation.get(target.hex, 1)
+    if f.nightsight and level > 1:
+        level = 1  # Firepower 12.4.7: a nightsight makes it Observation Condition 1
+    oc = card.observation(level)
     if oc:
-        mods.append(Modifier(f"Observation Condition {f.observation.get(target.hex, 1)}", oc,
-                             "Firepower 12.2.11"))
+        mods.append(Modifier(f"Observation Condition {level}", oc, "Firepower 12.2.11"))
+    _auto, semi = w.rate("L")
+    if f.scope and ctx.mode == "semi" and semi in (1, 2):
+        # Firepower 12.2.9: a scope helps a rate of fire of 1 or 2, never automatic fire
+        mods.append(Modifier("scope", card.mod("scope"), "Firepower 12.2.9"))
     mv = card.movement(ctx.noncombat_mf, 4 if target.running else 0)
     if mv:
         mods.append(Modifier(f"movement: firer {ctx.noncombat_mf} MF, target "
@@ -352,6 +408,17 @@ def _check_firer(ctx: FireContext, w: ChartWeapon) -> None:
                          "shows \"-\")", rule="Firepower 10.7")
 
 
+def _check_position(ctx: FireContext, f: Firing) -> None:
+    """Firepower 8.8.4.1: a soldier in a bunker fires through its loopholes, one to two heights
+    above the floor: Standing or Crouching, never Prone."""
+    from hexwar.plugins.firepower.defenses import types
+
+    code = f.positions.get(ctx.firer.id)
+    if code and types()[code].loophole is not None and ctx.firer.posture == "prone":
+        raise RulesError(f"{ctx.firer.id} is Prone in a {types()[code].name}: its loopholes are "
+                         "1-2 heights above the floor", rule="Firepower 8.8.4.1")
+
+
 def step_check_fire(ctx: FireContext) -> None:
     """Firepower 12.3.6, Firepower 10.7, Firepower 12.1: L fire at opposing soldiers of one hex,
     in arc and in the weapon's range, at the rate of fire its row allows, along a clear Advanced
@@ -369,6 +436,7 @@ def step_check_fire(ctx: FireContext) -> None:
         raise RulesError(f"{f.ammo} ammunition is fired at a hex or a structure, not at target "
                          "units (a grenade-kind Action with the item and ammunition)", rule=rule)
     _check_firer(ctx, w)
+    _check_position(ctx, f)
     auto, semi = w.rate("L")
     if ctx.mode not in ("auto", "semi") or (ctx.mode == "auto" and auto is None) or (
             ctx.mode == "semi" and semi is None):
@@ -386,6 +454,9 @@ def step_check_fire(ctx: FireContext) -> None:
         raise RulesError("only one burst may be fired at any single target unit",
                          rule="Firepower 6.3.5.1")
     hexes = sorted({s.hex for s in targets})
+    if f.nightsight and ctx.mode == "auto" and len(hexes) > 1:
+        raise RulesError(f"{w.id} fires automatic with a nightsight: targets in one hex only",
+                         rule="Firepower 12.4.7")
     check_hexes(ctx, w, f, hexes)
     bursts = auto[0] if ctx.mode == "auto" and auto else 1
     if ctx.mode == "auto" and w.crew >= 2 and f.crew < 2:
@@ -787,7 +858,8 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
         cover = cover_of(f, s, source if (d == 0 and source is not None) else impact,
                          impact_side=impact_side if d == 0 else None)
         if cover is not None:
-            mods.append(Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
+            mods.append(cover_mod(card, cover) if cover[0].endswith("loophole") else
+                        Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
                                  "Firepower 12.2.3"))
         if s.posture == "crouch":
             mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
@@ -904,7 +976,8 @@ def _canister(ctx: FireContext, f: Firing, w: ChartWeapon) -> None:
         mods = [Modifier(f"canister at range {rng}", rm, "Firepower 12.3.2.1")]
         cover = cover_of(f, s, ctx.firer.hex)
         if cover is not None:
-            mods.append(Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
+            mods.append(cover_mod(card, cover) if cover[0].endswith("loophole") else
+                        Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
                                  "Firepower 12.2.3"))
         if s.posture == "crouch":
             mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))

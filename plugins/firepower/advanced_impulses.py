@@ -214,6 +214,9 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
         raise RulesError("a soldier in a tunnel makes no Combat Action", rule="Firepower 8.8.8")
     info = check_action(game, choice)
     check_terrain(game, info)
+    from hexwar.plugins.firepower.defenses import check_move
+
+    check_move(game, info)  # Firepower 8.8.2-8.8.4: wire, and leaving a position first
     act = info.get("act")
     if act in ("enter", "back", "fire"):
         u = game.state.units[info["unit"]]

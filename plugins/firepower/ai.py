@@ -93,6 +93,7 @@ class FirepowerAI:
         """What the Advanced terrain needs this decision: the soldiers' floors and Up heights
         (their view's state), the objectives of the scenario (public)."""
         rules = rules_of(view)
+        self._sight_rules = rules  # one line-of-sight world for the whole decision
         self._adv = bool(getattr(rules, "advanced", lambda: False)())
         self._floors: dict[str, tuple[int, int | None]] = {}
         if not self._adv:
@@ -114,14 +115,28 @@ class FirepowerAI:
         return s.hex, f, head
 
     def _blocked(self, view: SideView, a: Soldier, b: Soldier) -> bool:
-        """Firepower 12.1: walls, floors and obstacles between two soldiers (Advanced terrain)."""
+        """Firepower 12.1: the real Advanced line of sight between two soldiers (walls, floors,
+        heights with the LOS CHART; ``view.rules.sight_blocks``)."""
         if not self._adv:
             return False
         key = ("blocked", self._loc(a), self._loc(b))
         memo: dict[tuple[Any, ...], Any] = self._memo
         if key not in memo:
-            memo[key] = rules_of(view).terrain_block(self._loc(a), self._loc(b))
+            self._see_all(view, a, [b])
         return bool(memo[key])
+
+    def _see_all(self, view: SideView, a: Soldier, others: list[Soldier]) -> None:
+        """Ask the line of sight from ``a`` to every soldier of ``others`` not yet known this
+        decision, in one batch (one line-of-sight world per decision)."""
+        memo: dict[tuple[Any, ...], Any] = self._memo
+        src = self._loc(a)
+        todo = [self._loc(o) for o in others if ("blocked", src, self._loc(o)) not in memo]
+        if not todo:
+            return
+        rules = getattr(self, "_sight_rules", None) or rules_of(view)
+        for loc, blocked in zip(todo, rules.sight_blocks(src, todo), strict=True):
+            memo[("blocked", src, loc)] = blocked
+            memo[("blocked", loc, src)] = blocked  # the line is the same both ways
 
     def _adv_position(self, view: SideView, me: Soldier) -> float:
         """Firepower 8.2.3: a building's walls are cover, an upper floor sees over the street;
@@ -169,6 +184,8 @@ class FirepowerAI:
             return memo[key]
         m, c = rules_of(view).map, card()
         threat = 0.0
+        if getattr(self, "_adv", False):
+            self._see_all(view, me, theirs)
         for e in theirs:
             if e.stunned or (getattr(self, "_adv", False) and self._blocked(view, e, me)):
                 continue
@@ -203,6 +220,8 @@ class FirepowerAI:
         m, c = rules_of(view).map, card()
         w = c.weapons[me.weapon]
         best = 0.0
+        if getattr(self, "_adv", False):
+            self._see_all(view, me, [e for e in theirs if in_arc(me.hex, me.facing, e.hex)])
         for e in theirs:
             rng = me.hex.distance(e.hex)
             if not in_arc(me.hex, me.facing, e.hex):

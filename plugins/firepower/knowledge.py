@@ -118,5 +118,44 @@ class FirepowerRules:
         return blocked_at(self._game, a, b, why=False) is not None
 
 
+    def sight_blocks(self, src: tuple[Hex, int, int], others: list[tuple[Hex, int, int]]
+                     ) -> list[bool]:
+        """Firepower 12.1: the real Advanced line of sight (:func:`~hexwar.plugins.firepower.
+        advanced_los.line_of_sight`, with the LOS CHART, smoke, tree heights) from one location
+        (hex, floor, head above the floor) to each of ``others``, in one batch: the ends'
+        building walls, floors and openings by their floors (:func:`~hexwar.plugins.firepower.
+        advanced_terrain.wall_block`), the rest by the heights. Trees, hedges and smoke hinder
+        (Firepower 12.2.6, 12.2.7), they do not block. Only public terrain is read."""
+        from dataclasses import replace
+
+        from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+        from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
+
+        world: Any = getattr(self, "_sight_world", None)
+        if world is None:
+            world = los_world(self._game)
+            hook = world.extra
+            if hook is not None:  # the ends' walls are judged here, by the ends' floors
+                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
+                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
+                world = replace(world, extra=extra)
+            self._sight_world = world
+        game = self._game
+        h, f, head = src
+        fh = floor_height(game, h, f) + head
+        out: list[bool] = []
+        for o in others:
+            oh, of, ohead = o
+            if oh == h:
+                out.append(False)
+                continue
+            if wall_block(game, h, f, head, oh, of) or wall_block(game, oh, of, ohead, h, f):
+                out.append(True)
+                continue
+            th = floor_height(game, oh, of) + ohead
+            out.append(line_of_sight(world, h, oh, fh, th, exhaustive=False).blocked)
+        return out
+
+
 def side_rules(game: Game, view: SideView) -> FirepowerRules:
     return FirepowerRules(game, view)

@@ -76,7 +76,7 @@ WEAPONS: dict[str, dict[str, Any]] = {
                hits={"L.auto": RIFLE, "L.semi": RIFLE_SEMI}, pen={"L": 1}, notes="Y",
                fires_as="RFL"),
     "RFL14": w("RFL", "rifle (M14)", ["L"], rof={"L": "2x3/2"},
-               hits={"L.auto": RIFLE, "L.semi": RIFLE_SEMI}, pen={"L": 2}, notes="BY",
+               hits={"L.auto": RIFLE, "L.semi": RIFLE_SEMI}, pen={"L": 2}, notes="BSY",
                fires_as="RFL"),
     "PST1": w("PST", "pistol", ["L"], rof={"L": "2"}, hits={"L.semi": PISTOL}, pen={"L": 1},
               posture=("X", "X", "+1"), fires_as="PST"),
