@@ -153,7 +153,11 @@ class Table:
         humans = [s for s in scenario.side_names() if players.get(s) == "human"]
         given = split
         split = {**({} if hotseat else scenario_split(scenario, humans)), **(given or {})}
-        game = Game(scenario, seed=seed, options=options, extra_plugins=extra_plugins(split))
+        from hexwar.core.web.players import resolve_scenario
+
+        # the split is part of the game's record: the rules tell each player his own (CORE-102)
+        resolved = resolve_scenario(scenario, split) if split else {}
+        game = Game(scenario, seed=seed, options=options, seating=resolved)
         words = _players(game, players)
         if given and hotseat:
             raise SeatError("several players on a side sit at seats of their own, not hot-seat")
@@ -786,8 +790,11 @@ def _rebuild(saved: SavedGame, controllers: Callable[[Game], Mapping[str, Contro
     from hexwar.core.engine.replay import rebuild
 
     try:
+        # a record without the split in its header (made before CORE-102): the seats' split
+        # only changes what each player is shown, as it did then
+        legacy = split if not saved.header.get("seating") else None
         return rebuild(saved, verify=verify, controllers=controllers,
-                       extra_plugins=extra_plugins(split))
+                       extra_plugins=extra_plugins(legacy))
     except RulesError as exc:
         raise HexwarError(f"{saved.path}: the saved decisions do not replay: {exc}") from exc
 

@@ -403,3 +403,64 @@ def test_a_players_move_instructions_do_not_outline_the_other_players_units(
     view = t.view(anna)
     assert view is not None and "N2" not in view.units
     assert game.board.label(spot) in {h for h, _f in known_destinations(game, n1, "M")}
+
+
+def test_a_player_is_offered_only_what_his_own_units_sighted(tmp_path: Path) -> None:
+    """MBT 24.2 with the split in the game's record (docs/decisions.md CORE-102, MBTD-88): in
+    game-turn 2 of basic-a only anna's N1 sights S2. Ben's instructions (destinations, targets)
+    and what his seat is sent must not depend on that sighting; and the save replays with its
+    split. (Known weakness: this position does not make the old code fail either; a position
+    where S2 stands in ben's reach is still to be found.)"""
+    import json as _json
+
+    from hexwar.plugins.mbt.rules import umpired as U
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=2,
+              options=UMPIRED, split=SPLIT)
+    assert t.game.log.events[0]["seating"] == [
+        {"side": "NATO", "player": "anna", "units": ["N1"]},
+        {"side": "NATO", "player": "ben", "units": ["N2", "N3"]}]
+    choices = _Choices(t, "umpired-ai")
+    ben = seat_of(t, "NATO/ben")
+    checked = 0
+    for _ in range(400):
+        d = t.game.pending
+        if d is None:
+            break
+        if d.kind == U.INSTRUCTION and d.context.get("unit") in ("N2", "N3") \
+                and t.game.state.turn == 2:
+            game = t.game
+            side = U.contacts(game, "NATO")
+            assert "S2" in side  # anna's N1 sights it ...
+            mine = U.ustate(game)["player_reports"]["NATO"]
+            assert "S2" not in mine["ben"]  # ... ben's units do not
+            alias = side["S2"]["id"]
+            u = game.state.units[str(d.context["unit"])]
+            # the same options whatever anna's sighting says: S2 told to the side (and anna) as
+            # standing next to ben's unit, in a hex he could otherwise move to
+            assert u.hex is not None
+            near = next(h for h in u.hex.neighbors() if h in game.board.hexes
+                        and any(o.get("to", [None])[0] == game.board.label(h)
+                                for o in d.options))
+            kept = side["S2"], mine["anna"].get("S2")
+            for report in (side, mine["anna"]):
+                report["S2"] = {**kept[0], "hex": [near.q, near.r]}
+            try:
+                moved = U.instruction_options(game, u)
+            finally:
+                side["S2"] = kept[0]
+                if kept[1] is not None:
+                    mine["anna"]["S2"] = kept[1]
+                else:
+                    del mine["anna"]["S2"]
+            assert _json.dumps(d.options, sort_keys=True) == _json.dumps(moved, sort_keys=True)
+            assert alias not in _json.dumps(d.options)
+            sent = _json.dumps(t.message(ben))
+            assert alias not in sent.replace(_json.dumps(t.board_svg(ben)), "")
+            checked += 1
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    assert checked == 2
+    again = Table.resume(t.save_path)  # replayed with its hashes checked, the split recorded
+    assert again.game.state.digest() == t.game.state.digest()
+    assert U.ustate(again.game)["player_reports"] == U.ustate(t.game)["player_reports"]
