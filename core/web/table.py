@@ -96,6 +96,9 @@ class _Shown:
 class Table:
     """One game at the web table. Build it with :meth:`new` or :meth:`resume`."""
 
+    #: the most snapshots of one save kept beside it; a new one removes the oldest (CORE-105)
+    max_snapshots: int = 20
+
     def __init__(self, game: Game, *, players: Mapping[str, str], seats: list[Seat],
                  save_path: Path, controllers: Mapping[str, Controller],
                  umpire_view: UmpireView | None = None,
@@ -505,7 +508,18 @@ class Table:
         # its seats too: 'hexwar serve SNAPSHOT' resumes it with the same seats (the players of
         # a split side, the umpire's) and URLs, not a fresh seat per side
         write_seats(path, self.seats.values())
+        self._rotate_snapshots(pattern)
         return path
+
+    def _rotate_snapshots(self, pattern: re.Pattern[str]) -> None:
+        """Keep at most :attr:`max_snapshots` snapshots of this save: the oldest (lowest
+        numbers) go first, with their seats files (docs/decisions.md CORE-105)."""
+        numbered = sorted((int(m.group(1)), p) for p in self.save_path.parent.iterdir()
+                          if (m := pattern.fullmatch(p.name)) and not p.is_symlink())
+        for _n, old in numbered[:max(0, len(numbered) - max(1, self.max_snapshots))]:
+            old.unlink(missing_ok=True)
+            old.with_name(old.name + ".seats").unlink(missing_ok=True)
+            self._listed.pop(old.name, None)
 
     # -- resuming from a snapshot (docs/decisions.md CORE-104) ----------------------------------
     def _snapshot_file(self, name: Any) -> tuple[Path, SavedGame]:

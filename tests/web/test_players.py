@@ -409,8 +409,7 @@ def test_a_player_is_offered_only_what_his_own_units_sighted(tmp_path: Path) -> 
     """MBT 24.2 with the split in the game's record (docs/decisions.md CORE-102, MBTD-88): in
     game-turn 2 of basic-a only anna's N1 sights S2. Ben's instructions (destinations, targets)
     and what his seat is sent must not depend on that sighting; and the save replays with its
-    split. (Known weakness: this position does not make the old code fail either; a position
-    where S2 stands in ben's reach is still to be found.)"""
+    split."""
     import json as _json
 
     from hexwar.plugins.mbt.rules import umpired as U
@@ -437,23 +436,24 @@ def test_a_player_is_offered_only_what_his_own_units_sighted(tmp_path: Path) -> 
             alias = side["S2"]["id"]
             u = game.state.units[str(d.context["unit"])]
             # the same options whatever anna's sighting says: S2 told to the side (and anna) as
-            # standing next to ben's unit, in a hex he could otherwise move to
-            assert u.hex is not None
-            near = next(h for h in u.hex.neighbors() if h in game.board.hexes
-                        and any(o.get("to", [None])[0] == game.board.label(h)
-                                for o in d.options))
+            # standing in any hex ben's unit could move to (an enemy there stops road movement,
+            # MBT 8.5.2, so a report that reached his options would cut his routes)
             kept = side["S2"], mine["anna"].get("S2")
-            for report in (side, mine["anna"]):
-                report["S2"] = {**kept[0], "hex": [near.q, near.r]}
+            labels = sorted({str(o["to"][0]) for o in d.options if "to" in o})
             try:
-                moved = U.instruction_options(game, u)
+                for label in labels:
+                    h = game.board.parse(label)
+                    for report in (side, mine["anna"]):
+                        report["S2"] = {**kept[0], "hex": [h.q, h.r]}
+                    moved = U.instruction_options(game, u)
+                    assert _json.dumps(d.options, sort_keys=True) == \
+                        _json.dumps(moved, sort_keys=True), (u.id, label)
             finally:
                 side["S2"] = kept[0]
                 if kept[1] is not None:
                     mine["anna"]["S2"] = kept[1]
                 else:
                     del mine["anna"]["S2"]
-            assert _json.dumps(d.options, sort_keys=True) == _json.dumps(moved, sort_keys=True)
             assert alias not in _json.dumps(d.options)
             sent = _json.dumps(t.message(ben))
             assert alias not in sent.replace(_json.dumps(t.board_svg(ben)), "")
