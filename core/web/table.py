@@ -196,6 +196,7 @@ class Table:
         table = cls(game, players=words, seats=seats, save_path=save_path,
                     controllers=controllers, umpire_view=umpire_view, split=split,
                     owners=owners)
+        table._load_ahead()  # the answers given ahead survive a restart (CORE-106)
         table.play_ai()
         table.save()
         return table
@@ -390,6 +391,7 @@ class Table:
         self._shown.pop(seat.token, None)
         if d is not self.game.pending:
             self._ahead[id(d)] = (d, choice, seat.token)
+            self._save_ahead()
             return
         self._known = {}
         self._remember()
@@ -457,6 +459,7 @@ class Table:
         ahead = [k for k, (_d, _c, token) in self._ahead.items() if token == seat.token]
         if ahead:
             del self._ahead[ahead[-1]]
+            self._save_ahead()
             return
         # the other seats' answers given ahead survive the undo: the same decisions, by their
         # place in the game's order, are asked again after it (CORE-82)
@@ -487,8 +490,61 @@ class Table:
         self.save()
 
     def save(self) -> None:
-        """Save the game atomically (the previous save survives a crash mid-write)."""
+        """Save the game atomically (the previous save survives a crash mid-write), and the
+        answers given ahead beside it."""
         save_game(self.game, self.save_path, players=self.players)
+        self._save_ahead()
+
+    def _ahead_path(self) -> Path:
+        return self.save_path.with_name(self.save_path.name + ".ahead")
+
+    def _save_ahead(self) -> None:
+        """The answers given ahead (CORE-82), kept beside the save, owner-only, so a restart
+        keeps them (docs/decisions.md CORE-106): each by its place among the decisions asked
+        after the save's last one, with its seat's token; never part of the save or a
+        snapshot, never sent to a seat."""
+        import os
+
+        base = len(self.game.decisions)
+        kept = [{"at": base + i, "side": d.side, "kind": d.kind, "choice": choice,
+                 "token": token}
+                for i, d in enumerate(self.game.waiting) if id(d) in self._ahead
+                for _d, choice, token in [self._ahead[id(d)]]]
+        path = self._ahead_path()
+        if not kept:
+            path.unlink(missing_ok=True)
+            return
+        write_atomic(path, json.dumps({"format": "hexwar-ahead", "version": 1,
+                                       "decisions": base, "answers": kept}, sort_keys=True))
+        os.chmod(path, 0o600)
+
+    def _load_ahead(self) -> None:
+        """Take back the answers kept beside the save (:meth:`_save_ahead`) when they belong to
+        the game as it stands: the same number of decisions made, each answer's decision asked
+        again with the same side and kind, and still legal (checked again)."""
+        path = self._ahead_path()
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return
+        base = len(self.game.decisions)
+        if not isinstance(doc, dict) or doc.get("decisions") != base:
+            return
+        waiting = self.game.waiting
+        for entry in doc.get("answers", []):
+            if not isinstance(entry, dict) or not isinstance(entry.get("at"), int):
+                continue
+            i = entry["at"] - base
+            if not 0 < i < len(waiting) or entry.get("token") not in self.seats:
+                continue  # the pending one itself is asked again, never answered ahead
+            d = waiting[i]
+            if (d.side, d.kind) != (entry.get("side"), entry.get("kind")):
+                continue
+            try:
+                d.check(entry.get("choice"))
+            except HexwarError:
+                continue
+            self._ahead[id(d)] = (d, entry.get("choice"), str(entry["token"]))
 
     def _snapshot_pattern(self) -> re.Pattern[str]:
         stem = self.save_path.name.removesuffix(".json")

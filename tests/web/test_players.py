@@ -464,3 +464,43 @@ def test_a_player_is_offered_only_what_his_own_units_sighted(tmp_path: Path) -> 
     again = Table.resume(t.save_path)  # replayed with its hashes checked, the split recorded
     assert again.game.state.digest() == t.game.state.digest()
     assert U.ustate(again.game)["player_reports"] == U.ustate(t.game)["player_reports"]
+
+
+def test_answers_given_ahead_survive_a_restart(tmp_path: Path) -> None:
+    """CORE-106: an answer given ahead (CORE-82) is kept beside the save, owner-only; a
+    restarted table has it still (the seat need not answer again), sends it to no other seat,
+    and plays it in the engine's order when its turn comes."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+    for _ in range(200):
+        d = t.game.pending
+        assert d is not None
+        later = [s for s in t.seats.values()
+                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
+        if later:
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
+        t.answer(seat, t.serial_of(seat), index=0)
+    seat = later[0]
+    first = t.pending_for(seat)
+    assert first is not None
+    t.answer(seat, t.serial_of(seat), index=0)
+    kept = t.save_path.with_name(t.save_path.name + ".ahead")
+    assert kept.is_file() and kept.stat().st_mode & 0o077 == 0
+    again = Table.resume(t.save_path)  # the server restarted
+    mine = again.seat(seat.token)
+    assert mine is not None and again.message(mine)["status"]["ahead"] == 1
+    nxt = again.pending_for(mine)
+    assert nxt is None or (nxt.kind, nxt.context) != (first.kind, first.context)
+    others = [s for s in again.seats.values() if s.token != seat.token]
+    for other in others:
+        assert again.message(other)["status"]["ahead"] == 0
+    made = len(again.game.decisions)
+    for _ in range(200):  # the others answer: the kept answer is played in its turn
+        if again.game.pending is None or not any(
+                token == seat.token for _d, _c, token in again._ahead.values()):
+            break
+        s = next(x for x in again.seats.values() if again.pending_for(x) is again.game.pending)
+        again.answer(s, again.serial_of(s), index=0)
+    assert again.message(mine)["status"]["ahead"] == 0 and not kept.exists()
+    assert any(r["side"] == first.side and r["kind"] == first.kind
+               for r in again.game.decisions[made:])
