@@ -16,7 +16,15 @@ from hexwar.core.dice import Dice, Roll
 from hexwar.core.engine.decisions import Decision, Simultaneous, normalise
 from hexwar.core.engine.record import EventLog
 from hexwar.core.engine.state import GameState, Unit, _reject
-from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire, Umpire, UmpireView, install
+from hexwar.core.engine.umpire import (
+    UMPIRE,
+    AutomaticUmpire,
+    Umpire,
+    UmpireView,
+    install,
+    record_seating,
+    seating_record,
+)
 from hexwar.core.errors import HexwarError, PluginFailure, RulesError
 from hexwar.core.kit.stash import Stash
 from hexwar.core.manager import Hooks, build_plugin_manager, local_plugin, plugin_of_traceback
@@ -44,6 +52,7 @@ class Game:
         extra_plugins: Iterable[tuple[str, object]] = (),
         local_plugins: Iterable[object] = (),
         log: EventLog | None = None,
+        seating: Mapping[str, Mapping[str, Iterable[str]]] | None = None,
     ) -> None:
         self.scenario = scenario
         self.seed = seed
@@ -82,6 +91,8 @@ class Game:
         umpire = self.hooks.umpire(self)
         if umpire is not None:
             install(self, umpire)
+        #: a side split among players, recorded in the header (docs/decisions.md CORE-102)
+        self.seating = record_seating(self, seating or {})
         self.log.open(self._header())
         self._gen = self._main()
         try:
@@ -114,6 +125,8 @@ class Game:
             # user data packs (tables, cards) by digest: a replay on other data is refused (CORE-100)
             **({"data_packs": packs} if (packs := self.hooks.data_packs(self)) else {}),
             "seed": self.seed,
+            # several players on a side: the rules tell each his own (CORE-102)
+            **({"seating": seating_record(self.seating)} if self.seating else {}),
         }
 
     # -- the loop ------------------------------------------------------------------------------

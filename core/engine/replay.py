@@ -120,8 +120,14 @@ def rebuild(saved: SavedGame, *, verify: bool = True,
                         if recorded_sha is not None else "the header lacks the scenario's hash",
                         path=saved.path, key="header.scenario_sha256")
     extra_rules = [r for r in header.get("rules", []) if r not in scenario.rules]
+    from hexwar.core.engine.umpire import seating_of_header
+
+    try:
+        seats = seating_of_header(header)
+    except HexwarError as exc:
+        raise DataError(str(exc), path=saved.path, key="header.seating") from None
     game = Game(scenario, seed=int(header["seed"]), options=extra_rules,
-                local_plugins=local_plugins, extra_plugins=extra_plugins)
+                local_plugins=local_plugins, extra_plugins=extra_plugins, seating=seats)
     check_data_packs(header, game, saved.path)
     shadows: dict[str, Controller] = {}
     if controllers is not None:

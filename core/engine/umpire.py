@@ -52,6 +52,69 @@ Step = Generator[Any, Any, Any]
 SEATING: StashKey[dict[str, dict[str, frozenset[str]]]] = StashKey("seating")
 
 
+#: the same split when the game's record holds it (the header's ``seating``): then the rules
+#: decide each player's options from his own knowledge (docs/decisions.md CORE-102)
+RECORDED_SEATING: StashKey[dict[str, dict[str, frozenset[str]]]] = StashKey("recorded_seating")
+
+
+def record_seating(game: Game, split: Mapping[str, Mapping[str, Any]]
+                   ) -> dict[str, dict[str, frozenset[str]]]:
+    """Check a recorded split (side -> player -> unit ids, in the players' order) against the
+    game's units and put it in the stash; returns it. Every unit of a split side must have
+    exactly one player."""
+    out: dict[str, dict[str, frozenset[str]]] = {}
+    for side, players in split.items():
+        if side not in game.state.sides:
+            raise HexwarError(f"seating: the game has no side {side!r} "
+                              f"(its sides: {', '.join(game.state.sides)})")
+        ids = {u.id for u in game.state.units_of(side)}
+        taken: dict[str, str] = {}
+        out[side] = {}
+        for player, units in players.items():
+            mine = frozenset(str(u) for u in units)
+            for uid in sorted(mine):
+                if uid not in ids:
+                    raise HexwarError(f"seating: {side}:{player} names {uid!r}, not a unit of "
+                                      f"{side}")
+                if uid in taken:
+                    raise HexwarError(f"seating: {uid} is given to both {taken[uid]} and {player}")
+                taken[uid] = player
+            out[side][str(player)] = mine
+        left = sorted(ids - set(taken))
+        if left:
+            raise HexwarError(f"seating: every unit of {side} needs a player; "
+                              f"{', '.join(left)} have none")
+    if out:
+        game.stash[SEATING] = out
+        game.stash[RECORDED_SEATING] = out
+    return out
+
+
+def seating_record(split: Mapping[str, Mapping[str, frozenset[str]]]) -> list[dict[str, Any]]:
+    """The header's form of a split: a list, so the players keep their order (the first is the
+    side's commander, CORE-81) through JSON written with sorted keys."""
+    return [{"side": side, "player": player, "units": sorted(units)}
+            for side, players in split.items() for player, units in players.items()]
+
+
+def seating_of_header(header: Mapping[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """The split a record's header holds (none: one player a side)."""
+    out: dict[str, dict[str, list[str]]] = {}
+    entries = header.get("seating") or []
+    if not isinstance(entries, list):
+        raise HexwarError("the header's seating must be a list of {side, player, units}")
+    for e in entries:
+        if not isinstance(e, Mapping) or not isinstance(e.get("units"), list):
+            raise HexwarError("the header's seating must be a list of {side, player, units}")
+        out.setdefault(str(e["side"]), {})[str(e["player"])] = [str(u) for u in e["units"]]
+    return out
+
+
+def recorded_seating(game: Game) -> dict[str, dict[str, frozenset[str]]]:
+    """The split the game's record holds: the rules may decide from it (CORE-102)."""
+    return game.stash.get(RECORDED_SEATING) or {}
+
+
 def seating(game: Game) -> dict[str, dict[str, frozenset[str]]]:
     """The players of each side that has several (empty: one player a side)."""
     return game.stash.get(SEATING) or {}

@@ -74,12 +74,30 @@ def scenario_split(scenario: Any, humans: Iterable[str]) -> dict[str, dict[str, 
 def resolve(game: Game, split: Split) -> dict[str, dict[str, frozenset[str]]]:
     """Each player's units: his patterns matched against his side's unit ids. Every unit of a
     split side must have exactly one player, and every pattern must match."""
+    return resolve_units(game.state.sides,
+                         {s: [u.id for u in game.state.units_of(s)] for s in game.state.sides},
+                         split)
+
+
+def resolve_scenario(scenario: Any, split: Split) -> dict[str, dict[str, frozenset[str]]]:
+    """:func:`resolve` against a scenario's units, before its game is built (the split goes
+    into the game's record: docs/decisions.md CORE-102)."""
+    sides = tuple(scenario.side_names())
+    units: dict[str, list[str]] = {s: [] for s in sides}
+    for u in scenario.units:
+        units.setdefault(u.side, []).append(u.id)
+    return resolve_units(sides, units, split)
+
+
+def resolve_units(sides: Iterable[str], units: Mapping[str, Iterable[str]],
+                  split: Split) -> dict[str, dict[str, frozenset[str]]]:
+    sides = tuple(sides)
     out: dict[str, dict[str, frozenset[str]]] = {}
     for side, players in split.items():
-        if side not in game.state.sides:
+        if side not in sides:
             raise SeatingError(f"--player: the scenario has no side {side!r} (its sides: "
-                               f"{', '.join(game.state.sides)})")
-        ids = sorted(u.id for u in game.state.units_of(side))
+                               f"{', '.join(sides)})")
+        ids = sorted(units.get(side, ()))
         taken: dict[str, str] = {}
         resolved: dict[str, frozenset[str]] = {}
         for player, patterns in players.items():

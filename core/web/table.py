@@ -96,6 +96,9 @@ class _Shown:
 class Table:
     """One game at the web table. Build it with :meth:`new` or :meth:`resume`."""
 
+    #: the most snapshots of one save kept beside it; a new one removes the oldest (CORE-105)
+    max_snapshots: int = 20
+
     def __init__(self, game: Game, *, players: Mapping[str, str], seats: list[Seat],
                  save_path: Path, controllers: Mapping[str, Controller],
                  umpire_view: UmpireView | None = None,
@@ -153,7 +156,11 @@ class Table:
         humans = [s for s in scenario.side_names() if players.get(s) == "human"]
         given = split
         split = {**({} if hotseat else scenario_split(scenario, humans)), **(given or {})}
-        game = Game(scenario, seed=seed, options=options, extra_plugins=extra_plugins(split))
+        from hexwar.core.web.players import resolve_scenario
+
+        # the split is part of the game's record: the rules tell each player his own (CORE-102)
+        resolved = resolve_scenario(scenario, split) if split else {}
+        game = Game(scenario, seed=seed, options=options, seating=resolved)
         words = _players(game, players)
         if given and hotseat:
             raise SeatError("several players on a side sit at seats of their own, not hot-seat")
@@ -189,6 +196,7 @@ class Table:
         table = cls(game, players=words, seats=seats, save_path=save_path,
                     controllers=controllers, umpire_view=umpire_view, split=split,
                     owners=owners)
+        table._load_ahead()  # the answers given ahead survive a restart (CORE-106)
         table.play_ai()
         table.save()
         return table
@@ -383,6 +391,7 @@ class Table:
         self._shown.pop(seat.token, None)
         if d is not self.game.pending:
             self._ahead[id(d)] = (d, choice, seat.token)
+            self._save_ahead()
             return
         self._known = {}
         self._remember()
@@ -450,6 +459,7 @@ class Table:
         ahead = [k for k, (_d, _c, token) in self._ahead.items() if token == seat.token]
         if ahead:
             del self._ahead[ahead[-1]]
+            self._save_ahead()
             return
         # the other seats' answers given ahead survive the undo: the same decisions, by their
         # place in the game's order, are asked again after it (CORE-82)
@@ -480,8 +490,61 @@ class Table:
         self.save()
 
     def save(self) -> None:
-        """Save the game atomically (the previous save survives a crash mid-write)."""
+        """Save the game atomically (the previous save survives a crash mid-write), and the
+        answers given ahead beside it."""
         save_game(self.game, self.save_path, players=self.players)
+        self._save_ahead()
+
+    def _ahead_path(self) -> Path:
+        return self.save_path.with_name(self.save_path.name + ".ahead")
+
+    def _save_ahead(self) -> None:
+        """The answers given ahead (CORE-82), kept beside the save, owner-only, so a restart
+        keeps them (docs/decisions.md CORE-106): each by its place among the decisions asked
+        after the save's last one, with its seat's token; never part of the save or a
+        snapshot, never sent to a seat."""
+        import os
+
+        base = len(self.game.decisions)
+        kept = [{"at": base + i, "side": d.side, "kind": d.kind, "choice": choice,
+                 "token": token}
+                for i, d in enumerate(self.game.waiting) if id(d) in self._ahead
+                for _d, choice, token in [self._ahead[id(d)]]]
+        path = self._ahead_path()
+        if not kept:
+            path.unlink(missing_ok=True)
+            return
+        write_atomic(path, json.dumps({"format": "hexwar-ahead", "version": 1,
+                                       "decisions": base, "answers": kept}, sort_keys=True))
+        os.chmod(path, 0o600)
+
+    def _load_ahead(self) -> None:
+        """Take back the answers kept beside the save (:meth:`_save_ahead`) when they belong to
+        the game as it stands: the same number of decisions made, each answer's decision asked
+        again with the same side and kind, and still legal (checked again)."""
+        path = self._ahead_path()
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return
+        base = len(self.game.decisions)
+        if not isinstance(doc, dict) or doc.get("decisions") != base:
+            return
+        waiting = self.game.waiting
+        for entry in doc.get("answers", []):
+            if not isinstance(entry, dict) or not isinstance(entry.get("at"), int):
+                continue
+            i = entry["at"] - base
+            if not 0 < i < len(waiting) or entry.get("token") not in self.seats:
+                continue  # the pending one itself is asked again, never answered ahead
+            d = waiting[i]
+            if (d.side, d.kind) != (entry.get("side"), entry.get("kind")):
+                continue
+            try:
+                d.check(entry.get("choice"))
+            except HexwarError:
+                continue
+            self._ahead[id(d)] = (d, entry.get("choice"), str(entry["token"]))
 
     def _snapshot_pattern(self) -> re.Pattern[str]:
         stem = self.save_path.name.removesuffix(".json")
@@ -501,7 +564,18 @@ class Table:
         # its seats too: 'hexwar serve SNAPSHOT' resumes it with the same seats (the players of
         # a split side, the umpire's) and URLs, not a fresh seat per side
         write_seats(path, self.seats.values())
+        self._rotate_snapshots(pattern)
         return path
+
+    def _rotate_snapshots(self, pattern: re.Pattern[str]) -> None:
+        """Keep at most :attr:`max_snapshots` snapshots of this save: the oldest (lowest
+        numbers) go first, with their seats files (docs/decisions.md CORE-105)."""
+        numbered = sorted((int(m.group(1)), p) for p in self.save_path.parent.iterdir()
+                          if (m := pattern.fullmatch(p.name)) and not p.is_symlink())
+        for _n, old in numbered[:max(0, len(numbered) - max(1, self.max_snapshots))]:
+            old.unlink(missing_ok=True)
+            old.with_name(old.name + ".seats").unlink(missing_ok=True)
+            self._listed.pop(old.name, None)
 
     # -- resuming from a snapshot (docs/decisions.md CORE-104) ----------------------------------
     def _snapshot_file(self, name: Any) -> tuple[Path, SavedGame]:
@@ -786,8 +860,11 @@ def _rebuild(saved: SavedGame, controllers: Callable[[Game], Mapping[str, Contro
     from hexwar.core.engine.replay import rebuild
 
     try:
+        # a record without the split in its header (made before CORE-102): the seats' split
+        # only changes what each player is shown, as it did then
+        legacy = split if not saved.header.get("seating") else None
         return rebuild(saved, verify=verify, controllers=controllers,
-                       extra_plugins=extra_plugins(split))
+                       extra_plugins=extra_plugins(legacy))
     except RulesError as exc:
         raise HexwarError(f"{saved.path}: the saved decisions do not replay: {exc}") from exc
 

@@ -403,3 +403,104 @@ def test_a_players_move_instructions_do_not_outline_the_other_players_units(
     view = t.view(anna)
     assert view is not None and "N2" not in view.units
     assert game.board.label(spot) in {h for h, _f in known_destinations(game, n1, "M")}
+
+
+def test_a_player_is_offered_only_what_his_own_units_sighted(tmp_path: Path) -> None:
+    """MBT 24.2 with the split in the game's record (docs/decisions.md CORE-102, MBTD-88): in
+    game-turn 2 of basic-a only anna's N1 sights S2. Ben's instructions (destinations, targets)
+    and what his seat is sent must not depend on that sighting; and the save replays with its
+    split."""
+    import json as _json
+
+    from hexwar.plugins.mbt.rules import umpired as U
+
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=2,
+              options=UMPIRED, split=SPLIT)
+    assert t.game.log.events[0]["seating"] == [
+        {"side": "NATO", "player": "anna", "units": ["N1"]},
+        {"side": "NATO", "player": "ben", "units": ["N2", "N3"]}]
+    choices = _Choices(t, "umpired-ai")
+    ben = seat_of(t, "NATO/ben")
+    checked = 0
+    for _ in range(400):
+        d = t.game.pending
+        if d is None:
+            break
+        if d.kind == U.INSTRUCTION and d.context.get("unit") in ("N2", "N3") \
+                and t.game.state.turn == 2:
+            game = t.game
+            side = U.contacts(game, "NATO")
+            assert "S2" in side  # anna's N1 sights it ...
+            mine = U.ustate(game)["player_reports"]["NATO"]
+            assert "S2" not in mine["ben"]  # ... ben's units do not
+            alias = side["S2"]["id"]
+            u = game.state.units[str(d.context["unit"])]
+            # the same options whatever anna's sighting says: S2 told to the side (and anna) as
+            # standing in any hex ben's unit could move to (an enemy there stops road movement,
+            # MBT 8.5.2, so a report that reached his options would cut his routes)
+            kept = side["S2"], mine["anna"].get("S2")
+            labels = sorted({str(o["to"][0]) for o in d.options if "to" in o})
+            try:
+                for label in labels:
+                    h = game.board.parse(label)
+                    for report in (side, mine["anna"]):
+                        report["S2"] = {**kept[0], "hex": [h.q, h.r]}
+                    moved = U.instruction_options(game, u)
+                    assert _json.dumps(d.options, sort_keys=True) == \
+                        _json.dumps(moved, sort_keys=True), (u.id, label)
+            finally:
+                side["S2"] = kept[0]
+                if kept[1] is not None:
+                    mine["anna"]["S2"] = kept[1]
+                else:
+                    del mine["anna"]["S2"]
+            assert alias not in _json.dumps(d.options)
+            sent = _json.dumps(t.message(ben))
+            assert alias not in sent.replace(_json.dumps(t.board_svg(ben)), "")
+            checked += 1
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=choices.index(seat))
+    assert checked == 2
+    again = Table.resume(t.save_path)  # replayed with its hashes checked, the split recorded
+    assert again.game.state.digest() == t.game.state.digest()
+    assert U.ustate(again.game)["player_reports"] == U.ustate(t.game)["player_reports"]
+
+
+def test_answers_given_ahead_survive_a_restart(tmp_path: Path) -> None:
+    """CORE-106: an answer given ahead (CORE-82) is kept beside the save, owner-only; a
+    restarted table has it still (the seat need not answer again), sends it to no other seat,
+    and plays it in the engine's order when its turn comes."""
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+    for _ in range(200):
+        d = t.game.pending
+        assert d is not None
+        later = [s for s in t.seats.values()
+                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
+        if later:
+            break
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
+        t.answer(seat, t.serial_of(seat), index=0)
+    seat = later[0]
+    first = t.pending_for(seat)
+    assert first is not None
+    t.answer(seat, t.serial_of(seat), index=0)
+    kept = t.save_path.with_name(t.save_path.name + ".ahead")
+    assert kept.is_file() and kept.stat().st_mode & 0o077 == 0
+    again = Table.resume(t.save_path)  # the server restarted
+    mine = again.seat(seat.token)
+    assert mine is not None and again.message(mine)["status"]["ahead"] == 1
+    nxt = again.pending_for(mine)
+    assert nxt is None or (nxt.kind, nxt.context) != (first.kind, first.context)
+    others = [s for s in again.seats.values() if s.token != seat.token]
+    for other in others:
+        assert again.message(other)["status"]["ahead"] == 0
+    made = len(again.game.decisions)
+    for _ in range(200):  # the others answer: the kept answer is played in its turn
+        if again.game.pending is None or not any(
+                token == seat.token for _d, _c, token in again._ahead.values()):
+            break
+        s = next(x for x in again.seats.values() if again.pending_for(x) is again.game.pending)
+        again.answer(s, again.serial_of(s), index=0)
+    assert again.message(mine)["status"]["ahead"] == 0 and not kept.exists()
+    assert any(r["side"] == first.side and r["kind"] == first.kind
+               for r in again.game.decisions[made:])

@@ -224,3 +224,17 @@ def test_a_snapshot_that_does_not_replay_drops_the_proposal(mbt: Table) -> None:
     assert str(path.parent) not in str(refused.value)
     assert mbt.proposal is None and mbt.game.state.digest() == digest
     assert sorted(os.listdir(path.parent)) == files
+
+
+def test_snapshots_are_capped_the_oldest_go_first(tmp_path: Path) -> None:
+    """CORE-105: at most ``max_snapshots`` snapshots of a save are kept; a new one removes the
+    oldest, with its seats file, and the list shows the newest."""
+    t = table(tmp_path, "firefight:scenario-1", {"US": "human", "SU": "ai"})
+    t.max_snapshots = 3
+    made = [t.snapshot().name for _ in range(5)]
+    listed = [s["name"] for s in t.snapshots()]
+    assert listed == made[2:]
+    left = sorted(p.name for p in tmp_path.iterdir() if ".snapshot-" in p.name)
+    assert left == sorted([*made[2:], *(f"{n}.seats" for n in made[2:])])
+    with pytest.raises(SeatError, match="no snapshot"):
+        t.propose(next(iter(t.voters())), made[0])

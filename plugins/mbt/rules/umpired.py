@@ -45,6 +45,7 @@ from hexwar.core.engine.umpire import (
     Umpire,
     UmpireDecisionKind,
     UmpireView,
+    recorded_seating,
     seating,
 )
 from hexwar.core.hexgrid import Hex
@@ -271,8 +272,32 @@ def contacts(game: Game, side: str) -> dict[str, dict[str, Any]]:
     return report
 
 
-def unit_of_alias(game: Game, side: str, alias: str) -> Unit | None:
-    for uid, shown in contacts(game, side).items():
+def player_reports(game: Game, side: str) -> dict[str, dict[str, dict[str, Any]]] | None:
+    """player -> his last report, for a side split among players in the game's record
+    (docs/decisions.md MBTD-88); ``None`` for a side of one player (or a split not recorded)."""
+    if side not in recorded_seating(game):
+        return None
+    # made at set-up (hexwar_setup_game): a read never changes the state, so its hash
+    got: dict[str, dict[str, dict[str, Any]]] = ustate(game)["player_reports"][side]
+    return got
+
+
+def known_to(game: Game, u: Unit) -> dict[str, dict[str, Any]]:
+    """What the one who gives ``u`` its instructions was told (MBT 24.2): his own report when
+    his side is split among players in the game's record (MBTD-88), else his side's."""
+    side = controller(u)
+    reports = player_reports(game, side) if side != UMPIRE else None
+    if reports is not None:
+        player = next((p for p, units in recorded_seating(game)[side].items() if u.id in units),
+                      None)
+        if player is not None:
+            return reports.get(player, {})
+    return contacts(game, side)
+
+
+def unit_of_alias(game: Game, side: str, alias: str,
+                  known: dict[str, dict[str, Any]] | None = None) -> Unit | None:
+    for uid, shown in (contacts(game, side) if known is None else known).items():
         if shown["id"] == alias:
             return game.state.units[uid]
     return None
@@ -412,9 +437,12 @@ class MbtUmpire(Umpire):
         assert u.hex is not None
         shown = contact_record(game, u, str(choice["level"]), f"?{game.board.label(u.hex)}")
         ustate(game).setdefault("reports", {}).setdefault(side, {})[u.id] = shown
+        kept = player_reports(game, side)
         for player in seating(game).get(side, {}):  # told to the side: to each of its players
             game.stash.setdefault(PLAYER_REPORTS, {}).setdefault((side, player), {})[u.id] = \
                 dict(shown)
+            if kept is not None:
+                kept.setdefault(player, {})[u.id] = dict(shown)
         self.tell(side, "contact", contact=shown, rule="MBT 24.2")
 
     def player_units(self, side: str, player: str) -> dict[str, dict[str, Any]] | None:
@@ -425,7 +453,9 @@ class MbtUmpire(Umpire):
             return None
         shown = {u.id: u.to_dict() for u in self.game.state.units_of(side)
                  if u.id in units and controls(side, u)}
-        report = self.game.stash.get(PLAYER_REPORTS, {}).get((side, player), {})
+        kept = player_reports(self.game, side)
+        report = kept.get(player, {}) if kept is not None else \
+            self.game.stash.get(PLAYER_REPORTS, {}).get((side, player), {})
         shown.update({str(c["id"]): dict(c) for c in report.values()})
         return shown
 
@@ -554,10 +584,14 @@ def report_phase(game: Game) -> Step:
                     contacts=sorted(reports[side].values(), key=lambda c: c["id"]),
                     wrecks=known_wrecks, rule="MBT 24.3.2")
             continue
-        # MBT 24.2: each player is told what his own units sight (MBTD-66)
+        # MBT 24.2: each player is told what his own units sight (MBTD-66); when the split is
+        # in the game's record, his report is in the state and his options follow it (MBTD-88)
         by_player = game.stash.setdefault(PLAYER_REPORTS, {})
+        kept = player_reports(game, side)
         for player, units in players.items():
             by_player[(side, player)] = mine = player_report(game, side, units)
+            if kept is not None:
+                kept[player] = mine
             um.tell(side, "sightings", player=player,
                     contacts=sorted(mine.values(), key=lambda c: c["id"]),
                     wrecks=known_wrecks, rule="MBT 24.3.2")
@@ -629,7 +663,7 @@ def _targets(game: Game, u: Unit, *, missile: bool) -> list[str]:
         known = {e.id: f"?{game.board.label(e.hex)}" for e in game.state.units_of(enemy_of(u.side))
                  if alive(e) and e.hex is not None}
     else:
-        known = {uid: str(c["id"]) for uid, c in contacts(game, side).items()
+        known = {uid: str(c["id"]) for uid, c in known_to(game, u).items()
                  if game.state.units[uid].side != side}
     # the unit has no order yet: what it could fire at once it takes one (MBT 7.2)
     unordered = cast("tuple[str, ...]", (u.state.get("order"),))
@@ -655,7 +689,8 @@ def known_destinations(game: Game, u: Unit, order: str) -> list[list[Any]]:
         enemies = {e.hex for e in game.state.units_of(enemy_of(u.side)) if alive(e)}
         wreck_labels = set(data(game).get("wrecks", {}))
     else:  # where the side was told enemy units are (a FIRED-only contact may be either side)
-        enemies = {Hex(*c["hex"]) for c in contacts(game, side).values() if c.get("side") != side}
+        # his own report when his side is split among players (MBTD-88)
+        enemies = {Hex(*c["hex"]) for c in known_to(game, u).values() if c.get("side") != side}
         wreck_labels = set(ustate(game).get("told", {}).get(side, []))
     wrecks = data(game).get("wrecks", {})
     mctx = movement_costs.MoveContext(
@@ -743,7 +778,7 @@ def instructed_target(game: Game, f: Unit) -> Unit | None:
     if side == UMPIRE:
         return next((e for e in game.state.units_of(enemy_of(f.side))
                      if e.hex is not None and f"?{game.board.label(e.hex)}" == alias), None)
-    return unit_of_alias(game, side, str(alias))
+    return unit_of_alias(game, side, str(alias), known_to(game, f))
 
 
 def fire_target(game: Game, f: Unit, *, missile: bool) -> Unit | None:
@@ -1016,6 +1051,10 @@ def hexwar_setup_game(game: Game) -> None:
     st.setdefault("told", {s: [] for s in SIDES})
     st.setdefault("instructions", {})
     st.setdefault("may_pivot", [])
+    split = recorded_seating(game)
+    if split:  # each player's report, for a side split among players in the record (MBTD-88)
+        st.setdefault("player_reports", {side: {p: {} for p in players}
+                                         for side, players in split.items()})
 
 
 @hookimpl(tryfirst=True)
