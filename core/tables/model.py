@@ -168,6 +168,9 @@ class Table:
                     by_band.setdefault(_band(row, first), []).append(row)
                 self._buckets[label] = sorted(by_band.items(), key=lambda item: _lo(item[0]))
         self._memo: dict[tuple[Any, ...], Row] = {}
+        #: the refusal text of keys that matched no row: the AI probes off-chart keys thousands
+        #: of times a game and the text (every key's covered values) is costly to write
+        self._miss_memo: dict[tuple[Any, ...], str] = {}
         self._check_overlaps()
 
     # -- construction checks --------------------------------------------------------------
@@ -248,6 +251,14 @@ class Table:
             return self._memo[memo_key]
         except (KeyError, TypeError):
             pass
+        # the types too: 1, 1.0 and True are one dict key but not one refusal
+        miss_key = (*memo_key, *(type(keys.get(n)) for n in self._key_names))
+        try:
+            miss = self._miss_memo.get(miss_key)
+        except TypeError:
+            miss = None
+        if miss is not None:
+            raise TableLookupError(miss)
         extra = set(keys) - set(self._key_names)
         missing = [n for n in self._key_names if n not in keys]
         if extra or missing:
@@ -308,7 +319,10 @@ class Table:
                 if found is not None:
                     break
         if found is None:
-            raise TableLookupError(self._miss_message(keys))
+            message = self._miss_message(keys)
+            with contextlib.suppress(TypeError):
+                self._miss_memo[miss_key] = message
+            raise TableLookupError(message)
         with contextlib.suppress(TypeError):
             self._memo[memo_key] = found
         return found
