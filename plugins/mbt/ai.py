@@ -10,7 +10,10 @@ chances from ``view.rules`` (``knowledge.py``).
 * Orders: F when a seen enemy is in the turret arc with a fair chance to kill; ATGM when the missile
   is the better shot; otherwise OW from good cover, M to move up.
 * Fire: each firer picks the target it is most likely to kill; the side declares the target with
-  the largest expected points first.
+  the largest expected points first. A Soviet doctrine organization's members fire as one group
+  (MBT 13.4.3.1, docs/decisions.md MBTD-97).
+* Advanced Game: a unit with only a poor shot at an enemy beyond 8 hexes fires on the move (FM)
+  or closes rather than standing with F orders (MBTD-97).
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
 * Advanced Game advance to contact (docs/decisions.md MBTD-87): the whole force (a doctrine
