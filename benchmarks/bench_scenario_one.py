@@ -3,7 +3,8 @@
 both sides in every matchup.
 
 Run: ``python benchmarks/bench_scenario_one.py [--games N] [--matchups 1,1b,2,3]``. Not run by
-pytest. Each game is a whole game: 15 Turns or an automatic victory.
+pytest. Each game is a whole game: 15 Turns or an automatic victory. Each cell prints the AI's
+wins with their 95% Wilson interval (``core/simulation``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from hexwar.core.engine.controllers import Controller, RandomController
+from hexwar.core.simulation.stats import wilson
 from hexwar.core.testing import make_game
 from hexwar.plugins.mbt.ai import MbtAI
 
@@ -58,13 +60,15 @@ def versus(scenario: str, games: int, ai_side: str) -> None:
         ties += result.winner is None
         other = "Soviet" if ai_side == "NATO" else "NATO"
         margins.append(result.scores.get(ai_side, 0.0) - result.scores.get(other, 0.0))
-    print(f"{scenario}: AI as {ai_side:<6} vs random: {wins}/{games} wins, {ties} ties, "
+    lo, hi = wilson(wins, games)  # the 95% Wilson interval of the AI's share of wins
+    print(f"{scenario}: AI as {ai_side:<6} vs random: {wins}/{games} wins "
+          f"(95% Wilson {lo:.2f}-{hi:.2f}), {ties} ties, "
           f"{games - wins - ties} losses, mean VP lead {sum(margins) / games:+.0f}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--matchups", default="1,1b,2,3")
     args = ap.parse_args()
     ai_vs_ai("mbt:scenario-one-3", args.games)

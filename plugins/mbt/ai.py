@@ -10,7 +10,10 @@ chances from ``view.rules`` (``knowledge.py``).
 * Orders: F when a seen enemy is in the turret arc with a fair chance to kill; ATGM when the missile
   is the better shot; otherwise OW from good cover, M to move up.
 * Fire: each firer picks the target it is most likely to kill; the side declares the target with
-  the largest expected points first.
+  the largest expected points first. A Soviet doctrine organization's members fire as one group
+  (MBT 13.4.3.1, docs/decisions.md MBTD-97).
+* Advanced Game: a unit with only a poor shot at an enemy beyond 8 hexes fires on the move (FM)
+  or closes rather than standing with F orders (MBTD-97).
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
 * Advanced Game advance to contact (docs/decisions.md MBTD-87): the whole force (a doctrine
@@ -64,6 +67,9 @@ class MbtAI:
     #: range a unit closes to on a known enemy it has no shot at
     contact_range = 16
     close_to = 8
+    #: Advanced Game (MBTD-97): a shot this likely to kill holds a unit in place with F orders;
+    #: a poorer one at an enemy beyond ``close_to`` is fired on the move (FM) while closing
+    stand_p = 0.15
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -190,6 +196,11 @@ class MbtAI:
                     atgm_p = max(atgm_p, self._best_p(view, u, e, missile=True)[1])
         if atgm_p > gun_p and atgm_p >= 0.05 and "ATGM" in options:
             return "ATGM"
+        if rules_of(view).advanced and gun_p < self.stand_p and (
+                "FM" in options or "M" in options) and self._should_close(view, u, enemies):
+            # Advanced Game (MBTD-97): a poor shot at long range does not hold the unit in place:
+            # it fires on the move (MBT 6.2.4: FM, half its movement) or, with no shot, closes
+            return "FM" if gun_p >= 0.05 and "FM" in options else "M" if "M" in options else "FM"
         if gun_p >= 0.05 and "F" in options:
             return "F"
         info = rules_of(view).info
@@ -275,6 +286,16 @@ class MbtAI:
         if near > self.contact_range:
             return True
         return self._bound_group(view, u) != view.turn % 2
+
+    def _should_close(self, view: SideView, u: Unit, enemies: list[Unit]) -> bool:
+        """Advanced Game (MBTD-97): whether a unit with only a poor shot moves closer: the nearest
+        known enemy is beyond ``close_to`` and the unit can move (a squad aboard a carrier or a
+        vehicle with a track hit stays)."""
+        if u.hex is None or u.state.get("mounted") or \
+                u.state.get("damage", {}).get("track") is True:
+            return False
+        seen = [u.hex.distance(e.hex) for e in enemies if e.hex is not None]
+        return bool(seen) and min(seen) > self.close_to
 
     def _move_goals(self, view: SideView, u: Unit) -> tuple[list[Hex], list[Hex]]:
         """Advanced Game: the hexes a move is drawn to: the objectives the side does not hold,
@@ -393,22 +414,29 @@ class MbtAI:
                      threshold: float) -> Any:
         known = {u.id for u in view.enemy_unit_objects()}
         # a target the side's view does not hold (an overwatch window opened on a mover the side
-        # has not sighted) is not scored: the AI knows only what its view shows
-        singles = [o for o in options if isinstance(o, dict) and len(o["shots"]) == 1
-                   and o["target"] in known]
-        if not singles:
+        # has not sighted) is not scored: the AI knows only what its view shows. The firers come
+        # in groups: one unit, or a doctrine organization whose members fire together at one
+        # target (MBT 13.4.3.1, MBTD-97); a group is the smallest set of firers an option names
+        cands = [o for o in options if isinstance(o, dict) and o["target"] in known
+                 and len({a for _f, a in o["shots"]}) == 1]
+        sets = {frozenset(f for f, _a in o["shots"]) for o in cands}
+        atomic = [o for o in cands
+                  if not any(x < frozenset(f for f, _a in o["shots"]) for x in sets)]
+        if not atomic:
             return "pass"
-        # each firer's best (target, ammo, p)
-        best_for: dict[str, tuple[str, str, float]] = {}
-        for o in singles:
+        # each group's best (target, shots, chance one of its shots kills, one shot's chance)
+        best_for: dict[frozenset[str], tuple[str, list[list[str]], float, float]] = {}
+        for o in atomic:
+            firers = frozenset(f for f, _a in o["shots"])
             fid, ammo = o["shots"][0]
-            f, t = view.unit(fid), view.unit(o["target"])
-            p = self._p(view, f, t, ammo, overwatch=overwatch)
-            if fid not in best_for or p > best_for[fid][2]:
-                best_for[fid] = (o["target"], ammo, p)
+            one = self._p(view, view.unit(fid), view.unit(o["target"]), ammo,
+                          overwatch=overwatch)
+            p = one if len(firers) == 1 else 1.0 - (1.0 - one) ** len(firers)
+            if firers not in best_for or p > best_for[firers][2]:
+                best_for[firers] = (o["target"], [list(x) for x in o["shots"]], p, one)
         value: dict[str, float] = {}
         miss: dict[str, float] = {}
-        for _fid, (tid, _ammo, p) in best_for.items():
+        for _g, (tid, _shots, p, _one) in best_for.items():
             miss[tid] = miss.get(tid, 1.0) * (1.0 - p)
         for tid, m in miss.items():
             t = view.unit(tid)
@@ -418,14 +446,14 @@ class MbtAI:
         tid = max(value, key=lambda k: (value[k], k))
         # enough firers for a likely kill; the others keep their fire for other targets (MBT 7.3.2:
         # shots declared at a unit knocked out by an earlier one are wasted)
-        group = sorted(((p, fid, ammo) for fid, (t, ammo, p) in best_for.items()
-                        if t == tid and p >= threshold), reverse=True)
+        group = sorted(((p, sh[0][0], sh[0][1], sh) for _g, (t, sh, p, one) in best_for.items()
+                        if t == tid and one >= threshold), reverse=True)
         shots: list[list[str]] = []
         miss_all = 1.0
-        for p, fid, ammo in group:
+        for p, _fid, _ammo, sh in group:
             if shots and 1.0 - miss_all >= self.enough_kill:
                 break
-            shots.append([fid, ammo])
+            shots.extend(sh)
             miss_all *= 1.0 - p
         if not shots:
             return "pass"
