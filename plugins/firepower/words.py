@@ -175,6 +175,16 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                 f"{'broken open' if r.get('broken') else 'it holds'}"
                                 f"{cite(r.get('rule'))}"),
     "mine": _mine,
+    # later entry and loading (entry.py, loading.py)
+    "enter_board": lambda g, r: (f"squad {r.get('squad')} of {r.get('side')} enters the board: "
+                                 + (", ".join(f"{_u(g, u)} in {h}" for u, h in
+                                              sorted(table(r.get("at")).items())) or "no one")
+                                 + cite(r.get("rule"))),
+    "loading": lambda g, r: (f"{_u(g, r.get('unit'))} "
+                             + ("loads " + str(r.get("ammo")) if r.get("kind") == "load"
+                                else "unloads")
+                             + f" ({r.get('phases')} of {r.get('needed')} Impulse Phases"
+                             + (", ready" if r.get("ready") else "") + ")" + cite(r.get("rule"))),
 }
 
 
