@@ -175,6 +175,15 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                 f"{'broken open' if r.get('broken') else 'it holds'}"
                                 f"{cite(r.get('rule'))}"),
     "mine": _mine,
+    # the attacker in the tunnels (tunnels.py, Firepower 11.5)
+    "tunnel_reveal": lambda g, r: (
+        f"{_u(g, r.get('unit'))} in {r.get('hex')} learns: "
+        + (", ".join(f"{h.get('kind')} {h.get('hex')} "
+                     f"{'with soldiers' if h.get('soldiers') else 'empty'}"
+                     for h in r.get("hexes") or []) or "nothing next to it")
+        + cite(r.get("rule"))),
+    "tunnel_hex": lambda g, r: (f"{_u(g, r.get('unit'))} is in the tunnel hex {r.get('hex')}"
+                                f"{cite(r.get('rule'))}"),
 }
 
 

@@ -147,3 +147,19 @@ def test_the_attackers_view_and_log_never_show_a_tunnel_hex_not_revealed() -> No
             assert (h in text) == (h in told), (h, told)
     assert set(tn.known(game, "A")) == {"4X13", "4Y13", "4W13", "4W12", "4V13"}
     assert game.view("A").system_state["secret"].get("tunnels") is None
+
+
+def test_the_tunnel_events_in_words() -> None:
+    """The log reads the attacker's tunnel events (Firepower 11.5)."""
+    from hexwar.plugins.firepower.words import describe_event
+
+    game = _setup()
+    _fresh(game, "A1")
+    _do(game, {"unit": "A1", "act": "enter"})
+    _fresh(game, "A1")
+    _do(game, {"unit": "A1", "act": "tunnel"})
+    said = [describe_event(game, e) for e in game.log.events
+            if e.get("type") in ("tunnel_reveal", "tunnel_hex")]
+    assert any(s and "tunnel 4X13 empty" in s and "Firepower 11.5" in s for s in said), said
+    assert any(s and "tunnel 4W13 with soldiers" in s for s in said), said
+    assert any(s and "is in the tunnel hex 4X13" in s for s in said), said
