@@ -511,6 +511,10 @@ def _check_tunnel(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dic
         if ahead not in m.caves or cave_backs(game).get(u.hex) != ahead:
             raise RulesError(f"{u.id} leaves the tunnel only into the cave in front of him",
                              rule="Firepower 8.8.8")
+        if any(o.hex == ahead and o.side != u.side and alive(o) and not in_tunnel(o)
+               for o in game.state.units.values()):
+            raise RulesError(f"the cave {game.board.label(ahead)} holds opposing soldiers: it is "
+                             "entered only by melee", rule="Firepower 6.2.1")
         return {"cost": cost, "to": ahead, "tunnel": False}
     if u.hex not in m.caves:
         raise RulesError(f"{u.id} is in no cave: a tunnel is entered from a cave's back",

@@ -163,3 +163,19 @@ def test_the_tunnel_events_in_words() -> None:
     assert any(s and "tunnel 4X13 empty" in s and "Firepower 11.5" in s for s in said), said
     assert any(s and "tunnel 4W13 with soldiers" in s for s in said), said
     assert any(s and "is in the tunnel hex 4X13" in s for s in said), said
+
+
+def test_underground_the_surface_soldiers_are_not_met_but_a_held_cave_is_not_entered() -> None:
+    """Firepower 8.8.8, 6.2.1: A1 in the tunnel hex 4X13 moves on to 4W13 under a defender
+    standing on it; coming up into a cave held by the defender is refused (melee only)."""
+    game = _setup(("D2", "RFL", "B", "W13", 1, {}), ("D3", "RFL", "B", "Y13", 1, {}))
+    game.state.units["D1"].hex = None
+    a1 = game.state.units["A1"]
+    a1.hex, a1.state["tunnel"], a1.facing = game.board.parse("4X13"), True, 2
+    hs.secret(game, "A")["tunnels_known"] = {"4X13": {"kind": "tunnel", "soldiers": False},
+                                             "4W13": {"kind": "tunnel", "soldiers": False}}
+    _fresh(game, "A1")
+    _refused(game, {"unit": "A1", "act": "tunnel"}, "Firepower 6.2.1")  # D3 in the cave
+    a1.facing = 6
+    _do(game, {"unit": "A1", "act": "enter"})
+    assert _label(game, "A1") == "4W13" and a1.state["tunnel"] is True
