@@ -179,3 +179,55 @@ def test_underground_the_surface_soldiers_are_not_met_but_a_held_cave_is_not_ent
     a1.facing = 6
     _do(game, {"unit": "A1", "act": "enter"})
     assert _label(game, "A1") == "4W13" and a1.state["tunnel"] is True
+
+
+class _Scripted:
+    """Side B records the tunnel 4X13-4W13-4W12; side A takes A1 into the cave of 4Y13 and down
+    the tunnel; anything else is the Firepower AI's."""
+
+    def __init__(self, side: str) -> None:
+        from hexwar.plugins.firepower.ai import make_ai
+
+        self.side, self.ai, self.name = side, make_ai(side, 5), f"tunnel-{side}"
+
+    def choose(self, decision: Any, view: Any) -> Any:
+        opts = list(decision.options or [])
+        if decision.kind == "firepower.tunnels":
+            return {"tunnels": list(TUNNELS)}
+        if self.side == "A" and decision.kind == "impulse":
+            for o in opts:
+                if isinstance(o, dict) and "A1" in (o.get("units") or []):
+                    return o
+        if self.side == "A" and decision.kind == "action":
+            a1 = view.unit("A1")
+            for o in opts:
+                if isinstance(o, dict) and o.get("unit") == "A1" and (
+                        (o.get("act") == "tunnel" and not a1.state.get("tunnel"))
+                        or (o.get("act") == "enter" and a1.hex is not None
+                        and view.board.label(a1.hex) == "4Z12")):
+                    return o
+        return self.ai.choose(decision, view)
+
+
+def test_a_played_game_never_shows_the_attacker_a_tunnel_hex_not_revealed() -> None:
+    """Hidden information in a played Turn (Firepower 8.8.8, 11.5): at every decision, no tunnel
+    hex the attacker has not been told of is in his view's state or in a log record that is not
+    his own soldiers' Action; and he does get into the tunnel."""
+    game = _game([("A1", "RFL", "A", "Z12", 5, {"posture": "crouch"}),
+                  ("D1", "RFL", "B", "C5", 2, {})], extra="tunnels = 4")
+    leaks: list[tuple[str, str]] = []
+
+    def check(g: Game) -> None:
+        told = set(tn.known(g, "A"))
+        view = g.view("A")
+        events = [e for e in view.events()[1:]
+                  if not (e.get("type") == "action" and e.get("unit") == "A1"
+                          and not g.state.units["A1"].state.get("tunnel"))]
+        text = json.dumps([events, view.system_state], sort_keys=True)
+        leaks.extend((h, str(sorted(told))) for h in TUNNELS if h in text and h not in told)
+
+    game.play({"A": _Scripted("A"), "B": _Scripted("B")}, on_decision=check)
+    assert hs.secret(game, "B")["tunnels"] == TUNNELS
+    assert "4X13" in tn.known(game, "A"), "A1 never went into the cave"
+    assert any(e.get("type") == "tunnel_hex" for e in game.log.events)
+    assert leaks == []
