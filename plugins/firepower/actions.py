@@ -168,7 +168,10 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
                 not isinstance(named, str) or m.parse_label.get(named.upper()) != dest):
             raise RulesError(f"{u.id} may enter only the hex directly in front "
                              f"({m.label(dest)}), not {named}", rule="Firepower 6.2.1")
-        if any(s.hex == dest and s.side != u.side for s in soldiers(game).values()):
+        # under the ground the soldiers on the surface are not met: the Advanced Game's tunnel
+        # check (hidden_setup.check_tunnel_move) counts the opposing soldiers underground
+        if not u.state.get("tunnel") and any(s.hex == dest and s.side != u.side
+                                             for s in soldiers(game).values()):
             raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                              rule="Firepower 6.2.1")
         _pay(game, ph, u.id, cost, True)

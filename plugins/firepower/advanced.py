@@ -24,7 +24,8 @@ hook is a thin call into the module of its rule:
   set-up and the Turn Record removals (Firepower 8.2-8.8, 9.3, 11.1.3-11.1.11, 11.2;
   :mod:`~hexwar.plugins.firepower.buildings`, :mod:`~hexwar.plugins.firepower.hidden_setup`,
   :mod:`~hexwar.plugins.firepower.advanced_terrain`); ``hexwar_visible_units`` hides the other
-  side's soldiers in tunnels (Firepower 8.8.8).
+  side's soldiers in tunnels (Firepower 8.8.8); the attacker learns the tunnels hex by hex
+  (Firepower 11.5; :mod:`~hexwar.plugins.firepower.tunnels`).
 
 What the Advanced Game covers and what it does not yet: docs/firepower-advanced.md.
 """
@@ -59,15 +60,15 @@ PLUGIN = PluginManifest(
             "windows, trees, water, craters, tunnels, mines and the defender's secret set-up "
             "(docs/firepower-advanced.md).",
     implements=("Firepower 8.2.1", "Firepower 8.2.2", "Firepower 8.2.3", "Firepower 8.2.5",
-                "Firepower 8.7", "Firepower 8.8.8", "Firepower 8.8.9", "Firepower 9.3",
+                "Firepower 8.7", "Firepower 8.8.7", "Firepower 8.8.8", "Firepower 8.8.9", "Firepower 9.3",
                 "Firepower 11.1.3", "Firepower 11.1.8", "Firepower 11.1.9", "Firepower 11.1.10",
                 "Firepower 11.1.11", "Firepower 11.2.1.1", "Firepower 11.2.3", "Firepower 9.1",
                 "Firepower 9.2", "Firepower 10.5.2", "Firepower 10.7",
                 "Firepower 11.1", "Firepower 11.2.1", "Firepower 11.3.2", "Firepower 11.3.3",
-                "Firepower 11.4", "Firepower 12.1", "Firepower 12.2", "Firepower 12.3",
-                "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1", "Firepower 13",
-                "Firepower 8.8", "Firepower 8.8.1", "Firepower 8.8.2", "Firepower 8.8.3",
-                "Firepower 8.8.4", "Firepower 12.2.9", "Firepower 12.4.7"),
+                "Firepower 11.4", "Firepower 11.5", "Firepower 12.1", "Firepower 12.2",
+                "Firepower 12.3", "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1",
+                "Firepower 13", "Firepower 8.8", "Firepower 8.8.1", "Firepower 8.8.2",
+                "Firepower 8.8.3", "Firepower 8.8.4", "Firepower 12.2.9", "Firepower 12.4.7"),
 )
 
 __all__ = ["PLUGIN"]

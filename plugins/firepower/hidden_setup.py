@@ -458,15 +458,28 @@ def ops_kind(game: Game, name: str) -> str:
 
 
 def tunnel_hexes(game: Game, side: str) -> set[Hex]:
+    """The tunnel hexes ``side`` may use: the defender's own record; for the attacker those of
+    it he has been told of (Firepower 11.5, :mod:`~hexwar.plugins.firepower.tunnels`)."""
+    from hexwar.plugins.firepower.tunnels import is_attacker, known_tunnels
+
+    if is_attacker(game, side):
+        return known_tunnels(game, side)
     return {game.board.parse(x) for x in secret(game, side).get("tunnels", [])}
+
+
+def _tunnel_rule(game: Game, u: Unit) -> str:
+    from hexwar.plugins.firepower.tunnels import is_attacker
+
+    return "Firepower 11.5" if is_attacker(game, u.side) else "Firepower 8.8.8"
 
 
 def check_tunnel_move(game: Game, u: Unit, dest: Hex) -> None:
     """Firepower 8.8.8: in a tunnel a soldier moves crouching or Prone, from tunnel hex to tunnel
     hex, no more than four of a side in one."""
     if dest not in tunnel_hexes(game, u.side):
-        raise RulesError(f"{u.id} is in a tunnel; {game.board.label(dest)} is no tunnel hex of "
-                         "his side's record", rule="Firepower 8.8.8")
+        known = "known to" if _tunnel_rule(game, u) == "Firepower 11.5" else "of"
+        raise RulesError(f"{u.id} is in a tunnel; {game.board.label(dest)} is no tunnel hex "
+                         f"{known} his side's record", rule=_tunnel_rule(game, u))
     if u.state.get("posture", "stand") == "stand":
         raise RulesError("a tunnel is one height high: crouch or go Prone",
                          rule="Firepower 8.8.8")
@@ -474,12 +487,17 @@ def check_tunnel_move(game: Game, u: Unit, dest: Hex) -> None:
             if o.hex == dest and alive(o) and in_tunnel(o))
     if n >= TUNNEL_STACK:
         raise RulesError("a tunnel hex holds four soldiers of a side", rule="Firepower 8.8.8")
+    if any(o.hex == dest and o.side != u.side and alive(o) and in_tunnel(o)
+           for o in game.state.units.values()):  # no melee underground (docs/decisions.md FPD-86)
+        raise RulesError(f"{game.board.label(dest)} holds the other side's soldiers: a hex "
+                         "holding opposing soldiers is entered only by melee, and there is no "
+                         "melee in tunnels", rule="Firepower 6.2.1")
 
 
 def _check_tunnel(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
     """Firepower 8.8.8, 11.5: down from a cave into the tunnel hex at its back, facing it; or up
-    from that tunnel hex into the cave in front. Only the side that recorded the tunnels uses
-    them (the attacker's search of tunnels, Firepower 11.5, is not built)."""
+    from that tunnel hex into the cave in front. The defender uses the tunnels of his record,
+    the attacker those he has been told of (Firepower 11.5)."""
     u = game.state.units[choice["unit"]]
     assert u.hex is not None
     m = adv_map(game)
@@ -493,18 +511,24 @@ def _check_tunnel(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dic
         if ahead not in m.caves or cave_backs(game).get(u.hex) != ahead:
             raise RulesError(f"{u.id} leaves the tunnel only into the cave in front of him",
                              rule="Firepower 8.8.8")
+        if any(o.hex == ahead and o.side != u.side and alive(o) and not in_tunnel(o)
+               for o in game.state.units.values()):
+            raise RulesError(f"the cave {game.board.label(ahead)} holds opposing soldiers: it is "
+                             "entered only by melee", rule="Firepower 6.2.1")
         return {"cost": cost, "to": ahead, "tunnel": False}
     if u.hex not in m.caves:
         raise RulesError(f"{u.id} is in no cave: a tunnel is entered from a cave's back",
                          rule="Firepower 8.8.8")
     if cave_backs(game).get(ahead) != u.hex or ahead not in tunnel_hexes(game, u.side):
-        raise RulesError(f"no tunnel of {u.side}'s record behind the cave in front of {u.id}",
-                         rule="Firepower 8.8.8")
+        raise RulesError(f"no tunnel {u.side} knows of behind the cave in front of {u.id}",
+                         rule=_tunnel_rule(game, u))
     check_tunnel_move(game, u, ahead)
     return {"cost": cost, "to": ahead, "tunnel": True}
 
 
 def _apply_tunnel(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    from hexwar.plugins.firepower.tunnels import moved
+
     u = game.state.units[info["unit"]]
     u.hex = info["to"]
     if info["tunnel"]:
@@ -512,6 +536,7 @@ def _apply_tunnel(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
     else:
         u.state.pop("tunnel", None)
     ph["entered"][u.id] = int(ph["entered"].get(u.id, 0)) + 1
+    moved(game, u)  # Firepower 11.5: what the attacker learns, his hex number to the defender
 
 
 def _tunnel_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
@@ -519,7 +544,10 @@ def _tunnel_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, 
     if u.hex is None:
         return []
     m = adv_map(game)
-    if u.hex in m.caves or (in_tunnel(u) and u.hex in cave_backs(game)):
+    if in_tunnel(u) and u.hex in cave_backs(game):
+        return [{"unit": uid, "act": "tunnel"}]
+    if u.hex in m.caves and u.hex.neighbor(u.facing) in tunnel_hexes(game, u.side) \
+            and cave_backs(game).get(u.hex.neighbor(u.facing)) == u.hex:
         return [{"unit": uid, "act": "tunnel"}]
     return []
 
@@ -601,6 +629,9 @@ def after_action(game: Game, action: Any) -> None:
         u = game.state.units.get(str(action.get("unit")))
         if u is not None and alive(u):
             after_entering(game, u)
+            from hexwar.plugins.firepower.tunnels import moved
+
+            moved(game, u)  # Firepower 11.5: an attacker entered a cave or tunnel hex
 
 
 def sequence_edits() -> tuple[SequenceEdit, ...]:

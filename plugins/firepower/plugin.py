@@ -275,6 +275,10 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
         out["objective_side"] = v.get("objective_side")
         secrets = d.get("secret") or {}
         out["secret"] = (dict(secrets) if side is None else dict(secrets.get(side) or {}))
+        from hexwar.plugins.firepower.tunnels import attacker_in_tunnels
+
+        # Firepower 11.5: the attacker's tunnel hex numbers are known to the defender (FPD-85)
+        out["attacker_in_tunnels"] = attacker_in_tunnels(game)
     return out
 
 

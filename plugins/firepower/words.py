@@ -185,6 +185,15 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                 else "unloads")
                              + f" ({r.get('phases')} of {r.get('needed')} Impulse Phases"
                              + (", ready" if r.get("ready") else "") + ")" + cite(r.get("rule"))),
+    # the attacker in the tunnels (tunnels.py, Firepower 11.5)
+    "tunnel_reveal": lambda g, r: (
+        f"{_u(g, r.get('unit'))} in {r.get('hex')} learns: "
+        + (", ".join(f"{h.get('kind')} {h.get('hex')} "
+                     f"{'with soldiers' if h.get('soldiers') else 'empty'}"
+                     for h in r.get("hexes") or []) or "nothing next to it")
+        + cite(r.get("rule"))),
+    "tunnel_hex": lambda g, r: (f"{_u(g, r.get('unit'))} is in the tunnel hex {r.get('hex')}"
+                                f"{cite(r.get('rule'))}"),
 }
 
 
