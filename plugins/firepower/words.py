@@ -118,6 +118,11 @@ ADVANCED_ACTS = {"stairs": "takes the stairs", "door": "opens or closes a door o
                  "ford": "fords the water", "swim": "swims", "tunnel": "goes into or out of a tunnel"}
 
 
+def _listed(value: Any) -> list[Any]:
+    """``value`` when it is a list, else an empty one (a damaged record reads, never raises)."""
+    return value if isinstance(value, list) else []
+
+
 def _mine(g: Game | None, r: Record) -> str:
     hit = r.get("eliminated") or []
     return (f"a {r.get('kind')} mine in {r.get('hex')} goes off as {_u(g, r.get('by'))} enters "
@@ -190,7 +195,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
         f"{_u(g, r.get('unit'))} in {r.get('hex')} learns: "
         + (", ".join(f"{h.get('kind')} {h.get('hex')} "
                      f"{'with soldiers' if h.get('soldiers') else 'empty'}"
-                     for h in r.get("hexes") or []) or "nothing next to it")
+                     for h in map(table, _listed(r.get("hexes")))) or "nothing next to it")
         + cite(r.get("rule"))),
     "tunnel_hex": lambda g, r: (f"{_u(g, r.get('unit'))} is in the tunnel hex {r.get('hex')}"
                                 f"{cite(r.get('rule'))}"),
