@@ -507,7 +507,8 @@ def test_answers_given_ahead_survive_a_restart(tmp_path: Path) -> None:
                for r in again.game.decisions[made:])
 
 
-def _road_table(tmp_path: Path, soviet_at: str) -> Table:
+def _road_table(tmp_path: Path, soviet_at: str, *, woods: tuple[str, ...] = (),
+                turns: int = 1) -> Table:
     """A small umpired position (MBT 24.2): a road up column J of the all-clear test panel, ben's
     N2 on it at J16, the Soviet S1 in a woods hex ``soviet_at`` (sighted only within 5 hexes),
     anna's N1 at I9, ben's N3 far off at A20; NATO split as SPLIT."""
@@ -516,11 +517,13 @@ def _road_table(tmp_path: Path, soviet_at: str) -> Table:
     panel = TEST_PANEL + "".join(
         f'\n[[hexside]]\nbetween = ["J{r}", "J{r - 1}"]\nfeatures = ["road"]\n'
         for r in range(20, 1, -1))
-    tmp_path.mkdir()
+    tmp_path.mkdir(exist_ok=True)
     (tmp_path / "panel9.toml").write_text(panel, encoding="utf-8")
-    lines = ["[scenario]", 'id = "mbt:test"', 'system = "mbt"', "turns = 1", "",
+    lines = ["[scenario]", 'id = "mbt:test"', 'system = "mbt"', f"turns = {turns}", "",
              "[sides.NATO]", "", "[sides.Soviet]", "", "[board]",
-             'panels = [{ file = "panel9.toml" }]', f'terrain = {{ "{soviet_at}" = "woods" }}', ""]
+             'panels = [{ file = "panel9.toml" }]',
+             "terrain = { " + ", ".join(f'"{h}" = "woods"' for h in (soviet_at, *woods)) + " }",
+             ""]
     for uid, typ, side, at, facing in (("N1", "M1A1", "NATO", "9I9", 1),
                                        ("N2", "M1A1", "NATO", "9J16", 1),
                                        ("N3", "M1A1", "NATO", "9A20", 1),
@@ -585,3 +588,66 @@ def test_a_road_past_an_enemy_only_his_teammate_sights_is_open_to_a_player(
                 seen[name] = "".join(texts)
     assert '"?9J8"' in seen["NATO/anna"]  # anna's seat names the contact: the check can fail
     assert '"?9J8"' not in seen["NATO/ben"] and not _mentions(seen["NATO/ben"], "S1")
+
+
+def _hold(t: Table, seat: Seat) -> int:
+    """A form's index of the overwatch instruction (nobody moves), else its first choice."""
+    form = t.presentation(seat)
+    assert form is not None
+    return next((i for i, c in enumerate(form["choices"])
+                 if c["choice"] == {"order": "OW", "when": "any"}), 0)
+
+
+def test_a_player_knows_only_the_wrecks_his_own_units_see(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MBT 24.4.1, 8.5.2 with the split in the record (MBTD-89): a wreck on ben's road in a
+    woods hex only anna's N1 sees. Ben's Turn 2 report names no wreck and his moves are those
+    of the same position with no wreck; anna's report names it."""
+    from hexwar.plugins.mbt.rules import umpired as U
+    from hexwar.plugins.mbt.state import data
+
+    def turn_two(t: Table, wreck: bool) -> Any:
+        for _ in range(100):
+            d = t.game.pending
+            assert d is not None
+            if t.game.state.turn == 2 and d.kind == U.INSTRUCTION \
+                    and d.context.get("unit") == "N2":
+                return d
+            if wreck and t.game.state.turn == 1:
+                data(t.game).setdefault("wrecks", {})["9J8"] = "wreck"
+            seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+            t.answer(seat, t.serial_of(seat), index=_hold(t, seat))
+        raise AssertionError("no Turn 2 instruction for N2")
+
+    t = _road_table(tmp_path / "a", "9S2", woods=("9J8",), turns=2)
+    d = turn_two(t, True)
+    game = t.game
+    assert "9J8" in U.ustate(game)["told"]["NATO"]
+    told = {r["player"]: r["wrecks"] for r in game.log.events
+            if r.get("what") == "sightings" and r.get("turn") == 2 and r.get("player")}
+    assert told == {"anna": {"9J8": "wreck"}, "ben": {}}
+    control = _road_table(tmp_path / "b", "9S2", woods=("9J8",), turns=2)
+    assert canonical(d.options) == canonical(turn_two(control, False).options)
+    assert U.ustate(game)["player_told"]["NATO"] == {"anna": ["9J8"], "ben": []}
+    # the side's wrecks would have cut ben's road (MBT 8.5.2): the test can fail
+    monkeypatch.setattr(U, "player_wrecks", lambda g, side: None)
+    assert canonical(U.instruction_options(game, game.state.units["N2"])) != \
+        canonical(d.options)
+
+
+def test_a_player_fired_on_is_told_the_source_only_when_his_own_units_sight_it(
+        tmp_path: Path) -> None:
+    """MBT 24.4.1 with NATO split (MBTD-89): S1 in woods is sighted by anna's N1 alone. Fired
+    on, ben's N2 hears of no source; anna's N1 hears S1's hex; each report goes to his player."""
+    from hexwar.plugins.mbt.rules import umpired as U
+
+    t = _road_table(tmp_path, "9J8")
+    _to_instruction(t, "N2")
+    game = t.game
+    um = U.umpire(game)
+    shot = {"type": "result", "what": "AP point effect fire", "firer": "S1",
+            "result": {"hits": 0, "effects": []}}
+    for target, player, source in (("N2", "ben", None), ("N1", "anna", "?9J8")):
+        um._report_shot({**shot, "target": target})
+        said = next(r for r in reversed(game.log.events) if r.get("what") == "fired on")
+        assert (said["unit"], said.get("player"), said["source"]) == (target, player, source)
