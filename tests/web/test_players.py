@@ -629,6 +629,13 @@ def test_a_player_knows_only_the_wrecks_his_own_units_see(
     control = _road_table(tmp_path / "b", "9S2", woods=("9J8",), turns=2)
     assert canonical(d.options) == canonical(turn_two(control, False).options)
     assert U.ustate(game)["player_told"]["NATO"] == {"anna": ["9J8"], "ben": []}
+    # what each seat's page is sent of the side's state (MBT 24.1): ben's names no wreck
+    sent = {name: t.message(seat_of(t, name)) for name in ("NATO/ben",)}
+    assert "9J8" in json.dumps(t.view(seat_of(t, "NATO/anna")).system_state)
+    assert "9J8" not in json.dumps(t.view(seat_of(t, "NATO/ben")).system_state)
+    # (his form names 9J8 as a hex to move to, a hex like any other: the rest must not)
+    rest = {k: v for k, v in sent["NATO/ben"].items() if k not in ("decision", "svg")}
+    assert "9J8" not in json.dumps(rest)
     # the side's wrecks would have cut ben's road (MBT 8.5.2): the test can fail
     monkeypatch.setattr(U, "player_wrecks", lambda g, side: None)
     assert canonical(U.instruction_options(game, game.state.units["N2"])) != \

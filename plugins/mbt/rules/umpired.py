@@ -517,6 +517,19 @@ class MbtUmpire(Umpire):
         shown.update({str(c["id"]): dict(c) for c in report.values()})
         return shown
 
+    def player_state(self, side: str, player: str, state: dict[str, Any]) -> dict[str, Any]:
+        """MBT 24.2, 24.4.1: the side's state as one of its players knows it: the wrecks of his
+        own (MBTD-89) when the split is in the record, with his own units' wrecks."""
+        kept = player_wrecks(self.game, side)
+        if kept is None or "wrecks" not in state:
+            return state
+        units = seating(self.game).get(side, {}).get(player, frozenset())
+        wrecks = data(self.game).get("wrecks", {})
+        his = set(kept.get(player, [])) | {
+            str(u.state["wreck_at"]) for u in self.game.state.units_of(side)
+            if u.id in units and controls(side, u) and u.state.get("wreck_at")}
+        return {**state, "wrecks": {lab: wrecks[lab] for lab in sorted(his) if lab in wrecks}}
+
     # -- MBT 24.3.3: the automatic umpire's policies ------------------------------------------------
     def policy(self, decision: Decision, view: UmpireView) -> Choice | None:
         options = list(decision.options or [])
