@@ -733,11 +733,16 @@ def replay(log: str, verify: bool, sign_key_file: str | None, as_json: bool) -> 
 @click.option("--player", "split", multiple=True, metavar="SIDE:NAME=UNIT,...",
               help="Split a side of people among players, a seat each: the units NAME commands "
                    "(ids or patterns such as 'm60-1*'); repeat for each player.")
+@click.option("--max-snapshots", "max_snapshots", type=int, default=20, show_default=True,
+              help="The most snapshots of the save kept beside it; a new one removes the oldest.")
 def serve(game_file: str, port: int, host: str, players: str | None, seed: int | None,
           options_: tuple[str, ...], save_path: str | None, hotseat: bool, umpire: bool,
-          split: tuple[str, ...]) -> None:
+          split: tuple[str, ...], max_snapshots: int) -> None:
     """Open a web table for SCENARIO (a file or a built-in name) or a SAVE, and print each
     seat's URL. The game is saved after every decision; `hexwar serve SAVE` goes on with it."""
+    if max_snapshots < 1:  # a resume must always be able to keep the game it gives up (CORE-105)
+        raise click.BadParameter(f"must be at least 1, got {max_snapshots}",
+                                 param_hint="'--max-snapshots'")
     try:
         import uvicorn
 
@@ -762,7 +767,7 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
     if kind == "save":
         if seed is not None or options_ or save_path is not None or split:
             raise click.UsageError("a save keeps its own seed, rules, players and file: give only "
-                                   "--players, --hotseat, --umpire, --host or --port")
+                                   "--players, --hotseat, --umpire, --host, --port or --max-snapshots")
         table = Table.resume(path, players=_serve_players(players, None), hotseat=hotseat,
                              umpire=umpire)
     else:
@@ -786,6 +791,7 @@ def serve(game_file: str, port: int, host: str, players: str | None, seed: int |
                           players=_serve_players(players, sc.side_names()) or {},
                           save_path=target, hotseat=hotseat, umpire=umpire,
                           split=parse_player_option(split))
+    table.max_snapshots = max_snapshots  # a setting of this server, not of the game (CORE-103)
     sockets = None
     if port == 0:  # any free port: bound now, so that the URLs printed name the real one
         import socket as _socket

@@ -182,6 +182,18 @@ class PlayerView(SideView):
     def units(self) -> dict[str, dict[str, Any]]:
         return {k: dict(v) for k, v in sorted(self._shown.items())}
 
+    @cached_property
+    def system_state(self) -> dict[str, Any]:
+        """The side's system state as this player may know it: an umpire with per-player fog
+        may narrow it (``player_state``, e.g. MBT's wrecks, MBTD-89); else the side's."""
+        shown = super().system_state
+        narrow = getattr(self._game.umpire, "player_state", None)
+        if narrow is None:
+            return shown
+        assert self.side is not None
+        mine: dict[str, Any] = narrow(self.side, self.player, shown)
+        return mine
+
     def events(self) -> list[dict[str, Any]]:
         assert self.side is not None
         return player_events(self._game, self.side, self.player, self._owners)

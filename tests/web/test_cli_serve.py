@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -92,3 +93,32 @@ def test_serve_on_any_free_port_prints_the_port_it_got(tmp_path: Path) -> None:
     (url,) = _urls(got.output).values()
     port = int(re.fullmatch(r"http://127\.0\.0\.1:(\d+)/seat/[\w-]{32}", url).group(1))  # type: ignore[union-attr]
     assert port > 0
+
+
+def test_serve_caps_the_snapshots_it_keeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CORE-103, CORE-105: ``--max-snapshots N`` caps the snapshots the table keeps, for a new
+    game and a resumed save alike; fewer than 1 (or not a number) is refused, exit 2."""
+    from hexwar.core.web import server
+
+    made: list[Any] = []
+    real = server.create_app
+    monkeypatch.setattr(server, "create_app", lambda t: (made.append(t), real(t))[1])
+    save = tmp_path / "t.json"
+    first = CliRunner().invoke(cli, ["serve", "firefight:scenario-1", "--seed", "4", "--save",
+                                     str(save), "--max-snapshots", "2"])
+    assert first.exit_code == 0, first.output
+    t = made[-1]
+    assert t.max_snapshots == 2
+    names = [t.snapshot().name for _ in range(3)]
+    assert [s["name"] for s in t.snapshots()] == names[1:]
+    again = CliRunner().invoke(cli, ["serve", str(save), "--max-snapshots", "5"])
+    assert again.exit_code == 0, again.output
+    assert made[-1].max_snapshots == 5
+    plain = CliRunner().invoke(cli, ["serve", str(save)])
+    assert plain.exit_code == 0 and made[-1].max_snapshots == 20
+    for bad, said in (("0", "must be at least 1, got 0"), ("-3", "must be at least 1, got -3"),
+                      ("many", "'many' is not a valid integer")):
+        refused = CliRunner().invoke(cli, ["serve", str(save), "--max-snapshots", bad])
+        assert refused.exit_code == 2, refused.output
+        assert "--max-snapshots" in refused.output and said in refused.output
+        assert "Traceback" not in refused.output

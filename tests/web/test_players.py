@@ -26,6 +26,7 @@ with warnings.catch_warnings():
 from hexwar.core.engine.controllers import make_controller
 from hexwar.core.engine.decisions import canonical
 from hexwar.core.engine.umpire import UMPIRE, AutomaticUmpire
+from hexwar.core.scenario import Scenario, validate_scenario
 from hexwar.core.web.players import SeatingError, owner, parse_player_option
 from hexwar.core.web.seats import Seat
 from hexwar.core.web.server import create_app
@@ -504,3 +505,156 @@ def test_answers_given_ahead_survive_a_restart(tmp_path: Path) -> None:
     assert again.message(mine)["status"]["ahead"] == 0 and not kept.exists()
     assert any(r["side"] == first.side and r["kind"] == first.kind
                for r in again.game.decisions[made:])
+
+
+def _road_table(tmp_path: Path, soviet_at: str, *, woods: tuple[str, ...] = (),
+                turns: int = 1) -> Table:
+    """A small umpired position (MBT 24.2): a road up column J of the all-clear test panel, ben's
+    N2 on it at J16, the Soviet S1 in a woods hex ``soviet_at`` (sighted only within 5 hexes),
+    anna's N1 at I9, ben's N3 far off at A20; NATO split as SPLIT."""
+    from tests.plugins.mbt.conftest import TEST_PANEL
+
+    panel = TEST_PANEL + "".join(
+        f'\n[[hexside]]\nbetween = ["J{r}", "J{r - 1}"]\nfeatures = ["road"]\n'
+        for r in range(20, 1, -1))
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "panel9.toml").write_text(panel, encoding="utf-8")
+    lines = ["[scenario]", 'id = "mbt:test"', 'system = "mbt"', f"turns = {turns}", "",
+             "[sides.NATO]", "", "[sides.Soviet]", "", "[board]",
+             'panels = [{ file = "panel9.toml" }]',
+             "terrain = { " + ", ".join(f'"{h}" = "woods"' for h in (soviet_at, *woods)) + " }",
+             ""]
+    for uid, typ, side, at, facing in (("N1", "M1A1", "NATO", "9I9", 1),
+                                       ("N2", "M1A1", "NATO", "9J16", 1),
+                                       ("N3", "M1A1", "NATO", "9A20", 1),
+                                       ("S1", "T-64B", "Soviet", soviet_at, 4)):
+        lines += ["[[units]]", f'id = "{uid}"', f'type = "mbt:{typ}"', f'side = "{side}"',
+                  f'hex = "{at}"', f"facing = {facing}", ""]
+    path = tmp_path / "road.toml"
+    text = "\n".join(lines)
+    path.write_text(text, encoding="utf-8")
+    sc = Scenario.from_text(text, path=str(path))
+    assert not validate_scenario(sc, options=UMPIRED)
+    return Table.new(sc, seed=3, options=UMPIRED, players={"NATO": "human", "Soviet": "human"},
+                     save_path=tmp_path / "game.json", split=SPLIT)
+
+
+def _to_instruction(t: Table, unit: str) -> Any:
+    from hexwar.plugins.mbt.rules import umpired as U
+
+    for _ in range(50):
+        d = t.game.pending
+        assert d is not None
+        if d.kind == U.INSTRUCTION and d.context.get("unit") == unit:
+            return d
+        seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+        t.answer(seat, t.serial_of(seat), index=0)
+    raise AssertionError(f"{unit} was never given an instruction")
+
+
+def test_a_road_past_an_enemy_only_his_teammate_sights_is_open_to_a_player(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MBT 24.2, 8.5.2 with the split in the record (MBTD-88): S1 stands on the road ben's N2
+    would take, in woods where only anna's N1 sights it. An enemy there bars the road rate, so a
+    side-wide report would shorten ben's moves and tell him where S1 is; ben's instructions must
+    be those of the same position with S1 out of everyone's sight, and his seat is never sent
+    S1 nor its hex's contact."""
+    from hexwar.plugins.mbt.rules import umpired as U
+
+    t = _road_table(tmp_path / "a", "9J8")
+    d = _to_instruction(t, "N2")
+    game = t.game
+    assert "S1" in U.contacts(game, "NATO")
+    reports = U.ustate(game)["player_reports"]["NATO"]
+    assert "S1" in reports["anna"] and "S1" not in reports["ben"]
+    away = _road_table(tmp_path / "b", "9S2")  # the control: nobody sights S1
+    d0 = _to_instruction(away, "N2")
+    assert "S1" not in U.contacts(away.game, "NATO")
+    assert canonical(d.options) == canonical(d0.options)
+    # the position bites: told from the side's report, ben's moves would change (MBT 8.5.2)
+    n2 = game.state.units["N2"]
+    monkeypatch.setattr(U, "known_to", lambda g, u: U.contacts(g, U.controller(u)))
+    assert canonical(U.instruction_options(game, n2)) != canonical(d.options)
+    monkeypatch.undo()
+    alias = U.contacts(game, "NATO")["S1"]["id"]
+    assert alias == "?9J8"
+    seen: dict[str, str] = {}
+    with TestClient(create_app(t)) as client:
+        for name in ("NATO/ben", "NATO/anna"):
+            with client.websocket_connect(f"/ws/{seat_of(t, name).token}") as ws:
+                texts = [ws.receive_text(), ws.receive_text()]  # hello, state
+                ws.send_json({"type": "sync"})
+                texts.append(ws.receive_text())
+                seen[name] = "".join(texts)
+    assert '"?9J8"' in seen["NATO/anna"]  # anna's seat names the contact: the check can fail
+    assert '"?9J8"' not in seen["NATO/ben"] and not _mentions(seen["NATO/ben"], "S1")
+
+
+def _hold(t: Table, seat: Seat) -> int:
+    """A form's index of the overwatch instruction (nobody moves), else its first choice."""
+    form = t.presentation(seat)
+    assert form is not None
+    return next((i for i, c in enumerate(form["choices"])
+                 if c["choice"] == {"order": "OW", "when": "any"}), 0)
+
+
+def test_a_player_knows_only_the_wrecks_his_own_units_see(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MBT 24.4.1, 8.5.2 with the split in the record (MBTD-89): a wreck on ben's road in a
+    woods hex only anna's N1 sees. Ben's Turn 2 report names no wreck and his moves are those
+    of the same position with no wreck; anna's report names it."""
+    from hexwar.plugins.mbt.rules import umpired as U
+    from hexwar.plugins.mbt.state import data
+
+    def turn_two(t: Table, wreck: bool) -> Any:
+        for _ in range(100):
+            d = t.game.pending
+            assert d is not None
+            if t.game.state.turn == 2 and d.kind == U.INSTRUCTION \
+                    and d.context.get("unit") == "N2":
+                return d
+            if wreck and t.game.state.turn == 1:
+                data(t.game).setdefault("wrecks", {})["9J8"] = "wreck"
+            seat = next(s for s in t.seats.values() if t.pending_for(s) is not None)
+            t.answer(seat, t.serial_of(seat), index=_hold(t, seat))
+        raise AssertionError("no Turn 2 instruction for N2")
+
+    t = _road_table(tmp_path / "a", "9S2", woods=("9J8",), turns=2)
+    d = turn_two(t, True)
+    game = t.game
+    assert "9J8" in U.ustate(game)["told"]["NATO"]
+    told = {r["player"]: r["wrecks"] for r in game.log.events
+            if r.get("what") == "sightings" and r.get("turn") == 2 and r.get("player")}
+    assert told == {"anna": {"9J8": "wreck"}, "ben": {}}
+    control = _road_table(tmp_path / "b", "9S2", woods=("9J8",), turns=2)
+    assert canonical(d.options) == canonical(turn_two(control, False).options)
+    assert U.ustate(game)["player_told"]["NATO"] == {"anna": ["9J8"], "ben": []}
+    # what each seat's page is sent of the side's state (MBT 24.1): ben's names no wreck
+    sent = {name: t.message(seat_of(t, name)) for name in ("NATO/ben",)}
+    assert "9J8" in json.dumps(t.view(seat_of(t, "NATO/anna")).system_state)
+    assert "9J8" not in json.dumps(t.view(seat_of(t, "NATO/ben")).system_state)
+    # (his form names 9J8 as a hex to move to, a hex like any other: the rest must not)
+    rest = {k: v for k, v in sent["NATO/ben"].items() if k not in ("decision", "svg")}
+    assert "9J8" not in json.dumps(rest)
+    # the side's wrecks would have cut ben's road (MBT 8.5.2): the test can fail
+    monkeypatch.setattr(U, "player_wrecks", lambda g, side: None)
+    assert canonical(U.instruction_options(game, game.state.units["N2"])) != \
+        canonical(d.options)
+
+
+def test_a_player_fired_on_is_told_the_source_only_when_his_own_units_sight_it(
+        tmp_path: Path) -> None:
+    """MBT 24.4.1 with NATO split (MBTD-89): S1 in woods is sighted by anna's N1 alone. Fired
+    on, ben's N2 hears of no source; anna's N1 hears S1's hex; each report goes to his player."""
+    from hexwar.plugins.mbt.rules import umpired as U
+
+    t = _road_table(tmp_path, "9J8")
+    _to_instruction(t, "N2")
+    game = t.game
+    um = U.umpire(game)
+    shot = {"type": "result", "what": "AP point effect fire", "firer": "S1",
+            "result": {"hits": 0, "effects": []}}
+    for target, player, source in (("N2", "ben", None), ("N1", "anna", "?9J8")):
+        um._report_shot({**shot, "target": target})
+        said = next(r for r in reversed(game.log.events) if r.get("what") == "fired on")
+        assert (said["unit"], said.get("player"), said["source"]) == (target, player, source)

@@ -45,6 +45,7 @@ from hexwar.core.engine.umpire import (
     Umpire,
     UmpireDecisionKind,
     UmpireView,
+    player_of,
     recorded_seating,
     seating,
 )
@@ -168,10 +169,14 @@ def level_seen(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) 
     return "type" if r <= 2 * base else "fired"
 
 
-def identification(game: Game, side: str, target: Unit, *, moving: bool = False) -> str | None:
-    """The best level any of ``side``'s own units makes out of ``target`` (MBT 24.2.2)."""
+def identification(game: Game, side: str, target: Unit, *, moving: bool = False,
+                   units: frozenset[str] | None = None) -> str | None:
+    """The best level any of ``side``'s own units (of ``units`` alone, one player's, when
+    given) makes out of ``target`` (MBT 24.2.2)."""
     best = -1
     for v in observers(game, side):
+        if units is not None and v.id not in units:
+            continue
         level = level_seen(game, v, target, moving=moving)
         if level is not None:
             best = max(best, LEVELS.index(level))
@@ -180,12 +185,13 @@ def identification(game: Game, side: str, target: Unit, *, moving: bool = False)
     return None if best < 0 else LEVELS[best]
 
 
-def hex_in_view(game: Game, side: str, h: Hex) -> bool:
-    """Some unit of ``side`` sees the hex within its chart range (MBT 24.4.1: close enough to
-    know what happened there)."""
+def hex_in_view(game: Game, side: str, h: Hex, units: frozenset[str] | None = None) -> bool:
+    """Some unit of ``side`` (of ``units`` alone, one player's, when given) sees the hex within
+    its chart range (MBT 24.4.1: close enough to know what happened there)."""
     info = ctx(game).info
     return any(v.hex is not None and v.hex.distance(h) <= chart_range(game, v, h)
-               and info.los(v.hex, h) for v in observers(game, side))
+               and info.los(v.hex, h) for v in observers(game, side)
+               if units is None or v.id in units)
 
 
 def contact_record(game: Game, u: Unit, level: str, alias: str) -> dict[str, Any]:
@@ -288,11 +294,30 @@ def known_to(game: Game, u: Unit) -> dict[str, dict[str, Any]]:
     side = controller(u)
     reports = player_reports(game, side) if side != UMPIRE else None
     if reports is not None:
-        player = next((p for p, units in recorded_seating(game)[side].items() if u.id in units),
-                      None)
+        player = recorded_player(game, u)
         if player is not None:
             return reports.get(player, {})
     return contacts(game, side)
+
+
+def recorded_player(game: Game, u: Unit) -> str | None:
+    """The player who gives ``u`` its instructions when his side's split is in the game's
+    record (CORE-102, MBTD-88); ``None`` otherwise."""
+    side = controller(u)
+    if side == UMPIRE:
+        return None
+    return next((p for p, units in recorded_seating(game).get(side, {}).items() if u.id in units),
+                None)
+
+
+def player_wrecks(game: Game, side: str) -> dict[str, list[str]] | None:
+    """player -> the wreck hexes he knows of, for a side split among players in the game's
+    record (MBT 24.4.1; docs/decisions.md MBTD-89); ``None`` otherwise."""
+    if side not in recorded_seating(game):
+        return None
+    # made at set-up (hexwar_setup_game): a read never changes the state, so its hash
+    got: dict[str, list[str]] | None = ustate(game).get("player_told", {}).get(side)
+    return got
 
 
 def unit_of_alias(game: Game, side: str, alias: str,
@@ -386,9 +411,14 @@ class MbtUmpire(Umpire):
         result = event.get("result", {})
         owner = controller(t)
         if owner != UMPIRE:
-            source = self._alias(f) if identification(game, owner, f) else None
+            # with the side split among players, from where only if his own units sight the
+            # firer (MBT 24.2; docs/decisions.md MBTD-89)
+            player = player_of(game, t.id) if owner == t.side else None
+            units = seating(game).get(owner, {}).get(player) if player is not None else None
+            source = self._alias(f) if identification(game, owner, f, units=units) else None
             self.tell(owner, "fired on", unit=t.id, source=source, hits=result.get("hits"),
-                      effects=result.get("effects"), rule="MBT 24.4.1")
+                      effects=result.get("effects"), rule="MBT 24.4.1",
+                      **({"player": player} if units is not None else {}))
         side = controller(f)
         if side != UMPIRE:
             seen = t.hex is not None and hex_in_view(game, side, t.hex)
@@ -411,6 +441,10 @@ class MbtUmpire(Umpire):
         for side in game.state.sides:
             if controls(side, u):
                 continue
+            players = seating(game).get(side)
+            if players:
+                self._report_damage_to_players(side, players, u, label, event)
+                continue
             if hex_in_view(game, side, h):
                 self.tell(side, "damage observed", hex=label, damage=event.get("damage"),
                           destroyed=destroyed, rule="MBT 24.4.1")
@@ -420,6 +454,30 @@ class MbtUmpire(Umpire):
                 continue
             if destroyed and label not in told.setdefault(side, []):
                 told[side].append(label)
+
+    def _report_damage_to_players(self, side: str, players: dict[str, frozenset[str]], u: Unit,
+                                  label: str, event: dict[str, Any]) -> None:
+        """MBT 24.4.1 for a side split among players (MBT 24.2): each player hears of damage his
+        own units see; a brew-up every player (docs/decisions.md MBTD-89)."""
+        game = self.game
+        h = game.board.parse(label)
+        destroyed = event.get("destroyed")
+        told = ustate(game).setdefault("told", {})
+        kept = player_wrecks(game, side)
+        for player, units in players.items():
+            if hex_in_view(game, side, h, units):
+                self.tell(side, "damage observed", player=player, hex=label,
+                          damage=event.get("damage"), destroyed=destroyed, rule="MBT 24.4.1")
+            elif destroyed == "BU":
+                self.tell(side, "a vehicle brews up", player=player, hex=label,
+                          rule="MBT 24.4.1")
+            else:
+                continue
+            if destroyed:
+                if label not in told.setdefault(side, []):
+                    told[side].append(label)
+                if kept is not None and label not in kept.setdefault(player, []):
+                    kept[player].append(label)
 
     # -- reveals (MBT 24.2: information supplied by others; MBT 24.3.2 "radio" messages) -----------
     def reveal_options(self, side: str) -> list[dict[str, Any]]:
@@ -458,6 +516,19 @@ class MbtUmpire(Umpire):
             self.game.stash.get(PLAYER_REPORTS, {}).get((side, player), {})
         shown.update({str(c["id"]): dict(c) for c in report.values()})
         return shown
+
+    def player_state(self, side: str, player: str, state: dict[str, Any]) -> dict[str, Any]:
+        """MBT 24.2, 24.4.1: the side's state as one of its players knows it: the wrecks of his
+        own (MBTD-89) when the split is in the record, with his own units' wrecks."""
+        kept = player_wrecks(self.game, side)
+        if kept is None or "wrecks" not in state:
+            return state
+        units = seating(self.game).get(side, {}).get(player, frozenset())
+        wrecks = data(self.game).get("wrecks", {})
+        his = set(kept.get(player, [])) | {
+            str(u.state["wreck_at"]) for u in self.game.state.units_of(side)
+            if u.id in units and controls(side, u) and u.state.get("wreck_at")}
+        return {**state, "wrecks": {lab: wrecks[lab] for lab in sorted(his) if lab in wrecks}}
 
     # -- MBT 24.3.3: the automatic umpire's policies ------------------------------------------------
     def policy(self, decision: Decision, view: UmpireView) -> Choice | None:
@@ -588,13 +659,22 @@ def report_phase(game: Game) -> Step:
         # in the game's record, his report is in the state and his options follow it (MBTD-88)
         by_player = game.stash.setdefault(PLAYER_REPORTS, {})
         kept = player_reports(game, side)
+        kept_wrecks = player_wrecks(game, side)
         for player, units in players.items():
             by_player[(side, player)] = mine = player_report(game, side, units)
+            his_wrecks = known_wrecks
             if kept is not None:
                 kept[player] = mine
+            if kept_wrecks is not None:  # the wrecks his own units see or he was told of (MBTD-89)
+                his = kept_wrecks.setdefault(player, [])
+                for label in sorted(wrecks):
+                    if label not in his and hex_in_view(game, side, game.board.parse(label),
+                                                        units):
+                        his.append(label)
+                his_wrecks = {lab: wrecks[lab] for lab in his if lab in wrecks}
             um.tell(side, "sightings", player=player,
                     contacts=sorted(mine.values(), key=lambda c: c["id"]),
-                    wrecks=known_wrecks, rule="MBT 24.3.2")
+                    wrecks=his_wrecks, rule="MBT 24.3.2")
     yield from um.reveal_step(list(SIDES), rule="MBT 24.3.2")
 
 
@@ -692,6 +772,9 @@ def known_destinations(game: Game, u: Unit, order: str) -> list[list[Any]]:
         # his own report when his side is split among players (MBTD-88)
         enemies = {Hex(*c["hex"]) for c in known_to(game, u).values() if c.get("side") != side}
         wreck_labels = set(ustate(game).get("told", {}).get(side, []))
+        player, kept = recorded_player(game, u), player_wrecks(game, side)
+        if player is not None and kept is not None:  # his own wrecks (MBTD-89)
+            wreck_labels = set(kept.get(player, []))
     wrecks = data(game).get("wrecks", {})
     mctx = movement_costs.MoveContext(
         frozenset(game.board.parse(w) for w in wreck_labels),
@@ -1055,6 +1138,8 @@ def hexwar_setup_game(game: Game) -> None:
     if split:  # each player's report, for a side split among players in the record (MBTD-88)
         st.setdefault("player_reports", {side: {p: {} for p in players}
                                          for side, players in split.items()})
+        st.setdefault("player_told", {side: {p: [] for p in players}  # and wrecks (MBTD-89)
+                                      for side, players in split.items()})
 
 
 @hookimpl(tryfirst=True)
