@@ -204,6 +204,11 @@ class Umpire:
     def follow_up(self, event: dict[str, Any]) -> None:
         """After ``event`` is logged: tell the sides what they learn of it (:meth:`tell`)."""
 
+    def player_state(self, side: str, player: str, state: dict[str, Any]) -> dict[str, Any]:
+        """``side``'s system ``state`` as its player ``player`` may know it, when a side is split
+        among players (CORE-102). The base knows no per-player fog: the side's state."""
+        return state
+
     def tell(self, side: str, what: str, *, rule: str = "", **payload: Any) -> None:
         """Report ``what`` (with ``payload``) to ``side`` alone: a record of type
         :data:`REPORT` in the log, visible to that side, so a replay reproduces it."""

@@ -187,12 +187,11 @@ class PlayerView(SideView):
         """The side's system state as this player may know it: an umpire with per-player fog
         may narrow it (``player_state``, e.g. MBT's wrecks, MBTD-89); else the side's."""
         shown = super().system_state
-        narrow = getattr(self._game.umpire, "player_state", None)
-        if narrow is None:
+        umpire = self._game.umpire
+        if umpire is None:
             return shown
         assert self.side is not None
-        mine: dict[str, Any] = narrow(self.side, self.player, shown)
-        return mine
+        return umpire.player_state(self.side, self.player, shown)
 
     def events(self) -> list[dict[str, Any]]:
         assert self.side is not None
