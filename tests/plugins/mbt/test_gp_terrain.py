@@ -1,0 +1,105 @@
+"""MBT 12.4.2, 14.4.3.3, 14.4.4.2.3.5: GP point effect fire at terrain markers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from hexwar.plugins.mbt import gp_terrain
+from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.fire import direct_fire_phase
+from hexwar.plugins.mbt.gp_fire import gp_factor
+from hexwar.plugins.mbt.state import data
+
+ADV = ["mbt.advanced"]
+WIRE = 'markers = [{ hex = "9J5", kind = "wire" }, { hex = "9J6", kind = "improved_position" }]'
+
+
+def _game(make_game: Any, extra: list[Any] | None = None, special: str = WIRE) -> Any:
+    units = [("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", "9J20", 1), *(extra or [])]
+    g = make_game(units, options=ADV, special=special)
+    g.state.units["N1"].state["order"] = "F"
+    return g
+
+
+def _roll_for(g: Any, result: str, defense: int) -> int:
+    """A roll giving ``result`` for N1's 105mm at range 4 (no modifiers apply)."""
+    factor = gp_factor(g, g.state.units["N1"], "105mm", 4, False)
+    assert factor is not None
+    n, s, _src = load_advanced().gp_thresholds(factor, defense)
+    return {"N": n, "S": s, "EF": s + 1}[result]
+
+
+def test_wire_is_a_fire_option_and_an_improved_position_is_not_12_4_2(make_game: Any) -> None:
+    """MBT 12.4.2: wire has a GP defense factor and may be fired at; an improved position
+    cannot be destroyed, so it is never offered."""
+    g = _game(make_game)
+    opts = gp_terrain.options(g, "NATO", ("F", "FM"), set())
+    assert opts == [{"hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}]
+
+
+@pytest.mark.parametrize(("choice", "rule"), [
+    ({"hex": "9J6", "at": "improved_position", "shots": [["N1", "GP"]]}, r"MBT 12\.4\.2"),
+    ({"hex": "9J6", "at": "ditch", "shots": [["N1", "GP"]]}, r"MBT 12\.4\.2"),
+    ({"hex": "9J6", "at": "hasty_entrenchment", "shots": [["N1", "GP"]]}, r"MBT 12\.4\.2"),
+    ({"hex": "9J7", "at": "wire", "shots": [["N1", "GP"]]}, r"no wire marker in 9J7.*MBT 12\.4\.2"),
+    ({"hex": "9J5", "at": "building", "shots": [["N1", "GP"]]}, r"MBT 14\.4\.3\.3\.2"),
+    ({"hex": "9J5", "at": "wire", "shots": [["N1", "APFSDS"]]}, r"GP.*MBT 12\.4\.2"),
+    ({"hex": "9J5", "at": "wire", "shots": [["S1", "GP"]]}, r"not one of your units"),
+])
+def test_bad_terrain_shots_are_refused_naming_the_rule(make_game: Any, choice: dict[str, Any],
+                                                       rule: str) -> None:
+    g = _game(make_game)
+    before = (dict(data(g)["markers"]), dict(g.state.units["N1"].state))
+    err = gp_terrain.choice_error(g, "NATO", choice, ("F", "FM"), set())
+    assert err is not None
+    assert re.search(rule, err), err
+    assert (dict(data(g)["markers"]), dict(g.state.units["N1"].state)) == before
+
+
+def test_small_arms_cannot_fire_at_terrain_14_4_3_3_1(make_game: Any) -> None:
+    g = _game(make_game, [("N2", "Rifle Squad", "NATO", "9J4", 4)])
+    g.state.units["N2"].state["order"] = "F"
+    err = gp_terrain.firer_error(g, g.state.units["N2"], g.board.parse("9J5"), "GP", ("F",))
+    assert err is not None and "MBT 14.4.3.3.1" in err
+
+
+@pytest.mark.parametrize("result", ["N", "S"])
+def test_no_effect_and_suppressed_leave_the_wire_14_4_4_2_2_3(make_game: Any, run: Any,
+                                                             dice_faces: Any, result: str) -> None:
+    g = _game(make_game)
+    g.dice.force(*dice_faces(_roll_for(g, result, 3)))
+    choice = {"hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
+    run(direct_fire_phase(g), lambda d: choice if d.kind == "mbt.fire" and d.side == "NATO"
+        and choice in d.options else "pass")
+    g.apply_deferred()
+    assert data(g)["markers"].get("9J5") == "wire"
+    assert g.state.units["N1"].state["fired"]
+    rep = [e for e in g.log.for_side(None) if e.get("what") == "GP point effect fire at terrain"]
+    assert [(e["result"]["result"], e["gp_defense"], e["defense_source"]) for e in rep] == \
+        [(result, 3, "estimated")]
+
+
+def test_effective_destroys_the_wire_and_suppresses_the_hex_14_4_4_2_3_5(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.4.4.2.3.5, 14.4.3.3.3: an effective result removes the marker, at the end of the
+    step (MBT 5.3), and suppresses every ground unit in the hex."""
+    g = _game(make_game, [("S2", "Motor Rifle Squad", "Soviet", "9J5", 1)])
+    g.dice.force(*dice_faces(_roll_for(g, "EF", 3)))
+    choice = {"hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
+    fired: list[Any] = []
+
+    def answer(d: Any) -> Any:
+        if d.kind == "mbt.fire" and d.side == "NATO" and choice in d.options and not fired:
+            fired.append(d)
+            return choice
+        return "pass"
+
+    run(direct_fire_phase(g), answer)
+    assert fired and data(g)["markers"].get("9J5") == "wire"  # not before the step ends
+    g.apply_deferred()
+    assert "9J5" not in data(g)["markers"]
+    assert g.state.units["S2"].state["suppressed"] == "ON"
+    assert "9J6" in data(g)["markers"]
