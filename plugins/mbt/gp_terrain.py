@@ -56,6 +56,23 @@ def is_terrain_choice(choice: Any) -> bool:
     return isinstance(choice, dict) and "hex" in choice
 
 
+def is_terrain_name(name: str) -> bool:
+    """A table-side target that names terrain rather than a card (``hexwar mbt fire``)."""
+    return name in terrain_defense() or name in INDESTRUCTIBLE or name in ("building", "bridge")
+
+
+def kind_error(at: str) -> str | None:
+    """Why terrain of kind ``at`` may not be fired at, wherever it is (None: it may)."""
+    if at in INDESTRUCTIBLE:
+        return f"a {at.replace('_', ' ')} marker cannot be destroyed or fired at (MBT 12.4.2)"
+    if at in ("building", "bridge"):
+        return (f"a {at} hex is destroyed only by artillery, bombs or assault infantry, not by "
+                "direct GP fire (MBT 14.4.3.3.2)")
+    if at not in terrain_defense():
+        return f"{at!r} is not terrain with a GP defense factor (MBT 12.4.2, 14.4.3.3)"
+    return None
+
+
 def target_error(game: Game, label: Any, at: Any) -> str | None:
     """Why the terrain ``at`` in hex ``label`` may not be fired at (None: it may)."""
     if not isinstance(label, str) or not isinstance(at, str):
@@ -66,13 +83,9 @@ def target_error(game: Game, label: Any, at: Any) -> str | None:
         return f"hex {label!r}: {exc}"
     if h not in game.board.hexes:
         return f"{label} is not on the map"
-    if at in INDESTRUCTIBLE:
-        return f"a {at.replace('_', ' ')} marker cannot be destroyed or fired at (MBT 12.4.2)"
-    if at in ("building", "bridge"):
-        return (f"a {at} hex is destroyed only by artillery, bombs or assault infantry, not by "
-                "direct GP fire (MBT 14.4.3.3.2)")
-    if at not in terrain_defense():
-        return f"{at!r} is not terrain with a GP defense factor (MBT 12.4.2, 14.4.3.3)"
+    err = kind_error(at)
+    if err:
+        return err
     if markers(game).get(game.board.label(h)) != at:
         return f"there is no {at.replace('_', ' ')} marker in {label} (MBT 12.4.2)"
     return None

@@ -103,3 +103,31 @@ def test_effective_destroys_the_wire_and_suppresses_the_hex_14_4_4_2_3_5(
     assert "9J5" not in data(g)["markers"]
     assert g.state.units["S2"].state["suppressed"] == "ON"
     assert "9J6" in data(g)["markers"]
+
+
+def test_table_side_gp_fire_at_terrain() -> None:
+    """``hexwar mbt fire M1 wire --ammo GP``: the wire's GP defense, the table line and the
+    effect; a ditch or small arms are refused with exit 2 and the rule."""
+    import json
+
+    from click.testing import CliRunner
+
+    from hexwar.plugins.mbt.cli import mbt_group as cli
+
+    runner = CliRunner()
+    n, s, _src = load_advanced().gp_thresholds(25, 3)
+    got = runner.invoke(cli, ["fire", "M1", "wire", "--ammo", "GP", "--range", "4",
+                              "--dice", str(s + 1), "--seed", "1", "--json"])
+    assert got.exit_code == 0, got.output
+    out = json.loads(got.output)
+    assert (out["gp_factor"], out["gp_defense"], out["result"]) == (25, 3, "EF")
+    assert out["effects"] == ["destroyed"] and "MBT 12.4.2" in out["rules"]
+    text = runner.invoke(cli, ["fire", "M1", "wire", "--ammo", "GP", "--range", "4",
+                               "--dice", str(n), "--seed", "1"])
+    assert "no effect on terrain (MBT 14.4.4.2.2.3)" in text.output
+    bad = runner.invoke(cli, ["fire", "M1", "ditch", "--ammo", "GP", "--range", "4",
+                              "--seed", "1"])
+    assert bad.exit_code == 2 and "MBT 12.4.2" in bad.output
+    arms = runner.invoke(cli, ["fire", "Rifle Squad", "wire", "--ammo", "GP", "--range", "1",
+                               "--seed", "1"])
+    assert arms.exit_code == 2 and "MBT 14.4.3.3.1" in arms.output
