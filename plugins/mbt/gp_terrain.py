@@ -17,7 +17,10 @@ unit: ``{"hex": LABEL, "at": KIND, "shots": [[FIRER, "GP"], ...]}`` (docs/decisi
   the same target unit) and none of the vehicle modifiers of MBT 14.4.2.2;
 * the result: no effect and suppressed do nothing (MBT 14.4.4.2.2.3); effective destroys the
   terrain (MBT 14.4.4.2.3.5, 14.4.3.3.3): the marker leaves the map and every ground unit in the
-  hex is suppressed, at the end of the step like every result of it (MBT 5.3).
+  hex is suppressed, at the end of the step like every result of it (MBT 5.3);
+* a destroyed building hex (:func:`destroy_building`, for the artillery, bombs and assault
+  infantry of MBT 14.4.3.3.2) gets a block marker that is never removed, and every ground unit in
+  it is eliminated (MBT 14.4.3.3.3; MBTD-93).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.markers import markers
 from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
-from hexwar.plugins.mbt.state import alive, card_of, gun_usable
+from hexwar.plugins.mbt.state import alive, card_of, data, gun_usable
 from hexwar.plugins.mbt.suppression import suppress, suppressed
 
 if TYPE_CHECKING:
@@ -88,6 +91,8 @@ def target_error(game: Game, label: Any, at: Any) -> str | None:
         return err
     if markers(game).get(game.board.label(h)) != at:
         return f"there is no {at.replace('_', ' ')} marker in {label} (MBT 12.4.2)"
+    if game.board.label(h) in data(game).get("permanent_blocks", []):
+        return f"the block in {label} marks a destroyed building and is never removed (MBT 14.4.3.3.3)"
     return None
 
 
@@ -135,8 +140,9 @@ def options(game: Game, side: str, orders: tuple[str, ...],
             declared: set[str]) -> list[dict[str, Any]]:
     """One single-firer declaration per firer and destructible marker it can fire at."""
     out: list[dict[str, Any]] = []
+    permanent = set(data(game).get("permanent_blocks", []))
     for label, kind in sorted(markers(game).items()):
-        if kind not in terrain_defense() or f"hex:{label}" in declared:
+        if kind not in terrain_defense() or f"hex:{label}" in declared or label in permanent:
             continue
         h = game.board.parse(label)
         for f in game.state.units_of(side):
@@ -227,6 +233,26 @@ def destroy(game: Game, label: str, kind: str) -> None:
         suppress(game, u, "MBT 14.4.3.3.3")
     game.emit("terrain_destroyed", hex=label, kind=kind, suppressed=[u.id for u in inside],
               rule="MBT 14.4.4.2.3.5")
+
+
+def destroy_building(game: Game, label: str, rule: str) -> None:
+    """MBT 14.4.3.3.3: a destroyed building hex gets a block marker that can never be removed,
+    and every ground unit in it is eliminated (vehicles leave no wreck). Only artillery, bombs and
+    assault infantry destroy buildings (MBT 14.4.3.3.2), which call this with their rule; the
+    hex keeps its printed building terrain under the block (docs/decisions.md MBTD-93)."""
+    from hexwar.plugins.mbt.advanced_fire import eliminate
+
+    h = game.board.parse(label)
+    label = game.board.label(h)
+    inside = [u for u in game.state.units.values() if u.hex == h and alive(u)]
+    for u in inside:
+        eliminate(game, u, "MBT 14.4.3.3.3")
+    markers(game)[label] = "block"
+    permanent = data(game).setdefault("permanent_blocks", [])
+    if label not in permanent:
+        permanent.append(label)
+    game.emit("terrain_destroyed", hex=label, kind="building", eliminated=[u.id for u in inside],
+              rule=rule)
 
 
 def fire_at_terrain(game: Game, side: str, choice: dict[str, Any]) -> None:

@@ -131,3 +131,17 @@ def test_table_side_gp_fire_at_terrain() -> None:
     arms = runner.invoke(cli, ["fire", "Rifle Squad", "wire", "--ammo", "GP", "--range", "1",
                                "--seed", "1"])
     assert arms.exit_code == 2 and "MBT 14.4.3.3.1" in arms.output
+
+
+def test_destroyed_building_gets_a_permanent_block_14_4_3_3_3(make_game: Any) -> None:
+    """MBT 14.4.3.3.3 (MBTD-93): the building hex is marked with a block that may never be
+    eliminated (not even fired at), and the units in it are eliminated without a wreck."""
+    g = _game(make_game, [("S2", "T-72M1", "Soviet", "9J5", 1)], special="",)
+    gp_terrain.destroy_building(g, "9J5", "MBT 19.0")
+    s2 = g.state.units["S2"]
+    assert s2.state["destroyed"] == "eliminated" and s2.hex is None and not s2.state["wreck_at"]
+    assert data(g)["markers"]["9J5"] == "block"
+    assert gp_terrain.options(g, "NATO", ("F",), set()) == []
+    err = gp_terrain.choice_error(g, "NATO", {"hex": "9J5", "at": "block",
+                                               "shots": [["N1", "GP"]]}, ("F",), set())
+    assert err is not None and "MBT 14.4.3.3.3" in err
