@@ -3,8 +3,9 @@
 In the Direct Fire Step a unit with F or FM orders may fire GP at a hex's terrain instead of at a
 unit: ``{"hex": LABEL, "at": KIND, "shots": [[FIRER, "GP"], ...]}`` (docs/decisions.md MBTD-92).
 
-* what may be fired at: block and wire markers (and temporary bridges, MBT 22.0, when a scenario
-  has them), each with a GP defense factor that does not depend on the hex (MBT 14.4.3.3.1,
+* what may be fired at: block and wire markers (the data holds the temporary bridge's too, for
+  when option 22.0 places them), each with a GP defense factor that does not depend on the hex
+  (MBT 14.4.3.3.1,
   ``data/advanced/terrain_gp_defense.csv``: block and wire are stand-ins, the temporary bridge's 7
   is MBT 22.5); ditch, hasty entrenchment and improved position markers are refused
   (MBT 12.4.2), and so are building hexes and printed bridges, which only artillery, bombs and
