@@ -491,9 +491,7 @@ def direct_fire_phase(game: Game) -> Step:
 
 def _terrain(game: Game) -> Any:
     """The Advanced Game's GP fire at terrain (MBT 12.4.2) when the map has terrain markers."""
-    from hexwar.plugins.mbt.markers import markers
-
-    if not markers(game):
+    if not data(game).get("markers"):  # read only: no key added to a Basic game's state
         return None
     from hexwar.plugins.mbt import gp_terrain
 
