@@ -1,7 +1,8 @@
 """MBT 12.4.2, 14.4.3.3, 14.4.4.2.3.5: GP point effect fire at terrain (Advanced Game).
 
 In the Direct Fire Step a unit with F or FM orders may fire GP at a hex's terrain instead of at a
-unit: ``{"hex": LABEL, "at": KIND, "shots": [[FIRER, "GP"], ...]}`` (docs/decisions.md MBTD-92).
+unit: ``{"hex": LABEL, "at": KIND, "shots": [[FIRER, "GP"], ...]}`` (the options also carry
+``"target": None``; docs/decisions.md MBTD-92).
 
 * what may be fired at: block and wire markers (the data holds the temporary bridge's too, for
   when option 22.0 places them), each with a GP defense factor that does not depend on the hex
@@ -148,14 +149,16 @@ def options(game: Game, side: str, orders: tuple[str, ...],
         h = game.board.parse(label)
         for f in game.state.units_of(side):
             if firer_error(game, f, h, GP, orders) is None:
-                out.append({"hex": label, "at": kind, "shots": [[f.id, GP]]})
+                # "target": None keeps the shape of a declaration at a unit for the code that
+                # reads every option (the AI skips it: no unit of the enemy is None)
+                out.append({"target": None, "hex": label, "at": kind, "shots": [[f.id, GP]]})
     return out
 
 
 def choice_error(game: Game, side: str, choice: Any, orders: tuple[str, ...],
                  declared: set[str]) -> str | None:
     """Why a declaration of fire at terrain is refused (the state is not touched)."""
-    if set(choice) != {"hex", "at", "shots"}:
+    if set(choice) - {"target"} != {"hex", "at", "shots"} or choice.get("target") is not None:
         return 'a shot at terrain is {"hex": LABEL, "at": KIND, "shots": [[FIRER, "GP"], ...]}'
     err = target_error(game, choice["hex"], choice["at"])
     if err:

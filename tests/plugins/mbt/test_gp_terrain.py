@@ -37,7 +37,7 @@ def test_wire_is_a_fire_option_and_an_improved_position_is_not_12_4_2(make_game:
     cannot be destroyed, so it is never offered."""
     g = _game(make_game)
     opts = gp_terrain.options(g, "NATO", ("F", "FM"), set())
-    assert opts == [{"hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}]
+    assert opts == [{"target": None, "hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}]
 
 
 @pytest.mark.parametrize(("choice", "rule"), [
@@ -71,7 +71,7 @@ def test_no_effect_and_suppressed_leave_the_wire_14_4_4_2_2_3(make_game: Any, ru
                                                              dice_faces: Any, result: str) -> None:
     g = _game(make_game)
     g.dice.force(*dice_faces(_roll_for(g, result, 3)))
-    choice = {"hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
+    choice = {"target": None, "hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
     run(direct_fire_phase(g), lambda d: choice if d.kind == "mbt.fire" and d.side == "NATO"
         and choice in d.options else "pass")
     g.apply_deferred()
@@ -88,7 +88,7 @@ def test_effective_destroys_the_wire_and_suppresses_the_hex_14_4_4_2_3_5(
     step (MBT 5.3), and suppresses every ground unit in the hex."""
     g = _game(make_game, [("S2", "Motor Rifle Squad", "Soviet", "9J5", 1)])
     g.dice.force(*dice_faces(_roll_for(g, "EF", 3)))
-    choice = {"hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
+    choice = {"target": None, "hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
     fired: list[Any] = []
 
     def answer(d: Any) -> Any:
@@ -103,6 +103,12 @@ def test_effective_destroys_the_wire_and_suppresses_the_hex_14_4_4_2_3_5(
     assert "9J5" not in data(g)["markers"]
     assert g.state.units["S2"].state["suppressed"] == "ON"
     assert "9J6" in data(g)["markers"]
+    from hexwar.plugins.mbt.words import describe_event
+
+    said = [describe_event(g, r) or "" for r in g.log.for_side(None)]
+    assert any("GP at the wire marker in 9J5" in w and ": EF, the marker is destroyed" in w
+               for w in said)
+    assert any(w.startswith("the wire in 9J5 is destroyed; suppressed:") for w in said)
 
 
 def test_table_side_gp_fire_at_terrain() -> None:
@@ -145,3 +151,29 @@ def test_destroyed_building_gets_a_permanent_block_14_4_3_3_3(make_game: Any) ->
     err = gp_terrain.choice_error(g, "NATO", {"hex": "9J5", "at": "block",
                                                "shots": [["N1", "GP"]]}, ("F",), set())
     assert err is not None and "MBT 14.4.3.3.3" in err
+
+
+def test_ai_words_and_explanations_tolerate_a_terrain_option(make_game: Any, run: Any) -> None:
+    """The AI does not pick GP fire at terrain but must answer a decision offering it; the log
+    words and the option explanation name the hex and the marker."""
+    from hexwar.core.engine.view import build_view
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.explain import _shots
+    from hexwar.plugins.mbt.words import describe_event
+
+    g = _game(make_game)
+    ai = MbtAI("NATO", 1)
+    offered: list[Any] = []
+
+    def answer(d: Any) -> Any:
+        if d.kind == "mbt.fire":
+            offered.extend(o for o in d.options if isinstance(o, dict) and o.get("hex"))
+        return ai.choose(d, build_view(g, d.side)) if d.side == "NATO" else "pass"
+
+    run(direct_fire_phase(g), answer)
+    assert offered and "9J5" in data(g)["markers"]
+    o = offered[0]
+    assert _shots(g, o).startswith("at the wire marker in 9J5")
+    said = describe_event(g, {"type": "decision", "kind": "mbt.fire", "side": "NATO",
+                              "choice": o})
+    assert "wire marker in 9J5" in said
