@@ -164,10 +164,12 @@ def test_ai_words_and_explanations_tolerate_a_terrain_option(make_game: Any, run
     g = _game(make_game)
     ai = MbtAI("NATO", 1)
     offered: list[Any] = []
+    asked: list[Any] = []
 
     def answer(d: Any) -> Any:
         if d.kind == "mbt.fire":
             offered.extend(o for o in d.options if isinstance(o, dict) and o.get("hex"))
+            asked.append(d)
         return ai.choose(d, build_view(g, d.side)) if d.side == "NATO" else "pass"
 
     run(direct_fire_phase(g), answer)
@@ -177,3 +179,7 @@ def test_ai_words_and_explanations_tolerate_a_terrain_option(make_game: Any, run
     said = describe_event(g, {"type": "decision", "kind": "mbt.fire", "side": "NATO",
                               "choice": o})
     assert "wire marker in 9J5" in said
+    from hexwar.plugins.mbt.present import _shots as form
+
+    got = form(build_view(g, "NATO"), asked[0])  # the web form lists it without a unit
+    assert o in [c["choice"] for c in got["choices"]]
