@@ -41,9 +41,12 @@ def test_wire_is_a_fire_option_and_an_improved_position_is_not_12_4_2(make_game:
 
 
 @pytest.mark.parametrize(("choice", "rule"), [
-    ({"hex": "9J6", "at": "improved_position", "shots": [["N1", "GP"]]}, r"MBT 12\.4\.2"),
-    ({"hex": "9J6", "at": "ditch", "shots": [["N1", "GP"]]}, r"MBT 12\.4\.2"),
-    ({"hex": "9J6", "at": "hasty_entrenchment", "shots": [["N1", "GP"]]}, r"MBT 12\.4\.2"),
+    ({"hex": "9J6", "at": "improved_position", "shots": [["N1", "GP"]]},
+     r"cannot be destroyed.*MBT 12\.4\.2"),
+    ({"hex": "9J6", "at": "ditch", "shots": [["N1", "GP"]]},
+     r"cannot be destroyed.*MBT 12\.4\.2"),
+    ({"hex": "9J6", "at": "hasty_entrenchment", "shots": [["N1", "GP"]]},
+     r"cannot be destroyed.*MBT 12\.4\.2"),
     ({"hex": "9J7", "at": "wire", "shots": [["N1", "GP"]]}, r"no wire marker in 9J7.*MBT 12\.4\.2"),
     ({"hex": "9J5", "at": "building", "shots": [["N1", "GP"]]}, r"MBT 14\.4\.3\.3\.2"),
     ({"hex": "9J5", "at": "wire", "shots": [["N1", "APFSDS"]]}, r"GP.*MBT 12\.4\.2"),
@@ -183,3 +186,19 @@ def test_ai_words_and_explanations_tolerate_a_terrain_option(make_game: Any, run
 
     got = form(build_view(g, "NATO"), asked[0])  # the web form lists it without a unit
     assert o in [c["choice"] for c in got["choices"]]
+
+
+def test_terrain_shot_takes_the_general_modifiers_only_14_4_2_1(make_game: Any) -> None:
+    """MBT 14.4.2.1.2-14.4.2.1.3: crew losses and a suppressed firer count against terrain; no
+    vehicle modifier of MBT 14.4.2.2 (the wire is in woods) and no acquisition bonus."""
+    g = _game(make_game, special='markers = [{ hex = "9J5", kind = "wire" }]')
+    g2 = make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV, terrain={"9J5": "woods"},
+                   special='markers = [{ hex = "9J5", kind = "wire" }]')
+    for game in (g, g2):
+        f = game.state.units["N1"]
+        f.state.update(crew_losses=1, suppressed="ON")
+        from hexwar.plugins.mbt.gp_fire import modifiers_of
+
+        mods = modifiers_of(gp_terrain.situation(game, f, game.board.parse("9J5")))
+        assert sorted((m.rule.split(" [")[0], m.value) for m in mods) == [
+            ("MBT 14.4.2.1.2", -10), ("MBT 14.4.2.1.3", -20)]
