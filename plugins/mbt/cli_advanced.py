@@ -55,11 +55,21 @@ def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrai
                   brewup: int, hull_down: bool, dice: list[int], card_dirs: Sequence[str],
                   seed: int, fresh: bool, as_json: bool, **flags: Any) -> None:
     """Resolve and print one GP shot, close assault or hand-to-hand combat (see the module)."""
-    from hexwar.plugins.mbt.cli import _dice_line, _ForcedDice
+    from hexwar.plugins.mbt import gp_terrain
+    from hexwar.plugins.mbt.cli import _ForcedDice
 
+    d = _ForcedDice(dice, seed)
+    if kind == "GP" and gp_terrain.is_terrain_name(target):  # MBT 12.4.2: fire at terrain
+        from hexwar.plugins.mbt.cards import load_cards
+
+        cards = load_cards(card_dirs)
+        if firer not in cards:
+            raise HexwarError(f"no card {firer!r}; cards: {', '.join(sorted(cards))}")
+        out, lines = _gp_terrain(cards[firer], target, rng, d, flags)
+        _print(out, lines, d, dice, seed, fresh, as_json)
+        return
     fc, tc = _cards(firer, target, card_dirs)
     kinds = tuple(t.strip() for t in terrain.split(",") if t.strip()) or ("clear",)
-    d = _ForcedDice(dice, seed)
     if kind == "GP":
         out, lines = _gp(fc, tc, rng, kinds, firer_moving, target_moving, overwatch, acquisition,
                          brewup, hull_down, d, flags)
@@ -67,6 +77,13 @@ def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrai
         out, lines = _ca(fc, tc, rng, target_moving, d, flags)
     else:
         out, lines = _h2h(fc, tc, rng, d, flags)
+    _print(out, lines, d, dice, seed, fresh, as_json)
+
+
+def _print(out: dict[str, Any], lines: list[str], d: Any, dice: list[int], seed: int,
+           fresh: bool, as_json: bool) -> None:
+    from hexwar.plugins.mbt.cli import _dice_line
+
     if as_json:
         out.update(rolls=d.rolls, seed=seed)
         click.echo(json.dumps(out, indent=2))
@@ -74,6 +91,56 @@ def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrai
     for line in lines:
         click.echo(line)
     click.echo(_dice_line(d.rolls, given=len(dice) // 2, seed=seed, fresh=fresh))
+
+
+def _gp_terrain(fc: Card, target: str, rng: int | None, d: Any,
+                flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """MBT 12.4.2, 14.4.3.3: a GP shot at a terrain marker (TARGET names it: wire, block,
+    temporary_bridge), with the general modifiers of MBT 14.4.2.1 and 14.4.2.4."""
+    from hexwar.plugins.mbt import gp_fire, gp_terrain
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+
+    err = gp_terrain.kind_error(target)
+    if err:
+        raise HexwarError(err)
+    if rng is None:
+        raise HexwarError("GP fire needs --range (MBT 14.4.1)")
+    weapon = fc.main_gun
+    if weapon is not None and gp_fire.raw_weapon(fc, weapon.name).get("small_arms"):
+        raise HexwarError(f"{fc.name}'s {weapon.name} is small arms and cannot fire at terrain "
+                          "(MBT 14.4.3.3.1)")
+    factor = gp_fire.card_gp_factor(fc, weapon.name, rng, False) if weapon else None
+    if weapon is None or factor is None:
+        raise HexwarError(f"{fc.name} has no GP NM factor at range {rng} (MBT 14.4.1)")
+    defense, dsrc = gp_terrain.terrain_defense()[target]
+    mods = gp_fire.modifiers_of(gp_fire.GpSituation(
+        range=rng, crew_losses=int(flags.get("crew_losses") or 0),
+        suppressed=bool(flags.get("suppressed")), other_smoke=int(flags.get("smoke") or 0),
+        target_vehicle=False, grade=str(flags.get("grade") or "average")))
+    net = int(sum(m.value for m in mods))
+    n, s, src = load_advanced().gp_thresholds(factor, defense)
+    roll = d.d100("GP fire at terrain")
+    result = gp_fire.outcome(roll + net, n, s)
+    what = target.replace("_", " ")
+    effect = (f"the {what} marker is destroyed and every ground unit in its hex suppressed "
+              "(MBT 14.4.4.2.3.5, 14.4.3.3.3)" if result == "EF"
+              else "no effect on terrain (MBT 14.4.4.2.2.3)")
+    out = {"kind": "GP", "firer": fc.name, "weapon": weapon.name, "target": target,
+           "range": rng, "gp_factor": factor, "gp_line": "NM", "gp_defense": defense,
+           "defense_source": dsrc, "modifiers": [m.as_dict() for m in mods], "net": net,
+           "roll": roll, "modified": roll + net, "n": n, "s": s, "table_source": src,
+           "result": result, "effects": ["destroyed"] if result == "EF" else [],
+           "rules": ["MBT 12.4.2", "MBT 14.4.4.1", "MBT 14.4.4.2.3.5"]}
+    lines = ["Advanced Game: GP point effect fire at terrain (MBT 12.4.2, 14.4.3.3)",
+             f"{fc.name} {weapon.name} GP at a {what} marker, range {rng}",
+             f"GP factor: {factor} (NM line, MBT 14.4.1)",
+             f"GP defense: {defense} [{dsrc}] (MBT 14.4.3.3.1)", *_mod_lines(mods),
+             f"Net modifier: {net:+d} (MBT 14.4.2)",
+             f"GP COMBAT RESULTS TABLE {factor} vs {defense}: N up to {n}, S up to {s} [{src}] "
+             "(MBT 14.4.4.1)",
+             f"Dice {roll} {net:+d} = {roll + net}: {result}",
+             f"Effect: {effect}"]
+    return out, lines
 
 
 def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_moving: bool,

@@ -31,8 +31,11 @@ def _range(game: Game, a: str, b: str) -> str:
 def _shots(game: Game, o: Any) -> str:
     if o == "pass":
         return "pass: no fire"
-    target = str(o.get("target"))
     shots = [(str(f), str(a)) for f, a in o.get("shots") or []]
+    if o.get("hex"):  # MBT 12.4.2: GP fire at a terrain marker
+        firers = ", ".join(f"{unit_name(game, f)} ({a})" for f, a in shots)
+        return f"at the {str(o.get('at')).replace('_', ' ')} marker in {o['hex']}: {firers}"
+    target = str(o.get("target"))
     firers = ", ".join(f"{unit_name(game, f)} ({a}){_range(game, f, target)}" for f, a in shots)
     return f"at {unit_name(game, target)}: {firers}"
 

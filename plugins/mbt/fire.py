@@ -467,18 +467,47 @@ def direct_fire_phase(game: Game) -> Step:
             targets = [e for e in game.state.units_of(enemy_of(side)) if alive(e)]
             options = declaration_options(game, side, targets, orders=("F", "FM"), overwatch=False,
                                           declared=declared)
+            terrain = _terrain(game)
+            if terrain is not None:  # Advanced MBT 12.4.2: GP fire at terrain markers
+                options += terrain.options(game, side, ("F", "FM"), declared)
             if not options:
                 break
+            validate = declaration_validator(game, side, orders=("F", "FM"), overwatch=False,
+                                             declared=declared)
+            if terrain is not None:
+                validate = _with_terrain(game, side, validate, declared)
             choice = yield Decision(side, "mbt.fire", options=["pass", *options], rule="MBT 7.3",
-                                    validate=declaration_validator(game, side, orders=("F", "FM"),
-                                                                   overwatch=False,
-                                                                   declared=declared),
-                                    context={"step": "direct"},
+                                    validate=validate, context={"step": "direct"},
                                     prompt="Declare fire at one target, or pass")
             if choice == "pass":
                 break
+            if terrain is not None and terrain.is_terrain_choice(choice):
+                declared.add(f"hex:{game.board.label(game.board.parse(choice['hex']))}")
+                terrain.fire_at_terrain(game, side, choice)
+                continue
             declared.add(choice["target"])
             yield from fire_group(game, side, choice, overwatch=False, simultaneous=True)
+
+
+def _terrain(game: Game) -> Any:
+    """The Advanced Game's GP fire at terrain (MBT 12.4.2) when the map has terrain markers."""
+    if not data(game).get("markers"):  # read only: no key added to a Basic game's state
+        return None
+    from hexwar.plugins.mbt import gp_terrain
+
+    return gp_terrain
+
+
+def _with_terrain(game: Game, side: str, validate: Any, declared: set[str]) -> Any:
+    from hexwar.plugins.mbt import gp_terrain
+
+    def check(choice: Any) -> str | None:
+        if gp_terrain.is_terrain_choice(choice):
+            return gp_terrain.choice_error(game, side, choice, ("F", "FM"), declared)
+        err: str | None = validate(choice)
+        return err
+
+    return check
 
 
 def atgm_options(game: Game, side: str) -> list[dict[str, str]]:

@@ -20,8 +20,9 @@ with F, FM, OW (and CA, OR) orders (MBT 14.1.4.1), at the ranges of its GP line.
 
 The results are effect names that the fire step applies like AP damage (at once, or at the end of a
 simultaneous step, MBT 5.3): ``suppress``, ``crew_loss``, ``temp_sup``, ``KO``, ``BU``
-(:func:`hexwar.plugins.mbt.advanced_fire.after_damage`). GP fire at terrain, canister and smoke
-rounds wait for their rules (docs/mbt-advanced.md). A carrier's passengers are fired at with the
+(:func:`hexwar.plugins.mbt.advanced_fire.after_damage`). GP fire at terrain markers is
+:mod:`hexwar.plugins.mbt.gp_terrain` (MBT 12.4.2); canister and smoke rounds wait for their
+rules (docs/mbt-advanced.md). A carrier's passengers are fired at with the
 same roll (MBT 14.4.3.2.5, :func:`hexwar.plugins.mbt.transport.hit_passengers`).
 
 Against a leg or towed unit (MBT 14.4.3.2, 14.4.4.2.3.4): its GP defense by terrain and status

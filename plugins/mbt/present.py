@@ -219,7 +219,7 @@ def _shots(view: SideView, d: Decision) -> Form:
     game = game_of(view)  # the engine presenting the side its own decision
     choices: list[dict[str, Any]] = []
     for o in d.options or ():
-        if not (isinstance(o, Mapping) and "target" in o):
+        if not (isinstance(o, Mapping) and o.get("target") is not None):  # pass, or terrain
             choices.append({"choice": o, "label": "pass: no fire" if o == "pass" else words(o)})
             continue
         t = game.state.units[str(o["target"])]

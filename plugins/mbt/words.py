@@ -78,6 +78,14 @@ def _result(game: Game | None, r: Record) -> str | None:
         return _ap_fire(game, r)
     if what == "GP point effect fire":
         return _gp_fire(game, r)
+    if what == "GP point effect fire at terrain":  # MBT 12.4.2
+        result = table(r.get("result"))
+        effect = "the marker is destroyed" if result.get("result") == "EF" else "no effect"
+        return (f"{_u(game, r.get('firer'))} fires {r.get('weapon')} GP at the "
+                f"{str(r.get('at')).replace('_', ' ')} marker in {r.get('hex')}, range "
+                f"{r.get('range')}, GP factor {r.get('gp_factor')} against defense "
+                f"{r.get('gp_defense')} (modifiers {number(r.get('net', 0), '+g')}{_mods(r)}), dice "
+                f"{r.get('roll')}: {result.get('result')}, {effect}{cite(r.get('rules'))}")
     if what == "close assault":
         return (f"{_u(game, r.get('attacker'))} close-assaults {_u(game, r.get('target'))}, GP "
                 f"factor {r.get('gp_factor')} against {r.get('ca_defense')} (modifiers "
@@ -138,12 +146,21 @@ def _declared(game: Game | None, r: Record) -> str:
     ammo = list(r.get("ammo") or [])
     shots = ", ".join(f"{_u(game, f)}" + (f" ({ammo[i]})" if i < len(ammo) else "")
                       for i, f in enumerate(firers))
+    if r.get("hex"):  # MBT 12.4.2: at a terrain marker
+        return (f"{r.get('side')} declares fire at the {str(r.get('at')).replace('_', ' ')} "
+                f"marker in {r.get('hex')}: {shots}{cite(r.get('rule'))}")
     return f"{r.get('side')} declares fire at {_u(game, r.get('target'))}: {shots}" \
            f"{cite(r.get('rule'))}"
 
 
 EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "result": _result,
+    "terrain_destroyed": lambda g, r: (
+        f"the {str(r.get('kind')).replace('_', ' ')} in {r.get('hex')} is destroyed"
+        + (f"; suppressed: {', '.join(_u(g, u) for u in r.get('suppressed') or [])}"
+           if r.get("suppressed") else "")
+        + (f"; eliminated: {', '.join(_u(g, u) for u in r.get('eliminated') or [])}"
+           if r.get("eliminated") else "") + cite(r.get("rule"))),
     "setup_edges": lambda g, r: ("mapboard edges: " + ", ".join(
         f"{s} sets up on edge {e}" for s, e in sorted(table(r.get("edges")).items())) + cite(r.get("rule"))),
     "placed": lambda g, r: (f"{_u(g, r.get('unit'))} set up in {r.get('hex')} facing "
@@ -233,6 +250,10 @@ def _decision(game: Game | None, r: Record) -> str | None:
         return f"{side}: {choice} ({kind.split('.', 1)[-1].replace('_', ' ')})"
     if kind == "mbt.order":
         return f"{side} marks an order: {_order(choice)}"
+    if kind == "mbt.fire" and c.get("hex"):  # MBT 12.4.2: GP fire at a terrain marker
+        shots = ", ".join(f"{_u(game, f)} ({a})" for f, a in c.get("shots") or [])
+        return (f"{side} declares fire at the {str(c.get('at')).replace('_', ' ')} marker in "
+                f"{c['hex']}: {shots}")
     if kind in ("mbt.fire", "mbt.overwatch") and "target" in c:
         shots = ", ".join(f"{_u(game, f)} ({a})" for f, a in c.get("shots") or [])
         return f"{side} declares fire at {_u(game, c['target'])}: {shots}"
