@@ -10,6 +10,7 @@ fire (MBT 7.5) is :mod:`hexwar.plugins.mbt.overwatch`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -297,26 +298,38 @@ def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], ove
             return f"{tid} is not a target that can be fired at in this step"
         if declared and tid in declared:
             return f"{tid} has already been fired at in this step (MBT 7.3.2)"
-        shots = choice["shots"]
-        if not isinstance(shots, list) or not shots:
-            return "name at least one firer"
-        seen: set[str] = set()
-        for s in shots:
-            if not (isinstance(s, list) and len(s) == 2 and all(isinstance(x, str) for x in s)):
-                return "each shot is [FIRER, AMMO], two strings"
-            fid, ammo = s
-            if fid not in game.state.units or game.state.units[fid].side != side:
-                return f"{fid!r} is not one of your units"
-            if fid in seen:
-                return f"{fid} is named twice"
-            seen.add(fid)
-            err = fire_error(game, game.state.units[fid], game.state.units[tid], str(ammo),
-                             orders=orders, overwatch=overwatch, moving_target=moving_target)
-            if err:
-                return err
+        target = game.state.units[tid]
+        err = shots_error(game, side, choice["shots"], lambda f, ammo: fire_error(
+            game, f, target, ammo, orders=orders, overwatch=overwatch,
+            moving_target=moving_target))
+        if err:
+            return err
         return MbtHooks.of(game).fire_error(side, choice)  # Advanced MBT 13.4.3.2
 
     return validate
+
+
+def shots_error(game: Game, side: str, shots: Any,
+                firer_error: Callable[[Unit, str], str | None]) -> str | None:
+    """Why a declaration's ``shots`` (``[[FIRER, AMMO], ...]``) are refused: not a list of pairs,
+    a unit not of ``side``, one named twice, or ``firer_error`` of a firer and its ammunition
+    (None if every shot may be fired)."""
+    if not isinstance(shots, list) or not shots:
+        return "name at least one firer"
+    seen: set[str] = set()
+    for s in shots:
+        if not (isinstance(s, list) and len(s) == 2 and all(isinstance(x, str) for x in s)):
+            return "each shot is [FIRER, AMMO], two strings"
+        fid, ammo = s
+        if fid not in game.state.units or game.state.units[fid].side != side:
+            return f"{fid!r} is not one of your units"
+        if fid in seen:
+            return f"{fid} is named twice"
+        seen.add(fid)
+        err = firer_error(game.state.units[fid], str(ammo))
+        if err:
+            return err
+    return None
 
 
 def mark_fired(game: Game, f: Unit) -> None:

@@ -166,23 +166,10 @@ def choice_error(game: Game, side: str, choice: Any, orders: tuple[str, ...],
     h = game.board.parse(choice["hex"])
     if f"hex:{game.board.label(h)}" in declared:
         return f"{choice['hex']} has already been fired at in this step (MBT 7.3.2)"
-    shots = choice["shots"]
-    if not isinstance(shots, list) or not shots:
-        return "name at least one firer"
-    seen: set[str] = set()
-    for s in shots:
-        if not (isinstance(s, list) and len(s) == 2 and all(isinstance(x, str) for x in s)):
-            return "each shot is [FIRER, AMMO], two strings"
-        fid, ammo = s
-        if fid not in game.state.units or game.state.units[fid].side != side:
-            return f"{fid!r} is not one of your units"
-        if fid in seen:
-            return f"{fid} is named twice"
-        seen.add(fid)
-        err = firer_error(game, game.state.units[fid], h, ammo, orders)
-        if err:
-            return err
-    return None
+    from hexwar.plugins.mbt.fire import shots_error
+
+    return shots_error(game, side, choice["shots"],
+                       lambda f, ammo: firer_error(game, f, h, ammo, orders))
 
 
 def situation(game: Game, f: Unit, h: Hex) -> GpSituation:
