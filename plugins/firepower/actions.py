@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
-from hexwar.core.hexgrid import Hex, opposite
+from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.kit import Pipeline
 from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
@@ -549,8 +549,25 @@ def legal_actions(game: Game) -> list[Any]:
     return out
 
 
+def _arc_screened(game: Game) -> bool:
+    """Whether both check steps of the game's fire procedures are the built-in ones (Basic or
+    Advanced), each of which refuses a target hex that is the firer's own or outside his front
+    arc (Firepower 6.3.2.1, Firepower 6.3.3): then that test is a true necessary condition and
+    may screen candidates before the full check. A rule that replaced a check step gets no
+    screen (its own step decides everything)."""
+    from hexwar.plugins.firepower import advanced_fire
+
+    known = {combat.step_check_fire, combat.step_check_grenade,
+             advanced_fire.step_check_fire, advanced_fire.step_check_hex}
+    return all(fire_procedure(game, kind).steps[0].run in known for kind in ("fire", "grenade"))
+
+
 def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier],
-                  left: int) -> list[Any]:
+                  left: int, screen: bool | None = None) -> list[Any]:
+    """The fire and grenade Actions of ``u`` that pass the full check. ``screen`` (default: when
+    :func:`_arc_screened`) drops target hexes outside the firer's arc or in his own hex before
+    the full check, which would refuse them anyway (issue 14: the full check with its line of
+    sight per pair was most of a game's time); the list is the same either way."""
     c = rules_card(game)
     m = fp_map(game)
     uid = u.id
@@ -558,14 +575,24 @@ def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier
     fire_cost = c.mf_cost("fire", str(u.state.get("posture", "stand")))
     if left < fire_cost:
         return []
+    if screen is None:
+        screen = _arc_screened(game)
+    assert u.hex is not None
+    here, facing = u.hex, int(u.facing)
+
+    def may_aim(h: Hex) -> bool:
+        return not screen or (h != here and in_arc(here, facing, h, "front60"))
+
     afters = list(range(0, left - fire_cost + 1))
     out: list[Any] = []
     by_hex: dict[Hex, list[str]] = {}
     for e in enemies:
         by_hex.setdefault(e.hex, []).append(e.id)
     prior = ph["modes"].get(uid)
-    for _h, ids in sorted(by_hex.items()):
+    for h, ids in sorted(by_hex.items()):
         ids.sort()
+        if not may_aim(h):
+            continue
         for mode in w.modes:
             if prior is not None and mode != prior:
                 continue
@@ -585,9 +612,9 @@ def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier
             if t in seen or t not in m.hexes:
                 continue
             seen.add(t)
+            if not may_aim(t):
+                continue
             ch = {"unit": uid, "act": "grenade", "hex": m.label(t)}
             if _legal(game, ch):
                 out.append(ch)
     return out
-
-
