@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
-from hexwar.core.hexgrid import Hex, opposite
+from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.kit import Pipeline
 from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
@@ -552,8 +552,37 @@ def legal_actions(game: Game) -> list[Any]:
     return out
 
 
+Reach = tuple[Callable[[str, int], bool], Callable[[int], bool]]
+
+
+def _screens(game: Game, uid: str) -> Reach | None:
+    """Cheap necessary conditions of the full check for listing ``uid``'s fire and grenade
+    choices (issue 14), or None when a rule replaced a check step (its own step decides).
+
+    Both built-in check steps (Basic and Advanced) refuse a target hex that is the firer's own or
+    outside his front arc (Firepower 6.3.2.1, Firepower 6.3.3), and a range the weapon has no
+    hit number for (Firepower 6.3.2, Firepower 10.7); returned: ``fire(mode, rng)`` and
+    ``grenade(rng)``, false only where the full check would refuse."""
+    from hexwar.plugins.firepower import advanced_fire
+
+    fire = fire_procedure(game, "fire").steps[0].run
+    grenade = fire_procedure(game, "grenade").steps[0].run
+    if fire is combat.step_check_fire and grenade is combat.step_check_grenade:
+        c = rules_card(game)
+        weapon = str(game.state.units[uid].state.get("weapon", "RFL"))
+        return ((lambda mode, rng: c.in_range(weapon, mode, rng)),
+                (lambda rng: c.in_range("HGN", "throw", rng)))
+    if fire is advanced_fire.step_check_fire and grenade is advanced_fire.step_check_hex:
+        return advanced_fire.reach(game, uid)
+    return None
+
+
 def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier],
-                  left: int) -> list[Any]:
+                  left: int, screen: bool = True) -> list[Any]:
+    """The fire and grenade Actions of ``u`` that pass the full check. With ``screen`` (the
+    default) target hexes that fail a cheap necessary condition of the full check
+    (:func:`_screens`: arc, own hex, range) are dropped before it (issue 14: the full check with
+    its line of sight per pair was most of a game's time); the list is the same either way."""
     c = rules_card(game)
     m = fp_map(game)
     uid = u.id
@@ -561,16 +590,33 @@ def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier
     fire_cost = c.mf_cost("fire", str(u.state.get("posture", "stand")))
     if left < fire_cost:
         return []
+    assert u.hex is not None
+    here, facing = u.hex, int(u.facing)
+    screens = _screens(game, uid) if screen else None
+
+    def may_aim(h: Hex) -> bool:
+        return screens is None or (h != here and in_arc(here, facing, h, "front60"))
+
+    def may_fire(h: Hex, mode: str) -> bool:
+        return screens is None or screens[0](mode, here.distance(h))
+
+    def may_throw(h: Hex) -> bool:
+        return screens is None or screens[1](here.distance(h))
+
     afters = list(range(0, left - fire_cost + 1))
     out: list[Any] = []
     by_hex: dict[Hex, list[str]] = {}
     for e in enemies:
         by_hex.setdefault(e.hex, []).append(e.id)
     prior = ph["modes"].get(uid)
-    for _h, ids in sorted(by_hex.items()):
+    for h, ids in sorted(by_hex.items()):
         ids.sort()
+        if not may_aim(h):
+            continue
         for mode in w.modes:
             if prior is not None and mode != prior:
+                continue
+            if not may_fire(h, mode):
                 continue
             groups: list[list[str]] = [[i] for i in ids]
             if mode == "auto" and w.automatic and len(ids) > 1:
@@ -588,9 +634,9 @@ def _fire_options(game: Game, ph: dict[str, Any], u: Unit, enemies: list[Soldier
             if t in seen or t not in m.hexes:
                 continue
             seen.add(t)
+            if not (may_aim(t) and may_throw(t)):
+                continue
             ch = {"unit": uid, "act": "grenade", "hex": m.label(t)}
             if _legal(game, ch):
                 out.append(ch)
     return out
-
-

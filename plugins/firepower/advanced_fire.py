@@ -32,7 +32,7 @@ or ``ctx.extra["in_hole"]``; obstacles come in through ``firepower_los_obstacles
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +199,40 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+
+
+def reach(game: Game, uid: str) -> tuple[Callable[[str, int], bool], Callable[[int], bool]]:
+    """Cheap range screens for listing the choices (issue 14): ``fire(mode, rng)`` is false only
+    when :func:`step_check_fire` would refuse L fire at that range (the row fires no L, or has no
+    hit number there, Firepower 10.7), ``grenade(rng)`` only when :func:`step_check_hex` would
+    refuse a grenade Action naming no item, ammunition or mode (the item :func:`prepare` picks,
+    with its defaults) at that range. Each is a necessary condition of its full check, never a
+    sufficient one."""
+    from hexwar.plugins.firepower.advanced_card import advanced_card
+
+    card = advanced_card()
+    u = game.state.units[uid]
+    model = model_of(u.state)
+    fw = _row(model)
+
+    def has(item: str, ammo: str, mode: str, rng: int) -> bool:
+        try:
+            card.hit_number(item, ammo, mode, rng)
+        except RulesError:
+            return False
+        return True
+
+    def fire(mode: str, rng: int) -> bool:
+        return fw is None or ("L" in fw.types and has(fw.id, "L", mode, rng))
+
+    item = _default_item(model, equipment_of(u.state), None)
+    gw = _row(item)
+    if gw is None or not gw.types or gw.types[0] == "C":
+        return fire, lambda rng: True  # no range test before the other checks: no screen
+    ammo, gmode = gw.types[0], _default_mode(gw)
+    if gw.by_hand and gmode == "hand":
+        gmode = "semi"  # Firepower 12.4.2: by hand, the mortar's own hit numbers
+    return fire, lambda rng: has(gw.id, ammo, gmode, rng)
 
 
 def sights(item: str, equipment: Mapping[str, int], choice: Mapping[str, Any]
