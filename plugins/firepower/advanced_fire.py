@@ -346,6 +346,22 @@ def cover_mod(card: AdvancedCard, cover: tuple[str, int]) -> Modifier:
                     "Firepower 12.2.3")
 
 
+def blast_target_mods(card: AdvancedCard, s: Soldier, cover: tuple[str, int] | None
+                      ) -> list[Modifier]:
+    """Firepower 12.2.3, 12.2.5: a soldier's cover and posture against a blast roll (blasts and
+    canister)."""
+    mods: list[Modifier] = []
+    if cover is not None:
+        mods.append(cover_mod(card, cover) if cover[0].endswith("loophole") else
+                    Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
+                             "Firepower 12.2.3"))
+    if s.posture == "crouch":
+        mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
+    elif s.posture == "prone":
+        mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
+    return mods
+
+
 def hinder_mods(card: AdvancedCard, los: AdvancedLosResult, letter: str, *,
                 blast: bool = False) -> list[Modifier]:
     """Firepower 12.2.6, 12.2.7: trees and hedges that block by the chart (+1 each; hedges not
@@ -889,16 +905,9 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                                  card.mod("per_tree_or_hedge"), "Firepower 12.2.6"))
     fw = f.ammo in ("F", "W")
     if not fw:
-        cover = cover_of(f, s, source if (d == 0 and source is not None) else impact,
-                         impact_side=impact_side if d == 0 else None)
-        if cover is not None:
-            mods.append(cover_mod(card, cover) if cover[0].endswith("loophole") else
-                        Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
-                                 "Firepower 12.2.3"))
-        if s.posture == "crouch":
-            mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
-        elif s.posture == "prone":
-            mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
+        mods.extend(blast_target_mods(card, s, cover_of(
+            f, s, source if (d == 0 and source is not None) else impact,
+            impact_side=impact_side if d == 0 else None)))
     feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
     head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
     diff = feet - ground if feet > ground else ground - head if head < ground else 0
@@ -1008,15 +1017,7 @@ def _canister(ctx: FireContext, f: Firing, w: ChartWeapon) -> None:
         if los.blocked:
             continue
         mods = [Modifier(f"canister at range {rng}", rm, "Firepower 12.3.2.1")]
-        cover = cover_of(f, s, ctx.firer.hex)
-        if cover is not None:
-            mods.append(cover_mod(card, cover) if cover[0].endswith("loophole") else
-                        Modifier(f"in cover ({cover[0]})", card.mod("target_in_cover"),
-                                 "Firepower 12.2.3"))
-        if s.posture == "crouch":
-            mods.append(Modifier("crouching", card.mod("target_crouching"), "Firepower 12.2.5"))
-        elif s.posture == "prone":
-            mods.append(Modifier("prone", card.mod("target_prone"), "Firepower 12.2.5"))
+        mods.extend(blast_target_mods(card, s, cover_of(f, s, ctx.firer.hex)))
         mods.extend(hinder_mods(card, los, "C", blast=True))
         mods = sort_modifiers(mods)
         ctx.modifiers[s.id] = mods
