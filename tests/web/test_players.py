@@ -237,18 +237,24 @@ def test_secret_orders_entered_at_once_play_as_asked_in_turn(tmp_path: Path) -> 
     assert again.over and again.log.events[1:] == t.game.log.events[1:]
 
 
-def test_an_answer_given_ahead_can_be_taken_back(tmp_path: Path) -> None:
-    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+def asked_ahead(t: Table) -> Seat:
+    """Answer the engine's decisions (the first option each) until a seat is asked one ahead of
+    the engine's own (CORE-82); that seat."""
     for _ in range(200):
         d = t.game.pending
         assert d is not None
         later = [s for s in t.seats.values()
                  if t.pending_for(s) is not None and t.pending_for(s) is not d]
         if later:
-            break
+            return later[0]
         seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
         t.answer(seat, t.serial_of(seat), index=0)
-    seat = later[0]
+    raise AssertionError("no seat was asked ahead in 200 decisions")
+
+
+def test_an_answer_given_ahead_can_be_taken_back(tmp_path: Path) -> None:
+    t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
+    seat = asked_ahead(t)
     first = t.pending_for(seat)
     made = len(t.game.decisions)
     t.answer(seat, t.serial_of(seat), index=0)
@@ -304,16 +310,7 @@ def test_an_undo_keeps_the_other_seats_answers_given_ahead(tmp_path: Path) -> No
     """CORE-82: one side takes back its played order; the other side's order given ahead is
     still kept (the same decision is asked again after the undo) and is played in its turn."""
     t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
-    for _ in range(200):
-        d = t.game.pending
-        assert d is not None
-        later = [s for s in t.seats.values()
-                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
-        if later:
-            break
-        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
-        t.answer(seat, t.serial_of(seat), index=0)
-    b = later[0]
+    b = asked_ahead(t)
     a = next(s for s in t.seats.values() if t.pending_for(s) is t.game.pending)
     t.answer(b, t.serial_of(b), index=0)
     kept = next(iter(t._ahead.values()))
@@ -472,16 +469,7 @@ def test_answers_given_ahead_survive_a_restart(tmp_path: Path) -> None:
     restarted table has it still (the seat need not answer again), sends it to no other seat,
     and plays it in the engine's order when its turn comes."""
     t = table(tmp_path, "mbt:basic-a", {"NATO": "human", "Soviet": "human"}, turns=1)
-    for _ in range(200):
-        d = t.game.pending
-        assert d is not None
-        later = [s for s in t.seats.values()
-                 if t.pending_for(s) is not None and t.pending_for(s) is not d]
-        if later:
-            break
-        seat = next(s for s in t.seats.values() if t.pending_for(s) is d)
-        t.answer(seat, t.serial_of(seat), index=0)
-    seat = later[0]
+    seat = asked_ahead(t)
     first = t.pending_for(seat)
     assert first is not None
     t.answer(seat, t.serial_of(seat), index=0)
