@@ -352,6 +352,21 @@ def hexwar_setup_game(game: Game) -> None:
 
 
 @hookimpl
+def hexwar_describe_event(game: Game | None, record: dict[str, Any]) -> str | None:
+    """MBT 21.3: the umpire's reports of personal commanders and radio messages."""
+    try:
+        return radio.describe(dict(record))
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None
+
+
+@hookimpl
+def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
+    """MBT 21.3.3.2: a radio message is typed at the web table."""
+    return radio.present(decision)
+
+
+@hookimpl
 def hexwar_validate_scenario(scenario: Any) -> list[Problem]:
     """MBT 12.8.2.2: the organizations grouped under each headquarters (``[special] command``)."""
     raw = scenario.raw if isinstance(scenario.raw, dict) else {}

@@ -184,7 +184,7 @@ def commander_step(game: Game) -> Step:
                 xo = [u for u in cands if u.state.get("officer") == "XO"
                       and officers.officer_org(u) == old.get("org")]
                 cos = sorted((u for u in cands if u.state.get("officer") == "CO"), key=_rank)
-                chosen = (xo or cos or [None])[0]
+                chosen = next(iter(xo or cos), None)
                 del lost[player]
                 if chosen is not None:
                     pcs[player] = _pc_of(chosen)
@@ -401,3 +401,53 @@ def radio_step(game: Game, budget: dict[tuple[str, str], int], cost_of: Any) -> 
     yield from commander_step(game)
     deliver_step(game)
     yield from writing_step(game, budget, cost_of)
+
+
+#: the umpire's reports of the multi-player rules, in words (``hexwar_describe_event``)
+REPORT_WORDS: dict[str, Any] = {
+    "personal commander": lambda r: (f"your personal commander is with {r.get('unit')}"
+                                     if r.get("unit") else "you have no personal commander"),
+    "personal commander lost": lambda r: (f"your personal commander was lost in Turn "
+                                          f"{r.get('since')}"),
+    "radio message sent": lambda r: (f"radio message to {r.get('to')} sent, due in Turn "
+                                     f"{r.get('due')} ({r.get('words')} words, "
+                                     f"{'in code' if r.get('in_code') else 'in the clear'}"
+                                     f"{', 1 command point' if r.get('command_points') else ''})"),
+    "radio message received": lambda r: (f"radio message from {r.get('sender')} (Turn "
+                                         f"{r.get('written')}, roll {r.get('roll')}): "
+                                         f"{r.get('message')}"),
+    "radio message delayed": lambda r: (f"a radio message from {r.get('sender')} is delayed a "
+                                        f"Turn (roll {r.get('roll')})"),
+    "radio message lost": lambda r: (f"a radio message from {r.get('sender')} is lost "
+                                     f"(roll {r.get('roll')})"),
+    "conference": lambda r: f"{r.get('sender')} says (in conference): {r.get('message')}",
+    "radio intercepted": lambda r: (f"intercepted ({r.get('roll')} against {r.get('their_roll')})"
+                                    f", {r.get('sender')} to {r.get('to')}: {r.get('message')}"),
+    "radio not intercepted": lambda r: (f"an enemy message in the clear was not intercepted "
+                                        f"({r.get('roll')} against {r.get('their_roll')})"),
+}
+
+
+def describe(record: dict[str, Any]) -> str | None:
+    """An umpire's report of the multi-player rules in words, or ``None``."""
+    if record.get("type") != "umpire_report":
+        return None
+    text = REPORT_WORDS.get(str(record.get("what")))
+    if text is None:
+        return None
+    rule = f" ({record['rule']})" if record.get("rule") else ""
+    return f"{text(record)}{rule}"
+
+
+def present(decision: Decision) -> dict[str, Any] | None:
+    """The web form of a message: typed (``{"to": PLAYER, "text": TEXT}`` or ``done``), since
+    its text cannot be listed."""
+    if decision.kind != MESSAGE:
+        return None
+    ctx = decision.context
+    return {"widget": "text", "title": decision.prompt, "rule": decision.rule,
+            "notes": [f"Type {{\"to\": \"NAME\", \"text\": \"...\"}} to one of "
+                      f"{', '.join(ctx.get('to', []))}, or done. Free messages left this Turn: "
+                      f"{ctx.get('free', 0)}; more cost a command point each (MBT 21.3.3.2.2). "
+                      f"More than {CODE_WORDS} words is in the clear and may be intercepted "
+                      "(MBT 21.3.3.2.3)."]}

@@ -281,9 +281,13 @@ def _play_table(tmp_path: Path, turns: int = 3) -> Any:
         assert d is not None
         form = t.presentation(seat)
         assert form is not None
-        wanted = canonical(ai.choose(d, t.game.view(d.side)))
+        choice = ai.choose(d, t.game.view(d.side))
+        if form["widget"] == "text":  # a radio message is typed (MBT 21.3.3.2)
+            assert d.kind == radio.MESSAGE
+            t.answer(seat, t.serial_of(seat), value=json.dumps(choice), has_value=True)
+            continue
         index = next((i for i, c in enumerate(form["choices"])
-                      if canonical(c["choice"]) == wanted), 0)
+                      if canonical(c["choice"]) == canonical(choice)), 0)
         t.answer(seat, t.serial_of(seat), index=index)
     return t
 
@@ -344,6 +348,24 @@ def test_a_message_decision_belongs_to_its_sender(tmp_path: Path) -> None:
         if d.kind == radio.MESSAGE:
             assert owner(g, d) == d.context["player"]
         g.answer(ais[d.side].choose(d, g.view(d.side)))
+
+
+def test_the_reports_read_as_sentences_and_a_message_is_typed_at_the_web_table() -> None:
+    """Words for the umpire's reports (MBT 21.3.2-21.3.3.2.4); the message form is a text field
+    naming the addressees and the free messages left."""
+    g = _game()
+    budget = _ready(g)
+    radio.send(g, "NATO", "ben", {"to": "anna", "text": "hold the bridge"}, budget, _cost)
+    g.state.turn += 1
+    g.dice.force(1)
+    radio.deliver_step(g)
+    for what, words in (("radio message received", "hold the bridge"),
+                        ("personal commander", "N1"), ("radio message sent", "due in Turn")):
+        text = g.hooks.describe_event(g, _reports(g, what)[0])
+        assert words in text and "MBT 21.3" in text, text
+    d = next(x for x in radio.writing_step(g, budget, _cost))
+    form = radio.present(d)
+    assert form is not None and form["widget"] == "text" and "MBT 21.3.3.2.2" in form["notes"][0]
 
 
 def test_command_control_without_a_split_has_no_messages() -> None:
