@@ -375,7 +375,9 @@ def writing_step(game: Game, budget: dict[tuple[str, str], int], cost_of: Any) -
                 choice = yield Decision(
                     side, MESSAGE, options=offered, rule="MBT 21.3.3.2",
                     validate=_validator(game, side, player, budget, cost_of),
-                    context={"unit": pc.id, "player": player,
+                    # his own unit, so the decision is his (CORE-81) even when his personal
+                    # commander rides a teammate's unit after a transfer (MBT 21.1.3)
+                    context={"unit": _own_unit(game, side, player, pc), "player": player,
                              "free": max(0, free_messages(game, side, player)
                                          - st["sent"].get(side, {}).get(player, 0)),
                              "to": [p for p in names if p != player]},
@@ -384,6 +386,11 @@ def writing_step(game: Game, budget: dict[tuple[str, str], int], cost_of: Any) -
                 if choice == "done":
                     break
                 send(game, side, player, dict(choice), budget, cost_of)
+
+
+def _own_unit(game: Game, side: str, player: str, pc: Unit) -> str:
+    mine = units_of(game, side, player)
+    return next((u.id for u in mine if alive(u)), mine[0].id if mine else pc.id)
 
 
 def _validator(game: Game, side: str, player: str, budget: dict[tuple[str, str], int],

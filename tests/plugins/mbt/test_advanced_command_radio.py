@@ -343,11 +343,21 @@ def test_a_message_decision_belongs_to_its_sender(tmp_path: Path) -> None:
     g = _game()
     _at_orders(g)
     ais = {s: MbtAI(s, 1) for s in ("NATO", "Soviet")}
+    seen = set()
     while g.pending is not None and g.state.phase == "mbt.command_points":
         d = g.pending
         if d.kind == radio.MESSAGE:
             assert owner(g, d) == d.context["player"]
+            seen.add(d.context["player"])
         g.answer(ais[d.side].choose(d, g.view(d.side)))
+    assert seen == {"anna", "ben", "cara"}
+    # anna's personal commander now rides ben's N5 (a transfer, MBT 21.1.3): still her decision
+    n1, n5 = g.state.units["N1"], g.state.units["N5"]
+    n1.state.pop("officer")
+    n5.state.update(officer="CO", officer_org="1st platoon")
+    assert radio.personal_commander(g, "NATO", "anna") is n5
+    d = next(x for x in radio.writing_step(g, {}, _cost))
+    assert d.context["player"] == "anna" and owner(g, d) == "anna"
 
 
 def test_the_reports_read_as_sentences_and_a_message_is_typed_at_the_web_table() -> None:
