@@ -12,8 +12,9 @@ vehicles not at all, MBT 21.1.1.1.3) and reads the COMMAND POINTS CHART with its
 (MBT 21.1.1.1, ``data/advanced/command_points.csv``, stand-in), then adds its officers' bonus: an
 XO with an active unit +1, a CO of a company headquarters +1, of a battalion headquarters +2
 (MBT 21.1.1.2). The Turn after an organization's CO is lost, none of its units may change marker
-(MBT 21.1.2.4). Each side then decides in secret which units change (one decision per organization
-with points to spend).
+(MBT 21.1.2.4). An officer who commands several organizations gives his bonus to those he
+chooses (MBT 21.1.1.2, :func:`bonus_step`, MBTD-103). Each side then decides in secret which units
+change (one decision per organization with points to spend).
 
 A unit's command organization is its ``state.organization``; a headquarters says
 ``state = { hq = "company" }`` or ``"battalion"`` on the unit carrying the CO. Mounted leg and
@@ -45,7 +46,7 @@ Multi-player commanders and written radio messages (MBT 21.3,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -106,31 +107,94 @@ def organizations(game: Game, side: str) -> dict[str, list[Unit]]:
     return out
 
 
-def command_points(game: Game, org: str, units: list[Unit]) -> tuple[int, list[str]]:
-    """MBT 21.1.1.1-21.1.1.2, 21.1.2.4: the organization's points and how they were counted. An
-    officer's bonus counts for his own organization wherever he rides (MBT 21.1.3); a CO lost
-    last Turn stops his organization and those under it (MBT 12.8.2.2)."""
+def blocked(game: Game, org: str) -> str | None:
+    """MBT 21.1.2.4, 12.8.2.2: why ``org`` may change no marker this Turn (the CO commanding it,
+    its own or a headquarters' above it, was lost last Turn), or ``None``."""
     co_lost = data(game).get("co_lost", {})
     for above in sorted(officers.commanding_orgs(game, org)):
         if co_lost.get(above) is not None and co_lost[above] == game.state.turn - 1:
-            return 0, [f"the CO of {above} was lost last Turn (MBT 21.1.2.4)"]
+            return f"the CO of {above} was lost last Turn (MBT 21.1.2.4)"
+    return None
+
+
+def bonuses(game: Game, side: str) -> list[tuple[Unit, str, int, str]]:
+    """MBT 21.1.1.2: each commanding officer with an active unit and his bonus points: (his
+    unit, his organization, points, how)."""
+    out: list[tuple[Unit, str, int, str]] = []
+    for u in game.state.units_of(side):
+        org = officers.officer_org(u)
+        if not officers.active(u) or org is None:
+            continue  # MBT 21.1.1.2.1: an officer "with an active unit"
+        officer, hq = u.state.get("officer"), u.state.get("hq")
+        if officer == "XO":
+            out.append((u, org, 1, f"XO with {u.id}: +1 (MBT 21.1.1.2.1)"))
+        elif officer == "CO" and hq in ("company", "battalion"):
+            bonus = 2 if hq == "battalion" else 1
+            out.append((u, org, bonus,
+                        f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)"))
+    return out
+
+
+def command_points(game: Game, org: str, units: list[Unit]) -> tuple[int, list[str]]:
+    """MBT 21.1.1.1-21.1.1.2, 21.1.2.4: the organization's points and how they were counted. An
+    officer's bonus counts for his own organization wherever he rides (MBT 21.1.3; he may give it
+    to another organization he commands, :func:`bonus_step`); a CO lost last Turn stops his
+    organization and those under it (MBT 12.8.2.2)."""
+    stop = blocked(game, org)
+    if stop:
+        return 0, [stop]
     counted = {doctrine.leader(game, u).id for u in units}  # MBT 21.1.1.1.1
     grade = min((grade_of(u) for u in units), key=GRADES.index)
     pts = points_chart(len(counted), grade)
     why = [f"{len(counted)} active unit(s), lowest grade {grade}: {pts} (MBT 21.1.1.1)"]
-    side = units[0].side
-    for u in game.state.units_of(side):
-        if not officers.active(u) or officers.officer_org(u) != org:
-            continue  # MBT 21.1.1.2.1: an officer "with an active unit"
-        officer, hq = u.state.get("officer"), u.state.get("hq")
-        if officer == "XO":
-            pts += 1
-            why.append(f"XO with {u.id}: +1 (MBT 21.1.1.2.1)")
-        elif officer == "CO" and hq in ("company", "battalion"):
-            bonus = 2 if hq == "battalion" else 1
+    for _u, own, bonus, how in bonuses(game, units[0].side):
+        if own == org:
             pts += bonus
-            why.append(f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)")
+            why.append(how)
     return pts, why
+
+
+BONUS = "mbt.bonus_points"
+
+
+def bonus_step(game: Game, counted: Sequence[tuple[str, str]],
+               budget: dict[tuple[str, str], int], notes: dict[tuple[str, str], list[str]]
+               ) -> Step:
+    """MBT 21.1.1.2: an officer's bonus points may go to any organization he commands (his own
+    and those under it, MBT 12.8.2.2) that may change markers; each side decides in secret, one
+    decision per officer with a choice. Listed first: keep them with his own organization."""
+    decisions: list[Decision] = []
+    moves: list[tuple[str, str, int, bool]] = []
+    for side in SIDES:
+        for u, org, bonus, _how in bonuses(game, side):
+            targets = sorted(o for o in officers.commanded_orgs(game, org)
+                             if (side, o) in counted and not blocked(game, o))
+            kept = org in targets  # his own organization counted the bonus already
+            if not targets or targets == [org]:
+                continue
+            own_first = sorted(targets, key=lambda o: o != org)
+            options = [list(c) for c in combinations_with_replacement(own_first, bonus)]
+            decisions.append(Decision(
+                side, BONUS, options=options, rule="MBT 21.1.1.2",
+                context={"unit": u.id, "officer": u.state.get("officer"), "organization": org,
+                         "bonus": bonus},
+                prompt=f"The {u.state.get('officer')} of {org} (with {u.id}): which organization "
+                       f"under his command gets each of his {bonus} bonus point(s)?"))
+            moves.append((side, org, bonus, kept))
+    if not decisions:
+        return
+    choices = yield from ask_all(decisions)
+    for (side, org, bonus, kept), choice in zip(moves, choices, strict=True):
+        if kept:
+            budget[(side, org)] -= bonus
+            notes.setdefault((side, org), []).append(
+                f"{bonus} bonus point(s) of its officer given to {', '.join(choice)} "
+                "(MBT 21.1.1.2)")
+        for o in choice:
+            budget[(side, o)] += 1
+            if o != org:
+                notes.setdefault((side, o), []).append(
+                    f"+1 bonus point from the officer of {org} (MBT 21.1.1.2)")
 
 
 JAMMING_POINT_COST = 25  # MBT 21.2: points to buy one jamming point
@@ -284,6 +348,10 @@ def command_points_step(game: Game) -> Step:
             pts, why = command_points(game, org, units)
             counted[(side, org)] = (pts, why, units)
     budget = {k: v[0] for k, v in counted.items()}
+    notes: dict[tuple[str, str], list[str]] = {}
+    if game.state.turn > 1:
+        yield from bonus_step(game, list(counted), budget, notes)
+    before = dict(budget)
     yield from radio.radio_step(game, budget, lambda u: swap_cost(game, u))
     if game.state.turn <= 1:
         return  # MBT 21.1: no marker yet to keep (docs/decisions.md MBTD-62)
@@ -295,8 +363,9 @@ def command_points_step(game: Game) -> Step:
             if lead.state.get("marker"):
                 u.state["marker_locked"] = lead.state["marker"]
         pts = budget[(side, org)]
-        if pts != _pts:
-            why = [*why, f"{_pts - pts} spent on radio messages (MBT 21.3.3.2.2)"]
+        why = [*why, *notes.get((side, org), [])]
+        if pts != before[(side, org)]:
+            why.append(f"{before[(side, org)] - pts} spent on radio messages (MBT 21.3.3.2.2)")
         game.emit("command_points", visible_to=[side], organization=org, points=pts,
                   counted=why, rule="MBT 21.1.1")
         if not pts or not marked:

@@ -190,3 +190,37 @@ def test_artillery_or_bomb_suppression_cuts_a_landline_for_good_21_2_3(
     g.state.turn = 3
     run(cc.command_points_step(g), lambda d: [] if d.kind == "mbt.swaps" else d.options[0])
     assert n2.state["landline"] is (not cut)  # never hooked up again
+
+
+def test_a_bonus_point_goes_to_an_organization_the_officer_commands_21_1_1_2(
+        make_game: Any, run: Any) -> None:
+    """MBT 21.1.1.2: the company CO's bonus point may be given to the 1st platoon under him
+    (MBT 12.8.2.2), not to the 2nd platoon; its swaps then have one point more, A HQ's one
+    less."""
+    g = _company(make_game)
+    g.state.turn = 2
+    for uid in ("N1", "N2", "N3", "N4"):
+        g.state.units[uid].state["marker"] = "move"
+
+    def answer(d: Any) -> Any:
+        return ["1st platoon"] if d.kind == cc.BONUS else []
+
+    _v, asked = run(cc.command_points_step(g), answer)
+    bonus = [d for d in asked if d.kind == cc.BONUS]
+    assert len(bonus) == 1 and bonus[0].options == [["A HQ"], ["1st platoon"]]
+    assert bonus[0].rule == "MBT 21.1.1.2" and bonus[0].context["unit"] == "N1"
+    swaps = {d.context["organization"]: d.context["points"] for d in asked
+             if d.kind == "mbt.swaps"}
+    assert swaps["1st platoon"] == cc.points_chart(2, "average") + 1
+    assert swaps.get("A HQ", 0) == cc.points_chart(1, "average")
+    assert swaps["2nd platoon"] == cc.points_chart(1, "average")
+    told = [r for r in g.log.events if r.get("type") == "command_points"
+            and r["organization"] == "1st platoon"]
+    assert "MBT 21.1.1.2" in told[-1]["counted"][-1]
+
+
+def test_no_bonus_choice_without_a_command_tree(make_game: Any, run: Any) -> None:
+    g = _company(make_game, special="")
+    g.state.turn = 2
+    _v, asked = run(cc.command_points_step(g), lambda d: [])
+    assert not [d for d in asked if d.kind == cc.BONUS]
