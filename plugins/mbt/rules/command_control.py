@@ -431,8 +431,8 @@ def hexwar_describe_event(game: Game | None, record: dict[str, Any]) -> str | No
 
 @hookimpl
 def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
-    """MBT 21.3.3.2: a radio message is typed at the web table."""
-    return radio.present(decision)
+    """MBT 21.3.3.2: a radio message is typed at the web table; MBT 21.1.3: transfers in words."""
+    return radio.present(decision) or officers.present(decision)
 
 
 @hookimpl

@@ -200,3 +200,16 @@ def _validator(game: Game, side: str) -> Any:
         return transfer_error(game, side, choice)
 
     return validate
+
+
+def present(decision: Decision) -> dict[str, Any] | None:
+    """The web form of a transfer: each move in words, the unit he would join marked."""
+    if decision.kind != TRANSFER:
+        return None
+    choices = [{"choice": o, "label": "done: no more transfers"} if o == "done" else
+               {"choice": o, "unit": o["to"],
+                "label": f"the {o['officer']} moves from {o['from']} to {o['to']} (MBT 21.1.3)"}
+               for o in decision.options or ()]
+    return {"widget": "choose", "choices": choices,
+            "notes": ["An officer moves to an active unit in his hex under his command "
+                      "(MBT 21.1.3, 12.8.2)."]}

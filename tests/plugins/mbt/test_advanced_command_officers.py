@@ -134,6 +134,9 @@ def test_the_transfer_step_is_in_the_adjust_markers_step_and_lists_the_sensible_
     assert asked[0].options[0] == _move("CO", "N1", "N2")
     assert g.state.units["N2"].state["officer"] == "CO"
     assert len(asked) == 1  # moved once: nothing more to offer that officer this step
+    form = officers.present(asked[0])
+    assert form is not None and form["choices"][0]["unit"] == "N2"
+    assert "MBT 21.1.3" in form["choices"][0]["label"]
 
 
 def test_a_bad_command_tree_is_refused_by_the_scenario_check(tmp_path: Any) -> None:
