@@ -79,6 +79,22 @@ def test_each_player_gets_a_personal_commander_of_his_highest_echelon_21_3_2() -
     assert all(r["visible_to"] == ["NATO"] for r in told if r.get("player"))
 
 
+def test_a_tie_of_cos_is_the_players_choice_21_3_2() -> None:
+    """MBT 21.3.2: two platoon COs among ben's units: ben is asked which is his."""
+    from hexwar.core.web.players import owner
+
+    g = _game()
+    g.state.units["N5"].state.update(officer="CO", organization="3rd platoon")
+    while g.pending is not None and g.pending.kind != radio.PERSONAL:
+        d = g.pending
+        g.answer(MbtAI(d.side, 1).choose(d, g.view(d.side)))
+    d = g.pending
+    assert d is not None and d.options == ["N4", "N5"] and d.context["player"] == "ben"
+    assert owner(g, d) == "ben" and d.rule == "MBT 21.3.2"
+    g.answer("N5")
+    assert radio.personal_commander(g, "NATO", "ben").id == "N5"
+
+
 def test_a_lost_personal_commander_is_replaced_three_turns_later_by_his_xo_21_3_2() -> None:
     """MBT 21.3.2: lost in Turn 2, ben's XO takes over in Turn 5 (not 4); meanwhile ben may not
     communicate (MBT 21.3.3)."""
