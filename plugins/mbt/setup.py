@@ -208,7 +208,9 @@ def scenario_shapes() -> dict[str, Any]:
                     "terrain_variant": OneOf(TERRAIN_VARIANTS),
                     "barred_rules": [str],
                     # MBT 21.2 radio jamming points by side (mbt.command_control)
-                    "jamming": MapOf(IntRange(0, 100))},
+                    "jamming": MapOf(IntRange(0, 100)),
+                    # MBT 12.8.2.2 the organizations under each headquarters (mbt.command_control)
+                    "command": MapOf([str])},
         "sides": MapOf({"title": str, "points": points, "forces": [force]}),
     }
 

@@ -226,6 +226,11 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "command_points": lambda g, r: (f"organization {r.get('organization')} has "
                                     f"{r.get('points')} command point(s) ({words(r.get('counted'))})"
                                     f"{cite(r.get('rule'))}"),
+    "officer transferred": lambda g, r: (f"the {r.get('officer')} of {r.get('organization')} "
+                                         f"moves from {_u(g, r.get('unit'))} to "
+                                         f"{_u(g, r.get('to'))}{cite(r.get('rule'))}"),
+    "landline cut": lambda g, r: (f"{_u(g, r.get('unit'))}'s landline is cut by the blasts of "
+                                  f"{r.get('cause')}{cite(r.get('rule'))}"),
 }
 
 

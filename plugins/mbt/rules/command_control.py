@@ -12,8 +12,9 @@ vehicles not at all, MBT 21.1.1.1.3) and reads the COMMAND POINTS CHART with its
 (MBT 21.1.1.1, ``data/advanced/command_points.csv``, stand-in), then adds its officers' bonus: an
 XO with an active unit +1, a CO of a company headquarters +1, of a battalion headquarters +2
 (MBT 21.1.1.2). The Turn after an organization's CO is lost, none of its units may change marker
-(MBT 21.1.2.4). Each side then decides in secret which units change (one decision per organization
-with points to spend).
+(MBT 21.1.2.4). An officer who commands several organizations gives his bonus to those he
+chooses (MBT 21.1.1.2, :func:`bonus_step`, MBTD-103). Each side then decides in secret which units
+change (one decision per organization with points to spend).
 
 A unit's command organization is its ``state.organization``; a headquarters says
 ``state = { hq = "company" }`` or ``"battalion"`` on the unit carrying the CO. Mounted leg and
@@ -29,14 +30,23 @@ command points for each marker change (MBT 21.2.2), except for units still on th
 the map from the start and never moved since (MBT 21.2.3; there is no artillery or bombing to cut
 them).
 
-Not built: multi-player rules (MBT 21.3: the engine has one player a side), transferring officers
-(MBT 21.1.3).
+Landlines (MBT 21.2.3) are scenario data: a unit on the map at the first Command Points step is
+hooked up unless its state says ``landline = false``; the hookup ends for good when the unit
+leaves its hex or is suppressed by artillery fire or aircraft bombs (a ``suppressed`` record whose
+rule is one of :data:`BLAST_RULES`: MBT 17.1, 19.0, 20.1; none of them is built yet, so today only
+moves cut a landline, MBTD-102).
+
+Transferring officers (MBT 21.1.3, :mod:`~hexwar.plugins.mbt.rules.command_control_officers`)
+in the Adjust Markers Step; an officer's bonus and the Turn after a CO is lost belong to his own
+organization and to those under it (``[special] command``, MBT 12.8.2.2) wherever he rides.
+Multi-player commanders and written radio messages (MBT 21.3,
+:mod:`~hexwar.plugins.mbt.rules.radio`) when the game's record splits a side among players.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -44,10 +54,12 @@ from hexwar.core.engine.primitives import ask_all
 from hexwar.core.errors import RulesError
 from hexwar.core.markers import hookimpl
 from hexwar.core.tables import TableSet
-from hexwar.core.types import PhaseSpec, PluginManifest, SequenceEdit
+from hexwar.core.types import PhaseSpec, PluginManifest, Problem, SequenceEdit
 from hexwar.plugins.mbt import doctrine
 from hexwar.plugins.mbt.advanced_tables import ADVANCED
 from hexwar.plugins.mbt.grade import GRADES, grade_of
+from hexwar.plugins.mbt.rules import command_control_officers as officers
+from hexwar.plugins.mbt.rules import radio
 from hexwar.plugins.mbt.state import SIDES, Step, alive, data, enemy_of
 
 if TYPE_CHECKING:
@@ -59,9 +71,10 @@ PLUGIN = PluginManifest(
     title="Command control: command points (MBT 21.1)",
     summary="A unit keeps last Turn's fire or move marker unless its organization spends a command "
             "point; points by active units and grade, officers' bonus, none the Turn after a CO "
-            "is lost; radio jamming (stand-in table) and landlines. No multi-player rules.",
+            "is lost; officer transfers; radio jamming (stand-in table) and landlines; with a "
+            "side split among players, personal commanders and written radio messages.",
     implements=("MBT 21.1", "MBT 21.1.1", "MBT 21.1.1.1", "MBT 21.1.1.2", "MBT 21.1.2",
-                "MBT 21.1.2.4", "MBT 21.2"),
+                "MBT 21.1.2.4", "MBT 21.1.3", "MBT 21.2", "MBT 21.2.3", "MBT 21.3"),
     requires=("mbt.advanced",),
 )
 
@@ -94,25 +107,94 @@ def organizations(game: Game, side: str) -> dict[str, list[Unit]]:
     return out
 
 
+def blocked(game: Game, org: str) -> str | None:
+    """MBT 21.1.2.4, 12.8.2.2: why ``org`` may change no marker this Turn (the CO commanding it,
+    its own or a headquarters' above it, was lost last Turn), or ``None``."""
+    co_lost = data(game).get("co_lost", {})
+    for above in sorted(officers.commanding_orgs(game, org)):
+        if co_lost.get(above) is not None and co_lost[above] == game.state.turn - 1:
+            return f"the CO of {above} was lost last Turn (MBT 21.1.2.4)"
+    return None
+
+
+def bonuses(game: Game, side: str) -> list[tuple[Unit, str, int, str]]:
+    """MBT 21.1.1.2: each commanding officer with an active unit and his bonus points: (his
+    unit, his organization, points, how)."""
+    out: list[tuple[Unit, str, int, str]] = []
+    for u in game.state.units_of(side):
+        org = officers.officer_org(u)
+        if not officers.active(u) or org is None:
+            continue  # MBT 21.1.1.2.1: an officer "with an active unit"
+        officer, hq = u.state.get("officer"), u.state.get("hq")
+        if officer == "XO":
+            out.append((u, org, 1, f"XO with {u.id}: +1 (MBT 21.1.1.2.1)"))
+        elif officer == "CO" and hq in ("company", "battalion"):
+            bonus = 2 if hq == "battalion" else 1
+            out.append((u, org, bonus,
+                        f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)"))
+    return out
+
+
 def command_points(game: Game, org: str, units: list[Unit]) -> tuple[int, list[str]]:
-    """MBT 21.1.1.1-21.1.1.2, 21.1.2.4: the organization's points and how they were counted."""
-    lost = data(game).get("co_lost", {}).get(org)
-    if lost is not None and lost == game.state.turn - 1:
-        return 0, ["its CO was lost last Turn (MBT 21.1.2.4)"]
+    """MBT 21.1.1.1-21.1.1.2, 21.1.2.4: the organization's points and how they were counted. An
+    officer's bonus counts for his own organization wherever he rides (MBT 21.1.3; he may give it
+    to another organization he commands, :func:`bonus_step`); a CO lost last Turn stops his
+    organization and those under it (MBT 12.8.2.2)."""
+    stop = blocked(game, org)
+    if stop:
+        return 0, [stop]
     counted = {doctrine.leader(game, u).id for u in units}  # MBT 21.1.1.1.1
     grade = min((grade_of(u) for u in units), key=GRADES.index)
     pts = points_chart(len(counted), grade)
     why = [f"{len(counted)} active unit(s), lowest grade {grade}: {pts} (MBT 21.1.1.1)"]
-    for u in units:
-        officer, hq = u.state.get("officer"), u.state.get("hq")
-        if officer == "XO":
-            pts += 1
-            why.append(f"XO with {u.id}: +1 (MBT 21.1.1.2.1)")
-        elif officer == "CO" and hq in ("company", "battalion"):
-            bonus = 2 if hq == "battalion" else 1
+    for _u, own, bonus, how in bonuses(game, units[0].side):
+        if own == org:
             pts += bonus
-            why.append(f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)")
+            why.append(how)
     return pts, why
+
+
+BONUS = "mbt.bonus_points"
+
+
+def bonus_step(game: Game, counted: Sequence[tuple[str, str]],
+               budget: dict[tuple[str, str], int], notes: dict[tuple[str, str], list[str]]
+               ) -> Step:
+    """MBT 21.1.1.2: an officer's bonus points may go to any organization he commands (his own
+    and those under it, MBT 12.8.2.2) that may change markers; each side decides in secret, one
+    decision per officer with a choice. Listed first: keep them with his own organization."""
+    decisions: list[Decision] = []
+    moves: list[tuple[str, str, int, bool]] = []
+    for side in SIDES:
+        for u, org, bonus, _how in bonuses(game, side):
+            targets = sorted(o for o in officers.commanded_orgs(game, org)
+                             if (side, o) in counted and not blocked(game, o))
+            kept = org in targets  # his own organization counted the bonus already
+            if not targets or targets == [org]:
+                continue
+            own_first = sorted(targets, key=lambda o: o != org)
+            options = [list(c) for c in combinations_with_replacement(own_first, bonus)]
+            decisions.append(Decision(
+                side, BONUS, options=options, rule="MBT 21.1.1.2",
+                context={"unit": u.id, "officer": u.state.get("officer"), "organization": org,
+                         "bonus": bonus},
+                prompt=f"The {u.state.get('officer')} of {org} (with {u.id}): which organization "
+                       f"under his command gets each of his {bonus} bonus point(s)?"))
+            moves.append((side, org, bonus, kept))
+    if not decisions:
+        return
+    choices = yield from ask_all(decisions)
+    for (side, org, bonus, kept), choice in zip(moves, choices, strict=True):
+        if kept:
+            budget[(side, org)] -= bonus
+            notes.setdefault((side, org), []).append(
+                f"{bonus} bonus point(s) of its officer given to {', '.join(choice)} "
+                "(MBT 21.1.1.2)")
+        for o in choice:
+            budget[(side, o)] += 1
+            if o != org:
+                notes.setdefault((side, o), []).append(
+                    f"+1 bonus point from the officer of {org} (MBT 21.1.1.2)")
 
 
 JAMMING_POINT_COST = 25  # MBT 21.2: points to buy one jamming point
@@ -219,44 +301,86 @@ def _jam_validator(game: Game, side: str) -> Any:
     return validate
 
 
+BLAST_RULES = ("MBT 17.1", "MBT 19.", "MBT 20.1")  # MBT 21.2.3: artillery fire, aircraft bombs
+
+
+def hook_up(game: Game) -> None:
+    """MBT 21.2.3: units on the map at the start are on landlines (unless the scenario says
+    ``landline = false``); units that enter later never are."""
+    for u in game.state.units.values():
+        if "landline" not in u.state:
+            u.state["landline"] = alive(u)
+
+
+def cut_landlines(game: Game) -> None:
+    """MBT 21.2.3: suppression by artillery fire or aircraft bombs cuts a unit's landline for
+    good (read from the ``suppressed`` records since the last Command Points step)."""
+    d = data(game)
+    events = game.log.events
+    start = int(d.get("landline_scan", 0))
+    d["landline_scan"] = len(events)
+    for r in events[start:]:
+        if r.get("type") != "suppressed" or not str(r.get("rule", "")).startswith(BLAST_RULES):
+            continue
+        u = game.state.units.get(str(r.get("unit")))
+        if u is not None and u.state.get("landline"):
+            u.state["landline"] = False
+            game.emit("landline cut", visible_to=[u.side], unit=u.id, cause=r.get("rule"),
+                      rule="MBT 21.2.3")
+
+
 def command_points_step(game: Game) -> Step:
     """MBT 21.1.1-21.1.2: count each organization's points, then each side decides in secret
     which units change their kind of marker; the others keep theirs for the Mark Orders Step.
-    Radio jamming is announced first (MBT 21.2)."""
+    Radio jamming is announced first (MBT 21.2); with a side split among players the radio
+    messages are delivered and written before the changes (MBT 21.3.3.2, extra messages cost
+    points)."""
     decisions: list[Decision] = []
     for u in game.state.units.values():
         u.state.pop("marker_locked", None)
     if game.state.turn <= 1:
-        for u in game.state.units.values():
-            if alive(u) and "landline" not in u.state:
-                u.state["landline"] = True  # MBT 21.2.3: on the map from the start
+        hook_up(game)
     yield from jamming_step(game)
-    if game.state.turn <= 1:
-        return  # MBT 21.1: no marker yet to keep (docs/decisions.md MBTD-62)
+    cut_landlines(game)
+    counted: dict[tuple[str, str], tuple[int, list[str], list[Unit]]] = {}
     for side in SIDES:
         for org, units in sorted(organizations(game, side).items()):
-            leaders = [u for u in units if not doctrine.is_follower(game, u)]
-            marked = [u for u in leaders if u.state.get("marker")]
-            for u in units:
-                lead = doctrine.leader(game, u)
-                if lead.state.get("marker"):
-                    u.state["marker_locked"] = lead.state["marker"]
             pts, why = command_points(game, org, units)
-            game.emit("command_points", visible_to=[side], organization=org, points=pts,
-                      counted=why, rule="MBT 21.1.1")
-            if not pts or not marked:
-                continue
-            k = min(pts, len(marked), MAX_SWAPS_OFFERED)
-            ids = [u.id for u in marked]
-            cost = {u.id: swap_cost(game, u) for u in marked}  # MBT 21.2.2
-            options: list[Any] = [[]] + [list(c) for n in range(1, k + 1)
-                                         for c in combinations(ids, n)
-                                         if sum(cost[i] for i in c) <= pts]
-            decisions.append(Decision(side, "mbt.swaps", options=options, rule="MBT 21.1.2",
-                                      context={"organization": org, "points": pts, "units": ids,
-                                               "disrupted": disrupted(game, side)},
-                                      prompt=f"{org}: {pts} command point(s); which units change "
-                                             "between fire and move markers?"))
+            counted[(side, org)] = (pts, why, units)
+    budget = {k: v[0] for k, v in counted.items()}
+    notes: dict[tuple[str, str], list[str]] = {}
+    if game.state.turn > 1:
+        yield from bonus_step(game, list(counted), budget, notes)
+    before = dict(budget)
+    yield from radio.radio_step(game, budget, lambda u: swap_cost(game, u))
+    if game.state.turn <= 1:
+        return  # MBT 21.1: no marker yet to keep (docs/decisions.md MBTD-62)
+    for (side, org), (_pts, why, units) in counted.items():
+        leaders = [u for u in units if not doctrine.is_follower(game, u)]
+        marked = [u for u in leaders if u.state.get("marker")]
+        for u in units:
+            lead = doctrine.leader(game, u)
+            if lead.state.get("marker"):
+                u.state["marker_locked"] = lead.state["marker"]
+        pts = budget[(side, org)]
+        why = [*why, *notes.get((side, org), [])]
+        if pts != before[(side, org)]:
+            why.append(f"{before[(side, org)] - pts} spent on radio messages (MBT 21.3.3.2.2)")
+        game.emit("command_points", visible_to=[side], organization=org, points=pts,
+                  counted=why, rule="MBT 21.1.1")
+        if not pts or not marked:
+            continue
+        k = min(pts, len(marked), MAX_SWAPS_OFFERED)
+        ids = [u.id for u in marked]
+        cost = {u.id: swap_cost(game, u) for u in marked}  # MBT 21.2.2
+        options: list[Any] = [[]] + [list(c) for n in range(1, k + 1)
+                                     for c in combinations(ids, n)
+                                     if sum(cost[i] for i in c) <= pts]
+        decisions.append(Decision(side, "mbt.swaps", options=options, rule="MBT 21.1.2",
+                                  context={"organization": org, "points": pts, "units": ids,
+                                           "disrupted": disrupted(game, side)},
+                                  prompt=f"{org}: {pts} command point(s); which units change "
+                                         "between fire and move markers?"))
     choices = yield from ask_all(decisions)
     for choice in choices:
         for uid in choice:
@@ -284,7 +408,41 @@ def hexwar_sequence_edits(system: str) -> list[SequenceEdit]:
         SequenceEdit("insert_after", "mbt.orders", PhaseSpec(
             "mbt.record_markers", "Command markers kept", "MBT 21.1.2", record_markers_step),
             rule="MBT 21.1.2"),
+        SequenceEdit("insert_after", "mbt.markers", PhaseSpec(
+            "mbt.transfer_officers", "Transfer officers", "MBT 21.1.3",
+            officers.transfer_step), rule="MBT 21.1.3"),
     ]
+
+
+@hookimpl
+def hexwar_setup_game(game: Game) -> None:
+    """MBT 21.3: a side split among players gets the per-player view its messages need."""
+    radio.setup(game)
+
+
+@hookimpl
+def hexwar_describe_event(game: Game | None, record: dict[str, Any]) -> str | None:
+    """MBT 21.3: the umpire's reports of personal commanders and radio messages."""
+    try:
+        return radio.describe(dict(record))
+    except (TypeError, ValueError, AttributeError, KeyError):  # a damaged record: the core's words
+        return None
+
+
+@hookimpl
+def hexwar_present_decision(view: Any, decision: Any) -> dict[str, Any] | None:
+    """MBT 21.3.3.2: a radio message is typed at the web table; MBT 21.1.3: transfers in words."""
+    return radio.present(decision) or officers.present(decision)
+
+
+@hookimpl
+def hexwar_validate_scenario(scenario: Any) -> list[Problem]:
+    """MBT 12.8.2.2: the organizations grouped under each headquarters (``[special] command``)."""
+    raw = scenario.raw if isinstance(scenario.raw, dict) else {}
+    spec = raw.get("special") if isinstance(raw.get("special"), dict) else {}
+    path = str(scenario.path or "<scenario>")
+    return [Problem(p, path, "special.command")
+            for p in officers.tree_problems((spec or {}).get("command"))]
 
 
 def record_markers_step(game: Game) -> Step:
@@ -314,8 +472,13 @@ def mbt_unit_moved(game: Game, unit: Unit) -> None:
 
 @hookimpl
 def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
-    """MBT 21.1.2.4: note the Turn an organization's CO is lost."""
-    if unit.state.get("officer") == "CO" and unit.state.get("destroyed"):
-        org = unit.state.get("organization")
+    """MBT 21.1.2.4: note the Turn an organization's CO is lost (his own organization, wherever
+    he rode: MBT 21.1.3); MBT 21.3.2: and a player's personal commander."""
+    if not unit.state.get("destroyed"):
+        return
+    if unit.state.get("officer") == "CO":
+        org = officers.officer_org(unit)
         if org:
             data(game).setdefault("co_lost", {})[str(org)] = game.state.turn
+    if unit.state.get("officer"):
+        radio.note_lost(game, unit)  # MBT 21.3.2
