@@ -182,8 +182,10 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
     from hexwar.plugins.firepower import defenses
     from hexwar.plugins.firepower.advanced_terrain import los_obstacles
 
-    # Firepower 8.8.2, 10.5.2: the rim of a foxhole or trench around a soldier in it
-    return [*los_obstacles(game, a, b, hexes, ends), *defenses.los_obstacles(game, ends)]
+    # Firepower 8.8.2, 10.5.2, 8.8.4.2, 12.1.5: the rim of a foxhole or trench around a soldier
+    # in it, a pillbox's loophole, the heights of defensive units between
+    return [*los_obstacles(game, a, b, hexes, ends),
+            *defenses.los_obstacles(game, ends, a, b, hexes)]
 
 
 @hookimpl(tryfirst=True)

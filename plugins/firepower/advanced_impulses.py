@@ -387,6 +387,9 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
 
         def after(action: Any, info: dict[str, Any]) -> None:
             after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
+            from hexwar.plugins.firepower.defenses import after_action as after_defences
+
+            after_defences(game, action, info)  # Firepower 11.2.1: an abatis hex's MF
             fired = _fired(info)
             if fired is not None:  # Firepower 11.1.12: a round of the load is fired off
                 from hexwar.plugins.firepower.loading import after_fire
