@@ -335,3 +335,13 @@ def test_low_in_a_ditch_the_side_hides_a_soldier(fp_game: GameFactory) -> None:
     with pytest.raises(RulesError) as exc:
         _mods(g, "A1", FIRE, "B1")
     assert exc.value.rule == "Firepower 12.1.2"
+
+
+def test_the_abatis_event_in_words(fp_game: GameFactory) -> None:
+    from hexwar.plugins.firepower.words import describe_event
+
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], [{"type": "ABS", "hex": "1C4"}])
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "enter", "unit": "A1"})
+    said = [describe_event(g, e) for e in g.log.events if e.get("type") == "abatis"]
+    assert said == ["RFL A1 spends 1 more MF for the abatis at 1C4 [Firepower 11.2.1]"], said
