@@ -69,7 +69,9 @@ PLUGIN = PluginManifest(
                 "Firepower 12.3", "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1",
                 "Firepower 13", "Firepower 8.8", "Firepower 8.8.1", "Firepower 8.8.2",
                 "Firepower 8.8.3", "Firepower 8.8.4", "Firepower 12.2.9", "Firepower 12.4.7",
-                "Firepower 10.2", "Firepower 11.1.12", "Firepower 11.1.13"),
+                "Firepower 10.2", "Firepower 11.1.12", "Firepower 11.1.13",
+                "Firepower 8.8.4.2", "Firepower 8.8.5.1", "Firepower 8.8.5.2",
+                "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5"),
 )
 
 __all__ = ["PLUGIN"]
