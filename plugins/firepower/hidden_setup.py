@@ -100,6 +100,11 @@ def crater_allowed(game: Game, h: Hex) -> str | None:
         return f"{lab} is a building hex"
     if lab in (data(game).get("craters") or {}):
         return f"{lab} has a crater already"
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(h)
+    if d is not None:  # Firepower 8.7: no unit of the defender's in a crater hex (FPD-95)
+        return f"{lab} holds the scenario's {d.type.name}"
     return None
 
 

@@ -345,3 +345,17 @@ def test_the_abatis_event_in_words(fp_game: GameFactory) -> None:
     _act(g, {"act": "enter", "unit": "A1"})
     said = [describe_event(g, e) for e in g.log.events if e.get("type") == "abatis"]
     assert said == ["RFL A1 spends 1 more MF for the abatis at 1C4 [Firepower 11.2.1]"], said
+
+
+def test_hill_assault_sets_up_its_abatis_and_pillbox_and_no_crater_lands_on_them() -> None:
+    # hexwar's own scenario (FPD-93, FPD-95); Firepower 8.7: no unit of the defender's in a crater
+    from hexwar.core.scenario import load_and_validate
+    from hexwar.plugins.firepower import hidden_setup as hs
+    from hexwar.plugins.firepower.plugin import HERE
+
+    g = Game(load_and_validate(HERE / "scenarios" / "hill-assault.toml"), seed=1)
+    got = {g.board.label(h): d.type.code for h, d in defenses.defences(g).items()}
+    assert got == {"3X4": "ABS", "3X5": "ABS", "3X9": "ABS", "3X10": "ABS", "3Z8": "PBX"}
+    assert defenses.defences(g)[g.board.parse("3Z8")].front == 6
+    assert hs.crater_allowed(g, g.board.parse("3Z8")) == "3Z8 holds the scenario's pillbox"
+    assert hs.crater_allowed(g, g.board.parse("3Z9")) is None

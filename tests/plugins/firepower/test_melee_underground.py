@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from hexwar.core.engine.game import Game
+from hexwar.core.errors import RulesError
 from hexwar.plugins.firepower import hidden_setup as hs
 from hexwar.plugins.firepower import tunnels as tn
 from hexwar.plugins.firepower.advanced_impulses import check_advanced_action, legal_advanced_actions
@@ -69,7 +70,7 @@ def test_the_attacker_melees_only_into_tunnel_hexes_he_was_told_of_and_learns_no
         _refused(game, {"act": "melee", "units": ["A1"], "hex": "4W13"}, "Firepower 11.5")
         try:
             check_advanced_action(game, {"act": "melee", "units": ["A1"], "hex": "4W13"})
-        except Exception as exc:  # noqa: BLE001 - the words are compared
+        except RulesError as exc:  # the words are compared
             said.append(str(exc))
         assert not any(o.get("act") == "melee" for o in legal_advanced_actions(game)
                        if isinstance(o, dict))
