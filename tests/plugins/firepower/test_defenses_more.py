@@ -359,3 +359,20 @@ def test_hill_assault_sets_up_its_abatis_and_pillbox_and_no_crater_lands_on_them
     assert defenses.defences(g)[g.board.parse("3Z8")].front == 6
     assert hs.crater_allowed(g, g.board.parse("3Z8")) == "3Z8 holds the scenario's pillbox"
     assert hs.crater_allowed(g, g.board.parse("3Z9")) is None
+
+
+def test_from_a_tower_floor_a_soldier_sees_over_a_hill_that_hides_him_on_the_ground(
+        fp_game: GameFactory) -> None:
+    # Firepower 8.8.6: the floor five heights up (head 7 Standing); a hill hex of one level (3
+    # heights) between two Standing soldiers (2) blocks from the ground (Firepower 12.1.1), not
+    # from the tower (the LOS chart's check, Firepower 12.1.4)
+    g = fp_game([("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                 ("B1", "RFL", "B", "C6", 1, {"model": "RFL10"})],
+                hexes=[{"at": "C4", "height": 1}], options=("firepower.advanced",))
+    defenses.set_defences(g, [{"type": "TWR", "hex": "1C2"}])
+    _impulse(g, "A", "A1")
+    with pytest.raises(RulesError) as exc:
+        _mods(g, "A1", FIRE, "B1")
+    assert exc.value.rule == "Firepower 12.1.1"
+    g.state.units["A1"].state.update(in_defence="TWR", stands_at=5)
+    _mods(g, "A1", FIRE, "B1")
