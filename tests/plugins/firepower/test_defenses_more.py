@@ -376,3 +376,12 @@ def test_from_a_tower_floor_a_soldier_sees_over_a_hill_that_hides_him_on_the_gro
     assert exc.value.rule == "Firepower 12.1.1"
     g.state.units["A1"].state.update(in_defence="TWR", stands_at=5)
     _mods(g, "A1", FIRE, "B1")
+
+
+def test_backing_into_an_abatis_hex_costs_four_times(fp_game: GameFactory) -> None:
+    # Firepower 11.2.1: backing twice, the abatis twice again; A1 at C3 faces 1, backs into C4
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 1)], [{"type": "ABS", "hex": "1C4"}])
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "back", "unit": "A1"})
+    assert g.board.label(g.state.units["A1"].hex) == "1C4"
+    assert _spent(g, "A1") == 4
