@@ -345,9 +345,9 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
                              .get(kind, "Firepower 8.8.2"))
         here = ds.get(u.hex) if u.hex is not None else None
         if _ditch(here) != _ditch(there):
-            raise RulesError(f"{u.id} goes {'into' if _ditch(there) else 'out of'} the ditch "
-                             f"{'in ' + lab if _ditch(there) else ''}only by climbing "
-                             "('scale')".replace("  ", " "), rule="Firepower 8.8.5.3")
+            way = f"into the ditch in {lab}" if _ditch(there) else "out of the ditch"
+            raise RulesError(f"{u.id} goes {way} only by climbing ('scale')",
+                             rule="Firepower 8.8.5.3")
         extra = abatis_extra(game, u, here, there, int(info.get("cost", 0)))
         if extra:
             ph = game.state.data["firepower"]["phase"]
