@@ -29,7 +29,7 @@ from hexwar.core.kit import Pipeline
 from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.hookspecs import FirepowerHooks
-from hexwar.plugins.firepower.soldiers import RUNNING_HEXES, Soldier, mf_allowance
+from hexwar.plugins.firepower.soldiers import RUNNING_HEXES, Soldier, mf_allowance, soldiers_of
 from hexwar.plugins.firepower.state import (
     alive,
     data,
@@ -325,7 +325,13 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
         dest = m.parse(label)
     except ValueError as exc:
         raise RulesError(str(exc), rule="Firepower 6.5") from None
-    defenders = [s for s in soldiers(game).values() if s.hex == dest and s.side != ph["side"]]
+    # under the ground (the Advanced Game's tunnels, Firepower 8.8.8) attackers in a tunnel meet
+    # the soldiers in the tunnel hex, not those on the surface (docs/decisions.md FPD-98)
+    below = any(isinstance(x, str) and x in game.state.units
+                and game.state.units[x].state.get("tunnel") for x in units)
+    pool = soldiers_of(game.state.units, tunnels=True) if below else soldiers(game)
+    defenders = [s for s in pool.values() if s.hex == dest and s.side != ph["side"]
+                 and (not below or game.state.units[s.id].state.get("tunnel"))]
     if not defenders:
         raise RulesError(f"no opposing soldier in {label}", rule="Firepower 6.2.5.2")
     costs: dict[str, int] = {}

@@ -69,7 +69,9 @@ PLUGIN = PluginManifest(
                 "Firepower 12.3", "Firepower 12.4.2", "Firepower 12.4.9", "Firepower 12.7.1",
                 "Firepower 13", "Firepower 8.8", "Firepower 8.8.1", "Firepower 8.8.2",
                 "Firepower 8.8.3", "Firepower 8.8.4", "Firepower 12.2.9", "Firepower 12.4.7",
-                "Firepower 10.2", "Firepower 11.1.12", "Firepower 11.1.13"),
+                "Firepower 10.2", "Firepower 11.1.12", "Firepower 11.1.13",
+                "Firepower 8.8.4.2", "Firepower 8.8.5.1", "Firepower 8.8.5.2",
+                "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5"),
 )
 
 __all__ = ["PLUGIN"]
@@ -182,8 +184,10 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
     from hexwar.plugins.firepower import defenses
     from hexwar.plugins.firepower.advanced_terrain import los_obstacles
 
-    # Firepower 8.8.2, 10.5.2: the rim of a foxhole or trench around a soldier in it
-    return [*los_obstacles(game, a, b, hexes, ends), *defenses.los_obstacles(game, ends)]
+    # Firepower 8.8.2, 10.5.2, 8.8.4.2, 12.1.5: the rim of a foxhole or trench around a soldier
+    # in it, a pillbox's loophole, the heights of defensive units between
+    return [*los_obstacles(game, a, b, hexes, ends),
+            *defenses.los_obstacles(game, ends, a, b, hexes)]
 
 
 @hookimpl(tryfirst=True)

@@ -458,15 +458,25 @@ def _check_firer(ctx: FireContext, w: ChartWeapon) -> None:
                          "shows \"-\")", rule="Firepower 10.7")
 
 
+#: the rule of each position's loopholes (Firepower 8.8.4.1 bunkers, 8.8.4.2 pillboxes, 8.8.6
+#: sandbagged towers)
+LOOPHOLE_RULE = {"BKR": "Firepower 8.8.4.1", "PBX": "Firepower 8.8.4.2", "TWR": "Firepower 8.8.6"}
+
+
 def _check_position(ctx: FireContext, f: Firing) -> None:
-    """Firepower 8.8.4.1: a soldier in a bunker fires through its loopholes, one to two heights
-    above the floor: Standing or Crouching, never Prone."""
+    """Firepower 8.8.4.1, 8.8.4.2, 8.8.6: a soldier in a bunker, pillbox or sandbagged tower fires
+    through its loopholes, in the postures that reach them (a bunker's and a tower's one to two
+    heights above the floor: Standing or Crouching; a pillbox's one: Crouching)."""
     from hexwar.plugins.firepower.defenses import types
 
     code = f.positions.get(ctx.firer.id)
-    if code and types()[code].loophole is not None and ctx.firer.posture == "prone":
-        raise RulesError(f"{ctx.firer.id} is Prone in a {types()[code].name}: its loopholes are "
-                         "1-2 heights above the floor", rule="Firepower 8.8.4.1")
+    t = types()[code] if code else None
+    if t is not None and t.loophole is not None and ctx.firer.posture not in t.loophole_postures:
+        lo, hi = t.loophole
+        at = f"{lo}-{hi} heights" if lo != hi else f"{lo} height"
+        raise RulesError(f"{ctx.firer.id} is {ctx.firer.posture} in a {t.name}: its loopholes are "
+                         f"{at} above the floor, used {' or '.join(t.loophole_postures)} only",
+                         rule=LOOPHOLE_RULE.get(t.code.split("+")[0], "Firepower 8.8.4.1"))
 
 
 def step_check_fire(ctx: FireContext) -> None:

@@ -209,9 +209,13 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     from hexwar.plugins.firepower.entry import check_no_fire
 
     check_no_fire(game, choice)  # Firepower 10.2
-    if (isinstance(choice, dict) and choice.get("act") in ("fire", "grenade", "melee")
+    if (isinstance(choice, dict) and choice.get("act") in ("fire", "grenade")
             and _underground(game, choice)):
-        raise RulesError("a soldier in a tunnel makes no Combat Action", rule="Firepower 8.8.8")
+        raise RulesError("a soldier in a tunnel fires no weapon", rule="Firepower 8.8.8")
+    if isinstance(choice, dict) and choice.get("act") == "melee" and _underground(game, choice):
+        from hexwar.plugins.firepower.tunnels import check_melee_underground
+
+        check_melee_underground(game, choice)  # Firepower 13, 8.8.8, 11.5 (FPD-98)
     info = check_action(game, choice)
     check_terrain(game, info)
     from hexwar.plugins.firepower.defenses import check_move
@@ -259,7 +263,10 @@ def legal_advanced_actions(game: Game) -> list[Any]:
     out = []
     basic = legal_actions(game)
     # Firepower 12.3: the Advanced fire at hexes (other items, smoke, launchers, mortars)
-    for ch in [*basic[:-1], *hex_options(game), *basic[-1:]]:
+    from hexwar.plugins.firepower.tunnels import melee_options
+
+    # Firepower 13 with 8.8.8: melee under the ground (docs/decisions.md FPD-98)
+    for ch in [*basic[:-1], *hex_options(game), *melee_options(game), *basic[-1:]]:
         if ch == "end":
             out.append(ch)
             continue
@@ -387,6 +394,9 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
 
         def after(action: Any, info: dict[str, Any]) -> None:
             after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
+            from hexwar.plugins.firepower.defenses import after_action as after_defences
+
+            after_defences(game, action, info)  # Firepower 11.2.1: an abatis hex's MF
             fired = _fired(info)
             if fired is not None:  # Firepower 11.1.12: a round of the load is fired off
                 from hexwar.plugins.firepower.loading import after_fire

@@ -382,9 +382,11 @@ def los_world(game: Game) -> LosWorld:
     raised = {uid: int(u.state["stands_at"]) for uid, u in game.state.units.items()
               if isinstance(u.state.get("stands_at"), int)}
     ground_at = trees = None
-    if at.terrain_names(game) or data(game).get("craters"):
+    from hexwar.plugins.firepower.defenses import ditch_depth
+
+    if at.terrain_names(game) or data(game).get("craters") or ditch_depth(game):
         # docs/decisions.md FPD-70: the Advanced terrain's heights are the line of sight's: its
-        # ground (heights per level, craters), tree heights, and a soldier's floor and Up height
+        # ground (heights per level, craters, ditches), tree heights, and a soldier's floor and Up height
         ground_at, trees, more = at.sight_heights(game)
         raised = {**more, **raised}
     return LosWorld(m, scenario_int(game, "heights_per_level", 3),

@@ -12,6 +12,11 @@ hook ``firepower_melee_modifiers`` (a RulesError refuses the melee before anythi
 * 13.5: all attackers changing height with their last MF into the melee hex: up +1, down -1
   (the ground height of the hexes they come from and enter);
 * 13.6: all attackers with bayonets ("Y") and no defender -1; the reverse +1.
+
+Under the ground (Firepower 8.8.8, FPD-98) the same modifiers apply, with no height change; the
+soldiers in a tunnel hex are all on its floor. Soldiers in a pillbox or bunker are met only by
+attackers coming through its door (Firepower 8.8.4; no melee through loopholes, Firepower 13;
+FPD-93).
 """
 
 from __future__ import annotations
@@ -63,6 +68,23 @@ def _up(u: Unit) -> int | None:
     return int(v) if isinstance(v, int) else None
 
 
+def _check_door(game: Game, att: Sequence[Unit], dfn: Sequence[Unit], dest: Hex) -> None:
+    """Firepower 8.8.4, 13: soldiers in a bunker or pillbox are met only through its door (no
+    melee through loopholes): every attacker crosses the door's hexside into the hex."""
+    from hexwar.plugins.firepower.defenses import defences, in_defence
+
+    d = defences(game).get(dest)
+    if d is None or d.door is None or not any(in_defence(u) for u in dfn):
+        return
+    for u in att:
+        assert u.hex is not None
+        toward = u.hex.direction_to(dest)
+        if toward is None or opposite(toward) != d.door:
+            raise RulesError(f"the soldiers in the {d.type.name} in {game.board.label(dest)} are "
+                             f"met only through its door on hexside {d.door}; {u.id} would "
+                             "melee through a loophole", rule="Firepower 8.8.4")
+
+
 def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[str],
                     dest: Hex) -> list[Modifier]:
     """Hook ``firepower_melee_modifiers`` of the Advanced Game (see the module docstring)."""
@@ -83,6 +105,7 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     if not any(share_height(a, d) for a in att_spans for d in dfn_spans):
         raise RulesError("no attacker shares a height with a defender in "
                          f"{world.map.label(dest)}: no melee is possible", rule="Firepower 13")
+    _check_door(game, att, dfn, dest)
     mods = posture_mods([str(u.state.get("posture", "stand")) for u in att],
                         [str(u.state.get("posture", "stand")) for u in dfn])
     # Firepower 13.3: an attacker enters across a hexside at the rear of every defender
@@ -102,8 +125,10 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
         mods.append(Modifier("all defenders Stunned, Inactive or unarmed", -3, "Firepower 13.4"))
     if att and all(helpless(u) for u in att):
         mods.append(Modifier("all attackers Stunned, Inactive or unarmed", 3, "Firepower 13.4"))
-    # Firepower 13.5: the last MF changed every attacker's height
-    rises = [g_dest - world.ground(u.hex) for u in att if u.hex is not None]
+    # Firepower 13.5: the last MF changed every attacker's height; under the ground a tunnel is
+    # one height high everywhere and nobody climbs in it (docs/decisions.md FPD-98)
+    below = bool(att) and all(u.state.get("tunnel") for u in att)
+    rises = [] if below else [g_dest - world.ground(u.hex) for u in att if u.hex is not None]
     if rises and all(r > 0 for r in rises):
         mods.append(Modifier("all attackers move up into the melee", 1, "Firepower 13.5"))
     elif rises and all(r < 0 for r in rises):

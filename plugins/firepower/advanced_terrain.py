@@ -408,9 +408,25 @@ def _crater_hexes(game: Game) -> dict[Hex, int]:
     return got[2]
 
 
+def _sunk(game: Game) -> dict[Hex, int]:
+    """The hexes whose ground lies lower than the map's: craters (Firepower 8.7) and ditches
+    (Firepower 8.8.5.3: five heights deep), with the heights."""
+    from hexwar.plugins.firepower.defenses import ditch_depth
+
+    cr = _crater_hexes(game)
+    dd = ditch_depth(game)
+    if not dd:
+        return cr
+    out = dict(cr)
+    for h, d in dd.items():
+        out[h] = out.get(h, 0) + d
+    return out
+
+
 def ground_of(game: Game, h: Hex) -> int:
-    """Firepower 8.2.2, Firepower 8.7: the ground's height, less a crater's depth."""
-    return adv_map(game).ground.get(h, 0) - _crater_hexes(game).get(h, 0)
+    """Firepower 8.2.2, Firepower 8.7, Firepower 8.8.5.3: the ground's height, less a crater's
+    or a ditch's depth."""
+    return adv_map(game).ground.get(h, 0) - _sunk(game).get(h, 0)
 
 
 def opening_state(game: Game, o: Opening) -> str:
@@ -526,7 +542,7 @@ def _tops(game: Game, a: Hex, b: Hex) -> list[tuple[int, Any]]:
     hexside), without naming them (the fast form of :func:`sight_obstacles`)."""
     m = adv_map(game)
     hexes, walls = m.line(a, b)
-    cr = _crater_hexes(game)
+    cr = _sunk(game)
     out: list[tuple[int, Any]] = []
     for h in hexes:
         g = m.ground.get(h, 0) - cr.get(h, 0)
@@ -587,7 +603,7 @@ def sight_heights(game: Game) -> tuple[Callable[[Hex], int], dict[Hex, int], dic
     Firepower 8.2.3) with an Up soldier's recorded height (Firepower 10.5.1) as the difference
     from his Standing head."""
     m = adv_map(game)
-    cr = _crater_hexes(game)
+    cr = _sunk(game)
     ground = m.ground
 
     def ground_at(h: Hex) -> int:
@@ -633,7 +649,7 @@ def los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
                                 "Firepower 8.8.8", absolute=True)]
     if not m.buildings and not m.walls:
         return out
-    cr = _crater_hexes(game)
+    cr = _sunk(game)
     own = {m.building_of.get(a), m.building_of.get(b)}
     for h in hexes:
         bd = m.building_of.get(h)

@@ -519,8 +519,8 @@ def _check_melee_terrain(game: Game, info: dict[str, Any]) -> None:
     m = adv_map(game)
     units = [game.state.units[str(x)] for x in info.get("units") or []]
     dest = info.get("hex")
-    if not isinstance(dest, Hex):
-        return
+    if not isinstance(dest, Hex) or any(in_tunnel(u) for u in units):
+        return  # under the ground no wall stands between (tunnels.check_melee_underground)
     label = fp_map(game).label(dest)
     defenders = [o for o in game.state.units.values() if o.hex == dest and alive(o)
                  and not in_tunnel(o) and units and o.side != units[0].side]

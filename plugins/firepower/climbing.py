@@ -49,13 +49,22 @@ def climb_path(game: Game, u: Unit, side: int) -> tuple[str, list[int]] | None:
     wall = m.walls.get(side_key(u.hex, dest))
     if wall is not None:  # up the near face, down the far one (a wall stands on level ground)
         return "wall", [*range(1, wall + 1), *range(wall - 1, -1, -1)]
-    if fp_map(game).contour_between(u.hex, dest):
+    if fp_map(game).contour_between(u.hex, dest) or _ditch_side(game, u.hex, dest):
         d = ground_of(game, dest) - ground_of(game, u.hex)
         if d == 0:
             return None
         step = 1 if d > 0 else -1
         return "hexside", list(range(step, d + step, step))
     return None
+
+
+def _ditch_side(game: Game, a: Any, b: Any) -> bool:
+    """Firepower 8.8.5.3: the side of a ditch hex (a ditch on one side only) is a depression
+    hexside, climbed."""
+    from hexwar.plugins.firepower.defenses import ditch_depth
+
+    dd = ditch_depth(game)
+    return bool(dd) and (a in dd) != (b in dd)
 
 
 def must_climb(game: Game, u: Unit, side: int) -> str | None:

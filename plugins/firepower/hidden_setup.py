@@ -100,6 +100,11 @@ def crater_allowed(game: Game, h: Hex) -> str | None:
         return f"{lab} is a building hex"
     if lab in (data(game).get("craters") or {}):
         return f"{lab} has a crater already"
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(h)
+    if d is not None:  # Firepower 8.7: no unit of the defender's in a crater hex (FPD-95)
+        return f"{lab} holds the scenario's {d.type.name}"
     return None
 
 
@@ -488,10 +493,10 @@ def check_tunnel_move(game: Game, u: Unit, dest: Hex) -> None:
     if n >= TUNNEL_STACK:
         raise RulesError("a tunnel hex holds four soldiers of a side", rule="Firepower 8.8.8")
     if any(o.hex == dest and o.side != u.side and alive(o) and in_tunnel(o)
-           for o in game.state.units.values()):  # no melee underground (docs/decisions.md FPD-86)
+           for o in game.state.units.values()):  # melee underground: FPD-98
         raise RulesError(f"{game.board.label(dest)} holds the other side's soldiers: a hex "
-                         "holding opposing soldiers is entered only by melee, and there is no "
-                         "melee in tunnels", rule="Firepower 6.2.1")
+                         "holding opposing soldiers is entered only by melee",
+                         rule="Firepower 6.2.1")
 
 
 def _check_tunnel(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
@@ -624,7 +629,13 @@ def mines_hit(game: Game, h: Hex) -> list[str]:
 
 
 def after_action(game: Game, action: Any) -> None:
-    """After an Advanced Action: a Basic entering (or backing) may set off a mine."""
+    """After an Advanced Action: a Basic entering (or backing) may set off a mine; attackers who
+    won a melee under the ground entered its tunnel hex (Firepower 11.5, FPD-98)."""
+    if isinstance(action, dict) and action.get("act") == "melee":
+        from hexwar.plugins.firepower.tunnels import after_melee
+
+        after_melee(game, action)
+        return
     if isinstance(action, dict) and action.get("act") in ("enter", "back"):
         u = game.state.units.get(str(action.get("unit")))
         if u is not None and alive(u):

@@ -188,14 +188,18 @@ def scenario_shapes() -> dict[str, Any]:
                         "group": IntRange(1, 100)}),
         "setup": {"depth": IntRange(1, 1000)},
         # Firepower 8.2, 8.2.2, 8.7, 8.8.8, 8.8.9, 12.2.11, 12.5: the Advanced terrain files,
-        # heights, Observation Conditions, the attacker, his crater units, tunnels and mines
+        # heights, Observation Conditions, the attacker, his crater units, tunnels, mines and
+        # defensive units
         "special": {"fold": str, "heights_per_level": IntRange(1, 20),
                     "observation": IntRange(1, 3), "tree_height": IntRange(1, 30),
                     "hedge_height": IntRange(1, 10), "fence_height": IntRange(1, 10),
                     "terrain": [str],
                     "attacker": str, "attacker_side": OneOf(("5/6", "2/3")),
                     "craters": {"single": IntRange(0, 100), "double": IntRange(0, 100)},
-                    "tunnels": IntRange(0, 100), "mines": [OneOf(("PMN1", "PMN2"))]},
+                    "tunnels": IntRange(0, 100), "mines": [OneOf(("PMN1", "PMN2"))],
+                    # Firepower 8.8, 8.8.4, 8.8.6: the defender's defensive units (defenses.py)
+                    "defenses": [{"type": str, "hex": str, "door": IntRange(1, 6),
+                                  "sandbagged": bool}]},
         # Firepower 23.6: hexwar's own scenarios' casualties and survivors (FPD-68)
         "victory": {"casualty": IntRange(0, 100), "survivor": IntRange(0, 100),
                     "objective": [str], "objective_hexes": [str],

@@ -14,13 +14,24 @@ the attacker learns them only hex by hex:
   ``attacker_in_tunnels`` (soldier -> hex) of the system state (docs/decisions.md FPD-85).
 
 What a tunnel hex holds is learnt exactly only by entering it; a hex holding the other side's
-soldiers is not entered (melee underground is not built, Firepower 6.2.1; FPD-86).
+soldiers is entered only by melee (Firepower 6.2.1; FPD-86).
+
+Melee under the ground (Firepower 13 with 8.8.8 and 11.5; docs/decisions.md FPD-98): soldiers in
+a tunnel melee the other side's soldiers in the tunnel hex in front, never those on the surface
+(nor the surface theirs): the Basic ``melee`` choice, checked first by
+:func:`check_melee_underground` (every attacker underground, the hex one of his side's tunnel
+hexes: the attacker's those he has been told of, four attackers at most, Firepower 10.8), so a
+refusal names no hex the attacker did not know; the Advanced modifiers apply, no height change
+under the ground (13.5). Attackers who win enter the hex (Firepower 6.5.1): for the attacker's
+side that is entering a tunnel hex (:func:`after_melee`, Firepower 11.5). The melee's report is
+read by both sides, as every melee's: both had soldiers in it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.errors import RulesError
 from hexwar.plugins.firepower.advanced_terrain import adv_map, in_tunnel
 from hexwar.plugins.firepower.state import alive
 
@@ -109,3 +120,81 @@ def attacker_in_tunnels(game: Game) -> dict[str, str]:
     a = attacker(game)
     return {u.id: game.board.label(u.hex) for u in game.state.units.values()
             if u.side == a and u.hex is not None and alive(u) and in_tunnel(u)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Melee under the ground (Firepower 13 with 8.8.8 and 11.5; docs/decisions.md FPD-98)
+# ---------------------------------------------------------------------------------------------
+
+
+def check_melee_underground(game: Game, choice: dict[str, Any]) -> None:
+    """Refuse a melee from a tunnel the tunnels forbid (raises RulesError; pure), before the
+    Basic check looks for defenders, so a refusal names no hex the side did not know:
+    every attacker in a tunnel (Firepower 8.8.8: under the ground the surface is not met), the
+    hex a tunnel hex of his side's (the defender's record; the attacker's told of, Firepower
+    11.5), four attackers at most (Firepower 8.8.8, 10.8)."""
+    from hexwar.plugins.firepower.hidden_setup import TUNNEL_STACK, _tunnel_rule, tunnel_hexes
+
+    units = [game.state.units[x] for x in choice.get("units") or []
+             if isinstance(x, str) and x in game.state.units]
+    if not units:
+        return
+    if not all(in_tunnel(u) for u in units):
+        raise RulesError("soldiers under the ground and soldiers on it do not melee together",
+                         rule="Firepower 8.8.8")
+    label = choice.get("hex")
+    try:
+        dest = game.board.parse(str(label))
+    except (ValueError, KeyError):
+        raise RulesError(f"no hex {label!r}", rule="Firepower 6.5") from None
+    u = units[0]
+    if dest not in tunnel_hexes(game, u.side):
+        known = "known to" if _tunnel_rule(game, u) == "Firepower 11.5" else "of"
+        raise RulesError(f"{u.id} is in a tunnel; {game.board.label(dest)} is no tunnel hex "
+                         f"{known} his side's record", rule=_tunnel_rule(game, u))
+    if len(units) > TUNNEL_STACK:
+        raise RulesError("a tunnel hex holds four soldiers of a side, attackers too",
+                         rule="Firepower 10.8")
+
+
+def melee_options(game: Game) -> list[dict[str, Any]]:
+    """Melee choices under the ground for the soldiers of the current Impulse: into the tunnel
+    hex in front (one of the side's tunnel hexes) holding the other side's soldiers underground;
+    each soldier alone and, with more, together (the list is checked by the caller). The
+    attacker's list holds only hexes he has been told of (FPD-86, FPD-98)."""
+    from hexwar.plugins.firepower.hidden_setup import tunnel_hexes
+    from hexwar.plugins.firepower.state import data
+
+    ph = data(game).get("phase") or {}
+    side = ph.get("side")
+    if not isinstance(side, str):
+        return []
+    mine = None
+    groups: dict[str, list[str]] = {}
+    for uid in ph.get("active") or []:
+        u = game.state.units.get(uid)
+        if u is None or u.hex is None or not in_tunnel(u) or not alive(u) \
+                or uid in (ph.get("combat") or []):
+            continue
+        if mine is None:
+            mine = tunnel_hexes(game, side)
+        front = u.hex.neighbor(u.facing)
+        if front in mine and _holds_soldiers(game, front, True, side):
+            groups.setdefault(game.board.label(front), []).append(uid)
+    out: list[dict[str, Any]] = []
+    for label, group in sorted(groups.items()):
+        out += [{"act": "melee", "units": [g], "hex": label} for g in group]
+        if len(group) > 1:
+            out.append({"act": "melee", "units": list(group), "hex": label})
+    return out
+
+
+def after_melee(game: Game, action: dict[str, Any]) -> None:
+    """After a melee: the attacker's soldiers who won one under the ground have entered its
+    tunnel hex (Firepower 6.5.1): its hex number to everyone, what his side learns there
+    (Firepower 11.5)."""
+    for uid in action.get("units") or []:
+        u = game.state.units.get(str(uid))
+        if u is not None and alive(u) and in_tunnel(u) and u.hex is not None \
+                and game.board.label(u.hex) == str(action.get("hex")).upper():
+            moved(game, u)
