@@ -25,20 +25,25 @@ what to place (smoke, illumination) and what is used up (``ctx.extra["consume"]`
 :func:`applied` does both after the Basic effects. Demolition charges (Firepower 12.4.9) are armed
 by an Action and explode at the end of their side's next Impulse Phase (:func:`explode_due`).
 
-Extension: a rule (buildings, foxholes: Firepower 12.7.2, 12.7.3) inserts its own step after
-``location`` (an ``Edit("insert_after", "location", ...)``) and sets ``ctx.extra["impact_side"]``
-or ``ctx.extra["in_hole"]``; obstacles come in through ``firepower_los_obstacles``.
+A hole in the impact hex (a foxhole or trench, Firepower 12.7.2) is the step ``hole`` after
+``location``: it sets ``ctx.extra["in_hole"]``. Extension: another rule (buildings' openings:
+Firepower 12.7.3) inserts its own step after ``location`` (an ``Edit("insert_after",
+"location", ...)``) and sets ``ctx.extra["impact_side"]``; obstacles come in through
+``firepower_los_obstacles``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, trace
 from hexwar.core.kit import Edit
+from hexwar.core.provenance import load_records
 from hexwar.core.types import Modifier, sort_modifiers, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.advanced_card import OC_LETTERS, AdvancedCard
@@ -102,6 +107,10 @@ class Firing:
     scope: bool = False
     #: the firer's weapon carries a nightsight (Firepower 12.4.7)
     nightsight: bool = False
+    #: hexes with a hole in the ground, by the hole's code (Firepower 12.7.2; defenses.holes)
+    holes: Mapping[Hex, str] = field(default_factory=dict)
+    #: Firepower 12.7.5: the firer announced "+" hit location modifiers (to stay out of a hole)
+    location_plus: bool = False
 
 
 def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
@@ -190,14 +199,19 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     ups = {uid: int(u.state["up"]) for uid, u in units.items()
            if isinstance(u.state.get("up"), int)}
     left = uses_left(me.state, item) if _row(item) is not None else None
-    from hexwar.plugins.firepower.defenses import positions
+    from hexwar.plugins.firepower.defenses import holes, positions
 
     scope, night = sights(item, eq, choice)
+    sign = choice.get("location_sign", "-")
+    if sign not in ("-", "+"):
+        raise RulesError("'location_sign' is \"-\" (the hit location modifiers as given) or "
+                         "\"+\" (reversed, to keep out of a hole)", rule="Firepower 12.7.5")
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
                                  crew_of(game, ctx.firer.id), obs, observers,
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
-                                 positions=positions(game), scope=scope, nightsight=night)
+                                 positions=positions(game), scope=scope, nightsight=night,
+                                 holes=holes(game), location_plus=sign == "+")
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
 
 
@@ -880,8 +894,51 @@ def step_location(ctx: FireContext) -> None:
         "rule": "Firepower 12.7.1"}
 
 
+HIT_LOCATION = Path(__file__).parent / "data" / "advanced" / "hit_location.toml"
+
+
+@cache
+def hole_table() -> tuple[dict[str, int], dict[int, int]]:
+    """Firepower 12.7.2: (the modified roll or less that lands in each kind of hole, the range
+    modifiers) of ``data/advanced/hit_location.toml`` (stand-in numbers, docs/decisions.md
+    FPD-90)."""
+    v = load_records(HIT_LOCATION).values
+    return ({str(k): int(n) for k, n in v["into"].items()},
+            {int(k): int(n) for k, n in v["range_modifier"].items()})
+
+
+def into_hole(code: str, roll: int, rng: int, *, plus: bool = False) -> tuple[bool, int]:
+    """Firepower 12.7.2, 12.7.5: whether a "G" hit in a hex with the hole ``code`` lands in it,
+    and the modified roll (read 1 to 10, Firepower 12.7): -3 at one hex, -1 at two or three
+    (``plus``: the firer announced the modifiers reversed)."""
+    into, by_range = hole_table()
+    if code not in into:
+        raise RulesError(f"no hit location entry for a {code!r} hole", rule="Firepower 12.7.2")
+    mod = by_range.get(rng, 0)
+    final = min(10, max(1, roll + (-mod if plus else mod)))
+    return final <= into[code], final
+
+
+def step_hole(ctx: FireContext) -> None:
+    """Firepower 12.7.2: a "G" (or H as G) impact in a hex with a foxhole or trench: a roll says
+    whether it lands in the hole (no cover for the soldiers in it, and the blast starts at the
+    bottom, so the others in the hex are heights above it, Firepower 12.2.8) or beside it (the
+    hole's cover applies as before). A ditch fills its hex: always in. Rolled after the side of
+    a fence hex (Firepower 12.7.4: the combination is rolled one location at a time)."""
+    f = firing(ctx)
+    if ctx.impact is None or letter(f) != "G" or ctx.impact not in f.holes:
+        return
+    code = f.holes[ctx.impact]
+    r = ctx.roll(f"{f.item} into the hole in {ctx.map.label(ctx.impact)}")
+    got, final = into_hole(code, r, ctx.range, plus=f.location_plus)
+    ctx.extra["in_hole"] = got
+    ctx.extra.setdefault("summary", {})["hole"] = {
+        "hole": code, "roll": r, "modified": final, "in": got, "rule": "Firepower 12.7.2"}
+
+
 def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
-               impact_side: int | None = None, source: Hex | None = None) -> list[Modifier] | None:
+               impact_side: int | None = None, source: Hex | None = None,
+               in_hole: bool = False) -> list[Modifier] | None:
     """The modifiers of one blast roll (Firepower 12.2, letter B): the BLAST DIAGRAM's distance
     (Firepower 12.3.4.1), cover (12.2.3; not for F or W), Crouching/Prone (12.2.5; not for F or
     W), trees between the impact and the soldier (12.2.6), each height between the impact and
@@ -894,6 +951,10 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
     mods = [Modifier("impact hex" if d == 0 else f"blast zone, {d} hex(es)", dm,
                      "Firepower 12.3.4.1")] if dm or d == 0 else []
     ground = f.world.ground(impact)
+    if in_hole and d == 0:  # Firepower 12.7.2: the blast is at the bottom of the hole
+        from hexwar.plugins.firepower.defenses import types
+
+        ground -= types()[f.holes[impact]].depth if f.holes.get(impact) in types() else 0
     if d:
         los = line_of_sight(f.world, impact, s.hex, ground, soldier_height(f.world, s),
                             exhaustive=False)
@@ -905,9 +966,11 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                                  card.mod("per_tree_or_hedge"), "Firepower 12.2.6"))
     fw = f.ammo in ("F", "W")
     if not fw:
-        mods.extend(blast_target_mods(card, s, cover_of(
-            f, s, source if (d == 0 and source is not None) else impact,
-            impact_side=impact_side if d == 0 else None)))
+        cover = cover_of(f, s, source if (d == 0 and source is not None) else impact,
+                         impact_side=impact_side if d == 0 else None)
+        if d == 0 and in_hole and f.positions.get(s.id) == f.holes.get(impact):
+            cover = None  # Firepower 12.7.2: in the hole with him, no cover modifier
+        mods.extend(blast_target_mods(card, s, cover))
     feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
     head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
     diff = feet - ground if feet > ground else ground - head if head < ground else 0
@@ -928,11 +991,13 @@ def resolve_blast(ctx: FireContext, f: Firing, impact: Hex, blast: int, *,
     is Stunned (Firepower 6.4.2, 12.3.4.2), one in the blast zone Suppressed if an unmodified 2
     could have hit (Firepower 6.4.2)."""
     side = ctx.extra.get("impact_side")
+    in_hole = bool(ctx.extra.get("in_hole")) and impact == ctx.impact
     for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
         d = s.hex.distance(impact)
         if d and not zone:
             continue
-        mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source)
+        mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source,
+                          in_hole=in_hole)
         if mods is None:
             continue
         ctx.modifiers[s.id] = mods
@@ -1031,6 +1096,7 @@ HEX_STEPS: tuple[Step, ...] = (
     Step("hit_number", step_hex_modifiers, "Firepower 12.2"),
     Step("throw", step_throw, "Firepower 12.3.4.1"),
     Step("location", step_location, "Firepower 12.7.1"),
+    Step("hole", step_hole, "Firepower 12.7.2"),
     Step("blast", step_blast, "Firepower 12.3.4.2"),
 )
 
@@ -1047,6 +1113,8 @@ def steps_for(kind: str) -> list[combat.FireEdit]:
     if kind == "grenade":
         loc = next(s for s in base if s.name == "location")
         edits.append(Edit("insert_after", "throw", loc.name, loc, loc.rule))
+        hole = next(s for s in base if s.name == "hole")
+        edits.append(Edit("insert_after", "location", hole.name, hole, hole.rule))
     return edits
 
 

@@ -302,3 +302,9 @@ def los_obstacles(game: Game, ends: tuple[Soldier | None, Soldier | None]) -> li
             out.append(Obstacle(s.hex, f"the rim of the {types()[t].name}",
                                 ground_of(game, s.hex), "Firepower 8.8.2"))
     return out
+
+
+def holes(game: Game) -> dict[Hex, str]:
+    """Firepower 12.7.2: the hexes with a hole in the ground (a foxhole or trench), by the
+    type's code, for the fire's hit location (used by ``advanced_fire.step_hole``)."""
+    return {h: d.type.code for h, d in defences(game).items() if d.type.kind == "hole"}
