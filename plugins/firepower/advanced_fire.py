@@ -111,6 +111,10 @@ class Firing:
     holes: Mapping[Hex, str] = field(default_factory=dict)
     #: Firepower 12.7.5: the firer announced "+" hit location modifiers (to stay out of a hole)
     location_plus: bool = False
+    #: the weapon unit fired, if the item is one (Firepower 10.1; weapon_units)
+    weapon_unit: str | None = None
+    #: rounds of the ammunition left for the weapon fired, None if unlimited (Firepower 8.5)
+    rounds: int | None = None
 
 
 def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
@@ -168,7 +172,11 @@ def crew_of(game: Game, uid: str) -> int:
 def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     """Hook ``firepower_prepare_fire``: fill ``ctx.extra["firing"]`` from the game and the
     choice."""
+    from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_los import los_world
+    from hexwar.plugins.firepower.ammunition import rounds_for
+    from hexwar.plugins.firepower.crews import check_squads
+    from hexwar.plugins.firepower.loading import check_rgn_fire
     from hexwar.plugins.firepower.smoke import observation
 
     units = game.state.units
@@ -178,6 +186,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     eq = equipment_of(me.state)
     armour = frozenset(uid for uid, u in units.items()
                        if int(dict(u.state.get("equipment") or {}).get("BDA", 0)) > 0)
+    w_unit: str | None = None
+    crew = 0
     if ctx.kind == "fire":
         item = model
         ammo = str(choice.get("ammo") or "L")
@@ -186,8 +196,12 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     else:
         raw = choice.get("item")
         asked = choice.get("ammo")
-        item = str(raw) if isinstance(raw, str) else _default_item(
-            model, eq, str(asked) if isinstance(asked, str) else None)
+        if wu.is_unit(game, raw):  # Firepower 10.1: a crewman fires the weapon unit
+            w_unit = str(raw)
+            item, crew = wu.check_fire(game, ctx.firer.id, w_unit)
+        else:
+            item = str(raw) if isinstance(raw, str) else _default_item(
+                model, eq, str(asked) if isinstance(asked, str) else None)
         w = _row(item)
         ammo = str(choice.get("ammo") or (w.types[0] if w is not None else "G"))
         raw_mode = choice.get("mode")
@@ -199,6 +213,14 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     ups = {uid: int(u.state["up"]) for uid, u in units.items()
            if isinstance(u.state.get("up"), int)}
     left = uses_left(me.state, item) if _row(item) is not None else None
+    own = item == model and bool(item)
+    if own and me.state.get("weapon_side") not in (None, me.side):
+        raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
+                         "carried but not used", rule="Firepower 11.1.6.1")
+    check_rgn_fire(game, ctx.firer.id, item, mode)  # Firepower 12.4.1.1, 12.4.1.2
+    check_squads(game, ctx.firer.id, w_unit)  # Firepower 9.2: two squads' crew
+    rounds = (rounds_for(game, ctx.firer.id, item, ammo)
+              if (own or w_unit) and ammo != "L" and _row(item) is not None else None)
     from hexwar.plugins.firepower.defenses import holes, positions
 
     scope, night = sights(item, eq, choice)
@@ -207,11 +229,12 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError("'location_sign' is \"-\" (the hit location modifiers as given) or "
                          "\"+\" (reversed, to keep out of a hole)", rule="Firepower 12.7.5")
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
-                                 crew_of(game, ctx.firer.id), obs, observers,
+                                 crew or crew_of(game, ctx.firer.id), obs, observers,
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,
-                                 holes=holes(game), location_plus=sign == "+")
+                                 holes=holes(game), location_plus=sign == "+",
+                                 weapon_unit=w_unit, rounds=rounds)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
 
 
@@ -489,8 +512,8 @@ def step_check_fire(ctx: FireContext) -> None:
     line of sight to each target's head."""
     f = firing(ctx)
     if not f.item:
-        raise RulesError(f"{ctx.firer.id} has no WEAPON CHART row (state.model)",
-                         rule="Firepower 8.5")
+        raise RulesError(f"{ctx.firer.id} carries no major personal weapon (none listed, or "
+                         "discarded: Firepower 11.1.6.1)", rule="Firepower 8.5")
     w = weapon(f.item)
     if f.ammo not in w.types:
         raise RulesError(f"{w.id} fires {'/'.join(w.types)} ammunition, not {f.ammo}",
@@ -684,7 +707,7 @@ def step_check_hex(ctx: FireContext) -> None:
     if not f.item:
         raise RulesError(f"{ctx.firer.id} carries nothing to fire at a hex", rule="Firepower 8.5")
     w = weapon(f.item)
-    own = f.item == f.models.get(ctx.firer.id)
+    own = f.item == f.models.get(ctx.firer.id) or f.weapon_unit is not None
     if not own and f.equipment.get(f.item, 0) <= 0:
         raise RulesError(f"{ctx.firer.id} carries no {f.item} (his weapon is "
                          f"{f.models.get(ctx.firer.id)}, his equipment "
@@ -702,6 +725,9 @@ def step_check_hex(ctx: FireContext) -> None:
                          rule="Firepower 10.7")
     if f.ammo == "L":
         raise RulesError("L fire is at target units (the fire Action)", rule="Firepower 12.3.6")
+    if own and f.rounds is not None and f.rounds <= 0:
+        raise RulesError(f"{ctx.firer.id} has no {f.ammo} rounds left for {w.id} "
+                         f"({w.id}AMO-{f.ammo}; his crew's count too)", rule="Firepower 8.5")
     if f.as_g and f.ammo != "H":
         raise RulesError("only H ammunition may be used as G", rule="Firepower 12.3.5")
     if f.mode == "hand" and not w.by_hand:
@@ -1013,7 +1039,11 @@ def step_blast(ctx: FireContext) -> None:
     flamethrower load)."""
     f = firing(ctx)
     w = weapon(f.item)
-    ctx.extra["consume"] = f.item if f.item != f.models.get(ctx.firer.id) or w.uses else None
+    own = f.item == f.models.get(ctx.firer.id) or f.weapon_unit is not None
+    ctx.extra["consume"] = (f.item if (not own or w.uses) and f.weapon_unit is None
+                            else None)
+    # Firepower 8.5: a counted round of the weapon's own ammunition is used up, hit or miss
+    ctx.extra["round"] = [f.item, f.ammo] if own and f.rounds is not None else None
     place: list[dict[str, Any]] = []
     ctx.extra["place"] = place
     if f.ammo == "C":
@@ -1143,11 +1173,37 @@ def applied(game: Game, ctx: FireContext) -> None:
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
+    _after_weapons(game, ctx)
     mines_at = ctx.extra.get("mines_at")
     if isinstance(mines_at, str):
         from hexwar.plugins.firepower.hidden_setup import mines_hit
 
         mines_hit(game, m.parse(mines_at))  # Firepower 12.4.4.3
+
+
+def _after_weapons(game: Game, ctx: FireContext) -> None:
+    """The game side of the weapons and ammunition of one fire: the round drawn from the stock
+    (Firepower 8.5), the rifle grenade off the rifle (Firepower 12.4.1.1), the other crewing
+    squads' Impulses (Firepower 9.2), and the weapon units left where their fallen holders were
+    (Firepower 10.1)."""
+    from hexwar.plugins.firepower import weapon_units as wu
+    from hexwar.plugins.firepower.ammunition import draw
+    from hexwar.plugins.firepower.crews import use_squads
+    from hexwar.plugins.firepower.loading import rgn_fired
+
+    f = firing(ctx)
+    rnd = ctx.extra.get("round")
+    if isinstance(rnd, list):
+        draw(game, ctx.firer.id, str(rnd[0]), str(rnd[1]))
+    rgn_fired(game, ctx.firer.id, f.item)
+    if ctx.kind == "grenade" or f.crew > 1:
+        use_squads(game, ctx.firer.id, f.weapon_unit)
+    for _wid, rec in sorted(wu.placed(game).items()):
+        holder = rec.get("holder")
+        if holder in ctx.eliminated and holder in ctx.soldiers:
+            rec["hex"] = ctx.map.label(ctx.soldiers[str(holder)].hex)
+            rec["facing"] = ctx.soldiers[str(holder)].facing
+    wu.follow(game)
 
 
 def consume(game: Game, uid: str, item: str) -> None:
