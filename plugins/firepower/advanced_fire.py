@@ -1189,11 +1189,12 @@ def _after_weapons(game: Game, ctx: FireContext) -> None:
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.ammunition import draw
     from hexwar.plugins.firepower.crews import use_squads
-    from hexwar.plugins.firepower.loading import rgn_fired
+    from hexwar.plugins.firepower.loading import rgn_fired, settle
 
     f = firing(ctx)
     rnd = ctx.extra.get("round")
     if isinstance(rnd, list):
+        settle(game, ctx.firer.id, f.item)
         draw(game, ctx.firer.id, str(rnd[0]), str(rnd[1]))
     rgn_fired(game, ctx.firer.id, f.item)
     if ctx.kind == "grenade" or f.crew > 1:

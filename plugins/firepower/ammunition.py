@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.state import Unit
 
 RULE = "Firepower 8.5"
-_ITEM = re.compile(r"^([A-Z]{3}\d+)AMO-([ACFGHMUW])$")
+_ITEM = re.compile(r"^([A-Z]{3}\d+)AMO-([ACFGHLMUW])$")
 
 
 def ammo_item(row: str, ammo: str) -> str:

@@ -413,6 +413,19 @@ def check_fire_loaded(game: Game, uid: str, item: str, ammo: str, crew: int) -> 
                          rule=RULE)
 
 
+def settle(game: Game, uid: str, item: str) -> None:
+    """Write down the load a weapon holds as set up (FPD-71) before its fire draws a round from
+    the stock the set-up load is counted from (Firepower 8.5)."""
+    got = _fired_key(game, uid, item)
+    if got is None:
+        return
+    key, w = got
+    side = game.state.units[uid].side
+    if may_need_loading(w) and _record(game, side, key) is None:
+        have, rounds = loaded_key(game, side, key, w)
+        _records(game, side)[key] = {"ammo": have, "rounds": rounds}
+
+
 def after_fire(game: Game, uid: str, item: str, ammo: str, crew: int) -> None:
     """One round of the load is fired off (Firepower 11.1.12)."""
     got = _fired_key(game, uid, item)
