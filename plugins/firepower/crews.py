@@ -72,6 +72,8 @@ def crew_mf(game: Game, uid: str) -> list[Modifier]:
     acquired = uid in (ph.get("crew_acquired") or [])
     w_unit = u.state.get("crew_of")
     if wu.is_unit(game, w_unit):
+        if wu.position(game, str(w_unit))[0] != u.hex:
+            return out  # FPD-87: a crewman away from the weapon unit is not carrying it
         row = weapon(wu.model(game, str(w_unit)))
         missing = row.crew - len(wu.crew_members(game, str(w_unit)))
         if missing > 0:

@@ -69,7 +69,7 @@ def test_a_rifle_grenade_is_loaded_with_all_mf_and_fired_in_a_later_impulse_phas
 
 
 def test_one_rifle_grenade_at_a_time_and_unloading_takes_all_mf_too() -> None:
-    game, target = _rifleman()
+    game, _ = _rifleman()
     _next_phase(game, "A1")
     _do(game, {"unit": "A1", "act": "load", "item": "RGN1"})
     _next_phase(game, "A1")
