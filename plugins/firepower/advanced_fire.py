@@ -218,7 +218,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
                          "carried but not used", rule="Firepower 11.1.6.1")
     check_rgn_fire(game, ctx.firer.id, item, mode)  # Firepower 12.4.1.1, 12.4.1.2
-    check_squads(game, ctx.firer.id, w_unit)  # Firepower 9.2: two squads' crew
+    crew = crew or crew_of(game, ctx.firer.id)
+    if crew > 1:
+        check_squads(game, ctx.firer.id, w_unit)  # Firepower 9.2: two squads' crew
     rounds = (rounds_for(game, ctx.firer.id, item, ammo)
               if (own or w_unit) and ammo != "L" and _row(item) is not None else None)
     from hexwar.plugins.firepower.defenses import holes, positions
@@ -229,7 +231,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError("'location_sign' is \"-\" (the hit location modifiers as given) or "
                          "\"+\" (reversed, to keep out of a hole)", rule="Firepower 12.7.5")
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
-                                 crew or crew_of(game, ctx.firer.id), obs, observers,
+                                 crew, obs, observers,
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,

@@ -232,8 +232,9 @@ def _note(game: Game, info: dict[str, Any], kind: str) -> None:
     if "rgn" in prior:
         rec["rgn"] = prior["rgn"]
     _records(game, u.side)[key] = rec
+    extra = {"item": f"on {key}"} if key != u.id else {}
     game.emit("loading", visible_to=[u.side], unit=u.id, kind=kind, ammo=ammo, phases=n,
-              needed=need[1], ready=n >= need[1], rule=RULE)
+              needed=need[1], ready=n >= need[1], rule=RULE, **extra)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,7 +312,7 @@ def _note_rgn(game: Game, u: Unit, info: dict[str, Any], kind: str) -> None:
         rec.pop("rgn", None)
     _records(game, u.side)[u.id] = rec
     game.emit("loading", visible_to=[u.side], unit=u.id, kind=kind, ammo=str(info["ammo"]),
-              phases=1, needed=1, ready=True, rule=RGN_RULE)
+              item=str(info["rgn"]), phases=1, needed=1, ready=True, rule=RGN_RULE)
 
 
 def check_rgn_fire(game: Game, uid: str, item: str, mode: str) -> None:

@@ -157,3 +157,21 @@ def test_rounds_are_dropped_picked_up_and_handed_over_one_item_an_action() -> No
     _refused(game, {"unit": "C0", "act": "acquire", "what": "HGN3", "from": "A1"},
              "Firepower 11.1.6.5")
     _refused(game, {"unit": "A1", "act": "discard", "what": "GLR2AMO-M"}, "Firepower 11.1.6")
+
+
+def test_the_legal_list_offers_a_weapon_only_while_it_has_rounds() -> None:
+    """The AI chooses from the legal list: a GLR2 with a round of G is offered at the enemy, one
+    without is not (Firepower 8.5)."""
+    from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
+
+    def offered(game: Game) -> bool:
+        return any(isinstance(c, dict) and c.get("act") == "grenade" and c.get("unit") == "A1"
+                   and c.get("item") in (None, "GLR2") and c.get("ammo", "G") == "G"
+                   for c in legal_advanced_actions(game))
+
+    game, _ = _armed("GLR2", {"GLR2AMO-G": 1})
+    _next_phase(game, "A1")
+    assert offered(game)
+    game, _ = _armed("GLR2", {"GLR2AMO-M": 1})
+    _next_phase(game, "A1")
+    assert not offered(game)
