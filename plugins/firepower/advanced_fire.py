@@ -175,7 +175,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_los import los_world
     from hexwar.plugins.firepower.ammunition import rounds_for
-    from hexwar.plugins.firepower.crews import check_squads
+    from hexwar.plugins.firepower.crews import check_helper, check_squads, helpers
     from hexwar.plugins.firepower.loading import check_rgn_fire
     from hexwar.plugins.firepower.smoke import observation
 
@@ -218,8 +218,11 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
                          "carried but not used", rule="Firepower 11.1.6.1")
     check_rgn_fire(game, ctx.firer.id, item, mode)  # Firepower 12.4.1.1, 12.4.1.2
+    check_helper(game, ctx.firer.id)  # Firepower 10.1.1
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
+        # Firepower 10.1.1: crewmen who used their own weapons this Impulse Phase do not help
+        crew = 1 + len(helpers(game, ctx.firer.id, w_unit))
         check_squads(game, ctx.firer.id, w_unit)  # Firepower 9.2: two squads' crew
     rounds = (rounds_for(game, ctx.firer.id, item, ammo)
               if (own or w_unit) and ammo != "L" and _row(item) is not None else None)
@@ -1190,7 +1193,7 @@ def _after_weapons(game: Game, ctx: FireContext) -> None:
     (Firepower 10.1)."""
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.ammunition import draw
-    from hexwar.plugins.firepower.crews import use_squads
+    from hexwar.plugins.firepower.crews import mark_helpers, use_squads
     from hexwar.plugins.firepower.loading import rgn_fired, settle
 
     f = firing(ctx)
@@ -1199,8 +1202,9 @@ def _after_weapons(game: Game, ctx: FireContext) -> None:
         settle(game, ctx.firer.id, f.item)
         draw(game, ctx.firer.id, str(rnd[0]), str(rnd[1]))
     rgn_fired(game, ctx.firer.id, f.item)
-    if ctx.kind == "grenade" or f.crew > 1:
+    if f.crew > 1:
         use_squads(game, ctx.firer.id, f.weapon_unit)
+        mark_helpers(game, ctx.firer.id, f.weapon_unit)  # Firepower 10.1.1
     for _wid, rec in sorted(wu.placed(game).items()):
         holder = rec.get("holder")
         if holder in ctx.eliminated and holder in ctx.soldiers:

@@ -357,7 +357,32 @@ def crew_squads(game: Game, uid: str, w_unit: str | None = None) -> list[str]:
     from hexwar.plugins.firepower.advanced_impulses import squad_key
 
     mine = squad_key(game, game.state.units[uid])
-    return sorted({squad_key(game, o) for o in _crew_list(game, uid, w_unit)} - {mine})
+    return sorted({squad_key(game, game.state.units[h]) for h in helpers(game, uid, w_unit)}
+                  - {mine})
+
+
+def helpers(game: Game, uid: str, w_unit: str | None = None) -> list[str]:
+    """Firepower 10.1.1: the crewmen who help ``uid`` fire his crewed weapon (or the weapon unit
+    ``w_unit``): the rest of its effective crew, less those who made a Combat Action of their own
+    this Impulse Phase (a crewman helps fire or uses his own weapon, not both)."""
+    busy = set(_phase(game).get("combat") or [])
+    return sorted(o.id for o in _crew_list(game, uid, w_unit) if o.id != uid and o.id not in busy)
+
+
+def check_helper(game: Game, uid: str) -> None:
+    """Firepower 10.1.1: a crewman who has helped fire his crewed weapon this Impulse Phase does
+    not fire his own (or anything else) in it."""
+    if uid in (_phase(game).get("crew_helped") or []):
+        raise RulesError(f"{uid} has helped fire the weapon he crews this Impulse Phase: not his "
+                         "own weapon too", rule="Firepower 10.1.1")
+
+
+def mark_helpers(game: Game, uid: str, w_unit: str | None = None) -> None:
+    ph = _phase(game)
+    if not ph:
+        return
+    got = ph.setdefault("crew_helped", [])
+    got.extend(h for h in helpers(game, uid, w_unit) if h not in got)
 
 
 def check_squads(game: Game, uid: str, w_unit: str | None = None) -> None:

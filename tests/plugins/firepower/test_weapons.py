@@ -248,3 +248,31 @@ def test_a_weapon_crewed_by_two_squads_needs_an_impulse_of_each() -> None:
     ph["squads"] = {"A-1": 1, "A-2": 0}
     _shoot(game, shot)
     assert data(game)["phase"]["squads"]["A-2"] == 1  # the fire took A-2's Impulse
+
+
+def test_a_crewman_helps_fire_or_fires_his_own_weapon_not_both() -> None:
+    # Firepower 10.1.1 (and 10.1.2.2: without his help the MMG2 has a lone crewman, one burst)
+    from hexwar.plugins.firepower.actions import fire_context
+
+    game, target = _lcw_game(crew=2)
+    game.state.units["A1"].state["model"] = "MMG2"
+    _impulse(game, "A2")
+    _do(game, {"unit": "A2", "act": "acquire", "what": "A1"})
+    _impulse(game, "A1", "A2")
+    burst = {"unit": "A1", "act": "fire", "mode": "auto", "targets": ["B1"]}
+    assert af_crew(fire_context(game, "A1", burst)) == 2
+    data(game)["phase"]["combat"].append("A2")  # A2 has fired his own rifle
+    assert af_crew(fire_context(game, "A1", burst)) == 1
+    data(game)["phase"]["combat"].remove("A2")
+    _shoot(game, burst)
+    assert data(game)["phase"]["crew_helped"] == ["A2"]
+    # (Firepower 6.3.1.3 already keeps a stack to one firer an Impulse; 10.1.1 stands alone)
+    data(game)["phase"]["fired_hexes"].clear()
+    _refused(game, {"unit": "A2", "act": "fire", "mode": "semi", "targets": ["B2"]},
+             "Firepower 10.1.1")
+
+
+def af_crew(ctx: Any) -> int:
+    from hexwar.plugins.firepower.advanced_fire import firing
+
+    return firing(ctx).crew
