@@ -224,8 +224,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         # Firepower 10.1.1: crewmen who used their own weapons this Impulse Phase do not help
         crew = 1 + len(helpers(game, ctx.firer.id, w_unit))
         check_squads(game, ctx.firer.id, w_unit)  # Firepower 9.2: two squads' crew
+    # Firepower 8.5: a weapon's own rounds (a missile unit is its own round, 12.4.6)
+    counted = own or (w_unit is not None and not wu.is_missile(game, w_unit))
     rounds = (rounds_for(game, ctx.firer.id, item, ammo)
-              if (own or w_unit) and ammo != "L" and _row(item) is not None else None)
+              if counted and ammo != "L" and _row(item) is not None else None)
     from hexwar.plugins.firepower.defenses import holes, positions
 
     scope, night = sights(item, eq, choice)
@@ -1205,6 +1207,15 @@ def _after_weapons(game: Game, ctx: FireContext) -> None:
     if f.crew > 1:
         use_squads(game, ctx.firer.id, f.weapon_unit)
         mark_helpers(game, ctx.firer.id, f.weapon_unit)  # Firepower 10.1.1
+    if f.weapon_unit is not None and wu.is_missile(game, f.weapon_unit):
+        from hexwar.plugins.firepower.actions import mf_left
+        from hexwar.plugins.firepower.state import data
+
+        ph = data(game).get("phase")
+        if isinstance(ph, dict) and "spent" in ph:  # Firepower 12.4.6: "all" his MF
+            ph["spent"][ctx.firer.id] = int(ph["spent"].get(ctx.firer.id, 0)) + max(
+                0, mf_left(game, ph, ctx.firer.id))
+        wu.fired_missile(game, f.weapon_unit)
     for _wid, rec in sorted(wu.placed(game).items()):
         holder = rec.get("holder")
         if holder in ctx.eliminated and holder in ctx.soldiers:

@@ -157,6 +157,9 @@ def _check_acquire(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> di
                          "pick up", rule="Firepower 11.1.6")
     assert u.hex is not None
     if wu.is_unit(game, what):
+        if wu.is_missile(game, what):
+            raise RulesError(f"{what} is a missile: it is fired from its hex by a control box, "
+                             "not crewed", rule="Firepower 12.4.6")
         at, _facing = wu.position(game, what)
         if at != u.hex:
             raise RulesError(f"{what} is not in {u.id}'s hex", rule="Firepower 10.1")

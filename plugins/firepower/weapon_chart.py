@@ -53,6 +53,8 @@ class ChartWeapon:
     load: tuple[int, int] | None = None
     #: Firepower 12.4.1.1: a rifle grenade that must be loaded on the rifle before it is fired
     separate_load: bool = False
+    #: Firepower 12.4.6: hexes a missile's control box may be from the missile unit
+    separation: int = 0
 
     @property
     def bayonet(self) -> bool:
@@ -149,7 +151,8 @@ def chart() -> dict[str, ChartWeapon]:
                 no_status=bool(row.get("no_status", False)),
                 backblast=bool(row.get("backblast", False)),
                 load=(int(load[0]), int(load[1])) if load else None,
-                separate_load=bool(row.get("separate_load", False)))
+                separate_load=bool(row.get("separate_load", False)),
+                separation=int(row.get("separation", 0)))
         except (KeyError, ValueError, TypeError) as exc:
             raise DataError(f"weapon {wid}: {exc}", path=str(PATH)) from None
     return out

@@ -19,7 +19,11 @@ with no soldier of their own, crewed by the soldiers stacked with them.
   11.1.12, is noted for the unit; rounds are the crew's, Firepower 8.5). An enemy weapon unit may
   be crewed and moved but not fired (Firepower 11.1.6.1).
 
-Missile units (MSL, Firepower 12.4.6, with the control box) are not built.
+* Missiles (MSL, Firepower 12.4.6): placed before play in a hex that is not a confined space
+  (not a building or bunker hex); never crewed or carried; fired once, at "all" his MF (none
+  spent before in the Impulse Phase), by a soldier of its side carrying a control box (``CBX``)
+  in its hex or up to its row's ``separation`` hexes away, with his line of sight (and range:
+  docs/decisions.md FPD-92); then removed from the game.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ if TYPE_CHECKING:
 
 RULE = "Firepower 10.1"
 #: the WEAPON CHART classes that are weapon units, not a soldier's weapon (Firepower 10.1)
-UNIT_CLASSES = ("LCW",)
+UNIT_CLASSES = ("LCW", "MSL")
 
 
 def records(game: Game) -> dict[str, dict[str, Any]]:
@@ -87,6 +91,9 @@ def check_specs(game: Game, specs: Sequence[Any]) -> list[dict[str, Any]]:
             h = game.board.parse(str(spec.get("hex")))
         except Exception as exc:  # the board's own message names the label
             raise RulesError(f"{where}: {exc}", rule=RULE) from None
+        if row.cls == "MSL" and _confined(game, h):
+            raise RulesError(f"{where}: a missile unit may not be placed in a confined space "
+                             f"({game.board.label(h)})", rule="Firepower 12.4.6")
         facing = spec.get("facing", 1)
         if not isinstance(facing, int) or isinstance(facing, bool) or not 1 <= facing <= 6:
             raise RulesError(f"{where}: a weapon unit faces a hexside 1-6, not {facing!r}",
@@ -95,6 +102,54 @@ def check_specs(game: Game, specs: Sequence[Any]) -> list[dict[str, Any]]:
         out.append({"id": wid, "model": str(model), "side": str(side),
                     "hex": game.board.label(h), "facing": facing, "holder": None})
     return out
+
+
+def _confined(game: Game, h: Hex) -> bool:
+    """Firepower 12.4.6: a building or a bunker hex (tunnels and caves are under or in the
+    ground; vehicles are not built)."""
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(h)
+    return adv_map(game).building(h) is not None or (d is not None and
+                                                      d.type.kind == "structure")
+
+
+def is_missile(game: Game, wid: str) -> bool:
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    return weapon(model(game, wid)).cls == "MSL"
+
+
+def check_missile(game: Game, uid: str, wid: str) -> tuple[str, int]:
+    """Firepower 12.4.6, 11.1.7: the soldier may fire missile ``wid``: he carries a control box,
+    is within its row's separation of it, it is of his side, and he has spent no MF this Impulse
+    Phase (the fire takes all of them)."""
+    from hexwar.plugins.firepower.state import data
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    u = game.state.units[uid]
+    row = weapon(model(game, wid))
+    rule = "Firepower 12.4.6"
+    if int(dict(u.state.get("equipment") or {}).get("CBX", 0)) <= 0:
+        raise RulesError(f"{uid} carries no control box (CBX) to fire {wid}", rule=rule)
+    if side(game, wid) != u.side:
+        raise RulesError(f"{wid} is an enemy missile", rule="Firepower 11.1.6.1")
+    at, _facing = position(game, wid)
+    assert u.hex is not None
+    if u.hex.distance(at) > row.separation:
+        raise RulesError(f"{uid} is {u.hex.distance(at)} hexes from {wid}; its control box "
+                         f"works up to {row.separation}", rule=rule)
+    ph = data(game).get("phase") or {}
+    if int((ph.get("spent") or {}).get(uid, 0)):
+        raise RulesError(f"firing {wid} takes all of {uid}'s MF: he has spent some this Impulse "
+                         "Phase", rule="Firepower 11.1.7")
+    return row.id, 1
+
+
+def fired_missile(game: Game, wid: str) -> None:
+    """Firepower 12.4.6: once fired, the missile unit is removed from the game."""
+    records(game).pop(wid, None)
 
 
 def place(game: Game, specs: Sequence[Any]) -> None:
@@ -162,6 +217,8 @@ def side(game: Game, wid: str) -> str:
 def check_fire(game: Game, uid: str, wid: str) -> tuple[str, int]:
     """Firepower 10.1, 11.1.6.1: ``uid`` may fire weapon unit ``wid``: he is one of its effective
     crew, and it is of his side. Returns (its WEAPON CHART row, its crew)."""
+    if is_missile(game, wid):
+        return check_missile(game, uid, wid)
     u = game.state.units[uid]
     members = crew_members(game, wid)
     if u.state.get("crew_of") != wid:

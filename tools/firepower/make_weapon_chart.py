@@ -140,7 +140,7 @@ WEAPONS: dict[str, dict[str, Any]] = {
               backblast=True, fires_as="RFL"),
     "MSL1": w("MSL", "guided anti-tank missile (control box)", ["H"], rof={"H": "1"},
               hits={"H.semi": [_, _, _, _, 3, 2, 2, 1, 1, 1]}, blast={"H": 6}, pen={"H": 14},
-              crew=1, uses=1, fires_as="RFL"),
+              crew=1, uses=1, separation=3, fires_as="RFL"),
     "FTR1": w("FTR", "flamethrower", ["F"], rof={"F": "1"}, hits={"F.semi": FLAME},
               blast={"F": 7}, pen={"F": 2}, move=-1, posture=("X", "X", "-"), uses=6,
               fires_as="RFL"),
@@ -215,6 +215,7 @@ def main() -> None:
            "# no_status (12.4.3), backblast (12.4.3), modes (12.4.1.3), separate_load (12.4.1.1: a",
            "# rifle grenade loaded on the rifle before it is fired; FPD-91). `fires_as` is the Basic",
            "# weapon profile a Basic procedure would use (FPD-43). Notes G: a rifle grenade launcher.",
+           "# separation (12.4.6): how far a missile's control box may be from the missile unit.",
            'source = "estimated"', ""]
     for wid, row in WEAPONS.items():
         out.append(f"[{wid}]")

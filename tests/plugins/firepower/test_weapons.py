@@ -254,7 +254,7 @@ def test_a_crewman_helps_fire_or_fires_his_own_weapon_not_both() -> None:
     # Firepower 10.1.1 (and 10.1.2.2: without his help the MMG2 has a lone crewman, one burst)
     from hexwar.plugins.firepower.actions import fire_context
 
-    game, target = _lcw_game(crew=2)
+    game, _ = _lcw_game(crew=2)
     game.state.units["A1"].state["model"] = "MMG2"
     _impulse(game, "A2")
     _do(game, {"unit": "A2", "act": "acquire", "what": "A1"})
@@ -276,3 +276,65 @@ def af_crew(ctx: Any) -> int:
     from hexwar.plugins.firepower.advanced_fire import firing
 
     return firing(ctx).crew
+
+
+def _missile_game(fp_game: Any, cbx_at: str = "C2", **state: Any) -> Game:
+    """A1 (side A) in 1``cbx_at`` facing 4 with a control box; missile W5 (MSL1) in 1C1; B1 in
+    1C15, 13 hexes from 1C2 down the column."""
+    g = fp_game([("A1", "RFL", "A", cbx_at, 4, {"model": "RFL10", **state}),
+                 ("B1", "RFL", "B", "C15", 1, {"model": "RFL10"})],
+                options=("firepower.advanced",))
+    g.state.units["A1"].state["equipment"] = {"CBX": 1}
+    wu.place(g, [{"id": "W5", "model": "MSL1", "side": "A", "hex": "1C1", "facing": 4}])
+    return g
+
+
+def test_a_missile_is_fired_once_by_its_control_box_with_all_mf(fp_game: Any) -> None:
+    # Firepower 12.4.6, 11.1.7
+    from hexwar.plugins.firepower import impulses
+
+    g = _missile_game(fp_game)  # one hex from the missile (its stand-in separation 3)
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
+    shot = {"unit": "A1", "act": "grenade", "hex": "1C15", "item": "W5", "ammo": "H",
+            "as_g": True}
+    _refused(g, {"unit": "A1", "act": "acquire", "what": "W5"}, "Firepower 12.4.6")
+    _shoot(g, shot)
+    assert "W5" not in wu.placed(g)  # removed from the game
+    ph = data(g)["phase"]
+    assert mf_left(g, ph, "A1") <= 0  # "all" his MF
+
+
+def test_a_missile_needs_the_control_box_in_reach_and_no_mf_spent(fp_game: Any) -> None:
+    from hexwar.plugins.firepower import impulses
+
+    far = _missile_game(fp_game, cbx_at="C5")  # 4 hexes from the missile; the stand-in 3
+    impulses.start_impulse_phase(far, "A")
+    impulses.begin_impulse(far, ["A1"])
+    with pytest.raises(RulesError, match="works up to 3") as exc:
+        wu.check_fire(far, "A1", "W5")
+    assert exc.value.rule == "Firepower 12.4.6"
+    g = _missile_game(fp_game)
+    g.state.units["A1"].state["equipment"] = {}
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
+    with pytest.raises(RulesError, match="control box") as exc:
+        wu.check_fire(g, "A1", "W5")
+    g.state.units["A1"].state["equipment"] = {"CBX": 1}
+    data(g)["phase"]["spent"]["A1"] = 1
+    with pytest.raises(RulesError, match="all of A1's MF") as exc:
+        wu.check_fire(g, "A1", "W5")
+    assert exc.value.rule == "Firepower 11.1.7"
+
+
+def test_a_missile_unit_is_not_placed_in_a_building() -> None:
+    game, _ = _lcw_game()
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+    m = adv_map(game)
+    inside = next((h for h in sorted(game.board.hexes) if m.building(h) is not None), None)
+    assert inside is not None
+    with pytest.raises(RulesError, match="confined space") as exc:
+        wu.place(game, [{"id": "W7", "model": "MSL1", "side": "A",
+                         "hex": game.board.label(inside), "facing": 1}])
+    assert exc.value.rule == "Firepower 12.4.6"
