@@ -175,3 +175,29 @@ def test_the_legal_list_offers_a_weapon_only_while_it_has_rounds() -> None:
     game, _ = _armed("GLR2", {"GLR2AMO-M": 1})
     _next_phase(game, "A1")
     assert not offered(game)
+
+
+def test_a_scenario_with_a_bad_stock_stops_before_play() -> None:
+    # Firepower 8.5, 11.1.12: checked when the game is set up, naming the soldier
+    from hexwar.core.errors import HexwarError
+    from hexwar.core.scenario import Scenario
+    from hexwar.core.testing import make_game
+
+    def scenario(equipment: str) -> Scenario:
+        text = "\n".join([
+            "[scenario]", 'id = "stock"', 'system = "firepower"', "turns = 1",
+            'rules = ["firepower.advanced"]',
+            "[sides.A]", "sequence_units = 3", "impulses = 2",
+            "[sides.B]", "sequence_units = 3", "impulses = 2",
+            "[board]", 'panels = [{ panel = "firepower:panel-4" }]',
+            "[special]", 'terrain = ["firepower:terrain-4"]', 'attacker = "A"',
+            "[[units]]", 'id = "A1"', 'type = "firepower:RFL"', 'side = "A"', 'hex = "4C5"',
+            "facing = 2", f'state = {{ model = "MPL13", equipment = {{ {equipment} }} }}',
+            "[[units]]", 'id = "B1"', 'type = "firepower:RFL"', 'side = "B"', 'hex = "4C9"',
+            "facing = 5"]) + "\n"
+        return Scenario.from_text(text, path="/tmp/stock.toml")
+
+    make_game(scenario("MPL13AMO-H = 8"), seed=1)
+    with pytest.raises(HexwarError, match="groups of 4") as exc:
+        make_game(scenario("MPL13AMO-H = 6"), seed=1)
+    assert "A1" in str(exc.value)
