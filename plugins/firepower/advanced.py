@@ -71,7 +71,9 @@ PLUGIN = PluginManifest(
                 "Firepower 8.8.3", "Firepower 8.8.4", "Firepower 12.2.9", "Firepower 12.4.7",
                 "Firepower 10.2", "Firepower 11.1.12", "Firepower 11.1.13",
                 "Firepower 8.8.4.2", "Firepower 8.8.5.1", "Firepower 8.8.5.2",
-                "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5"),
+                "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5", "Firepower 8.5",
+                "Firepower 10.1", "Firepower 11.1.6", "Firepower 12.4.1.1", "Firepower 12.4.1.2",
+                "Firepower 12.7.2"),
 )
 
 __all__ = ["PLUGIN"]
@@ -209,3 +211,8 @@ def hexwar_setup_game(game: Game) -> None:
     from hexwar.plugins.firepower.defenses import defences
 
     defences(game)
+    from hexwar.plugins.firepower import weapon_units
+    from hexwar.plugins.firepower.ammunition import check_stocks
+
+    check_stocks(game)  # Firepower 8.5, 11.1.12: the rounds the organization lists give
+    weapon_units.setup(game)  # Firepower 10.1: the weapon units on the board

@@ -25,20 +25,25 @@ what to place (smoke, illumination) and what is used up (``ctx.extra["consume"]`
 :func:`applied` does both after the Basic effects. Demolition charges (Firepower 12.4.9) are armed
 by an Action and explode at the end of their side's next Impulse Phase (:func:`explode_due`).
 
-Extension: a rule (buildings, foxholes: Firepower 12.7.2, 12.7.3) inserts its own step after
-``location`` (an ``Edit("insert_after", "location", ...)``) and sets ``ctx.extra["impact_side"]``
-or ``ctx.extra["in_hole"]``; obstacles come in through ``firepower_los_obstacles``.
+A hole in the impact hex (a foxhole or trench, Firepower 12.7.2) is the step ``hole`` after
+``location``: it sets ``ctx.extra["in_hole"]``. Extension: another rule (buildings' openings:
+Firepower 12.7.3) inserts its own step after ``location`` (an ``Edit("insert_after",
+"location", ...)``) and sets ``ctx.extra["impact_side"]``; obstacles come in through
+``firepower_los_obstacles``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, trace
 from hexwar.core.kit import Edit
+from hexwar.core.provenance import load_records
 from hexwar.core.types import Modifier, sort_modifiers, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.advanced_card import OC_LETTERS, AdvancedCard
@@ -102,6 +107,14 @@ class Firing:
     scope: bool = False
     #: the firer's weapon carries a nightsight (Firepower 12.4.7)
     nightsight: bool = False
+    #: hexes with a hole in the ground, by the hole's code (Firepower 12.7.2; defenses.holes)
+    holes: Mapping[Hex, str] = field(default_factory=dict)
+    #: Firepower 12.7.5: the firer announced "+" hit location modifiers (to stay out of a hole)
+    location_plus: bool = False
+    #: the weapon unit fired, if the item is one (Firepower 10.1; weapon_units)
+    weapon_unit: str | None = None
+    #: rounds of the ammunition left for the weapon fired, None if unlimited (Firepower 8.5)
+    rounds: int | None = None
 
 
 def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
@@ -159,7 +172,11 @@ def crew_of(game: Game, uid: str) -> int:
 def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     """Hook ``firepower_prepare_fire``: fill ``ctx.extra["firing"]`` from the game and the
     choice."""
+    from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_los import los_world
+    from hexwar.plugins.firepower.ammunition import rounds_for
+    from hexwar.plugins.firepower.crews import check_helper, check_squads, helpers
+    from hexwar.plugins.firepower.loading import check_rgn_fire
     from hexwar.plugins.firepower.smoke import observation
 
     units = game.state.units
@@ -169,6 +186,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     eq = equipment_of(me.state)
     armour = frozenset(uid for uid, u in units.items()
                        if int(dict(u.state.get("equipment") or {}).get("BDA", 0)) > 0)
+    w_unit: str | None = None
+    crew = 0
     if ctx.kind == "fire":
         item = model
         ammo = str(choice.get("ammo") or "L")
@@ -177,8 +196,12 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     else:
         raw = choice.get("item")
         asked = choice.get("ammo")
-        item = str(raw) if isinstance(raw, str) else _default_item(
-            model, eq, str(asked) if isinstance(asked, str) else None)
+        if wu.is_unit(game, raw):  # Firepower 10.1: a crewman fires the weapon unit
+            w_unit = str(raw)
+            item, crew = wu.check_fire(game, ctx.firer.id, w_unit)
+        else:
+            item = str(raw) if isinstance(raw, str) else _default_item(
+                model, eq, str(asked) if isinstance(asked, str) else None)
         w = _row(item)
         ammo = str(choice.get("ammo") or (w.types[0] if w is not None else "G"))
         raw_mode = choice.get("mode")
@@ -190,14 +213,35 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     ups = {uid: int(u.state["up"]) for uid, u in units.items()
            if isinstance(u.state.get("up"), int)}
     left = uses_left(me.state, item) if _row(item) is not None else None
-    from hexwar.plugins.firepower.defenses import positions
+    own = item == model and bool(item)
+    if own and me.state.get("weapon_side") not in (None, me.side):
+        raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
+                         "carried but not used", rule="Firepower 11.1.6.1")
+    check_rgn_fire(game, ctx.firer.id, item, mode)  # Firepower 12.4.1.1, 12.4.1.2
+    check_helper(game, ctx.firer.id)  # Firepower 10.1.1
+    crew = crew or crew_of(game, ctx.firer.id)
+    if crew > 1:
+        # Firepower 10.1.1: crewmen who used their own weapons this Impulse Phase do not help
+        crew = 1 + len(helpers(game, ctx.firer.id, w_unit))
+        check_squads(game, ctx.firer.id, w_unit)  # Firepower 9.2: two squads' crew
+    # Firepower 8.5: a weapon's own rounds (a missile unit is its own round, 12.4.6)
+    counted = own or (w_unit is not None and not wu.is_missile(game, w_unit))
+    rounds = (rounds_for(game, ctx.firer.id, item, ammo)
+              if counted and ammo != "L" and _row(item) is not None else None)
+    from hexwar.plugins.firepower.defenses import holes, positions
 
     scope, night = sights(item, eq, choice)
+    sign = choice.get("location_sign", "-")
+    if sign not in ("-", "+"):
+        raise RulesError("'location_sign' is \"-\" (the hit location modifiers as given) or "
+                         "\"+\" (reversed, to keep out of a hole)", rule="Firepower 12.7.5")
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
-                                 crew_of(game, ctx.firer.id), obs, observers,
+                                 crew, obs, observers,
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
-                                 positions=positions(game), scope=scope, nightsight=night)
+                                 positions=positions(game), scope=scope, nightsight=night,
+                                 holes=holes(game), location_plus=sign == "+",
+                                 weapon_unit=w_unit, rounds=rounds)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
 
 
@@ -485,8 +529,8 @@ def step_check_fire(ctx: FireContext) -> None:
     line of sight to each target's head."""
     f = firing(ctx)
     if not f.item:
-        raise RulesError(f"{ctx.firer.id} has no WEAPON CHART row (state.model)",
-                         rule="Firepower 8.5")
+        raise RulesError(f"{ctx.firer.id} carries no major personal weapon (none listed, or "
+                         "discarded: Firepower 11.1.6.1)", rule="Firepower 8.5")
     w = weapon(f.item)
     if f.ammo not in w.types:
         raise RulesError(f"{w.id} fires {'/'.join(w.types)} ammunition, not {f.ammo}",
@@ -680,7 +724,7 @@ def step_check_hex(ctx: FireContext) -> None:
     if not f.item:
         raise RulesError(f"{ctx.firer.id} carries nothing to fire at a hex", rule="Firepower 8.5")
     w = weapon(f.item)
-    own = f.item == f.models.get(ctx.firer.id)
+    own = f.item == f.models.get(ctx.firer.id) or f.weapon_unit is not None
     if not own and f.equipment.get(f.item, 0) <= 0:
         raise RulesError(f"{ctx.firer.id} carries no {f.item} (his weapon is "
                          f"{f.models.get(ctx.firer.id)}, his equipment "
@@ -698,6 +742,9 @@ def step_check_hex(ctx: FireContext) -> None:
                          rule="Firepower 10.7")
     if f.ammo == "L":
         raise RulesError("L fire is at target units (the fire Action)", rule="Firepower 12.3.6")
+    if own and f.rounds is not None and f.rounds <= 0:
+        raise RulesError(f"{ctx.firer.id} has no {f.ammo} rounds left for {w.id} "
+                         f"({w.id}AMO-{f.ammo}; his crew's count too)", rule="Firepower 8.5")
     if f.as_g and f.ammo != "H":
         raise RulesError("only H ammunition may be used as G", rule="Firepower 12.3.5")
     if f.mode == "hand" and not w.by_hand:
@@ -890,8 +937,51 @@ def step_location(ctx: FireContext) -> None:
         "rule": "Firepower 12.7.1"}
 
 
+HIT_LOCATION = Path(__file__).parent / "data" / "advanced" / "hit_location.toml"
+
+
+@cache
+def hole_table() -> tuple[dict[str, int], dict[int, int]]:
+    """Firepower 12.7.2: (the modified roll or less that lands in each kind of hole, the range
+    modifiers) of ``data/advanced/hit_location.toml`` (stand-in numbers, docs/decisions.md
+    FPD-90)."""
+    v = load_records(HIT_LOCATION).values
+    return ({str(k): int(n) for k, n in v["into"].items()},
+            {int(k): int(n) for k, n in v["range_modifier"].items()})
+
+
+def into_hole(code: str, roll: int, rng: int, *, plus: bool = False) -> tuple[bool, int]:
+    """Firepower 12.7.2, 12.7.5: whether a "G" hit in a hex with the hole ``code`` lands in it,
+    and the modified roll (read 1 to 10, Firepower 12.7): -3 at one hex, -1 at two or three
+    (``plus``: the firer announced the modifiers reversed)."""
+    into, by_range = hole_table()
+    if code not in into:
+        raise RulesError(f"no hit location entry for a {code!r} hole", rule="Firepower 12.7.2")
+    mod = by_range.get(rng, 0)
+    final = min(10, max(1, roll + (-mod if plus else mod)))
+    return final <= into[code], final
+
+
+def step_hole(ctx: FireContext) -> None:
+    """Firepower 12.7.2: a "G" (or H as G) impact in a hex with a foxhole or trench: a roll says
+    whether it lands in the hole (no cover for the soldiers in it, and the blast starts at the
+    bottom, so the others in the hex are heights above it, Firepower 12.2.8) or beside it (the
+    hole's cover applies as before). A ditch fills its hex: always in. Rolled after the side of
+    a fence hex (Firepower 12.7.4: the combination is rolled one location at a time)."""
+    f = firing(ctx)
+    if ctx.impact is None or letter(f) != "G" or ctx.impact not in f.holes:
+        return
+    code = f.holes[ctx.impact]
+    r = ctx.roll(f"{f.item} into the hole in {ctx.map.label(ctx.impact)}")
+    got, final = into_hole(code, r, ctx.range, plus=f.location_plus)
+    ctx.extra["in_hole"] = got
+    ctx.extra.setdefault("summary", {})["hole"] = {
+        "hole": code, "roll": r, "modified": final, "in": got, "rule": "Firepower 12.7.2"}
+
+
 def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
-               impact_side: int | None = None, source: Hex | None = None) -> list[Modifier] | None:
+               impact_side: int | None = None, source: Hex | None = None,
+               in_hole: bool = False) -> list[Modifier] | None:
     """The modifiers of one blast roll (Firepower 12.2, letter B): the BLAST DIAGRAM's distance
     (Firepower 12.3.4.1), cover (12.2.3; not for F or W), Crouching/Prone (12.2.5; not for F or
     W), trees between the impact and the soldier (12.2.6), each height between the impact and
@@ -904,6 +994,10 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
     mods = [Modifier("impact hex" if d == 0 else f"blast zone, {d} hex(es)", dm,
                      "Firepower 12.3.4.1")] if dm or d == 0 else []
     ground = f.world.ground(impact)
+    if in_hole and d == 0:  # Firepower 12.7.2: the blast is at the bottom of the hole
+        from hexwar.plugins.firepower.defenses import types
+
+        ground -= types()[f.holes[impact]].depth if f.holes.get(impact) in types() else 0
     if d:
         los = line_of_sight(f.world, impact, s.hex, ground, soldier_height(f.world, s),
                             exhaustive=False)
@@ -915,9 +1009,11 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                                  card.mod("per_tree_or_hedge"), "Firepower 12.2.6"))
     fw = f.ammo in ("F", "W")
     if not fw:
-        mods.extend(blast_target_mods(card, s, cover_of(
-            f, s, source if (d == 0 and source is not None) else impact,
-            impact_side=impact_side if d == 0 else None)))
+        cover = cover_of(f, s, source if (d == 0 and source is not None) else impact,
+                         impact_side=impact_side if d == 0 else None)
+        if d == 0 and in_hole and f.positions.get(s.id) == f.holes.get(impact):
+            cover = None  # Firepower 12.7.2: in the hole with him, no cover modifier
+        mods.extend(blast_target_mods(card, s, cover))
     feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
     head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
     diff = feet - ground if feet > ground else ground - head if head < ground else 0
@@ -938,11 +1034,13 @@ def resolve_blast(ctx: FireContext, f: Firing, impact: Hex, blast: int, *,
     is Stunned (Firepower 6.4.2, 12.3.4.2), one in the blast zone Suppressed if an unmodified 2
     could have hit (Firepower 6.4.2)."""
     side = ctx.extra.get("impact_side")
+    in_hole = bool(ctx.extra.get("in_hole")) and impact == ctx.impact
     for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
         d = s.hex.distance(impact)
         if d and not zone:
             continue
-        mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source)
+        mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source,
+                          in_hole=in_hole)
         if mods is None:
             continue
         ctx.modifiers[s.id] = mods
@@ -958,7 +1056,11 @@ def step_blast(ctx: FireContext) -> None:
     flamethrower load)."""
     f = firing(ctx)
     w = weapon(f.item)
-    ctx.extra["consume"] = f.item if f.item != f.models.get(ctx.firer.id) or w.uses else None
+    own = f.item == f.models.get(ctx.firer.id) or f.weapon_unit is not None
+    ctx.extra["consume"] = (f.item if (not own or w.uses) and f.weapon_unit is None
+                            else None)
+    # Firepower 8.5: a counted round of the weapon's own ammunition is used up, hit or miss
+    ctx.extra["round"] = [f.item, f.ammo] if own and f.rounds is not None else None
     place: list[dict[str, Any]] = []
     ctx.extra["place"] = place
     if f.ammo == "C":
@@ -1041,6 +1143,7 @@ HEX_STEPS: tuple[Step, ...] = (
     Step("hit_number", step_hex_modifiers, "Firepower 12.2"),
     Step("throw", step_throw, "Firepower 12.3.4.1"),
     Step("location", step_location, "Firepower 12.7.1"),
+    Step("hole", step_hole, "Firepower 12.7.2"),
     Step("blast", step_blast, "Firepower 12.3.4.2"),
 )
 
@@ -1057,6 +1160,8 @@ def steps_for(kind: str) -> list[combat.FireEdit]:
     if kind == "grenade":
         loc = next(s for s in base if s.name == "location")
         edits.append(Edit("insert_after", "throw", loc.name, loc, loc.rule))
+        hole = next(s for s in base if s.name == "hole")
+        edits.append(Edit("insert_after", "location", hole.name, hole, hole.rule))
     return edits
 
 
@@ -1085,11 +1190,48 @@ def applied(game: Game, ctx: FireContext) -> None:
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
+    _after_weapons(game, ctx)
     mines_at = ctx.extra.get("mines_at")
     if isinstance(mines_at, str):
         from hexwar.plugins.firepower.hidden_setup import mines_hit
 
         mines_hit(game, m.parse(mines_at))  # Firepower 12.4.4.3
+
+
+def _after_weapons(game: Game, ctx: FireContext) -> None:
+    """The game side of the weapons and ammunition of one fire: the round drawn from the stock
+    (Firepower 8.5), the rifle grenade off the rifle (Firepower 12.4.1.1), the other crewing
+    squads' Impulses (Firepower 9.2), and the weapon units left where their fallen holders were
+    (Firepower 10.1)."""
+    from hexwar.plugins.firepower import weapon_units as wu
+    from hexwar.plugins.firepower.ammunition import draw
+    from hexwar.plugins.firepower.crews import mark_helpers, use_squads
+    from hexwar.plugins.firepower.loading import rgn_fired, settle
+
+    f = firing(ctx)
+    rnd = ctx.extra.get("round")
+    if isinstance(rnd, list):
+        settle(game, ctx.firer.id, f.item)
+        draw(game, ctx.firer.id, str(rnd[0]), str(rnd[1]))
+    rgn_fired(game, ctx.firer.id, f.item)
+    if f.crew > 1:
+        use_squads(game, ctx.firer.id, f.weapon_unit)
+        mark_helpers(game, ctx.firer.id, f.weapon_unit)  # Firepower 10.1.1
+    if f.weapon_unit is not None and wu.is_missile(game, f.weapon_unit):
+        from hexwar.plugins.firepower.actions import mf_left
+        from hexwar.plugins.firepower.state import data
+
+        ph = data(game).get("phase")
+        if isinstance(ph, dict) and "spent" in ph:  # Firepower 12.4.6: "all" his MF
+            ph["spent"][ctx.firer.id] = int(ph["spent"].get(ctx.firer.id, 0)) + max(
+                0, mf_left(game, ph, ctx.firer.id))
+        wu.fired_missile(game, f.weapon_unit)
+    for _wid, rec in sorted(wu.placed(game).items()):
+        holder = rec.get("holder")
+        if holder in ctx.eliminated and holder in ctx.soldiers:
+            rec["hex"] = ctx.map.label(ctx.soldiers[str(holder)].hex)
+            rec["facing"] = ctx.soldiers[str(holder)].facing
+    wu.follow(game)
 
 
 def consume(game: Game, uid: str, item: str) -> None:

@@ -8,11 +8,15 @@
   (Firepower 10.1.2.2, in the fire check). While in a crew a soldier has the weapon's Move column
   too (Firepower 10.1.1).
 * Actions ``acquire`` and ``discard`` (Firepower 11.1.6): join or leave a crew in the hex
-  (11.1.6.2), pick up an item lying in the hex or drop one carried (11.1.6.1). Items dropped lie in
-  ``state.data["firepower"]["dropped"]`` (hex label -> item -> count), seen by both sides. The cost
-  is one MF per item (the LEG MOVEMENT FACTOR EXPENDITURE CHART is not in the text: stand-in,
-  docs/decisions.md FPD-57); a crewman who cannot pay it may discard with whatever he has left
-  (Firepower 11.1.6.2).
+  (11.1.6.2), of a soldier's weapon or of a weapon unit (:mod:`~hexwar.plugins.firepower.weapon_units`);
+  pick up an item lying in the hex or drop one carried (11.1.6.1), his major personal weapon too
+  (``what`` = "weapon": he is then unarmed, ``state.model`` = "", and acquires another lying in
+  the hex, ``LMG4@B``, an enemy one carried but never fired); take an item from a friend in the
+  hex (``from``, 11.1.6.5); take over a fallen holder's crew-served weapon (11.1.6.2). Items
+  dropped lie in ``state.data["firepower"]["dropped"]`` (hex label -> item -> count), seen by
+  both sides. The cost is one MF per item (the LEG MOVEMENT FACTOR EXPENDITURE CHART is not in
+  the text: stand-in, docs/decisions.md FPD-57; rounds of one row and type are one item, FPD-88);
+  a crewman who cannot pay it may discard with whatever he has left (Firepower 11.1.6.2).
 """
 
 from __future__ import annotations
@@ -42,25 +46,53 @@ def _crewed(u: Unit) -> int:
         return 1
 
 
+def _phase(game: Game) -> dict[str, Any]:
+    got = data(game).get("phase")
+    return got if isinstance(got, dict) else {}
+
+
 def crew_mf(game: Game, uid: str) -> list[Modifier]:
     """Firepower 10.1.2.1, 10.1.1: the MF a soldier loses to his crew: -1 per crewman missing
-    from a crewed weapon he holds or crews, and a crewman also takes the weapon's Move column."""
+    from a crewed weapon (personal or a weapon unit) he holds or crews, and a crewman also takes
+    the weapon's Move column, except in the Impulse in which he acquired it and still in the one
+    in which he discarded it (Firepower 10.1.1)."""
+    from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_fire import crew_of, model_of
     from hexwar.plugins.firepower.weapon_chart import weapon
 
     u = game.state.units[uid]
-    holder_id = u.state.get("crew_of") if isinstance(u.state.get("crew_of"), str) else uid
+    ph = _phase(game)
+    out: list[Modifier] = []
+    gone = (ph.get("crew_discarded") or {}).get(uid)
+    if isinstance(gone, str) and not u.state.get("crew_of"):
+        move = weapon(gone).move
+        if move:  # Firepower 10.1.1: the loss lasts through the Impulse of the discard
+            out.append(Modifier(f"discarded {gone} this Impulse", move, "Firepower 10.1.1"))
+        return out
+    acquired = uid in (ph.get("crew_acquired") or [])
+    w_unit = u.state.get("crew_of")
+    if wu.is_unit(game, w_unit):
+        if wu.position(game, str(w_unit))[0] != u.hex:
+            return out  # FPD-87: a crewman away from the weapon unit is not carrying it
+        row = weapon(wu.model(game, str(w_unit)))
+        missing = row.crew - len(wu.crew_members(game, str(w_unit)))
+        if missing > 0:
+            out.append(Modifier(f"{missing} crewman/men short on {w_unit} ({row.id})", -missing,
+                                "Firepower 10.1.2.1"))
+        if row.move and not acquired:
+            out.append(Modifier(f"crewing {w_unit} ({row.id})", row.move, "Firepower 10.1.1"))
+        return out
+    holder_id = w_unit if isinstance(w_unit, str) else uid
     holder = game.state.units.get(str(holder_id))
     if holder is None or not alive(holder):
         return []
     need = _crewed(holder)
-    out: list[Modifier] = []
     if need >= 2:
         missing = need - crew_of(game, holder.id)
         if missing > 0:
             out.append(Modifier(f"{missing} crewman/men short on {model_of(holder.state)}",
                                 -missing, "Firepower 10.1.2.1"))
-    if holder.id != uid:
+    if holder.id != uid and not acquired:
         move = weapon(model_of(holder.state)).move
         if move:
             out.append(Modifier(f"crewing {model_of(holder.state)}", move, "Firepower 10.1.1"))
@@ -72,17 +104,81 @@ def _dropped(game: Game) -> dict[str, dict[str, int]]:
     return d
 
 
+def _lying(game: Game, u: Unit) -> dict[str, int]:
+    assert u.hex is not None
+    got = (data(game).get("dropped") or {}).get(fp_map(game).label(u.hex), {})
+    return dict(got)
+
+
+def weapon_item(row: str, side: str) -> str:
+    """A major personal weapon lying in a hex: its row and the side whose it is
+    (Firepower 11.1.6.1: an enemy weapon may be acquired, not used)."""
+    return f"{row}@{side}"
+
+
+def _armed(u: Unit) -> bool:
+    """He carries a major personal weapon (``state.model`` "" once discarded)."""
+    return u.state.get("model") != ""
+
+
+def _count(choice: dict[str, Any], item: str, have: int) -> int:
+    """Firepower 11.1.6, FPD-88: rounds of one row and type are one item, any number of them
+    moved at once (``count``, all by default); any other item one at a time."""
+    from hexwar.plugins.firepower.ammunition import parse_item
+
+    n = choice.get("count")
+    if parse_item(item) is None:
+        if n not in (None, 1):
+            raise RulesError(f"{item} is acquired or discarded one at a time (an Action each)",
+                             rule="Firepower 11.1.6")
+        return 1
+    if n is None:
+        return have
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= have:
+        raise RulesError(f"'count' is 1 to {have} rounds of {item}, not {n!r}",
+                         rule="Firepower 11.1.6")
+    return n
+
+
 def _check_acquire(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
-    """Firepower 11.1.6: ``what`` is a soldier of the hex whose crewed weapon to join
-    (11.1.6.2: only weapons of two or more crew), or an item lying in the hex (11.1.6.1: enemy
-    weapons may be acquired but not used)."""
+    """Firepower 11.1.6: ``what`` is a weapon unit in the hex to crew (Firepower 10.1), a soldier
+    of the hex whose crewed weapon to join (11.1.6.2: only weapons of two or more crew), the
+    fallen holder of the crewed weapon he crews (11.1.6.2: taken over at once, for no MF, once
+    his own weapon is discarded), or an item lying in the hex (11.1.6.1: a major personal weapon
+    only by a soldier without one; enemy weapons may be acquired but not used); with ``from``, an
+    item taken from a friendly soldier stacked with him (Firepower 11.1.6.5)."""
+    from hexwar.plugins.firepower import weapon_units as wu
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
     u = game.state.units[choice["unit"]]
     what = choice.get("what")
     if not isinstance(what, str):
-        raise RulesError("name the soldier whose weapon to crew or the item to pick up",
-                         rule="Firepower 11.1.6")
+        raise RulesError("name the weapon unit or soldier whose weapon to crew, or the item to "
+                         "pick up", rule="Firepower 11.1.6")
+    assert u.hex is not None
+    if wu.is_unit(game, what):
+        if wu.is_missile(game, what):
+            raise RulesError(f"{what} is a missile: it is fired from its hex by a control box, "
+                             "not crewed", rule="Firepower 12.4.6")
+        at, _facing = wu.position(game, what)
+        if at != u.hex:
+            raise RulesError(f"{what} is not in {u.id}'s hex", rule="Firepower 10.1")
+        if u.state.get("crew_of"):
+            raise RulesError(f"{u.id} already crews {u.state['crew_of']}",
+                             rule="Firepower 11.1.6.2")
+        return {"cost": ITEM_COST, "unit_crew": what}
+    giver = choice.get("from")
+    if giver is not None:
+        return _check_take(game, u, what, giver, choice)
     holder = game.state.units.get(what)
     if holder is not None:
+        if (holder.state.get("eliminated") and u.state.get("crew_of") == holder.id
+                and holder.state.get("model") and _crewed(holder) >= 2):
+            if _armed(u):
+                raise RulesError(f"{u.id} takes over {holder.id}'s "
+                                 f"{holder.state.get('model')} only once his own weapon is "
+                                 "discarded", rule="Firepower 11.1.6.2")
+            return {"cost": 0, "take_over": holder.id}
         if holder.id == u.id or holder.side != u.side or holder.hex != u.hex or not alive(holder):
             raise RulesError(f"{what} is not a soldier of {u.id}'s side in his hex",
                              rule="Firepower 10.1")
@@ -93,34 +189,106 @@ def _check_acquire(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> di
             raise RulesError(f"{u.id} already crews {u.state['crew_of']}",
                              rule="Firepower 11.1.6.2")
         return {"cost": ITEM_COST, "crew": holder.id}
-    assert u.hex is not None
-    lying = _dropped(game).get(fp_map(game).label(u.hex), {})
-    if int(lying.get(what, 0)) <= 0:
-        raise RulesError(f"no {what} lies in {fp_map(game).label(u.hex)}",
-                         rule="Firepower 11.1.6.1")
-    return {"cost": ITEM_COST, "item": what}
+    lying = _lying(game, u)
+    have = int(lying.get(what, 0))
+    if have <= 0:
+        raise RulesError(f"no {what} lies in {fp_map(game).label(u.hex)} (lying there: "
+                         f"{', '.join(sorted(lying)) or 'nothing'})", rule="Firepower 11.1.6.1")
+    if "@" in what:
+        row = what.split("@", 1)[0]
+        weapon(row)  # a known row
+        if _armed(u):
+            raise RulesError(f"{u.id} carries a major personal weapon: he discards it before he "
+                             f"acquires {row}", rule="Firepower 11.1.6.1")
+        return {"cost": ITEM_COST, "weapon": what}
+    return {"cost": ITEM_COST, "item": what, "count": _count(choice, what, have)}
+
+
+def _check_take(game: Game, u: Unit, what: str, giver: Any, choice: dict[str, Any]
+                ) -> dict[str, Any]:
+    """Firepower 11.1.6.5: an item of equipment (grenades, rounds...) handed over by a friendly
+    soldier stacked with him; the giver spends nothing (docs/decisions.md FPD-88)."""
+    g = game.state.units.get(giver) if isinstance(giver, str) else None
+    if g is None or g.id == u.id or g.side != u.side or g.hex != u.hex or not alive(g):
+        raise RulesError(f"{giver!r} is not a soldier of {u.id}'s side in his hex",
+                         rule="Firepower 11.1.6.5")
+    have = int(dict(g.state.get("equipment") or {}).get(what, 0))
+    if have <= 0:
+        raise RulesError(f"{g.id} carries no {what} (he carries "
+                         f"{dict(g.state.get('equipment') or {}) or 'nothing'})",
+                         rule="Firepower 11.1.6.5")
+    return {"cost": ITEM_COST, "item": what, "from": g.id, "count": _count(choice, what, have)}
+
+
+def _add(u: Unit, item: str, n: int) -> None:
+    eq = dict(u.state.get("equipment") or {})
+    eq[item] = int(eq.get(item, 0)) + n
+    u.state["equipment"] = eq
+
+
+def _remove(u: Unit, item: str, n: int) -> None:
+    eq = dict(u.state.get("equipment") or {})
+    eq[item] = int(eq[item]) - n
+    if not eq[item]:
+        del eq[item]
+    u.state["equipment"] = eq
 
 
 def _apply_acquire(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    from hexwar.plugins.firepower import weapon_units as wu
+
     u = game.state.units[info["unit"]]
-    if "crew" in info:
-        u.state["crew_of"] = info["crew"]
+    if "unit_crew" in info or "crew" in info:
+        # Firepower 10.1.1: no Move column loss in the Impulse of the acquisition
+        ph.setdefault("crew_acquired", []).append(u.id)
+        if "unit_crew" in info:
+            wu.join(game, u.id, str(info["unit_crew"]))
+        else:
+            u.state["crew_of"] = info["crew"]
+        return
+    if "take_over" in info:
+        fallen = game.state.units[str(info["take_over"])]
+        u.state["model"] = fallen.state["model"]
+        if fallen.state.get("weapon_side"):
+            u.state["weapon_side"] = fallen.state["weapon_side"]
+        fallen.state["model"] = ""
+        u.state.pop("crew_of", None)
+        for o in game.state.units.values():  # the rest of the crew now crew him
+            if o.state.get("crew_of") == fallen.id and alive(o):
+                o.state["crew_of"] = u.id
+        return
+    if "from" in info:
+        giver = game.state.units[str(info["from"])]
+        _remove(giver, str(info["item"]), int(info["count"]))
+        _add(u, str(info["item"]), int(info["count"]))
         return
     assert u.hex is not None
     label = fp_map(game).label(u.hex)
     lying = _dropped(game)[label]
-    item = info["item"]
-    lying[item] = int(lying[item]) - 1
+    item = str(info.get("weapon") or info["item"])
+    n = int(info.get("count", 1))
+    lying[item] = int(lying[item]) - n
     if not lying[item]:
         del lying[item]
-    eq = dict(u.state.get("equipment") or {})
-    eq[item] = int(eq.get(item, 0)) + 1
-    u.state["equipment"] = eq
+    if not lying:
+        del _dropped(game)[label]
+    if "weapon" in info:
+        row, side = item.split("@", 1)
+        u.state["model"] = row
+        if side != u.side:
+            u.state["weapon_side"] = side  # Firepower 11.1.6.1: carried, never fired
+        else:
+            u.state.pop("weapon_side", None)
+        return
+    _add(u, item, n)
 
 
 def _check_discard(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
-    """Firepower 11.1.6: leave the crew (``what`` = "crew"), or drop a carried item into the
-    hex. A crewman short of the MF discards with what he has (Firepower 11.1.6.2)."""
+    """Firepower 11.1.6: leave the crew (``what`` = "crew"; a crewman short of the MF discards
+    with what he has, Firepower 11.1.6.2), drop his major personal weapon (``what`` = "weapon",
+    Firepower 11.1.6.1), or drop a carried item into the hex."""
+    from hexwar.plugins.firepower.advanced_fire import model_of
+
     u = game.state.units[choice["unit"]]
     what = choice.get("what")
     if what == "crew":
@@ -128,31 +296,121 @@ def _check_discard(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> di
             raise RulesError(f"{u.id} crews no weapon", rule="Firepower 11.1.6.2")
         left = mf_left(game, ph, u.id)
         return {"cost": min(ITEM_COST, left) if left > 0 else 0, "leave": True}
+    if what == "weapon":
+        if not _armed(u):
+            raise RulesError(f"{u.id} carries no major personal weapon",
+                             rule="Firepower 11.1.6.1")
+        return {"cost": ITEM_COST, "weapon": model_of(u.state)}
     eq = dict(u.state.get("equipment") or {})
     if not isinstance(what, str) or int(eq.get(what, 0)) <= 0:
         raise RulesError(f"{u.id} carries no {what!r} (he carries {eq or 'nothing'})",
                          rule="Firepower 11.1.6")
-    return {"cost": ITEM_COST, "item": what}
+    return {"cost": ITEM_COST, "item": what, "count": _count(choice, what, int(eq[what]))}
 
 
 def _apply_discard(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    from hexwar.plugins.firepower import weapon_units as wu
+    from hexwar.plugins.firepower.advanced_fire import model_of
+
     u = game.state.units[info["unit"]]
     if info.get("leave"):
-        u.state.pop("crew_of", None)
+        crewed = str(u.state.get("crew_of"))
+        holder = game.state.units.get(crewed)
+        gone = (wu.model(game, crewed) if wu.is_unit(game, crewed)
+                else model_of(holder.state) if holder is not None else None)
+        if gone:  # Firepower 10.1.1: the Move column still binds him this Impulse
+            ph.setdefault("crew_discarded", {})[u.id] = gone
+        if wu.is_unit(game, crewed):
+            wu.leave(game, u.id, crewed)
+        else:
+            u.state.pop("crew_of", None)
         return
     assert u.hex is not None
-    item = info["item"]
-    eq = dict(u.state.get("equipment") or {})
-    eq[item] = int(eq[item]) - 1
-    if not eq[item]:
-        del eq[item]
-    u.state["equipment"] = eq
     lying = _dropped(game).setdefault(fp_map(game).label(u.hex), {})
-    lying[item] = int(lying.get(item, 0)) + 1
+    if "weapon" in info:
+        item = weapon_item(str(info["weapon"]), str(u.state.get("weapon_side") or u.side))
+        u.state["model"] = ""
+        u.state.pop("weapon_side", None)
+        lying[item] = int(lying.get(item, 0)) + 1
+        return
+    item = str(info["item"])
+    n = int(info.get("count", 1))
+    _remove(u, item, n)
+    lying[item] = int(lying.get(item, 0)) + n
 
 
 def _no_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
     return []  # controllers name these Actions themselves (the AI does not crew yet)
+
+
+def _crew_list(game: Game, uid: str, w_unit: str | None) -> list[Unit]:
+    from hexwar.plugins.firepower import weapon_units as wu
+
+    if w_unit is not None:
+        return wu.crew_members(game, w_unit)
+    u = game.state.units[uid]
+    return [o for o in game.state.units.values()
+            if o.state.get("crew_of") == uid and o.hex == u.hex and o.facing == u.facing
+            and o.state.get("status") != "stunned" and alive(o)]
+
+
+def crew_squads(game: Game, uid: str, w_unit: str | None = None) -> list[str]:
+    """Firepower 9.2: the other squads whose soldiers crew the weapon ``uid`` fires (his own, or
+    the weapon unit ``w_unit``)."""
+    from hexwar.plugins.firepower.advanced_impulses import squad_key
+
+    mine = squad_key(game, game.state.units[uid])
+    return sorted({squad_key(game, game.state.units[h]) for h in helpers(game, uid, w_unit)}
+                  - {mine})
+
+
+def helpers(game: Game, uid: str, w_unit: str | None = None) -> list[str]:
+    """Firepower 10.1.1: the crewmen who help ``uid`` fire his crewed weapon (or the weapon unit
+    ``w_unit``): the rest of its effective crew, less those who made a Combat Action of their own
+    this Impulse Phase (a crewman helps fire or uses his own weapon, not both)."""
+    busy = set(_phase(game).get("combat") or [])
+    return sorted(o.id for o in _crew_list(game, uid, w_unit) if o.id != uid and o.id not in busy)
+
+
+def check_helper(game: Game, uid: str) -> None:
+    """Firepower 10.1.1: a crewman who has helped fire his crewed weapon this Impulse Phase does
+    not fire his own (or anything else) in it."""
+    if uid in (_phase(game).get("crew_helped") or []):
+        raise RulesError(f"{uid} has helped fire the weapon he crews this Impulse Phase: not his "
+                         "own weapon too", rule="Firepower 10.1.1")
+
+
+def mark_helpers(game: Game, uid: str, w_unit: str | None = None) -> None:
+    ph = _phase(game)
+    if not ph:
+        return
+    got = ph.setdefault("crew_helped", [])
+    got.extend(h for h in helpers(game, uid, w_unit) if h not in got)
+
+
+def check_squads(game: Game, uid: str, w_unit: str | None = None) -> None:
+    """Firepower 9.2: a weapon crewed by soldiers of two squads needs one Impulse from each: the
+    fire is refused if another crewing squad has no Impulse left (or none this Impulse Phase)."""
+    from hexwar.plugins.firepower.advanced_impulses import impulses_left
+
+    ph = _phase(game)
+    if "squads" not in ph:
+        return
+    for q in crew_squads(game, uid, w_unit):
+        if not impulses_left(game, q):
+            raise RulesError(f"the weapon {uid} fires is crewed by soldiers of squad {q} too, "
+                             "and that squad has no Impulse left this Impulse Phase (discard "
+                             "them from the crew, or wait)", rule="Firepower 9.2")
+
+
+def use_squads(game: Game, uid: str, w_unit: str | None = None) -> None:
+    """Firepower 9.2: the fire takes an Impulse of each other crewing squad."""
+    ph = _phase(game)
+    if "squads" not in ph:
+        return
+    for q in crew_squads(game, uid, w_unit):
+        if q in ph["squads"]:
+            ph["squads"][q] = int(ph["squads"][q]) + 1
 
 
 ACQUIRE = ActionType("acquire", _check_acquire, _apply_acquire, _no_options,

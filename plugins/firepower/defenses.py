@@ -483,3 +483,9 @@ def los_obstacles(game: Game, ends: tuple[Soldier | None, Soldier | None],
 def ditch_depth(game: Game) -> dict[Hex, int]:
     """Firepower 8.8.5.3: the ditch hexes and the heights their ground is lowered."""
     return {h: d.type.depth for h, d in defences(game).items() if d.type.climb_only}
+
+
+def holes(game: Game) -> dict[Hex, str]:
+    """Firepower 12.7.2: the hexes with a hole in the ground (a foxhole or trench), by the
+    type's code, for the fire's hit location (used by ``advanced_fire.step_hole``)."""
+    return {h: d.type.code for h, d in defences(game).items() if d.type.kind == "hole"}

@@ -51,6 +51,10 @@ class ChartWeapon:
     no_status: bool = False
     backblast: bool = False
     load: tuple[int, int] | None = None
+    #: Firepower 12.4.1.1: a rifle grenade that must be loaded on the rifle before it is fired
+    separate_load: bool = False
+    #: Firepower 12.4.6: hexes a missile's control box may be from the missile unit
+    separation: int = 0
 
     @property
     def bayonet(self) -> bool:
@@ -60,6 +64,12 @@ class ChartWeapon:
     @property
     def tripod(self) -> bool:
         return "T" in self.notes
+
+    @property
+    def grenade_launcher(self) -> bool:
+        """Firepower 10.7 item 15: "G", the weapon has a rifle grenade launcher (Firepower
+        12.4.1.1: a rifle with a GLR3 attached has none)."""
+        return "G" in self.notes
 
     @property
     def is_grenade(self) -> bool:
@@ -140,13 +150,22 @@ def chart() -> dict[str, ChartWeapon]:
                 by_hand=bool(row.get("by_hand", False)),
                 no_status=bool(row.get("no_status", False)),
                 backblast=bool(row.get("backblast", False)),
-                load=(int(load[0]), int(load[1])) if load else None)
+                load=(int(load[0]), int(load[1])) if load else None,
+                separate_load=bool(row.get("separate_load", False)),
+                separation=int(row.get("separation", 0)))
         except (KeyError, ValueError, TypeError) as exc:
             raise DataError(f"weapon {wid}: {exc}", path=str(PATH)) from None
     return out
 
 
+#: a soldier who has discarded his major personal weapon (``state.model`` = "", Firepower
+#: 11.1.6.1): fires nothing, from no posture, moves as normal
+UNARMED = ChartWeapon("", "", "no major personal weapon", (), 0, ("-", "-", "-"), 1, "")
+
+
 def weapon(model: str) -> ChartWeapon:
+    if model == "":
+        return UNARMED
     w = chart().get(model)
     if w is None:
         raise RulesError(f"no WEAPON CHART row {model!r} (known: {', '.join(sorted(chart()))})",

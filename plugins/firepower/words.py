@@ -188,6 +188,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "loading": lambda g, r: (f"{_u(g, r.get('unit'))} "
                              + ("loads " + str(r.get("ammo")) if r.get("kind") == "load"
                                 else "unloads")
+                             + (f" {r.get('item')}" if r.get("item") else "")
                              + f" ({r.get('phases')} of {r.get('needed')} Impulse Phases"
                              + (", ready" if r.get("ready") else "") + ")" + cite(r.get("rule"))),
     # the attacker in the tunnels (tunnels.py, Firepower 11.5)
