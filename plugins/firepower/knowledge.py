@@ -180,6 +180,39 @@ class FirepowerRules:
             out.append(blocked)
         return out
 
+    def sight_blocks_traced(self, src: tuple[Hex, int, int],
+                            others: list[tuple[Hex, int, int]]) -> list[bool]:
+        """:meth:`sight_blocks` the straightforward way, each line traced whole by
+        :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (the reference its answers
+        are checked against, and the benchmark's ``benchmarks/bench_firepower_sight.py``)."""
+        from dataclasses import replace
+
+        from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+        from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
+
+        world: Any = getattr(self, "_traced_world", None)
+        if world is None:
+            world = los_world(self._game)
+            hook = world.extra
+            if hook is not None:  # the ends' walls are judged here, by the ends' floors
+                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
+                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
+                world = replace(world, extra=extra)
+            self._traced_world = world
+        game = self._game
+        h, f, head = src
+        fh = floor_height(game, h, f) + head
+        out: list[bool] = []
+        for oh, of, ohead in others:
+            if oh == h:
+                out.append(False)
+            elif wall_block(game, h, f, head, oh, of) or wall_block(game, oh, of, ohead, h, f):
+                out.append(True)
+            else:
+                th = floor_height(game, oh, of) + ohead
+                out.append(line_of_sight(world, h, oh, fh, th, exhaustive=False).blocked)
+        return out
+
     def _sight_cache(self) -> _SightCache:
         """The game's cache of line profiles, emptied when the terrain's state changes."""
         from hexwar.plugins.firepower.state import data

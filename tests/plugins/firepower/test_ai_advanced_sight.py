@@ -5,8 +5,6 @@ scenarios' terrain, before and after smoke changes it."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from typing import Any
 
 import pytest
 
@@ -14,7 +12,6 @@ from hexwar.core.engine.game import Game
 from hexwar.core.hexgrid import Hex
 from hexwar.core.scenario import load_and_validate
 from hexwar.plugins.firepower import advanced_terrain as at
-from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
 from hexwar.plugins.firepower.knowledge import SIGHT_CACHE
 from hexwar.plugins.firepower.plugin import HERE
 from hexwar.plugins.firepower.smoke import place_smoke
@@ -24,21 +21,8 @@ Loc = tuple[Hex, int, int]
 
 def _exact(game: Game, a: Loc, b: Loc) -> bool:
     """The per-pair reference: the ends' walls by their floors, then the whole line of sight
-    with the LOS CHART (trees, hedges and smoke hinder)."""
-    (h, f, head), (oh, of, ohead) = a, b
-    if h == oh:
-        return False
-    if at.wall_block(game, h, f, head, oh, of) or at.wall_block(game, oh, of, ohead, h, f):
-        return True
-    world = los_world(game)
-    hook = world.extra
-    if hook is not None:
-        def extra(x: Hex, y: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
-            return [o for o in hook(x, y, hexes, ends) if not o.absolute]
-        world = replace(world, extra=extra)
-    fh = at.floor_height(game, h, f) + head
-    th = at.floor_height(game, oh, of) + ohead
-    return line_of_sight(world, h, oh, fh, th).blocked
+    with the LOS CHART (trees, hedges and smoke hinder), traced afresh."""
+    return bool(game.view(game.state.sides[0]).rules.sight_blocks_traced(a, [b])[0])
 
 
 def _locs(game: Game, rng: random.Random, n: int) -> list[Loc]:
