@@ -156,3 +156,25 @@ def test_a_leader_activates_the_soldiers_of_his_hex_who_have_a_shot(tmp_path: Pa
     d = gen.send({"unit": "L1", "act": "enter"})
     act = next(o for o in d.options if o != "end" and o["act"] == "activate")
     assert make_ai("A", 1).choose(d, game.view("A")) == act
+
+
+# -- grenades into rooms (Firepower 12.3, 11.1.9) ------------------------------------------------
+
+
+def test_a_grenade_goes_through_the_window_into_a_room_holding_two_enemies() -> None:
+    # the window between 4G6 and 4H5 is open (unmarked, Firepower 11.1.9); two riflemen lie
+    # Prone in the room of 4H5, below the window (no shot at them); A1 outside faces it with
+    # one fragmentation grenade
+    prone = {"posture": "prone"}
+    game = _game([("A1", "RFL", "A", "G6", 1, {}), ("E1", "RFL", "B", "H5", 1, prone),
+                  ("E2", "RFL", "B", "H5", 1, prone)])
+    a1 = game.state.units["A1"]
+    assert a1.hex is not None
+    a1.facing = next(d for d in range(1, 7)
+                     if game.board.label(a1.hex.neighbor(d)) == "4H5")
+    a1.state["equipment"] = {"HGN3": 1}
+    choice, opts = _choose(game, "A", "A1")
+    assert any(o.get("act") == "grenade" and o.get("hex") == "4H5" for o in opts
+               if isinstance(o, dict))
+    assert isinstance(choice, dict) and choice.get("act") == "grenade"
+    assert choice["hex"] == "4H5" and choice.get("item", "HGN3") == "HGN3"
