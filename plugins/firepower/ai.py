@@ -17,7 +17,11 @@ evaluation.
 In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
 floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
 and through doors and windows, breaks doors open as the attacker and heads for the scenario's
-objectives; it asks ``view.rules`` what walls and floors block (docs/decisions.md FPD-69).
+objectives; it asks ``view.rules`` what walls and floors block (docs/decisions.md FPD-69, the
+batch of FPD-99). It climbs walls and height hexsides it cannot cross (Firepower 11.1.11, FPD-100),
+gets into foxholes, trenches and bunkers under fire (Firepower 8.8.1, FPD-101), lets its leaders
+activate the soldiers of their hex where those have something to do (Firepower 11.4, FPD-102) and
+goes down tunnels out of the enemy's fire (Firepower 8.8.8, 11.5, FPD-103).
 
 It decides from its side's view alone (docs/decisions.md CORE-55): the soldiers its view shows
 (everything on the board is open in the Basic Game, Firepower 6.1), the public state
@@ -41,6 +45,7 @@ from hexwar.plugins.firepower.tables import card
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.view import SideView
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap
     from hexwar.plugins.firepower.knowledge import FirepowerRules
 
 KILL = 10.0
@@ -63,6 +68,9 @@ class FirepowerAI:
     RUSH = True              # late Turns: activate the soldiers nearest the fold first
     PLAN = True              # judge movement by short plans, not single Actions
     W_SMOKE = 0.15           # Advanced Game: expected kills saved per enemy line a smoke screens
+    DEFENCE_COVER = 0.5      # Advanced Game: the enemy's hits left on a soldier in a position
+    W_CLIMB = 0.6            # Advanced Game: what the Impulses of a climb over a wall cost
+    CLIMB_MF = 4             # Advanced Game: MF counted in a plan for the climb's first Impulse
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -96,6 +104,11 @@ class FirepowerAI:
         self._sight_rules = rules  # one line-of-sight world for the whole decision
         self._adv = bool(getattr(rules, "advanced", lambda: False)())
         self._floors: dict[str, tuple[int, int | None]] = {}
+        #: soldiers under the ground (Firepower 8.8.8) and in a foxhole, trench or bunker
+        #: (Firepower 8.8.1), as the side's view shows them
+        self._tunnel: set[str] = set()
+        self._defence: dict[str, str] = {}
+        self._climbing: set[str] = set()
         if not self._adv:
             return
         for u in view.known_units():
@@ -103,6 +116,13 @@ class FirepowerAI:
             up = u.state.get("up")
             self._floors[u.id] = (int(f) if isinstance(f, int) else 1,
                                   int(up) if isinstance(up, int) else None)
+            if u.state.get("tunnel"):
+                self._tunnel.add(u.id)
+            d = u.state.get("in_defence")
+            if isinstance(d, str):
+                self._defence[u.id] = d
+            if isinstance(u.state.get("climb"), dict):
+                self._climbing.add(u.id)
         st = view.system_state
         self._objectives = [rules.map.parse(x) for x in st.get("objectives") or []]
         self._attacking = st.get("objective_side") == self.side
@@ -178,16 +198,20 @@ class FirepowerAI:
     def _threat(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Expected hits the enemy could score on ``me`` next time (best weapon, any facing)."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
+        adv = getattr(self, "_adv", False)
         key = ("threat", me.hex, me.posture, me.speed, me.fence_side, me.status,
-               self._loc(me) if getattr(self, "_adv", False) else None)
+               (self._loc(me), me.id in self._tunnel, self._defence.get(me.id)) if adv else None)
         if memo is not None and key in memo:
             return memo[key]
+        if adv and me.id in self._tunnel:
+            return 0.0  # Firepower 8.8.8: nothing sees a soldier under the ground
         m, c = rules_of(view).map, card()
         threat = 0.0
-        if getattr(self, "_adv", False):
+        if adv:
+            theirs = [e for e in theirs if e.id not in self._tunnel]
             self._see_all(view, me, theirs)
         for e in theirs:
-            if e.stunned or (getattr(self, "_adv", False) and self._blocked(view, e, me)):
+            if e.stunned or (adv and self._blocked(view, e, me)):
                 continue
             rng = e.hex.distance(me.hex)
             w = c.weapons[e.weapon]
@@ -206,6 +230,9 @@ class FirepowerAI:
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
             threat += best
+        if adv and me.id in self._defence:
+            # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
+            threat *= self.DEFENCE_COVER
         if memo is not None:
             memo[key] = threat
         return threat
@@ -213,10 +240,15 @@ class FirepowerAI:
     def _offense(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Best single-shot chance against any enemy from this position and facing."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
+        adv = getattr(self, "_adv", False)
         key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status,
-               self._loc(me) if getattr(self, "_adv", False) else None)
+               (self._loc(me), me.id in self._tunnel) if adv else None)
         if memo is not None and key in memo:
             return memo[key]
+        if adv and me.id in self._tunnel:
+            return 0.0  # Firepower 8.8.8: no fire from a tunnel
+        if adv:
+            theirs = [e for e in theirs if e.id not in self._tunnel]
         m, c = rules_of(view).map, card()
         w = c.weapons[me.weapon]
         best = 0.0
@@ -400,10 +432,11 @@ class FirepowerAI:
         can_enter = {"unit": me.id, "act": "enter"} in opts
         start_pic = m.fence.get(me.hex) or m.hedge.get(me.hex)
         am = rules_of(view).adv_map() if getattr(self, "_adv", False) else None
+        tunnel: set[str] = getattr(self, "_tunnel", set())
         out: dict[str, float] = {}
 
-        def finish(key: str, s: Soldier, used: int) -> None:
-            best = self._position(view, s, theirs) - 0.05 * used
+        def finish(key: str, s: Soldier, used: int, extra: float = 0.0) -> None:
+            best = self._position(view, s, theirs) - 0.05 * used - extra
             for p in ("crouch", "prone"):
                 if p != s.posture:
                     cost = c.mf_cost(f"to_{p}", s.posture)
@@ -445,6 +478,12 @@ class FirepowerAI:
                     if am is not None and (am.wall_between(s.hex, nxt) or am.is_water(nxt)
                                            or am.is_water(s.hex)):
                         break  # Firepower 11.1.3, 11.2.1.1: walls and water need other Actions
+                    if am is not None and _must_climb(am, s.hex, nxt):
+                        if s.hex == me.hex and key != "enter" and s.posture == "stand":
+                            # Firepower 11.1.11: turned to the wall, he climbs it (the scale
+                            # Actions of later Impulses), worth the far side less their cost
+                            finish(key, s.with_(hex=nxt), used + self.CLIMB_MF, self.W_CLIMB)
+                        break
                     cost = c.mf_cost("enter", s.posture)
                     if m.contour_between(s.hex, nxt):
                         cost += c.mf_cost("cross", s.posture)
@@ -455,8 +494,8 @@ class FirepowerAI:
                     s = s.with_(hex=nxt, speed="running" if n >= 4 else s.speed,
                                 fence_side=opposite(d) if pic else None)
                     finish(key, s, used)
-                    if pic is not None:
-                        break
+                    if pic is not None or me.id in tunnel:
+                        break  # in a tunnel, one hex at a time: only tunnel hexes go on
         return out
 
     def _value(self, view: SideView, ph: dict[str, Any], o: dict[str, Any], sol: dict[str, Soldier],
@@ -471,8 +510,7 @@ class FirepowerAI:
                 return -1
             return KILL * (p * len(defenders) - (1 - p) * n_att)
         if act == "activate":
-            # Advanced Game, Firepower 11.4: activated soldiers act without an Impulse of their own
-            return 0.5 * len(o.get("targets") or [])
+            return self._activate_value(view, o, sol, theirs)
         me = sol[o["unit"]]
         if act == "fire":
             # the game's own procedure up to its first die: Basic or Advanced (Firepower 12)
@@ -531,26 +569,97 @@ class FirepowerAI:
             after = me.with_(hex=me.hex.neighbor(me.facing))
             self._floors[me.id] = (1, None)
         elif act == "stairs":  # Firepower 11.1.8: up to the windows, or down
-            saved = self._floors.get(me.id, (1, None))
-            self._floors[me.id] = (int(o["to"]), None)
-            self._memo = {}
-            gain = self._position(view, me, theirs)
-            self._floors[me.id] = saved
-            self._memo = {}
-            return gain - base[key] - 0.1
+            return self._as_if(view, me, me, theirs, floor=int(o["to"])) - base[key] - 0.1
         elif act in ("door", "break"):
             # Firepower 11.1.9, 11.1.10: an opening in front is worth opening for the attacker
             opens = o.get("to") == "open" or act == "break"
             return 0.2 if opens and getattr(self, "_attacking", False) else -1.0
-        elif act in ("climb", "tunnel"):
+        elif act == "scale":
+            return self._scale_value(view, me, o, theirs, base[key])
+        elif act == "position":
+            return self._position_value(view, me, o, theirs)
+        elif act == "tunnel":
+            # Firepower 8.8.8, 11.5: down from a cave into the tunnel behind it, or up into it
+            into = me.id not in self._tunnel
+            after = me.with_(hex=me.hex.neighbor(me.facing))
+            return self._as_if(view, me, after, theirs, tunnel=into) - base[key] - 0.1
+        elif act == "climb":
             return -1.0
-        elif act in ("load", "unload", "scale"):
+        elif act in ("load", "unload"):
             return loading_value(o)
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
         return gain - 0.05
 
+
+    def _as_if(self, view: SideView, me: Soldier, after: Soldier, theirs: list[Soldier], *,
+               tunnel: bool | None = None, defence: str | None = None,
+               floor: int | None = None) -> float:
+        """The position of ``after`` with ``me``'s tunnel, defence or floor changed for the
+        count (the per-decision memo is set aside meanwhile: its keys read those)."""
+        saved = (set(self._tunnel), dict(self._defence), dict(self._floors), self._memo)
+        self._memo = {}
+        if tunnel is not None:
+            (self._tunnel.add if tunnel else self._tunnel.discard)(me.id)
+        if defence is not None:
+            if defence:
+                self._defence[me.id] = defence
+            else:
+                self._defence.pop(me.id, None)
+        if floor is not None:
+            self._floors[me.id] = (floor, None)
+        try:
+            return self._position(view, after, theirs)
+        finally:
+            self._tunnel, self._defence, self._floors, self._memo = saved
+
+    def _scale_value(self, view: SideView, me: Soldier, o: dict[str, Any],
+                     theirs: list[Soldier], now: float) -> float:
+        """Firepower 11.1.11: over a wall or a height hexside one height an Action. Worth
+        starting when the far hex is worth more than here by more than the Impulses the climb
+        takes; once started, a soldier Up on a wall goes on (back only toward a better hex)."""
+        far = me.with_(hex=me.hex.neighbor(me.facing))
+        if far.hex not in rules_of(view).map.hexes:
+            return -1.0
+        gain = self._as_if(view, me, far, theirs, floor=1) - now
+        if me.id in self._climbing:
+            # a climber half way is exposed: he finishes the climb, on to the far hex or back
+            # to his own, whichever is worth more (FPD-100)
+            return 1.0 + (gain if o.get("to") == "on" else 0.0)
+        return gain - self.W_CLIMB if gain > self.W_CLIMB else -1.0
+
+    def _position_value(self, view: SideView, me: Soldier, o: dict[str, Any],
+                        theirs: list[Soldier]) -> float:
+        """Firepower 8.8.1: into a foxhole, trench or bunker in the soldier's hex for its cover
+        and concealment (Firepower 8.8.2.1, 12.2.3, 12.2.4) where the enemy can reach him or the
+        side holds ground; out of it only when a move is worth more (FPD-101)."""
+        now = self._position(view, me, theirs)
+        if o.get("into", True):
+            # in it he may still turn to face the enemy (the next Actions of his Impulse)
+            gain = max(self._as_if(view, me, me.with_(facing=d), theirs, defence="position")
+                       - (0.0 if d == me.facing else 0.05) for d in range(1, 7)) - now
+            attacking = getattr(self, "_attacking", False)
+            if attacking and view.turn >= view.turns - 1:
+                return -1.0  # the last Turns are for going forward
+            hold = 0.0 if attacking else 0.4
+            return gain + hold if gain + hold > 0.05 else -1.0
+        # coming out (Firepower 8.8.2, 8.8.4: before he may leave the hex): the attacker goes
+        # on when the enemy cannot reach him there or the last Turns call him forward
+        late = view.turn >= view.turns - 1
+        if getattr(self, "_attacking", False) and (late or self._threat(view, me, theirs) < 0.05):
+            return 0.3
+        return -1.0
+
+    def _activate_value(self, view: SideView, o: dict[str, Any], sol: dict[str, Soldier],
+                        theirs: list[Soldier]) -> float:
+        """Firepower 11.4: activation costs nothing and lets the soldiers of the leader's hex
+        act in this Impulse: worth what they can do there (their best shot, or getting out of
+        the enemy's fire), little where they can do nothing (FPD-102)."""
+        ids = [t for t in o.get("targets") or [] if t in sol]
+        worth = sum(KILL * self._offense(view, sol[t], theirs)
+                    + self.W_THREAT * self._threat(view, sol[t], theirs) for t in ids)
+        return 0.5 + worth if worth > 0.5 else 0.05 * len(ids)
 
     def _hex_value(self, view: SideView, ctx: combat.FireContext, sol: dict[str, Soldier],
                    theirs: list[Soldier]) -> float:
@@ -609,6 +718,17 @@ class FirepowerAI:
         return KILL * ev if ev > 0.2 else -1
 
 
+def _must_climb(am: AdvMap, a: Hex, b: Hex) -> bool:
+    """Firepower 11.1.3, 11.2.4: a free-standing wall over two heights, or a height hexside over
+    ten, between adjacent ``a`` and ``b`` is climbed, not crossed (public terrain)."""
+    from hexwar.plugins.firepower.advanced_terrain import side_key
+    from hexwar.plugins.firepower.climbing import CROSSABLE_HEXSIDE, CROSSABLE_WALL
+
+    if am.walls.get(side_key(a, b), 0) > CROSSABLE_WALL:
+        return True
+    return abs(am.ground.get(b, 0) - am.ground.get(a, 0)) > CROSSABLE_HEXSIDE
+
+
 def _shots(ctx: combat.FireContext, c: Any, me: Soldier, mode: str) -> int:
     """Shots per burst (automatic) or shots (semi-automatic): the Advanced WEAPON CHART row's rate
     of fire (Firepower 10.7 item 5) or the Basic weapon's (Firepower 6.3.5)."""
@@ -624,8 +744,8 @@ def _shots(ctx: combat.FireContext, c: Any, me: Soldier, mode: str) -> int:
 
 def loading_value(o: dict[str, Any]) -> float:
     """Firepower 11.1.12: a load note for an empty weapon is worth the soldier's Impulse when
-    nothing better is offered (the options list a load only for an empty weapon); unloading and
-    climbing over hexsides (Firepower 11.1.11) are not used by the AI yet."""
+    nothing better is offered (the options list a load only for an empty weapon); the AI does
+    not unload."""
     return 0.3 if o.get("act") == "load" else -1.0
 
 

@@ -9,14 +9,17 @@ roll is refused), so no controller reaches the game's dice through it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex
+from hexwar.core.kit.stash import StashKey
+from hexwar.plugins.firepower.advanced_card import AdvancedCard
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
-    from hexwar.core.hexgrid import Hex
     from hexwar.plugins.firepower.advanced_terrain import AdvMap
     from hexwar.plugins.firepower.combat import FireContext
     from hexwar.plugins.firepower.soldiers import Soldier
@@ -125,22 +128,21 @@ class FirepowerRules:
         (hex, floor, head above the floor) to each of ``others``, in one batch: the ends'
         building walls, floors and openings by their floors (:func:`~hexwar.plugins.firepower.
         advanced_terrain.wall_block`), the rest by the heights. Trees, hedges and smoke hinder
-        (Firepower 12.2.6, 12.2.7), they do not block. Only public terrain is read."""
-        from dataclasses import replace
+        (Firepower 12.2.6, 12.2.7), they do not block. Only public terrain is read.
 
-        from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+        The batch form (docs/decisions.md FPD-99): what lies between two hexes does not depend
+        on the ends' heights, so each pair's obstacles that can block (neither hindering nor
+        absolute) are listed once per state of the terrain (smoke, craters, destroyed terrain)
+        and kept for the game (:data:`SIGHT_CACHE`); a line is then judged by 12.1.1-12.1.4
+        from that short list, and a line whose obstacles are all no higher than the lower end
+        is clear at once (Firepower 12.1.3). The answers are the exact ones of
+        :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (a test checks)."""
         from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
 
-        world: Any = getattr(self, "_sight_world", None)
-        if world is None:
-            world = los_world(self._game)
-            hook = world.extra
-            if hook is not None:  # the ends' walls are judged here, by the ends' floors
-                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
-                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
-                world = replace(world, extra=extra)
-            self._sight_world = world
         game = self._game
+        cache = self._sight_cache()
+        profiles, card = cache.profiles, cache.card
+        smoke = self._smoke_hexes()
         h, f, head = src
         fh = floor_height(game, h, f) + head
         out: list[bool] = []
@@ -153,8 +155,133 @@ class FirepowerRules:
                 out.append(True)
                 continue
             th = floor_height(game, oh, of) + ohead
-            out.append(line_of_sight(world, h, oh, fh, th, exhaustive=False).blocked)
+            prof = profiles.get((h, oh))
+            if prof is None:
+                prof = profiles[(h, oh)] = self._profile(h, oh)
+            top, rng, obs = prof
+            lo, hi = (fh, th) if fh <= th else (th, fh)
+            if top <= lo:
+                out.append(False)  # Firepower 12.1.3: nothing higher than the lower end
+                continue
+            blocked = False
+            for height, da, db, fence in obs:
+                if height <= lo:
+                    continue  # Firepower 12.1.3
+                if fence is not None and fence in smoke:
+                    continue  # Firepower 12.2.7: smoke hides what else is in its hex
+                if height > hi or height == hi:
+                    blocked = True  # Firepower 12.1.1, 12.1.2
+                    break
+                # Firepower 12.1.4: the chart, by the distance from the higher end
+                dist = da if fh >= th else db
+                if dist > card.los_check(hi - lo, rng, hi - height).max_distance:
+                    blocked = True
+                    break
+            out.append(blocked)
         return out
+
+    def sight_blocks_traced(self, src: tuple[Hex, int, int],
+                            others: list[tuple[Hex, int, int]]) -> list[bool]:
+        """:meth:`sight_blocks` the straightforward way, each line traced whole by
+        :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (the reference its answers
+        are checked against, and the benchmark's ``benchmarks/bench_firepower_sight.py``)."""
+        from dataclasses import replace
+
+        from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+        from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
+
+        world: Any = getattr(self, "_traced_world", None)
+        if world is None:
+            world = los_world(self._game)
+            hook = world.extra
+            if hook is not None:  # the ends' walls are judged here, by the ends' floors
+                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
+                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
+                world = replace(world, extra=extra)
+            self._traced_world = world
+        game = self._game
+        h, f, head = src
+        fh = floor_height(game, h, f) + head
+        out: list[bool] = []
+        for oh, of, ohead in others:
+            if oh == h:
+                out.append(False)
+            elif wall_block(game, h, f, head, oh, of) or wall_block(game, oh, of, ohead, h, f):
+                out.append(True)
+            else:
+                th = floor_height(game, oh, of) + ohead
+                out.append(line_of_sight(world, h, oh, fh, th, exhaustive=False).blocked)
+        return out
+
+    def _sight_cache(self) -> _SightCache:
+        """The game's cache of line profiles, emptied when the terrain's state changes."""
+        from hexwar.plugins.firepower.state import data
+
+        got: Any = getattr(self, "_sight", None)
+        if got is not None:
+            return got  # type: ignore[no-any-return]
+        d = data(self._game)
+        # smoke is read per line (it only hinders, and hides a fence in its hex); craters and
+        # destroyed terrain change the ground and the trees, so the profiles go with them
+        sig = repr((sorted((d.get("destroyed") or {}).items()), d.get("craters") or {}))
+        cache = self._game.stash.get(SIGHT_CACHE)
+        if cache is None or cache.sig != sig or len(cache.profiles) > 200_000:
+            from hexwar.plugins.firepower.advanced_card import advanced_card
+
+            cache = _SightCache(sig, {}, advanced_card())
+            self._game.stash[SIGHT_CACHE] = cache
+        self._sight = cache
+        return cache
+
+    def _smoke_hexes(self) -> frozenset[Hex]:
+        got: frozenset[Hex] | None = getattr(self, "_smoke", None)
+        if got is None:
+            from hexwar.plugins.firepower.smoke import smoke_map
+
+            got = self._smoke = frozenset(smoke_map(self._game))
+        return got
+
+    def _profile(self, a: Hex, b: Hex) -> Profile:
+        """(highest obstacle, range, the obstacles that can block with their distances from
+        ``a`` and ``b`` and, for a fence, its hex) of the line from hex ``a`` to hex ``b``
+        without smoke (Firepower 12.1.1, 12.1.5): trees, hedges and smoke only hinder
+        (Firepower 12.2.6, 12.2.7); the absolute blocks of the ends' walls are
+        :func:`wall_block`'s."""
+        from dataclasses import replace
+
+        from hexwar.plugins.firepower.advanced_los import los_world, obstacles
+
+        world: Any = getattr(self, "_sight_world", None)
+        if world is None:
+            world = los_world(self._game)
+            hook = world.extra
+            if hook is not None:  # the ends' walls are judged by wall_block, by the ends' floors
+                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
+                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
+                world = replace(world, extra=extra)
+            self._sight_world = world = replace(world, smoke={})
+        obs = tuple((o.height, a.distance(o.hex), b.distance(o.hex),
+                     o.hex if o.kind == "fence" else None)
+                    for o in obstacles(world, a, b) if not o.hinder and not o.absolute)
+        top = max((x[0] for x in obs), default=-10_000)
+        return top, a.distance(b), obs
+
+
+#: (highest obstacle, range, (height, distance from a, from b, the hex of a fence or None)...)
+Profile = tuple[int, int, tuple[tuple[int, int, int, Hex | None], ...]]
+
+
+@dataclass
+class _SightCache:
+    """Line profiles of one game for one state of its terrain (see ``sight_blocks``)."""
+
+    sig: str
+    profiles: dict[tuple[Hex, Hex], Profile]
+    card: AdvancedCard
+
+
+#: the game's line profiles (derived data: not saved, hashed or replayed)
+SIGHT_CACHE = StashKey[_SightCache]("firepower sight profiles")
 
 
 def side_rules(game: Game, view: SideView) -> FirepowerRules:
