@@ -454,11 +454,19 @@ class MaskKernel(KernelBase):
         """The hot path of :meth:`clear` as a closure over the kernel's tables (instance
         attributes and bound methods cost a look-up each; a closure's cells and a plain
         function's call cost less): two dict look-ups of the end hexes, one of the line's span,
-        one list look-up (the level pair's certain blocks), one shift and AND. A line that needs
-        more (a cell that may block, a set not built yet, an end hex that may block, a hex off
-        the board) goes to :meth:`_slow`, which answers every case."""
+        one list look-up (the level pair's certain blocks), one shift and AND. Cells that may
+        block are asked of ``confirm_hex`` here; a line that needs more (a set not built yet, a
+        hexside that may block, an end hex that may block, a hex off the board) goes to
+        :meth:`_slow`, which answers every case."""
         at, spans, fast, halves = self._at, self._spans, self._fast_list, self._halves
         slow, checked, side_maybe = self._slow, self._checked, self.side_maybe
+        confirm, hex_at = self.confirm_hex, self.grid.hex_at
+
+        def confirmed(a: Hex, b: Hex, shift: int, maybe: int) -> bool:
+            # the cells that may block, asked of the rules here rather than through _slow,
+            # which would first redo what clear() has done (CORE-122)
+            assert confirm is not None
+            return any(confirm(a, b, hex_at(shift + bit)) for bit in bits(maybe))
 
         def clear(a: Hex, b: Hex) -> bool:
             try:
@@ -476,14 +484,18 @@ class MaskKernel(KernelBase):
                 return False
             hs = halves[pk]
             if hs is not None:
-                if hs[3] and (hs[3] >> shift) & sp[1]:
-                    return slow(a, b, ca, cb)
+                if hs[3]:
+                    maybe = (hs[3] >> shift) & sp[1]
+                    if maybe and confirmed(a, b, shift, maybe):
+                        return False
                 if hs[0]:
                     near = sp[2 + hs[0]]
                     if (hs[1] >> shift) & near:
                         return False
-                    if hs[2] and (hs[2] >> shift) & near:
-                        return slow(a, b, ca, cb)
+                    if hs[2]:
+                        maybe = (hs[2] >> shift) & near
+                        if maybe and confirmed(a, b, shift, maybe):
+                            return False
             if side_maybe and (side_maybe >> (3 * shift)) & sp[2]:
                 return slow(a, b, ca, cb)
             return True
