@@ -27,7 +27,7 @@ offset between two of its hexes), not by the number of games or queries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from hexwar.core.hexgrid import Hex, trace
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from hexwar.core.los import LosRules
 
 __all__ = [
+    "Chords",
     "KernelBase",
     "LosGrid",
     "MaskKernel",
@@ -326,6 +327,33 @@ class PairSets(NamedTuple):
         return not (self.maybe or self.half_blocks or self.half_maybe)
 
 
+class Chords(NamedTuple):
+    """Pictures drawn across hexes (a chord between the midpoints of two of a hex's hexsides),
+    for rules whose "may block" cells and end hexes the chord's geometry decides, so that the
+    compiled loop (:mod:`hexwar.core.losjit`) answers those lines itself instead of handing them
+    back to Python. The rules' own ``confirm_hex`` and ``ends`` still answer single queries; the
+    two must agree (the tests compare both with the exact trace).
+
+    * ``cells``: cell -> ``(side_a, side_b)`` (hexsides 1..6) of its chord. A "may block" cell
+      (:attr:`PairSets.maybe`) with a chord blocks exactly when the line between the two hex
+      centres passes through or along the chord (touching counts).
+    * ``end_a``, ``end_b``: what a chord in an end hex that may block (``ends_maybe``) does:
+      :data:`END_ASK` the rules' ``ends`` decides (in Python); :data:`END_NONE` nothing;
+      :data:`END_BETWEEN` it blocks when it lies between the unit there, on either part, and the
+      other end; a hexside 1..6: it blocks when it lies between the part of the hex holding that
+      hexside and the other end (where the line leaves the hex toward the other end: on the
+      chord, or on the other part).
+    """
+
+    cells: Mapping[int, tuple[int, int]]
+    end_a: int = -1
+    end_b: int = -1
+
+
+#: :class:`Chords` end rules (a hexside 1..6 names the unit's part of the hex)
+END_ASK, END_NONE, END_BETWEEN = -1, -2, 0
+
+
 #: ``make(level_a, level_b) -> PairSets``
 SetMaker = Callable[[int, int], PairSets]
 #: ``confirm(a, b, h) -> True if hex h blocks the line a-b`` (the rules' own exact answer)
@@ -354,6 +382,8 @@ class MaskKernel(KernelBase):
     * ``corners``: whether hexes touched only at a corner count (``vertex_policy == "touch"``);
     * ``ends`` and ``ends_maybe``: a check of the end hexes themselves (``include_endpoints``
       rules), asked only when an end is one of the cells in ``ends_maybe``.
+    * ``chords``: the geometry of "may block" cells and end hexes, for the compiled loop
+      (:class:`Chords`).
 
     A template that is not :attr:`RayTemplate.regular` (never seen) is walked exactly instead.
     """
@@ -363,8 +393,9 @@ class MaskKernel(KernelBase):
                  confirm_hex: HexConfirm | None = None, side_maybe: int = 0,
                  confirm_side: SideConfirm | None = None,
                  ends: EndsConfirm | None = None, ends_maybe: int = 0,
-                 sides_between: bool = False) -> None:
+                 sides_between: bool = False, chords: Chords | None = None) -> None:
         self.board, self.rules, self.data = board, rules, data
+        self.chords = chords
         g = self.grid = grid_of(board)
         self.levels: Sequence[int] = levels if levels is not None else bytes(g.size)
         self.nlevels = max(self.levels, default=0) + 1
@@ -423,11 +454,19 @@ class MaskKernel(KernelBase):
         """The hot path of :meth:`clear` as a closure over the kernel's tables (instance
         attributes and bound methods cost a look-up each; a closure's cells and a plain
         function's call cost less): two dict look-ups of the end hexes, one of the line's span,
-        one list look-up (the level pair's certain blocks), one shift and AND. A line that needs
-        more (a cell that may block, a set not built yet, an end hex that may block, a hex off
-        the board) goes to :meth:`_slow`, which answers every case."""
+        one list look-up (the level pair's certain blocks), one shift and AND. Cells that may
+        block are asked of ``confirm_hex`` here; a line that needs more (a set not built yet, a
+        hexside that may block, an end hex that may block, a hex off the board) goes to
+        :meth:`_slow`, which answers every case."""
         at, spans, fast, halves = self._at, self._spans, self._fast_list, self._halves
         slow, checked, side_maybe = self._slow, self._checked, self.side_maybe
+        confirm, hex_at = self.confirm_hex, self.grid.hex_at
+
+        def confirmed(a: Hex, b: Hex, shift: int, maybe: int) -> bool:
+            # the cells that may block, asked of the rules here rather than through _slow,
+            # which would first redo what clear() has done (CORE-122)
+            assert confirm is not None
+            return any(confirm(a, b, hex_at(shift + bit)) for bit in bits(maybe))
 
         def clear(a: Hex, b: Hex) -> bool:
             try:
@@ -445,14 +484,18 @@ class MaskKernel(KernelBase):
                 return False
             hs = halves[pk]
             if hs is not None:
-                if hs[3] and (hs[3] >> shift) & sp[1]:
-                    return slow(a, b, ca, cb)
+                if hs[3]:
+                    maybe = (hs[3] >> shift) & sp[1]
+                    if maybe and confirmed(a, b, shift, maybe):
+                        return False
                 if hs[0]:
                     near = sp[2 + hs[0]]
                     if (hs[1] >> shift) & near:
                         return False
-                    if hs[2] and (hs[2] >> shift) & near:
-                        return slow(a, b, ca, cb)
+                    if hs[2]:
+                        maybe = (hs[2] >> shift) & near
+                        if maybe and confirmed(a, b, shift, maybe):
+                            return False
             if side_maybe and (side_maybe >> (3 * shift)) & sp[2]:
                 return slow(a, b, ca, cb)
             return True

@@ -10,7 +10,9 @@ The compiled loop sees the kernel as flat arrays: the board's ray templates (eve
 a cell offset with flags, every crossed hexside as an index offset), a byte per cell for each of
 the kernel's sets per pair of end levels. It decides a line for certain (clear, blocked) or says
 "undecided" when the line meets a cell or hexside that only may block, or an end hex that may
-block; the undecided lines (rare) go back to the kernel's exact Python path.
+block; the undecided lines (rare) go back to the kernel's exact Python path. Cells and end hexes
+whose answer is a picture's geometry (:class:`~hexwar.core.losgrid.Chords`: Firepower's fences
+with a Prone unit) are decided in the loop, in integer geometry.
 """
 
 from __future__ import annotations
@@ -46,10 +48,91 @@ except ImportError:  # pragma: no cover - depends on the environment
     AVAILABLE = False
 
 
+# -- chords (losgrid.Chords), in integers -----------------------------------------------------------
+# Points are in units where a hex centre (q, r) is (6q, 4r + 2q): x scaled by 4 and y by
+# 4 / sqrt(3) from terrain.centre's (1.5q, sqrt(3)(r + q/2)), so hexside midpoints are whole and
+# every sign of a cross product is that of the real one, exactly (the float geometry of
+# plugins/firepower/terrain.py compares with a tolerance of 1e-9, far below the smallest non-zero
+# value these integers can give on a board).
+
+
+def _sgn(v: int) -> int:
+    return 0 if v == 0 else (1 if v > 0 else -1)
+
+
+def _cross(ox: int, oy: int, ax: int, ay: int, bx: int, by: int) -> int:
+    return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
+
+
+def _side_x(side: int) -> int:
+    """x of the midpoint of hexside ``side`` (1..6) from its hex's centre: 3 * dq."""
+    return (0, 3, 3, 0, -3, -3)[side - 1]
+
+
+def _side_y(side: int) -> int:
+    """y of the midpoint of hexside ``side`` from its hex's centre: 2 * dr + dq."""
+    return (-2, -1, 1, 2, 1, -1)[side - 1]
+
+
+def _within(ax: int, ay: int, bx: int, by: int, cx: int, cy: int) -> bool:
+    return min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by)
+
+
+def _chord_crossed(dq: int, dr: int, hq: int, hr: int, code: int) -> bool:
+    """Whether the line from the centre of (0, 0) to that of (dq, dr) passes through or along
+    the chord ``code`` (8 * side_a + side_b) of hex (hq, hr): terrain.segments_touch."""
+    sa, sb = code >> 3, code & 7
+    px, py = 6 * dq, 4 * dr + 2 * dq
+    cx, cy = 6 * hq, 4 * hr + 2 * hq
+    ax, ay = cx + _side_x(sa), cy + _side_y(sa)
+    bx, by = cx + _side_x(sb), cy + _side_y(sb)
+    d1 = _sgn(_cross(ax, ay, bx, by, 0, 0))
+    d2 = _sgn(_cross(ax, ay, bx, by, px, py))
+    d3 = _sgn(_cross(0, 0, px, py, ax, ay))
+    d4 = _sgn(_cross(0, 0, px, py, bx, by))
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return True
+    return ((d1 == 0 and _within(ax, ay, bx, by, 0, 0))
+            or (d2 == 0 and _within(ax, ay, bx, by, px, py))
+            or (d3 == 0 and _within(0, 0, px, py, ax, ay))
+            or (d4 == 0 and _within(0, 0, px, py, bx, by)))
+
+
+def _chord_between(code: int, part: int, dq: int, dr: int) -> bool:
+    """Whether the chord ``code`` of a hex lies between a unit on the part of the hex holding
+    hexside ``part`` (0: either part) and the hex at offset (dq, dr) != (0, 0):
+    terrain.Picture.between, with the point where the line leaves the hex scaled by its lattice
+    rate ``m`` (and the chord's ends with it, which keeps every sign)."""
+    sa, sb = code >> 3, code & 7
+    ds = -dq - dr
+    m = max(abs(dq - dr), abs(dr - ds), abs(ds - dq))
+    s = _sgn(_cross(m * _side_x(sa), m * _side_y(sa), m * _side_x(sb), m * _side_y(sb),
+                    6 * dq, 4 * dr + 2 * dq))
+    if s == 0 or part == 0:
+        return True
+    return s != _sgn(_cross(_side_x(sa), _side_y(sa), _side_x(sb), _side_y(sb),
+                            _side_x(part), _side_y(part)))
+
+
+def _end_state(h: int, other: int, rule: int, chord: Any, height: int) -> int:
+    """0 clear, 1 blocked, 2 undecided: what the end hex in cell ``h`` does to the line toward
+    cell ``other`` under a :class:`~hexwar.core.losgrid.Chords` end rule."""
+    if rule == -1:
+        return 2
+    if rule == -2 or h == other:  # a picture never lies between a unit and its own hex
+        return 0
+    code = chord[h]
+    if code == 0:
+        return 2
+    dq, dr = other // height - h // height, other % height - h % height
+    return 1 if _chord_between(code, rule, dq, dr) else 0
+
+
 def _kernel_loop(ca: Any, cb: Any, tk: Any, pk: Any, tstart: Any, tcount: Any, sstart: Any,
                  scount: Any, ecell: Any, eflag: Any, scell: Any, certain: Any, maybe: Any,
                  half: Any, hcertain: Any, hmaybe: Any, side_maybe: Any, end_cells: Any,
-                 corners: bool, sides_between: bool, height: int, out: Any) -> None:
+                 chord: Any, end_rule: Any, corners: bool, sides_between: bool, height: int,
+                 out: Any) -> None:
     """0 clear, 1 blocked, 2 undecided, for each line ``i`` (see the module docstring)."""
     skip = 0 if corners else _F_GRAZED
     # the hexside slots' neighbour offsets in cells: N, NE, SE
@@ -60,7 +143,17 @@ def _kernel_loop(ca: Any, cb: Any, tk: Any, pk: Any, tstart: Any, tcount: Any, s
         if st < 0:
             out[i] = 2
             continue
-        res = 2 if end_cells[a] or end_cells[cb[i]] else 0
+        res = 0
+        if end_cells[a]:
+            res = _end_state(a, cb[i], end_rule[0], chord, height)
+        if res != 1 and end_cells[cb[i]]:
+            e = _end_state(cb[i], a, end_rule[1], chord, height)
+            res = e if e == 1 or res == 0 else res
+        if res == 1:
+            out[i] = 1
+            continue
+        qa, ra = a // height, a % height
+        dq, dr = cb[i] // height - qa, cb[i] % height - ra
         hv = half[p]
         near = _F_NEAR_A if hv == 1 else _F_NEAR_B
         blocked = False
@@ -73,7 +166,12 @@ def _kernel_loop(ca: Any, cb: Any, tk: Any, pk: Any, tstart: Any, tcount: Any, s
                 blocked = True
                 break
             if maybe[p, c]:
-                res = 2
+                code = chord[c]
+                if code == 0:
+                    res = 2
+                elif _chord_crossed(dq, dr, c // height - qa, c % height - ra, code):
+                    blocked = True
+                    break
             if hv and f & near:
                 if hcertain[p, c]:
                     blocked = True
@@ -100,10 +198,20 @@ def _kernel_loop(ca: Any, cb: Any, tk: Any, pk: Any, tstart: Any, tcount: Any, s
 _run: Any = None
 
 
+#: the loop's helpers, compiled before it (numba reads them from the module's globals; called
+#: from Python, as the tests do, they answer the same)
+_HELPERS = ("_sgn", "_cross", "_side_x", "_side_y", "_within", "_chord_crossed",
+            "_chord_between", "_end_state")
+
+
 def _compiled() -> Any:
     global _run
     if _run is None:
-        _run = njit(cache=True, nogil=True)(_kernel_loop)
+        jit = njit(cache=True, nogil=True)
+        names = globals()
+        for name in _HELPERS:
+            names[name] = jit(names[name])
+        _run = jit(_kernel_loop)
     return _run
 
 
@@ -189,6 +297,13 @@ class JitTables:
         self.hmaybe = np.stack([_bytes_of(p.half_maybe, size) for p in pairs])
         self.side_maybe = _bytes_of(k.side_maybe, 3 * size)
         self.end_cells = np.frombuffer(bytes(k.end_cells), np.uint8)
+        #: 8 * side_a + side_b of each cell's chord (0: none), and the two ends' rules
+        self.chord = np.zeros(size, np.int64)
+        self.end_rule = np.full(2, -1, np.int64)
+        if k.chords is not None:
+            for c, (sa, sb) in k.chords.cells.items():
+                self.chord[c] = 8 * sa + sb
+            self.end_rule[:] = (k.chords.end_a, k.chords.end_b)
         self.levels = np.asarray(list(k.levels), np.int64)
 
 
@@ -298,7 +413,8 @@ def _run_cells(k: MaskKernel, pairs: Sequence[tuple[Hex, Hex]], qa: Any, ra: Any
     _compiled()(ca, cb, tk, pk, packed.tstart, packed.tcount, packed.sstart, packed.scount,
                 packed.ecell, packed.eflag, packed.scell, tables.certain, tables.maybe,
                 tables.half, tables.hcertain, tables.hmaybe, tables.side_maybe,
-                tables.end_cells, k.corners, k.sides_between, g.H, out)
+                tables.end_cells, tables.chord, tables.end_rule, k.corners, k.sides_between,
+                g.H, out)
     result: list[bool] = (out == 0).tolist()
     for i in np.flatnonzero(out == 2).tolist():
         a, b = pairs[i]

@@ -17,7 +17,7 @@ from typing import Any
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
-from hexwar.core.losgrid import MaskKernel, PairSets, grid_of
+from hexwar.core.losgrid import END_ASK, END_BETWEEN, END_NONE, Chords, MaskKernel, PairSets, grid_of
 from hexwar.plugins.firepower.tables import POSTURE_RANK
 from hexwar.plugins.firepower.terrain import FpMap, Picture
 
@@ -190,8 +190,23 @@ def firepower_kernel(board: Board, rules: FirepowerLos, data: Mapping[str, Any])
     def ends(a: Hex, b: Hex) -> bool:
         return prone and (blocks(a, b, a) or (b != a and blocks(a, b, b)))
 
+    # the same two fence checks as geometry the compiled batch loop decides itself
+    # (core/losjit.py): a fence between the ends blocks when the line crosses its picture, one
+    # in an end hex when it lies between the unit there and the other end (hex_effect above)
+    chords = Chords({g.cell(h): (f.a, f.b) for h, f in m.fence.items() if h in hexes},
+                    _end_rule(data.get("firer_side")),
+                    END_NONE if tp is None else _end_rule(data.get("target_side"))) \
+        if prone else None
     return MaskKernel(board, rules, data, make=make, levels=levels, corners=True,
-                      confirm_hex=fence_crossed, ends=ends, ends_maybe=fences)
+                      confirm_hex=fence_crossed, ends=ends, ends_maybe=fences, chords=chords)
+
+
+def _end_rule(side: Any) -> int:
+    """A unit's fence side as a :class:`Chords` end rule: either part when unknown (None), the
+    hexside named; anything else is left to :meth:`FirepowerLos.hex_effect`, which refuses it."""
+    if side is None:
+        return END_BETWEEN
+    return side if type(side) is int and 1 <= side <= 6 else END_ASK
 
 
 @lru_cache(maxsize=65_536)

@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hexwar.core import losjit
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.los import line_of_sight
@@ -100,7 +101,50 @@ def test_firepower_basic(seed: int, firer: str, target: str | None, side: int | 
     friendly = {h: POSTURES[i % 3] for i, h in enumerate(cells[3::5])}
     data = {"firer_posture": firer, "target_posture": target, "firer_side": side,
             "target_side": side, "friendly": friendly}
-    assert_same(board, FirepowerLos(m), data, pairs_of(board, seed))
+    ps = pairs_of(board, seed)
+    assert_same(board, FirepowerLos(m), data, ps)
+    if losjit.AVAILABLE:
+        # every line is decided in the compiled loop, Prone fences included (losgrid.Chords):
+        # none goes back to the Python path, which is what kept such batches slow
+        k = sight_kernel(board, FirepowerLos(m), data)
+        assert isinstance(k, MaskKernel)
+        asked: list[tuple[Hex, Hex]] = []
+        single = k.clear
+
+        def spy(a: Hex, b: Hex) -> bool:
+            asked.append((a, b))
+            return single(a, b)
+
+        k.clear = spy  # type: ignore[method-assign]
+        assert losjit.run(k, ps) == [line_of_sight(board, a, b, FirepowerLos(m), data).clear
+                                     for a, b in ps]
+        assert asked == []
+
+
+def test_fence_geometry_in_integers() -> None:
+    """The compiled loop's integer geometry of a picture (core/losjit.py) answers as
+    terrain.Picture's float geometry: lines crossing, touching and running along a chord, and a
+    fence between a unit on either part (or an unknown part) of its hex and another hex."""
+    from hexwar.plugins.firepower.terrain import Picture
+
+    chords = [(x, y) for x in range(1, 7) for y in range(1, 7) if (y - x) % 6 in (2, 3, 4)]
+    offsets = [(dq, dr) for dq in range(-7, 8) for dr in range(-7, 8) if (dq, dr) != (0, 0)]
+    crossed = along = 0
+    for sa, sb in chords:
+        code = 8 * sa + sb
+        for hq, hr in [(0, 0), (1, 0), (2, -1), (-1, 3), (3, 1), (0, -2), (-2, 1)]:
+            pic = Picture("fence", Hex(hq, hr), sa, sb)
+            for dq, dr in offsets:
+                want = pic.crossed_by(Hex(0, 0), Hex(dq, dr))
+                assert losjit._chord_crossed(dq, dr, hq, hr, code) == want, (sa, sb, hq, hr, dq, dr)
+                crossed += want
+                along += want and trace(Hex(0, 0), Hex(dq, dr)).along_hexside
+        home = Picture("fence", Hex(0, 0), sa, sb)
+        for part in (None, 1, 2, 3, 4, 5, 6):
+            for dq, dr in offsets:
+                assert losjit._chord_between(code, part or 0, dq, dr) == \
+                    home.between(part, Hex(dq, dr)), (sa, sb, part, dq, dr)
+    assert crossed > 1000 and along > 0
 
 
 @settings(max_examples=15, deadline=None)
