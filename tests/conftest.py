@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def _bytecode_cache() -> None:
     # CORE-111: with PYTHONDONTWRITEBYTECODE set (as on the shared machine) every run, every
@@ -28,3 +30,68 @@ def _bytecode_cache() -> None:
 
 
 _bytecode_cache()
+
+
+# CORE-114: where each xdist worker starts. pytest-xdist's worksteal gives each of N workers one
+# contiguous 1/N of the collection, and a worker that runs dry takes the second half of another
+# one's queue (never its last two tests). In plain collection order the heavy modules sit
+# wherever their names put them (the golden games and the browser tests near the end), so a
+# worker could end on a long test while the other stood idle. The modules below go, whole (their
+# module fixtures run once), to the front of the N slices, shared out heaviest first so each
+# slice starts with about the same weight; every other test keeps its order. A module in one
+# group shares what its neighbour played (played_game, the logs of test_logs): the group stays
+# together. Seconds are CPU figures of one run on the idle machine; only their order matters,
+# and a module missing from here is only scheduled as before.
+HEAVY: tuple[tuple[float, tuple[str, ...]], ...] = (
+    (45.0, ("tests/test_golden_games.py", "tests/plugins/test_words.py")),
+    (30.0, ("tests/web/test_browser.py",)),
+    (20.0, ("tests/test_secrets.py", "tests/core/test_replay_html.py")),
+    (16.0, ("tests/core/test_simulation_parallel.py",)),
+    (13.0, ("tests/plugins/mbt/test_advanced.py",)),
+    (13.0, ("tests/plugins/firepower/test_terrain.py",)),
+    (12.0, ("tests/web/test_leaks.py",)),
+    (10.0, ("tests/web/test_players.py",)),
+    (8.0, ("tests/web/test_present.py",)),
+    (5.0, ("tests/web/test_umpired.py",)),
+)
+
+
+def spread_heavy_modules(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``items`` with the HEAVY modules at the front of each of ``workers`` equal slices."""
+    group_of = {path: i for i, (_, paths) in enumerate(HEAVY) for path in paths}
+
+    def group(item: pytest.Item) -> int | None:
+        return group_of.get(item.nodeid.split("::", 1)[0])
+
+    heavy: dict[int, list[pytest.Item]] = {}
+    light: list[pytest.Item] = []
+    for item in items:
+        g = group(item)
+        (light if g is None else heavy.setdefault(g, [])).append(item)
+    bins: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    weight = [0.0] * workers
+    for g in sorted(heavy, key=lambda g: -HEAVY[g][0]):
+        lightest = weight.index(min(weight))
+        bins[lightest].extend(heavy[g])
+        weight[lightest] += HEAVY[g][0]
+    # worksteal cuts the queue at len(pending) // remaining for each worker in turn
+    out: list[pytest.Item] = []
+    left = len(items)
+    for i, chunk in enumerate(bins):
+        size = left // (workers - i)
+        fill = max(0, size - len(chunk))
+        out += chunk + light[:fill]
+        light = light[fill:]
+        left -= max(size, len(chunk))
+    return out + light
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None:  # one process: the usual order
+        return
+    # every worker computes the same order (xdist checks that the collections agree); made for
+    # worksteal (the addopts), harmless under the other modes, which keep modules whole or not
+    workers = int(workerinput.get("workercount", 1))
+    if workers > 1:
+        items[:] = spread_heavy_modules(items, workers)
