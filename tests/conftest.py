@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     workers = int(workerinput.get("workercount", 1))
     if workers > 1:
         items[:] = spread_heavy_modules(items, workers)
+
+
+#: the seed of the games :func:`side_logged` plays
+LOG_SEED = 3
+
+
+@pytest.fixture(scope="session")
+def side_logged(tmp_path_factory: pytest.TempPathFactory
+                ) -> Callable[[str, tuple[str, ...]], tuple[Path, dict[str, Path]]]:
+    """``side_logged(scenario, extra)``: ``scenario`` played AI against AI through the CLI with
+    seed ``LOG_SEED`` and the play arguments ``extra``, writing the full log and one log per side;
+    returns their paths. Played once per process (CORE-115) for every test that only reads the
+    logs (the side-log tests, the HTML replay): read them, never write to them."""
+    from click.testing import CliRunner
+
+    from hexwar.core.cli import _resolve_scenario_path, cli
+    from hexwar.core.scenario import load_and_validate
+
+    played: dict[tuple[str, tuple[str, ...]], tuple[Path, dict[str, Path]]] = {}
+
+    def play(scenario: str, extra: tuple[str, ...] = ()) -> tuple[Path, dict[str, Path]]:
+        key = (scenario, tuple(extra))
+        if key not in played:
+            sc = load_and_validate(_resolve_scenario_path(scenario))
+            where = tmp_path_factory.mktemp(scenario.replace(":", "_"))
+            full = where / "full.log"
+            sides = {s: where / f"{s}.log" for s in sc.side_names()}
+            args = ["play", scenario, "--seed", str(LOG_SEED), "--log", str(full), *extra]
+            for side, path in sides.items():
+                args += ["--log-side", f"{side}={path}"]
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 0, result.output
+            played[key] = full, sides
+        return played[key]
+
+    return play
