@@ -92,10 +92,12 @@ def test_games_on_a_dask_local_cluster_are_the_same_games(serial: list[dict[str,
                                                           tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     records = tmp_path / "games.jsonl"
+    # dashboard_address ":0" (a free port; None means 8787): a second cluster on the machine, of
+    # another test run, made the start-up warn "Port 8787 is already in use", an error here
     # in this process, one worker thread: quick to start, and the games are still played by
     # Dask's scheduler and worker, reached at the cluster's address as a user's would be
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None,
+                                  dashboard_address=":0",
                                   worker_dashboard_address=None) as cluster:
         result = CliRunner().invoke(cli, [
             "simulate", str(short_scenario), "--games", str(GAMES), "--scheduler",
@@ -109,7 +111,7 @@ def test_games_on_a_dask_local_cluster_are_the_same_games(serial: list[dict[str,
 
 def test_a_scheduler_without_workers_is_a_clear_error() -> None:
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
                                   worker_dashboard_address=None) as cluster:
         result = CliRunner().invoke(cli, [
             "simulate", "firefight:scenario-1", "--games", "2", "--scheduler",
@@ -126,7 +128,7 @@ def test_a_dask_worker_that_dies_has_its_games_played_elsewhere(
     from hexwar.core.simulation.backends import DaskBackend
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, worker_dashboard_address=None,
+                                  dashboard_address=":0", worker_dashboard_address=None,
                                   silence_logs=50) as cluster:
         backend = DaskBackend(cluster.scheduler_address, timeout=60)
         backend.client.wait_for_workers(2, timeout=120)
