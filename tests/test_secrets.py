@@ -40,24 +40,15 @@ def _records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _play_with_side_logs(tmp_path: Path, scenario: str, extra: tuple[str, ...]
-                         ) -> tuple[Path, dict[str, Path]]:
-    """Play ``scenario`` AI against AI through the CLI with the full log and one log per side."""
-    sc = load_and_validate(_resolve_scenario_path(scenario))
-    full = tmp_path / "full.log"
-    sides = {s: tmp_path / f"{s}.log" for s in sc.side_names()}
-    args = ["play", scenario, "--seed", "3", "--log", str(full), *extra]
-    for side, path in sides.items():
-        args += ["--log-side", f"{side}={path}"]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, result.output
-    return full, sides
+#: ``side_logged`` (tests/conftest.py): a game played through the CLI with its full log and one log
+#: per side, seed 3, played once per process for the tests that read it
+SideLogged = Callable[[str, tuple[str, ...]], tuple[Path, dict[str, Path]]]
 
 
 @pytest.mark.parametrize(("scenario", "extra"), GAMES, ids=[g[0] for g in GAMES])
-def test_side_log_holds_only_what_the_side_may_know(tmp_path: Path, scenario: str,
+def test_side_log_holds_only_what_the_side_may_know(side_logged: SideLogged, scenario: str,
                                                     extra: tuple[str, ...]) -> None:
-    full, sides = _play_with_side_logs(tmp_path, scenario, extra)
+    full, sides = side_logged(scenario, extra)
     umpire = _records(full)
     assert "seed" in umpire[0]  # the umpire's log keeps the seed
     saved = load_log(full)
@@ -77,8 +68,8 @@ def test_side_log_holds_only_what_the_side_may_know(tmp_path: Path, scenario: st
             assert "visible_to" not in r or side in r["visible_to"]
 
 
-def test_side_log_is_refused_by_the_save_and_log_loaders(tmp_path: Path) -> None:
-    _, sides = _play_with_side_logs(tmp_path, "mbt:basic-a", ())
+def test_side_log_is_refused_by_the_save_and_log_loaders(side_logged: SideLogged) -> None:
+    _, sides = side_logged("mbt:basic-a", ())
     path = sides["NATO"]
     for loader in (load_saved, load_log, load_save):
         with pytest.raises(DataError, match="one side's log"):
@@ -97,8 +88,8 @@ def test_side_view_header_has_no_seed(tmp_path: Path) -> None:
         assert all("seed" not in e for e in view.events())
 
 
-def test_log_command_prints_one_side(tmp_path: Path) -> None:
-    full, sides = _play_with_side_logs(tmp_path, "mbt:basic-a", ())
+def test_log_command_prints_one_side(side_logged: SideLogged) -> None:
+    full, sides = side_logged("mbt:basic-a", ())
     runner = CliRunner()
     umpire = runner.invoke(cli, ["log", str(full)])
     assert umpire.exit_code == 0 and "seed 3" in umpire.output.splitlines()[0]
@@ -532,11 +523,12 @@ def test_a_counter_concealed_again_gets_a_fresh_secret_name(tmp_path: Path) -> N
 
 # -- issue 9, item 3 (the rest): resume writes per-side logs too ------------------------------------
 
-def test_resume_writes_each_sides_log_of_the_whole_game(tmp_path: Path) -> None:
+def test_resume_writes_each_sides_log_of_the_whole_game(side_logged: SideLogged,
+                                                        tmp_path: Path) -> None:
     """``hexwar resume --log-side SIDE=FILE``: the side's log of a resumed game is the side's log
     of the uninterrupted game (the replayed history, then live play), with no seed; a side the
     game lacks and a side log on the save itself are refused before play."""
-    _full, whole = _play_with_side_logs(tmp_path, "mbt:basic-a", ())
+    _full, whole = side_logged("mbt:basic-a", ())
     sc = load_and_validate(_resolve_scenario_path("mbt:basic-a"))
     part = Game(sc, seed=3)
     controllers, _ = _controllers(part, "ai,ai", 3)

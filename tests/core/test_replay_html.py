@@ -7,7 +7,7 @@ import json
 import re
 import shutil
 import subprocess
-from functools import cache
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +23,14 @@ from hexwar.core.words import context_game, fallback_sentence
 HIDDEN = ["--option", "firefight.observation", "--option", "firefight.dummies"]
 
 
-@cache
-def _log(tmp: str, scenario: str, extra: tuple[str, ...]) -> Path:
-    path = Path(tmp) / f"{scenario.replace(':', '_')}.jsonl"
-    result = CliRunner().invoke(cli, ["play", scenario, "--seed", "2", "--log", str(path), *extra])
-    assert result.exit_code == 0, result.output
-    return path
+#: ``side_logged`` (tests/conftest.py): a game played through the CLI (seed 3) with its logs, once
+#: per process and shared with tests/test_secrets.py, which plays the same games
+SideLogged = Callable[[str, tuple[str, ...]], tuple[Path, dict[str, Path]]]
 
 
 @pytest.fixture(scope="module")
-def ff_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _log(str(tmp_path_factory.mktemp("ff")), "firefight:scenario-7", tuple(HIDDEN))
+def ff_log(side_logged: SideLogged) -> Path:
+    return side_logged("firefight:scenario-7", tuple(HIDDEN))[0]
 
 
 def _data(page: str) -> dict[str, Any]:
@@ -95,7 +92,7 @@ def test_render_writes_the_replay(ff_log: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["render", str(ff_log), "-o", str(out), "--side", "US"])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
-    assert "as US knew it" in page and "seed 2" not in page
+    assert "as US knew it" in page and "seed 3" not in page
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed")
@@ -123,8 +120,8 @@ def test_the_page_steps_in_a_browser(ff_log: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("scenario", ["mbt:basic-a", "firepower:basic"])
-def test_every_system_replays_event_by_event(scenario: str, tmp_path: Path) -> None:
-    log = _log(str(tmp_path), scenario, ())
+def test_every_system_replays_event_by_event(scenario: str, side_logged: SideLogged) -> None:
+    log = side_logged(scenario, ())[0]
     saved = load_log(log)
     for side in (None, *sorted({e["side"] for e in saved.events if e["type"] == "decision"})):
         data = _data(replay_html(saved, side=side))
