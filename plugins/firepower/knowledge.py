@@ -185,20 +185,12 @@ class FirepowerRules:
         """:meth:`sight_blocks` the straightforward way, each line traced whole by
         :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (the reference its answers
         are checked against, and the benchmark's ``benchmarks/bench_firepower_sight.py``)."""
-        from dataclasses import replace
-
-        from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+        from hexwar.plugins.firepower.advanced_los import line_of_sight
         from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
 
         world: Any = getattr(self, "_traced_world", None)
         if world is None:
-            world = los_world(self._game)
-            hook = world.extra
-            if hook is not None:  # the ends' walls are judged here, by the ends' floors
-                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
-                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
-                world = replace(world, extra=extra)
-            self._traced_world = world
+            world = self._traced_world = self._world_without_end_walls()
         game = self._game
         h, f, head = src
         fh = floor_height(game, h, f) + head
@@ -212,6 +204,23 @@ class FirepowerRules:
                 th = floor_height(game, oh, of) + ohead
                 out.append(line_of_sight(world, h, oh, fh, th, exhaustive=False).blocked)
         return out
+
+    def _world_without_end_walls(self) -> Any:
+        """The game's line-of-sight world without the absolute blocks of the ends' own walls,
+        which :func:`~hexwar.plugins.firepower.advanced_terrain.wall_block` judges by the ends'
+        floors (Firepower 12.1.5)."""
+        from dataclasses import replace
+
+        from hexwar.plugins.firepower.advanced_los import los_world
+
+        world = los_world(self._game)
+        hook = world.extra
+        if hook is None:
+            return world
+
+        def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
+            return [o for o in hook(a, b, hexes, ends) if not o.absolute]
+        return replace(world, extra=extra)
 
     def _sight_cache(self) -> _SightCache:
         """The game's cache of line profiles, emptied when the terrain's state changes."""
@@ -249,17 +258,11 @@ class FirepowerRules:
         :func:`wall_block`'s."""
         from dataclasses import replace
 
-        from hexwar.plugins.firepower.advanced_los import los_world, obstacles
+        from hexwar.plugins.firepower.advanced_los import obstacles
 
         world: Any = getattr(self, "_sight_world", None)
         if world is None:
-            world = los_world(self._game)
-            hook = world.extra
-            if hook is not None:  # the ends' walls are judged by wall_block, by the ends' floors
-                def extra(a: Hex, b: Hex, hexes: tuple[Hex, ...], ends: Any) -> list[Any]:
-                    return [o for o in hook(a, b, hexes, ends) if not o.absolute]
-                world = replace(world, extra=extra)
-            self._sight_world = world = replace(world, smoke={})
+            world = self._sight_world = replace(self._world_without_end_walls(), smoke={})
         obs = tuple((o.height, a.distance(o.hex), b.distance(o.hex),
                      o.hex if o.kind == "fence" else None)
                     for o in obstacles(world, a, b) if not o.hinder and not o.absolute)
