@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -82,15 +83,14 @@ class SideView:
             cache = sides[side] = (token, {})
         entries = cache[1]
         units = game.state.units
-        stale: dict[str, tuple[Any, ...]] = {}
-        for uid in ids:
-            u = units[uid]
-            # the unit's own record, by value and type (a facing of True is not 1) and by the
-            # ``repr`` of its state, which tells apart every JSON value (as the state hash does)
-            key = (u.id, u.type, u.side, u.hex, u.facing, type(u.facing), repr(u.state))
-            hit = entries.get(uid)
-            if hit is None or hit[0] != key:
-                stale[uid] = key
+        us = list(map(units.__getitem__, ids))
+        # each unit's own record: id, type, side, hex and facing by value, and the ``repr`` of
+        # its state, which tells apart every JSON value (the state hash's test, CORE-25);
+        # gathered by C-level maps, as the state hash gathers them
+        keys = zip(map(_UNIT_FIELDS, us), map(repr, map(_UNIT_STATE, us)), strict=True)
+        get = entries.get
+        stale = {uid: key for uid, key in zip(ids, keys, strict=True)
+                 if (hit := get(uid)) is None or hit[0] != key}
         if len(entries) > 2 * len(units) + 16:  # units gone for good: keep those still here
             for gone in [k for k in entries if k not in units]:
                 del entries[gone]
@@ -178,7 +178,7 @@ class _Shown:
     """One unit's record as a side is shown it (a private copy), with the parts a :class:`Unit`
     copy is made of worked out once: a record kept in the view cache serves many views."""
 
-    __slots__ = ("shown", "key", "fields", "state", "flat")
+    __slots__ = ("fields", "flat", "key", "shown", "state")
 
     def __init__(self, shown: dict[str, Any]) -> None:
         from hexwar.core.hexgrid import Hex
@@ -196,6 +196,9 @@ class _Shown:
         #: every value of the state a leaf: a copy is ``dict(state)``
         self.flat = all(type(v) in _LEAVES for v in self.state.values())
 
+
+_UNIT_FIELDS = operator.attrgetter("id", "type", "side", "hex", "facing")
+_UNIT_STATE = operator.attrgetter("state")
 
 #: a system's promise that lets views reuse what they showed before (docs/decisions.md CORE-116):
 #: ``context(game, side)`` returns a token such that, while it stays equal, what ``side`` is shown
