@@ -327,7 +327,10 @@ def in_arc(
     return _in_wedge(target.q - origin.q, target.r - origin.r, f, a.start, a.end, boundary)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # bounded; asked tens of thousands of times a game
+# bounded, and small enough to be full after a few games (a cache still filling over hundreds of
+# games grows the process from game to game: docs/decisions.md CORE-117); asked tens of
+# thousands of times a game
+@functools.lru_cache(maxsize=1 << 13)
 def _in_wedge(dq: int, dr: int, f: int, start: int, end: int, boundary: Boundary) -> bool:
     """:func:`in_arc` for a target ``(dq, dr)`` from the origin, facing index ``f`` (0-5)."""
     width = end - start

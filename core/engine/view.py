@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from hexwar.core.errors import RulesError
+from hexwar.core.kit.stash import StashKey
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
@@ -40,6 +43,8 @@ class SideView:
         self.board: Board = game.board
         #: the scenario's number of turns (public: the scenario is printed)
         self.turns: int = game.scenario.turns
+        #: whether :attr:`_records` came from the game's view cache (set when they are built)
+        self._cached = False
 
     @property
     def game(self) -> NoReturn:
@@ -47,33 +52,74 @@ class SideView:
 
     @cached_property
     def units(self) -> dict[str, dict[str, Any]]:
+        records = self._records
+        if self._cached:  # the records are the cache's: each view hands out copies of its own
+            return {k: _copied(e.shown) for k, e in records}
+        return {k: e.shown for k, e in records}  # this view's own copies
+
+    @cached_property
+    def _records(self) -> list[tuple[str, _Shown]]:
+        """What the side is shown of each unit it sees, by the name it knows it by, in id order.
+
+        With the system's promise of :data:`VIEW_CONTEXT` the records come from the game's view
+        cache, asked of the hooks again only for the units whose own record changed (or all, when
+        the context changed): never handed out, only copied. Without it they are built afresh
+        for this view alone (docs/decisions.md CORE-116)."""
         game, side = self._game, self.side
-        if side is None:
-            return {k: _copied(game.state.units[k].to_dict()) for k in sorted(game.state.units)}
-        shown_units: dict[str, dict[str, Any]] = {}
-        for unit_id, shown in game.hooks.unit_views(game, side,
-                                                   sorted(game.hooks.visible_units(game, side))):
-            if shown is not None:
-                # a copy: the shown dict may share the live unit's state
-                shown_units[str(shown.get("id", unit_id))] = _copied(shown)
-        return shown_units
+        if side is None:  # the umpire: every unit in full
+            return [(k, _Shown(_copied(game.state.units[k].to_dict())))
+                    for k in sorted(game.state.units)]
+        ids = sorted(game.hooks.visible_units(game, side))
+        context_of = game.stash.get(VIEW_CONTEXT)
+        token = None if context_of is None else context_of(game, side)
+        if token is None:
+            self._cached = False
+            return [(str(shown.get("id", uid)), _Shown(_copied(shown)))
+                    for uid, shown in game.hooks.unit_views(game, side, ids) if shown is not None]
+        self._cached = True
+        sides = game.stash.setdefault(_VIEW_CACHE, {})
+        cache = sides.get(side)
+        if cache is None or cache[0] != token:
+            cache = sides[side] = (token, {})
+        entries = cache[1]
+        units = game.state.units
+        us = list(map(units.__getitem__, ids))
+        # each unit's own record: id, type, side, hex and facing by value, and the ``repr`` of
+        # its state, which tells apart every JSON value (the state hash's test, CORE-25);
+        # gathered by C-level maps, as the state hash gathers them
+        keys = zip(map(_UNIT_FIELDS, us), map(repr, map(_UNIT_STATE, us)), strict=True)
+        get = entries.get
+        stale = {uid: key for uid, key in zip(ids, keys, strict=True)
+                 if (hit := get(uid)) is None or hit[0] != key}
+        if len(entries) > 2 * len(units) + 16:  # units gone for good: keep those still here
+            for gone in [k for k in entries if k not in units]:
+                del entries[gone]
+        for uid, shown in game.hooks.unit_views(game, side, list(stale)):
+            entries[uid] = (stale[uid], None if shown is None else _Shown(_copied(shown)))
+        out: list[tuple[str, _Shown]] = []
+        for uid in ids:
+            rec = entries[uid][1]
+            if rec is not None:
+                out.append((rec.key if rec.key is not None else uid, rec))
+        return out
 
     @cached_property
     def _unit_objects(self) -> dict[str, Unit]:
         from hexwar.core.engine.state import Unit
-        from hexwar.core.hexgrid import Hex
 
         out: dict[str, Unit] = {}
         new = object.__new__
-        for k, d in self.units.items():
-            h = d.get("hex")
+        records = self._records
+        own = not self._cached  # this view's own records: their states are copied already
+        for k, e in records:
             # Unit's fields set directly: its __init__ goes through Unit.__setattr__, which marks
             # every state's index of units by hex stale, and these copies are in no state
             u = new(Unit)
-            u.__dict__.update(id=k, type=str(d.get("type", "")), side=str(d.get("side", "")),
-                              hex=None if h is None else Hex(int(h[0]), int(h[1])),
-                              facing=int(d.get("facing") or 1),
-                              state=dict(d.get("state") or {}))
+            d = u.__dict__
+            d.update(e.fields)
+            d["id"] = k
+            st = e.state
+            d["state"] = dict(st) if own or e.flat else _copied(st)
             out[k] = u
         return out
 
@@ -126,6 +172,44 @@ class SideView:
 
     def enemy_units(self) -> dict[str, dict[str, Any]]:
         return {k: u for k, u in self.units.items() if u.get("side") != self.side}
+
+
+class _Shown:
+    """One unit's record as a side is shown it (a private copy), with the parts a :class:`Unit`
+    copy is made of worked out once: a record kept in the view cache serves many views."""
+
+    __slots__ = ("fields", "flat", "key", "shown", "state")
+
+    def __init__(self, shown: dict[str, Any]) -> None:
+        from hexwar.core.hexgrid import Hex
+
+        self.shown = shown
+        name = shown.get("id")
+        #: the name the side knows the unit by, when the record gives one
+        self.key: str | None = None if name is None else str(name)
+        h = shown.get("hex")
+        self.fields: dict[str, Any] = {
+            "type": str(shown.get("type", "")), "side": str(shown.get("side", "")),
+            "hex": None if h is None else Hex(int(h[0]), int(h[1])),
+            "facing": int(shown.get("facing") or 1)}
+        self.state: dict[str, Any] = shown.get("state") or {}
+        #: every value of the state a leaf: a copy is ``dict(state)``
+        self.flat = all(type(v) in _LEAVES for v in self.state.values())
+
+
+_UNIT_FIELDS = operator.attrgetter("id", "type", "side", "hex", "facing")
+_UNIT_STATE = operator.attrgetter("state")
+
+#: a system's promise that lets views reuse what they showed before (docs/decisions.md CORE-116):
+#: ``context(game, side)`` returns a token such that, while it stays equal, what ``side`` is shown
+#: of any unit (``hexwar_unit_view``) depends on nothing but that unit's own record (id, type,
+#: side, hex, facing and state) and the token; or ``None`` (no promise now: views built afresh).
+#: Which units the side sees (``hexwar_visible_units``) is asked at every view whatever it says.
+VIEW_CONTEXT: StashKey[Callable[[Game, str], Hashable | None]] = StashKey(
+    "hexwar.core.engine.view.VIEW_CONTEXT")
+#: per side: (the context token, unit id -> (the unit's own record's key, what the side is shown))
+_VIEW_CACHE: StashKey[dict[str, tuple[Hashable, dict[str, tuple[Any, _Shown | None]]]]] = \
+    StashKey("hexwar.core.engine.view._VIEW_CACHE")
 
 
 def _copied(value: Any) -> Any:

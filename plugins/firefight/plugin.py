@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from hexwar.core.engine.view import VIEW_CONTEXT
+from hexwar.core.kit.stash import StashKey
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import (
     ControllerSpec,
@@ -309,6 +311,7 @@ def _label_problems(scenario: Scenario) -> list[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
+    game.stash[VIEW_CONTEXT] = view_context  # views reuse what they showed (CORE-116)
     data = ff(game)
     data.setdefault("attacked", [])
     data.setdefault("impacts", [])
@@ -375,6 +378,45 @@ def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | No
         shown["state"] = {k: v for k, v in u.state.items() if k not in SECRET_KEYS}
     over = FirefightHooks.of(game).unit_view(side, unit_id, shown)
     return shown if over is None else over
+
+
+#: whether only the view rules :func:`view_context` knows shape a game's unit views
+_KNOWN_VIEWS: StashKey[bool] = StashKey("hexwar.plugins.firefight.plugin._KNOWN_VIEWS")
+
+
+def view_context(game: Game, side: str) -> Hashable | None:
+    """What a Firefight unit view depends on besides the unit's own record (the engine's view
+    cache, docs/decisions.md CORE-116 and FFD-47), or ``None`` when the game has a unit view this
+    function does not know (a guest system's, an adapter's, a test's), so that every view is
+    built afresh.
+
+    The base view (:func:`hexwar_unit_view`) reads the unit alone. Modified Observation
+    (Firefight 11.0, 16.21) also reads the aliases of face-down counters and, for a vehicle's
+    passengers, which units are in the game and which are exposed: those make the token. Reads
+    only (CORE-90): nothing is written to the state."""
+    known = game.stash.get(_KNOWN_VIEWS)
+    if known is None:
+        known = game.stash[_KNOWN_VIEWS] = _only_known_views(game)
+    if not known:
+        return None
+    facade = FirefightHooks.of(game)
+    if facade.hook.firefight_unit_view not in facade.live:
+        return ()
+    units = game.state.units
+    seen = game.state.data.get("firefight.observation", {})
+    return (repr(seen.get("alias")), tuple(units),
+            tuple(k for k, u in units.items() if u.state.get("r16_exposed")))
+
+
+def _only_known_views(game: Game) -> bool:
+    from hexwar.core import defaults
+    from hexwar.plugins.firefight.rules import observation
+
+    hook = game.pm.hook
+    return ({i.function for i in hook.hexwar_unit_view.get_hookimpls()}
+            <= {hexwar_unit_view, defaults.hexwar_unit_view}
+            and {i.function for i in hook.firefight_unit_view.get_hookimpls()}
+            <= {observation.firefight_unit_view})
 
 
 @hookimpl

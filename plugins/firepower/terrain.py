@@ -302,7 +302,9 @@ def intervening(a: Hex, b: Hex) -> tuple[Hex, ...]:
     return tuple([Hex(q + dq, r + dr) for dq, dr in _intervening_from_origin(b.q - q, b.r - r)])
 
 
-@lru_cache(maxsize=16_384)
+# full after about 15 Basic games, then flat: docs/decisions.md CORE-117 (the per-game
+# pair cache of FpMap.static_los keeps repeats within a game)
+@lru_cache(maxsize=2_048)
 def _intervening_from_origin(dq: int, dr: int) -> tuple[tuple[int, int], ...]:
     """:func:`intervening` from ``(0, 0)`` to ``(dq, dr)``: the exact trace is the same wherever
     it starts (integer geometry; pairs of hexes in sorted order, which a shift keeps), so it is
