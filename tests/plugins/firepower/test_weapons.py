@@ -338,3 +338,19 @@ def test_a_missile_unit_is_not_placed_in_a_building() -> None:
         wu.place(game, [{"id": "W7", "model": "MSL1", "side": "A",
                          "hex": game.board.label(inside), "facing": 1}])
     assert exc.value.rule == "Firepower 12.4.6"
+
+
+def test_a_scenario_file_with_weapon_units_passes_validation_and_places_them(
+        tmp_path: Any) -> None:
+    # Firepower 10.1: `special.weapon_units` is part of the scenario format (it was refused as
+    # an unknown key while the set-up read it)
+    from hexwar.core.scenario import load_and_validate
+    from hexwar.plugins.firepower.plugin import HERE
+
+    text = (HERE / "scenarios" / "hill-assault.toml").read_text(encoding="utf-8")
+    spec = ('weapon_units = [{ id = "W9", model = "LCW1", side = "B", hex = "3Z9", '
+            'facing = 6 }]')
+    path = tmp_path / "with-weapon.toml"
+    path.write_text(text.replace("[special]\n", f"[special]\n{spec}\n", 1), encoding="utf-8")
+    game = Game(load_and_validate(path), seed=1)
+    assert [w["id"] for w in wu.seen(game)] == ["W9"]
