@@ -338,3 +338,20 @@ def test_a_missile_unit_is_not_placed_in_a_building() -> None:
         wu.place(game, [{"id": "W7", "model": "MSL1", "side": "A",
                          "hex": game.board.label(inside), "facing": 1}])
     assert exc.value.rule == "Firepower 12.4.6"
+
+
+@pytest.mark.parametrize("code", ["BKR", "PBX", "TWR"])
+def test_a_missile_unit_is_not_placed_in_a_bunker_pillbox_or_tower(code: str) -> None:
+    # Firepower 12.4.6 names bunkers, pillboxes and towers among the confined spaces
+    from hexwar.plugins.firepower import defenses
+
+    game, target = _lcw_game()
+    spec: dict[str, Any] = {"type": code, "hex": target}
+    if code != "TWR":
+        spec["door"] = 1  # a tower has stairs, no door (Firepower 8.8.6)
+    defenses.set_defences(game, [spec])
+    before = game.state.digest()
+    with pytest.raises(RulesError, match="confined space") as exc:
+        wu.place(game, [{"id": "W7", "model": "MSL1", "side": "A", "hex": target, "facing": 1}])
+    assert exc.value.rule == "Firepower 12.4.6"
+    assert game.state.digest() == before and "W7" not in wu.placed(game)
