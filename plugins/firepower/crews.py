@@ -351,7 +351,7 @@ def _crew_list(game: Game, uid: str, w_unit: str | None) -> list[Unit]:
     u = game.state.units[uid]
     return [o for o in game.state.units.values()
             if o.state.get("crew_of") == uid and o.hex == u.hex and o.facing == u.facing
-            and o.state.get("status") != "stunned" and alive(o)]
+            and o.state.get("status") not in ("stunned", "inactive") and alive(o)]
 
 
 def crew_squads(game: Game, uid: str, w_unit: str | None = None) -> list[str]:

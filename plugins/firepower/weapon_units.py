@@ -20,7 +20,7 @@ with no soldier of their own, crewed by the soldiers stacked with them.
   be crewed and moved but not fired (Firepower 11.1.6.1).
 
 * Missiles (MSL, Firepower 12.4.6): placed before play in a hex that is not a confined space
-  (not a building or bunker hex); never crewed or carried; fired once, at "all" his MF (none
+  (not a building, bunker, pillbox or tower hex); never crewed or carried; fired once, at "all" his MF (none
   spent before in the Impulse Phase), by a soldier of its side carrying a control box (``CBX``)
   in its hex or up to its row's ``separation`` hexes away, with his line of sight (and range:
   docs/decisions.md FPD-92); then removed from the game.
@@ -105,14 +105,14 @@ def check_specs(game: Game, specs: Sequence[Any]) -> list[dict[str, Any]]:
 
 
 def _confined(game: Game, h: Hex) -> bool:
-    """Firepower 12.4.6: a building or a bunker hex (tunnels and caves are under or in the
-    ground; vehicles are not built)."""
+    """Firepower 12.4.6: a building, bunker, pillbox or tower hex (tunnels and caves are under
+    or in the ground; vehicles are not built)."""
     from hexwar.plugins.firepower.advanced_terrain import adv_map
     from hexwar.plugins.firepower.defenses import defences
 
     d = defences(game).get(h)
     return adv_map(game).building(h) is not None or (d is not None and
-                                                      d.type.kind == "structure")
+                                                      d.type.kind in ("structure", "tower"))
 
 
 def is_missile(game: Game, wid: str) -> bool:

@@ -36,6 +36,7 @@ DISCLOSED: dict[tuple[str, str], str] = {
     ("HGN1", "modes"): "Firepower 12.4.1.3", ("HGN2", "modes"): "Firepower 12.4.1.3",
     ("HGN4", "types"): "Firepower 10.7",
     ("RGN1", "min_range"): "Firepower 12.4.1.1", ("RGN2", "min_range"): "Firepower 12.4.1.1",
+    ("HRG1", "min_range"): "Firepower 12.4.1.2",
     ("PMN1", "types"): "Firepower 12.4.4.1.1", ("PMN1", "blast.G"): "Firepower 12.4.4.1.1",
     ("PMN1", "penetration.G"): "Firepower 12.4.4.1.1",
     ("PMN2", "types"): "Firepower 12.4.4.1.2", ("PMN2", "blast.C"): "Firepower 12.4.4.1.2",

@@ -273,6 +273,20 @@ def test_a_lone_crewman_fires_one_burst_and_loses_mf(fp_game: GameFactory) -> No
     assert mf_left(g, ph, "A2") == 4 + weapon("MMG2").move  # a crewman has the Move column
 
 
+@pytest.mark.parametrize("status", ["stunned", "inactive"])
+def test_a_stunned_or_inactive_crewman_is_no_part_of_the_crew(fp_game: GameFactory,
+                                                             status: str) -> None:
+    # Firepower 10.1: a crewman counts only if not Stunned or Inactive (Inactive: option 16.6)
+    from hexwar.plugins.firepower import crews
+
+    g = _game(fp_game, [("A1", "LMG", "A", "C2", 4, {"model": "MMG2", "posture": "prone"}),
+                        ("A2", "RFL", "A", "C2", 4, {"model": "RFL10", "crew_of": "A1"}),
+                        ("B1", "RFL", "B", "C5", 1)])
+    assert af.crew_of(g, "A1") == 2 and crews.helpers(g, "A1") == ["A2"]
+    g.state.units["A2"].state["status"] = status
+    assert af.crew_of(g, "A1") == 1 and crews.helpers(g, "A1") == []
+
+
 def test_automatic_fire_suppresses_the_unhit(fp_game: GameFactory) -> None:
     # Firepower 6.4.1 in the Advanced procedure
     g = _game(fp_game, [("A1", "LMG", "A", "C2", 4, {"model": "LMG4", "posture": "prone"}),

@@ -222,6 +222,19 @@ def test_prone_in_a_sandbagged_tower_no_fire_through_the_loopholes(fp_game: Game
     assert exc.value.rule == "Firepower 8.8.6"
 
 
+@pytest.mark.parametrize("posture", ["stand", "crouch"])
+def test_standing_or_crouching_in_a_sandbagged_tower_fires_through_the_loopholes(
+        fp_game: GameFactory, posture: str) -> None:
+    # Firepower 8.8.6: the tower's loopholes are one to two heights above its floor, so both a
+    # Standing and a Crouching soldier use them (a pillbox's are for Crouching only)
+    g = _game(fp_game, [("A1", "RFL", "A", "C5", 1, {"model": "RFL10", "posture": posture,
+                                                      "in_defence": "TWR+S", "stands_at": 5}),
+                        ("B1", "RFL", "B", "C2", 4, {"model": "RFL10"})],
+              [{"type": "TWR", "hex": "1C5", "sandbagged": True}])
+    _impulse(g, "A", "A1")
+    _mods(g, "A1", FIRE, "B1")  # allowed
+
+
 def test_a_tower_between_blocks_a_line_at_the_ground(fp_game: GameFactory) -> None:
     # Firepower 12.1.5, 8.8.6: eight heights through its hex, higher than both Standing heads
     g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),

@@ -39,6 +39,12 @@ def test_the_chart_marks_launchers_and_rifle_grenades_that_need_loading() -> Non
     assert weapon("RGN1").separate_load and weapon("HRG1").separate_load
     assert not weapon("RGN2").separate_load
     assert weapon("RGN1").min_range == weapon("RGN2").min_range == 3
+    # Firepower 12.4.1.2: fired as a rifle grenade, an HRG keeps the rifle grenade's minimum
+    from hexwar.core.provenance import load_records
+    from hexwar.plugins.firepower.weapon_chart import PATH
+
+    assert weapon("HRG1").min_range == 3
+    assert load_records(PATH).sources["HRG1.min_range"] == "Firepower 12.4.1.2"
 
 
 def test_a_rifle_grenade_is_loaded_with_all_mf_and_fired_in_a_later_impulse_phase() -> None:

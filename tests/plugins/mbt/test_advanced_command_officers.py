@@ -227,3 +227,29 @@ def test_no_bonus_choice_without_a_command_tree(make_game: Any, run: Any) -> Non
     g.state.turn = 2
     _v, asked = run(cc.command_points_step(g), lambda d: [])
     assert not [d for d in asked if d.kind == cc.BONUS]
+
+
+def test_no_bonus_point_goes_to_an_organization_whose_co_was_lost_last_turn_21_1_2_4(
+        make_game: Any, run: Any) -> None:
+    """MBT 21.1.2.4 with 21.1.1.2 (MBTD-103): the 1st platoon's own CO was lost last Turn, so
+    the company CO above it cannot hand it a bonus point to change markers with: no choice is
+    offered and the platoon changes nothing."""
+    g = _company(make_game)
+    g.state.turn = 2
+    data(g)["co_lost"] = {"1st platoon": 1}
+    for uid in ("N1", "N2", "N3", "N4"):
+        g.state.units[uid].state["marker"] = "move"
+    _v, asked = run(cc.command_points_step(g), lambda d: d.options[-1])
+    assert not [d for d in asked if d.kind == cc.BONUS]
+    swaps = {d.context["organization"] for d in asked if d.kind == "mbt.swaps"}
+    assert "1st platoon" not in swaps and "A HQ" in swaps
+
+
+def test_an_officer_with_an_inactive_unit_gives_no_bonus_21_1_1_2_1(make_game: Any) -> None:
+    """MBT 21.1.1.2.1: the bonus comes from an officer "with an active unit"; on an abandoned
+    vehicle (inactive) the XO gives none (he may still transfer, MBT 21.1.3)."""
+    g = _company(make_game)
+    g.state.units["N3"].state["officer"] = "XO"
+    assert [(u.id, pts) for u, _o, pts, _h in cc.bonuses(g, "NATO")] == [("N1", 1), ("N3", 1)]
+    g.state.units["N3"].state["abandoned"] = True
+    assert [(u.id, pts) for u, _o, pts, _h in cc.bonuses(g, "NATO")] == [("N1", 1)]
