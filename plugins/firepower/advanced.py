@@ -32,7 +32,7 @@ What the Advanced Game covers and what it does not yet: docs/firepower-advanced.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.markers import hookimpl
 from hexwar.core.types import Modifier, PluginManifest, SequenceEdit
@@ -112,6 +112,19 @@ def hexwar_visible_units(game: Game, side: str) -> list[str]:
     from hexwar.plugins.firepower.hidden_setup import visible_units
 
     return visible_units(game, side)
+
+
+@hookimpl
+def hexwar_unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any] | None:
+    """Firepower 8.5: a soldier's organization list is his own side's paper: the other side sees
+    the counter, its weapon, posture and place, not the rounds, grenades and other equipment he
+    carries (FPD-109). His own side (and the core's default) sees everything."""
+    u = game.state.units[unit_id]
+    if u.side == side or "equipment" not in u.state:
+        return None
+    d = u.to_dict()
+    d["state"] = {k: v for k, v in d["state"].items() if k != "equipment"}
+    return d
 
 
 @hookimpl

@@ -201,3 +201,15 @@ def test_a_scenario_with_a_bad_stock_stops_before_play() -> None:
     with pytest.raises(HexwarError, match="groups of 4") as exc:
         make_game(scenario("MPL13AMO-H = 6"), seed=1)
     assert "A1" in str(exc.value)
+
+
+def test_the_other_side_never_sees_a_soldiers_equipment() -> None:
+    # Firepower 8.5 (FPD-109): the organization list is the owning side's; the enemy's view of
+    # the soldier keeps his counter, weapon and posture and drops the rounds and grenades
+    game, _ = _armed("GLR2", {"GLR2AMO-G": 2, "HGN3": 1})
+    own = game.view("A").units["A1"]
+    assert own["state"]["equipment"] == {"GLR2AMO-G": 2, "HGN3": 1}
+    enemy = game.view("B").units["A1"]
+    assert "equipment" not in enemy["state"]
+    assert enemy["state"]["model"] == "GLR2" and enemy["state"]["posture"]
+    assert _eq(game, "A1") == {"GLR2AMO-G": 2, "HGN3": 1}  # the view changed nothing
