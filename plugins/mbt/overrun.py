@@ -306,7 +306,7 @@ def assignment_error(game: Game, u: Unit, choice: Any) -> str | None:
     ts = [game.state.units[x] for x in choice]
     if len({t.hex for t in ts}) != 1:
         return ("the members of a doctrine organization overrun enemy units in one hex only "
-                "(MBT 13.4.3.2, 14.7.1.3)")
+                "(MBT 13.4.3.2, MBT 14.7.1.3)")
     for t in ts:
         err = overrun_error(game, u, t)
         if err:
@@ -385,9 +385,10 @@ def overrun(game: Game, u: Unit, t: Unit, assignment: list[str] | None = None) -
         return spent
     # MBT 14.7.1.5: the members one at a time, in the organization's order (MBTD-105)
     most = Fraction(0)
+    beside = u.hex  # the hex next to the defender, where the organization stands
     with doctrine.apart(game):
         for m in everyone:
-            if not alive(m) or not can_move(m) or m.hex != u.hex:
+            if not alive(m) or not can_move(m) or m.hex != beside:
                 continue
             d = game.state.units.get(targets.get(m.id, ""))
             if d is not None and alive(d) and d.hex == target_hex and not d.state.get("mounted"):
