@@ -461,7 +461,8 @@ class MbtAI:
     def _on_overrun(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 14.7.1.2: the defender with the best chance of an effective result."""
         rules = rules_of(view)
-        scored = [(rules.overrun_value(d.context["unit"], t), t) for t in options if t != "none"]
+        scored = [(rules.overrun_value(d.context["unit"], t), t) for t in options
+                  if isinstance(t, str) and t != "none"]
         best = max(scored, default=(0.0, "none"))
         return best[1] if best[0] >= self.overrun_worth / 2 else "none"
 

@@ -434,20 +434,6 @@ def overrun_validator(game: Game, u: Unit) -> Any:
     return validate
 
 
-def spread_options(game: Game, u: Unit, targets: list[Unit]) -> list[list[str]]:
-    """MBT 14.7.1.3: for an organization, one announcement per hex holding several defenders:
-    the members take them in turn (any other split is accepted too)."""
-    group = attackers(game, u)
-    if len(group) < 2:
-        return []
-    by_hex: dict[Hex, list[str]] = {}
-    for t in targets:
-        assert t.hex is not None
-        by_hex.setdefault(t.hex, []).append(t.id)
-    return [[ids[i % len(ids)] for i in range(len(group))]
-            for _h, ids in sorted(by_hex.items(), key=lambda x: (x[0].q, x[0].r)) if len(ids) > 1]
-
-
 def overrun_unit(game: Game, u: Unit) -> Step:
     """MBT 14.7.1.2, 14.7.3: announce the defender (or none: the vehicle does not move), overrun,
     then move on with what is left."""
@@ -460,9 +446,9 @@ def overrun_unit(game: Game, u: Unit) -> Step:
     context: dict[str, Any] = {"unit": u.id}
     if len(group) > 1:
         context["members"] = [m.id for m in attackers(game, u)]
-    choice = yield Decision(u.side, "mbt.overrun",
-                            options=["none", *[t.id for t in targets],
-                                     *spread_options(game, u, targets)],
+    # the options name one defender for the whole organization; a split over the defenders of
+    # one hex (a list, MBT 14.7.1.3) is accepted by the validator but not listed (MBTD-105)
+    choice = yield Decision(u.side, "mbt.overrun", options=["none", *[t.id for t in targets]],
                             rule="MBT 14.7.1.2", validate=overrun_validator(game, u),
                             context=context,
                             prompt=f"{u.id}: announce the enemy leg or towed unit to overrun, "
