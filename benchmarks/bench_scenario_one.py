@@ -3,10 +3,11 @@
 both sides in every matchup.
 
 Run: ``python benchmarks/bench_scenario_one.py [--games N] [--matchups 1,1b,2,3]
-[--baseline REV]``. Not run by pytest. Each game is a whole game: 15 Turns or an automatic
-victory. Each cell prints the AI's wins with their 95% Wilson interval (``core/simulation``).
-``--baseline REV``: every cell is played twice on the same seeds, by the AI of git revision REV
-(``mbt_baseline.py``) and by today's, one line each ("old", "new").
+[--sides NATO,Soviet] [--baseline REV]``. Not run by pytest. Each game is a whole game: 15 Turns
+or an automatic victory. Each cell prints the AI's wins with their 95% Wilson interval
+(``core/simulation``). ``--sides``: only those sides for the AI. ``--baseline REV``: every cell
+is played twice on the same seeds, by the AI of git revision REV (``mbt_baseline.py``) and by
+today's, one line each ("old", "new").
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ def main() -> None:
     ap.add_argument("--matchups", default="1,1b,2,3")
     ap.add_argument("--baseline", default=None, help="git revision of the AI to compare with")
     ap.add_argument("--no-ai-vs-ai", action="store_true", help="skip the AI-vs-AI speed line")
+    ap.add_argument("--sides", default="NATO,Soviet", help="the sides the AI plays against random")
     args = ap.parse_args()
     kinds = ["new"]
     if args.baseline:
@@ -89,7 +91,7 @@ def main() -> None:
         for ai in kinds:
             ai_vs_ai("mbt:scenario-one-3", args.games, ai)
     for key in args.matchups.split(","):
-        for side in ("NATO", "Soviet"):
+        for side in args.sides.split(","):
             for ai in kinds:
                 versus(f"mbt:scenario-one-{key}", args.games, side, ai)
 
