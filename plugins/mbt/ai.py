@@ -461,8 +461,10 @@ class MbtAI:
     def _on_overrun(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 14.7.1.2: the defender with the best chance of an effective result."""
         rules = rules_of(view)
+        known = {u.id for u in view.enemy_unit_objects()}  # a defender sighted earlier this Turn
+        # but no longer in the side's view is not scored (CORE-90)
         scored = [(rules.overrun_value(d.context["unit"], t), t) for t in options
-                  if isinstance(t, str) and t != "none"]
+                  if isinstance(t, str) and t in known]
         best = max(scored, default=(0.0, "none"))
         return best[1] if best[0] >= self.overrun_worth / 2 else "none"
 
