@@ -161,3 +161,14 @@ def test_gp_fire_counts_suppression_more_where_it_stops_a_close_assault_14_5(
     near = ai._p(view, view.unit("N1"), view.unit("S1"), "GP")
     p_s, _p_ef = view.rules.gp_odds("N1", "S1")
     assert p_s > 0 and near == pytest.approx(far + 0.25 * 2.0 * p_s)
+
+
+def test_an_overrun_defender_out_of_the_sides_view_is_not_scored_14_7_1_2(
+        make_game: Any) -> None:
+    """MBT 14.7.1.2: a defender sighted in the Sighting Step may be offered after the side's
+    units lost sight of it; the AI, which knows only its view (CORE-55), does not score it (it
+    raised "no unit is known to this side" before) and announces none."""
+    g = make_game([("N1", "M1", "NATO", "9J2", 4), ("S1", "Motor Rifle Squad", "Soviet", "9J15", 1)],
+                  options=ADV, terrain={h: "woods" for h in ("9J13", "9J14", "9J15")})
+    assert [e.id for e in g.view("NATO").enemy_unit_objects()] == []
+    assert _ask(g, "NATO", "mbt.overrun", ["none", "S1"], unit="N1") == "none"
