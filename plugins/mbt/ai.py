@@ -92,6 +92,8 @@ class MbtAI:
     #: Advanced Game GP fire at terrain (MBTD-108): the chance to destroy a marker on the way
     #: worth an F order
     clear_worth = 0.15
+    #: the least chance to kill for which a unit fires at an enemy in the Direct Fire Step
+    fire_floor = 0.03
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -322,7 +324,7 @@ class MbtAI:
         if rules_of(view).advanced and "M" in options:
             if self._advances(view, u, enemies):
                 return "M"
-            if "F" in options and self._way_shots(view, u):
+            if "F" in options and not enemies and self._way_shots(view, u):
                 return "F"  # Advanced MBT 12.4.2, 14.4.3.3: clear the way forward (MBTD-108)
             return "OW" if "OW" in options else "M"
         if "OW" in options and (enemies or (cover >= 1.5 and near_obj <= 6) or
@@ -582,15 +584,15 @@ class MbtAI:
             if terrain is not None:
                 return terrain
         return self._declaration(d, view, options, overwatch=overwatch,
-                                 threshold=0.03 if not overwatch else 0.06)
+                                 threshold=self.fire_floor if not overwatch else 0.06)
 
     def _terrain_declaration(self, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): GP fire at the wire or block on the way
-        forward most likely to go, by the firers offered at it that have no shot at an enemy
-        unit as good as ``stand_p`` (None: no such shot)."""
+        forward most likely to go, while no enemy is in sight, by the firers offered at it that
+        have no shot at an enemy unit the side would take (``fire_floor``; None: no such shot)."""
         terrain = [o for o in options if isinstance(o, dict) and "hex" in o]
-        if not terrain:
-            return None
+        if not terrain or any(alive(e) for e in self._known_enemies(view)):
+            return None  # a shot at terrain shows the firer (MBT 13.1): not with an enemy in sight
         known = {u.id for u in view.enemy_unit_objects()}
         best_unit: dict[str, float] = {}
         for o in options:
@@ -603,7 +605,7 @@ class MbtAI:
         firers: dict[str, list[str]] = {}
         for o in terrain:
             fid = o["shots"][0][0]
-            if best_unit.get(fid, 0.0) >= self.stand_p:
+            if best_unit.get(fid, 0.0) >= self.fire_floor:
                 continue  # an enemy is the better use of this gun
             for label, _kind, p in self._way_shots(view, view.unit(fid)):
                 if label == o["hex"]:
@@ -619,11 +621,12 @@ class MbtAI:
     def _suppression_weight(self, view: SideView, t: Unit) -> float:
         """Advanced Game (MBTD-108): how much more than usual a suppression of ``t`` is worth:
         an enemy leg unit next to an own vehicle (suppressed, it cannot close-assault, MBT 14.5)
-        or an enemy with missiles (suppressed, it fires worse, MBT 12.3) counts triple."""
+        or an enemy leg or towed unit with missiles (suppressed, it fires worse, MBT 12.3) counts
+        triple; a vehicle's, as usual (a kill is what counts against it)."""
         rules = rules_of(view)
         card = rules.card(t.type, t.side)
-        if t.hex is None:
-            return 1.0
+        if t.hex is None or card.kind == "vehicle":
+            return 1.0  # a vehicle is better killed: its suppression counts as usual
         if card.kind == "leg" and any(
                 x.hex is not None and alive(x) and x.hex.distance(t.hex) <= 1
                 and rules.card(x.type, x.side).kind == "vehicle"

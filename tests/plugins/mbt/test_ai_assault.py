@@ -110,7 +110,7 @@ def test_a_dismounted_squad_is_drawn_next_to_a_vehicle_it_could_assault(make_gam
 
 def _wire(make_game: Any, wire: str) -> Any:
     g = make_game([("N1", "M1", "NATO", "9J12", 1), ("S9", "T-72M1", "Soviet", "9J1", 4)],
-                  options=ADV)
+                  options=ADV, terrain={h: "woods" for h in ("9J1", "9J2", "9J3")})
     markers(g)[wire] = "wire"
     g.state.units["N1"].state["order"] = "F"
     return g
@@ -119,10 +119,11 @@ def _wire(make_game: Any, wire: str) -> Any:
 @pytest.mark.parametrize(("wire", "fires"), [("9J9", True), ("9M8", False)])
 def test_gp_fire_at_wire_on_the_way_forward_12_4_2(make_game: Any, wire: str,
                                                     fires: bool) -> None:
-    """MBT 12.4.2, 14.4.3.3 (MBTD-108): with no enemy worth a shot, the M1 fires GP at wire on
-    its way to where the enemy is likely (once offered but never chosen); at wire off the way it
+    """MBT 12.4.2, 14.4.3.3 (MBTD-108): with no enemy in sight, the M1 fires GP at wire on its
+    way to where the enemy was last seen (once offered but never chosen); at wire off the way it
     holds its fire."""
     g = _wire(make_game, wire)
+    assert g.view("NATO").enemy_unit_objects() == []
     opts = gp_terrain.options(g, "NATO", ("F", "FM"), set())
     assert [o["hex"] for o in opts] == [wire]
     ai = MbtAI("NATO", 1)
