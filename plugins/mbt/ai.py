@@ -29,10 +29,10 @@ chances from ``view.rules`` (``knowledge.py``).
   14.5.3, 14.6.2-14.6.3); dismounted squads near enemy vehicles are drawn to the cover next to the
   ones they could assault well.
 * Advanced Game fire (MBTD-108): GP fire at what it suppresses counts for more where suppression
-  stops a threat (an enemy squad next to an own vehicle cannot close-assault, MBT 14.5; a
-  suppressed unit fires worse, MBT 12.3); a unit holding back fires GP at a wire or block marker
-  on its side's way forward when no enemy is worth a shot (MBT 12.4.2, 14.4.3.3); vehicle smoke
-  dischargers cover a move across open ground in an enemy's sight (MBT 12.6).
+  stops a threat (a suppressed enemy squad next to an own vehicle cannot close-assault,
+  MBT 14.5); with no enemy in sight, units fire GP at a wire or block marker on their side's way
+  forward (MBT 12.4.2, 14.4.3.3); vehicle smoke dischargers cover a move across open ground in an
+  enemy's sight (MBT 12.6).
 """
 
 from __future__ import annotations
@@ -621,18 +621,14 @@ class MbtAI:
     def _suppression_weight(self, view: SideView, t: Unit) -> float:
         """Advanced Game (MBTD-108): how much more than usual a suppression of ``t`` is worth:
         an enemy leg unit next to an own vehicle (suppressed, it cannot close-assault, MBT 14.5)
-        or an enemy leg or towed unit with missiles (suppressed, it fires worse, MBT 12.3) counts
-        triple; a vehicle's, as usual (a kill is what counts against it)."""
+        counts triple; any other's, as usual."""
         rules = rules_of(view)
         card = rules.card(t.type, t.side)
-        if t.hex is None or card.kind == "vehicle":
+        if t.hex is None or card.kind != "leg":
             return 1.0  # a vehicle is better killed: its suppression counts as usual
-        if card.kind == "leg" and any(
-                x.hex is not None and alive(x) and x.hex.distance(t.hex) <= 1
-                and rules.card(x.type, x.side).kind == "vehicle"
-                for x in view.own_unit_objects()):
-            return 3.0
-        return 3.0 if card.missiles else 1.0
+        return 3.0 if any(x.hex is not None and alive(x) and x.hex.distance(t.hex) <= 1
+                          and rules.card(x.type, x.side).kind == "vehicle"
+                          for x in view.own_unit_objects()) else 1.0
 
     def _on_overwatch(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         return self._declaration(d, view, options, overwatch=True, threshold=0.10)
