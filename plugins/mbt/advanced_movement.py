@@ -162,7 +162,8 @@ def overrun_step(game: Game) -> Step:
         offered: set[str] = set()
         while True:
             able = [u.id for u in game.state.units_of(side)
-                    if u.state.get("order") == "OR" and u.id not in offered and can_move(u)]
+                    if u.state.get("order") == "OR" and u.id not in offered and can_move(u)
+                    and not doctrine.is_follower(game, u)]  # MBT 13.4.3.2: one for all
             if not able:
                 break
             choice = yield Decision(side, "mbt.move_unit", options=["done", *able],
@@ -174,11 +175,16 @@ def overrun_step(game: Game) -> Step:
             u = game.state.units[choice]
             assert u.hex is not None
             start, before = (u.hex, u.facing), len(u.state.get("trail") or [])
+            group = doctrine.members(game, u)
             yield from overrun_unit(game, u)
-            u.state["moved_done"] = True
-            if u.hex is not None:
-                yield from exhaust_smoke(game, u, start[0], before)
-                yield from missile_race(game, u, path_of(game, u, start, before))
+            for m in group:  # MBT 13.4.3.1: the organization moved as one
+                m.state["moved_done"] = True
+            for m in group:
+                if m.hex is not None:
+                    yield from exhaust_smoke(game, m, start[0], before)
+            for m in group:
+                if m.hex is not None:
+                    yield from missile_race(game, m, path_of(game, m, start, before))
     data(game).pop("overrun_defended", None)
     yield from resolve_remaining(game)
     adjust_contested(game)

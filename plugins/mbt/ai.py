@@ -23,6 +23,16 @@ chances from ``view.rules`` (``knowledge.py``).
   near or into cover once it is known (MBT 15.3); a squad in good cover near the enemy takes full
   cover (MBT 15.5); a vehicle overruns a squad when the chance of an effective result is good
   (MBT 14.7).
+* Advanced Game close combat (docs/decisions.md MBTD-107): a squad takes CA orders, and makes a
+  close assault or a hand-to-hand attack, only when the odds are good, weighed with the
+  close-assault procedure's own numbers (``view.rules.assault_odds``, ``h2h_odds``: MBT 14.5.2-
+  14.5.3, 14.6.2-14.6.3); dismounted squads near enemy vehicles are drawn to the cover next to the
+  ones they could assault well.
+* Advanced Game fire (MBTD-108): GP fire at what it suppresses counts for more where suppression
+  stops a threat (a suppressed enemy squad next to an own vehicle cannot close-assault,
+  MBT 14.5); with no enemy in sight, units fire GP at a wire or block marker on their side's way
+  forward (MBT 12.4.2, 14.4.3.3); vehicle smoke dischargers cover a move across open ground in an
+  enemy's sight (MBT 12.6).
 """
 
 from __future__ import annotations
@@ -70,6 +80,20 @@ class MbtAI:
     #: Advanced Game (MBTD-97): a shot this likely to kill holds a unit in place with F orders;
     #: a poorer one at an enemy beyond ``close_to`` is fired on the move (FM) while closing
     stand_p = 0.15
+    #: Advanced Game close combat (MBTD-107): the value of a close assault (effective, plus a
+    #: third of suppressed) that draws a squad next to a vehicle, the least worth a CA order
+    #: (which also needs odds better than the squad's best shot), and the chance to win hand to
+    #: hand worth an attack
+    assault_worth = 0.25
+    assault_floor = 0.05
+    h2h_worth = 0.55
+    #: the pull of a hex next to an enemy vehicle a dismounted squad could assault well
+    assault_pull = 4.0
+    #: Advanced Game GP fire at terrain (MBTD-108): the chance to destroy a marker on the way
+    #: worth an F order
+    clear_worth = 0.15
+    #: the least chance to kill for which a unit fires at an enemy in the Direct Fire Step
+    fire_floor = 0.03
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -89,7 +113,12 @@ class MbtAI:
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
         if ammo == "GP" and w is not None and not missile:  # Advanced MBT 14.4: suppression counts
-            return rules.gp_effect(f.id, t.id, overwatch=overwatch)
+            value = rules.gp_effect(f.id, t.id, overwatch=overwatch)
+            weight = self._suppression_weight(view, t)
+            if weight > 1.0:  # MBTD-108: suppressing a threat counts for more
+                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch)
+                value += 0.25 * (weight - 1.0) * p_s
+            return value
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
         if rules.card(t.type, t.side).kind != "vehicle":
@@ -168,13 +197,81 @@ class MbtAI:
         return best or self.rng.choice(options)
 
     def _on_close_assault(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        """Advanced MBT 14.5: every close assault the squads can make."""
-        attacks = [o for o in options if o != "pass"]
-        return attacks[0] if attacks else "pass"
+        """Advanced MBT 14.5, 14.6 (MBTD-107): the attack with the best odds, weighed with the
+        close-assault procedure's numbers; a hand-to-hand attack only when it is likely to win
+        (the loser suffers an effective result, MBT 14.6.2.2). A squad with CA orders cannot fire,
+        so any close assault on a vehicle with a chance is better than none."""
+        best: Any = "pass"
+        best_v = 0.0
+        for o in options:
+            if o == "pass":
+                continue
+            v = self._attack_value(view, o[0], view.unit(o[1]))
+            if v > best_v:
+                best, best_v = o, v
+        return best if best_v > 0.0 else "pass"
+
+    def _attack_value(self, view: SideView, aid: str, t: Unit, at: Hex | None = None) -> float:
+        """The value of ``aid``'s close combat with ``t``: a close assault on a vehicle (the chance
+        of an effective result, a brew-up, plus a third of a suppression's) or a hand-to-hand
+        attack (half the chance to win, nothing below ``h2h_worth``: the loser suffers an
+        effective result, MBT 14.6.2.2)."""
+        rules = rules_of(view)
+        if rules.card(t.type, t.side).kind == "vehicle":
+            p_s, p_ef = rules.assault_odds(aid, t.id, at)
+            return p_ef + p_s / 3
+        win = rules.h2h_odds(aid, t.id, at)
+        return win / 2 if win >= self.h2h_worth else 0.0
+
+    def _best_assault(self, view: SideView, aid: str, enemies: list[Unit],
+                      at: Hex | None = None) -> tuple[float, str | None]:
+        """The best close combat ``aid`` could make from its hex (or ``at``) against a known enemy
+        next to it: (value, target id)."""
+        rules = rules_of(view)
+        u = view.unit(aid)
+        here = at or u.hex
+        if here is None or rules.card(u.type, u.side).kind != "leg" or u.state.get("mounted"):
+            return 0.0, None
+        best: tuple[float, str | None] = (0.0, None)
+        for e in enemies:
+            if e.hex is None or e.hex.distance(here) != 1 or e.state.get("mounted"):
+                continue
+            kind = rules.card(e.type, e.side).kind
+            if kind == "vehicle" or (kind in ("leg", "towed") and
+                                      rules.card(u.type, u.side).stacking >= 2):
+                v = self._attack_value(view, aid, e, at)
+                if v > best[0]:
+                    best = (v, e.id)
+        return best
+
+    def _way_shots(self, view: SideView, u: Unit) -> list[tuple[str, str, float]]:
+        """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): the wire and block markers ``u`` could fire
+        GP at with F orders that lie on its side's way forward (within six hexes of an own unit
+        and at most two hexes off the straight path from it to a goal: an objective the side does
+        not hold or where the enemy is likely to be), with a fair chance to destroy."""
+        rules = rules_of(view)
+        if not rules.advanced or u.hex is None:
+            return []
+        shots = [x for x in rules.terrain_shots(u.id) if x[2] >= self.clear_worth]
+        if not shots:
+            return []
+        open_objs, enemy_at = self._move_goals(view, u)
+        goals = open_objs + enemy_at
+        if not goals:
+            return []
+        own = [x.hex for x in view.own_unit_objects() if alive(x) and x.hex is not None
+               and not x.state.get("mounted")]
+        out = []
+        for label, kind, p in shots:
+            h = view.board.parse(label)
+            # on the way: within six hexes of an own unit and at most two hexes off the straight
+            # path from it to its nearest goal
+            if any(o.distance(h) <= 6 and min(o.distance(h) + h.distance(g) - o.distance(g)
+                                               for g in goals) <= 2 for o in own):
+                out.append((label, kind, p))
+        return out
 
     def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
-        if "CA" in options:
-            return "CA"  # Advanced MBT 14.5: a squad next to an enemy vehicle assaults it
         u = view.unit(d.context["unit"])
         enemies = [e for e in self._known_enemies(view) if alive(e)]
         if "OR" in options:  # Advanced MBT 14.7: run down infantry when it pays
@@ -189,6 +286,12 @@ class MbtAI:
         for e in enemies:
             if e.hex is not None and in_turret_arc(u, e.hex):
                 gun_p = max(gun_p, self._best_p(view, u, e)[1])
+        if "CA" in options:
+            # Advanced MBT 14.5, 14.6 (MBTD-107): close combat when its odds beat the squad's
+            # best shot (a CA order fires nothing) and are worth the attack at all
+            ca_v = self._best_assault(view, u.id, enemies)[0]
+            if ca_v >= max(self.assault_floor, gun_p):
+                return "CA"
         atgm_p = 0.0
         if "ATGM" in options:
             for e in enemies:
@@ -219,7 +322,11 @@ class MbtAI:
             if u.id in [x.id for x in ranked[:2]] and not rules_of(view).advanced:
                 return "M"
         if rules_of(view).advanced and "M" in options:
-            return "M" if self._advances(view, u, enemies) else ("OW" if "OW" in options else "M")
+            if self._advances(view, u, enemies):
+                return "M"
+            if "F" in options and not enemies and self._way_shots(view, u):
+                return "F"  # Advanced MBT 12.4.2, 14.4.3.3: clear the way forward (MBTD-108)
+            return "OW" if "OW" in options else "M"
         if "OW" in options and (enemies or (cover >= 1.5 and near_obj <= 6) or
                                 (cover >= 3 and self.rng.random() < 0.4)):
             return "OW"
@@ -356,7 +463,10 @@ class MbtAI:
     def _on_overrun(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 14.7.1.2: the defender with the best chance of an effective result."""
         rules = rules_of(view)
-        scored = [(rules.overrun_value(d.context["unit"], t), t) for t in options if t != "none"]
+        known = {u.id for u in view.enemy_unit_objects()}  # a defender sighted earlier this Turn
+        # but no longer in the side's view is not scored (CORE-90)
+        scored = [(rules.overrun_value(d.context["unit"], t), t) for t in options
+                  if isinstance(t, str) and t in known]
         best = max(scored, default=(0.0, "none"))
         return best[1] if best[0] >= self.overrun_worth / 2 else "none"
 
@@ -377,12 +487,20 @@ class MbtAI:
         so the smoke costs it nothing) discharges while a known enemy is within 15 hexes; the smoke
         covers it through the fire steps until it leaves the hex (MBT 12.6.3, 11.4.1)."""
         enemies = [e for e in self._known_enemies(view) if alive(e) and e.hex is not None]
+        info = rules_of(view).info
         for uid in options:
             if uid == "done":
                 continue
             u = view.unit(uid)
-            if u.state.get("order") == "M" and u.hex is not None and any(
-                    u.hex.distance(e.hex) <= 15 for e in enemies if e.hex is not None):
+            if u.state.get("order") != "M" or u.hex is None:
+                continue
+            near = [e.hex for e in enemies if e.hex is not None and u.hex.distance(e.hex) <= 15]
+            if not near:
+                continue
+            # MBTD-108: a mover in cover needs no smoke; one in the open uses it when an enemy
+            # has a line of sight to it (the map's lines of sight are public)
+            cover = max(COVER.get(k, 0.0) for k in info.kinds[u.hex])
+            if cover < 1.5 and info.visible(u.hex, near):
                 return uid
         return "done"
 
@@ -461,8 +579,56 @@ class MbtAI:
 
     def _on_fire(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         overwatch = d.context.get("step") == "overwatch"
+        if not overwatch:
+            terrain = self._terrain_declaration(view, options)
+            if terrain is not None:
+                return terrain
         return self._declaration(d, view, options, overwatch=overwatch,
-                                 threshold=0.03 if not overwatch else 0.06)
+                                 threshold=self.fire_floor if not overwatch else 0.06)
+
+    def _terrain_declaration(self, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): GP fire at the wire or block on the way
+        forward most likely to go, while no enemy is in sight, by the firers offered at it that
+        have no shot at an enemy unit the side would take (``fire_floor``; None: no such shot)."""
+        terrain = [o for o in options if isinstance(o, dict) and "hex" in o]
+        if not terrain or any(alive(e) for e in self._known_enemies(view)):
+            return None  # a shot at terrain shows the firer (MBT 13.1): not with an enemy in sight
+        known = {u.id for u in view.enemy_unit_objects()}
+        best_unit: dict[str, float] = {}
+        for o in options:
+            if isinstance(o, dict) and o.get("target") in known:
+                t = view.unit(o["target"])
+                for fid, ammo in o["shots"]:
+                    p = self._p(view, view.unit(fid), t, ammo)
+                    best_unit[fid] = max(best_unit.get(fid, 0.0), p)
+        best: tuple[float, str] | None = None
+        firers: dict[str, list[str]] = {}
+        for o in terrain:
+            fid = o["shots"][0][0]
+            if best_unit.get(fid, 0.0) >= self.fire_floor:
+                continue  # an enemy is the better use of this gun
+            for label, _kind, p in self._way_shots(view, view.unit(fid)):
+                if label == o["hex"]:
+                    firers.setdefault(label, []).append(fid)
+                    if best is None or p > best[0]:
+                        best = (p, label)
+        if best is None:
+            return None
+        at = next(o["at"] for o in terrain if o["hex"] == best[1])
+        return {"target": None, "hex": best[1], "at": at,
+                "shots": [[f, "GP"] for f in sorted(set(firers[best[1]]))]}
+
+    def _suppression_weight(self, view: SideView, t: Unit) -> float:
+        """Advanced Game (MBTD-108): how much more than usual a suppression of ``t`` is worth:
+        an enemy leg unit next to an own vehicle (suppressed, it cannot close-assault, MBT 14.5)
+        counts triple; any other's, as usual."""
+        rules = rules_of(view)
+        card = rules.card(t.type, t.side)
+        if t.hex is None or card.kind != "leg":
+            return 1.0  # a vehicle is better killed: its suppression counts as usual
+        return 3.0 if any(x.hex is not None and alive(x) and x.hex.distance(t.hex) <= 1
+                          and rules.card(x.type, x.side).kind == "vehicle"
+                          for x in view.own_unit_objects()) else 1.0
 
     def _on_overwatch(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         return self._declaration(d, view, options, overwatch=True, threshold=0.10)
@@ -551,6 +717,20 @@ class MbtAI:
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
             if h in open_objs:
                 s += self.objective_bonus
+        if self._goals is not None and not u.state.get("mounted") and any(
+                e.hex is not None and e.hex.distance(h) <= 2 for e in enemies):
+            # MBTD-107: a dismounted squad is drawn next to an enemy it could close-assault well
+            # (it takes CA orders there next Turn, MBT 13.3, 14.5.1), and half as much toward one
+            # two hexes away
+            value = self._best_assault(view, u.id, enemies, at=h)[0] / self.assault_worth
+            if value >= 1.0:
+                s += self.assault_pull * min(value, 1.5)
+            elif rules_of(view).card(u.type, u.side).kind == "leg":
+                near = [self._attack_value(view, u.id, e, at=h) / self.assault_worth
+                        for e in enemies if e.hex is not None and e.hex.distance(h) == 2
+                        and rules_of(view).card(e.type, e.side).kind == "vehicle"]
+                if near and max(near) >= 1.0:
+                    s += 0.5 * self.assault_pull * min(max(near), 1.5)
         wants: list[int | None] = []
         seen = info.visible(h, [e.hex for e in enemies if e.hex is not None
                                 and h.distance(e.hex) <= 20])  # one batch from h

@@ -147,15 +147,21 @@ def h2h_modifiers_of(*, defender_suppressed: bool, uphill: bool, defender_losses
     return mods
 
 
+def _h2h_numbers(game: Game, a: Unit, d: Unit) -> tuple[int, str, list[Modifier]]:
+    """MBT 14.6.2: the attacker wins with a modified roll up to its line of the HAND-TO-HAND
+    COMBAT TABLE (stand-in); the line, its source and the MBT 14.6.3 modifiers."""
+    line = load_advanced().h2h.get((leg_size(game, a), leg_size(game, d)))
+    return (int(line.value) if line else 50, line.source if line else "estimated",
+            h2h_modifiers(game, [a], d))
+
+
 def hand_to_hand(game: Game, a: Unit, d: Unit) -> str:
     """MBT 14.6.2: resolve one hand-to-hand combat; returns "attacker" or "defender" (the
     winner); the loser suffers an effective result."""
     from hexwar.plugins.mbt.fire import apply_effects
 
-    mods = h2h_modifiers(game, [a], d)
+    wins_to, source, mods = _h2h_numbers(game, a, d)
     net = int(sum(m.value for m in mods))
-    line = load_advanced().h2h.get((leg_size(game, a), leg_size(game, d)))
-    wins_to = line.value if line else 50
     roll = game.dice.d100(f"hand-to-hand ({leg_size(game, a)} vs {leg_size(game, d)})")
     winner = "attacker" if roll + net <= wins_to else "defender"
     a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.6.1.4
@@ -163,7 +169,7 @@ def hand_to_hand(game: Game, a: Unit, d: Unit) -> str:
     game.report("hand-to-hand combat", result=winner, modifiers=mods,
                 rules=["MBT 14.6.2", "MBT 14.6.2.2"], attacker=a.id, defender=d.id, net=net,
                 roll=roll, modified=roll + net, attacker_wins_to=wins_to,
-                table_source=line.source if line else "estimated")
+                table_source=source)
     apply_effects(game, d if winner == "attacker" else a, ["leg_ef"])  # MBT 14.6.2.2
     return winner
 
@@ -202,16 +208,49 @@ def ca_modifiers_of(*, uphill: bool, moving: bool, open_top: bool, grade: str) -
     return mods
 
 
-def close_assault(game: Game, a: Unit, t: Unit) -> str:
-    """MBT 14.5.2-14.5.4: resolve one close assault; returns N, S or EF."""
-    assert a.hex is not None and t.hex is not None
+def assault_numbers(game: Game, a: Unit, t: Unit) -> tuple[int, int, list[Modifier], int, int,
+                                                          str]:
+    """MBT 14.5.2-14.5.3: the numbers of ``a``'s close assault on ``t``: GP factor, CA defense,
+    modifiers and the N and S thresholds (with their source). The resolution and the AI's odds
+    (:func:`assault_odds`) both use this one function."""
     weapon = card_of(game, a).main_gun
     factor = card_gp_factor(card_of(game, a), weapon.name, 1, True) if weapon else None
     factor = factor or 0
     defense = card_of(game, t).ca_defense
     mods = ca_modifiers(game, a, t)
-    net = int(sum(m.value for m in mods))
     n, s, src = load_advanced().gp_thresholds(factor, defense)
+    return factor, defense, mods, n, s, src
+
+
+def assault_odds(game: Game, a: Unit, t: Unit) -> tuple[float, float]:
+    """MBT 14.5.2-14.5.4: the chances (suppressed, effective) of ``a``'s close assault on ``t``,
+    a d100 roll plus the modifiers against the thresholds (for the AI, through ``view.rules``)."""
+    _f, _d, mods, n, s, _src = assault_numbers(game, a, t)
+    net = int(sum(m.value for m in mods))
+    return roll_odds(n, s, net)
+
+
+def roll_odds(n: int, s: int, net: int) -> tuple[float, float]:
+    """MBT 14.4.4.1: the chances of S and EF of a d100 roll (1-100) plus ``net``: up to N no
+    effect, up to S suppressed, above S effective (:func:`~hexwar.plugins.mbt.gp_fire.outcome`)."""
+    above_n = sum(1 for r in range(1, 101) if r + net > n)
+    above_s = sum(1 for r in range(1, 101) if r + net > s)
+    return (above_n - above_s) / 100, above_s / 100
+
+
+def h2h_odds(game: Game, a: Unit, d: Unit) -> float:
+    """MBT 14.6.2-14.6.3: the chance that ``a`` wins hand to hand against ``d`` (the table line
+    and modifiers :func:`hand_to_hand` uses; for the AI)."""
+    wins_to, _src, mods = _h2h_numbers(game, a, d)
+    net = int(sum(m.value for m in mods))
+    return sum(1 for r in range(1, 101) if r + net <= wins_to) / 100
+
+
+def close_assault(game: Game, a: Unit, t: Unit) -> str:
+    """MBT 14.5.2-14.5.4: resolve one close assault; returns N, S or EF."""
+    assert a.hex is not None and t.hex is not None
+    factor, defense, mods, n, s, src = assault_numbers(game, a, t)
+    net = int(sum(m.value for m in mods))
     roll = game.dice.d100(f"close assault (GP {factor} vs CA {defense})")
     result = outcome(roll + net, n, s)
     a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.5.1

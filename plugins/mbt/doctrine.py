@@ -15,11 +15,18 @@ fire at one time, at one target, with one ammunition (``mbt_fire_options``, ``mb
 those that cannot fire simply not firing. A member that cannot move when the others move on
 (track or hull compartment hit) is abandoned (MBT 13.4.2.5): it leaves the organization, takes no
 orders and no longer fires, but it can still be shot at and still stacks.
+
+Overrun (MBT 13.4.3.2, 14.7.1.2-14.7.1.5): the organization moves next to the defender together,
+then its members go in one at a time (:func:`apart`: the others do not follow the leader's last
+hex); afterwards those that cannot move on are abandoned (:func:`regroup`; docs/decisions.md
+MBTD-105, MBTD-106).
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.state import Unit
@@ -86,8 +93,9 @@ def before_move(game: Game, u: Unit) -> None:
 
 
 def follow(game: Game, u: Unit) -> None:
-    """MBT 13.4.3.1: the rest of the organization is where the leader is, facing its way."""
-    if is_follower(game, u):
+    """MBT 13.4.3.1: the rest of the organization is where the leader is, facing its way (not
+    while its members overrun one at a time, MBT 14.7.1.5)."""
+    if is_follower(game, u) or data(game).get("doctrine_apart"):
         return
     for m in members(game, u):
         if m.id == u.id:
@@ -97,6 +105,31 @@ def follow(game: Game, u: Unit) -> None:
         for k in FOLLOW_KEYS:
             if k in u.state:
                 m.state[k] = copy.deepcopy(u.state[k])
+
+
+@contextmanager
+def apart(game: Game) -> Iterator[None]:
+    """MBT 14.7.1.5: while an organization's members overrun one at a time, each moves alone."""
+    data(game)["doctrine_apart"] = True
+    try:
+        yield
+    finally:
+        data(game).pop("doctrine_apart", None)
+
+
+def regroup(game: Game, u: Unit) -> Unit:
+    """MBT 13.4.2.5, 14.7.3: after an overrun, the members that cannot move on with the rest (the
+    leader too) are abandoned; returns the organization's leader now (``u`` without one)."""
+    ms = members(game, u)
+    if len(ms) < 2:
+        return u
+    movers = [m for m in ms if can_move(m)]
+    if not movers:
+        return ms[0]
+    for m in ms:
+        if not can_move(m) or m.hex != movers[0].hex:
+            abandon(game, m)
+    return movers[0]
 
 
 def copy_orientation(game: Game, u: Unit) -> None:

@@ -375,23 +375,36 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     return shot
 
 
-def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool) -> float:
-    """For the AI: the chance of an effective result (a kill where the card's explosive power
-    applies), plus a quarter of the chance of a suppression."""
+def gp_odds(game: Game, f: Unit, t: Unit, *,
+            overwatch: bool) -> tuple[float, float, int] | None:
+    """MBT 14.4.4.1: the chances (suppressed, effective) of ``f``'s GP shot at ``t`` and the GP
+    defense, from the factor, defense and modifiers of the shot (None: no GP shot)."""
     if f.hex is None or t.hex is None or card_of(game, f).main_gun is None:
-        return 0.0
+        return None
     weapon = card_of(game, f).main_gun
     assert weapon is not None
     rng = f.hex.distance(t.hex)
     factor = gp_factor(game, f, weapon.name, rng, f.state.get("order") in FIRING_MOVE)
     if factor is None:
-        return 0.0
+        return None
     defense = gp_defense(game, f, t, target_is_moving(t, None))
     net = sum(m.value for m in gp_modifiers(game, f, t, overwatch=overwatch,
                                             target_moving=target_is_moving(t, None)))
     n, s, _src = load_advanced().gp_thresholds(factor, defense)
     p_ef = max(0, min(100, 100 - (s - net))) / 100
     p_s = max(0, min(100, (s - net) - max(0, n - net))) / 100
+    return p_s, p_ef, defense
+
+
+def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool) -> float:
+    """For the AI: the chance of an effective result (a kill where the card's explosive power
+    applies), plus a quarter of the chance of a suppression."""
+    got = gp_odds(game, f, t, overwatch=overwatch)
+    if got is None:
+        return 0.0
+    p_s, p_ef, defense = got
+    weapon = card_of(game, f).main_gun
+    assert weapon is not None
     kill = p_ef if explosive_result(game, f, weapon.name, defense) else 0.0
     if card_of(game, t).kind != "vehicle":
         kill = p_ef * (1.0 if t.state.get("half") else 0.5)  # MBT 14.4.4.2.3.4

@@ -263,3 +263,39 @@ def fire_at_terrain(game: Game, side: str, choice: dict[str, Any]) -> None:
             game.defer(f"MBT 5.3 {kind} in {label} destroyed",
                        lambda: destroy(game, label, kind))
             break  # later shots at a destroyed marker change nothing
+
+
+def shot_odds(game: Game, f: Unit, label: str, kind: str) -> float:
+    """MBT 14.4.4.1: the chance that ``f``'s GP shot destroys the ``kind`` marker in ``label``,
+    with the factor, defense and modifiers :func:`resolve` uses (for the AI)."""
+    from hexwar.plugins.mbt.close_assault import roll_odds
+
+    h = game.board.parse(label)
+    weapon = card_of(game, f).main_gun
+    if weapon is None or f.hex is None or kind not in terrain_defense():
+        return 0.0
+    factor = gp_factor(game, f, weapon.name, f.hex.distance(h),
+                       f.state.get("order") in FIRING_MOVE)
+    if factor is None:
+        return 0.0
+    net = int(sum(m.value for m in modifiers_of(situation(game, f, h))))
+    n, s, _src = load_advanced().gp_thresholds(factor, terrain_defense()[kind][0])
+    return roll_odds(n, s, net)[1]
+
+
+def shots_if_ordered(game: Game, f: Unit, order: str = "F") -> list[tuple[str, str, float]]:
+    """MBT 12.4.2, 14.4.3.3: the markers ``f`` could fire at with ``order`` (for the AI's
+    orders: label, kind and the chance to destroy each)."""
+    saved = f.state.get("order")
+    f.state["order"] = order
+    try:
+        permanent = set(data(game).get("permanent_blocks", []))
+        out: list[tuple[str, str, float]] = []
+        for label, kind in sorted(markers(game).items()):
+            if kind not in terrain_defense() or label in permanent:
+                continue
+            if firer_error(game, f, game.board.parse(label), GP, (order,)) is None:
+                out.append((label, kind, shot_odds(game, f, label, kind)))
+        return out
+    finally:
+        f.state["order"] = saved

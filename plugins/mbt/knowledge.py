@@ -8,12 +8,14 @@ see (MBT 6.1) is unknown here, and an enemy's order is whatever the side was tol
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.core.engine.view import SideView
+    from hexwar.core.hexgrid import Hex
     from hexwar.plugins.mbt.cards import Card
     from hexwar.plugins.mbt.tables import Charts
     from hexwar.plugins.mbt.terrain import MapInfo
@@ -77,12 +79,51 @@ class MbtRules:
 
         return overrun_chance(self._game, self._own(attacker), self._view.unit(target))
 
+    def assault_odds(self, attacker: str, target: str, at: Hex | None = None) -> tuple[float, float]:
+        """Advanced MBT 14.5.2-14.5.4: the chances (suppressed, effective) of an own leg unit's
+        close assault on ``target`` as the side is shown it, from its hex or from ``at`` (the
+        close-assault procedure's own numbers, :func:`~hexwar.plugins.mbt.close_assault.assault_odds`)."""
+        from hexwar.plugins.mbt.close_assault import assault_odds
+
+        return assault_odds(self._game, self._placed(attacker, at), self._view.unit(target))
+
+    def h2h_odds(self, attacker: str, defender: str, at: Hex | None = None) -> float:
+        """Advanced MBT 14.6.2-14.6.3: the chance an own squad wins hand to hand against
+        ``defender`` as the side is shown it, from its hex or from ``at``."""
+        from hexwar.plugins.mbt.close_assault import h2h_odds
+
+        return h2h_odds(self._game, self._placed(attacker, at), self._view.unit(defender))
+
+    def gp_odds(self, firer: str, target: str, *, overwatch: bool = False) -> tuple[float, float]:
+        """Advanced MBT 14.4.4.1: the chances (suppressed, effective) of an own unit's GP shot at
+        ``target`` as the side is shown it (the GP procedure's own numbers)."""
+        from hexwar.plugins.mbt.gp_fire import gp_odds
+
+        got = gp_odds(self._game, self._own(firer), self._view.unit(target), overwatch=overwatch)
+        return (got[0], got[1]) if got is not None else (0.0, 0.0)
+
+    def terrain_shots(self, firer: str, order: str = "F") -> list[tuple[str, str, float]]:
+        """Advanced MBT 12.4.2, 14.4.3.3: the terrain markers (label, kind, chance to destroy) an
+        own unit could fire GP at with ``order``; the markers are on the map for all to see."""
+        from hexwar.plugins.mbt.gp_terrain import shots_if_ordered
+
+        return shots_if_ordered(self._game, self._own(firer), order)
+
     def sighted_an_enemy(self, unit_id: str) -> bool:
         """Whether an own unit sighted an enemy unit in this turn's Sighting Step (MBT 6.1): the
         side knows what its own units see."""
         from hexwar.plugins.mbt.state import data
 
         return bool(data(self._game).get("sighted", {}).get(self._own(unit_id).id))
+
+    def _placed(self, unit_id: str, at: Hex | None) -> Unit:
+        """An own unit, or a copy of it standing in ``at`` (to weigh a move there)."""
+        u = self._own(unit_id)
+        if at is None or at == u.hex:
+            return u
+        moved = copy.copy(u)
+        moved.hex = at
+        return moved
 
     def _own(self, unit_id: str) -> Unit:
         u = self._view.unit(unit_id)

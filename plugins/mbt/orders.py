@@ -118,6 +118,8 @@ def unit_view(game: Game, side: str, unit_id: str) -> dict[str, Any]:
     for k in ("up", "inb", "full_cover"):  # Advanced MBT 15.4.1, 15.5: location markers are public
         if u.state.get(k):
             st[k] = u.state[k]
+    if u.state.get("suppressed"):  # Advanced MBT 12.3.4: a suppressed marker is on the map
+        st["suppressed"] = u.state["suppressed"]  # (docs/decisions.md MBTD-109)
     if u.state.get("carrying"):  # Advanced MBT 15.3.3.3: not from a buttoned full-cover carrier
         from hexwar.plugins.mbt.transport import passengers_shown
 

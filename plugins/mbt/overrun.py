@@ -19,8 +19,16 @@ missiles as in any move, MBT 11.4.2), then:
 4. the vehicle may go on moving with the movement factors left (MBT 14.7.3); at the end of the step
    the hexes holding both sides are adjusted (MBT 8.8, in :mod:`~hexwar.plugins.mbt.advanced_movement`).
 
-Several vehicles at one defender resolve one at a time (MBT 14.7.1.5). Soviet doctrine
-organizations do not overrun yet (docs/mbt-advanced.md).
+Several vehicles at one defender resolve one at a time (MBT 14.7.1.5).
+
+A Soviet doctrine organization (MBT 13.4) overruns as one: its leader announces for all, one
+defender for every member or, where the hex holds several enemy leg or towed units, one defender
+per member, all in that one hex (MBT 13.4.3.2, 14.7.1.3); the organization moves to the hex next to
+it together (MBT 13.4.3.1), then its members overrun one at a time in the organization's order
+(MBT 14.7.1.5; the defensive fire only at the first, MBT 14.7.2.1). A member whose defender an
+earlier member eliminated, or that cannot overrun (MBT 14.7.1.1), moves in with the rest
+(MBT 14.7.1.2); one stopped by first fire is abandoned (MBT 13.4.2.5) and the rest move on
+together (MBT 14.7.3; docs/decisions.md MBTD-105, MBTD-106).
 """
 
 from __future__ import annotations
@@ -84,6 +92,12 @@ def _is_vehicle_with_gun(game: Game, u: Unit) -> bool:
         w.kind == "gun" for w in card.weapons)
 
 
+def attackers(game: Game, u: Unit) -> list[Unit]:
+    """MBT 13.4.3.2, 14.7.1.1: the members of ``u``'s doctrine organization (``u`` alone without
+    one) that may attack in an overrun, in the organization's order."""
+    return [m for m in doctrine.members(game, u) if _is_vehicle_with_gun(game, m) and can_move(m)]
+
+
 def _plan(game: Game, u: Unit, target: Hex) -> list[tuple[movement_costs.State, Fraction]] | None:
     """The cheapest path into ``target`` with the unit's movement factors."""
     from hexwar.plugins.mbt.movement import move_context, movement_allowance
@@ -112,25 +126,29 @@ def _reachable(game: Game, u: Unit, target: Hex) -> bool:
 
 
 def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> str | None:
-    """MBT 14.7.1-14.7.1.4: why ``u`` may not overrun ``t`` (None if it may)."""
+    """MBT 14.7.1-14.7.1.4: why ``u`` may not overrun ``t`` (None if it may). For a member of a
+    doctrine organization: why the organization may not (MBT 13.4.3.2: some of its members may be
+    unable to, as long as one can)."""
     from hexwar.plugins.mbt.sighting import sees
 
-    if not _is_vehicle_with_gun(game, u) or not can_move(u):
+    group = attackers(game, u)
+    if not group or not can_move(u):
         return (f"{u.id} is not a vehicle able to move with a gun that can fight "
                 "(MBT 14.7.1.1)")
-    if doctrine.members(game, u) != [u]:
-        return f"{u.id} is in a doctrine organization: overrun by doctrine units is not built"
     if t.side == u.side or card_of(game, t).kind not in ("leg", "towed"):
         return f"{t.id} is not an enemy leg or towed unit (MBT 14.7)"
     if t.state.get("mounted") or not alive(t):
         return f"{t.id} is carried by a vehicle or off the map: it cannot be overrun (MBT 14.7.1.4)"
     # sighted in this Turn's Sighting Step, or seen now (docs/decisions.md MBTD-73)
-    seen = t.id in (data(game).get("sighted", {}).get(u.id) or []) or (
+    # an organization sees what any of its members sees: they share one hex (MBT 13.4.3.1)
+    sighted = data(game).get("sighted", {})
+    seen = any(t.id in (sighted.get(m.id) or []) for m in doctrine.members(game, u)) or (
         sighted_now and sees(game, u, t, moving=True))
     if not seen:
         return f"{u.id} does not see {t.id}: only a sighted unit can be overrun (MBT 14.7.1.2)"
     assert t.hex is not None
-    if building_kind(game, t) is not None and not may_enter_buildings(card_of(game, u)):
+    if building_kind(game, t) is not None and not any(
+            may_enter_buildings(card_of(game, m)) for m in group):
         return f"{u.id} may not enter buildings, so it cannot overrun {t.id} (MBT 14.7.1, 15.4.1.2)"
     if not _reachable(game, u, t.hex):
         return (f"{t.id} in {game.board.label(t.hex)} is out of {u.id}'s reach this Turn "
@@ -141,7 +159,7 @@ def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> 
 def overrun_targets(game: Game, u: Unit, *, sighted_now: bool = True) -> list[Unit]:
     from hexwar.plugins.mbt.state import enemy_of
 
-    if not _is_vehicle_with_gun(game, u) or not can_move(u):
+    if not attackers(game, u) or not can_move(u):
         return []
     saved = u.state.get("order")
     u.state["order"] = "OR"  # the full movement factors of an OR order (MBT 14.7.1.2)
@@ -277,22 +295,32 @@ def _walk(game: Game, u: Unit, steps: list[tuple[movement_costs.State, Fraction]
     return spent
 
 
-def overrun(game: Game, u: Unit, t: Unit) -> Step:
-    """MBT 14.7.1-14.7.3: ``u`` overruns ``t``. Returns the MF it spent."""
+def assignment_error(game: Game, u: Unit, choice: Any) -> str | None:
+    """MBT 13.4.3.2, 14.7.1.3: why an organization's announcement is refused: a list names one
+    defender per attacking member (in the organization's order), all in one hex."""
+    group = attackers(game, u)
+    if not isinstance(choice, list) or len(choice) != len(group) or not all(
+            isinstance(x, str) and x in game.state.units for x in choice):
+        return (f"{u.id}'s organization announces one defender for all, or a list of "
+                f"{len(group)} defenders, one per member {[m.id for m in group]} (MBT 14.7.1.3)")
+    ts = [game.state.units[x] for x in choice]
+    if len({t.hex for t in ts}) != 1:
+        return ("the members of a doctrine organization overrun enemy units in one hex only "
+                "(MBT 13.4.3.2, MBT 14.7.1.3)")
+    for t in ts:
+        err = overrun_error(game, u, t)
+        if err:
+            return err
+    return None
+
+
+def _combat(game: Game, u: Unit, t: Unit, last: tuple[movement_costs.State, Fraction],
+            fired_before: bool) -> Step:
+    """MBT 14.7.2: one vehicle next to its defender: defensive fire, entry, overrun fire.
+    Returns the MF spent from the hex next to the defender on."""
     from hexwar.plugins.mbt.fire import apply_effects
 
-    err = overrun_error(game, u, t)
-    if err:
-        raise OverrunError(err)
-    assert t.hex is not None
-    steps = _plan(game, u, t.hex)
-    assert steps is not None
-    enter = next(i for i, ((h, _f, _t), _c) in enumerate(steps) if h == t.hex)
-    approach, last = steps[1:enter], steps[enter]  # any turn after entering is not needed
-    fired_before = bool(t.state.get("fired"))
-    spent = yield from _walk(game, u, approach)
-    if not alive(u) or not alive(t) or u.hex is None or u.hex.distance(t.hex) != 1:
-        return spent
+    assert u.hex is not None and t.hex is not None
     done: set[str] = set(data(game).setdefault("overrun_defended", []))
     # MBT 14.7.2.1: once per step, and not both overwatch at this move and defensive fire
     defends = t.id not in done and not (t.state.get("fired") and not fired_before)
@@ -309,10 +337,10 @@ def overrun(game: Game, u: Unit, t: Unit) -> Step:
             if shot.effects:
                 apply_effects(game, u, shot.effects)
             if not alive(u) or not can_move(u):
-                return spent  # MBT 14.7.2.1.2: stopped next to the defender, no overrun fire
+                return Fraction(0)  # MBT 14.7.2.1.2: stopped next to the defender, no overrun fire
         else:
             pending = shot.effects
-    spent += yield from _walk(game, u, [last])
+    spent = yield from _walk(game, u, [last])
     fires = alive(u) and u.hex == t.hex
     if fires and building_kind(game, t) is not None and not u.state.get("inb"):
         res = go_inside(game, u)  # MBT 14.7.2.1.2, 15.4.3
@@ -328,6 +356,46 @@ def overrun(game: Game, u: Unit, t: Unit) -> Step:
     if pending and alive(u):
         apply_effects(game, u, pending)
     return spent
+
+
+def overrun(game: Game, u: Unit, t: Unit, assignment: list[str] | None = None) -> Step:
+    """MBT 14.7.1-14.7.3: ``u`` (with its doctrine organization, MBT 13.4.3.2) overruns ``t``;
+    ``assignment``: a defender per attacking member, all in ``t``'s hex (MBT 14.7.1.3). Returns
+    the MF it spent."""
+    err = overrun_error(game, u, t) if assignment is None else assignment_error(game, u,
+                                                                                assignment)
+    if err:
+        raise OverrunError(err)
+    group = attackers(game, u)
+    targets = dict(zip((m.id for m in group), assignment or [t.id] * len(group), strict=True))
+    assert t.hex is not None
+    target_hex = t.hex
+    steps = _plan(game, u, target_hex)
+    assert steps is not None
+    enter = next(i for i, ((h, _f, _t), _c) in enumerate(steps) if h == target_hex)
+    approach, last = steps[1:enter], steps[enter]  # any turn after entering is not needed
+    fired_before = {d: bool(game.state.units[d].state.get("fired")) for d in targets.values()}
+    spent = yield from _walk(game, u, approach)  # the members follow (MBT 13.4.3.1)
+    if not alive(u) or u.hex is None or u.hex.distance(target_hex) != 1:
+        return spent
+    everyone = doctrine.members(game, u)
+    if len(everyone) == 1:
+        if alive(t):
+            spent += yield from _combat(game, u, t, last, fired_before[t.id])
+        return spent
+    # MBT 14.7.1.5: the members one at a time, in the organization's order (MBTD-105)
+    most = Fraction(0)
+    beside = u.hex  # the hex next to the defender, where the organization stands
+    with doctrine.apart(game):
+        for m in everyone:
+            if not alive(m) or not can_move(m) or m.hex != beside:
+                continue
+            d = game.state.units.get(targets.get(m.id, ""))
+            if d is not None and alive(d) and d.hex == target_hex and not d.state.get("mounted"):
+                most = max(most, (yield from _combat(game, m, d, last, fired_before[d.id])))
+            else:  # MBT 14.7.1.2: its defender is gone, or it cannot fight: it moves in
+                most = max(most, (yield from _walk(game, m, [last])))
+    return spent + most
 
 
 def overrun_chance(game: Game, u: Unit, t: Unit) -> float:
@@ -347,15 +415,20 @@ def overrun_chance(game: Game, u: Unit, t: Unit) -> float:
         u.hex = saved
     net += load_advanced().gp["overrun_fire"].value
     _n, s, _src = load_advanced().gp_thresholds(max(1, factor), defense)
-    return max(0, min(100, 100 - (s - net))) / 100
+    one = max(0, min(100, 100 - (s - net))) / 100
+    # MBT 13.4.3.2, 14.7.1.5: a doctrine organization's members each overrun in turn
+    n = len(attackers(game, u)) if doctrine.members(game, u) != [u] else 1
+    return 1.0 - (1.0 - one) ** max(1, n)
 
 
 def overrun_validator(game: Game, u: Unit) -> Any:
     def validate(choice: Any) -> str | None:
         if choice == "none":
             return None
+        if isinstance(choice, list):  # MBT 14.7.1.3: one defender per member, in one hex
+            return assignment_error(game, u, choice)
         if not isinstance(choice, str) or choice not in game.state.units:
-            return f"{choice!r} is not a unit (answer a defender's id or none)"
+            return f"{choice!r} is not a unit (answer a defender's id, a list of them, or none)"
         return overrun_error(game, u, game.state.units[choice])
 
     return validate
@@ -369,13 +442,25 @@ def overrun_unit(game: Game, u: Unit) -> Step:
     targets = overrun_targets(game, u)
     if not targets:
         return
+    group = doctrine.members(game, u)
+    context: dict[str, Any] = {"unit": u.id}
+    if len(group) > 1:
+        context["members"] = [m.id for m in attackers(game, u)]
+    # the options name one defender for the whole organization; a split over the defenders of
+    # one hex (a list, MBT 14.7.1.3) is accepted by the validator but not listed (MBTD-105)
     choice = yield Decision(u.side, "mbt.overrun", options=["none", *[t.id for t in targets]],
                             rule="MBT 14.7.1.2", validate=overrun_validator(game, u),
-                            context={"unit": u.id},
+                            context=context,
                             prompt=f"{u.id}: announce the enemy leg or towed unit to overrun, "
-                                   "or none (it then does not move)")
+                                   "or none (it then does not move)"
+                                   + (": one for all, or a list with one per member in one hex "
+                                      "(MBT 14.7.1.3)" if len(group) > 1 else ""))
     if choice == "none":
         return
-    spent = yield from overrun(game, u, game.state.units[choice])
-    if alive(u) and can_move(u):
-        yield from move_unit(game, u, spent)  # MBT 14.7.3
+    if isinstance(choice, list):
+        spent = yield from overrun(game, u, game.state.units[choice[0]], list(choice))
+    else:
+        spent = yield from overrun(game, u, game.state.units[choice])
+    lead = doctrine.regroup(game, u)  # MBT 13.4.2.5: members stopped on the way are left behind
+    if alive(lead) and can_move(lead):
+        yield from move_unit(game, lead, spent)  # MBT 14.7.3
