@@ -8,6 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property tests check answers, not speed: on a loaded machine hypothesis's default 200 ms
+# deadline per example fails tests that are right (a CI run shares its cores)
+settings.register_profile("hexwar", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "hexwar"))
 
 
 def _bytecode_cache() -> None:
