@@ -86,6 +86,8 @@ class FirepowerAI:
         opts = list(decision.options or [])
         if kind == "firepower.crater" and opts:
             return self._crater(view, opts)
+        if kind == "firepower.tunnels" and opts:
+            return tunnel_plan(opts)
         if kind == "board_side":
             return opts[0]
         if kind == "place":
@@ -109,8 +111,13 @@ class FirepowerAI:
         self._tunnel: set[str] = set()
         self._defence: dict[str, str] = {}
         self._climbing: set[str] = set()
+        #: own soldiers who crew a weapon unit (Firepower 10.1)
+        self._crewing: set[str] = set()
         if not self._adv:
             return
+        units = {w["id"] for w in rules.weapon_units()}
+        self._crewing = {u.id for u in view.own_unit_objects()
+                         if u.state.get("crew_of") in units}
         for u in view.known_units():
             f = u.state.get("floor")
             up = u.state.get("up")
@@ -334,6 +341,43 @@ class FirepowerAI:
         weapon = decision.context.get("weapon")
         choice = dict(best)
         choice["posture"] = "crouch" if weapon == "LMG" else "stand"
+        if getattr(self, "_adv", False):
+            return self._kit_place(view, decision, choice)
+        return choice
+
+    def _kit_place(self, view: SideView, decision: Decision, choice: dict[str, Any]
+                   ) -> dict[str, Any]:
+        """The Advanced Game's kit at set-up (FPD-107): a soldier carrying the rounds of his
+        side's weapon unit is its crew, set up in its hex facing its way (Firepower 10.1), while
+        its crew column is short; the defender's first soldiers go to the foxholes, trenches,
+        bunkers and pillboxes, two to each, facing a door where it has one (Firepower 8.8.1,
+        8.8.4), so that one Action puts them in."""
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        rules = rules_of(view)
+        uid = decision.context.get("unit")
+        own = {u.id: u for u in view.own_unit_objects()}
+        me = own.get(str(uid))
+        if me is None:
+            return choice
+        m = rules.map
+        zone = {o["hex"] for o in decision.options or [] if int(o.get("floor", 1)) == 1}
+        carried = dict(me.state.get("equipment") or {})
+        for wu in rules.weapon_units():
+            if wu["side"] != self.side:
+                continue
+            at = m.parse(wu["hex"])
+            there = sum(1 for u in own.values() if u.hex == at)
+            if wu["hex"] in zone and there < weapon(wu["model"]).crew and any(
+                    str(k).startswith(f"{wu['model']}AMO-") for k in carried):
+                return {"hex": wu["hex"], "facing": wu["facing"], "posture": "crouch"}
+        if getattr(self, "_attacking", False):
+            return choice
+        for h, (code, door) in sorted(rules.defences().items()):
+            if code not in HOLD or sum(1 for u in own.values() if u.hex == h) >= 2:
+                continue
+            if m.label(h) in zone:
+                return {"hex": m.label(h), "facing": door or choice["facing"], "posture": "stand"}
         return choice
 
     # -- impulses ----------------------------------------------------------------------------------
@@ -385,9 +429,14 @@ class FirepowerAI:
         best_s = 0.0
         base: dict[str, float] = {}
         plans: dict[str, dict[str, float]] = {}
-        for o in opts:
+        kit = self._kit_options(view, ph, sol, theirs)
+        crews = {uid for uid, s in sol.items() if s.side == self.side
+                 and uid in self._crewing}
+        for o in [*opts, *kit]:
             if o == "end":
                 continue
+            if o.get("unit") in crews and o.get("act") in MOVES:
+                continue  # FPD-107: a gun's crew stays with it (Firepower 10.1)
             try:
                 key = self._move_key(o)
                 if key is not None and self.PLAN:
@@ -586,7 +635,11 @@ class FirepowerAI:
         elif act == "climb":
             return -1.0
         elif act in ("load", "unload"):
+            if o.get("item") is not None:
+                return self._rgn_value(view, me, o, theirs)
             return loading_value(o)
+        elif act == "acquire":
+            return self._acquire_value(view, me, o)
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
@@ -651,6 +704,93 @@ class FirepowerAI:
             return 0.3
         return -1.0
 
+    # -- the Advanced Game's kit: weapon units, rounds, rifle grenades (FPD-107, FPD-108) ---------
+    def _kit_options(self, view: SideView, ph: dict[str, Any], sol: dict[str, Soldier],
+                     theirs: list[Soldier]) -> list[dict[str, Any]]:
+        """Actions the option list leaves to the player (they are checked like any choice):
+        acquiring a weapon unit in the soldier's hex, firing and loading the one he crews
+        (Firepower 10.1, 11.1.6.2, 11.1.12), taking rounds for his weapon from a friend in his
+        hex (Firepower 11.1.6.5) and loading a rifle grenade he carries (Firepower 12.4.1.1)."""
+        if not getattr(self, "_adv", False):
+            return []
+        from hexwar.plugins.firepower.ammunition import parse_item
+        from hexwar.plugins.firepower.weapon_chart import chart
+
+        rules, m = rules_of(view), rules_of(view).map
+        rows = chart()
+        own = {u.id: u for u in view.own_unit_objects() if u.hex is not None}
+        active = [uid for uid in ph.get("active") or [] if uid in own
+                  and uid not in ph.get("combat", [])]
+        enemy_hexes = sorted({m.label(e.hex) for e in theirs})
+        out: list[dict[str, Any]] = []
+        units = [w for w in rules.weapon_units() if w["side"] == self.side]
+        for uid in active:
+            u = own[uid]
+            assert u.hex is not None
+            eq = dict(u.state.get("equipment") or {})
+            crew_of = u.state.get("crew_of")
+            for w in units:
+                if crew_of is None and m.label(u.hex) == w["hex"] \
+                        and len(w["crew"]) < rows[w["model"]].crew:
+                    out.append({"unit": uid, "act": "acquire", "what": w["id"]})
+                if crew_of == w["id"]:
+                    out.append({"unit": uid, "act": "load", "weapon": w["id"],
+                                "ammo": "G" if "G" in rows[w["model"]].types else
+                                rows[w["model"]].types[0]})
+                    for h in enemy_hexes:
+                        for a in rows[w["model"]].types:
+                            ch: dict[str, Any] = {"unit": uid, "act": "grenade", "hex": h,
+                                                  "item": w["id"], "ammo": a}
+                            if a == "H":
+                                ch["as_g"] = True
+                            out.append(ch)
+            # his weapon's rounds all gone: take them from a friend in the hex
+            model = str(u.state.get("model") or "")
+            row = rows.get(model)
+            if row is not None and "equipment" in u.state and set(row.types) - {"L"} and not any(
+                    (parse_item(str(k)) or ("",))[0] == model and int(n) > 0
+                    for k, n in eq.items()):
+                for f in sorted(own.values(), key=lambda x: x.id):
+                    if f.id == uid or f.hex != u.hex:
+                        continue
+                    for k, n in sorted(dict(f.state.get("equipment") or {}).items()):
+                        got = parse_item(str(k))
+                        if got is not None and got[0] == model and int(n) > 0:
+                            out.append({"unit": uid, "act": "acquire", "what": str(k),
+                                        "from": f.id})
+            for k, n in sorted(eq.items()):
+                r = rows.get(str(k))
+                if r is not None and r.cls in ("RGN", "HRG") and r.separate_load and int(n) > 0:
+                    out.append({"unit": uid, "act": "load", "item": str(k)})
+        return out
+
+    def _acquire_value(self, view: SideView, me: Soldier, o: dict[str, Any]) -> float:
+        """Firepower 10.1, 11.1.6: crewing his side's weapon unit is worth more than a move
+        (the gun fires only with its crew); so is taking the rounds his empty weapon needs."""
+        what = str(o.get("what"))
+        if o.get("from") is not None:
+            return 2.0
+        if any(w["id"] == what for w in rules_of(view).weapon_units()):
+            return 1.5
+        return -1.0
+
+    def _rgn_value(self, view: SideView, me: Soldier, o: dict[str, Any],
+                   theirs: list[Soldier]) -> float:
+        """Firepower 12.4.1.1: a rifle grenade is loaded (an Impulse Phase of notes) when an
+        enemy is within its reach, beyond its minimum range, and out of reach of a hand grenade
+        (three hexes and more); his rifle does not fire meanwhile, so not when it has a good
+        shot (FPD-108)."""
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        if o.get("act") != "load":
+            return -1.0
+        w = weapon(str(o["item"]))
+        near = min((me.hex.distance(e.hex) for e in theirs), default=99)
+        lo = w.min_range or 3
+        if not lo <= near <= 20 or self._offense(view, me, theirs) > 0.25:
+            return -1.0
+        return 0.6
+
     def _activate_value(self, view: SideView, o: dict[str, Any], sol: dict[str, Soldier],
                         theirs: list[Soldier]) -> float:
         """Firepower 11.4: activation costs nothing and lets the soldiers of the leader's hex
@@ -714,8 +854,25 @@ class FirepowerAI:
             sign = 1.0 if s.side != self.side else -1.5
             ev += sign * (pk + (0.3 if d == 0 else 0.05))
         ev *= p_hit
-        # a grenade spent is a grenade gone: throw it only where it is worth it
-        return KILL * ev if ev > 0.2 else -1
+        # a grenade spent is a grenade gone: throw it only where it is worth it, and the last
+        # rounds of a counted stock only where it is worth more (Firepower 8.5; FPD-108)
+        left = f.rounds
+        if left is None and f.item in f.equipment and f.item[:3] in ("HGN", "HRG", "RGN"):
+            left = int(f.equipment[f.item])
+        need = 0.2 if left is None or left > 2 else 0.2 + 0.15 * (3 - left)
+        return KILL * ev if ev > need else -1
+
+
+#: the defensive units a defender holds (Firepower 8.8.1: positions soldiers are "in")
+HOLD = ("DFX", "SFX", "TRN", "BKR", "PBX")
+#: the Actions that take a soldier out of his hex or turn him (a gun's crew does not)
+MOVES = ("enter", "back", "turn", "through", "ford", "swim", "tunnel", "scale", "stairs")
+
+
+def tunnel_plan(opts: list[Any]) -> Any:
+    """Firepower 8.8.8: the defender digs the longest tunnel offered (a way out of the fire
+    behind his lines, FPD-106)."""
+    return max(opts, key=lambda o: len(o.get("tunnels") or []) if isinstance(o, dict) else -1)
 
 
 def _must_climb(am: AdvMap, a: Hex, b: Hex) -> bool:
