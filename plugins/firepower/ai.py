@@ -111,13 +111,22 @@ class FirepowerAI:
         self._tunnel: set[str] = set()
         self._defence: dict[str, str] = {}
         self._climbing: set[str] = set()
-        #: own soldiers who crew a weapon unit (Firepower 10.1)
-        self._crewing: set[str] = set()
+        #: own soldiers who crew a weapon unit (Firepower 10.1): the postures it is not fired
+        #: from (its WEAPON CHART Posture column's "-", Firepower 10.7 item 10)
+        self._crewing: dict[str, set[str]] = {}
+        self._guns: set[str] = set()
         if not self._adv:
             return
-        units = {w["id"] for w in rules.weapon_units()}
-        self._crewing = {u.id for u in view.own_unit_objects()
-                         if u.state.get("crew_of") in units}
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        units = {w["id"]: w["model"] for w in rules.weapon_units()}
+        self._guns = set(units)
+        for u in view.own_unit_objects():
+            gun = u.state.get("crew_of")
+            if gun in units:
+                cols = weapon(units[gun]).posture
+                self._crewing[u.id] = {p for p, c in zip(("stand", "crouch", "prone"), cols,
+                                                         strict=False) if c == "-"}
         for u in view.known_units():
             f = u.state.get("floor")
             up = u.state.get("up")
@@ -429,14 +438,22 @@ class FirepowerAI:
         best_s = 0.0
         base: dict[str, float] = {}
         plans: dict[str, dict[str, float]] = {}
-        kit = self._kit_options(view, ph, sol, theirs)
-        crews = {uid for uid, s in sol.items() if s.side == self.side
-                 and uid in self._crewing}
-        for o in [*opts, *kit]:
+        crews: dict[str, set[str]] = getattr(self, "_crewing", {})
+        # a stack fires once an Impulse (Firepower 6.3.1.3): a crew with a shot for its gun
+        # does not spend it on their rifles (FPD-107)
+        gunners = {str(o.get("unit")) for o in opts if isinstance(o, dict)
+                   and o.get("act") == "grenade" and o.get("unit") in crews
+                   and o.get("item") in self._guns}
+        gun_hexes = {sol[u].hex for u in gunners if u in sol}
+        for o in opts:
             if o == "end":
                 continue
-            if o.get("unit") in crews and o.get("act") in MOVES:
-                continue  # FPD-107: a gun's crew stays with it (Firepower 10.1)
+            if o.get("act") == "fire" and o.get("unit") in sol \
+                    and sol[o["unit"]].hex in gun_hexes:
+                continue
+            if o.get("unit") in crews and (o.get("act") in MOVES or (
+                    o.get("act") == "posture" and o.get("to") in crews[o["unit"]])):
+                continue  # FPD-107: a gun's crew stays with it, in a posture it fires from
             try:
                 key = self._move_key(o)
                 if key is not None and self.PLAN:
@@ -705,74 +722,20 @@ class FirepowerAI:
         return -1.0
 
     # -- the Advanced Game's kit: weapon units, rounds, rifle grenades (FPD-107, FPD-108) ---------
-    def _kit_options(self, view: SideView, ph: dict[str, Any], sol: dict[str, Soldier],
-                     theirs: list[Soldier]) -> list[dict[str, Any]]:
-        """Actions the option list leaves to the player (they are checked like any choice):
-        acquiring a weapon unit in the soldier's hex, firing and loading the one he crews
-        (Firepower 10.1, 11.1.6.2, 11.1.12), taking rounds for his weapon from a friend in his
-        hex (Firepower 11.1.6.5) and loading a rifle grenade he carries (Firepower 12.4.1.1)."""
-        if not getattr(self, "_adv", False):
-            return []
-        from hexwar.plugins.firepower.ammunition import parse_item
-        from hexwar.plugins.firepower.weapon_chart import chart
-
-        rules, m = rules_of(view), rules_of(view).map
-        rows = chart()
-        own = {u.id: u for u in view.own_unit_objects() if u.hex is not None}
-        active = [uid for uid in ph.get("active") or [] if uid in own
-                  and uid not in ph.get("combat", [])]
-        enemy_hexes = sorted({m.label(e.hex) for e in theirs})
-        out: list[dict[str, Any]] = []
-        units = [w for w in rules.weapon_units() if w["side"] == self.side]
-        for uid in active:
-            u = own[uid]
-            assert u.hex is not None
-            eq = dict(u.state.get("equipment") or {})
-            crew_of = u.state.get("crew_of")
-            for w in units:
-                if crew_of is None and m.label(u.hex) == w["hex"] \
-                        and len(w["crew"]) < rows[w["model"]].crew:
-                    out.append({"unit": uid, "act": "acquire", "what": w["id"]})
-                if crew_of == w["id"]:
-                    out.append({"unit": uid, "act": "load", "weapon": w["id"],
-                                "ammo": "G" if "G" in rows[w["model"]].types else
-                                rows[w["model"]].types[0]})
-                    for h in enemy_hexes:
-                        for a in rows[w["model"]].types:
-                            ch: dict[str, Any] = {"unit": uid, "act": "grenade", "hex": h,
-                                                  "item": w["id"], "ammo": a}
-                            if a == "H":
-                                ch["as_g"] = True
-                            out.append(ch)
-            # his weapon's rounds all gone: take them from a friend in the hex
-            model = str(u.state.get("model") or "")
-            row = rows.get(model)
-            if row is not None and "equipment" in u.state and set(row.types) - {"L"} and not any(
-                    (parse_item(str(k)) or ("",))[0] == model and int(n) > 0
-                    for k, n in eq.items()):
-                for f in sorted(own.values(), key=lambda x: x.id):
-                    if f.id == uid or f.hex != u.hex:
-                        continue
-                    for k, n in sorted(dict(f.state.get("equipment") or {}).items()):
-                        got = parse_item(str(k))
-                        if got is not None and got[0] == model and int(n) > 0:
-                            out.append({"unit": uid, "act": "acquire", "what": str(k),
-                                        "from": f.id})
-            for k, n in sorted(eq.items()):
-                r = rows.get(str(k))
-                if r is not None and r.cls in ("RGN", "HRG") and r.separate_load and int(n) > 0:
-                    out.append({"unit": uid, "act": "load", "item": str(k)})
-        return out
-
     def _acquire_value(self, view: SideView, me: Soldier, o: dict[str, Any]) -> float:
         """Firepower 10.1, 11.1.6: crewing his side's weapon unit is worth more than a move
         (the gun fires only with its crew); so is taking the rounds his empty weapon needs."""
         what = str(o.get("what"))
         if o.get("from") is not None:
             return 2.0
-        if any(w["id"] == what for w in rules_of(view).weapon_units()):
-            return 1.5
-        return -1.0
+        gun = next((w for w in rules_of(view).weapon_units() if w["id"] == what), None)
+        if gun is None:
+            return -1.0
+        # the crew he completes gives every crewman the MF to fire it (Firepower 10.1.2.1);
+        # one who carries its rounds is worth more than a rifle shot
+        mine = next((u for u in view.own_unit_objects() if u.id == me.id), None)
+        carried = dict(mine.state.get("equipment") or {}) if mine is not None else {}
+        return 8.0 if any(str(k).startswith(f"{gun['model']}AMO-") for k in carried) else 1.5
 
     def _rgn_value(self, view: SideView, me: Soldier, o: dict[str, Any],
                    theirs: list[Soldier]) -> float:
@@ -859,7 +822,9 @@ class FirepowerAI:
         left = f.rounds
         if left is None and f.item in f.equipment and f.item[:3] in ("HGN", "HRG", "RGN"):
             left = int(f.equipment[f.item])
-        need = 0.2 if left is None or left > 2 else 0.2 + 0.15 * (3 - left)
+        # (not a weapon unit's load: it is in the gun, and only firing it lets the next in)
+        scarce = left is not None and left <= 2 and f.weapon_unit is None
+        need = 0.2 + 0.15 * (3 - left) if scarce and left is not None else 0.2
         return KILL * ev if ev > need else -1
 
 
