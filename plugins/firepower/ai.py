@@ -74,6 +74,7 @@ class FirepowerAI:
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
+        self._opts: list[Any] = []
         self._rng = random.Random(f"{seed}:{side}:firepower-ai")
         for k, v in weights.items():
             setattr(self, k, v)
@@ -439,11 +440,13 @@ class FirepowerAI:
         base: dict[str, float] = {}
         plans: dict[str, dict[str, float]] = {}
         crews: dict[str, set[str]] = getattr(self, "_crewing", {})
+        self._opts = opts
         # a stack fires once an Impulse (Firepower 6.3.1.3): a crew with a shot for its gun
         # does not spend it on their rifles (FPD-107)
         gunners = {str(o.get("unit")) for o in opts if isinstance(o, dict)
-                   and o.get("act") == "grenade" and o.get("unit") in crews
-                   and o.get("item") in self._guns}
+                   and o.get("unit") in crews and (
+                       (o.get("act") == "grenade" and o.get("item") in self._guns)
+                       or (o.get("act") == "load" and o.get("weapon") in self._guns))}
         gun_hexes = {sol[u].hex for u in gunners if u in sol}
         for o in opts:
             if o == "end":
@@ -750,9 +753,13 @@ class FirepowerAI:
         w = weapon(str(o["item"]))
         near = min((me.hex.distance(e.hex) for e in theirs), default=99)
         lo = w.min_range or 3
-        if not lo <= near <= 20 or self._offense(view, me, theirs) > 0.25:
+        shots = [x for x in getattr(self, "_opts", []) if isinstance(x, dict)
+                 and x.get("unit") == me.id and x.get("act") == "fire"]
+        if not lo <= near <= 12 or shots:
             return -1.0
-        return 0.6
+        # his rifle has no shot (the enemy low in a hole, FPD-108): the blast next Impulse
+        # Phase is worth his Impulse
+        return 0.6 + KILL * 0.35
 
     def _activate_value(self, view: SideView, o: dict[str, Any], sol: dict[str, Soldier],
                         theirs: list[Soldier]) -> float:
@@ -867,8 +874,11 @@ def _shots(ctx: combat.FireContext, c: Any, me: Soldier, mode: str) -> int:
 def loading_value(o: dict[str, Any]) -> float:
     """Firepower 11.1.12: a load note for an empty weapon is worth the soldier's Impulse when
     nothing better is offered (the options list a load only for an empty weapon); the AI does
-    not unload."""
-    return 0.3 if o.get("act") == "load" else -1.0
+    not unload. A weapon unit's load is worth more than a rifle shot: its crew fires it, not
+    their rifles, in the next Impulse Phase (FPD-107)."""
+    if o.get("act") != "load":
+        return -1.0
+    return 5.0 if o.get("weapon") is not None else 0.3
 
 
 def entry_value(o: dict[str, Any]) -> float:
