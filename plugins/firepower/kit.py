@@ -58,8 +58,8 @@ def kit_options(game: Game) -> list[dict[str, Any]]:
                         ch["as_g"] = True  # Firepower 12.3.5.2: H at soldiers as G
                     out.append(ch)
         model = str(u.state.get("model") or "")
-        row = rows.get(model)
-        if row is not None and "equipment" in u.state and set(row.types) - {"L"} and not any(
+        own_row = rows.get(model)
+        if own_row is not None and "equipment" in u.state and set(own_row.types) - {"L"} and not any(
                 (parse_item(str(k)) or ("",))[0] == model and int(n) > 0 for k, n in eq.items()):
             for f in sorted(units.values(), key=lambda x: x.id):
                 if f.id == uid or f.side != u.side or f.hex != u.hex or not alive(f):
