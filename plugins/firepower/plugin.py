@@ -199,7 +199,10 @@ def scenario_shapes() -> dict[str, Any]:
                     "tunnels": IntRange(0, 100), "mines": [OneOf(("PMN1", "PMN2"))],
                     # Firepower 8.8, 8.8.4, 8.8.6: the defender's defensive units (defenses.py)
                     "defenses": [{"type": str, "hex": str, "door": IntRange(1, 6),
-                                  "sandbagged": bool}]},
+                                  "sandbagged": bool}],
+                    # Firepower 10.1: weapon units placed on the map (weapon_units.py)
+                    "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
+                                      "facing": IntRange(1, 6)}]},
         # Firepower 23.6: hexwar's own scenarios' casualties and survivors (FPD-68)
         "victory": {"casualty": IntRange(0, 100), "survivor": IntRange(0, 100),
                     "objective": [str], "objective_hexes": [str],
