@@ -194,7 +194,21 @@ class FirepowerAI:
                                                                                 else 0.0)
             else:
                 score += 1.5 if d == 0 else -0.1 * min(d, 6)
+                score -= self._sally(view, me)
         return score
+
+    def _sally(self, view: SideView, me: Soldier) -> float:
+        """Firepower 23.6: a defender behind on points after the first Turn (the attacker has
+        kept out of reach and has more survivors) goes out to find him: a pull
+        toward the nearest enemy (FPD-108)."""
+        vp = view.system_state.get("victory_points") or {}
+        mine = float(vp.get(self.side, 0))
+        other = max((float(v) for s, v in vp.items() if s != self.side), default=0.0)
+        if mine > other or view.turn < 2:
+            return 0.0
+        near = min((me.hex.distance(u.hex) for u in view.enemy_unit_objects()
+                    if u.hex is not None and not u.state.get("eliminated")), default=0)
+        return 0.5 * min(near, 20)
 
     def _crater(self, view: SideView, opts: list[Any]) -> Any:
         """Firepower 8.7: craters are cover (rough, a depression) on the attacker's way in."""
@@ -642,7 +656,8 @@ class FirepowerAI:
         elif act in ("door", "break"):
             # Firepower 11.1.9, 11.1.10: an opening in front is worth opening for the attacker
             opens = o.get("to") == "open" or act == "break"
-            return 0.2 if opens and getattr(self, "_attacking", False) else -1.0
+            going = getattr(self, "_attacking", False) or self._sally(view, me) > 0
+            return 0.2 if opens and going else -1.0
         elif act == "scale":
             return self._scale_value(view, me, o, theirs, base[key])
         elif act == "position":

@@ -205,3 +205,34 @@ def test_the_last_grenade_is_kept_for_a_better_target() -> None:
     # one is worth even the last
     assert _grenade_value(5, "crouch") > 0 > _grenade_value(1, "crouch")
     assert _grenade_value(1, "stand") > 0
+
+
+# -- the defender behind on points goes out (Firepower 23.6; FPD-108) -----------------------------
+
+SURVIVORS = ('\n[victory]\ncasualty = 1\nsurvivor = 1\nobjective_side = "A"\n'
+             'objective_hexes = ["4C12"]\n')
+
+
+def test_a_defender_behind_on_points_goes_out_to_find_the_attacker() -> None:
+    # two attackers kept far off outscore the lone defender (a survivor each, Firepower 23.6)
+    game = _game([("B1", "RFL", "B", "N8", 2, {}), ("A1", "RFL", "A", "N15", 5, {}),
+                  ("A2", "RFL", "A", "O15", 5, {})], extra=SURVIVORS)
+    ai = make_ai("B", 1)
+    game.state.turn = 1
+    view = game.view("B")
+    ai._adv_setup(view)
+    me = ai._sol(view)[0]["B1"]
+    assert ai._sally(view, me) == 0.0  # the first Turn: he holds
+    game.state.turn = 2
+    view = game.view("B")
+    ai._adv_setup(view)
+    ai._memo = {}
+    assert ai._sally(view, me) > 0
+    far = game.state.units["A1"].hex
+    assert far is not None
+    nearer = me.with_(hex=min((me.hex.neighbor(d) for d in range(1, 7)),
+                              key=lambda h: h.distance(far)))
+    assert ai._adv_position(view, nearer) > ai._adv_position(view, me)
+    game.state.units["A2"].state["eliminated"] = True  # now he is ahead: he holds again
+    view = game.view("B")
+    assert ai._sally(view, me) == 0.0
