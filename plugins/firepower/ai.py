@@ -74,6 +74,7 @@ class FirepowerAI:
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
+        self._opts: list[Any] = []
         self._rng = random.Random(f"{seed}:{side}:firepower-ai")
         for k, v in weights.items():
             setattr(self, k, v)
@@ -86,6 +87,8 @@ class FirepowerAI:
         opts = list(decision.options or [])
         if kind == "firepower.crater" and opts:
             return self._crater(view, opts)
+        if kind == "firepower.tunnels" and opts:
+            return tunnel_plan(opts)
         if kind == "board_side":
             return opts[0]
         if kind == "place":
@@ -109,8 +112,22 @@ class FirepowerAI:
         self._tunnel: set[str] = set()
         self._defence: dict[str, str] = {}
         self._climbing: set[str] = set()
+        #: own soldiers who crew a weapon unit (Firepower 10.1): the postures it is not fired
+        #: from (its WEAPON CHART Posture column's "-", Firepower 10.7 item 10)
+        self._crewing: dict[str, set[str]] = {}
+        self._guns: set[str] = set()
         if not self._adv:
             return
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        units = {w["id"]: w["model"] for w in rules.weapon_units()}
+        self._guns = set(units)
+        for u in view.own_unit_objects():
+            gun = u.state.get("crew_of")
+            if gun in units:
+                cols = weapon(units[gun]).posture
+                self._crewing[u.id] = {p for p, c in zip(("stand", "crouch", "prone"), cols,
+                                                         strict=False) if c == "-"}
         for u in view.known_units():
             f = u.state.get("floor")
             up = u.state.get("up")
@@ -177,7 +194,21 @@ class FirepowerAI:
                                                                                 else 0.0)
             else:
                 score += 1.5 if d == 0 else -0.1 * min(d, 6)
+                score -= self._sally(view, me)
         return score
+
+    def _sally(self, view: SideView, me: Soldier) -> float:
+        """Firepower 23.6: a defender behind on points after the first Turn (the attacker has
+        kept out of reach and has more survivors) goes out to find him: a pull
+        toward the nearest enemy (FPD-108)."""
+        vp = view.system_state.get("victory_points") or {}
+        mine = float(vp.get(self.side, 0))
+        other = max((float(v) for s, v in vp.items() if s != self.side), default=0.0)
+        if mine > other or view.turn < 2:
+            return 0.0
+        near = min((me.hex.distance(u.hex) for u in view.enemy_unit_objects()
+                    if u.hex is not None and not u.state.get("eliminated")), default=0)
+        return 0.5 * min(near, 20)
 
     def _crater(self, view: SideView, opts: list[Any]) -> Any:
         """Firepower 8.7: craters are cover (rough, a depression) on the attacker's way in."""
@@ -334,6 +365,43 @@ class FirepowerAI:
         weapon = decision.context.get("weapon")
         choice = dict(best)
         choice["posture"] = "crouch" if weapon == "LMG" else "stand"
+        if getattr(self, "_adv", False):
+            return self._kit_place(view, decision, choice)
+        return choice
+
+    def _kit_place(self, view: SideView, decision: Decision, choice: dict[str, Any]
+                   ) -> dict[str, Any]:
+        """The Advanced Game's kit at set-up (FPD-107): a soldier carrying the rounds of his
+        side's weapon unit is its crew, set up in its hex facing its way (Firepower 10.1), while
+        its crew column is short; the defender's first soldiers go to the foxholes, trenches,
+        bunkers and pillboxes, two to each, facing a door where it has one (Firepower 8.8.1,
+        8.8.4), so that one Action puts them in."""
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        rules = rules_of(view)
+        uid = decision.context.get("unit")
+        own = {u.id: u for u in view.own_unit_objects()}
+        me = own.get(str(uid))
+        if me is None:
+            return choice
+        m = rules.map
+        zone = {o["hex"] for o in decision.options or [] if int(o.get("floor", 1)) == 1}
+        carried = dict(me.state.get("equipment") or {})
+        for wu in rules.weapon_units():
+            if wu["side"] != self.side:
+                continue
+            at = m.parse(wu["hex"])
+            there = sum(1 for u in own.values() if u.hex == at)
+            if wu["hex"] in zone and there < weapon(wu["model"]).crew and any(
+                    str(k).startswith(f"{wu['model']}AMO-") for k in carried):
+                return {"hex": wu["hex"], "facing": wu["facing"], "posture": "crouch"}
+        if getattr(self, "_attacking", False):
+            return choice
+        for h, (code, door) in sorted(rules.defences().items()):
+            if code not in HOLD or sum(1 for u in own.values() if u.hex == h) >= 2:
+                continue
+            if m.label(h) in zone:
+                return {"hex": m.label(h), "facing": door or choice["facing"], "posture": "stand"}
         return choice
 
     # -- impulses ----------------------------------------------------------------------------------
@@ -385,9 +453,24 @@ class FirepowerAI:
         best_s = 0.0
         base: dict[str, float] = {}
         plans: dict[str, dict[str, float]] = {}
+        crews: dict[str, set[str]] = getattr(self, "_crewing", {})
+        self._opts = opts
+        # a stack fires once an Impulse (Firepower 6.3.1.3): a crew with a shot for its gun
+        # does not spend it on their rifles (FPD-107)
+        gunners = {str(o.get("unit")) for o in opts if isinstance(o, dict)
+                   and o.get("unit") in crews and (
+                       (o.get("act") == "grenade" and o.get("item") in self._guns)
+                       or (o.get("act") == "load" and o.get("weapon") in self._guns))}
+        gun_hexes = {sol[u].hex for u in gunners if u in sol}
         for o in opts:
             if o == "end":
                 continue
+            if o.get("act") == "fire" and o.get("unit") in sol \
+                    and sol[o["unit"]].hex in gun_hexes:
+                continue
+            if o.get("unit") in crews and (o.get("act") in MOVES or (
+                    o.get("act") == "posture" and o.get("to") in crews[o["unit"]])):
+                continue  # FPD-107: a gun's crew stays with it, in a posture it fires from
             try:
                 key = self._move_key(o)
                 if key is not None and self.PLAN:
@@ -573,7 +656,8 @@ class FirepowerAI:
         elif act in ("door", "break"):
             # Firepower 11.1.9, 11.1.10: an opening in front is worth opening for the attacker
             opens = o.get("to") == "open" or act == "break"
-            return 0.2 if opens and getattr(self, "_attacking", False) else -1.0
+            going = getattr(self, "_attacking", False) or self._sally(view, me) > 0
+            return 0.2 if opens and going else -1.0
         elif act == "scale":
             return self._scale_value(view, me, o, theirs, base[key])
         elif act == "position":
@@ -586,7 +670,11 @@ class FirepowerAI:
         elif act == "climb":
             return -1.0
         elif act in ("load", "unload"):
+            if o.get("item") is not None:
+                return self._rgn_value(view, me, o, theirs)
             return loading_value(o)
+        elif act == "acquire":
+            return self._acquire_value(view, me, o)
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
@@ -651,6 +739,43 @@ class FirepowerAI:
             return 0.3
         return -1.0
 
+    # -- the Advanced Game's kit: weapon units, rounds, rifle grenades (FPD-107, FPD-108) ---------
+    def _acquire_value(self, view: SideView, me: Soldier, o: dict[str, Any]) -> float:
+        """Firepower 10.1, 11.1.6: crewing his side's weapon unit is worth more than a move
+        (the gun fires only with its crew); so is taking the rounds his empty weapon needs."""
+        what = str(o.get("what"))
+        if o.get("from") is not None:
+            return 2.0
+        gun = next((w for w in rules_of(view).weapon_units() if w["id"] == what), None)
+        if gun is None:
+            return -1.0
+        # the crew he completes gives every crewman the MF to fire it (Firepower 10.1.2.1);
+        # one who carries its rounds is worth more than a rifle shot
+        mine = next((u for u in view.own_unit_objects() if u.id == me.id), None)
+        carried = dict(mine.state.get("equipment") or {}) if mine is not None else {}
+        return 8.0 if any(str(k).startswith(f"{gun['model']}AMO-") for k in carried) else 1.5
+
+    def _rgn_value(self, view: SideView, me: Soldier, o: dict[str, Any],
+                   theirs: list[Soldier]) -> float:
+        """Firepower 12.4.1.1: a rifle grenade is loaded (an Impulse Phase of notes) when an
+        enemy is within its reach, beyond its minimum range, and out of reach of a hand grenade
+        (three hexes and more); his rifle does not fire meanwhile, so not when it has a good
+        shot (FPD-108)."""
+        from hexwar.plugins.firepower.weapon_chart import weapon
+
+        if o.get("act") != "load":
+            return -1.0
+        w = weapon(str(o["item"]))
+        near = min((me.hex.distance(e.hex) for e in theirs), default=99)
+        lo = w.min_range or 3
+        shots = [x for x in getattr(self, "_opts", []) if isinstance(x, dict)
+                 and x.get("unit") == me.id and x.get("act") == "fire"]
+        if not lo <= near <= 12 or shots:
+            return -1.0
+        # his rifle has no shot (the enemy low in a hole, FPD-108): the blast next Impulse
+        # Phase is worth his Impulse
+        return 0.6 + KILL * 0.35
+
     def _activate_value(self, view: SideView, o: dict[str, Any], sol: dict[str, Soldier],
                         theirs: list[Soldier]) -> float:
         """Firepower 11.4: activation costs nothing and lets the soldiers of the leader's hex
@@ -714,8 +839,27 @@ class FirepowerAI:
             sign = 1.0 if s.side != self.side else -1.5
             ev += sign * (pk + (0.3 if d == 0 else 0.05))
         ev *= p_hit
-        # a grenade spent is a grenade gone: throw it only where it is worth it
-        return KILL * ev if ev > 0.2 else -1
+        # a grenade spent is a grenade gone: throw it only where it is worth it, and the last
+        # rounds of a counted stock only where it is worth more (Firepower 8.5; FPD-108)
+        left = f.rounds
+        if left is None and f.item in f.equipment and f.item[:3] in ("HGN", "HRG", "RGN"):
+            left = int(f.equipment[f.item])
+        # (not a weapon unit's load: it is in the gun, and only firing it lets the next in)
+        scarce = left is not None and left <= 2 and f.weapon_unit is None
+        need = 0.2 + 0.15 * (3 - left) if scarce and left is not None else 0.2
+        return KILL * ev if ev > need else -1
+
+
+#: the defensive units a defender holds (Firepower 8.8.1: positions soldiers are "in")
+HOLD = ("DFX", "SFX", "TRN", "BKR", "PBX")
+#: the Actions that take a soldier out of his hex or turn him (a gun's crew does not)
+MOVES = ("enter", "back", "turn", "through", "ford", "swim", "tunnel", "scale", "stairs")
+
+
+def tunnel_plan(opts: list[Any]) -> Any:
+    """Firepower 8.8.8: the defender digs the longest tunnel offered (a way out of the fire
+    behind his lines, FPD-106)."""
+    return max(opts, key=lambda o: len(o.get("tunnels") or []) if isinstance(o, dict) else -1)
 
 
 def _must_climb(am: AdvMap, a: Hex, b: Hex) -> bool:
@@ -745,8 +889,11 @@ def _shots(ctx: combat.FireContext, c: Any, me: Soldier, mode: str) -> int:
 def loading_value(o: dict[str, Any]) -> float:
     """Firepower 11.1.12: a load note for an empty weapon is worth the soldier's Impulse when
     nothing better is offered (the options list a load only for an empty weapon); the AI does
-    not unload."""
-    return 0.3 if o.get("act") == "load" else -1.0
+    not unload. A weapon unit's load is worth more than a rifle shot: its crew fires it, not
+    their rifles, in the next Impulse Phase (FPD-107)."""
+    if o.get("act") != "load":
+        return -1.0
+    return 5.0 if o.get("weapon") is not None else 0.3
 
 
 def entry_value(o: dict[str, Any]) -> float:

@@ -112,6 +112,19 @@ class FirepowerRules:
 
         return adv_map(self._game)
 
+    def defences(self) -> dict[Hex, tuple[str, int | None]]:
+        """Firepower 8.8: the defensive units on the board (public: set up as counters), by hex:
+        (type code, door hexside or None)."""
+        from hexwar.plugins.firepower.defenses import defences
+
+        return {h: (d.type.code, d.door) for h, d in defences(self._game).items()}
+
+    def weapon_units(self) -> list[dict[str, Any]]:
+        """Firepower 10.1: the weapon units on the board as both sides see them (counters)."""
+        from hexwar.plugins.firepower.weapon_units import seen
+
+        return seen(self._game)
+
     def terrain_block(self, a: tuple[Hex, int, int], b: tuple[Hex, int, int]) -> bool:
         """Firepower 8.2.3, 11.1.9, 12.1.1-12.1.2: whether walls, floors, closed openings or an
         obstacle higher than both ends block the line between two locations (hex, floor, head

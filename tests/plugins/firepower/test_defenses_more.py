@@ -368,7 +368,9 @@ def test_hill_assault_sets_up_its_abatis_and_pillbox_and_no_crater_lands_on_them
 
     g = Game(load_and_validate(HERE / "scenarios" / "hill-assault.toml"), seed=1)
     got = {g.board.label(h): d.type.code for h, d in defenses.defences(g).items()}
-    assert got == {"3X4": "ABS", "3X5": "ABS", "3X9": "ABS", "3X10": "ABS", "3Z8": "PBX"}
+    # FPD-106: the foxholes and trenches along the brow too
+    assert got == {"3X4": "ABS", "3X5": "ABS", "3X9": "ABS", "3X10": "ABS", "3Z8": "PBX",
+                   "3Y8": "TRN", "3Y9": "TRN", "3Y10": "SFX", "3Y11": "DFX"}
     assert defenses.defences(g)[g.board.parse("3Z8")].front == 6
     assert hs.crater_allowed(g, g.board.parse("3Z8")) == "3Z8 holds the scenario's pillbox"
     assert hs.crater_allowed(g, g.board.parse("3Z9")) is None
