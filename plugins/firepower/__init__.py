@@ -14,18 +14,39 @@ its side an Impulse Phase of two Impulses. The modules, in rule order:
 * ``combat``: Combat Actions: fire, hand grenades, suppression, melee (Firepower 6.3-6.5)
 * ``los``: line of sight (Firepower 6.3.4)
 * ``victory``: victory conditions of the Basic Game Scenario (Firepower 7)
-* ``advanced``: the Advanced Game's mode plugin ``firepower.advanced`` (Firepower 8-14), with
-  ``squads`` (Firepower 8.5, 9.1, 10.5.2, 11.1, 11.4), ``weapon_chart`` (Firepower 10.7),
-  ``advanced_impulses`` (Firepower 9, 11.3, 11.4), ``advanced_actions`` (Firepower 11.2.1) and
-  ``advanced_los`` (Firepower 8.2.2, 12.1);
-  docs/firepower-advanced.md
+* ``advanced``: the Advanced Game's mode plugin ``firepower.advanced`` (Firepower 8-14;
+  docs/firepower-advanced.md), and its modules in rule order:
+
+  * ``advanced_terrain``: heights, depths, floors, doors, windows, walls (Firepower 8.2)
+  * ``hidden_setup``: the set-up with its secret records, craters, tunnels, mines (Firepower 8.2.5,
+    8.4, 8.7, 8.8)
+  * ``defenses``: foxholes, trenches, wire, bunkers, pillboxes, towers, abatis, blocks, ditches
+    (Firepower 8.8)
+  * ``organizations``, ``squads``: squads as data, leaders and postures (Firepower 8.5, 9.1-9.2,
+    14)
+  * ``advanced_impulses``: the Mix and the squads' Impulse Phases (Firepower 9, 11.3, 11.4)
+  * ``smoke``: smoke, illumination and Observation Conditions (Firepower 9.3, 12.2, 12.3.7-12.3.8)
+  * ``weapon_chart``: the WEAPON CHART (Firepower 10.7); ``crews``, ``weapon_units``: crews,
+    carried equipment, weapon units (Firepower 10.1, 11.1.6); ``ammunition``: rounds from the
+    organization list (Firepower 8.5, 11.1.12)
+  * ``entry``: entering the board later (Firepower 10.2)
+  * ``advanced_actions``, ``buildings``, ``climbing``, ``loading``, ``detonate``: the Advanced
+    Actions (Firepower 11.1-11.2, 11.1.11, 11.1.12, 11.1.13); ``equipment_options``: the weapon
+    unit, rounds and rifle-grenade Actions in the option list
+  * ``tunnels``: the attacker in the defender's tunnels (Firepower 11.5)
+  * ``advanced_los``: the line of sight by heights (Firepower 8.2.2, 10.5.2, 12.1);
+    ``advanced_card``: the Advanced Game Card's charts (Firepower 12); ``advanced_fire``: the fire
+    procedures (Firepower 12)
+  * ``advanced_melee``: melee (Firepower 13)
+  * ``scenario_victory``: victory of hexwar's own Advanced scenarios (Firepower 23.6 framing)
+
 * ``rules``: the Optional Rules, one module each, none yet (Firepower 15-27)
 
 and beside them: ``plugin`` (the manifest and the core hooks), ``hookspecs`` (the ``firepower_``
 hooks and their facade ``FirepowerHooks``), ``ai`` (the AI), ``cli`` (``hexwar firepower
 fire|grenade``), ``explain`` (decisions in words for the terminal), ``words`` (the log's
-records in words, ``hexwar_describe_event``), ``present`` (decisions as forms of the web table);
-``data/`` (card tables,
-weapons, stand-in panels), ``scenarios/`` (the Basic Game Scenario). Design decisions:
-``docs/decisions.md`` FPD-1 to FPD-26.
+records in words, ``hexwar_describe_event``), ``present`` (decisions as forms of the web table),
+``knowledge`` (what a controller may compute from its side's knowledge, ``view.rules``);
+``data/`` (card tables, weapons, stand-in panels), ``scenarios/`` (the Basic Game Scenario and
+hexwar's own Advanced scenarios). Design decisions: ``docs/decisions.md`` FPD-*.
 """

@@ -264,11 +264,11 @@ def legal_advanced_actions(game: Game) -> list[Any]:
     basic = legal_actions(game)
     # Firepower 12.3: the Advanced fire at hexes (other items, smoke, launchers, mortars)
     # Firepower 13 with 8.8.8: melee under the ground (docs/decisions.md FPD-98)
-    from hexwar.plugins.firepower.kit import kit_options
+    from hexwar.plugins.firepower.equipment_options import equipment_options
     from hexwar.plugins.firepower.tunnels import melee_options
 
     # Firepower 10.1, 11.1.6, 12.4.1.1: weapon units, rounds, rifle grenades (FPD-107)
-    for ch in [*basic[:-1], *hex_options(game), *melee_options(game), *kit_options(game),
+    for ch in [*basic[:-1], *hex_options(game), *melee_options(game), *equipment_options(game),
                *basic[-1:]]:
         if ch == "end":
             out.append(ch)

@@ -1,7 +1,7 @@
 """MBT (Avalon Hill): modern armoured combat at 100 metres a hex, one counter per vehicle.
 
-hexwar plays the Basic Game (MBT 1.0-9.0) and its Basic Game Scenario, and prices organizations
-from the TO&E. The modules, in rule order:
+hexwar plays the Basic Game (MBT 1.0-9.0) and its Basic Game Scenario, the Advanced Game (MBT
+10.0-16.0) and Scenario One, and prices organizations from the TO&E. The modules, in rule order:
 
 * :mod:`~hexwar.plugins.mbt.plugin`: the manifest and the core hook implementations (thin);
 * :mod:`~hexwar.plugins.mbt.hookspecs`: MBT's own ``mbt_`` hooks and their facade ``MbtHooks``;
@@ -26,18 +26,28 @@ from the TO&E. The modules, in rule order:
   :mod:`~hexwar.plugins.mbt.advanced` (manifest and hooks), the Advanced sequence (MBT 11.0) in
   :mod:`~hexwar.plugins.mbt.sequence`, :mod:`~hexwar.plugins.mbt.advanced_tables` (its charts),
   :mod:`~hexwar.plugins.mbt.advanced_sighting` (MBT 12.1, 13.1-13.2),
-  :mod:`~hexwar.plugins.mbt.suppression` (MBT 12.3), :mod:`~hexwar.plugins.mbt.smoke` (MBT 12.6),
+  :mod:`~hexwar.plugins.mbt.suppression` (MBT 12.3), :mod:`~hexwar.plugins.mbt.markers`
+  (MBT 12.4 terrain markers, 15.4.5), :mod:`~hexwar.plugins.mbt.smoke` (MBT 12.6),
   :mod:`~hexwar.plugins.mbt.grade` (MBT 12.7-12.8), :mod:`~hexwar.plugins.mbt.advanced_orders`
-  (MBT 13.3), :mod:`~hexwar.plugins.mbt.close_assault` (MBT 11.3.1),
+  (MBT 13.3), :mod:`~hexwar.plugins.mbt.doctrine` (MBT 13.4 Soviet doctrine),
+  :mod:`~hexwar.plugins.mbt.close_assault` (MBT 11.3.1, 14.5-14.6),
   :mod:`~hexwar.plugins.mbt.advanced_fire` (MBT 14.2.2, 14.3, 14.8),
+  :mod:`~hexwar.plugins.mbt.gp_fire` (MBT 14.4), :mod:`~hexwar.plugins.mbt.gp_terrain`
+  (MBT 12.4.2, 14.4.3.3 GP fire at terrain), :mod:`~hexwar.plugins.mbt.overrun` (MBT 14.7),
   :mod:`~hexwar.plugins.mbt.advanced_movement` (MBT 11.4, 15.0),
-  :mod:`~hexwar.plugins.mbt.advanced_adjustment` (MBT 16.0);
-* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0): MBT 21.1 command
+  :mod:`~hexwar.plugins.mbt.transport` (MBT 15.2-15.3, 15.5),
+  :mod:`~hexwar.plugins.mbt.buildings` (MBT 15.4),
+  :mod:`~hexwar.plugins.mbt.advanced_adjustment` (MBT 16.0),
+  :mod:`~hexwar.plugins.mbt.variants` (Scenario One's terrain variants);
+* :mod:`~hexwar.plugins.mbt.rules`: the optional rules (MBT 17.0-24.0): MBT 21.0 command
   control, MBT 24.0 the Umpired Game;
 * :mod:`~hexwar.plugins.mbt.toe`: the TO&E and the points of "Doing Your Own Scenarios" B.3;
-* :mod:`~hexwar.plugins.mbt.ai`: the AI;
+* :mod:`~hexwar.plugins.mbt.forces`: a scenario's forces as TO&E organizations (Scenario Format C);
+* :mod:`~hexwar.plugins.mbt.ai`: the AI, and :mod:`~hexwar.plugins.mbt.knowledge`, what a
+  controller may compute from its side's knowledge (``view.rules``);
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,
-  ``points``, ``orgs``);
+  ``points``, ``orgs``), with :mod:`~hexwar.plugins.mbt.cli_advanced` (``fire --ammo GP | CA |
+  H2H``) and :mod:`~hexwar.plugins.mbt.forces_cli` (``hexwar mbt forces``);
 * :mod:`~hexwar.plugins.mbt.explain`: decisions in words for the terminal;
 * :mod:`~hexwar.plugins.mbt.words`: the log's records in words (``hexwar_describe_event``);
 * :mod:`~hexwar.plugins.mbt.present`: decisions as forms of the web table (``hexwar serve``).

@@ -19,7 +19,7 @@ from hexwar.plugins.firepower import loading as ld
 from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
 from hexwar.plugins.firepower.ai import make_ai, tunnel_plan
 from hexwar.plugins.firepower.ammunition import stock_problems
-from hexwar.plugins.firepower.kit import kit_options
+from hexwar.plugins.firepower.equipment_options import equipment_options
 from hexwar.plugins.firepower.plugin import HERE
 from tests.plugins.firepower.test_loading import _crew_game, _shoot
 from tests.plugins.firepower.test_terrain import _do, _game, _impulse
@@ -98,7 +98,7 @@ def test_nothing_is_taken_while_his_own_rounds_last() -> None:
         id="C0", type="firepower:RFL", side="A", hex=game.state.units["A1"].hex, facing=2,
         state={"model": "RFL10", "equipment": {"GLR2AMO-G": 4}})
     _impulse(game, "A1")
-    assert not [o for o in kit_options(game) if o["act"] == "acquire"]
+    assert not [o for o in equipment_options(game) if o["act"] == "acquire"]
 
 
 # -- rifle grenades (Firepower 12.4.1.1) ----------------------------------------------------------

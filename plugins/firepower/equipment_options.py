@@ -1,4 +1,4 @@
-"""The Advanced Game's kit Actions offered in the option list (docs/decisions.md FPD-107):
+"""The Advanced Game's equipment Actions offered in the option list (docs/decisions.md FPD-107):
 the choices a soldier of the current Impulse has with the weapon units, rounds and rifle grenades
 of his organization list, which the per-type option lists leave out (the Action types
 ``acquire``, ``load`` and ``grenade`` accept them when written by hand too).
@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
-def kit_options(game: Game) -> list[dict[str, Any]]:
-    """The kit Actions of the current Impulse's soldiers (unchecked)."""
+def equipment_options(game: Game) -> list[dict[str, Any]]:
+    """The equipment Actions of the current Impulse's soldiers (unchecked)."""
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.ammunition import parse_item
     from hexwar.plugins.firepower.state import alive, data
