@@ -1157,6 +1157,19 @@ def test_close_assault_out_of_reach_is_refused(make_game: Any) -> None:
     assert "MBT 14.5.1" in (assault_validator(g, "Soviet")(["S1", "N1"]) or "")
 
 
+def test_close_assault_reach_two_heights_14_5_1(make_game: Any) -> None:
+    """MBT 14.5.1: a close assault reaches a vehicle no more than two heights above or below the
+    leg unit; one three heights up is refused naming the rule (squads fire all round: no arc)."""
+    from hexwar.plugins.mbt.close_assault import assault_validator
+
+    for height, ok in ((2, True), (3, False)):
+        g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1),
+                       ("N1", "M1", "NATO", "9J4", 4)], options=ADV, heights={"9J4": height})
+        g.state.units["S1"].state["order"] = "CA"
+        err = assault_validator(g, "Soviet")(["S1", "N1"])
+        assert (err is None) if ok else ("two heights" in (err or "") and "MBT 14.5.1" in (err or ""))
+
+
 # -- MBT 14.6: hand-to-hand combat ---------------------------------------------------------------
 
 
