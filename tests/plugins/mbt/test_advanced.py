@@ -728,6 +728,22 @@ def test_mbt_78_gp_grade_14_4_2_4() -> None:
     assert [a.gp_grade_modifier("poor", r).value for r in (10, 11, 20, 21)] == [0, -5, -5, -10]
 
 
+def test_gp_grade_acts_in_gp_fire_14_4_2_4(make_game: Any) -> None:
+    """MBT 14.4.2.4 (MBT 12.7): the firer's grade reaches a GP shot's modifiers: crack +5 and poor
+    -5 at range 11, nothing at range 10 or for an average firer."""
+    from hexwar.plugins.mbt.gp_fire import gp_modifiers
+
+    for target_hex, grade, want in (("9J15", "crack", 5), ("9J15", "poor", -5),
+                                    ("9J14", "crack", 0), ("9J15", "average", 0)):
+        g = make_game([("N1", "M1", "NATO", "9J4", 4), ("S1", "T-80A", "Soviet", target_hex, 1)],
+                      options=ADV)
+        f, t = g.state.units["N1"], g.state.units["S1"]
+        f.state["grade"] = grade
+        got = [m.value for m in gp_modifiers(g, f, t, overwatch=False, target_moving=False)
+               if m.rule.startswith("MBT 14.4.2.4")]
+        assert sum(got) == want, (target_hex, grade, got)
+
+
 def test_mbt_81_gp_at_a_moving_hull_down_vehicle_in_woods(make_game: Any) -> None:
     """MBT-81 (MBT 14.4.2.2): -10 moving, -20 hull down, -10 woods: -40."""
     from hexwar.plugins.mbt.gp_fire import gp_modifiers
