@@ -605,6 +605,22 @@ def test_doctrine_moves_together_and_abandons_stragglers_13_4_2_5(make_game: Any
     assert not doctrine.is_follower(g, c) and doctrine.members(g, c) == [c]
 
 
+def test_mbt_176_doctrine_sub_units_and_losses_13_4_2_3(make_game: Any) -> None:
+    """MBT-176 (MBT 13.4.2.3-13.4.2.4): organization 101 of strength 3 is 101a, 101b, 101c; each
+    loss lowers the strength, and after two the last one acts for itself alone."""
+    from hexwar.plugins.mbt import doctrine
+
+    g = _platoon(make_game)
+    a, b, c = (g.state.units[i] for i in ("101a", "101b", "101c"))
+    assert [m.id for m in doctrine.members(g, c)] == ["101a", "101b", "101c"]
+    assert doctrine.is_follower(g, c)
+    a.state["destroyed"] = "KO"
+    assert [m.id for m in doctrine.members(g, c)] == ["101b", "101c"]
+    assert doctrine.leader(g, c) is b
+    b.state["destroyed"] = "BU"
+    assert doctrine.members(g, c) == [c] and not doctrine.is_follower(g, c)
+
+
 def test_doctrine_members_set_up_together() -> None:
     """MBT 13.4.3.1 at set-up: in mbt:advanced-a the platoon 101a-101c shares hex, facing, turret."""
     g = core_make_game("mbt:advanced-a", seed=3)
