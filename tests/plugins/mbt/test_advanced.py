@@ -1110,6 +1110,21 @@ def test_leg_movement_15_1(make_game: Any) -> None:
     assert movement_allowance(g, u) == 1
 
 
+def test_mbt_107_squad_and_team_movement_15_1_1(make_game: Any) -> None:
+    """MBT-107 (MBT 15.1.1): a squad moves 2 hexes with M orders and 1 with FM; a team 1 with M.
+    Quickmarch is option 17.4.2: not built, so not here."""
+    from hexwar.plugins.mbt.movement import movement_allowance
+
+    g = make_game([("N1", "Rifle Squad", "NATO", "9J5", 1), ("N2", "Rifle Team", "NATO", "9J7", 1)],
+                  options=ADV)
+    squad, team = g.state.units["N1"], g.state.units["N2"]
+    got = []
+    for u, order in ((squad, "M"), (squad, "FM"), (team, "M")):
+        u.state["order"] = order
+        got.append(movement_allowance(g, u))
+    assert got == [2, 1, 1]
+
+
 def test_leg_units_sight_open_and_are_small_targets_13_1(make_game: Any) -> None:
     """MBT 13.1.4: a leg unit sights on the open row; MBT 13.1.2: it is sighted in the S column."""
     g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J1", 4)],
