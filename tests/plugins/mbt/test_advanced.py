@@ -242,8 +242,9 @@ def test_mbt_89_suppressed_movement_factors(make_game: Any) -> None:
 
 
 def test_suppression_markers_16_3_and_12_3_4(make_game: Any, run: Any, pass_all: Any) -> None:
-    """MBT 16.3.1-16.3.2: ON turns OFF at the end of the Turn, OFF goes at the end of the next;
-    MBT 12.3.4: a new suppression replaces OFF with ON."""
+    """MBT-158 (MBT 16.3.1-16.3.2): ON turns OFF at the end of the Turn, OFF goes at the end of the
+    next; MBT 12.3.4: a new suppression replaces OFF with ON. (MBT-158's smoke, DS and temporary
+    markers: test_exhaust_smoke_15_7, test_discharger_smoke_12_6, test_temporary_suppression_12_3_5.)"""
     g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)], options=ADV)
     u = g.state.units["S1"]
     suppression.suppress(g, u, "test")
@@ -377,6 +378,8 @@ def test_discharger_smoke_12_6(make_game: Any, run: Any) -> None:
 
 
 def test_smoke_refused_for_a_used_discharger(make_game: Any, run: Any) -> None:
+    """MBT-153 (MBT 12.6.2): dischargers once a game (exhaust smoke's three uses, MBT 15.7.2:
+    test_exhaust_smoke_15_7)."""
     from hexwar.plugins.mbt.close_assault import smoke_validator
 
     g = make_game([("N1", "M1", "NATO", "9J6", 1)], options=ADV)

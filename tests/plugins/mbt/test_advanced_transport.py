@@ -211,6 +211,8 @@ def test_a_knocked_out_carrier_takes_its_passengers_14_3_3_2(make_game: Any) -> 
                                                       (True, False, None)])
 def test_passenger_gp_defense_14_4_3_2_5(make_game: Any, fc: bool, open_: bool,
                                          defense: int | None) -> None:
+    """MBT-80 (MBT 14.4.3.2.5): passengers of a non-FC carrier defend at 1, of an open FC carrier
+    at 3, of a buttoned FC carrier not at all (one roll for all: the next test)."""
     card = "Transport APC" if fc else "Transport BTR"
     side = "NATO" if fc else "Soviet"
     leg = "Rifle Squad" if fc else "Motor Rifle Squad"
