@@ -573,6 +573,22 @@ def test_doctrine_organization_is_public_and_takes_one_order_13_4(make_game: Any
     assert [g.state.units[i].state["order"] for i in ("101a", "101b", "101c")] == ["F"] * 3
 
 
+def test_doctrine_order_partly_impossible_for_a_member_13_4_3_2(make_game: Any, run: Any) -> None:
+    """MBT 13.4.3.2: the organization's one order may be one some members cannot carry out (here
+    F for a member whose gun is hit): it is offered, accepted and given to every member."""
+    from hexwar.plugins.mbt.advanced_orders import orders_phase
+    from hexwar.plugins.mbt.orders import legal_orders
+
+    g = _platoon(make_game)
+    members = [g.state.units[i] for i in ("101a", "101b", "101c")]
+    members[1].state["damage"]["gun"] = True
+    data(g)["sighted"] = {"101a": ["N1"], "101b": ["N1"], "101c": ["N1"], "N1": ["101a"]}
+    assert "F" in legal_orders(g, members[0]) and "F" not in legal_orders(g, members[1])
+    _v, asked = run(orders_phase(g), lambda d: "F" if "F" in d.options else d.options[0])
+    assert "F" in next(d for d in asked if d.context["unit"] == "101a").options
+    assert [m.state["order"] for m in members] == ["F"] * 3
+
+
 def test_doctrine_fires_together_13_4_3_2(make_game: Any) -> None:
     """MBT 13.4.3.2: a declaration is expanded to every member able to fire, with one ammunition;
     naming one sub-unit apart is refused and changes nothing."""
