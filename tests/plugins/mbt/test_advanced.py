@@ -997,6 +997,19 @@ def test_scenario_one_chance_conditions(make_game: Any) -> None:
     assert any(m.rule.startswith("MBT 14.3.2") for m in ap_modifiers(g, s, f, t))
 
 
+def test_scenario_one_chance_table_every_row() -> None:
+    """MBT Scenario One B.3: the whole "Chance" table, ground and visibility by the die."""
+    from hexwar.core.tables import TableSet
+    from hexwar.plugins.mbt.advanced_tables import ADVANCED
+
+    table = TableSet.load_dir(ADVANCED)["chance"]
+    printed = {1: ("Normal", "Day"), 5: ("Normal", "Day"), 6: ("Normal", "Dusk"),
+               7: ("Snow a", "Moonlight"), 8: ("Snow b", "Night"), 9: ("Mud c", "Fog"),
+               10: ("Mud d", "Blowing Snow")}
+    for die, want in printed.items():
+        assert (table.value("weather", die=die), table.value("visibility", die=die)) == want
+
+
 def test_table_side_line_of_sight_is_the_advanced_one(make_game: Any) -> None:
     """``hexwar los`` of an Advanced game explains MBT 13.2.1, not the Basic MBT 6.1.4: from a
     +3 hill over +2 trees to the ground two hexes on is clear; from the ground it is blocked
