@@ -468,6 +468,23 @@ def test_missile_at_a_mover_waits_and_races_14_2_2_2(make_game: Any, run: Any) -
     assert data(g)["atgm"] == []
 
 
+@pytest.mark.parametrize(("entered", "speed"), [(3, 24), (4, 12)])
+def test_mbt_112_songster_speed_by_hexes_moved_14_2_2_2_3(make_game: Any, run: Any,
+                                                          entered: int, speed: int) -> None:
+    """MBT-112 (MBT 14.2.2.2.3): a T-80A's Songster flies at 24 against a target that moves 3
+    hexes and at 12 against one that moves 4."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J8", 4)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["order"], n1.state["order"] = "ATGM", "M"
+    run(atgm_announce_phase(g), [{"firer": "S1", "target": "N1"}])
+    path = [(g.board.parse(f"9J{r}"), 4) for r in range(8, 9 + entered)]
+    n1.hex = path[-1][0]
+    run(missile_race(g, n1, path), lambda d: d.options[0])
+    race = [e for e in g.log.for_side(None) if e.get("type") == "atgm_race"]
+    assert race and (race[0]["entered"], race[0]["speed"]) == (entered, speed)
+
+
 # -- MBT 15.7, 12.9, 14.3.1.1.1: exhaust smoke and smoke markers -----------------------------------
 
 
