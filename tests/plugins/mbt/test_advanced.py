@@ -485,6 +485,22 @@ def test_mbt_112_songster_speed_by_hexes_moved_14_2_2_2_3(make_game: Any, run: A
     assert race and (race[0]["entered"], race[0]["speed"]) == (entered, speed)
 
 
+def test_mbt_115_missile_race_impact_at_the_first_new_hex_14_2_2_2(make_game: Any, run: Any) -> None:
+    """MBT-115 (MBT 14.2.2.2, MBTD-55's race): speed 12, target 14 hexes away moving 5 hexes
+    straight away: 12 < 14, the target steps to 15; 24 >= 15, the missile strikes it in the first
+    hex it entered."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J15", 4)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["order"], n1.state["order"] = "ATGM", "M"
+    run(atgm_announce_phase(g), [{"firer": "S1", "target": "N1"}])
+    path = [(g.board.parse(f"9J{r}"), 4) for r in range(15, 21)]
+    n1.hex = path[-1][0]
+    run(missile_race(g, n1, path), lambda d: d.options[0])
+    race = [e for e in g.log.for_side(None) if e.get("type") == "atgm_race"]
+    assert race and (race[0]["speed"], race[0]["at"]) == (12, "9J16")
+
+
 # -- MBT 15.7, 12.9, 14.3.1.1.1: exhaust smoke and smoke markers -----------------------------------
 
 
