@@ -138,6 +138,8 @@ def load_error(game: Game, carrier: Unit, u: Unit, *, entered: bool = False,
         return f"{u.id} is not a leg or towed unit of {carrier.side} (MBT 15.3)"
     if u.state.get("mounted"):
         return f"{u.id} is already mounted on {u.state['mounted']} (MBT 15.3.2.6)"
+    if _suppressed(u):
+        return f"{u.id} is suppressed: a leg or towed unit may not be loaded (MBT 12.3.3)"
     if not alive(u) or u.hex != carrier.hex:
         return f"{u.id} is not in {carrier.id}'s hex (MBT 15.3.2.3)"
     if (kind == "leg" and not tv.legs) or (kind == "towed" and not tv.towed):
@@ -174,6 +176,8 @@ def unload_error(game: Game, carrier: Unit, u: Unit, *, entered: bool = False,
     is never unloaded into terrain its own card prohibits (docs/decisions.md MBTD-71)."""
     if u.id not in (carrier.state.get("carrying") or []):
         return f"{u.id} is not carried by {carrier.id} (MBT 15.3.2.6)"
+    if _suppressed(u):
+        return f"{u.id} is suppressed: a leg or towed unit may not be unloaded (MBT 12.3.3)"
     if not alive(carrier):
         return f"{carrier.id} is not on the map (MBT 15.3.2)"
     err = _carrier_error(game, carrier, card_of(game, u), entered=entered, mf_left=mf_left)
@@ -192,6 +196,14 @@ def unload_error(game: Game, carrier: Unit, u: Unit, *, entered: bool = False,
         return (f"{u.id} cannot be unloaded in {game.board.label(carrier.hex)}: its card "
                 f"prohibits {barred[0]} (MBT 15.3.2.3, 15.1.4, 15.2.3)")
     return None
+
+
+def _suppressed(u: Unit) -> bool:
+    """MBT 12.3.3: a suppressed leg or towed unit neither loads nor unloads, even one suppressed
+    this Turn after its orders were given."""
+    from hexwar.plugins.mbt.suppression import suppressed
+
+    return suppressed(u)
 
 
 def _tv_text(tv: TransportValue) -> str:

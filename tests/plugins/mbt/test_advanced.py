@@ -242,8 +242,9 @@ def test_mbt_89_suppressed_movement_factors(make_game: Any) -> None:
 
 
 def test_suppression_markers_16_3_and_12_3_4(make_game: Any, run: Any, pass_all: Any) -> None:
-    """MBT 16.3.1-16.3.2: ON turns OFF at the end of the Turn, OFF goes at the end of the next;
-    MBT 12.3.4: a new suppression replaces OFF with ON."""
+    """MBT-158 (MBT 16.3.1-16.3.2): ON turns OFF at the end of the Turn, OFF goes at the end of the
+    next; MBT 12.3.4: a new suppression replaces OFF with ON. (MBT-158's smoke, DS and temporary
+    markers: test_exhaust_smoke_15_7, test_discharger_smoke_12_6, test_temporary_suppression_12_3_5.)"""
     g = make_game([("S1", "T-80A", "Soviet", "9J5", 1)], options=ADV)
     u = g.state.units["S1"]
     suppression.suppress(g, u, "test")
@@ -377,6 +378,8 @@ def test_discharger_smoke_12_6(make_game: Any, run: Any) -> None:
 
 
 def test_smoke_refused_for_a_used_discharger(make_game: Any, run: Any) -> None:
+    """MBT-153 (MBT 12.6.2): dischargers once a game (exhaust smoke's three uses, MBT 15.7.2:
+    test_exhaust_smoke_15_7)."""
     from hexwar.plugins.mbt.close_assault import smoke_validator
 
     g = make_game([("N1", "M1", "NATO", "9J6", 1)], options=ADV)
@@ -463,6 +466,39 @@ def test_missile_at_a_mover_waits_and_races_14_2_2_2(make_game: Any, run: Any) -
         pos += 1
     assert race[0]["at"] == f"9J{8 + pos}"
     assert data(g)["atgm"] == []
+
+
+@pytest.mark.parametrize(("entered", "speed"), [(3, 24), (4, 12)])
+def test_mbt_112_songster_speed_by_hexes_moved_14_2_2_2_3(make_game: Any, run: Any,
+                                                          entered: int, speed: int) -> None:
+    """MBT-112 (MBT 14.2.2.2.3): a T-80A's Songster flies at 24 against a target that moves 3
+    hexes and at 12 against one that moves 4."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J8", 4)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["order"], n1.state["order"] = "ATGM", "M"
+    run(atgm_announce_phase(g), [{"firer": "S1", "target": "N1"}])
+    path = [(g.board.parse(f"9J{r}"), 4) for r in range(8, 9 + entered)]
+    n1.hex = path[-1][0]
+    run(missile_race(g, n1, path), lambda d: d.options[0])
+    race = [e for e in g.log.for_side(None) if e.get("type") == "atgm_race"]
+    assert race and (race[0]["entered"], race[0]["speed"]) == (entered, speed)
+
+
+def test_mbt_115_missile_race_impact_at_the_first_new_hex_14_2_2_2(make_game: Any, run: Any) -> None:
+    """MBT-115 (MBT 14.2.2.2, MBTD-55's race): speed 12, target 14 hexes away moving 5 hexes
+    straight away: 12 < 14, the target steps to 15; 24 >= 15, the missile strikes it in the first
+    hex it entered."""
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J15", 4)],
+                  options=ADV)
+    s1, n1 = g.state.units["S1"], g.state.units["N1"]
+    s1.state["order"], n1.state["order"] = "ATGM", "M"
+    run(atgm_announce_phase(g), [{"firer": "S1", "target": "N1"}])
+    path = [(g.board.parse(f"9J{r}"), 4) for r in range(15, 21)]
+    n1.hex = path[-1][0]
+    run(missile_race(g, n1, path), lambda d: d.options[0])
+    race = [e for e in g.log.for_side(None) if e.get("type") == "atgm_race"]
+    assert race and (race[0]["speed"], race[0]["at"]) == (12, "9J16")
 
 
 # -- MBT 15.7, 12.9, 14.3.1.1.1: exhaust smoke and smoke markers -----------------------------------
@@ -570,6 +606,22 @@ def test_doctrine_organization_is_public_and_takes_one_order_13_4(make_game: Any
     assert [g.state.units[i].state["order"] for i in ("101a", "101b", "101c")] == ["F"] * 3
 
 
+def test_doctrine_order_partly_impossible_for_a_member_13_4_3_2(make_game: Any, run: Any) -> None:
+    """MBT 13.4.3.2: the organization's one order may be one some members cannot carry out (here
+    F for a member whose gun is hit): it is offered, accepted and given to every member."""
+    from hexwar.plugins.mbt.advanced_orders import orders_phase
+    from hexwar.plugins.mbt.orders import legal_orders
+
+    g = _platoon(make_game)
+    members = [g.state.units[i] for i in ("101a", "101b", "101c")]
+    members[1].state["damage"]["gun"] = True
+    data(g)["sighted"] = {"101a": ["N1"], "101b": ["N1"], "101c": ["N1"], "N1": ["101a"]}
+    assert "F" in legal_orders(g, members[0]) and "F" not in legal_orders(g, members[1])
+    _v, asked = run(orders_phase(g), lambda d: "F" if "F" in d.options else d.options[0])
+    assert "F" in next(d for d in asked if d.context["unit"] == "101a").options
+    assert [m.state["order"] for m in members] == ["F"] * 3
+
+
 def test_doctrine_fires_together_13_4_3_2(make_game: Any) -> None:
     """MBT 13.4.3.2: a declaration is expanded to every member able to fire, with one ammunition;
     naming one sub-unit apart is refused and changes nothing."""
@@ -603,6 +655,22 @@ def test_doctrine_moves_together_and_abandons_stragglers_13_4_2_5(make_game: Any
     doctrine.follow(g, a)
     assert (b.hex, b.facing) == (a.hex, 1) and c.hex == g.board.parse("9J10")
     assert not doctrine.is_follower(g, c) and doctrine.members(g, c) == [c]
+
+
+def test_mbt_176_doctrine_sub_units_and_losses_13_4_2_3(make_game: Any) -> None:
+    """MBT-176 (MBT 13.4.2.3-13.4.2.4): organization 101 of strength 3 is 101a, 101b, 101c; each
+    loss lowers the strength, and after two the last one acts for itself alone."""
+    from hexwar.plugins.mbt import doctrine
+
+    g = _platoon(make_game)
+    a, b, c = (g.state.units[i] for i in ("101a", "101b", "101c"))
+    assert [m.id for m in doctrine.members(g, c)] == ["101a", "101b", "101c"]
+    assert doctrine.is_follower(g, c)
+    a.state["destroyed"] = "KO"
+    assert [m.id for m in doctrine.members(g, c)] == ["101b", "101c"]
+    assert doctrine.leader(g, c) is b
+    b.state["destroyed"] = "BU"
+    assert doctrine.members(g, c) == [c] and not doctrine.is_follower(g, c)
 
 
 def test_doctrine_members_set_up_together() -> None:
@@ -726,6 +794,22 @@ def test_mbt_78_gp_grade_14_4_2_4() -> None:
     a = load_advanced()
     assert [a.gp_grade_modifier("crack", r).value for r in (10, 11, 20, 21)] == [0, 5, 5, 10]
     assert [a.gp_grade_modifier("poor", r).value for r in (10, 11, 20, 21)] == [0, -5, -5, -10]
+
+
+def test_gp_grade_acts_in_gp_fire_14_4_2_4(make_game: Any) -> None:
+    """MBT 14.4.2.4 (MBT 12.7): the firer's grade reaches a GP shot's modifiers: crack +5 and poor
+    -5 at range 11, nothing at range 10 or for an average firer."""
+    from hexwar.plugins.mbt.gp_fire import gp_modifiers
+
+    for target_hex, grade, want in (("9J15", "crack", 5), ("9J15", "poor", -5),
+                                    ("9J14", "crack", 0), ("9J15", "average", 0)):
+        g = make_game([("N1", "M1", "NATO", "9J4", 4), ("S1", "T-80A", "Soviet", target_hex, 1)],
+                      options=ADV)
+        f, t = g.state.units["N1"], g.state.units["S1"]
+        f.state["grade"] = grade
+        got = [m.value for m in gp_modifiers(g, f, t, overwatch=False, target_moving=False)
+               if m.rule.startswith("MBT 14.4.2.4")]
+        assert sum(got) == want, (target_hex, grade, got)
 
 
 def test_mbt_81_gp_at_a_moving_hull_down_vehicle_in_woods(make_game: Any) -> None:
@@ -946,6 +1030,19 @@ def test_scenario_one_chance_conditions(make_game: Any) -> None:
     assert any(m.rule.startswith("MBT 14.3.2") for m in ap_modifiers(g, s, f, t))
 
 
+def test_scenario_one_chance_table_every_row() -> None:
+    """MBT Scenario One B.3: the whole "Chance" table, ground and visibility by the die."""
+    from hexwar.core.tables import TableSet
+    from hexwar.plugins.mbt.advanced_tables import ADVANCED
+
+    table = TableSet.load_dir(ADVANCED)["chance"]
+    printed = {1: ("Normal", "Day"), 5: ("Normal", "Day"), 6: ("Normal", "Dusk"),
+               7: ("Snow a", "Moonlight"), 8: ("Snow b", "Night"), 9: ("Mud c", "Fog"),
+               10: ("Mud d", "Blowing Snow")}
+    for die, want in printed.items():
+        assert (table.value("weather", die=die), table.value("visibility", die=die)) == want
+
+
 def test_table_side_line_of_sight_is_the_advanced_one(make_game: Any) -> None:
     """``hexwar los`` of an Advanced game explains MBT 13.2.1, not the Basic MBT 6.1.4: from a
     +3 hill over +2 trees to the ground two hexes on is clear; from the ground it is blocked
@@ -1078,8 +1175,25 @@ def test_leg_movement_15_1(make_game: Any) -> None:
     assert movement_allowance(g, u) == 1
 
 
+def test_mbt_107_squad_and_team_movement_15_1_1(make_game: Any) -> None:
+    """MBT-107 (MBT 15.1.1): a squad moves 2 hexes with M orders and 1 with FM; a team 1 with M.
+    Quickmarch is option 17.4.2: not built, so not here."""
+    from hexwar.plugins.mbt.movement import movement_allowance
+
+    g = make_game([("N1", "Rifle Squad", "NATO", "9J5", 1), ("N2", "Rifle Team", "NATO", "9J7", 1)],
+                  options=ADV)
+    squad, team = g.state.units["N1"], g.state.units["N2"]
+    got = []
+    for u, order in ((squad, "M"), (squad, "FM"), (team, "M")):
+        u.state["order"] = order
+        got.append(movement_allowance(g, u))
+    assert got == [2, 1, 1]
+
+
 def test_leg_units_sight_open_and_are_small_targets_13_1(make_game: Any) -> None:
-    """MBT 13.1.4: a leg unit sights on the open row; MBT 13.1.2: it is sighted in the S column."""
+    """MBT-22 (MBT 13.1.4), its first case: a leg unit on the ground sights on the open row (its
+    second, inside a buttoned FC carrier, does not arise: passengers sight nothing themselves);
+    MBT 13.1.2: it is sighted in the S column."""
     g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J1", 4)],
                   options=ADV)
     s1, n1 = g.state.units["S1"], g.state.units["N1"]
@@ -1155,6 +1269,19 @@ def test_close_assault_out_of_reach_is_refused(make_game: Any) -> None:
                   options=ADV)
     g.state.units["S1"].state["order"] = "CA"
     assert "MBT 14.5.1" in (assault_validator(g, "Soviet")(["S1", "N1"]) or "")
+
+
+def test_close_assault_reach_two_heights_14_5_1(make_game: Any) -> None:
+    """MBT 14.5.1: a close assault reaches a vehicle no more than two heights above or below the
+    leg unit; one three heights up is refused naming the rule (squads fire all round: no arc)."""
+    from hexwar.plugins.mbt.close_assault import assault_validator
+
+    for height, ok in ((2, True), (3, False)):
+        g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1),
+                       ("N1", "M1", "NATO", "9J4", 4)], options=ADV, heights={"9J4": height})
+        g.state.units["S1"].state["order"] = "CA"
+        err = assault_validator(g, "Soviet")(["S1", "N1"])
+        assert (err is None) if ok else ("two heights" in (err or "") and "MBT 14.5.1" in (err or ""))
 
 
 # -- MBT 14.6: hand-to-hand combat ---------------------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 
 from hexwar.core.engine.view import build_view
 from hexwar.core.errors import HexwarError
-from hexwar.plugins.mbt import buildings, overrun, transport
+from hexwar.plugins.mbt import buildings, overrun, suppression, transport
 from hexwar.plugins.mbt.advanced_movement import movement_phase, overrun_step
 from hexwar.plugins.mbt.gp_fire import ammo_error, gp_defense, leg_status
 from hexwar.plugins.mbt.state import card_of, data
@@ -84,6 +84,27 @@ def test_loading_beyond_the_transport_value_is_refused_and_changes_nothing(make_
     assert _state(g) == before
     validate = transport.transport_validator(g, b1, False, Fraction(9))
     assert "MBT 15.3.1" in (validate(["load", "S2"]) or "")
+
+
+def test_a_suppressed_leg_unit_is_neither_loaded_nor_unloaded_12_3_3(make_game: Any) -> None:
+    """MBT 12.3.3: suppressed leg and towed units may not load or unload, even with M orders
+    given before the suppression; the refusal names the rule and changes nothing."""
+    g = make_game([("C1", "Transport APC", "NATO", "9J10", 1), ("P1", "Rifle Squad", "NATO", "9J10", 1)],
+                  options=ADV)
+    c1, p1 = g.state.units["C1"], g.state.units["P1"]
+    c1.state["order"] = p1.state["order"] = "M"
+    assert transport.load_error(g, c1, p1) is None
+    suppression.suppress(g, p1, "test")
+    before = _state(g)
+    assert "MBT 12.3.3" in (transport.load_error(g, c1, p1) or "")
+    with pytest.raises(HexwarError, match=r"MBT 12\.3\.3"):
+        transport.load(g, c1, p1)
+    assert _state(g) == before
+    p1.state["suppressed"] = None
+    transport.load(g, c1, p1)
+    assert transport.unload_error(g, c1, p1) is None
+    p1.state["suppressed"] = "ON"  # as passengers are by a compartment hit (MBT 14.3.3.1)
+    assert "MBT 12.3.3" in (transport.unload_error(g, c1, p1) or "")
 
 
 def test_loading_needs_m_orders_an_open_full_cover_carrier_and_the_mf_15_3_2(
@@ -211,6 +232,8 @@ def test_a_knocked_out_carrier_takes_its_passengers_14_3_3_2(make_game: Any) -> 
                                                       (True, False, None)])
 def test_passenger_gp_defense_14_4_3_2_5(make_game: Any, fc: bool, open_: bool,
                                          defense: int | None) -> None:
+    """MBT-80 (MBT 14.4.3.2.5): passengers of a non-FC carrier defend at 1, of an open FC carrier
+    at 3, of a buttoned FC carrier not at all (one roll for all: the next test)."""
     card = "Transport APC" if fc else "Transport BTR"
     side = "NATO" if fc else "Soviet"
     leg = "Rifle Squad" if fc else "Motor Rifle Squad"

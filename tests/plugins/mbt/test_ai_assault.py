@@ -173,3 +173,19 @@ def test_an_overrun_defender_out_of_the_sides_view_is_not_scored_14_7_1_2(
                   options=ADV, terrain={h: "woods" for h in ("9J13", "9J14", "9J15")})
     assert [e.id for e in g.view("NATO").enemy_unit_objects()] == []
     assert _ask(g, "NATO", "mbt.overrun", ["none", "S1"], unit="N1") == "none"
+
+
+@pytest.mark.parametrize(("terrain", "unloads"), [("woods", True), ("clear", False)])
+def test_squads_get_off_into_cover_once_the_enemy_is_known_15_3_2(make_game: Any, terrain: str,
+                                                                   unloads: bool) -> None:
+    """MBT 15.3.2: with a known enemy 8 hexes off (beyond the dismount range, within 12), a
+    carrier that has ended its move in woods unloads its squad there; in the open it keeps it."""
+    from hexwar.plugins.mbt import transport
+
+    g = make_game([("C1", "Transport APC", "NATO", "9J12", 1), ("R1", "Rifle Squad", "NATO", "9J12", 1),
+                   ("S1", "T-72M1", "Soviet", "9J4", 4)], options=ADV, terrain={"9J12": terrain})
+    c1, r1 = g.state.units["C1"], g.state.units["R1"]
+    c1.state["order"] = r1.state["order"] = "M"
+    transport.load(g, c1, r1)
+    got = _ask(g, "NATO", "mbt.transport", ["done", ["unload", "R1"]], unit="C1", when="after")
+    assert got == (["unload", "R1"] if unloads else "done")
