@@ -114,6 +114,12 @@ def h2h_error(game: Game, a: Unit, d: Unit) -> str | None:
     return None
 
 
+def _cited(rule: str, source: str) -> str:
+    """A table modifier's rule with where its value comes from, unless that is the rule itself
+    (a value the text prints under that rule)."""
+    return rule if source == rule else f"{rule} [{source}]"
+
+
 def h2h_modifiers(game: Game, attackers: list[Unit], d: Unit) -> list[Modifier]:
     """MBT 14.6.3: the hand-to-hand modifiers (the first attacker's height and grade)."""
     a = attackers[0]
@@ -130,7 +136,7 @@ def h2h_modifiers_of(*, defender_suppressed: bool, uphill: bool, defender_losses
     mods: list[Modifier] = []
 
     def add(name: str, key: str, rule: str, times: int = 1) -> None:
-        mods.append(Modifier(name, hm[key].value * times, f"{rule} [{hm[key].source}]", stage=1))
+        mods.append(Modifier(name, hm[key].value * times, _cited(rule, hm[key].source), stage=1))
 
     if defender_suppressed:
         add("defender suppressed", "defender_suppressed", "MBT 14.6.3.1")
@@ -195,7 +201,7 @@ def ca_modifiers_of(*, uphill: bool, moving: bool, open_top: bool, grade: str) -
     mods: list[Modifier] = []
 
     def add(name: str, key: str, rule: str) -> None:
-        mods.append(Modifier(name, ca[key].value, f"{rule} [{ca[key].source}]", stage=1))
+        mods.append(Modifier(name, ca[key].value, _cited(rule, ca[key].source), stage=1))
 
     if uphill:
         add("attacking uphill", "uphill", "MBT 14.5.3.1")
