@@ -90,3 +90,10 @@ def test_ap_fire_still_needs_a_range_and_refuses_the_advanced_flags() -> None:
         r = fire("M1", "T-72M1", "--range", "3", *flag)
         assert r.exit_code == 2 and flag[0] in r.output and "GP, CA or H2H" in r.output
     assert fire("M1", "T-72M1", "--range", "3", "--dice", "50,50,50").exit_code == 0
+
+
+def test_a_printed_modifier_cites_its_rule_once() -> None:
+    # MBT 14.5.3.1: a value the text prints under its own rule needs no second source in brackets
+    text = fire("Motor Rifle Squad", "M1", "--ammo", "CA", "--uphill", "--dice", "50").output
+    assert "-10  attacking uphill  (MBT 14.5.3.1)" in text, text
+    assert "[MBT 14.5.3.1]" not in text
