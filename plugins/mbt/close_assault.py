@@ -8,8 +8,9 @@ first player first.
   vehicle's CA defense on the GP COMBAT RESULTS TABLE (MBT 14.5.2.2, stand-in), with the close
   assault modifiers (MBT 14.5.3: uphill -10, moving vehicle -10, open vehicle +10, attacker crack
   +10 / poor -10): a suppressed result suppresses the vehicle, an effective one brews it up
-  (MBT 14.5.4), open or buttoned. The attacker is marked MOVED (MBT 14.5.1). Each attack is
-  announced and resolved in turn (docs/decisions.md MBTD-64).
+  (MBT 14.5.4), open or buttoned. The attacker is marked MOVED (MBT 14.5.1). A side announces
+  all its attacks before resolving any, then resolves them one by one in the order announced
+  (MBT 14.5.1, docs/decisions.md MBTD-64).
 
 * Hand-to-hand combat (MBT 14.6): a squad or half squad with CA orders attacks an adjacent enemy
   leg unit in the same way (arc, two heights); the HAND-TO-HAND COMBAT TABLE line of attacker and
@@ -276,7 +277,8 @@ def close_assault(game: Game, a: Unit, t: Unit) -> str:
 
 def close_assault_step(game: Game) -> Step:
     """MBT 11.3.1, 12.6.1, 14.5: each side, first player first, may fire smoke dischargers and
-    make its close assaults."""
+    make its close assaults: it announces every attack before it resolves any (MBT 14.5.1)."""
+    announced: list[tuple[Unit, Unit]] = []
     for side in side_order(game):
         while True:
             able = [u.id for u in game.state.units_of(side) if smoke.can_discharge(game, u) is None]
@@ -303,12 +305,30 @@ def close_assault_step(game: Game) -> Step:
             if choice == "pass":
                 break
             a, t = game.state.units[choice[0]], game.state.units[choice[1]]
-            if card_of(game, t).kind == "vehicle":
+            a.state["assaulted"] = True  # MBT 14.5.1: one attack a Turn, committed when announced
+            announced.append((a, t))
+        resolve_announced(game, announced)
+        announced.clear()
+    for u in game.state.units.values():
+        u.state.pop("assaulted", None)
+
+
+def resolve_announced(game: Game, announced: list[tuple[Unit, Unit]]) -> None:
+    """MBT 14.5.1 (each a separate attack, in the order announced; MBTD-64): a close assault or
+    hand-to-hand combat whose target is gone by its turn (brewed up, eliminated, or mounted in
+    its carrier) falls, its attacker still committed for the Turn."""
+    for a, t in announced:
+        vehicle = card_of(game, t).kind == "vehicle"
+        if alive(t) and alive(a) and not (not vehicle and t.state.get("mounted")):
+            if vehicle:
                 close_assault(game, a, t)
             else:
                 hand_to_hand(game, a, t)
-    for u in game.state.units.values():
-        u.state.pop("assaulted", None)
+            continue
+        a.state.update(used=True, spotted="MOVED")  # MBT 14.5.1, 14.6.1.4
+        reveal(game, a)
+        game.report("close assault falls", result="falls", attacker=a.id, target=t.id,
+                    rules=["MBT 14.5.1"])
 
 
 def assault_validator(game: Game, side: str) -> Any:

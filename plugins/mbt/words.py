@@ -91,6 +91,9 @@ def _result(game: Game | None, r: Record) -> str | None:
                 f"factor {r.get('gp_factor')} against {r.get('ca_defense')} (modifiers "
                 f"{number(r.get('net', 0), '+g')}{_mods(r)}), dice {r.get('roll')}: "
                 f"{words(r.get('result'))}{cite(r.get('rules'))}")
+    if what == "close assault falls":  # MBT 14.5.1
+        return (f"{_u(game, r.get('attacker'))}'s announced attack on {_u(game, r.get('target'))} "
+                f"falls: the target is gone by its turn{cite(r.get('rules'))}")
     if what == "hand-to-hand combat":
         return (f"hand-to-hand: {_u(game, r.get('attacker'))} against "
                 f"{_u(game, r.get('defender'))} (modifiers {number(r.get('net', 0), '+g')}"

@@ -1262,6 +1262,41 @@ def test_close_assault_results_14_5_4(make_game: Any, run: Any, dice_faces: Any,
         assert t.state["destroyed"] == "BU" and data(g)["wrecks"]["9J4"] == "burning"
 
 
+def test_close_assaults_on_one_vehicle_are_all_announced_before_any_is_resolved_14_5_1(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.5.1: every attack on one unit is announced before any is resolved, each a separate
+    attack; the second squad's attack on a vehicle the first brewed up falls, its squad still
+    committed for the Turn (MBTD-64)."""
+    from hexwar.plugins.mbt.close_assault import close_assault_step
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1),
+                   ("S3", "Motor Rifle Squad", "Soviet", "9J3", 4),
+                   ("N1", "M1", "NATO", "9J4", 4)], options=ADV)
+    for sid in ("S1", "S3"):
+        g.state.units[sid].state.update(order="CA", grade="crack")
+    g.dice.force(*dice_faces(100))
+    resolved_when_asked: list[int] = []
+
+    def answer(d: Any) -> Any:
+        if d.kind != "mbt.close_assault":
+            return d.options[0]
+        resolved_when_asked.append(
+            len([e for e in g.log.for_side(None) if e.get("what") == "close assault"]))
+        for attack in (["S1", "N1"], ["S3", "N1"]):
+            if attack in d.options:
+                return attack
+        return "pass"
+
+    run(close_assault_step(g), answer)
+    assert resolved_when_asked[:2] == [0, 0]  # both announced with no attack yet resolved
+    done = [e for e in g.log.for_side(None) if e.get("what") in ("close assault",
+                                                                  "close assault falls")]
+    assert [(e["what"], e["attacker"]) for e in done] == [("close assault", "S1"),
+                                                          ("close assault falls", "S3")]
+    assert done[0]["result"] == "EF" and g.state.units["N1"].state["destroyed"] == "BU"
+    assert g.state.units["S3"].state["spotted"] == "MOVED"
+
+
 def test_close_assault_out_of_reach_is_refused(make_game: Any) -> None:
     from hexwar.plugins.mbt.close_assault import assault_validator
 
