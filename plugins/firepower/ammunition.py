@@ -108,15 +108,6 @@ def draw(game: Game, uid: str, row: str, ammo: str, n: int = 1) -> None:
         holder.state["equipment"] = eq
 
 
-def check_rounds(game: Game, uid: str, row: str, ammo: str, n: int = 1) -> None:
-    """Firepower 8.5: refuse a fire or load needing ``n`` rounds the soldier and his crew lack."""
-    left = rounds_for(game, uid, row, ammo)
-    if left is not None and left < n:
-        raise RulesError(f"{uid} has {left} round(s) of {ammo} for his {row} "
-                         f"({ammo_item(row, ammo)}), {n} needed: the organization list gives no "
-                         "more", rule=RULE)
-
-
 def stock_problems(units: Mapping[str, Unit]) -> list[str]:
     """Firepower 8.5, 11.1.12: every rounds item listed is of a WEAPON CHART row that fires that
     type, not "L" (unlimited), and a grouped weapon's rounds are whole groups."""
