@@ -15,6 +15,7 @@ import pytest
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
+from hexwar.core.hexgrid import Hex
 from hexwar.core.scenario import Scenario
 from hexwar.core.testing import make_game
 from hexwar.plugins.firepower import advanced_impulses as adv
@@ -218,9 +219,9 @@ def test_hit_the_dirt_makes_soldiers_of_many_hexes_prone_in_one_impulse(tmp_path
 # -- Firepower 11.1, 11.4 ---------------------------------------------------------------------
 
 
-def test_fp_43_an_activated_soldier_has_his_mf_less_the_leaders(tmp_path: Path) -> None:
-    # Firepower 11.4: the leader spends 2 MF (a turn and a hex) to enter a hex holding 3 soldiers
-    # of 4 MF each: each has 4 - 2 = 2 MF left; the activation costs nothing
+def leader_beside_three(tmp_path: Path) -> tuple[Game, Hex]:
+    """FP-43's set-up: squad leader L1 at F6 facing 1, the three riflemen P1-P3 of his squad
+    Q1 in the hex on his side 4 (returned), an enemy E1 far off."""
     units = [("L1", "RFL", "A", "F6", 1, {"squad": "Q1", "rank": "S"}),
              *[(f"P{i}", "RFL", "A", "A1", 2, {"squad": "Q1"}) for i in (1, 2, 3)],
              ("E1", "RFL", "B", "N10", 5, {})]
@@ -230,6 +231,14 @@ def test_fp_43_an_activated_soldier_has_his_mf_less_the_leaders(tmp_path: Path) 
     there = leader.hex.neighbor(4)
     for i in (1, 2, 3):
         game.state.units[f"P{i}"].hex = there
+    return game, there
+
+
+def test_fp_43_an_activated_soldier_has_his_mf_less_the_leaders(tmp_path: Path) -> None:
+    # Firepower 11.4: the leader spends 2 MF (a turn and a hex) to enter a hex holding 3 soldiers
+    # of 4 MF each: each has 4 - 2 = 2 MF left; the activation costs nothing
+    game, there = leader_beside_three(tmp_path)
+    leader = game.state.units["L1"]
     gen, d = _phase(game)
     d = gen.send({"squad": "Q1", "hex": "1F6", "units": ["L1"]})
     d = gen.send({"unit": "L1", "act": "turn", "to": 4})

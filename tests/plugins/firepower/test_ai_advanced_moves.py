@@ -137,21 +137,12 @@ def test_the_ai_comes_up_from_its_tunnel_only_into_a_safe_cave() -> None:
 def test_a_leader_activates_the_soldiers_of_his_hex_who_have_a_shot(tmp_path: Path) -> None:
     # as in FP-43 the squad leader L1 turns and enters the hex of three riflemen of his squad
     # (Firepower 11.4); the enemy stands in the open three hexes in front of them
-    from tests.plugins.firepower.test_advanced import _game as _adv_game
-    from tests.plugins.firepower.test_advanced import _phase
+    from tests.plugins.firepower.test_advanced import _phase, leader_beside_three
 
-    units = [("L1", "RFL", "A", "F6", 1, {"squad": "Q1", "rank": "S"}),
-             *[(f"P{i}", "RFL", "A", "A1", 2, {"squad": "Q1"}) for i in (1, 2, 3)],
-             ("E1", "RFL", "B", "N10", 5, {})]
-    game = _adv_game(tmp_path, units)
-    leader = game.state.units["L1"]
-    assert leader.hex is not None
-    there = leader.hex.neighbor(4)
-    for i in (1, 2, 3):
-        game.state.units[f"P{i}"].hex = there
+    game, there = leader_beside_three(tmp_path)
     game.state.units["E1"].hex = there.neighbor(2).neighbor(2).neighbor(2)
     gen, d = _phase(game)
-    d = gen.send({"squad": "Q1", "hex": game.board.label(leader.hex), "units": ["L1"]})
+    d = gen.send({"squad": "Q1", "hex": "1F6", "units": ["L1"]})
     d = gen.send({"unit": "L1", "act": "turn", "to": 4})
     d = gen.send({"unit": "L1", "act": "enter"})
     act = next(o for o in d.options if o != "end" and o["act"] == "activate")
