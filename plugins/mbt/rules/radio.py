@@ -169,13 +169,7 @@ def commander_step(game: Game) -> Step:
                 continue
             pc = pcs[player]
             if pc and carrier(game, side, pc) is None:  # gone without a knock-out (left the map)
-                lost[player] = game.state.turn
-                pcs[player] = None
-                # MBT 21.3.2: his XO (same organization), else the next CO: chosen now, active
-                # from three Turns after the Turn of the loss
-                st.setdefault("next", {}).setdefault(side, {})[player] = pc
-                _tell(game, side, player, "personal commander lost", rule="MBT 21.3.2",
-                      since=lost[player])
+                _lose(game, st, side, player, pc)
             if pcs[player] is None and player in lost and \
                     game.state.turn >= lost[player] + REPLACEMENT_DELAY:
                 old = st.get("next", {}).get(side, {}).get(player) or {}
@@ -197,14 +191,20 @@ def note_lost(game: Game, unit: Unit) -> None:
     st = data(game).get("radio")
     if not st:
         return
-    for player, pc in st.get("pc", {}).get(unit.side, {}).items():
+    for player, pc in list(st.get("pc", {}).get(unit.side, {}).items()):
         if pc and unit.state.get("officer") == pc["officer"] and \
                 officers.officer_org(unit) == pc["org"]:
-            st["pc"][unit.side][player] = None
-            st["lost"].setdefault(unit.side, {})[player] = game.state.turn
-            st.setdefault("next", {}).setdefault(unit.side, {})[player] = pc
-            _tell(game, unit.side, player, "personal commander lost", rule="MBT 21.3.2",
-                  since=game.state.turn)
+            _lose(game, st, unit.side, player, pc)
+
+
+def _lose(game: Game, st: dict[str, Any], side: str, player: str, pc: dict[str, str]) -> None:
+    """MBT 21.3.2: ``player``'s personal commander ``pc`` is lost this Turn; his XO (same
+    organization), else the player's next CO, is chosen three Turns after the Turn of the loss."""
+    st["pc"][side][player] = None
+    st["lost"].setdefault(side, {})[player] = game.state.turn
+    st.setdefault("next", {}).setdefault(side, {})[player] = pc
+    _tell(game, side, player, "personal commander lost", rule="MBT 21.3.2",
+          since=game.state.turn)
 
 
 def _tell(game: Game, side: str, player: str, what: str, *, rule: str, **payload: Any) -> None:
@@ -410,6 +410,11 @@ def radio_step(game: Game, budget: dict[tuple[str, str], int], cost_of: Any) -> 
     yield from writing_step(game, budget, cost_of)
 
 
+def _points(n: Any) -> str:
+    """The command points a message cost, in words (none: nothing)."""
+    return f", {n} command point{'' if n == 1 else 's'}" if n else ""
+
+
 #: the umpire's reports of the multi-player rules, in words (``hexwar_describe_event``)
 REPORT_WORDS: dict[str, Any] = {
     "personal commander": lambda r: (f"your personal commander is with {r.get('unit')}"
@@ -419,7 +424,7 @@ REPORT_WORDS: dict[str, Any] = {
     "radio message sent": lambda r: (f"radio message to {r.get('to')} sent, due in Turn "
                                      f"{r.get('due')} ({r.get('words')} words, "
                                      f"{'in code' if r.get('in_code') else 'in the clear'}"
-                                     f"{', 1 command point' if r.get('command_points') else ''})"),
+                                     f"{_points(r.get('command_points'))})"),
     "radio message received": lambda r: (f"radio message from {r.get('sender')} (Turn "
                                          f"{r.get('written')}, roll {r.get('roll')}): "
                                          f"{r.get('message')}"),

@@ -401,3 +401,15 @@ def test_command_control_without_a_split_has_no_messages() -> None:
     kinds = {d["kind"] for d in g.decisions}
     assert radio.MESSAGE not in kinds and not radio.active_in(g)
     assert cc.PLUGIN.implements[-1] == "MBT 21.3"
+
+
+def test_the_words_of_a_sent_message_give_the_command_points_it_cost() -> None:
+    # MBT 21.3.3.2.2 with 21.2.2: under disruption a message beyond the free ones costs two
+    from hexwar.plugins.mbt.rules.radio import describe
+
+    base = {"type": "umpire_report", "what": "radio message sent", "to": "ben", "due": 3,
+            "words": 4, "in_code": True, "rule": "MBT 21.3.3.2.1"}
+    assert describe({**base, "command_points": 0}) == (
+        "radio message to ben sent, due in Turn 3 (4 words, in code) (MBT 21.3.3.2.1)")
+    assert "1 command point)" in str(describe({**base, "command_points": 1}))
+    assert "2 command points)" in str(describe({**base, "command_points": 2}))
