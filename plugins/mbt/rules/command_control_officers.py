@@ -186,7 +186,7 @@ def transfer_step(game: Game) -> Step:
             first = [options[0]] if not active(game.state.units[options[0]["from"]]) else []
             choice = yield Decision(
                 side, TRANSFER, options=[*first, "done", *options[len(first):]],
-                rule="MBT 21.1.3", validate=_validator(game, side),
+                rule="MBT 21.1.3", validate=_validator(game, side, done),
                 prompt="Transfer an officer to an active unit in his hex under his command, "
                        "or done")
             if choice == "done":
@@ -195,9 +195,13 @@ def transfer_step(game: Game) -> Step:
             transfer(game, side, dict(choice))
 
 
-def _validator(game: Game, side: str) -> Any:
+def _validator(game: Game, side: str, done: set[str]) -> Any:
     def validate(choice: Any) -> str | None:
-        return transfer_error(game, side, choice)
+        err = transfer_error(game, side, choice)
+        if err is None and _key(game.state.units[str(choice["from"])]) in done:
+            return (f"the {choice['officer']} has moved once this step already "
+                    "(MBT 21.1.3)")
+        return err
 
     return validate
 

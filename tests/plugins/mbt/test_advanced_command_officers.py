@@ -139,6 +139,17 @@ def test_the_transfer_step_is_in_the_adjust_markers_step_and_lists_the_sensible_
     assert "MBT 21.1.3" in form["choices"][0]["label"]
 
 
+def test_an_officer_written_in_by_hand_moves_once_a_step_too(make_game: Any) -> None:
+    """MBT 21.1.3: the step's check refuses a second move of an officer who has moved, not only
+    its list of options."""
+    g = _company(make_game)
+    officers.transfer(g, "NATO", _move("CO", "N1", "N2"))
+    back = _move("CO", "N2", "N1")
+    assert officers._validator(g, "NATO", set())(back) is None
+    moved = {officers._key(g.state.units["N2"])}
+    assert "moved once" in (officers._validator(g, "NATO", moved)(back) or "")
+
+
 def test_a_bad_command_tree_is_refused_by_the_scenario_check(tmp_path: Any) -> None:
     """MBT 12.8.3: an organization is grouped under one headquarters."""
     from hexwar.core.cli import _resolve_scenario_path
