@@ -50,21 +50,16 @@ def records(game: Game) -> dict[str, dict[str, Any]]:
     return got
 
 
-def _read(game: Game) -> dict[str, dict[str, Any]]:
-    """The records without creating them (a check stays pure)."""
+def placed(game: Game) -> dict[str, dict[str, Any]]:
+    """The weapon units' records as they are (none made: a check stays pure)."""
     from hexwar.plugins.firepower.state import data
 
     got = data(game).get("weapon_units")
     return got if isinstance(got, dict) else {}
 
 
-def placed(game: Game) -> dict[str, dict[str, Any]]:
-    """The weapon units' records as they are (none made: a check stays pure)."""
-    return _read(game)
-
-
 def is_unit(game: Game, wid: object) -> bool:
-    return isinstance(wid, str) and wid in _read(game)
+    return isinstance(wid, str) and wid in placed(game)
 
 
 def check_specs(game: Game, specs: Sequence[Any]) -> list[dict[str, Any]]:
@@ -164,7 +159,7 @@ def setup(game: Game) -> None:
     """Before play: the scenario's ``special.weapon_units``."""
     special = game.scenario.raw.get("special") or {}
     specs = special.get("weapon_units") if isinstance(special, dict) else None
-    if isinstance(specs, list) and specs and not _read(game):
+    if isinstance(specs, list) and specs and not placed(game):
         place(game, specs)
 
 
@@ -178,7 +173,7 @@ def _holder(game: Game, wid: str, rec: Mapping[str, Any]) -> Unit | None:
 
 def position(game: Game, wid: str) -> tuple[Hex, int]:
     """Where the weapon unit is and which way it faces: its holder's, else where it was left."""
-    rec = _read(game)[wid]
+    rec = placed(game)[wid]
     u = _holder(game, wid, rec)
     if u is not None:
         assert u.hex is not None
@@ -207,11 +202,11 @@ def unit_of_firer(game: Game, uid: str) -> str | None:
 
 
 def model(game: Game, wid: str) -> str:
-    return str(_read(game)[wid]["model"])
+    return str(placed(game)[wid]["model"])
 
 
 def side(game: Game, wid: str) -> str:
-    return str(_read(game)[wid]["side"])
+    return str(placed(game)[wid]["side"])
 
 
 def check_fire(game: Game, uid: str, wid: str) -> tuple[str, int]:
@@ -257,7 +252,7 @@ def follow(game: Game) -> None:
     """After every Action (FPD-87): note where each carried weapon unit is (so that it stays
     there if its holder falls), and give a weapon unit nobody carries to the first crewman
     stacked with it."""
-    recs = _read(game)
+    recs = placed(game)
     for wid, rec in sorted(recs.items()):
         u = _holder(game, wid, rec)
         if u is not None:
@@ -276,7 +271,7 @@ def follow(game: Game) -> None:
 def seen(game: Game) -> list[dict[str, Any]]:
     """The weapon units on the board as both sides see them (Firepower 10.1: counters)."""
     out = []
-    for wid in sorted(_read(game)):
+    for wid in sorted(placed(game)):
         at, facing = position(game, wid)
         out.append({"id": wid, "model": model(game, wid), "side": side(game, wid),
                     "hex": game.board.label(at), "facing": facing,
