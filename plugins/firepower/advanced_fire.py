@@ -158,16 +158,11 @@ def equipment_of(state: Mapping[str, Any]) -> dict[str, int]:
 
 def crew_of(game: Game, uid: str) -> int:
     """Firepower 10.1: the soldier with the weapon and every soldier stacked with him as its
-    crew (``state.crew_of`` = his id), in his hex, facing his way and not Stunned or Inactive."""
-    u = game.state.units[uid]
-    n = 1
-    for o in game.state.units.values():
-        if (o.state.get("crew_of") == uid and o.hex == u.hex and o.facing == u.facing
-                and o.state.get("status") not in ("stunned", "inactive")
-                and not o.state.get("eliminated")
-                and o.hex is not None):
-            n += 1
-    return n
+    crew (``state.crew_of`` = his id), in his hex, facing his way and not Stunned or Inactive:
+    he and his effective crewmen (:func:`~hexwar.plugins.firepower.crews.crewmen_of`)."""
+    from hexwar.plugins.firepower.crews import crewmen_of
+
+    return 1 + len(crewmen_of(game, uid))
 
 
 def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:

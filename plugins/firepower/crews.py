@@ -343,15 +343,19 @@ def _no_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]
     return []  # controllers name these Actions themselves (the AI does not crew yet)
 
 
-def _crew_list(game: Game, uid: str, w_unit: str | None) -> list[Unit]:
-    from hexwar.plugins.firepower import weapon_units as wu
-
-    if w_unit is not None:
-        return wu.crew_members(game, w_unit)
+def crewmen_of(game: Game, uid: str) -> list[Unit]:
+    """Firepower 10.1: the effective crewmen of the weapon soldier ``uid`` carries (he not
+    counted): stacked with him, facing his way, not Stunned or Inactive."""
     u = game.state.units[uid]
     return [o for o in game.state.units.values()
             if o.state.get("crew_of") == uid and o.hex == u.hex and o.facing == u.facing
             and o.state.get("status") not in ("stunned", "inactive") and alive(o)]
+
+
+def _crew_list(game: Game, uid: str, w_unit: str | None) -> list[Unit]:
+    from hexwar.plugins.firepower import weapon_units as wu
+
+    return wu.crew_members(game, w_unit) if w_unit is not None else crewmen_of(game, uid)
 
 
 def crew_squads(game: Game, uid: str, w_unit: str | None = None) -> list[str]:
