@@ -278,18 +278,17 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: no fire from a tunnel
-        if adv:
-            theirs = [e for e in theirs if e.id not in self._tunnel]
         m, c = rules_of(view).map, card()
         w = c.weapons[me.weapon]
         best = 0.0
-        if getattr(self, "_adv", False):
+        if adv:
+            theirs = [e for e in theirs if e.id not in self._tunnel]
             self._see_all(view, me, [e for e in theirs if in_arc(me.hex, me.facing, e.hex)])
         for e in theirs:
             rng = me.hex.distance(e.hex)
             if not in_arc(me.hex, me.facing, e.hex):
                 continue
-            if getattr(self, "_adv", False) and self._blocked(view, me, e):
+            if adv and self._blocked(view, me, e):
                 continue
             for mode in w.modes:
                 if not c.in_range(me.weapon, mode, rng):
