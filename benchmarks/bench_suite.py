@@ -13,12 +13,12 @@ set-up, call and tear-down, from a JUnit XML file). A test is the same test when
 parameters) where that name is unique on both sides.
 
 Each ``--before REV:N`` is measured and compared with ``--after``. A revision given to them is
-checked out in a temporary ``git worktree`` and installed with its own ``[test]`` extra into a venv
-of its own (``python -m venv``, then pip, as its tox.ini does, example plugins included; xdist
-added when N is not 0). Both are kept under ``~/.cache/hexwar/bench-suite/<commit>``
-so that a second measurement does not build them again (``--fresh`` does); ``--after .`` (the
-default) is this tree with the interpreter running this script. Each suite is first collected
-once (``--collect-only``), so a suite that caches byte code starts with its cache warm as on any
+checked out in a temporary ``git worktree`` and installed with its own ``[test]`` extra into a
+venv of its own (``python -m venv``, then pip, and what its tox.ini's commands_pre installs; xdist
+added when N is not 0). Both are kept under ``~/.cache/hexwar/bench-suite/<commit>`` so that a
+second measurement does not build them again (``--fresh`` does); ``--after .`` (the default) is
+this tree with the interpreter running this script. Each suite is first collected once
+(``--collect-only``), so a suite that caches byte code starts with its cache warm as on any
 developer's second run; the timed run is one, with ``-p no:cacheprovider``. The machine's load
 average is printed before and after: CPU seconds are the steadier figure on a shared machine, wall
 time shows how well a run kept its cores busy.
@@ -94,10 +94,23 @@ def _prepare(rev: str, workers: int, label: str, fresh: bool) -> Suite:
         # the suite of the day needs xdist for -n; an old suite run serially does not
         if workers:
             _run([*pip, "pytest-xdist"], cwd=tree)
-        for example in sorted((tree / "examples").glob("*/pyproject.toml")):
-            _run([*pip, "--no-deps", str(example.parent)], cwd=tree)
+        # what the tree's tox runs before its tests (the example plugin), and nothing more
+        for line in _commands_pre(tree / "tox.ini"):
+            words = line.split()
+            if words[:4] == ["python", "-m", "pip", "install"]:
+                _run([*pip, *[w for w in words[4:] if w != "--quiet"]], cwd=tree)
         ready.write_text(commit + "\n")
     return Suite(f"{label} ({commit[:9]})", tree, venv / "bin" / "python", workers)
+
+
+def _commands_pre(tox_ini: Path) -> list[str]:
+    """The ``commands_pre`` lines of tox.ini's ``[testenv]``."""
+    import configparser
+
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.read(tox_ini)
+    text = ini.get("testenv", "commands_pre", fallback="")
+    return [ln.strip() for ln in text.splitlines() if ln.strip()]
 
 
 def _env(suite: Suite) -> dict[str, str]:
