@@ -53,6 +53,7 @@ class Suite:
     rc: int = 0
     summary: str = ""
     durations: dict[str, float] = field(default_factory=dict)
+    tests: list[str] = field(default_factory=list)
 
 
 def _run(cmd: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
@@ -136,10 +137,10 @@ def _measure(suite: Suite, out: Path) -> None:
     env = _env(suite)
     print(f"{suite.label}: collecting once (warms any byte-code cache)", flush=True)
     subprocess.run([str(suite.python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                    "--collect-only"], cwd=suite.tree, env=env, capture_output=True)
+                    "--collect-only", *suite.tests], cwd=suite.tree, env=env, capture_output=True)
     xml = out / f"{re.sub(r'[^A-Za-z0-9]+', '_', suite.label)}.xml"
     log = xml.with_suffix(".log")
-    cmd = _pytest(suite, [f"--junitxml={xml}", "-o", "junit_duration_report=total"])
+    cmd = _pytest(suite, [f"--junitxml={xml}", "-o", "junit_duration_report=total", *suite.tests])
     print(f"{suite.label}: {' '.join(cmd)}  (load {os.getloadavg()[0]:.1f})", flush=True)
     start = time.perf_counter()
     with log.open("w") as sink:
@@ -248,6 +249,9 @@ def main() -> int:
                     help="the new suite; . for this tree (default .:2)")
     ap.add_argument("--out", type=Path, default=None, help="folder for the logs, XML and JSON "
                     "(default: a new folder under /tmp)")
+    ap.add_argument("--tests", nargs="+", default=[], metavar="PATH",
+                    help="run only these test paths (the same in each tree), e.g. the modules a "
+                    "change touched; default: the whole suite")
     ap.add_argument("--top", type=int, default=10, help="rows of the biggest changes")
     ap.add_argument("--fresh", action="store_true", help="rebuild cached worktrees and venvs")
     ap.add_argument("--prepare-only", action="store_true",
@@ -262,6 +266,8 @@ def main() -> int:
     after = _prepare(*_spec(args.after, 2), "after", args.fresh)
     if args.prepare_only:
         return 0
+    for s in (*befores, after):
+        s.tests = list(args.tests)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}")
     for s in (*befores, after):
         _measure(s, out)
