@@ -50,7 +50,11 @@ _bytecode_cache()
 # together. Seconds are CPU figures of one run on the idle machine; only their order matters,
 # and a module missing from here is only scheduled as before.
 HEAVY: tuple[tuple[float, tuple[str, ...]], ...] = (
-    (45.0, ("tests/test_golden_games.py", "tests/plugins/test_words.py")),
+    # CORE-126: the modules that read the golden games (played_game: Firefight Scenario 1 and MBT
+    # Basic A with seed 1) or MBT Basic A with seed 3 (test_resume reads both)
+    (56.0, ("tests/test_golden_games.py", "tests/plugins/test_words.py", "tests/core/test_words.py",
+            "tests/core/test_resume.py", "tests/test_secrets_audit.py",
+            "tests/plugins/mbt/test_play.py")),
     (30.0, ("tests/web/test_browser.py",)),
     (20.0, ("tests/test_secrets.py", "tests/core/test_replay_html.py")),
     (16.0, ("tests/core/test_simulation_parallel.py",)),

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from hexwar.core.cli import _controllers
 from hexwar.core.engine.record import EventLog, side_events
-from hexwar.core.testing import make_game
+from hexwar.core.testing import played_game
 from hexwar.core.web.server import create_app
 from hexwar.core.words import summarise
 
@@ -20,10 +20,9 @@ from .web.helpers import seat_of, table
 
 
 def _play_mbt() -> Any:
-    game = make_game("mbt:basic-a", seed=3)
-    controllers, _ = _controllers(game, "ai,ai", 3)
-    game.play(controllers)
-    return game
+    # MBT Basic A, seed 3, AI against AI, played once per process (CORE-126): both tests only
+    # read its decisions, logs and summaries
+    return played_game("mbt:basic-a", seed=3)
 
 
 def test_a_sides_decisions_carry_no_number_whose_gaps_count_the_enemys() -> None:

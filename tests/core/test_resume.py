@@ -13,6 +13,7 @@ from hexwar.core.cli import _controllers, _resolve_scenario_path, cli
 from hexwar.core.engine.game import Game
 from hexwar.core.engine.record import save_game
 from hexwar.core.scenario import load_and_validate
+from hexwar.core.testing import played_game
 
 
 def fresh(name: str, seed: int) -> Game:
@@ -27,8 +28,9 @@ def fresh(name: str, seed: int) -> Game:
 ])
 def test_resuming_an_ai_game_reproduces_the_uninterrupted_game(
         tmp_path: Path, name: str, seed: int, cut: int) -> None:
-    whole = fresh(name, seed)
-    whole.play(_controllers(whole, "ai,ai", seed)[0])
+    # the uninterrupted game: played once per process (CORE-126) and only read here; the same
+    # scenario, seed and AI players as ``fresh`` and _controllers give (played_game builds it so)
+    whole: Game = played_game(name, seed=seed)
     assert len(whole.decisions) > cut
 
     part = fresh(name, seed)

@@ -63,13 +63,12 @@ def test_the_manager_answers_with_the_core_default_when_no_system_does() -> None
 
 
 def _played(name: str, seed: int = 1) -> Game:
-    from hexwar.core.cli import _controllers, _resolve_scenario_path
-    from hexwar.core.engine.game import Game
-    from hexwar.core.scenario import load_and_validate
+    # the golden game of ``name`` (seed 1, AI against AI), played once per process and shared
+    # with tests/test_golden_games.py and tests/plugins/test_words.py (CORE-126): the summary
+    # tests only read it
+    from hexwar.core.testing import played_game
 
-    game = Game(load_and_validate(_resolve_scenario_path(name)), seed=seed)
-    controllers, _ = _controllers(game, "ai,ai", seed)
-    game.play(controllers)
+    game: Game = played_game(name, seed=seed)
     return game
 
 
