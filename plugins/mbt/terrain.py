@@ -63,6 +63,8 @@ class MapInfo:
     height: dict[Hex, int] = field(default_factory=dict)
     ground: dict[Hex, int] = field(default_factory=dict)
     road: set[frozenset[Hex]] = field(default_factory=set)
+    #: hexsides a path crosses (MBT 8.5: the card's path rate; Advanced MBT 15.6), none also a road
+    path: set[frozenset[Hex]] = field(default_factory=set)
     objectives: tuple[Hex, ...] = ()
     panel_row: dict[Hex, tuple[str, int]] = field(default_factory=dict)
     _kernel: BasicLosKernel | None = None
@@ -86,16 +88,19 @@ class MapInfo:
             self.ground[h] = int(b.height_of.get(h, 0.0))
             lab = b.label(h)
             self.panel_row[h] = (lab[0], _row_of(lab))
-        for (a, c), fs in b.hexside_of.items():
-            if "road" in fs:
-                self.road.add(frozenset((a, c)))
-        # a road that runs on across a panel join (no hexside record spans two panel files)
-        for h in b.hexes:
-            if "road" not in b.features_of[h]:
-                continue
-            for n in b.neighbors_of[h]:
-                if "road" in b.features_of[n] and self.panel_row[h][0] != self.panel_row[n][0]:
-                    self.road.add(frozenset((h, n)))
+        for track, into in (("road", self.road), ("path", self.path)):
+            for (a, c), fs in b.hexside_of.items():
+                if track in fs:
+                    into.add(frozenset((a, c)))
+            # a track that runs on across a panel join (no hexside record spans two panel files)
+            for h in b.hexes:
+                if track not in b.features_of[h]:
+                    continue
+                for n in b.neighbors_of[h]:
+                    if track in b.features_of[n] and self.panel_row[h][0] != self.panel_row[n][0]:
+                        into.add(frozenset((h, n)))
+        # a hexside with both is a road (the better rate; a road hex for MBT 15.6.3)
+        self.path -= self.road
         self.objectives = tuple(sorted(h for h in b.hexes if b.terrain_of[h] == "stone"))
 
     def blocks(self, h: Hex) -> bool:
