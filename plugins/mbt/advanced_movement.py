@@ -132,7 +132,8 @@ def move_one(game: Game, u: Unit) -> Step:
         asked.append((u.hex, so_far + cost))
         return cost, had != list(u.state.get("carrying") or [])
 
-    spent, entered = yield from move_unit(game, u, pre, between if carrier else None)
+    with doctrine.bridges_one_at_a_time(game, u):  # MBT 13.4.3.1 EXCEPTION
+        spent, entered = yield from move_unit(game, u, pre, between if carrier else None)
     path = path_of(game, u, start, before)
     for m in group:
         m.state["moved_done"] = True
