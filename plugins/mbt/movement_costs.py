@@ -109,7 +109,7 @@ def _enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext)
             kinds = ("clear",)
     costs: list[int] = []
     for k in kinds:
-        c = card.move_costs.get(k, 1)
+        c = heavy_woods_cost(card) if k == "heavy_woods" else card.move_costs.get(k, 1)
         if c is None:
             return None
         costs.append(c)
@@ -125,6 +125,21 @@ def _enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext)
             return None
         cost += smoke
     return cost
+
+
+def heavy_woods_cost(card: Card) -> int | None:
+    """MBT Scenario One A.3: the card's heavy woods cost, else its woods cost plus the stand-in
+    extra of ``heavy_woods.csv`` by drive (a leg unit pays its woods cost, MBT 15.1.2)."""
+    if "heavy_woods" in card.move_costs:
+        return card.move_costs["heavy_woods"]
+    woods = card.move_costs.get("woods", 1)
+    if woods is None or card.kind == "leg":
+        return woods
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+
+    adv = load_advanced()
+    extra = adv.heavy_woods["wheeled" if adv.wheeled.get(card.name) else "tracked"]
+    return None if extra is None else woods + extra
 
 
 def _height_cost(card: Card, dh: int) -> int | None:

@@ -42,6 +42,13 @@ TERRAIN: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: MBT Scenario One A.3: a woods hex read as heavy woods (a hex feature: every chart that knows
+#: no heavy woods reads it as woods, docs/decisions.md MBTD-126)
+HEAVY_WOODS = "heavy_woods"
+#: a clear hex printed dark green (Scenario One A.3 reads it as woods)
+DARK_GREEN = "dark_green"
+
+
 def terrain_types() -> list[TerrainType]:
     return [TerrainType(f"mbt:{k}", t, r, color=c) for k, (t, r, c) in TERRAIN.items()]
 
@@ -81,6 +88,8 @@ class MapInfo:
             kinds = [t]
             if "stream" in b.features_of[h] and t != "stream":
                 kinds.append("stream")
+            if t == "woods" and HEAVY_WOODS in b.features_of[h]:
+                kinds.append(HEAVY_WOODS)  # woods for every chart, denser for movement
             self.kinds[h] = tuple(kinds)
             # MBT 6.1.3.3: a mixed hex uses the terrain column farthest to the right
             self.sight_terrain[h] = max(kinds, key=lambda k: terrain_cols.get(k, (0, "", 0))[0])
