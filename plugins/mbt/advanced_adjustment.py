@@ -51,7 +51,10 @@ def pivot_phase(game: Game) -> Step:
 
 def turret_phase(game: Game) -> Step:
     """MBT 16.2: as MBT 9.2, but a turret with a compartment hit must be turned to its open side;
-    a Soviet doctrine organization has one turret direction (MBT 13.4.3.1)."""
+    a Soviet doctrine organization has one turret direction (MBT 13.4.3.1); a long gun with path
+    restrictions is not turned in woods or buildings (MBT 15.6.3-15.6.4)."""
+    from hexwar.plugins.mbt.advanced_movement import turret_lock
+
     for side in side_order(game):
         for u in game.state.units_of(side):
             if not alive(u) or doctrine.is_follower(game, u) or card_of(game, u).kind != "vehicle":
@@ -61,6 +64,10 @@ def turret_phase(game: Game) -> Step:
             if u.state["damage"].get("compartment") == "turret":
                 options = [o for o in options if o[1] == "open"]
                 rule = "MBT 16.2"
+            locked = turret_lock(game, u)
+            if locked:  # MBT 15.6.3-15.6.4: a long gun in woods or buildings stays as it is
+                options = [o for o in options if o[0] == u.state["turret"]]
+                rule = locked
             choice = yield Decision(side, "mbt.turret", options=options, rule=rule,
                                     context={"unit": u.id, "turret": u.state["turret"],
                                              "open": u.state["open"]},

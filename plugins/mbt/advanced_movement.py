@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import buildings, doctrine, smoke, suppression, transport
+from hexwar.plugins.mbt import buildings, doctrine, movement_costs, smoke, suppression, transport
 from hexwar.plugins.mbt.advanced_fire import missile_race, resolve_remaining
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.movement import adjust_contested, move_unit, movement_allowance
-from hexwar.plugins.mbt.state import Step, alive, can_move, card_of, data
+from hexwar.plugins.mbt.state import Step, alive, can_move, card_of, ctx, data
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -44,6 +44,22 @@ def path_of(game: Game, u: Unit, start: tuple[Hex, int], trail_before: int) -> l
     if path[-1][0] == u.hex:
         path[-1] = (u.hex, u.facing)
     return path
+
+
+def turret_lock(game: Game, u: Unit) -> str | None:
+    """Advanced MBT 15.6.3-15.6.4: why a vehicle with path restrictions may not turn its turret
+    where it stands (the rule's number), or None: inside a building never (15.6.4); in a woods or
+    building hex only where the hex holds a road (15.6.3; a road and a path count as a road)."""
+    if u.hex is None or not movement_costs.path_restricted(card_of(game, u)):
+        return None
+    if u.state.get("inb"):
+        return "MBT 15.6.4"
+    info = ctx(game).info
+    if not movement_costs.LONG_GUN_HEXES & set(info.kinds[u.hex]):
+        return None
+    if "road" in game.board.features_of[u.hex] or any(u.hex in side for side in info.road):
+        return None
+    return "MBT 15.6.3"
 
 
 def _movable(game: Game, u: Unit) -> bool:
@@ -116,7 +132,8 @@ def move_one(game: Game, u: Unit) -> Step:
         asked.append((u.hex, so_far + cost))
         return cost, had != list(u.state.get("carrying") or [])
 
-    spent, entered = yield from move_unit(game, u, pre, between if carrier else None)
+    with doctrine.bridges_one_at_a_time(game, u):  # MBT 13.4.3.1 EXCEPTION
+        spent, entered = yield from move_unit(game, u, pre, between if carrier else None)
     path = path_of(game, u, start, before)
     for m in group:
         m.state["moved_done"] = True

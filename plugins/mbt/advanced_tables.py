@@ -14,6 +14,7 @@
 * ``vehicles.csv``: the smoke makers of the data cards and whether they are wheeled (MBT 12.6,
   15.7, 12.4.6; stand-in);
 * ``marker_costs.csv``: what terrain markers do to vehicle movement (MBT 12.4.3-12.4.6);
+* ``heavy_woods.csv``: heavy woods for a vehicle whose card prints no cost for them (stand-in);
 * ``leg_defense.csv``: leg units' GP defense by terrain and status (MBT 14.4.3.2; stand-in keeping
   the printed rough/NM 4); ``cards/``: the stand-in leg unit cards.
 
@@ -106,6 +107,12 @@ class AdvancedCharts:
             self.smoke_ds[str(row.keys[0])] = int(vals["smoke_ds"])
             self.smoke_ex[str(row.keys[0])] = int(vals["smoke_ex"])
             self.wheeled[str(row.keys[0])] = bool(int(vals["wheeled"]))
+        #: MBT Scenario One A.3: heavy woods beyond the card's woods cost, by drive (stand-in)
+        self.heavy_woods: dict[str, int | None] = {}
+        hw = tables["heavy_woods"]
+        for row in hw.rows:
+            text = str(dict(zip(hw.value_names, row.values, strict=True))["extra"])
+            self.heavy_woods[str(row.keys[0])] = None if text == "P" else int(text)
         self.marker_costs: dict[tuple[str, str], int | None] = {}
         mc = tables["marker_costs"]
         for row in mc.rows:

@@ -92,19 +92,69 @@ def before_move(game: Game, u: Unit) -> None:
             abandon(game, m)
 
 
+def on_bridge(game: Game, u: Unit) -> bool:
+    """MBT 13.4.3.1 EXCEPTION: ``u`` is crossing a bridge: it stands on a bridge hex it entered
+    along the road or path (MBT 8.6: a bridge entered otherwise is the stream)."""
+    from hexwar.plugins.mbt.state import ctx
+
+    if u.hex is None or "bridge" not in game.board.features_of[u.hex] or not u.state.get("prev"):
+        return False
+    info = ctx(game).info
+    side = frozenset((game.board.parse(str(u.state["prev"])), u.hex))
+    return side in info.road or side in info.path
+
+
+@contextmanager
+def bridges_one_at_a_time(game: Game, u: Unit) -> Iterator[None]:
+    """MBT 13.4.3.1 EXCEPTION, in a Movement Step move: while the leader is on a bridge the other
+    members wait at its near end, and they cross after it, one at a time, when it moves on
+    (:func:`follow`) or when the move ends (they close up on it there; MBTD-124)."""
+    data(game)["doctrine_bridges"] = True
+    try:
+        yield
+    finally:
+        data(game).pop("doctrine_bridges", None)
+        waiting = [m for m in members(game, u) if m.state.pop("bridge_wait", None)]
+        if alive(u) and waiting:
+            _cross(game, u, waiting)
+
+
+def _cross(game: Game, u: Unit, waiting: list[Unit]) -> None:
+    """The waiting members join the leader, crossing the bridge one after the other."""
+    for m in waiting:
+        m.state.pop("bridge_wait", None)
+        _join(m, u)
+    game.emit("bridge_crossing", visible_to=seen_by(game, [u, *waiting]),
+              organization=str(u.state.get("doctrine")), order=[m.id for m in waiting],
+              hex=game.board.label(u.hex) if u.hex else None, rule="MBT 13.4.3.1")
+
+
+def _join(m: Unit, u: Unit) -> None:
+    m.hex, m.facing = u.hex, u.facing
+    m.state["turret"] = u.state["turret"]
+    for k in FOLLOW_KEYS:
+        if k in u.state:
+            m.state[k] = copy.deepcopy(u.state[k])
+
+
 def follow(game: Game, u: Unit) -> None:
     """MBT 13.4.3.1: the rest of the organization is where the leader is, facing its way (not
-    while its members overrun one at a time, MBT 14.7.1.5)."""
+    while its members overrun one at a time, MBT 14.7.1.5); in a Movement Step, not onto a bridge
+    with it (they cross one at a time, :func:`bridges_one_at_a_time`)."""
     if is_follower(game, u) or data(game).get("doctrine_apart"):
         return
-    for m in members(game, u):
-        if m.id == u.id:
-            continue
-        m.hex, m.facing = u.hex, u.facing
-        m.state["turret"] = u.state["turret"]
-        for k in FOLLOW_KEYS:
-            if k in u.state:
-                m.state[k] = copy.deepcopy(u.state[k])
+    others = [m for m in members(game, u) if m.id != u.id]
+    if data(game).get("doctrine_bridges") and others and on_bridge(game, u):
+        for m in others:  # the weight of one vehicle at a time on the bridge
+            if m.hex != u.hex:
+                m.state["bridge_wait"] = True
+        if all(m.state.get("bridge_wait") for m in others):
+            return
+    waiting = [m for m in others if m.state.get("bridge_wait")]
+    if waiting:
+        _cross(game, u, waiting)
+    for m in others:
+        _join(m, u)
 
 
 @contextmanager

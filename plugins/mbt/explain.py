@@ -80,6 +80,8 @@ def _order(game: Game, o: Any) -> str:
 
 DESCRIBE: dict[str, Callable[[Game, Any], str]] = {
     "mbt.edge": lambda g, o: f"set up on mapboard edge {o}",
+    "mbt.corners": lambda g, o: ("enter by both corners of the side" if o == "both"
+                                 else f"enter by corner {o} (MBT Scenario One A)"),
     "mbt.place": _place,
     "mbt.turret": _turret,
     "mbt.pivot": lambda g, o: f"face hexside {o}",

@@ -56,7 +56,7 @@ def _placement_error(game: Game, h: Hex, kind: str) -> str | None:
     kinds = set(info.kinds[h])
     feats = set(game.board.features_of[h])
     bridge = "bridge" in feats
-    if kind == "block" and not (any(h in pair for pair in info.road) or bridge):
+    if kind == "block" and not (any(h in pair for pair in info.road | info.path) or bridge):
         return "a block goes only in a hex with a road or path (MBT 12.4.3)"
     if kind == "ditch" and (kinds & set(BUILDINGS) or bridge):
         return "a ditch may not go in a building or bridge hex (MBT 12.4.4)"

@@ -42,7 +42,10 @@ def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
                         if alive(e) and e.hex is not None)
     burning = frozenset(h for h, k in wrecks.items() if k == "burning")
     extra = MbtHooks.of(game).move_costs(mover)  # Advanced MBT 12.4 terrain markers
-    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies, extra)
+    turret = None
+    if "mbt.advanced" in game.rules_enabled and movement_costs.path_restricted(card_of(game, mover)):
+        turret = int(mover.state.get("turret", mover.facing))  # Advanced MBT 15.6
+    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies, extra, turret)
 
 
 def movement_allowance(game: Game, u: Unit) -> Fraction:
@@ -64,11 +67,38 @@ def destinations(game: Game, u: Unit, budget: Fraction, turned: bool, first_hex:
         tuple[Hex, int], Fraction]:
     c = ctx(game)
     assert u.hex is not None
-    found = movement_costs.reach(card_of(game, u), c.info, (u.hex, u.facing, turned), budget,
-                        move_context(game, u), first_hex_rule=first_hex)
+    card = card_of(game, u)
+    if card.kind == "leg":  # Advanced MBT 15.1.2-15.1.3: the one-hex height rule, free turns
+        found = movement_costs.leg_reach(card, c.info, (u.hex, u.facing, turned), budget,
+                                         move_context(game, u), phase=leg_phase(game, u),
+                                         first_hex_rule=first_hex)
+    else:
+        found = movement_costs.reach(card, c.info, (u.hex, u.facing, turned), budget,
+                                     move_context(game, u), first_hex_rule=first_hex)
     friends = friendly_hexes(game, u)
     # MBT 4.3: only one combat unit may finish its move in a hex
     return {k: v for k, v in found.items() if k[0] not in friends and k != (u.hex, u.facing)}
+
+
+def leg_phase(game: Game, u: Unit) -> int:
+    """Advanced MBT 15.1.2: how far a leg unit has gone this Turn, from the hexes it left this
+    Turn (``trail``, emptied each Initiative Phase) and its own."""
+    assert u.hex is not None
+    left = [game.board.parse(str(lab)) for lab, _e in u.state.get("trail") or []]
+    return movement_costs.leg_phase(ctx(game).info, [*left, u.hex])
+
+
+def plan_move(game: Game, u: Unit, turned: bool, goal: tuple[Hex, int], budget: Fraction,
+              first_hex: bool) -> list[tuple[movement_costs.State, Fraction]] | None:
+    """The steps of a unit's move to ``goal`` (MBT 8.1-8.5; a leg unit's, Advanced MBT 15.1.2)."""
+    assert u.hex is not None
+    card, info = card_of(game, u), ctx(game).info
+    if card.kind == "leg":
+        return movement_costs.leg_plan(card, info, (u.hex, u.facing, turned), goal, budget,
+                                       move_context(game, u), phase=leg_phase(game, u),
+                                       first_hex_rule=first_hex)
+    return movement_costs.plan(card, info, (u.hex, u.facing, turned), goal, budget,
+                               move_context(game, u), first_hex_rule=first_hex)
 
 
 def movement_phase(game: Game) -> Step:
@@ -136,8 +166,7 @@ def move_unit(game: Game, u: Unit, spent: Fraction = Fraction(0),
             u.state["used"] = True
             reveal(game, u)
         goal = (game.board.parse(choice[0]), int(choice[1]))
-        path = movement_costs.plan(card_of(game, u), ctx(game).info, (u.hex, u.facing, turned), goal,
-                          budget - spent, move_context(game, u), first_hex_rule=first_hex)
+        path = plan_move(game, u, turned, goal, budget - spent, first_hex)
         if path is None:  # cannot happen for a listed destination
             raise RulesError(f"{u.id} cannot reach {choice}")
         interrupted = False

@@ -34,6 +34,39 @@ class MoveContext:
     enemies: frozenset[Hex] = frozenset()  # MBT 8.5.2: an enemy combat unit stops road movement
     #: Advanced MBT 12.4: extra MF to enter a hex with a terrain marker (None: prohibited)
     extra: Mapping[Hex, int | None] = field(default_factory=dict)
+    #: Advanced MBT 15.6: the turret direction of a vehicle with path restrictions on its long
+    #: gun (None: no restriction); the turret does not turn during a move (MBT 9.2)
+    turret: int | None = None
+
+
+#: Advanced MBT 15.6: the hexes where a long gun is restricted: woods (light or heavy), buildings
+LONG_GUN_HEXES = frozenset({"woods", "heavy_woods", "brick", "stone", "wooden"})
+
+
+def long_gun_barred(info: MapInfo, src: Hex, dst: Hex) -> bool:
+    """Advanced MBT 15.6.1-15.6.2: whether a vehicle with path restrictions may cross from ``src``
+    into ``dst`` only with its turret to its front or rear: along a path to or from a woods or
+    building hex (15.6.1), or into a woods hex other than along a road (15.6.2; the text says
+    light woods, and heavy woods are held to the same, MBTD-123)."""
+    side = frozenset((src, dst))
+    if side in info.path and (LONG_GUN_HEXES & {*info.kinds[src], *info.kinds[dst]}):
+        return True
+    return side not in info.road and bool({"woods", "heavy_woods"} & set(info.kinds[dst]))
+
+
+#: Advanced MBT 15.6: the words of a data card's NOTES that put its long gun under the rule
+PATH_NOTE = "path restrictions on turret turns in building and wood hexes"
+
+
+def path_restricted(card: Card) -> bool:
+    """Advanced MBT 15.6: the card's NOTES name the path restrictions on its main gun."""
+    notes = card.records.values.get("card", {}).get("notes") or []
+    return card.kind == "vehicle" and any(PATH_NOTE in str(n).lower() for n in notes)
+
+
+def aligned(turret: int, facing: int) -> bool:
+    """Advanced MBT 15.6: the turret faces directly to the vehicle's front or rear."""
+    return turret in (facing, opposite(facing))
 
 
 def enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext) -> Fraction | None:
@@ -52,10 +85,12 @@ def _enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext)
         return None
     dh = abs(info.ground[dst] - info.ground[src])
     feats = board.features_of[dst]
-    if frozenset((src, dst)) in info.road and dst not in ctx.wrecks and dst not in ctx.enemies:
+    side = frozenset((src, dst))
+    track = side in info.road or side in info.path
+    if track and dst not in ctx.wrecks and dst not in ctx.enemies:
         # MBT 8.5: road (or path) cost, ignoring other terrain; heights count one less (MBT 8.5.3);
         # +1 still paid for bridge and building hexes
-        cost = card.road
+        cost = card.road if side in info.road else card.path_cost
         if dh > 1:
             hc = _height_cost(card, dh - 1)
             if hc is None:
@@ -70,11 +105,11 @@ def _enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext)
         # road, when a wreck (MBT 8.6.1) or an enemy unit (MBT 8.5.2) bars the road rate, the bridge is
         # still crossed at the clear cost (plus smoke for a burning wreck, MBT 8.4.3)
         kinds = ("stream",)
-        if frozenset((src, dst)) in info.road:
+        if track:
             kinds = ("clear",)
     costs: list[int] = []
     for k in kinds:
-        c = card.move_costs.get(k, 1)
+        c = heavy_woods_cost(card) if k == "heavy_woods" else card.move_costs.get(k, 1)
         if c is None:
             return None
         costs.append(c)
@@ -90,6 +125,21 @@ def _enter_cost(card: Card, info: MapInfo, src: Hex, dst: Hex, ctx: MoveContext)
             return None
         cost += smoke
     return cost
+
+
+def heavy_woods_cost(card: Card) -> int | None:
+    """MBT Scenario One A.3: the card's heavy woods cost, else its woods cost plus the stand-in
+    extra of ``heavy_woods.csv`` by drive (a leg unit pays its woods cost, MBT 15.1.2)."""
+    if "heavy_woods" in card.move_costs:
+        return card.move_costs["heavy_woods"]
+    woods = card.move_costs.get("woods", 1)
+    if woods is None or card.kind == "leg":
+        return woods
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+
+    adv = load_advanced()
+    extra = adv.heavy_woods["wheeled" if adv.wheeled.get(card.name) else "tracked"]
+    return None if extra is None else woods + extra
 
 
 def _height_cost(card: Card, dh: int) -> int | None:
@@ -201,6 +251,19 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
             table[key] = None if c is None else int(c * k)
         return table[key]
 
+    turret = ctx.turret
+    barred_memo: dict[tuple[int, int], bool] = {}
+
+    def barred(i: int, j: int, f0: int) -> bool:
+        # Advanced MBT 15.6.1-15.6.2: a long gun to the side may not cross this hexside
+        if turret is None or j < 0 or aligned(turret, f0 + 1):
+            return False
+        key = (i, j)
+        got = barred_memo.get(key)
+        if got is None:
+            got = barred_memo[key] = long_gun_barred(info, hexes[i], hexes[j])
+        return got
+
     def succ(code: int) -> list[tuple[int, int]]:
         got = out_memo.get(code)
         if got is not None:
@@ -208,12 +271,12 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
         rest, turned = divmod(code, 2)
         i, f0 = divmod(rest, 6)  # f0 = facing - 1
         out: list[tuple[int, int]] = []
-        c = cost(i, nbr[i][f0])
+        c = None if barred(i, nbr[i][f0], f0) else cost(i, nbr[i][f0])
         if c is not None:
             out.append(((nbr[i][f0] * 6 + f0) * 2, c))
         if allow_reverse:  # MBT 8.1.3: reverse, facing kept, twice the cost
             back = nbr[i][(f0 + 3) % 6]
-            c = cost(i, back)
+            c = None if barred(i, back, f0) else cost(i, back)
             if c is not None:
                 out.append(((back * 6 + f0) * 2, 2 * c))
         if not turned:  # MBT 8.3
@@ -262,6 +325,9 @@ def first_hex_entries(card: Card, info: MapInfo, start: State,
     out: dict[tuple[Hex, int], Fraction] = {}
     for g in sorted(facings):
         for dst, mult in ((h.neighbor(g), 1), (h.neighbor(opposite(g)), 2)):
+            if (ctx.turret is not None and not aligned(ctx.turret, g) and dst in info.kinds
+                    and long_gun_barred(info, h, dst)):
+                continue  # Advanced MBT 15.6.1-15.6.2
             ec = enter_cost(card, info, h, dst, ctx)
             if ec is not None:
                 out[(dst, g)] = ec * mult
@@ -303,3 +369,100 @@ def _with_costs(states: list[State],
         step = min(c for s, c in succ(a) if s == b)
         out.append((b, step))
     return out
+
+
+#: MBT 15.1.2: a leg unit's move so far this Turn: nothing entered yet, level hexes only, or a
+#: hex of another height entered (after which it enters no other)
+LEG_FRESH, LEG_LEVEL, LEG_CHANGED = 0, 1, 2
+
+
+def leg_phase(info: MapInfo, hexes: list[Hex]) -> int:
+    """MBT 15.1.2: where a leg unit stands in its one-hex height rule, from the hexes it has
+    occupied this Turn in order (its start hex first, its present hex last)."""
+    if len(hexes) < 2:
+        return LEG_FRESH
+    if any(info.ground[a] != info.ground[b] for a, b in pairwise(hexes)):
+        return LEG_CHANGED
+    return LEG_LEVEL
+
+
+def leg_paths(card: Card, info: MapInfo, start: Hex, budget: Fraction, ctx: MoveContext,
+              *, phase: int = LEG_FRESH, first_hex_rule: bool = False
+              ) -> dict[Hex, tuple[Fraction, tuple[Hex, ...]]]:
+    """MBT 15.1.2-15.1.3: the hexes a leg unit can reach and the cheapest legal way there.
+
+    Each hex costs what the card says (one MF, markers added, MBT 12.4); turns are free. A move
+    that changes height enters one hex only: a hex of another height is entered only as the first
+    hex of the Turn, and nothing after it (docs/decisions.md MBTD-122); a hexside of more than two
+    heights is never crossed (the card's height costs say "P" for 3). MBT 8.4.4 with
+    ``first_hex_rule``: the first hex may be entered whatever it costs."""
+    best: dict[tuple[Hex, int], Fraction] = {(start, phase): Fraction(0)}
+    paths: dict[tuple[Hex, int], tuple[Hex, ...]] = {(start, phase): ()}
+    frontier: list[tuple[Hex, int]] = [(start, phase)]
+    while frontier:
+        frontier.sort(key=lambda s: (best[s], s[0].q, s[0].r, s[1]))
+        h, p = frontier.pop(0)
+        if p == LEG_CHANGED:
+            continue
+        for d in range(1, 7):
+            n = h.neighbor(d)
+            c = enter_cost(card, info, h, n, ctx)
+            if c is None:
+                continue
+            changes = info.ground[n] != info.ground[h]
+            if changes and p != LEG_FRESH:
+                continue  # MBT 15.1.2: a height change only as the Turn's one new hex
+            total = best[(h, p)] + c
+            if total > budget and not (first_hex_rule and p == LEG_FRESH and h == start):
+                continue
+            key = (n, LEG_CHANGED if changes else LEG_LEVEL)
+            if key in best and best[key] <= total:
+                continue
+            best[key], paths[key] = total, (*paths[(h, p)], n)
+            if key not in frontier:
+                frontier.append(key)
+    out: dict[Hex, tuple[Fraction, tuple[Hex, ...]]] = {}
+    for (h, _p), c in best.items():
+        if h != start and (h not in out or c < out[h][0]):
+            out[h] = (c, paths[(h, _p)])
+    return out
+
+
+def leg_reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveContext,
+              *, phase: int = LEG_FRESH, first_hex_rule: bool = False
+              ) -> dict[tuple[Hex, int], Fraction]:
+    """:func:`reach` for a leg unit (MBT 15.1.2-15.1.3): every reachable hex in any facing, and
+    its own hex in every facing for nothing."""
+    h0 = start[0]
+    out = {(h0, f): Fraction(0) for f in range(1, 7)}
+    for h, (c, _p) in leg_paths(card, info, h0, budget, ctx, phase=phase,
+                                first_hex_rule=first_hex_rule).items():
+        for f in range(1, 7):
+            out[(h, f)] = c
+    return out
+
+
+def leg_plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget: Fraction,
+             ctx: MoveContext, *, phase: int = LEG_FRESH, first_hex_rule: bool = False
+             ) -> list[tuple[State, Fraction]] | None:
+    """:func:`plan` for a leg unit: it faces each hex it walks into (a free turn, MBT 15.1.3) and
+    turns to the goal's facing at the end."""
+    h0, f0, _t = start
+    gh, gf = goal
+    steps: list[tuple[State, Fraction]] = [(start, Fraction(0))]
+    if gh != h0:
+        found = leg_paths(card, info, h0, budget, ctx, phase=phase,
+                          first_hex_rule=first_hex_rule).get(gh)
+        if found is None:
+            return None
+        prev, facing = h0, f0
+        for n in found[1]:
+            facing = prev.direction_to(n) or facing
+            cost = enter_cost(card, info, prev, n, ctx)
+            assert cost is not None
+            steps.append(((n, facing, False), cost))
+            prev = n
+    last = steps[-1][0]
+    if last[1] != gf:
+        steps.append(((gh, gf, True), Fraction(0)))
+    return steps

@@ -25,9 +25,9 @@ if TYPE_CHECKING:
 TERRAIN_VARIANTS = ("standard", "open_plains", "unspoiled_mountains", "sunless_woods")
 
 
-def setup_zone(game: Game, edge: str) -> list[Hex]:
+def setup_zone(game: Game, edge: str, chosen: list[str] | None = None) -> list[Hex]:
     """MBT 2.5: hexes within ``depth`` (4) hexes of mapboard side 1 (top) or 4 (bottom),
-    counting the unit's own hex."""
+    counting the unit's own hex; with corner entry, of the ``chosen`` corners (default both)."""
     info = ctx(game).info
     setup = game.scenario.raw.get("setup", {})
     depth = int(setup.get("depth", 4))
@@ -41,21 +41,42 @@ def setup_zone(game: Game, edge: str) -> list[Hex]:
         last = max(r for p, r in rows.values() if p == bottom)
         zone = sorted(h for h, (p, r) in rows.items() if p == bottom and r > last - depth)
     if setup.get("entry") == "corners":
-        # MBT Scenario One A, C: within 4 hexes (its own hex counted) of either corner of the side
-        ends = corners(game, edge)
+        # MBT Scenario One A, C: within 4 hexes (its own hex counted) of the side's corner or
+        # corners entered by
+        ends = corners(game, edge, chosen)
         zone = [h for h in zone if min(h.distance(c) for c in ends) < depth]
     return zone
 
 
-def corners(game: Game, edge: str) -> tuple[Hex, Hex]:
-    """The two corner hexes at the ends of mapboard side 1 or 4 (Scenario One's corners 1 and 3
-    at side A, 2 and 4 at side B): the first and last column's end hexes of that side."""
+#: MBT Scenario One A: the corners' numbers at the ends of side A (mapboard side 1) and side B
+#: (side 4), the first column's end first (docs/decisions.md MBTD-125)
+CORNER_NUMBERS = {"1": ("1", "3"), "4": ("2", "4")}
+
+
+def corner_choices(edge: str) -> list[str]:
+    """MBT Scenario One A: a side enters by corners 1 and/or 3 (or 2 and/or 4): both or one."""
+    return ["both", *CORNER_NUMBERS[edge]]
+
+
+def chosen_corners(game: Game, side: str) -> list[str] | None:
+    """The corner numbers a side enters by (None: not chosen, both)."""
+    got = data(game).get("corners", {}).get(side)
+    return None if got is None else [str(x) for x in got]
+
+
+def corners(game: Game, edge: str, chosen: list[str] | None = None) -> tuple[Hex, ...]:
+    """The corner hexes at the ends of mapboard side 1 or 4 (Scenario One's corners 1 and 3
+    at side A, 2 and 4 at side B): the first and last column's end hexes of that side; with
+    ``chosen`` corner numbers, only those."""
     cols: dict[int, list[Hex]] = {}
     for h in game.board.hexes:
         cols.setdefault(h.q, []).append(h)
     ends = [sorted(cols[min(cols)], key=lambda h: h.r), sorted(cols[max(cols)], key=lambda h: h.r)]
     i = 0 if edge == "1" else -1
-    return ends[0][i], ends[1][i]
+    both = (ends[0][i], ends[1][i])
+    if not chosen:
+        return both
+    return tuple(h for h, n in zip(both, CORNER_NUMBERS[edge], strict=True) if n in chosen)
 
 
 def may_exit(game: Game, u: Unit, direction: int) -> bool:
@@ -72,7 +93,8 @@ def may_exit(game: Game, u: Unit, direction: int) -> bool:
     if setup.get("entry") == "corners":
         # "sides within four hexes of their corners": either edge near one of the side's corners
         depth = int(setup.get("depth", 4))
-        return min(u.hex.distance(c) for c in corners(game, str(edge))) < depth
+        ends = corners(game, str(edge), chosen_corners(game, u.side))
+        return min(u.hex.distance(c) for c in ends) < depth
     beyond = u.hex.neighbor(direction)
     column = [h.r for h in game.board.hexes if h.q == beyond.q]
     return bool(column) and (beyond.r < min(column) if edge == "1" else beyond.r > max(column))
@@ -96,8 +118,17 @@ def setup_phase(game: Game) -> Step:
     game.emit("setup_edges", edges=d["edge"], rule="MBT 2.4")
     # MBT 2.5: the LOW roller sets up first
     low = roll_off(game, sides, purpose="MBT 2.5 set-up order", high_wins=False)
+    if game.scenario.raw.get("setup", {}).get("entry") == "corners":
+        # MBT Scenario One A: each side enters by one of its side's corners or by both
+        for side in (low, enemy_of(low)):
+            pick = yield Decision(side, "mbt.corners", options=corner_choices(d["edge"][side]),
+                                  rule="MBT Scenario One A",
+                                  prompt="Enter by which corner of your side (both: either)?")
+            nums = list(CORNER_NUMBERS[d["edge"][side]]) if pick == "both" else [str(pick)]
+            d.setdefault("corners", {})[side] = nums
+            game.emit("setup_corners", side=side, corners=nums, rule="MBT Scenario One A")
     for side in (low, enemy_of(low)):
-        zone = setup_zone(game, d["edge"][side])
+        zone = setup_zone(game, d["edge"][side], chosen_corners(game, side))
         # squads after the vehicles: each starts in its carrier (MBT 15.3.2.6) or beside it
         # (MBTD-82)
         for u in sorted((u for u in to_place if u.side == side),

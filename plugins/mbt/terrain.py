@@ -42,6 +42,13 @@ TERRAIN: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: MBT Scenario One A.3: a woods hex read as heavy woods (a hex feature: every chart that knows
+#: no heavy woods reads it as woods, docs/decisions.md MBTD-126)
+HEAVY_WOODS = "heavy_woods"
+#: a clear hex printed dark green (Scenario One A.3 reads it as woods)
+DARK_GREEN = "dark_green"
+
+
 def terrain_types() -> list[TerrainType]:
     return [TerrainType(f"mbt:{k}", t, r, color=c) for k, (t, r, c) in TERRAIN.items()]
 
@@ -63,6 +70,8 @@ class MapInfo:
     height: dict[Hex, int] = field(default_factory=dict)
     ground: dict[Hex, int] = field(default_factory=dict)
     road: set[frozenset[Hex]] = field(default_factory=set)
+    #: hexsides a path crosses (MBT 8.5: the card's path rate; Advanced MBT 15.6), none also a road
+    path: set[frozenset[Hex]] = field(default_factory=set)
     objectives: tuple[Hex, ...] = ()
     panel_row: dict[Hex, tuple[str, int]] = field(default_factory=dict)
     _kernel: BasicLosKernel | None = None
@@ -79,6 +88,8 @@ class MapInfo:
             kinds = [t]
             if "stream" in b.features_of[h] and t != "stream":
                 kinds.append("stream")
+            if t == "woods" and HEAVY_WOODS in b.features_of[h]:
+                kinds.append(HEAVY_WOODS)  # woods for every chart, denser for movement
             self.kinds[h] = tuple(kinds)
             # MBT 6.1.3.3: a mixed hex uses the terrain column farthest to the right
             self.sight_terrain[h] = max(kinds, key=lambda k: terrain_cols.get(k, (0, "", 0))[0])
@@ -86,16 +97,19 @@ class MapInfo:
             self.ground[h] = int(b.height_of.get(h, 0.0))
             lab = b.label(h)
             self.panel_row[h] = (lab[0], _row_of(lab))
-        for (a, c), fs in b.hexside_of.items():
-            if "road" in fs:
-                self.road.add(frozenset((a, c)))
-        # a road that runs on across a panel join (no hexside record spans two panel files)
-        for h in b.hexes:
-            if "road" not in b.features_of[h]:
-                continue
-            for n in b.neighbors_of[h]:
-                if "road" in b.features_of[n] and self.panel_row[h][0] != self.panel_row[n][0]:
-                    self.road.add(frozenset((h, n)))
+        for track, into in (("road", self.road), ("path", self.path)):
+            for (a, c), fs in b.hexside_of.items():
+                if track in fs:
+                    into.add(frozenset((a, c)))
+            # a track that runs on across a panel join (no hexside record spans two panel files)
+            for h in b.hexes:
+                if track not in b.features_of[h]:
+                    continue
+                for n in b.neighbors_of[h]:
+                    if track in b.features_of[n] and self.panel_row[h][0] != self.panel_row[n][0]:
+                        into.add(frozenset((h, n)))
+        # a hexside with both is a road (the better rate; a road hex for MBT 15.6.3)
+        self.path -= self.road
         self.objectives = tuple(sorted(h for h in b.hexes if b.terrain_of[h] == "stone"))
 
     def blocks(self, h: Hex) -> bool:

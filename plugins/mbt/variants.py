@@ -11,12 +11,12 @@ reads them from the printed board).
   hex stays); brick buildings stand 2 heights and stone 3 (the scenario's ``[special] heights``
   must say so, checked by :func:`problems`: building heights are the Advanced Game's terrain
   heights, MBT 12.1.2).
-* ``unspoiled_mountains`` (A.2): every hill and depression level is 2 heights; no buildings. Roads
-  become paths: the stand-in panels' roads stay roads, paths not being told apart from roads by
-  the movement rules yet (docs/decisions.md MBTD-86).
-* ``sunless_woods`` (A.3): no buildings; printed woods are heavy woods and dark green clear is
-  woods. The stand-in panels print neither heavy woods nor dark green clear, and no chart tells
-  heavy woods from woods, so the woods stay woods (MBTD-86).
+* ``unspoiled_mountains`` (A.2): every hill and depression level is 2 heights; no buildings; roads
+  are paths (hex and hexside features ``road`` become ``path``: the cards' path rate, MBT 8.5;
+  docs/decisions.md MBTD-126).
+* ``sunless_woods`` (A.3): no buildings; printed woods are heavy woods (the feature
+  ``heavy_woods``: woods for every chart, a stand-in movement cost, MBTD-126) and a clear hex with
+  the feature ``dark_green`` is woods (the stand-in panels print none).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.board import Board
 from hexwar.core.kit import StashKey
 from hexwar.core.types import Problem
+from hexwar.plugins.mbt.terrain import DARK_GREEN, HEAVY_WOODS
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -79,6 +80,18 @@ def variant_board(printed: Board, variant: str) -> Board:
                 got.set_height(h, 2.0 * height)  # A.2: each level 2 heights
             if variant in ("unspoiled_mountains", "sunless_woods") and terrain in BUILDINGS:
                 got.set_terrain(h, "stream" if "stream" in printed.features_of[h] else "clear")
+            feats = printed.features_of[h]
+            if variant == "unspoiled_mountains" and "road" in feats:
+                got.set_features(h, (feats - {"road"}) | {"path"})  # A.2: roads are paths
+            if variant == "sunless_woods":
+                if terrain == "woods":
+                    got.set_features(h, feats | {HEAVY_WOODS})  # A.3: printed woods are heavy
+                elif terrain == "clear" and DARK_GREEN in feats:
+                    got.set_terrain(h, "woods")  # A.3: dark green clear is woods
+        if variant == "unspoiled_mountains":
+            for (a, b), fs in printed.hexside_of.items():
+                if "road" in fs and (a.q, a.r) < (b.q, b.r):
+                    got.set_hexside(a, b, (fs - {"road"}) | {"path"})
         cache[variant] = got
     return got
 

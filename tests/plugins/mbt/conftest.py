@@ -54,6 +54,7 @@ class Maker:
         heights: dict[str, int] | None = None,
         features: dict[str, list[str]] | None = None,
         roads: Iterable[tuple[str, str]] = (),
+        paths: Iterable[tuple[str, str]] = (),
         turns: int = 1,
         special: str = "",
         seed: int = 0,
@@ -66,6 +67,9 @@ class Maker:
         for a, b in roads:
             panel += f'\n[[hexside]]\nbetween = ["{a.removeprefix("9")}", "{b.removeprefix("9")}"]\n'
             panel += 'features = ["road"]\n'
+        for a, b in paths:
+            panel += f'\n[[hexside]]\nbetween = ["{a.removeprefix("9")}", "{b.removeprefix("9")}"]\n'
+            panel += 'features = ["path"]\n'
         self.n += 1  # a new file name per game: boards are cached by scenario text and path
         panel_name = f"panel9-{self.n}.toml"
         (self.tmp / panel_name).write_text(panel, encoding="utf-8")
