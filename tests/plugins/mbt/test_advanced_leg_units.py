@@ -1,0 +1,140 @@
+"""Advanced Game leg units and close combat: joint hand-to-hand attacks (MBT 14.6), squads and
+half squads (MBT 12.5), attached weapons fired on their own (MBT 14.1.3), passengers' sighting
+(MBT 13.1.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+ADV = ["mbt.advanced"]
+
+
+# -- MBT 14.6.1.2, 14.6.2.1, 14.6.3.4: several attackers in one hand-to-hand combat ----------------
+
+
+def _three_on_one(make_game: Any) -> Any:
+    """Three Soviet squads around one NATO squad (all adjacent, all-round arcs), with CA orders."""
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1),
+                   ("S2", "Motor Rifle Squad", "Soviet", "9K4", 1),
+                   ("S3", "Motor Rifle Squad", "Soviet", "9I4", 1),
+                   ("N1", "Rifle Squad", "NATO", "9J4", 4)], options=ADV)
+    for sid in ("S1", "S2", "S3"):
+        g.state.units[sid].state["order"] = "CA"
+    return g
+
+
+def _announce(*attacks: list[str]) -> Any:
+    queue = [list(a) for a in attacks]
+
+    def answer(d: Any) -> Any:
+        if d.kind != "mbt.close_assault":
+            return "done" if "done" in d.options else d.options[0]
+        while queue:
+            a = queue.pop(0)
+            if a in d.options:
+                return a
+        return "pass"
+
+    return answer
+
+
+def _h2h_reports(g: Any) -> list[dict[str, Any]]:
+    return [e for e in g.log.for_side(None) if e.get("what") == "hand-to-hand combat"]
+
+
+def test_joint_hand_to_hand_attack_is_one_combat_with_one_roll_14_6_3_4(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.6.1.2, 14.6.3.4 (MBTD-116): two squads announcing hand to hand against one defender
+    fight one combat: one roll at -10 for the second attacker. A roll of 58 wins for the pair
+    (48, squad against squad wins to 50) where either alone would lose."""
+    from hexwar.plugins.mbt.close_assault import close_assault_step
+
+    g = _three_on_one(make_game)
+    for sid in ("S1", "S2", "S3"):
+        assert g.state.units[sid].hex.distance(g.state.units["N1"].hex) == 1
+    g.dice.force(*dice_faces(58))
+    run(close_assault_step(g), _announce(["S1", "N1"], ["S2", "N1"]))
+    reports = _h2h_reports(g)
+    assert len(reports) == 1
+    r = reports[0]
+    assert r["attackers"] == ["S1", "S2"] and r["net"] == -10 and r["roll"] == 58
+    assert r["result"] == "attacker"
+    n1 = g.state.units["N1"]
+    assert n1.state["half"] and n1.state["suppressed"] == "ON"  # MBT 14.6.2.2
+    for sid in ("S1", "S2"):
+        assert g.state.units[sid].state["spotted"] == "MOVED"  # MBT 14.6.1.4
+        assert not g.state.units[sid].state.get("half")
+    assert "spotted" not in g.state.units["S3"].state or g.state.units["S3"].state["spotted"] != "MOVED"
+
+
+def test_every_joint_attacker_suffers_the_effective_result_when_the_defender_wins_14_6_2_2(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.6.2.2: the defender wins: all three attackers are halved and suppressed (net -20)."""
+    from hexwar.plugins.mbt.close_assault import close_assault_step
+
+    g = _three_on_one(make_game)
+    g.dice.force(*dice_faces(90))
+    run(close_assault_step(g), _announce(["S1", "N1"], ["S2", "N1"], ["S3", "N1"]))
+    (r,) = _h2h_reports(g)
+    assert r["net"] == -20 and r["result"] == "defender"
+    for sid in ("S1", "S2", "S3"):
+        u = g.state.units[sid]
+        assert u.state["half"] and u.state["suppressed"] == "ON"
+    assert not g.state.units["N1"].state.get("half")
+
+
+def test_joint_attack_uses_the_best_attackers_line_and_grade_14_6_2_1(make_game: Any) -> None:
+    """MBT 14.6.2.1: a poor half squad and a crack squad together use the crack squad's line
+    (squad vs squad 50) and grade (-10), plus -10 for the second attacker, whichever was named
+    first."""
+    from hexwar.plugins.mbt.close_assault import _h2h_numbers, best_attacker, h2h_odds
+
+    g = _three_on_one(make_game)
+    s1, s2, n1 = (g.state.units[i] for i in ("S1", "S2", "N1"))
+    s1.state.update(grade="poor", half=True)
+    s2.state["grade"] = "crack"
+    for group in ([s1, s2], [s2, s1]):
+        assert best_attacker(g, group, n1) is s2
+        wins_to, _src, mods = _h2h_numbers(g, group, n1)
+        assert wins_to == 50 and sum(m.value for m in mods) == -20
+    assert h2h_odds(g, [s1, s2], n1) == pytest.approx(0.70)
+    assert h2h_odds(g, s1, n1) == pytest.approx(0.25)  # half vs squad 35, poor +10
+
+
+def test_a_joint_attacker_suppressed_before_resolution_takes_no_part_14_6(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.6: a unit suppressed before its attack is resolved cannot carry it out: it drops
+    out of the joint combat (no -10 for it, no effect on it), still committed for the Turn."""
+    from hexwar.plugins.mbt import suppression
+    from hexwar.plugins.mbt.close_assault import resolve_announced
+
+    g = _three_on_one(make_game)
+    s1, s2, n1 = (g.state.units[i] for i in ("S1", "S2", "N1"))
+    suppression.suppress(g, s2, "test")
+    g.dice.force(*dice_faces(90))
+    resolve_announced(g, [(s1, n1), (s2, n1)])
+    (r,) = _h2h_reports(g)
+    assert r["attackers"] == ["S1"] and r["net"] == 0 and r["result"] == "defender"
+    assert s1.state["half"] and not s2.state.get("half")
+    falls = [e for e in g.log.for_side(None) if e.get("what") == "close assault falls"]
+    assert [e["attacker"] for e in falls] == ["S2"] and s2.state["spotted"] == "MOVED"
+
+
+def test_joint_attack_resolves_at_the_first_announcement_in_order_14_5_1(
+        make_game: Any, dice_faces: Any) -> None:
+    """MBTD-116 with MBTD-64: the joint combat takes the place of its first announcement; a
+    second attack on another defender announced between its members comes after it."""
+    from hexwar.plugins.mbt.close_assault import resolve_announced
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1),
+                   ("S2", "Motor Rifle Squad", "Soviet", "9K4", 1),
+                   ("S3", "Motor Rifle Squad", "Soviet", "9K6", 1),
+                   ("N1", "Rifle Squad", "NATO", "9J4", 4),
+                   ("N2", "Rifle Squad", "NATO", "9K5", 4)], options=ADV)
+    s1, s2, s3, n1, n2 = (g.state.units[i] for i in ("S1", "S2", "S3", "N1", "N2"))
+    g.dice.force(*dice_faces(1, 1))
+    resolve_announced(g, [(s1, n1), (s3, n2), (s2, n1)])
+    assert [(r["attackers"], r["defender"]) for r in _h2h_reports(g)] == [
+        (["S1", "S2"], "N1"), (["S3"], "N2")]
