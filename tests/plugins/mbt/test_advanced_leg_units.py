@@ -138,3 +138,103 @@ def test_joint_attack_resolves_at_the_first_announcement_in_order_14_5_1(
     resolve_announced(g, [(s1, n1), (s3, n2), (s2, n1)])
     assert [(r["attackers"], r["defender"]) for r in _h2h_reports(g)] == [
         (["S1", "S2"], "N1"), (["S3"], "N2")]
+
+
+# -- MBT 12.5, 15.1: squads and half squads ----------------------------------------------------------
+
+HQ = """
+[scenario]
+id = "mbt:half-test"
+system = "mbt"
+rules = ["mbt.advanced"]
+turns = 1
+[sides.NATO]
+[[sides.NATO.forces]]
+id = "H"
+name = "Panzergrenadier Battalion HQ"
+nation = "FRG"
+organization = "Panzergrenadier Battalion Headquarters"
+variant = "a"
+grade = "average"
+officers = { CO = "Squad Standard Infantry [PZF-44]", XO = "½ Squad Standard Infantry [PZF-44]" }
+[sides.Soviet]
+[board]
+panels = []
+"""
+
+
+def _with_hq_vehicles(monkeypatch: Any) -> None:
+    """The HQ's BEOBPZ and light truck have no data card yet: stand in a Marder for both."""
+    from hexwar.plugins.mbt import cards
+
+    shipped = cards.load_cards()
+    extra = dict(shipped, **{"BEOBPZ": shipped["Marder A1"], "Light Truck": shipped["Marder A1"]})
+    monkeypatch.setattr(cards, "load_cards", lambda dirs=(): extra)
+
+
+def test_toe_half_squad_is_fielded_halved_on_its_squads_card_12_5(monkeypatch: Any) -> None:
+    """MBT 12.5, 15.1: the TO&E's "½ Squad Standard Infantry [PZF-44]" is fielded on the squad's
+    card (FRG-4B) as a half squad from the start; the two full squads are not halved; an officer
+    named with the half squad's TO&E name goes with it."""
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.mbt import forces
+
+    sc = Scenario.from_text(HQ, path="half-test.toml")
+    assert not [p for p in forces.problems(sc) if "Squad" in p.message]  # a card is found
+    _with_hq_vehicles(monkeypatch)
+    legs = [(uid, t, st) for uid, t, _s, st in forces.expand(sc) if "Squad" in t]
+    assert len(legs) == 3 and {t for _u, t, _st in legs} == {"mbt:Squad Standard Infantry [PZF-44]"}
+    halves = [st for _u, _t, st in legs if st.get("half")]
+    assert len(halves) == 1 and halves[0]["half_at_start"] and halves[0]["officer"] == "XO"
+    assert [st.get("officer") for _u, _t, st in legs if not st.get("half")] == ["CO", None]
+
+
+def test_a_half_squad_fielded_as_one_is_eliminated_by_an_effective_result_14_4_4_2_3_4(
+        make_game: Any) -> None:
+    """MBT 14.4.4.2.3.4, 12.5: an effective GP result halves and suppresses a squad, and
+    eliminates a half squad, whether it was fielded halved or reduced; the victory points are
+    the reduction's for a reduced squad and the half squad's (squad less the reduction) for one
+    fielded halved (MBT Scenario D.1)."""
+    from hexwar.plugins.mbt import squads
+    from hexwar.plugins.mbt.fire import apply_effects
+    from hexwar.plugins.mbt.victory import vehicle_points
+
+    g = make_game([("N1", "Squad Standard Infantry [PZF-44]", "NATO", "9J4", 4),
+                   ("N2", "Squad Standard Infantry [PZF-44]", "NATO", "9J8", 4)], options=ADV)
+    n1, n2 = g.state.units["N1"], g.state.units["N2"]
+    squads.start_half(n2.state)
+    apply_effects(g, n1, ["leg_ef"])
+    assert n1.state["half"] and n1.state["suppressed"] == "ON" and n1.hex is not None
+    assert vehicle_points(g, "Soviet") == 8  # the reduction (half_points, estimated)
+    apply_effects(g, n2, ["leg_ef"])
+    assert n2.state["destroyed"] == "eliminated"
+    assert vehicle_points(g, "Soviet") == 8 + (37 - 8)  # the half squad's own value
+    apply_effects(g, n1, ["leg_ef"])
+    assert n1.state["destroyed"] == "eliminated"
+    assert vehicle_points(g, "Soviet") == 37 + 29
+
+
+@pytest.mark.parametrize(("unit", "state", "words"), [
+    ("Rifle Team", "{ half = true }", "only a squad can be a half squad"),
+    ("M1", "{ half = true }", "only a squad"),
+    ("Rifle Squad", '{ half = "yes" }', "true or false"),
+    ("Rifle Squad", "{ split = true }", "never split"),
+    ("Rifle Squad", '{ combine = "N2" }', "never split"),
+])
+def test_scenario_half_squads_are_checked_and_no_split_or_combine_12_5(
+        unit: str, state: str, words: str) -> None:
+    """MBT 12.5: only a squad may start as a half squad; a squad is never split into half
+    squads nor two half squads combined (only combat halves a squad): each refused naming the
+    unit and the rule (MBTD-117). A squad written half is accepted."""
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.mbt.setup import validate_scenario
+
+    def unit_problems(u: str, st: str) -> list[str]:
+        text = HQ.split("[[sides.NATO.forces]]")[0] + "[sides.Soviet]\n[board]\npanels = []\n" + (
+            f'[[units]]\nid = "N1"\ntype = "mbt:{u}"\nside = "NATO"\nhex = "A1"\nstate = {st}\n')
+        return [p.message for p in validate_scenario(Scenario.from_text(text, path="h.toml"))
+                if "N1" in p.message]
+
+    found = unit_problems(unit, state)
+    assert any(words in m and "MBT 12.5" in m and "unit N1" in m for m in found), found
+    assert unit_problems("Rifle Squad", "{ half = true }") == []
