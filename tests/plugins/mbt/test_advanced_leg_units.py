@@ -238,3 +238,101 @@ def test_scenario_half_squads_are_checked_and_no_split_or_combine_12_5(
     found = unit_problems(unit, state)
     assert any(words in m and "MBT 12.5" in m and "unit N1" in m for m in found), found
     assert unit_problems("Rifle Squad", "{ half = true }") == []
+
+
+# -- MBT 14.1.3: attached weapons fired on their own ---------------------------------------------
+
+PZF = "PZF-44/HEAT"
+
+
+def _pzf_game(make_game: Any) -> Any:
+    """An FRG squad with a PZF-44 facing a BMP two hexes ahead, a Soviet squad two hexes behind."""
+    g = make_game([("N1", "Squad Standard Infantry [PZF-44]", "NATO", "9J8", 1),
+                   ("V1", "BMP-1 [AT-3]", "Soviet", "9J6", 4),
+                   ("S1", "Motor Rifle Squad", "Soviet", "9J10", 1)], options=ADV)
+    g.state.units["N1"].state["order"] = "F"
+    return g
+
+
+def _err(g: Any, target: str, ammo: str) -> str | None:
+    from hexwar.plugins.mbt.fire import fire_error
+
+    return fire_error(g, g.state.units["N1"], g.state.units[target], ammo, orders=("F",))
+
+
+def test_attached_weapon_is_offered_and_fires_with_its_own_line_14_1_3(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.1.3, 14.1.1.2: the squad's PZF-44 is a shot of its own (``PZF-44/HEAT``) at the
+    vehicle, resolved as AP fire with the PZF-44's HEAT line; never at a leg unit."""
+    from hexwar.plugins.mbt.fire import declaration_options, fire_group
+
+    g = _pzf_game(make_game)
+    v1, s1 = g.state.units["V1"], g.state.units["S1"]
+    opts = declaration_options(g, "NATO", [v1, s1], orders=("F",), overwatch=False)
+    assert {"target": "V1", "shots": [["N1", PZF]]} in opts
+    assert not any(["N1", PZF] in o["shots"] for o in opts if o["target"] == "S1")
+    assert "MBT 14.1.1.2" in (_err(g, "S1", PZF) or "")
+    g.dice.force(*dice_faces(1, 1, 50, 50))
+    run(fire_group(g, "NATO", {"target": "V1", "shots": [["N1", PZF]]}, overwatch=False,
+                   simultaneous=False), lambda d: d.options[0])
+    shots = [e for e in g.log.for_side(None) if e.get("what") == "AP point effect fire"]
+    assert [(e["firer"], e["weapon"], e["ammo"]) for e in shots] == [("N1", "PZF-44", "HEAT")]
+    assert shots[0]["ap_factor"] == 11  # the PZF-44's HEAT at two hexes (stand-in card)
+
+
+def test_small_arms_and_attached_weapon_fire_at_different_targets_14_1_3_1(
+        make_game: Any, run: Any, dice_faces: Any) -> None:
+    """MBT 14.1.3.1: having fired its small arms at the squad behind it, the FRG squad may still
+    fire its PZF-44 at the BMP, but neither weapon twice (MBT 7.1.5 for each weapon); the PZF-44
+    fires only in its own 60-degree arc while the small arms fire all round."""
+    from hexwar.plugins.mbt.fire import fire_group
+
+    g = _pzf_game(make_game)
+    assert _err(g, "S1", "GP") is None
+    g.dice.force(*dice_faces(*[50] * 10))
+    run(fire_group(g, "NATO", {"target": "S1", "shots": [["N1", "GP"]]}, overwatch=False,
+                   simultaneous=False), lambda d: d.options[0])
+    assert g.state.units["N1"].state["fired"]
+    assert _err(g, "V1", PZF) is None
+    assert "MBT 7.1.5" in (_err(g, "V1", "GP") or "")
+    run(fire_group(g, "NATO", {"target": "V1", "shots": [["N1", PZF]]}, overwatch=False,
+                   simultaneous=False), lambda d: d.options[0])
+    assert "MBT 7.1.5" in (_err(g, "V1", PZF) or "")
+    g2 = _pzf_game(make_game)
+    g2.state.units["N1"].facing = 4  # the BMP now behind: outside the PZF-44's arc
+    assert "firing arc" in (_err(g2, "V1", PZF) or "")
+    assert _err(g2, "V1", "GP") is None
+
+
+def test_one_declaration_may_name_the_squad_with_two_weapons_14_1_3_1(make_game: Any) -> None:
+    """MBT 14.1.3.1 (same target): small arms and PZF-44 of one squad in one declaration; the
+    same weapon twice is refused."""
+    from hexwar.plugins.mbt.fire import declaration_validator
+
+    g = _pzf_game(make_game)
+    check = declaration_validator(g, "NATO", orders=("F",), overwatch=False)
+    assert check({"target": "V1", "shots": [["N1", "GP"], ["N1", PZF]]}) is None
+    assert "twice" in (check({"target": "V1", "shots": [["N1", PZF], ["N1", PZF]]}) or "")
+
+
+@pytest.mark.parametrize(("state", "rule"), [({"up": 1}, "MBT 14.1.3.2"),
+                                              ({"order": "ATGM"}, "MBT 6.2.4")])
+def test_attached_weapon_refused_up_in_buildings_or_without_gun_orders(
+        make_game: Any, state: dict[str, Any], rule: str) -> None:
+    """MBT 14.1.3.2: up in the buildings the PZF-44 (no ``upper_floors`` on its card) is not
+    fired; MBT 14.1.4.1: guns only with gun orders. Each refusal names its rule."""
+    g = _pzf_game(make_game)
+    g.state.units["N1"].state.update(state)
+    err = _err(g, "V1", PZF) or ""
+    assert rule in err, err
+
+
+def test_a_carried_squads_attached_weapon_is_not_fired_15_3_4_1(make_game: Any) -> None:
+    """MBT 15.3.4.1 (MBTD-118): an attached weapon is not fired while its unit is carried."""
+    from hexwar.plugins.mbt.attached import error
+
+    g = _pzf_game(make_game)
+    g.state.units["N1"].state["mounted"] = True
+    assert "MBT 15.3.4.1" in (error(g, g.state.units["N1"], PZF) or "")
+    assert "no attached weapon" in (error(g, g.state.units["N1"], "Milan/HEAT") or "")
+
