@@ -336,3 +336,67 @@ def test_a_carried_squads_attached_weapon_is_not_fired_15_3_4_1(make_game: Any) 
     assert "MBT 15.3.4.1" in (error(g, g.state.units["N1"], PZF) or "")
     assert "no attached weapon" in (error(g, g.state.units["N1"], "Milan/HEAT") or "")
 
+
+# -- MBT 13.1.4: a passenger's sighting row (MBT-22, second case) --------------------------------
+
+
+def _riding(make_game: Any, carrier: str, gap: int) -> Any:
+    """A NATO squad carried by ``carrier`` at 9J14, a Soviet squad ``gap`` hexes ahead in rough."""
+    from hexwar.plugins.mbt import transport
+
+    target = f"9J{14 - gap}"
+    g = make_game([("C1", carrier, "NATO", "9J14", 1), ("P1", "Rifle Squad", "NATO", "9J14", 1),
+                   ("S1", "Motor Rifle Squad", "Soviet", target, 4)],
+                  options=ADV, terrain={target: "rough"})
+    c1, p1 = g.state.units["C1"], g.state.units["P1"]
+    c1.state["order"] = p1.state["order"] = "M"
+    transport.load(g, c1, p1)
+    return g
+
+
+def _rows(g: Any) -> tuple[int, int]:
+    from hexwar.plugins.mbt.state import ctx
+
+    charts = ctx(g).charts
+    return (charts.sighting_range("Open", "rough", "S", "Day"),
+            charts.sighting_range("Buttoned", "rough", "S", "Day"))
+
+
+@pytest.mark.parametrize("open_", [True, False])
+def test_mbt_22_leg_unit_in_a_buttoned_fc_vehicle_sights_on_the_buttoned_row_13_1_4(
+        make_game: Any, run: Any, pass_all: Any, open_: bool) -> None:
+    """MBT-22 (MBT 13.1.4), its second case: a squad carried in a buttoned full-cover carrier
+    sights on the buttoned row; with the carrier open, on the open row. Passengers sight in the
+    Sighting Step from their carrier's hex (MBTD-119): an enemy squad in rough one hex beyond the
+    buttoned range is sighted only with the carrier open."""
+    from hexwar.plugins.mbt import advanced_sighting as adv
+    from hexwar.plugins.mbt.sighting import sighting_phase
+    from hexwar.plugins.mbt.state import data
+
+    probe = _riding(make_game, "Transport APC", 3)
+    wide, narrow = _rows(probe)
+    assert wide > narrow + 1 and narrow + 1 <= 12  # the stand-in chart leaves room on the panel
+    g = _riding(make_game, "Transport APC", narrow + 1)
+    g.state.units["C1"].state["open"] = open_
+    p1 = g.state.units["P1"]
+    assert p1.hex is None and p1.state.get("mounted") == "C1"
+    assert adv.sighter_row(g, p1) == ("Open" if open_ else "Buttoned")
+    run(sighting_phase(g), pass_all)
+    assert ("S1" in data(g)["sighted"]["P1"]) is open_
+
+
+def test_a_passenger_of_a_buttoned_carrier_without_full_cover_sights_open_13_1_4(
+        make_game: Any, run: Any, pass_all: Any) -> None:
+    """MBT 13.1.4: only a buttoned FC carrier puts its passengers on the buttoned row: in a
+    buttoned BTR (3LT, no full cover) the squad sights open, beyond what the buttoned row gives."""
+    from hexwar.plugins.mbt import advanced_sighting as adv
+    from hexwar.plugins.mbt.sighting import sighting_phase
+    from hexwar.plugins.mbt.state import data
+
+    probe = _riding(make_game, "Transport BTR", 3)
+    _wide, narrow = _rows(probe)
+    g = _riding(make_game, "Transport BTR", narrow + 1)
+    g.state.units["C1"].state["open"] = False
+    assert adv.sighter_row(g, g.state.units["P1"]) == "Open"
+    run(sighting_phase(g), pass_all)
+    assert "S1" in data(g)["sighted"]["P1"]
