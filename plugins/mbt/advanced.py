@@ -173,14 +173,16 @@ def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
 
 @hookimpl
 def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
-    """MBT 14.1.1.2: a weapon with GP lines may fire GP."""
+    """MBT 14.1.1.2: a weapon with GP lines may fire GP; MBT 14.1.3: a leg unit's attached guns
+    fire their own ammunition (``WEAPON/AMMO``)."""
+    from hexwar.plugins.mbt.attached import shot_ammo
     from hexwar.plugins.mbt.gp_fire import GP, gp_range
     from hexwar.plugins.mbt.state import card_of
 
     w = card_of(game, unit).main_gun
-    if missile or w is None or gp_range(game, unit, w.name) is None:
+    if missile or w is None:
         return []
-    return [GP]
+    return [GP] * (gp_range(game, unit, w.name) is not None) + shot_ammo(card_of(game, unit))
 
 
 @hookimpl

@@ -186,8 +186,16 @@ def target_class(game: Game, u: Unit) -> str:
 
 
 def sighter_row(game: Game, u: Unit) -> str:
-    """MBT 13.1.4: leg and towed units always sight as open; vehicles by their turret unit."""
+    """MBT 13.1.4: leg and towed units sight as open, unless carried in a buttoned full-cover
+    vehicle: then on the buttoned row (docs/decisions.md MBTD-119); vehicles by their turret."""
     if card_of(game, u).kind in ("leg", "towed"):
+        carrier = game.state.units.get(str(u.state.get("mounted"))) if u.state.get("mounted") \
+            else None
+        if carrier is not None and not carrier.state.get("open", True):
+            from hexwar.plugins.mbt.transport import full_cover_carrier
+
+            if full_cover_carrier(game, carrier):
+                return "Buttoned"
         return "Open"
     return "Open" if u.state.get("open", True) else "Buttoned"
 

@@ -20,7 +20,8 @@ chances from ``view.rules`` (``knowledge.py``).
   organization as one) moves toward the nearer of the open objectives and where the enemy was
   last seen (else its set-up side), by bounds near contact: half moves, half keeps overwatch.
 * Advanced Game: squads ride a carrier in their hex while the enemy is far, get off when it is
-  near or into cover once it is known (MBT 15.3); a squad in good cover near the enemy takes full
+  near or into cover once it is known or near an objective, the carrier steering for such cover
+  (MBT 15.3, MBTD-120); a squad in good cover near the enemy takes full
   cover (MBT 15.5); a vehicle overruns a squad when the chance of an effective result is good
   (MBT 14.7).
 * Advanced Game close combat (docs/decisions.md MBTD-107): a squad takes CA orders, and makes a
@@ -72,6 +73,12 @@ class MbtAI:
     overrun_worth = 0.4
     #: Advanced MBT 15.3: passengers get off once a known enemy is this close
     dismount_range = 5
+    #: Advanced MBT 15.3.2 (MBTD-120): a carrier with squads aboard is drawn to good cover (woods,
+    #: buildings) within ``unload_reach`` hexes of a known enemy or ``unload_near_objective`` of an
+    #: objective not held, by ``unload_pull``, and sets them down there
+    unload_reach = 12
+    unload_near_objective = 3
+    unload_pull = 2.5
     #: Advanced Game advance to contact (MBTD-87): within this many hexes of where the enemy is
     #: likely to be, half the force moves while the other half watches the approaches; and the
     #: range a unit closes to on a known enemy it has no shot at
@@ -446,7 +453,6 @@ class MbtAI:
         unload them when the enemy is near, or into cover once the enemy is known, after the
         move (or before it, with the enemy already close)."""
         carrier = view.unit(d.context["unit"])
-        info = rules_of(view).info
         loads = [o for o in options if isinstance(o, list) and o[0] == "load"]
         unloads = [o for o in options if isinstance(o, list) and o[0] == "unload"]
         close = self._enemy_near(view, carrier.hex, self.dismount_range)
@@ -455,10 +461,24 @@ class MbtAI:
                 return unloads[0] if unloads else "done"
             return loads[0] if loads else "done"
         assert carrier.hex is not None
-        cover = max(COVER.get(k, 0.0) for k in info.kinds[carrier.hex])
-        if unloads and (close or (cover >= 3.0 and self._enemy_near(view, carrier.hex, 12))):
+        if unloads and (close or self._unload_cover(view, carrier.hex)):
             return unloads[0]
         return "done"
+
+    def _unload_cover(self, view: SideView, h: Hex, enemies: list[Unit] | None = None) -> bool:
+        """MBTD-120: ``h`` is good cover (3 or more) where squads are worth setting down: within
+        ``unload_reach`` of a known enemy, or ``unload_near_objective`` of an objective the side
+        does not hold."""
+        info = rules_of(view).info
+        if max(COVER.get(k, 0.0) for k in info.kinds[h]) < 3.0:
+            return False
+        known = self._known_enemies(view) if enemies is None else enemies
+        if any(e.hex is not None and alive(e) and h.distance(e.hex) <= self.unload_reach
+               for e in known):
+            return True
+        control = view.system_state.get("control") or {}
+        return any(h.distance(o) <= self.unload_near_objective for o in info.objectives
+                   if control.get(view.board.label(o)) != self.side)
 
     def _on_overrun(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 14.7.1.2: the defender with the best chance of an effective result."""
@@ -717,6 +737,9 @@ class MbtAI:
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
             if h in open_objs:
                 s += self.objective_bonus
+        if self._goals is not None and u.state.get("carrying") and self._unload_cover(
+                view, h, enemies):
+            s += self.unload_pull  # MBTD-120: carry the squads into cover to set them down
         if self._goals is not None and not u.state.get("mounted") and any(
                 e.hex is not None and e.hex.distance(h) <= 2 for e in enemies):
             # MBTD-107: a dismounted squad is drawn next to an enemy it could close-assault well

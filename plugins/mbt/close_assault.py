@@ -16,11 +16,18 @@ first player first.
   leg unit in the same way (arc, two heights); the HAND-TO-HAND COMBAT TABLE line of attacker and
   defender (stand-in) against the roll and the modifiers of MBT 14.6.3 (defender suppressed -20,
   uphill +10, defender crew losses -10, -10 per additional attacker, grades) names the winner; the
-  loser suffers an effective GP result (MBT 14.6.2.2, 14.4.4.2.3.4). One attacker at a time.
+  loser suffers an effective GP result (MBT 14.6.2.2, 14.4.4.2.3.4).
+* Joint hand-to-hand attacks (MBT 14.6.1.2, 14.6.2.1, 14.6.3.4): every hand-to-hand attack a side
+  announces against one defender in the step is one combat (docs/decisions.md MBTD-116), resolved
+  where the first was announced: the table line and the height and grade modifiers of the best
+  attacker, -10 for each further attacker, one roll; if the defender wins, every attacker suffers
+  the effective result (MBT 14.6.2.2). An attacker suppressed, mounted or gone by then takes no
+  part (MBT 14.6).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -154,30 +161,55 @@ def h2h_modifiers_of(*, defender_suppressed: bool, uphill: bool, defender_losses
     return mods
 
 
-def _h2h_numbers(game: Game, a: Unit, d: Unit) -> tuple[int, str, list[Modifier]]:
-    """MBT 14.6.2: the attacker wins with a modified roll up to its line of the HAND-TO-HAND
-    COMBAT TABLE (stand-in); the line, its source and the MBT 14.6.3 modifiers."""
+def _line(game: Game, a: Unit, d: Unit) -> tuple[int, str]:
+    """MBT 14.6.2.1: the HAND-TO-HAND COMBAT TABLE line of ``a`` against ``d`` (stand-in)."""
     line = load_advanced().h2h.get((leg_size(game, a), leg_size(game, d)))
-    return (int(line.value) if line else 50, line.source if line else "estimated",
-            h2h_modifiers(game, [a], d))
+    return (int(line.value), line.source) if line else (50, "estimated")
 
 
-def hand_to_hand(game: Game, a: Unit, d: Unit) -> str:
-    """MBT 14.6.2: resolve one hand-to-hand combat; returns "attacker" or "defender" (the
-    winner); the loser suffers an effective result."""
+def best_attacker(game: Game, attackers: Sequence[Unit], d: Unit) -> Unit:
+    """MBT 14.6.2.1: of several attackers, the one whose own line and modifiers give the side the
+    best chance (the highest line minus its net modifier; the first announced on a tie)."""
+    def score(a: Unit) -> int:
+        return _line(game, a, d)[0] - int(sum(m.value for m in h2h_modifiers(game, [a], d)))
+
+    return max(attackers, key=score)  # max keeps the first of equals
+
+
+def _h2h_numbers(game: Game, attackers: Sequence[Unit], d: Unit) -> tuple[int, str,
+                                                                         list[Modifier]]:
+    """MBT 14.6.2: the attacker wins with a modified roll up to its line of the HAND-TO-HAND
+    COMBAT TABLE (stand-in); the line, its source and the MBT 14.6.3 modifiers, of the best
+    attacker when there are several (MBT 14.6.2.1, 14.6.3.4)."""
+    best = best_attacker(game, attackers, d)
+    wins_to, source = _line(game, best, d)
+    ordered = [best, *(a for a in attackers if a is not best)]
+    return wins_to, source, h2h_modifiers(game, ordered, d)
+
+
+def hand_to_hand(game: Game, attackers: Unit | Sequence[Unit], d: Unit) -> str:
+    """MBT 14.6.2: resolve one hand-to-hand combat, by one attacker or several together (MBT
+    14.6.1.2, MBTD-116); returns "attacker" or "defender" (the winner); every unit of the losing
+    side suffers an effective result (MBT 14.6.2.2)."""
     from hexwar.plugins.mbt.fire import apply_effects
 
-    wins_to, source, mods = _h2h_numbers(game, a, d)
+    group = [attackers] if isinstance(attackers, Unit) else list(attackers)
+    if not group:
+        raise ValueError("a hand-to-hand combat needs an attacker (MBT 14.6)")
+    wins_to, source, mods = _h2h_numbers(game, group, d)
     net = int(sum(m.value for m in mods))
-    roll = game.dice.d100(f"hand-to-hand ({leg_size(game, a)} vs {leg_size(game, d)})")
+    best = best_attacker(game, group, d)
+    roll = game.dice.d100(f"hand-to-hand ({leg_size(game, best)} vs {leg_size(game, d)})")
     winner = "attacker" if roll + net <= wins_to else "defender"
-    a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.6.1.4
-    reveal(game, a)
+    for a in group:
+        a.state.update(assaulted=True, used=True, spotted="MOVED")  # MBT 14.6.1.4
+        reveal(game, a)
     game.report("hand-to-hand combat", result=winner, modifiers=mods,
-                rules=["MBT 14.6.2", "MBT 14.6.2.2"], attacker=a.id, defender=d.id, net=net,
-                roll=roll, modified=roll + net, attacker_wins_to=wins_to,
-                table_source=source)
-    apply_effects(game, d if winner == "attacker" else a, ["leg_ef"])  # MBT 14.6.2.2
+                rules=["MBT 14.6.2", "MBT 14.6.2.2"] + (["MBT 14.6.2.1"] if len(group) > 1 else []),
+                attacker=best.id, attackers=[a.id for a in group], defender=d.id, net=net,
+                roll=roll, modified=roll + net, attacker_wins_to=wins_to, table_source=source)
+    for loser in ([d] if winner == "attacker" else group):
+        apply_effects(game, loser, ["leg_ef"])  # MBT 14.6.2.2: all of the losing side
     return winner
 
 
@@ -245,10 +277,11 @@ def roll_odds(n: int, s: int, net: int) -> tuple[float, float]:
     return (above_n - above_s) / 100, above_s / 100
 
 
-def h2h_odds(game: Game, a: Unit, d: Unit) -> float:
-    """MBT 14.6.2-14.6.3: the chance that ``a`` wins hand to hand against ``d`` (the table line
-    and modifiers :func:`hand_to_hand` uses; for the AI)."""
-    wins_to, _src, mods = _h2h_numbers(game, a, d)
+def h2h_odds(game: Game, a: Unit | Sequence[Unit], d: Unit) -> float:
+    """MBT 14.6.2-14.6.3: the chance that ``a`` (one attacker or several together) wins hand to
+    hand against ``d`` (the table line and modifiers :func:`hand_to_hand` uses; for the AI)."""
+    group = [a] if isinstance(a, Unit) else list(a)
+    wins_to, _src, mods = _h2h_numbers(game, group, d)
     net = int(sum(m.value for m in mods))
     return sum(1 for r in range(1, 101) if r + net <= wins_to) / 100
 
@@ -313,22 +346,41 @@ def close_assault_step(game: Game) -> Step:
         u.state.pop("assaulted", None)
 
 
+def _can_carry_out(a: Unit) -> bool:
+    """MBT 14.6: an attacker suppressed or mounted before its attack is resolved cannot make it."""
+    return alive(a) and not suppressed(a) and not a.state.get("mounted")
+
+
 def resolve_announced(game: Game, announced: list[tuple[Unit, Unit]]) -> None:
     """MBT 14.5.1 (each a separate attack, in the order announced; MBTD-64): a close assault or
     hand-to-hand combat whose target is gone by its turn (brewed up, eliminated, or mounted in
-    its carrier) falls, its attacker still committed for the Turn."""
+    its carrier) falls, its attacker still committed for the Turn. Hand-to-hand attacks on one
+    defender are one joint combat, at the place of the first (MBT 14.6.1.2, 14.6.3.4, MBTD-116)."""
+    joint: dict[str, list[Unit]] = {}
+    for a, t in announced:
+        if card_of(game, t).kind != "vehicle":
+            joint.setdefault(t.id, []).append(a)
+    done: set[str] = set()
     for a, t in announced:
         vehicle = card_of(game, t).kind == "vehicle"
-        if alive(t) and alive(a) and not (not vehicle and t.state.get("mounted")):
-            if vehicle:
-                close_assault(game, a, t)
-            else:
-                hand_to_hand(game, a, t)
+        if not vehicle and t.id in done:
             continue
-        a.state.update(used=True, spotted="MOVED")  # MBT 14.5.1, 14.6.1.4
-        reveal(game, a)
-        game.report("close assault falls", result="falls", attacker=a.id, target=t.id,
-                    rules=["MBT 14.5.1"])
+        group = [a] if vehicle else [u for u in joint[t.id] if _can_carry_out(u)]
+        if vehicle and alive(t) and alive(a):
+            close_assault(game, a, t)
+            continue
+        fallen = [a]
+        if not vehicle:
+            done.add(t.id)
+            fought = bool(group) and alive(t) and not t.state.get("mounted")
+            if fought:
+                hand_to_hand(game, group, t)
+            fallen = [u for u in joint[t.id] if not fought or u not in group]
+        for u in fallen:
+            u.state.update(used=True, spotted="MOVED")  # MBT 14.5.1, 14.6.1.4
+            reveal(game, u)
+            game.report("close assault falls", result="falls", attacker=u.id, target=t.id,
+                        rules=["MBT 14.5.1"] if vehicle else ["MBT 14.5.1", "MBT 14.6"])
 
 
 def assault_validator(game: Game, side: str) -> Any:

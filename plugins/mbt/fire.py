@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex, arc_directions, in_arc, trace
+from hexwar.plugins.mbt import attached
 from hexwar.plugins.mbt.ap_fire import Situation, kill_probability
 from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.initiative import side_order
@@ -94,7 +95,7 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
         return f"{f.id} is destroyed"
     if f.state.get("order") not in orders:
         return f"{f.id} has no {'/'.join(orders)} order (MBT 6.2.4)"
-    if f.state.get("fired"):
+    if f.state.get("fired") and not attached.fires_again(game, f, ammo, missile):  # MBT 14.1.3.1
         return f"{f.id} has already fired this Turn (MBT 7.1.5)"
     if missile:
         if not missile_usable(game, f):
@@ -108,7 +109,10 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
             return f"{t.id} is not on the map"  # a wreck: public (MBT 6.1)
         return unseen_target(t.id)  # off the map reads as out of sight (MBTD-40)
     card = card_of(game, f)
-    weapon = card.missiles[0] if missile else card.main_gun
+    err = attached.error(game, f, ammo)  # Advanced MBT 14.1.3: a leg unit's attached weapon
+    if err:
+        return err
+    weapon, ammo = attached.weapon_and_ammo(card, ammo, missile)
     assert weapon is not None and f.hex is not None and t.hex is not None
     other = ammo not in weapon.ammo and ammo in MbtHooks.of(game).other_ammo(f, missile)
     if ammo not in weapon.ammo and not other:
@@ -323,9 +327,10 @@ def shots_error(game: Game, side: str, shots: Any,
         fid, ammo = s
         if fid not in game.state.units or game.state.units[fid].side != side:
             return f"{fid!r} is not one of your units"
-        if fid in seen:
+        key = fid + "|" + str(ammo).rpartition(attached.SEP)[0]  # MBT 14.1.3.1: per weapon
+        if key in seen:
             return f"{fid} is named twice"
-        seen.add(fid)
+        seen.add(key)
         err = firer_error(game.state.units[fid], str(ammo))
         if err:
             return err
@@ -351,8 +356,9 @@ def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool
     shots = [(game.state.units[fid], str(ammo)) for fid, ammo in choice["shots"]]
     game.emit("declared", visible_to=seen_by(game, [f for f, _ in shots]), side=side,
               target=t.id, firers=[f.id for f, _ in shots], ammo=[a for _, a in shots], rule="MBT 7.3.2")
-    for f, _ in shots:
+    for f, ammo in shots:
         mark_fired(game, f)
+        attached.note_fired(game, f, ammo)  # Advanced MBT 14.1.3.1
     for f, ammo in shots:
         yield from resolve_shot(game, f, t, ammo, overwatch=overwatch, simultaneous=simultaneous,
                      target_moving=target_moving)
@@ -375,7 +381,7 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
                                             target_moving=target_moving))
     c = ctx(game)
     card = card_of(game, f)
-    weapon = card.missiles[0] if missile else card.main_gun
+    weapon, ammo = attached.weapon_and_ammo(card, ammo, missile)  # Advanced MBT 14.1.3
     assert weapon is not None
     if doomed(t):
         game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.types import Problem
+from hexwar.plugins.mbt.squads import mark_scenario_half, squad_of, start_half
 from hexwar.plugins.mbt.toe.catalog import (
     Breakdown,
     Organization,
@@ -174,6 +175,7 @@ def card_for(unit: str, options: tuple[str, ...], cards: Mapping[str, Any]) -> s
     """The card name of a component: the unit with its options if such a card exists (attached
     weapons, a BMP-1's missile), else the plain unit (reactive armour and mine plows are unit
     status, not other cards)."""
+    unit = squad_of(unit)[0]  # MBT 12.5, 15.1: a half squad is fielded on its squad's card
     full = _card_name(unit, options)
     if full in cards:
         return full
@@ -201,6 +203,7 @@ def problems(scenario: Scenario) -> list[Problem]:
                 out.append(Problem(str(exc), path, force.key))
                 continue
             names = []
+            labels = [_card_name(c.unit, c.options) for c in priced.variant.components]
             for c in priced.variant.components:
                 name = card_for(c.unit, c.options, cards)
                 if name is None:
@@ -211,7 +214,7 @@ def problems(scenario: Scenario) -> list[Problem]:
                 if officer not in OFFICERS:
                     out.append(Problem(f"officer {officer!r} is not one of {', '.join(OFFICERS)} "
                                        "(MBT 12.8.2)", path, f"{force.key}.officers"))
-                elif carrier not in names:
+                elif carrier not in names and carrier not in labels:
                     out.append(Problem(f"the {officer} is with {carrier!r}, which is not a unit of "
                                        f"this organization ({', '.join(n or '?' for n in names)})",
                                        path, f"{force.key}.officers.{officer}"))
@@ -300,8 +303,10 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
                                              "organization": force.name or force.organization}
                     if doctrine:
                         state["doctrine"] = prefix  # MBT 13.4.2.3: 101a, 101b...
+                    if squad_of(c.unit)[1]:
+                        start_half(state)  # MBT 12.5: the TO&E fields a half squad
                     for officer, carrier in list(officers.items()):
-                        if carrier == name:
+                        if carrier in (name, _card_name(c.unit, c.options)):
                             state["officer"] = officer  # MBT 12.8.2: the first unit named
                             del officers[officer]
                             break
@@ -328,6 +333,8 @@ def add_units(game: Game) -> None:
     from hexwar.core.errors import DataError
 
     scenario = game.scenario
+    for u in game.state.units.values():
+        mark_scenario_half(u)  # MBT 12.5: a [[units]] half squad, checked by hexwar validate
     if not side_forces(scenario):
         return
     try:

@@ -281,12 +281,17 @@ def validate_scenario(scenario: Scenario) -> list[Problem]:
     from hexwar.plugins.mbt.variants import problems as variant_problems
 
     problems.extend(variant_problems(scenario))
+    from hexwar.plugins.mbt.cards import load_cards
     from hexwar.plugins.mbt.grade import state_problems
+    from hexwar.plugins.mbt.squads import state_problems as squad_problems
 
+    known = load_cards()  # the shipped cards (a scenario's own are checked as forces.problems does)
     for u in scenario.units:
         if u.type.startswith("mbt:") and u.side not in SIDES:
             problems.append(Problem(f"unit {u.id}: side must be NATO or Soviet", path, "units"))
         for msg in state_problems(u.state):  # MBT 12.7, 12.8.2
+            problems.append(Problem(f"unit {u.id}: {msg}", path, "units", u.line))
+        for msg in squad_problems(u.state, known.get(u.type.removeprefix("mbt:"))):  # MBT 12.5
             problems.append(Problem(f"unit {u.id}: {msg}", path, "units", u.line))
         if isinstance(u.state, dict) and u.state.get("doctrine") is not None and u.side != "Soviet":
             problems.append(Problem(f"unit {u.id}: doctrine applies only to Soviet units "

@@ -145,10 +145,18 @@ def sighting_phase(game: Game) -> Step:
     """MBT 6.1: which enemy units each unit sees now (the basis for F, FM and ATGM orders)."""
     sighted: dict[str, list[str]] = {}
     for side in SIDES:
+        enemies = [e for e in game.state.units_of(enemy_of(side)) if alive(e)]
         for u in game.state.units_of(side):
             if alive(u):
-                enemies = [e for e in game.state.units_of(enemy_of(side)) if alive(e)]
                 sighted[u.id] = sorted(e.id for e in seen_units(game, u, enemies))
+            elif u.state.get("mounted") and not u.state.get("destroyed"):
+                # Advanced MBT 13.1.4, 15.3.4: a passenger sights from its carrier (MBTD-119)
+                from hexwar.plugins.mbt.transport import aboard
+
+                carrier = game.state.units.get(str(u.state["mounted"]))
+                if carrier is not None and alive(carrier):
+                    with aboard(game, u):
+                        sighted[u.id] = sorted(e.id for e in seen_units(game, u, enemies))
         game.emit("sighting", visible_to=[side], rule="MBT 6.1",
                   sighted={k: v for k, v in sighted.items() if game.state.units[k].side == side})
     data(game)["sighted"] = sighted

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hexwar.core.types import GameResult
+from hexwar.plugins.mbt.squads import victory_value
 from hexwar.plugins.mbt.state import SIDES, alive, card_of, ctx, data, enemy_of
 
 if TYPE_CHECKING:
@@ -31,7 +32,10 @@ def vehicle_points(game: Game, side: str) -> int:
     for u in game.state.units_of(enemy_of(side)):
         pts = card_of(game, u).points
         d = u.state.get("damage", {})
-        if u.state.get("destroyed"):
+        if card_of(game, u).kind == "leg" and (u.state.get("half") or u.state.get("destroyed")):
+            half = int(card_of(game, u).records.values.get("card", {}).get("half_points", 0))
+            total += victory_value(u, pts[0], half)  # MBT Scenario D.1, 12.5
+        elif u.state.get("destroyed"):
             total += pts[0]
         elif d.get("compartment"):
             total += pts[1]

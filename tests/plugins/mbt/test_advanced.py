@@ -1192,7 +1192,7 @@ def test_mbt_107_squad_and_team_movement_15_1_1(make_game: Any) -> None:
 
 def test_leg_units_sight_open_and_are_small_targets_13_1(make_game: Any) -> None:
     """MBT-22 (MBT 13.1.4), its first case: a leg unit on the ground sights on the open row (its
-    second, inside a buttoned FC carrier, does not arise: passengers sight nothing themselves);
+    second, inside a buttoned FC carrier: test_advanced_leg_units.py);
     MBT 13.1.2: it is sighted in the S column."""
     g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J5", 1), ("N1", "M1", "NATO", "9J1", 4)],
                   options=ADV)
