@@ -513,11 +513,13 @@ class MaskKernel(KernelBase):
         which decides what the rules must (``confirm_hex``, ``confirm_side``, ``ends``) and
         refuses a hex off the board."""
         c = self._losc
+        if why == c.WHY_TEMPLATE or why == c.WHY_PAIR:
+            ha, hb = Hex(*a), Hex(*b)  # board hexes, or tuples (q, r) equal to them
         if why == c.WHY_TEMPLATE:
-            self.grid.give(self.grid.rays(c), b.q - a.q, b.r - a.r)
+            self.grid.give(self.grid.rays(c), hb.q - ha.q, hb.r - ha.r)
         elif why == c.WHY_PAIR:
             g = self.grid
-            key = self.levels[g.cell(a)] * self.nlevels + self.levels[g.cell(b)]
+            key = self.levels[g.cell(ha)] * self.nlevels + self.levels[g.cell(hb)]
             if key in self._sets:
                 self._give_pair(key)
             else:
