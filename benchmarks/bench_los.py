@@ -7,7 +7,10 @@ times, for the LOS rules of every system (Firefight 5.1-5.2 and with Firefight 1
 
 * the exact per-pair trace: ``line_of_sight(board, a, b, rules).clear`` (core/los.py), which
   also reports every finding, for explanations;
-* single queries: ``kernel.clear(a, b)`` (core/losgrid.py), one call per pair;
+* single queries: ``kernel.clear(a, b)`` (core/losgrid.py), one call per pair: the C query of
+  the optional extension core/_losc.c when it is built (CORE-123), else the pure-Python closure;
+  a table of its own times the reference, the Python path (``kernel.clear_python``) and the C
+  path side by side by CPU time, interleaved, with their ratios;
 * batch, all hexes seen from one hex: ``kernel.visible(origin, board.hexes)``;
 * batch, a million random pairs: ``kernel.clear_pairs(pairs)`` of :class:`Hex` pairs, and
   ``kernel.clear_coords(array)`` of the same pairs as a numpy array of coordinates (reading the
@@ -39,7 +42,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hexwar.core import losjit
+from hexwar.core import losgrid, losjit
 from hexwar.core.board import Board, Panel
 from hexwar.core.hexgrid import Hex
 from hexwar.core.los import LosRules, line_of_sight
@@ -207,6 +210,38 @@ def prone_before(runs: list[tuple[str, Board, LosRules, Any]], pairs: list[tuple
             f"{rates[1][1]:,.0f}/s ({rates[1][0] / one_old:.1f}x and {rates[1][1] / many_old:.1f}x)")
 
 
+def single_paths(runs: list[tuple[str, Board, LosRules, Any]], single: list[tuple[Hex, Hex]],
+                 reference: Callable[[], Any]) -> list[tuple[str, float, float, float]]:
+    """Single queries of the reference, the Python path and the C path, by CPU time: each timed
+    three times in turn (reference, Python, C, reference, ...) so that the three share the load of
+    the machine; the best run of each. One row per rules: (name, reference, Python, C) queries a
+    CPU second (C 0 when the extension is not built)."""
+    out = []
+    for name, board, rules, data in runs:
+        k = sight_kernel(board, rules, data)
+        if not isinstance(k, MaskKernel):
+            continue
+        py = k.clear_python
+        c = k.compiled.clear if k.compiled is not None else None
+        # both paths see every pair once first (templates, level pairs), and must agree
+        if c is not None and [c(a, b) for a, b in single] != [py(a, b) for a, b in single]:
+            raise SystemExit(f"{name}: the C and Python single queries differ")
+        best = [float("inf")] * 3
+        for _ in range(3):
+            for i, fn in enumerate((
+                    reference,
+                    lambda: [py(a, b) for a, b in single],  # noqa: B023
+                    None if c is None else lambda: [c(a, b) for a, b in single])):  # noqa: B023
+                if fn is None:
+                    continue
+                t0 = time.process_time()
+                fn()
+                best[i] = min(best[i], max(time.process_time() - t0, 1e-9))
+        n = len(single)
+        out.append((name, n / best[0], n / best[1], 0.0 if c is None else n / best[2]))
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--pairs", type=int, default=1_000_000, help="random pairs for the batch")
@@ -243,6 +278,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     header = (f"{'rules':<22}{'exact trace':>13}{'single':>12}{'all from one':>14}"
               f"{many_label + ' pairs':>12}{many_label + ' array':>12}{'trace:ref':>11}"
               f"{'single:ref':>12}{'batch:ref':>11}{'single:trace':>14}")
+    rows_single = single_paths(runs, single, lambda: [reference_los(ground, top, a, b)
+                                                       for a, b in ref_single])
+    built = losgrid.COMPILED is not None
+    print(f"single queries, {len(single):,} random pairs, queries a second of CPU time, the three "
+          "paths interleaved\n(the C query: core/_losc.c, "
+          f"{'built' if built else 'NOT built: pip install -e . with a C compiler'}):")
+    head = (f"{'rules':<22}{'reference':>11}{'Python':>11}{'C':>12}{'Python:ref':>12}"
+            f"{'C:ref':>8}{'C:Python':>10}")
+    print(head)
+    print("-" * len(head))
+    for name, r, py, c in rows_single:
+        cs = f"{c:>12,.0f}{py / r:>11.1f}x{c / r:>7.1f}x{c / py:>9.1f}x" if c else \
+            f"{'-':>12}{py / r:>11.1f}x{'-':>8}{'-':>10}"
+        print(f"{name:<22}{r:>11,.0f}{py:>11,.0f}{cs}")
+    print()
     print(header)
     print("-" * len(header))
     rows = []
@@ -297,8 +347,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{single_rate / near_ref:>11.1f}x"
               f"{min(one_rate, many_rate) / near_ref:>10.1f}x"
               f"{single_rate / exact_rate:>13.0f}x")
-    print("\n(queries a second; the ratios are to the reference timed just before and after the"
-          " single queries;\n batch:ref takes the slower of the two Hex batch forms; every answer"
+    print("\n(queries a second; single is kernel.clear, the C query when it is built; the ratios"
+          " are to the reference\n timed just before and after the single queries; batch:ref takes"
+          " the slower of the two Hex batch forms; every answer"
           f" checked against the exact trace on {len(sample):,} pairs and {3} full views)")
     before = prone_before(runs, pairs, cells, origins)
     if before is not None:

@@ -20,6 +20,12 @@ data)`` method that returns a :class:`SightKernel` (or ``None`` when it cannot, 
 rule of unknown effect is on); :func:`sight_kernel` falls back to the exact per-pair trace, so
 :func:`los_clear`, :func:`visible_from` and :func:`clear_pairs` work for any rules.
 
+A single query (:meth:`MaskKernel.clear`) is answered in C by the optional extension
+``hexwar.core._losc`` (core/_losc.c, built by setup.py when a compiler is there; decision CORE-123)
+from the same sets as byte tables, with the kernel's pure-Python closure as its callback for what
+only the rules decide and as the whole path when the extension is missing (or ``HEXWAR_NO_C`` is
+set). Both give the same answers (tests/core/test_los_fast.py runs both).
+
 Boards do not change once built (the scenario's terrain edits come before play), so a board's grid
 and templates are kept in ``board.stash``; their size is bounded by the board (one template per
 offset between two of its hexes), not by the number of games or queries.
@@ -27,6 +33,8 @@ offset between two of its hexes), not by the number of games or queries.
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -59,6 +67,22 @@ __all__ = [
 _SLOT_OF = {(0, -1): (0, 0), (1, -1): (1, 0), (1, 0): (2, 0),
             (0, 1): (0, 1), (-1, 1): (1, 1), (-1, 0): (2, 1)}
 _SLOT_STEP = ((0, -1), (1, -1), (1, 0))
+
+
+def _load_compiled() -> Any:
+    """The optional C extension (core/_losc.c), or None when it is not built or HEXWAR_NO_C is
+    set: then the pure-Python closure answers single queries."""
+    if os.environ.get("HEXWAR_NO_C"):
+        return None
+    try:
+        return importlib.import_module("hexwar.core._losc")
+    except ImportError:
+        return None
+
+
+#: the C extension's module (``Rays``, ``Kernel``), or None: kernels made while it is None answer
+#: in pure Python (tests set it to None to run that path)
+COMPILED: Any = _load_compiled()
 
 
 class RayTemplate:
@@ -125,6 +149,8 @@ class LosGrid:
         self.off = ((1 << self.size) - 1) & ~self.on
         self._key = 2 * self.H + 1
         self._templates: dict[int, RayTemplate] = {}
+        #: the templates given to the C extension (``_losc.Rays``), shared by the board's kernels
+        self._rays: Any = None
         self._listed: tuple[Collection[Hex], tuple[Hex, ...]] | None = None
 
     # -- cells ------------------------------------------------------------------------------------
@@ -201,6 +227,25 @@ class LosGrid:
         self.board_cell(b)
         t = self.template(b.q - a.q, b.r - a.r)
         return ca + t.lo, t
+
+    def rays(self, compiled: Any) -> Any:
+        """The grid's ``_losc.Rays`` (made on first use): the templates the C query has been
+        given, shared by every kernel of the board."""
+        if self._rays is None:
+            self._rays = compiled.Rays(self.W, self.H)
+        return self._rays
+
+    def give(self, rays: Any, dq: int, dr: int) -> None:
+        """Give the template of offset ``(dq, dr)`` to ``rays`` (built first if need be)."""
+        t = self.template(dq, dr)
+        if not t.regular:
+            rays.irregular(dq, dr)
+            return
+        n = (t.touched.bit_length() + 7) // 8
+        rays.add(dq, dr, t.lo, t.touched.to_bytes(n, "little"), t.body.to_bytes(n, "little"),
+                 (t.near[1] & t.touched).to_bytes(n, "little"),
+                 (t.near[2] & t.touched).to_bytes(n, "little"),
+                 t.sides.to_bytes((t.sides.bit_length() + 7) // 8, "little"))
 
     def hex_of_bit(self, shift: int, bit: int) -> Hex:
         return self.hex_at(shift + bit)
@@ -386,6 +431,10 @@ class MaskKernel(KernelBase):
       (:class:`Chords`).
 
     A template that is not :attr:`RayTemplate.regular` (never seen) is walked exactly instead.
+
+    :meth:`clear` is the C query (:attr:`compiled`, a ``_losc.Kernel``) when the extension is
+    built, else :attr:`clear_python`; the C query hands what it cannot decide to
+    :meth:`_compiled_miss`, which answers through :attr:`clear_python`.
     """
 
     def __init__(self, board: Board, rules: LosRules, data: Any, *, make: SetMaker,
@@ -430,7 +479,57 @@ class MaskKernel(KernelBase):
             c = g.cell(h)
             if not ec[c]:
                 self._at[h] = (c, h.q * k2 + h.r, lv[c] * n, lv[c])
-        self.clear = self._hot_clear()  # type: ignore[method-assign,assignment]  # see _hot_clear
+        #: the pure-Python single query (the whole path without the C extension)
+        self.clear_python: Callable[[Hex, Hex], bool] = self._hot_clear()
+        #: the C query's tables (``_losc.Kernel``), or None: then :attr:`clear_python` answers
+        self.compiled: Any = self._compile(COMPILED)
+        fast: Callable[[Hex, Hex], bool] = self.clear_python if self.compiled is None \
+            else self.compiled.clear
+        self.clear = fast  # type: ignore[method-assign,assignment]  # see clear()
+
+    def _compile(self, compiled: Any) -> Any:
+        """The kernel's tables for the C query, or None without the extension (or with more
+        levels than its byte per cell holds). The level pairs and templates are given to it as
+        they are built (:meth:`_pair`, :meth:`_compiled_miss`)."""
+        if compiled is None or self.nlevels > 256:
+            return None
+        self._losc = compiled
+        g = self.grid
+        chord = bytearray(g.size)
+        end_a = end_b = END_ASK
+        if self.chords is not None:
+            for c, (sa, sb) in self.chords.cells.items():
+                chord[c] = 8 * sa + sb
+            end_a, end_b = self.chords.end_a, self.chords.end_b
+        return compiled.Kernel(g.rays(compiled), self._compiled_miss, g.q0, g.r0,
+                               bytes(g.onboard), bytes(self.levels), self.nlevels,
+                               bytes(self.end_cells), bytes(chord), end_a, end_b,
+                               _packed(self.side_maybe, 3 * g.size), self.corners,
+                               self.sides_between)
+
+    def _compiled_miss(self, a: Hex, b: Hex, why: int) -> bool:
+        """The C query's callback: it gives the line's template or level pair to the C tables
+        when they lack it (once per offset and pair), then answers through the Python path,
+        which decides what the rules must (``confirm_hex``, ``confirm_side``, ``ends``) and
+        refuses a hex off the board."""
+        c = self._losc
+        if why == c.WHY_TEMPLATE or why == c.WHY_PAIR:
+            ha, hb = Hex(*a), Hex(*b)  # board hexes, or tuples (q, r) equal to them
+        if why == c.WHY_TEMPLATE:
+            self.grid.give(self.grid.rays(c), hb.q - ha.q, hb.r - ha.r)
+        elif why == c.WHY_PAIR:
+            g = self.grid
+            key = self.levels[g.cell(ha)] * self.nlevels + self.levels[g.cell(hb)]
+            if key in self._sets:
+                self._give_pair(key)
+            else:
+                self._pair(key)
+        return self.clear_python(a, b)
+
+    def _give_pair(self, key: int) -> None:
+        got, n = self._sets[key], self.grid.size
+        self.compiled.set_pair(key, _packed(got.blocks, n), _packed(got.maybe, n), got.half,
+                               _packed(got.half_blocks, n), _packed(got.half_maybe, n))
 
     def _pair(self, key: int) -> None:
         """Build the sets of level pair ``key`` and its entries for the hot path of clear()."""
@@ -440,14 +539,16 @@ class MaskKernel(KernelBase):
         self._fast_list[key] = got.blocks
         self._halves[key] = (got.half, got.half_blocks, got.half_maybe, got.maybe) \
             if got.maybe or (got.half and (got.half_blocks or got.half_maybe)) else None
+        if self.compiled is not None:
+            self._give_pair(key)
 
     def _bad(self, a: Hex, b: Hex) -> ValueError:
         g = self.grid
         return ValueError(f"line of sight: {b if a in g else a!r} is not on the board")
 
     def clear(self, a: Hex, b: Hex) -> bool:
-        """Whether the line from ``a`` to ``b`` is clear (each instance answers through the
-        function :meth:`_hot_clear` made for it, which does the same)."""
+        """Whether the line from ``a`` to ``b`` is clear (each instance answers through its C
+        query or the function :meth:`_hot_clear` made for it, which do the same)."""
         return self._hot_clear()(a, b)
 
     def _hot_clear(self) -> Callable[[Hex, Hex], bool]:
@@ -580,6 +681,11 @@ class MaskKernel(KernelBase):
         """:meth:`clear_pairs` without the compiled loop (:mod:`hexwar.core.losjit`)."""
         clear = self.clear
         return [clear(a, b) for a, b in pairs]
+
+
+def _packed(mask: int, nbits: int) -> bytes:
+    """A bit set as little-endian bytes, at least ``nbits`` long (the C tables' form)."""
+    return mask.to_bytes(max((nbits + 7) // 8, (mask.bit_length() + 7) // 8), "little")
 
 
 def sight_kernel(board: Board, rules: LosRules, data: Any = None) -> SightKernel:

@@ -1,17 +1,24 @@
 """The bit-set line of sight (core/losgrid.py) gives exactly the answers of the per-pair trace
 (core/los.py ``line_of_sight(..).clear``) for the LOS rules of every system, on random boards:
-lines along hexsides and through corners included."""
+lines along hexsides and through corners included. Single queries are checked on both paths: the
+C query of the optional extension (core/_losc.c, CORE-123) and the pure-Python closure."""
 
 from __future__ import annotations
 
+import gc
+import os
 import random
+import shutil
+import sysconfig
+import weakref
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.core import losjit
+from hexwar.core import losgrid, losjit
 from hexwar.core.board import Board, Panel
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.los import BaseLosRules, LosRules, OpenGroundLos, line_of_sight
@@ -61,11 +68,19 @@ def pairs_of(board: Board, seed: int, n: int = 150) -> list[tuple[Hex, Hex]]:
 
 
 def assert_same(board: Board, rules: LosRules, data: Any, pairs: list[tuple[Hex, Hex]]) -> None:
-    """Single queries, both batch forms in Python and (with numba) compiled: all as the trace."""
+    """Single queries on both paths (the C query first, on a fresh kernel, so that it is given
+    its templates and level pairs as it meets them; then the pure-Python closure), both batch
+    forms in Python and (with numba) compiled: all as the trace."""
     k = sight_kernel(board, rules, data)
     assert isinstance(k, MaskKernel), "the rules should offer a bit-set kernel"
     exact = [line_of_sight(board, a, b, rules, data).clear for a, b in pairs]
+    assert (k.compiled is not None) == (losgrid.COMPILED is not None)
     assert [k.clear(a, b) for a, b in pairs] == exact
+    if k.compiled is not None:
+        # what the C query decides without its callback is the trace's answer; 2 is undecided
+        decided = [k.compiled.decide(a.q, a.r, b.q, b.r)[0] for a, b in pairs]
+        assert all(d == 2 or (d == 0) == x for d, x in zip(decided, exact, strict=True))
+    assert [k.clear_python(a, b) for a, b in pairs] == exact
     assert k.clear_pairs_python(pairs) == exact
     if losjit.AVAILABLE:
         assert losjit.run(k, pairs) == exact
@@ -78,6 +93,14 @@ def assert_same(board: Board, rules: LosRules, data: Any, pairs: list[tuple[Hex,
         if losjit.AVAILABLE:
             assert {b for b, ok in zip(targets, losjit.run_from(k, a, targets), strict=True)
                     if ok} == seen
+
+
+def undecided(k: MaskKernel, pairs: list[tuple[Hex, Hex]]) -> list[tuple[Hex, Hex]]:
+    """The pairs the C query leaves to its Python callback once warm (all pairs asked once)."""
+    assert k.compiled is not None
+    for a, b in pairs:
+        k.clear(a, b)
+    return [(a, b) for a, b in pairs if k.compiled.decide(a.q, a.r, b.q, b.r)[0] == 2]
 
 
 def test_pairs_cover_the_special_cases() -> None:
@@ -202,3 +225,106 @@ def test_a_changed_target_list_is_read_afresh(monkeypatch: pytest.MonkeyPatch) -
                                      if line_of_sight(board, a, b, rules).clear} != first
     assert k.visible(a, board.hexes) == k.visible(a, board.hexes) == {
         b for b in board.hexes if line_of_sight(board, a, b, rules).clear}
+
+
+# -- the C query (core/_losc.c, CORE-123) and the pure-Python fallback -----------------------------
+
+needs_c = pytest.mark.skipif(losgrid.COMPILED is None, reason="the C extension is not built")
+
+
+def _can_compile() -> bool:
+    """A C compiler and the Python headers are here (setup.py then builds the extension)."""
+    cc = str(sysconfig.get_config_var("CC") or "").split()
+    return bool(cc) and shutil.which(cc[0]) is not None and \
+        (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
+
+
+def test_the_c_query_is_built_where_a_compiler_is() -> None:
+    """The editable install (tox's ``package = editable``) builds core/_losc.c, so the tests run
+    the C query wherever it can be built; HEXWAR_NO_C switches it off on purpose."""
+    if os.environ.get("HEXWAR_NO_C"):
+        pytest.skip("HEXWAR_NO_C is set: the pure-Python path answers")
+    if not _can_compile():
+        pytest.skip("no C compiler or Python headers: the pure-Python path answers")
+    assert losgrid.COMPILED is not None, (
+        "hexwar.core._losc is not built: run `pip install -e .` again (setup.py builds it)")
+
+
+def test_no_c_is_the_pure_python_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEXWAR_NO_C", "1")
+    assert losgrid._load_compiled() is None
+    monkeypatch.delenv("HEXWAR_NO_C")
+    assert (losgrid._load_compiled() is None) == (losgrid.COMPILED is None)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6))
+def test_without_the_extension_python_answers(seed: int) -> None:
+    """The fallback: kernels made while the extension is missing answer through the pure-Python
+    closure alone, as the trace (tests/core/test_los_systems.py does the same for each system)."""
+    saved = losgrid.COMPILED
+    losgrid.COMPILED = None
+    try:
+        board = random_board(seed, terrain=("clear",), heights=(0,))
+        k = sight_kernel(board, OpenGroundLos())
+        assert isinstance(k, MaskKernel) and k.compiled is None and k.clear is k.clear_python
+        assert_same(board, OpenGroundLos(), None, pairs_of(board, seed))
+    finally:
+        losgrid.COMPILED = saved
+
+
+@needs_c
+def test_the_c_query_is_given_templates_and_pairs_as_it_meets_them() -> None:
+    """A template the C tables lack is given once per board (the grid's Rays are shared by its
+    kernels), a level pair once per kernel; a hex off the board is left to the Python path."""
+    c = losgrid.COMPILED
+    board = random_board(22, terrain=("clear",), heights=(0,), holes=False)
+    k = sight_kernel(board, OpenGroundLos())
+    assert isinstance(k, MaskKernel)
+    a, b = Hex(3, 1), Hex(6, 0)
+    assert {a, b} <= board.hexes
+    assert k.compiled.decide(a.q, a.r, b.q, b.r) == (2, c.WHY_TEMPLATE)
+    assert not k.grid.rays(c).has(b.q - a.q, b.r - a.r)
+    assert k.clear(a, b) is True
+    assert k.grid.rays(c).has(b.q - a.q, b.r - a.r)
+    assert k.compiled.decide(a.q, a.r, b.q, b.r) == (0, -1)  # now decided in C alone
+    other = sight_kernel(board, OpenGroundLos())
+    assert isinstance(other, MaskKernel) and other.grid is k.grid
+    assert other.compiled.decide(a.q, a.r, b.q, b.r) == (2, c.WHY_PAIR)
+    assert other.clear(a, b) is True
+    assert other.compiled.decide(a.q, a.r, b.q, b.r) == (0, -1)
+    assert k.compiled.decide(50, 50, a.q, a.r) == (2, c.WHY_ARGS)
+
+
+@needs_c
+def test_the_c_query_refuses_what_the_python_path_refuses() -> None:
+    """Anything but two board hexes goes to the Python path, which refuses it as before (a hex
+    off the board by name)."""
+    board = random_board(23, terrain=("clear",), heights=(0,))
+    k = sight_kernel(board, OpenGroundLos())
+    assert isinstance(k, MaskKernel) and k.compiled is not None
+    h = sorted(board.hexes)[0]
+    for bad in ("ab", None, (1.5, 2), (1, 2, 3), Hex(50, 50), (2**70, 1)):
+        errors = []
+        for clear in (k.clear, k.clear_python):
+            with pytest.raises(Exception) as info:  # the two compared below
+                clear(bad, h)  # type: ignore[arg-type]
+            errors.append((type(info.value), str(info.value)))
+        assert errors[0] == errors[1], bad
+    with pytest.raises(ValueError, match=r"Hex\(50, 50\) is not on the board"):
+        k.clear(h, Hex(50, 50))
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        k.clear(h)  # type: ignore[call-arg]
+
+
+@needs_c
+def test_a_dropped_kernel_is_collected() -> None:
+    """The C query's callback holds its kernel (a cycle), which the collector frees."""
+    board = random_board(24, terrain=("clear",), heights=(0,))
+    k = sight_kernel(board, OpenGroundLos())
+    cells = sorted(board.hexes)
+    k.clear(cells[0], cells[-1])
+    ref = weakref.ref(k)
+    del k
+    gc.collect()
+    assert ref() is None

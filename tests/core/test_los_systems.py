@@ -11,17 +11,17 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexwar.core import losjit
+from hexwar.core import losgrid, losjit
 from hexwar.core.board import Board
 from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.los import line_of_sight
-from hexwar.core.losgrid import MaskKernel, sight_kernel
+from hexwar.core.losgrid import MaskKernel, bits, sight_kernel
 from hexwar.plugins.firefight.rules.height import HeightLayer
 from hexwar.plugins.firefight.sighting import FirefightLos, defilade_sides
 from hexwar.plugins.firepower.los import FirepowerLos
 from hexwar.plugins.firepower.terrain import FpMap
 from hexwar.plugins.mbt.terrain import BasicLos, map_info
-from tests.core.test_los_fast import assert_same, pairs_of, random_board
+from tests.core.test_los_fast import assert_same, pairs_of, random_board, undecided
 
 SEEDS = st.integers(0, 10**6)
 DEFILADE = tuple(f"defilade:{d}" for d in range(1, 7))
@@ -39,7 +39,19 @@ def test_firefight_basic(seed: int) -> None:
     between block (not a two-sided one at an end, FFD-5); leaving the board blocks."""
     board = ff_board(seed)
     assert any(defilade_sides(board, h) for h in board.hexes)
-    assert_same(board, FirefightLos(), None, pairs_of(board, seed))
+    ps = pairs_of(board, seed)
+    assert_same(board, FirefightLos(), None, ps)
+    k = sight_kernel(board, FirefightLos())
+    if isinstance(k, MaskKernel) and k.compiled is not None:
+        # the C query leaves to the rules only a defilade hexside at an end hex (FFD-5)
+        g = k.grid
+
+        def end_side(a: Hex, b: Hex) -> bool:
+            shift, t = g.ray(a, b)
+            return any({a, b} & set(g.side_of_bit(shift, bit))
+                       for bit in bits((k.side_maybe >> (3 * shift)) & t.sides))
+
+        assert all(end_side(a, b) for a, b in undecided(k, ps))
 
 
 @settings(max_examples=20, deadline=None)
@@ -80,6 +92,8 @@ def test_mbt_basic(seed: int) -> None:
     rules = BasicLos(info)
     ps = pairs_of(board, seed)
     assert_same(board, rules, None, ps)
+    if info.kernel.compiled is not None:
+        assert undecided(info.kernel, ps) == []  # every line decided in C
     assert [info.los(a, b) for a, b in ps] == \
         [line_of_sight(board, min(a, b), max(a, b), rules).clear for a, b in ps]
 
@@ -103,6 +117,9 @@ def test_firepower_basic(seed: int, firer: str, target: str | None, side: int | 
             "target_side": side, "friendly": friendly}
     ps = pairs_of(board, seed)
     assert_same(board, FirepowerLos(m), data, ps)
+    k = sight_kernel(board, FirepowerLos(m), data)
+    if isinstance(k, MaskKernel) and k.compiled is not None:
+        assert undecided(k, ps) == []  # fences with a Prone unit too: losgrid.Chords in C
     if losjit.AVAILABLE:
         # every line is decided in the compiled loop, Prone fences included (losgrid.Chords):
         # none goes back to the Python path, which is what kept such batches slow
@@ -119,6 +136,28 @@ def test_firepower_basic(seed: int, firer: str, target: str | None, side: int | 
         assert losjit.run(k, ps) == [line_of_sight(board, a, b, FirepowerLos(m), data).clear
                                      for a, b in ps]
         assert asked == []
+
+
+def test_every_system_without_the_extension(monkeypatch: Any) -> None:
+    """The fallback (no C extension): each system's kernel answers through the pure-Python
+    closure alone, as the trace: Firefight 5.1-5.2 and 13.2, MBT 6.1.4, Firepower 6.3.4 with a
+    Prone unit."""
+    monkeypatch.setattr(losgrid, "COMPILED", None)
+    board = ff_board(31)
+    walls = frozenset(frozenset((h, n)) for h in sorted(board.hexes)[::7]
+                      for n in board.neighbors_of[h][:1])
+    mbt = random_board(31, terrain=("clear", "woods", "brick"), heights=(0, 1, -1))
+    fp = random_board(31, terrain=("clear", "tree", "rough"), heights=(0, 0, 1, -1),
+                      features=("fence:1-4", "fence:2-5", "hedge:3-6"))
+    prone = {"firer_posture": "stand", "target_posture": "prone", "firer_side": None,
+             "target_side": 2}
+    for b, rules, data in ((board, FirefightLos(), None),
+                           (board, FirefightLos([HeightLayer()], {"blocking_sides": walls}), None),
+                           (mbt, BasicLos(map_info(mbt)), None),
+                           (fp, FirepowerLos(FpMap.from_board(fp)), prone)):
+        k = sight_kernel(b, rules, data)
+        assert isinstance(k, MaskKernel) and k.compiled is None and k.clear is k.clear_python
+        assert_same(b, rules, data, pairs_of(b, 31, 60))
 
 
 def test_fence_geometry_in_integers() -> None:
