@@ -119,10 +119,7 @@ def _equal_listed(choice: Choice, text: str, options: Sequence[Choice]) -> bool:
     """Whether an option equal to ``choice`` has its JSON text (an AI that builds its choice
     anew): only the equal options are encoded, where :meth:`Decision._option_texts` encodes
     them all. False says nothing (a tuple equals no list): the caller goes on to the texts."""
-    for o in options:
-        if o == choice and canonical(o) == text:
-            return True
-    return False
+    return any(o == choice and canonical(o) == text for o in options)
 
 
 def _has_null(value: Any) -> bool:
