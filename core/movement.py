@@ -119,6 +119,57 @@ def reachable(
     return best
 
 
+def reachable_tree(
+    start: S,
+    budget: float,
+    successors: Callable[[S], Iterable[tuple[S, float]]],
+) -> tuple[dict[S, float], dict[S, S], dict[S, int]]:
+    """:func:`reachable` that also keeps each state's parent and the order states were settled
+    in, so that :func:`tree_path` gives the very path :func:`least_cost_path` would (the same
+    search to the goal: the same pushes, ties broken by the same counter, and a settled state's
+    cost and parent never change again) without searching again."""
+    best: dict[S, float] = {start: 0}
+    parent: dict[S, S] = {}
+    order: dict[S, int] = {}
+    heap: list[tuple[float, int, S]] = [(0, 0, start)]
+    counter = 1
+    push, pop = heapq.heappush, heapq.heappop
+    while heap:
+        c, _, state = pop(heap)
+        if state in order:
+            continue
+        order[state] = len(order)
+        for nxt, step in successors(state):
+            if step < 0:
+                _check(step, state, nxt)
+            nc = c + step
+            if nc > budget:
+                continue
+            old = best.get(nxt)
+            if old is None or nc < old:
+                best[nxt] = nc
+                parent[nxt] = state
+                push(heap, (nc, counter, nxt))
+                counter += 1
+    return best, parent, order
+
+
+def tree_path(tree: tuple[dict[S, float], dict[S, S], dict[S, int]],
+              goals: Iterable[S]) -> MovePath[S] | None:
+    """The path :func:`least_cost_path` finds to the first of ``goals`` it would settle, read
+    from a :func:`reachable_tree` of the same start, budget and successors; ``None`` if none is
+    reachable."""
+    best, parent, order = tree
+    settled = [g for g in goals if g in order]
+    if not settled:
+        return None
+    goal = min(settled, key=order.__getitem__)
+    path = [goal]
+    while path[-1] in parent:
+        path.append(parent[path[-1]])
+    return MovePath(best[goal], tuple(reversed(path)))
+
+
 def hex_successors(board: Board, cost: CostFn) -> Callable[[Hex], list[tuple[Hex, float]]]:
     """Adapt a per-step ``cost(board, from_hex, to_hex)`` into a successor function over the
     board's hexes (``None`` = impassable). Neighbours come from the board's precomputed table."""

@@ -50,7 +50,9 @@ class Decision:
             text = canonical(choice)
         except (TypeError, ValueError) as exc:
             raise RulesError(f"{self.kind}: a choice must be a JSON value, not {choice!r}") from exc
-        if self.options is not None and text in self._option_texts():
+        if options is not None and _equal_listed(choice, text, options):
+            return
+        if options is not None and text in self._option_texts():
             return
         choice = json.loads(text)  # what a save would give back: tuples are lists
         error = self._shape_error(choice)
@@ -111,6 +113,13 @@ def _listed(choice: Choice, options: Sequence[Choice]) -> bool:
     if type(choice) is str:
         return choice in options
     return any(o is choice for o in options)
+
+
+def _equal_listed(choice: Choice, text: str, options: Sequence[Choice]) -> bool:
+    """Whether an option equal to ``choice`` has its JSON text (an AI that builds its choice
+    anew): only the equal options are encoded, where :meth:`Decision._option_texts` encodes
+    them all. False says nothing (a tuple equals no list): the caller goes on to the texts."""
+    return any(o == choice and canonical(o) == text for o in options)
 
 
 def _has_null(value: Any) -> bool:

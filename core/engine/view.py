@@ -69,6 +69,24 @@ class SideView:
         if side is None:  # the umpire: every unit in full
             return [(k, _Shown(_copied(game.state.units[k].to_dict())))
                     for k in sorted(game.state.units)]
+        if not game.stash.get(STATE_VIEWS):
+            return self._built(game, side)
+        # the system's promise of STATE_VIEWS: the same state, the same records (CORE-129); the
+        # state's text is the key (a hand-made change to the state is a new text)
+        text = game.state.canonical_text()
+        per_side = game.stash.setdefault(_STATE_VIEW_CACHE, {})
+        hit = per_side.get(side)
+        if hit is not None and hit[0] == text:
+            self._cached = True
+            return hit[1]
+        out = self._built(game, side)
+        self._cached = True  # the cache keeps the records: each view hands out copies
+        per_side[side] = (text, out)  # one state a side: bounded
+        return out
+
+    def _built(self, game: Game, side: str) -> list[tuple[str, _Shown]]:
+        """The records of :attr:`_records` asked of the hooks (through the view cache of
+        :data:`VIEW_CONTEXT` when the system gives one)."""
         ids = sorted(game.hooks.visible_units(game, side))
         context_of = game.stash.get(VIEW_CONTEXT)
         token = None if context_of is None else context_of(game, side)
@@ -207,6 +225,14 @@ _UNIT_STATE = operator.attrgetter("state")
 #: Which units the side sees (``hexwar_visible_units``) is asked at every view whatever it says.
 VIEW_CONTEXT: StashKey[Callable[[Game, str], Hashable | None]] = StashKey(
     "hexwar.core.engine.view.VIEW_CONTEXT")
+#: a system's promise that a side's records (``hexwar_visible_units`` and ``hexwar_unit_view``)
+#: depend on nothing but the game state (:meth:`GameState.canonical_text`) and the side: while
+#: the state's text stays the same a side's view reuses the records it was shown (CORE-129;
+#: the MBT orders of one Orders Phase are asked one unit at a time of an unchanged state)
+STATE_VIEWS: StashKey[bool] = StashKey("hexwar.core.engine.view.STATE_VIEWS")
+#: per side: (the state's text, the records shown at it)
+_STATE_VIEW_CACHE: StashKey[dict[str, tuple[str, list[tuple[str, _Shown]]]]] = \
+    StashKey("hexwar.core.engine.view._STATE_VIEW_CACHE")
 #: per side: (the context token, unit id -> (the unit's own record's key, what the side is shown))
 _VIEW_CACHE: StashKey[dict[str, tuple[Hashable, dict[str, tuple[Any, _Shown | None]]]]] = \
     StashKey("hexwar.core.engine.view._VIEW_CACHE")

@@ -58,6 +58,26 @@ class Band:
 
 
 def parse_band(text: object) -> Band:
+    """A band read from its text (:func:`_parse_band`), each text parsed once: the charts' keys
+    are read again at every fire check (Band is immutable, so the one parsed value is shared;
+    a malformed text is not kept and raises every time)."""
+    if type(text) is str:
+        got = _PARSED.get(text)
+        if got is None:
+            got = _parse_band(text)
+            if len(_PARSED) >= _PARSED_MAX:  # bounded: data files have a few hundred keys
+                _PARSED.clear()
+            _PARSED[text] = got
+        return got
+    return _parse_band(text)
+
+
+#: band text -> its band (see :func:`parse_band`)
+_PARSED: dict[str, Band] = {}
+_PARSED_MAX = 4096
+
+
+def _parse_band(text: object) -> Band:
     """Parse a band: ``"13-16"``, ``"5"``, ``"21+"``, ``">=21"``, ``"<=3"``, ``"-3"``,
     ``"-6--4"`` (negative ends), ``"-3-2"`` (-3 to 2). An int is a one-value band.
 

@@ -239,9 +239,12 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
 
 @hookimpl
 def hexwar_setup_game(game: Game) -> None:
+    from hexwar.core.engine.view import VIEW_CONTEXT
     from hexwar.plugins.firepower.setup import setup_units
+    from hexwar.plugins.firepower.state import view_context
 
     setup_units(game)
+    game.stash[VIEW_CONTEXT] = view_context  # views reuse what they showed (CORE-130)
 
 
 @hookimpl

@@ -190,3 +190,23 @@ def validator(check: Callable[[Any], object]) -> Callable[[Any], str | None]:
         return None
 
     return validate
+
+
+def view_context(game: Game, side: str) -> tuple[()] | None:
+    """The token of the engine's view cache (docs/decisions.md CORE-116, CORE-130): what the
+    other side is shown of a soldier (Firepower 8.5, ``advanced.hexwar_unit_view``) reads his
+    own record alone, so one constant token; ``None`` (every view built afresh) when the game has
+    a unit view this function does not know (a guest's, a test's)."""
+    known = game.stash.get(_KNOWN_VIEWS)
+    if known is None:
+        from hexwar.core import defaults
+        from hexwar.plugins.firepower import advanced
+
+        impls = {i.function for i in game.pm.hook.hexwar_unit_view.get_hookimpls()}
+        known = game.stash[_KNOWN_VIEWS] = impls <= {advanced.hexwar_unit_view,
+                                                     defaults.hexwar_unit_view}
+    return () if known else None
+
+
+#: whether every unit view of the game is one :func:`view_context` knows
+_KNOWN_VIEWS: StashKey[bool] = StashKey("hexwar.plugins.firepower.state._KNOWN_VIEWS")

@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import pairwise
+from typing import Any
 
 from hexwar.core.hexgrid import Hex, opposite, rotate_direction
-from hexwar.core.movement import least_cost_path, reachable
+from hexwar.core.movement import least_cost_path, reachable_tree, tree_path
 from hexwar.plugins.mbt.cards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
@@ -297,7 +298,10 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     """
     k = scale_of(card)
     index = _index(info)
-    found = reachable(encode(index, *start), math.floor(budget * k), int_successors(card, info, ctx))
+    code, limit = encode(index, *start), math.floor(budget * k)
+    tree = reachable_tree(code, limit, int_successors(card, info, ctx))
+    _LAST_SEARCH[:] = [(card, info, code, limit, ctx), tree]  # for plan() of a listed move
+    found = tree[0]
     least: dict[tuple[Hex, int], int] = {}  # in scaled ints: one Fraction per (hex, facing)
     hexes = move_index(info).hexes
     for code, cost in found.items():
@@ -311,6 +315,17 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
             if (nh, g) not in out:
                 out[(nh, g)] = c2
     return out
+
+
+#: the last search of :func:`reach`: [(card, map, start code, scaled budget, context), its
+#: tree]; one search, so bounded (docs/decisions.md CORE-131)
+_LAST_SEARCH: list[Any] = []
+
+
+def _same_search(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two searches are the same: the same card and map objects, start, budget and an
+    equal context (its wrecks, smoke, enemies and markers)."""
+    return a[0] is b[0] and a[1] is b[1] and a[2] == b[2] and a[3] == b[3] and a[4] == b[4]
 
 
 def first_hex_entries(card: Card, info: MapInfo, start: State,
@@ -345,8 +360,12 @@ def plan(card: Card, info: MapInfo, start: State, goal: tuple[Hex, int], budget:
     if gh not in index:
         return None
     targets = {encode(index, gh, gf, False), encode(index, gh, gf, True)}
-    path = least_cost_path(encode(index, *start), targets.__contains__, fast,
-                           budget=math.floor(budget * k))
+    code, limit = encode(index, *start), math.floor(budget * k)
+    if _LAST_SEARCH and _same_search(_LAST_SEARCH[0], (card, info, code, limit, ctx)):
+        # the move chosen from the destinations reach() just listed: the path is in its tree
+        path = tree_path(_LAST_SEARCH[1], targets)
+    else:
+        path = least_cost_path(code, targets.__contains__, fast, budget=limit)
     if path is not None:
         states = [decode(info, c) for c in path.states]
         return _with_costs(states, successors(card, info, ctx))

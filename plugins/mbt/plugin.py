@@ -164,9 +164,13 @@ def hexwar_validate_scenario(scenario: Scenario) -> list[Problem]:
 def hexwar_setup_game(game: Game) -> None:
     """First of the set-up hooks: the forces and the terrain variant come before any other rule
     reads the units or the board."""
+    from hexwar.core.engine.view import STATE_VIEWS
     from hexwar.plugins.mbt.state import start_game
 
     start_game(game)
+    # what a side sees (MBT 6.1) and is shown of a unit (MBT 6.2) is read from the state
+    # alone: views of an unchanged state reuse their records (docs/decisions.md CORE-129)
+    game.stash[STATE_VIEWS] = True
 
 
 @hookimpl
