@@ -174,13 +174,15 @@ def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
 @hookimpl
 def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
     """MBT 14.1.1.2: a weapon with GP lines may fire GP."""
+    from hexwar.plugins.mbt.alternate_ammo import CANISTER, alternate
     from hexwar.plugins.mbt.gp_fire import GP, gp_range
     from hexwar.plugins.mbt.state import card_of
 
     w = card_of(game, unit).main_gun
     if missile or w is None or gp_range(game, unit, w.name) is None:
         return []
-    return [GP]
+    # MBT 14.4.5.2: canister where the card names it
+    return [GP, CANISTER] if CANISTER in alternate(card_of(game, unit), w.name) else [GP]
 
 
 @hookimpl
@@ -195,7 +197,8 @@ def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: 
                    target_moving: bool | None) -> list[str] | None:
     from hexwar.plugins.mbt.gp_fire import resolve
 
-    shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving)
+    shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving,
+                   ammo=ammo)
     return None if shot is None else shot.effects
 
 
