@@ -173,16 +173,21 @@ def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
 
 @hookimpl
 def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
-    """MBT 14.1.1.2: a weapon with GP lines may fire GP; MBT 14.1.3: a leg unit's attached guns
-    fire their own ammunition (``WEAPON/AMMO``)."""
+    """MBT 14.1.1.2: a weapon with GP lines may fire GP; MBT 14.4.5.2: canister where the card
+    names it; MBT 14.1.3: a leg unit's attached guns fire their own ammunition (``WEAPON/AMMO``)."""
+    from hexwar.plugins.mbt.alternate_ammo import CANISTER, alternate
     from hexwar.plugins.mbt.attached import shot_ammo
     from hexwar.plugins.mbt.gp_fire import GP, gp_range
     from hexwar.plugins.mbt.state import card_of
 
-    w = card_of(game, unit).main_gun
+    card = card_of(game, unit)
+    w = card.main_gun
     if missile or w is None:
         return []
-    return [GP] * (gp_range(game, unit, w.name) is not None) + shot_ammo(card_of(game, unit))
+    gp = [GP] if gp_range(game, unit, w.name) is not None else []
+    if gp and CANISTER in alternate(card, w.name):
+        gp.append(CANISTER)
+    return gp + shot_ammo(card)
 
 
 @hookimpl
@@ -197,7 +202,8 @@ def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: 
                    target_moving: bool | None) -> list[str] | None:
     from hexwar.plugins.mbt.gp_fire import resolve
 
-    shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving)
+    shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving,
+                   ammo=ammo)
     return None if shot is None else shot.effects
 
 

@@ -24,7 +24,7 @@ from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.kit import Edit
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
-from hexwar.plugins.mbt.advanced_sighting import NO_LASER, hull_down, visibility
+from hexwar.plugins.mbt.advanced_sighting import NO_LASER, hull_down, unit_height, visibility
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import (
     atgm_options,
@@ -78,7 +78,8 @@ def ap_modifiers(game: Game, s: Situation, firer: Unit, target: Unit) -> list[Mo
     assert firer.hex is not None and target.hex is not None
     sights = weapon_sights(game, firer, s.weapon)
     ds = sum(1 for u in (firer, target) if covered(game, u))
-    hexes = smoke_hexes_on_line(game, firer.hex, target.hex)
+    hexes = smoke_hexes_on_line(game, firer.hex, target.hex, unit_height(game, firer),
+                                unit_height(game, target))  # MBT 12.1.4: smoke's height
     if hexes and "T" in sights and s.range <= THERMAL_RANGE:
         hexes = 0  # MBT 14.3.2 (T): a thermal imager ignores all smoke but discharger smoke
     if ds or hexes:

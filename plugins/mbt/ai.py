@@ -119,11 +119,12 @@ class MbtAI:
         rules = rules_of(view)
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
-        if ammo == "GP" and w is not None and not missile:  # Advanced MBT 14.4: suppression counts
-            value = rules.gp_effect(f.id, t.id, overwatch=overwatch)
+        # Advanced MBT 14.4: suppression counts; canister (MBT 14.4.5.2) by the same procedure
+        if ammo in ("GP", "canister") and w is not None and not missile:
+            value = rules.gp_effect(f.id, t.id, overwatch=overwatch, ammo=ammo)
             weight = self._suppression_weight(view, t)
             if weight > 1.0:  # MBTD-108: suppressing a threat counts for more
-                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch)
+                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch, ammo=ammo)
                 value += 0.25 * (weight - 1.0) * p_s
             return value
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
@@ -603,8 +604,28 @@ class MbtAI:
             terrain = self._terrain_declaration(view, options)
             if terrain is not None:
                 return terrain
-        return self._declaration(d, view, options, overwatch=overwatch,
-                                 threshold=self.fire_floor if not overwatch else 0.06)
+        got = self._declaration(d, view, options, overwatch=overwatch,
+                                threshold=self.fire_floor if not overwatch else 0.06)
+        if got == "pass" and not overwatch:
+            return self._smoke_declaration(view, options) or got
+        return got
+
+    def _smoke_declaration(self, view: SideView, options: list[Any]) -> Any:
+        """Advanced MBT 14.4.5.1 (MBTD-111): a gun with no shot worth taking smokes the hex of a
+        known enemy vehicle within ``close_to`` hexes of an own unit (blinding it for the
+        Movement Phase); None when there is none."""
+        smoke = [o for o in options if isinstance(o, dict) and "smoke_hex" in o]
+        if not smoke:
+            return None
+        rules = rules_of(view)
+        own = [u.hex for u in view.own_unit_objects() if u.hex is not None and alive(u)]
+        threats = {view.board.label(e.hex) for e in self._known_enemies(view)
+                   if e.hex is not None and rules.card(e.type, e.side).kind == "vehicle"
+                   and any(e.hex.distance(h) <= self.close_to for h in own)}
+        for o in smoke:
+            if o["smoke_hex"] in threats:
+                return o
+        return None
 
     def _terrain_declaration(self, view: SideView, options: list[Any]) -> Any:
         """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): GP fire at the wire or block on the way

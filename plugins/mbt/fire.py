@@ -489,17 +489,26 @@ def direct_fire_phase(game: Game) -> Step:
             terrain = _terrain(game)
             if terrain is not None:  # Advanced MBT 12.4.2: GP fire at terrain markers
                 options += terrain.options(game, side, ("F", "FM"), declared)
+            alt = _alternate(game)
+            if alt is not None:  # Advanced MBT 14.4.5.1: smoke rounds into a hex
+                options += alt.smoke_options(game, side, declared)
             if not options:
                 break
             validate = declaration_validator(game, side, orders=("F", "FM"), overwatch=False,
                                              declared=declared)
             if terrain is not None:
                 validate = _with_terrain(game, side, validate, declared)
+            if alt is not None:
+                validate = _with_smoke(game, side, validate, declared)
             choice = yield Decision(side, "mbt.fire", options=["pass", *options], rule="MBT 7.3",
                                     validate=validate, context={"step": "direct"},
                                     prompt="Declare fire at one target, or pass")
             if choice == "pass":
                 break
+            if alt is not None and alt.is_smoke_choice(choice):
+                declared.add(f"smoke:{game.board.label(game.board.parse(choice['smoke_hex']))}")
+                alt.fire_smoke(game, side, choice)
+                continue
             if terrain is not None and terrain.is_terrain_choice(choice):
                 declared.add(f"hex:{game.board.label(game.board.parse(choice['hex']))}")
                 terrain.fire_at_terrain(game, side, choice)
@@ -515,6 +524,27 @@ def _terrain(game: Game) -> Any:
     from hexwar.plugins.mbt import gp_terrain
 
     return gp_terrain
+
+
+def _alternate(game: Game) -> Any:
+    """The Advanced Game's smoke rounds (MBT 14.4.5.1)."""
+    if "mbt.advanced" not in game.rules_enabled:
+        return None
+    from hexwar.plugins.mbt import alternate_ammo
+
+    return alternate_ammo
+
+
+def _with_smoke(game: Game, side: str, validate: Any, declared: set[str]) -> Any:
+    from hexwar.plugins.mbt import alternate_ammo
+
+    def check(choice: Any) -> str | None:
+        if alternate_ammo.is_smoke_choice(choice):
+            return alternate_ammo.smoke_choice_error(game, side, choice, declared)
+        err: str | None = validate(choice)
+        return err
+
+    return check
 
 
 def _with_terrain(game: Game, side: str, validate: Any, declared: set[str]) -> Any:

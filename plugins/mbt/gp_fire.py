@@ -40,7 +40,7 @@ from hexwar.core.engine.state import Unit
 from hexwar.core.tables.bands import parse_band
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt.advanced_fire import brewup_without_smoke
-from hexwar.plugins.mbt.advanced_sighting import hull_down
+from hexwar.plugins.mbt.advanced_sighting import hull_down, unit_height
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import brewup_hexes
 from hexwar.plugins.mbt.grade import grade_of
@@ -50,9 +50,11 @@ from hexwar.plugins.mbt.suppression import suppressed
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.core.hexgrid import Hex
     from hexwar.plugins.mbt.cards import Card
 
 GP = "GP"
+CANISTER = "canister"  # MBT 14.4.5.2: fired by the GP procedure (alternate_ammo.CANISTER)
 FIRING_MOVE = ("FM", "OR")  # MBT 14.4.1: the MV line
 _EFFECT = re.compile(r"EF\s*=\s*(KNK OUT|BRW UP)\s+if\s+GP\s+DEF\s*=\s*(\d+)(?:\s*-\s*(\d+))?",
                      re.IGNORECASE)
@@ -142,6 +144,8 @@ class GpSituation:
     hull_down: bool = False
     target_moving: bool = False
     grade: str = "average"
+    canister: bool = False
+    building_heights: int = 0  # firing at a building hex, not its units (MBT 14.4.2.1.9)
 
 
 SMALL_ARMS_REACH = 2  # MBT 14.4.4.2.2.1: small arms suppress a buttoned vehicle to 2 hexes
@@ -218,6 +222,13 @@ def modifiers_of(gs: GpSituation) -> list[Modifier]:
     if gs.overwatch:
         key = "overwatch_target_mv" if gs.target_moving else "overwatch_target_nm"
         add("firing overwatch", key, 1, "MBT 14.4.2.1.8")
+    if gs.building_heights:
+        add(f"building target: {gs.building_heights} height(s)", "building_target_per_height",
+            gs.building_heights, "MBT 14.4.2.1.9")
+    if gs.canister:
+        key = "canister_vs_vehicle" if gs.target_vehicle else "canister_vs_leg_or_towed"
+        add("canister " + ("at a vehicle" if gs.target_vehicle else "at a leg or towed unit"), key,
+            1, "MBT 14.4.2.3")
     if gs.target_vehicle:
         if gs.building:
             add("vehicle in a building hex", "vehicle_in_building_hex", 1, "MBT 14.4.2.2.1")
@@ -233,6 +244,40 @@ def modifiers_of(gs: GpSituation) -> list[Modifier]:
             mods.append(Modifier(f"firer grade: {gs.grade}, range {gs.range}", m.value,
                                  f"MBT 14.4.2.4 [{m.source}]", stage=1))
     return mods
+
+
+def building_target_heights(game: Game, h: Hex) -> int:
+    """MBT 14.4.2.1.9: how many heights the buildings of a building hex stand (0: no buildings;
+    the scenario's ``[special] heights`` or the STANDARD TERRAIN VALUES CHART, MBT 12.1.2)."""
+    from hexwar.plugins.mbt.advanced_sighting import special
+    from hexwar.plugins.mbt.buildings import BUILDINGS
+
+    own = special(game).get("heights", {})
+    chart = load_advanced().obstacle
+    tall = 0
+    for kind in ctx(game).info.kinds[h]:
+        if kind not in BUILDINGS:
+            continue
+        if isinstance(own, dict) and kind in own:
+            tall = max(tall, int(own[kind]))
+        elif kind in chart:
+            tall = max(tall, chart[kind].value)
+    return tall
+
+
+def building_target_modifiers(game: Game, f: Unit, h: Hex) -> list[Modifier]:
+    """MBT 14.4.2.1.9: the modifiers of a GP shot at a building hex itself (not at units in it):
+    the general ones of a shot at terrain (MBT 14.4.2.1) and -10 a height of its buildings.
+    Direct GP fire may aim at a building hex (MBT 14.4.3.3.1) but destroys one only with the
+    options of MBT 14.4.3.3.2, so the Direct Fire Step offers no such shot yet."""
+    from dataclasses import replace
+
+    from hexwar.plugins.mbt.gp_terrain import situation
+
+    heights = building_target_heights(game, h)
+    if not heights:
+        raise ValueError(f"{game.board.label(h)} is not a building hex (MBT 14.4.2.1.9)")
+    return modifiers_of(replace(situation(game, f, h), building_heights=heights))
 
 
 def outcome(total: int, n: int, s: int) -> str:
@@ -265,7 +310,7 @@ def acquisition_turns(game: Game, f: Unit, t: Unit) -> int:
 
 
 def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
-                 target_moving: bool) -> list[Modifier]:
+                 target_moving: bool, ammo: str = "GP") -> list[Modifier]:
     """MBT 14.4.2: the modifiers of one GP shot at a vehicle, from the game."""
     assert f.hex is not None and t.hex is not None
     vehicle = card_of(game, t).kind == "vehicle"
@@ -276,17 +321,18 @@ def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
         transported=bool(f.state.get("mounted")),  # MBT 15.3.4: fired from its carrier
         brewup=(brewup_without_smoke(game, f, t) if smoke_markers(game)  # MBT 12.9.2
                 else brewup_hexes(game, f.hex, t.hex)),
-        other_smoke=smoke_hexes_on_line(game, f.hex, t.hex)
+        other_smoke=smoke_hexes_on_line(game, f.hex, t.hex, unit_height(game, f),
+                                        unit_height(game, t))  # MBT 12.1.4
         + sum(1 for u in (f, t) if covered(game, u)),
         overwatch=overwatch, target_vehicle=vehicle, building=bool(kinds & {"brick", "stone"}),
         woods="woods" in kinds, hull_down=vehicle and hull_down(game, f, t)[0],
-        target_moving=target_moving, grade=grade_of(f)))
+        target_moving=target_moving, grade=grade_of(f), canister=ammo == CANISTER))
 
 
 def ammo_error(game: Game, f: Unit, t: Unit, ammo: str) -> str | None:
     """MBT 14.1.1.2: AP point effect fire only at vehicles; MBT 14.4.1: why ``f`` cannot fire GP
     at ``t`` (its GP line at that range, on the move)."""
-    if ammo != GP:
+    if ammo not in (GP, CANISTER):
         if card_of(game, t).kind != "vehicle":
             return f"AP point effect fire ({ammo}) is only at vehicles (MBT 14.1.1.2)"
         return None
@@ -295,6 +341,12 @@ def ammo_error(game: Game, f: Unit, t: Unit, ammo: str) -> str | None:
     if weapon is None:
         return f"{f.id} has no gun to fire GP"
     rng = f.hex.distance(t.hex)
+    if ammo == CANISTER:
+        from hexwar.plugins.mbt.alternate_ammo import canister_error
+
+        err = canister_error(game, f, rng)  # MBT 14.4.5, 14.4.5.2
+        if err:
+            return err
     moving = f.state.get("order") in FIRING_MOVE
     if gp_factor(game, f, weapon.name, rng, moving) is None:
         line = "MV" if moving else "NM"
@@ -331,8 +383,9 @@ def target_is_moving(t: Unit, target_moving: bool | None) -> bool:
 
 
 def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
-            target_moving: bool | None) -> GpShot | None:
-    """MBT 14.4: resolve one GP shot at a vehicle (None: the weapon cannot fire GP there)."""
+            target_moving: bool | None, ammo: str = GP) -> GpShot | None:
+    """MBT 14.4: resolve one GP shot at a vehicle (None: the weapon cannot fire GP there);
+    ``ammo`` canister: the canister modifiers and no explosive power (MBT 14.4.5.2)."""
     assert f.hex is not None and t.hex is not None
     weapon = card_of(game, f).main_gun
     if weapon is None:
@@ -345,14 +398,16 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     moving_t = target_is_moving(t, target_moving)
     defense = gp_defense(game, f, t, moving_t)
     shot = GpShot(factor, defense,
-                  gp_modifiers(game, f, t, overwatch=overwatch, target_moving=moving_t))
+                  gp_modifiers(game, f, t, overwatch=overwatch, target_moving=moving_t,
+                               ammo=ammo))
     shot.n, shot.s, shot.source = load_advanced().gp_thresholds(factor, defense)
     shot.roll = game.dice.d100(f"GP fire (GP {factor} vs {defense})")
     total = shot.roll + shot.net
     shot.result = outcome(total, shot.n, shot.s)
     if card_of(game, t).kind == "vehicle":
         shot.effects = effects_of(shot.result, target_open=bool(t.state.get("open", True)),
-                                  explosive=explosive_result(game, f, weapon.name, defense),
+                                  explosive=(None if ammo == CANISTER  # MBT 14.4.5.2
+                                             else explosive_result(game, f, weapon.name, defense)),
                                   missile_in_flight=missile_in_flight(game, t),
                                   small_arms_far=small_arms(game, f) and rng > SMALL_ARMS_REACH)
     else:
@@ -368,15 +423,17 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
         turns.append(game.state.turn)
     game.report(
         "GP point effect fire", result={"result": shot.result, "effects": shot.effects},
-        modifiers=shot.modifiers, rules=["MBT 14.4", "MBT 14.4.4.1"], firer=f.id, target=t.id,
-        weapon=weapon.name, ammo=GP, range=rng, gp_factor=factor, gp_defense=defense,
+        modifiers=shot.modifiers,
+        rules=["MBT 14.4", "MBT 14.4.4.1", *(["MBT 14.4.5.2"] if ammo == CANISTER else [])],
+        firer=f.id, target=t.id,
+        weapon=weapon.name, ammo=ammo, range=rng, gp_factor=factor, gp_defense=defense,
         net=shot.net, roll=shot.roll, modified=total, n=shot.n, s=shot.s, crt_source=shot.source,
         **({"passengers": carried} if carried else {}))
     return shot
 
 
-def gp_odds(game: Game, f: Unit, t: Unit, *,
-            overwatch: bool) -> tuple[float, float, int] | None:
+def gp_odds(game: Game, f: Unit, t: Unit, *, overwatch: bool,
+            ammo: str = GP) -> tuple[float, float, int] | None:
     """MBT 14.4.4.1: the chances (suppressed, effective) of ``f``'s GP shot at ``t`` and the GP
     defense, from the factor, defense and modifiers of the shot (None: no GP shot)."""
     if f.hex is None or t.hex is None or card_of(game, f).main_gun is None:
@@ -389,23 +446,23 @@ def gp_odds(game: Game, f: Unit, t: Unit, *,
         return None
     defense = gp_defense(game, f, t, target_is_moving(t, None))
     net = sum(m.value for m in gp_modifiers(game, f, t, overwatch=overwatch,
-                                            target_moving=target_is_moving(t, None)))
+                                            target_moving=target_is_moving(t, None), ammo=ammo))
     n, s, _src = load_advanced().gp_thresholds(factor, defense)
     p_ef = max(0, min(100, 100 - (s - net))) / 100
     p_s = max(0, min(100, (s - net) - max(0, n - net))) / 100
     return p_s, p_ef, defense
 
 
-def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool) -> float:
+def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool, ammo: str = GP) -> float:
     """For the AI: the chance of an effective result (a kill where the card's explosive power
-    applies), plus a quarter of the chance of a suppression."""
-    got = gp_odds(game, f, t, overwatch=overwatch)
+    applies, never with canister), plus a quarter of the chance of a suppression."""
+    got = gp_odds(game, f, t, overwatch=overwatch, ammo=ammo)
     if got is None:
         return 0.0
     p_s, p_ef, defense = got
     weapon = card_of(game, f).main_gun
     assert weapon is not None
-    kill = p_ef if explosive_result(game, f, weapon.name, defense) else 0.0
+    kill = p_ef if ammo != CANISTER and explosive_result(game, f, weapon.name, defense) else 0.0
     if card_of(game, t).kind != "vehicle":
         kill = p_ef * (1.0 if t.state.get("half") else 0.5)  # MBT 14.4.4.2.3.4
     return kill + 0.25 * (p_s + (p_ef if not kill else 0.0))

@@ -118,19 +118,66 @@ def lay_smoke(game: Game, u: Unit, hexes: list[str]) -> None:
               uses=u.state["ex_used"], rule="MBT 15.7.3")
 
 
-def smoke_hexes_on_line(game: Game, a: Hex, b: Hex) -> int:
+def smoke_height(game: Game) -> int:
+    """MBT 12.1.4: how high smoke stands above its hex's ground (the STANDARD TERRAIN VALUES
+    CHART, stand-in; a scenario's ``[special] heights`` may set ``smoke``)."""
+    from hexwar.plugins.mbt.advanced_sighting import special
+
+    own = special(game).get("heights", {})
+    if isinstance(own, dict) and "smoke" in own:
+        return int(own["smoke"])
+    return load_advanced().obstacle["smoke"].value
+
+
+def _through(game: Game, a: Hex, ha: int, b: Hex, hb: int, h: Hex, top: int) -> bool:
+    """MBT 12.1.4, 13.2.1: whether the line from height ``ha`` in ``a`` to ``hb`` in ``b`` runs
+    through smoke whose top is at height ``top`` in the intervening hex ``h``: smoke that would
+    block the line were it terrain is passed through; a line above its top is not (the same
+    test as a terrain obstacle, the LINE OF SIGHT CHART for one between the ends' heights)."""
+    from hexwar.plugins.mbt.advanced_sighting import chart_verdict
+
+    hi, lo = max(ha, hb), min(ha, hb)
+    if top > hi or (top == hi and top > lo):
+        return True
+    if top <= lo:
+        return False
+    numbers, _line = load_advanced().los_cell(hi - lo, a.distance(b), hi - top)
+    clear, _hd = chart_verdict(numbers, (a if ha >= hb else b).distance(h))
+    return not clear
+
+
+def smoke_hexes_on_line(game: Game, a: Hex, b: Hex, ha: int | None = None,
+                        hb: int | None = None) -> int:
     """MBT 14.3.1.1.1: the hexes (or hexsides) with a smoke (ON or OFF) marker that the line from
     ``a`` to ``b`` leaves, enters or passes through; a line down the hexside of two smoke hexes
-    counts one (MBT 13.2.1)."""
+    counts one (MBT 13.2.1). With the ends' heights ``ha`` and ``hb``, smoke in an intervening
+    hex counts only where the line runs through it, not over its top (MBT 12.1.4)."""
     markers = smoke_markers(game)
     if not markers:
         return 0
+    from hexwar.plugins.mbt.advanced_sighting import hex_heights
+
     smoky = {game.board.parse(lab) for lab in markers}
+    tall: int | None = None
     count = 0
     for st in trace(a, b).steps:
-        if any(h in smoky for h in st.hexes):
+        here = [h for h in st.hexes if h in smoky]
+        if not here:
+            continue
+        if ha is None or hb is None or any(h in (a, b) for h in here):
+            count += 1
+            continue
+        if tall is None:
+            tall = smoke_height(game)
+        if any(_through(game, a, ha, b, hb, h, hex_heights(game, h)[0] + tall) for h in here):
             count += 1
     return count
+
+
+def place_smoke(game: Game, label: str, rule: str) -> None:
+    """MBT 12.9.3: a smoke (ON) marker in the hex (one per hex, ON replacing OFF); public."""
+    _markers_to_change(game)[label] = "ON"
+    game.emit("smoke_placed", hex=label, marker="ON", rule=rule)
 
 
 def adjust_smoke_markers(game: Game) -> None:

@@ -86,6 +86,10 @@ def _result(game: Game | None, r: Record) -> str | None:
                 f"{r.get('range')}, GP factor {r.get('gp_factor')} against defense "
                 f"{r.get('gp_defense')} (modifiers {number(r.get('net', 0), '+g')}{_mods(r)}), dice "
                 f"{r.get('roll')}: {result.get('result')}, {effect}{cite(r.get('rules'))}")
+    if what == "smoke round":  # MBT 14.4.5.1
+        return (f"{_u(game, r.get('firer'))} fires a smoke round into {r.get('hex')}, range "
+                f"{r.get('range')}: a smoke (ON) marker there at the step's end"
+                f"{cite(r.get('rules'))}")
     if what == "close assault":
         return (f"{_u(game, r.get('attacker'))} close-assaults {_u(game, r.get('target'))}, GP "
                 f"factor {r.get('gp_factor')} against {r.get('ca_defense')} (modifiers "
@@ -206,6 +210,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "exhaust_smoke": lambda g, r: (f"{_u(g, r.get('unit'))} lays exhaust smoke in "
                                    f"{words(r.get('hexes'))} (use {r.get('uses')})"
                                    f"{cite(r.get('rule'))}"),
+    "smoke_placed": lambda g, r: (f"a smoke ({r.get('marker')}) marker is placed in "
+                                  f"{r.get('hex')}{cite(r.get('rule'))}"),
     "atgm_race": lambda g, r: (f"missile from {_u(g, r.get('firer'))} at moving "
                                f"{_u(g, r.get('target'))} (speed {r.get('speed')}, target at "
                                f"{r.get('at')}): {words(r.get('outcome'))}{cite(r.get('rule'))}"),
