@@ -322,9 +322,18 @@ def _check_climb(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
     assert u.hex is not None
     m = adv_map(game)
     to = choice.get("to")
+    from hexwar.plugins.firepower.climbing import (
+        check_roadblock_climb,
+        check_roof_climb,
+        roadblock_to_climb,
+        roof_to_climb,
+    )
+
+    rbl = roadblock_to_climb(game, u, choice.get("what"))
+    if rbl is not None:  # Firepower 8.8.5.4, 11.1.11: over a roadblock (FPD-115)
+        return check_roadblock_climb(game, u, rbl, to)
     if to not in ("up", "down"):
         raise RulesError("climb up or down", rule="Firepower 11.1.11")
-    from hexwar.plugins.firepower.climbing import check_roof_climb, roof_to_climb
 
     d = roof_to_climb(game, u, choice.get("what"))
     if d is not None:  # Firepower 8.8.4: on top of a bunker or pillbox (FPD-113)
@@ -363,6 +372,11 @@ def _apply_climb(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
         from hexwar.plugins.firepower.climbing import apply_roof_climb
 
         apply_roof_climb(u, info)
+        return
+    if "roadblock" in info:
+        from hexwar.plugins.firepower.climbing import apply_roadblock_climb
+
+        apply_roadblock_climb(u, info)
         return
     if info["up"] is None:
         u.state.pop("up", None)  # Firepower 11.1.11.2: the feet are on the ground again

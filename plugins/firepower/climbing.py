@@ -251,6 +251,9 @@ def apply_roof_climb(u: Unit, info: dict[str, Any]) -> None:
 
 
 def roof_options(game: Game, u: Unit) -> list[dict[str, Any]]:
+    if roadblock_to_climb(game, u, None) is not None:
+        return [{"unit": u.id, "act": "climb", "what": "roadblock", "to": t}
+                for t in ("on", "back")]
     try:
         d = roof_to_climb(game, u, None)
     except RulesError:
@@ -258,3 +261,70 @@ def roof_options(game: Game, u: Unit) -> list[dict[str, Any]]:
     if d is None:
         return []
     return [{"unit": u.id, "act": "climb", "to": t} for t in ("up", "down")]
+
+
+# -- Firepower 8.8.5.4, 11.1.3, 11.1.11: over a roadblock (FPD-115) ------------------------------
+
+
+def roadblock_to_climb(game: Game, u: Unit, what: Any) -> Any:
+    """The roadblock of ``u``'s hex when ``climb`` is over it: he is part way over, or he names
+    ``what = "roadblock"`` (or names nothing in a hex with no tree)."""
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(u.hex) if u.hex is not None else None
+    if d is None or d.picture() is None:
+        return None
+    if u.state.get("rbl_climb") or what == "roadblock":
+        return d
+    if what is None and u.hex not in adv_map(game).trees and u.state.get("up") is None:
+        return d
+    return None
+
+
+def check_roadblock_climb(game: Game, u: Unit, d: Any, to: Any) -> dict[str, Any]:
+    """Firepower 11.1.11, 11.1.11.2, 8.8.5.4: one height up the near face of the roadblock or,
+    past its top, down the far one ("on"), or one height back ("back"), two MF a height; the
+    last step down the far face puts him on the other part of the hex."""
+    from hexwar.plugins.firepower.defenses import roadblock_part
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    if to not in ("on", "back"):
+        raise RulesError("over a roadblock, climb 'on' (one height further) or 'back'",
+                         rule="Firepower 11.1.11")
+    pic = d.picture()
+    top = int(d.type.height)
+    cur = u.state.get("rbl_climb")
+    k = int(cur["step"]) if isinstance(cur, dict) else 0
+    if k == 0:
+        if to == "back":
+            raise RulesError(f"{u.id} is not climbing the roadblock", rule="Firepower 11.1.11")
+        if u.state.get("up") is not None:
+            raise RulesError(f"{u.id} is Up already (a tree or another climb)",
+                             rule="Firepower 11.1.11.2")
+        if str(u.state.get("posture", "stand")) != "stand":
+            raise RulesError(f"{u.id} must be Standing to start climbing",
+                             rule="Firepower 11.1.11")
+        model = u.state.get("model")
+        if isinstance(model, str) and weapon(model).move < 0:
+            raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a fence or "
+                             "roadblock", rule="Firepower 11.1.11")
+    start = int(cur["from"]) if isinstance(cur, dict) else roadblock_part(u, pic)
+    k2 = k + (1 if to == "on" else -1)
+    total = 2 * top  # up the near face, down the far one
+    feet = k2 if k2 <= top else total - k2
+    return {"cost": MF_PER_HEIGHT["wall"], "roadblock": True, "step": k2, "total": total,
+            "feet": feet, "from": start, "other": pic.other_side(start)}
+
+
+def apply_roadblock_climb(u: Unit, info: dict[str, Any]) -> None:
+    k, total = int(info["step"]), int(info["total"])
+    u.state.pop("rbl_climb", None)
+    u.state.pop("up", None)
+    if k == total:  # Firepower 11.1.11.2: down on the far side, on the other part of the hex
+        u.state["side"] = int(info["other"])
+        return
+    if k == 0:
+        return
+    u.state["rbl_climb"] = {"step": k, "from": int(info["from"])}
+    u.state["up"] = int(info["feet"]) + 2  # Firepower 10.5.1: the head, feet + 2
+    u.state["posture"] = "stand"  # Up soldiers use the Stand column (Firepower 11.1.11)

@@ -1,7 +1,14 @@
 """Defensive units of the Advanced Game other than caves (Firepower 8.8): foxholes (DFX, SFX),
 trenches (TRN), wire and double wire (WIR, DWR), bunkers (BKR), pillboxes (PBX), towers (TWR),
-abatis (ABS), blocks (BLK) and ditches (DCH), with their effects on movement, fire and the line
-of sight (roadblocks and bridges: docs/decisions.md FPD-97).
+abatis (ABS), blocks (BLK), ditches (DCH) and roadblocks (RBL), with their effects on movement,
+fire and the line of sight (bridges: docs/decisions.md FPD-97, FPD-115).
+
+* Roadblocks (Firepower 8.8.5.4; FPD-115): ``{type = "RBL", hex, sides = [a, b]}``, a fence
+  picture three heights high (:func:`roadblocks`, read by the Advanced line of sight and fire as
+  a fence of its own height), never crossed (Firepower 11.1.3), climbed over (``climb``,
+  ``what = "roadblock"``), no melee over it (Firepower 13).
+* Melee by a tower's stairs (``tower_melee``, Firepower 13, 8.8.6; FPD-110); fire destroying the
+  units with a terrain value (Firepower 12.3.4.2; FPD-112, :func:`fire_applied`).
 
 * Set-up (Firepower 8.8): the scenario lists the units the defender sets up
   (``special.defenses = [{type = "DFX", hex = "H5"}, {type = "BKR", hex = "J7", door = 4}]``),
@@ -59,6 +66,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.state import Unit
     from hexwar.plugins.firepower.advanced_los import Obstacle
     from hexwar.plugins.firepower.soldiers import Soldier
+    from hexwar.plugins.firepower.terrain import Picture
 
 DATA = Path(__file__).parent / "data" / "advanced" / "defenses.toml"
 
@@ -141,6 +149,16 @@ class Defence:
     hex: Hex
     door: int | None = None
     sandbagged: bool = False
+    #: a roadblock's picture: the two hexsides it joins (Firepower 8.8.5.4)
+    sides: tuple[int, int] | None = None
+
+    def picture(self) -> Picture | None:
+        """Firepower 8.8.5.4: a roadblock as a fence picture of its hex."""
+        if self.sides is None:
+            return None
+        from hexwar.plugins.firepower.terrain import Picture
+
+        return Picture("fence", self.hex, self.sides[0], self.sides[1])
 
     @property
     def code(self) -> str:
@@ -200,17 +218,49 @@ def read_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
         elif door is not None:
             raise RulesError(f"{where}: only bunkers and pillboxes have a door",
                              rule="Firepower 8.8.4")
+        sides = spec.get("sides")
+        if t.kind == "picture":
+            if (not isinstance(sides, list) or len(sides) != 2 or len(set(sides)) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
+                               for x in sides)):
+                raise RulesError(f"{where}: a roadblock joins two hexsides of its hex "
+                                 f"(sides = [a, b], 1-6), not {sides!r}", rule="Firepower 8.8.5.4")
+            fm = fp_map_of(game)
+            if h in fm.fence or h in fm.hedge:
+                raise RulesError(f"{where}: {lab} has a fence or hedge picture already",
+                                 rule="Firepower 8.8.5.4")
+        elif sides is not None:
+            raise RulesError(f"{where}: only a roadblock joins hexsides ('sides')",
+                             rule="Firepower 8.8.5.4")
         bags = spec.get("sandbagged", False)
         if not isinstance(bags, bool) or (bags and not t.sandbagged_cover):
             raise RulesError(f"{where}: only a tower is sandbagged (true or false), not "
                              f"{bags!r} for a {t.name}", rule="Firepower 8.8.6")
-        out[h] = Defence(t, h, door if t.kind == "structure" else None, bags)
+        joins = (int(sides[0]), int(sides[1])) if isinstance(sides, list) else None
+        out[h] = Defence(t, h, door if t.kind == "structure" else None, bags, joins)
     return out
 
 
 #: each game's defensive units left standing, by the destroyed hexes they were derived for
 _LEFT: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], dict[Hex, Defence]]] = \
     weakref.WeakKeyDictionary()
+
+
+def fp_map_of(game: Game) -> Any:
+    from hexwar.plugins.firepower.state import fp_map
+
+    return fp_map(game)
+
+
+def roadblocks(game: Game) -> dict[Hex, tuple[Picture, int]]:
+    """Firepower 8.8.5.4: the standing roadblocks, as fence pictures with their height (read by
+    the Advanced line of sight and fire as fences: docs/decisions.md FPD-115)."""
+    out: dict[Hex, tuple[Picture, int]] = {}
+    for h, d in defences(game).items():
+        pic = d.picture()
+        if pic is not None:
+            out[h] = (pic, d.type.height)
+    return out
 
 
 def defences(game: Game) -> dict[Hex, Defence]:
@@ -493,6 +543,10 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
     A soldier in a tunnel moves under all of them (Firepower 8.8.8)."""
     act = info.get("act")
     if act in TURNS:
+        u = game.state.units[info["unit"]]
+        if u.state.get("rbl_climb") or u.state.get("roof_climb"):
+            raise RulesError(f"{u.id} is part way up a climb: he climbs on or back first",
+                             rule="Firepower 11.1.11.2")
         _check_abatis_turn(game, info)
         return
     if act not in ("enter", "back", "melee"):
@@ -523,6 +577,7 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
                              rule={"structure": "Firepower 8.8.4", "tower": "Firepower 8.8.6"}
                              .get(kind, "Firepower 8.8.2"))
         here = ds.get(u.hex) if u.hex is not None else None
+        _check_roadblock(game, u, here, there, act, dest)
         if _ditch(here) != _ditch(there):
             way = f"into the ditch in {lab}" if _ditch(there) else "out of the ditch"
             raise RulesError(f"{u.id} goes {way} only by climbing ('scale')",
@@ -568,6 +623,44 @@ def _check_abatis_turn(game: Game, info: dict[str, Any]) -> None:
                          f"the {info['act']} costs {need}", rule="Firepower 6.3.6")
 
 
+def roadblock_part(u: Unit, pic: Picture) -> int:
+    """The hexside of the part of a roadblock hex a soldier is on (``state.side``, as in a fence
+    hex, Firepower 4.7; set on entering by :func:`after_action`)."""
+    side = u.state.get("side")
+    if isinstance(side, int) and not isinstance(side, bool) and side not in (pic.a, pic.b):
+        return side
+    return pic.default_side(u.facing)
+
+
+def _check_roadblock(game: Game, u: Unit, here: Defence | None, there: Defence | None,
+                     act: Any, dest: Hex) -> None:
+    """Firepower 8.8.5.4, 11.1.3, 13: a roadblock (three heights) is climbed, never crossed:
+    a soldier leaves its hex only by a hexside on his part of it; a melee into a roadblock hex
+    meets only defenders on the part the attacker enters (none over the picture)."""
+    assert u.hex is not None
+    pic = here.picture() if here is not None else None
+    if pic is not None:
+        leave = u.hex.direction_to(dest) if act == "melee" else (
+            u.facing if act == "enter" else opposite(u.facing))
+        if leave is not None and leave not in (pic.a, pic.b) and \
+                pic.part_of(leave) != pic.part_of(roadblock_part(u, pic)):
+            raise RulesError(f"the roadblock in {game.board.label(u.hex)} stands between "
+                             f"{u.id} and hexside {leave}: over two heights it is climbed "
+                             "('climb', what = 'roadblock'), not crossed", rule="Firepower 11.1.3")
+    far = there.picture() if there is not None and act == "melee" else None
+    if far is None:
+        return
+    toward = u.hex.direction_to(dest)
+    entering = opposite(toward) if toward is not None else None
+    if entering is None or entering in (far.a, far.b):
+        return
+    dfn = [o for o in game.state.units.values() if o.hex == dest and o.side != u.side
+           and not o.state.get("eliminated") and not o.state.get("tunnel")]
+    if dfn and all(far.part_of(roadblock_part(o, far)) != far.part_of(entering) for o in dfn):
+        raise RulesError(f"the roadblock in {game.board.label(dest)} (3 heights) stands between "
+                         f"{u.id} and its defenders: no melee over it", rule="Firepower 13")
+
+
 def _ditch(d: Defence | None) -> bool:
     return d is not None and d.type.climb_only
 
@@ -591,6 +684,13 @@ def after_action(game: Game, action: Any, info: dict[str, Any]) -> None:
     u = game.state.units.get(str(info.get("unit")))
     if not ds or u is None or u.hex is None or u.state.get("tunnel"):
         return
+    there = ds.get(u.hex)
+    pic = there.picture() if there is not None else None
+    if pic is not None and info["act"] in ("enter", "back"):
+        # Firepower 4.7, 8.8.5.4: on the part of the roadblock hex he came in by (FPD-115)
+        came_in = opposite(u.facing) if info["act"] == "enter" else u.facing
+        u.state["side"] = came_in if came_in not in (pic.a, pic.b) else \
+            pic.default_side(u.facing)
     if info["act"] in TURNS:  # Firepower 11.2.1 (a): in the hex (FPD-111)
         extra = abatis_extra(game, u, ds.get(u.hex), None, int(info.get("cost", 0)))
     else:
@@ -760,7 +860,7 @@ def damage(game: Game, d: Defence, penetration: int) -> bool:
     for u in sorted(game.state.units.values(), key=lambda u: u.id):
         if u.hex != d.hex or u.state.get("eliminated") or u.state.get("tunnel"):
             continue
-        if d.type.kind == "tower":
+        if d.type.kind == "tower" or u.state.get("rbl_climb"):  # or Up the roadblock
             eliminate(game, u.id, None, "Firepower 12.3.4.2.5")
         elif in_defence(u) or u.state.get("on_top"):
             for k in ("in_defence", "on_top", "stands_at"):
