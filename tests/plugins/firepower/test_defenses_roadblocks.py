@@ -181,3 +181,20 @@ def test_a_destroyed_roadblock_leaves_rubble_and_kills_its_climbers(fp_game: Gam
     assert g.board.parse("1C4") not in los_world(g).map.fence
     _impulse(g, "A", "A1")
     _mods(g, "A1", FIRE, "B1")  # the line is open now
+
+
+def test_a_scenario_file_with_a_roadblock_passes_validation(tmp_path: Any) -> None:
+    # docs/scenario-format.md: `special.defenses[].sides` is part of the format
+    from hexwar.core.engine.game import Game as G
+    from hexwar.core.scenario import load_and_validate
+    from hexwar.plugins.firepower.plugin import HERE
+
+    text = (HERE / "scenarios" / "hill-assault.toml").read_text(encoding="utf-8")
+    text = text.replace('{ type = "SFX", hex = "3Y10" },',
+                        '{ type = "SFX", hex = "3Y10" }, { type = "RBL", hex = "3X6", '
+                        'sides = [2, 5] },')
+    path = tmp_path / "hill-assault-rbl.toml"
+    path.write_text(text, encoding="utf-8")
+    game = G(load_and_validate(path), seed=1)
+    d = defenses.defences(game)[game.board.parse("3X6")]
+    assert d.sides == (2, 5)
