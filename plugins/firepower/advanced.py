@@ -73,7 +73,7 @@ PLUGIN = PluginManifest(
                 "Firepower 8.8.4.2", "Firepower 8.8.5.1", "Firepower 8.8.5.2",
                 "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5", "Firepower 8.5",
                 "Firepower 10.1", "Firepower 11.1.6", "Firepower 12.4.1.1", "Firepower 12.4.1.2",
-                "Firepower 12.7.2"),
+                "Firepower 12.7.2", "Firepower 8.8.5.4"),
 )
 
 __all__ = ["PLUGIN"]
@@ -95,7 +95,7 @@ def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.buildings import ACTION_TYPES
     from hexwar.plugins.firepower.climbing import SCALE
     from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
-    from hexwar.plugins.firepower.defenses import POSITION
+    from hexwar.plugins.firepower.defenses import POSITION, TOWER_MELEE
     from hexwar.plugins.firepower.detonate import DETONATE
     from hexwar.plugins.firepower.hidden_setup import TUNNEL
     from hexwar.plugins.firepower.loading import ACTION_TYPES as LOADING
@@ -103,7 +103,7 @@ def firepower_action_types() -> list[ActionType]:
     # Firepower 11.1.3-11.1.12, 11.2: stairs, doors, windows, climbing, water, loading; 8.8.8
     # tunnels; 8.8.1 in and out of foxholes, trenches and bunkers; 11.1.13 detonating a mine
     return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL, *LOADING, SCALE, DETONATE,
-            POSITION]
+            POSITION, TOWER_MELEE]
 
 
 @hookimpl
@@ -170,8 +170,10 @@ def firepower_prepare_fire(game: Game, ctx: FireContext, choice: Mapping[str, An
 def firepower_fire_applied(game: Game, ctx: FireContext) -> None:
     """Firepower 12.3.3, 12.3.7-12.3.9: smoke and illumination marked, items used up."""
     from hexwar.plugins.firepower.advanced_fire import applied
+    from hexwar.plugins.firepower.defenses import fire_applied
 
     applied(game, ctx)
+    fire_applied(game, ctx)  # Firepower 12.3.4.2: towers, abatis and the others destroyed
 
 
 @hookimpl
@@ -224,6 +226,9 @@ def hexwar_setup_game(game: Game) -> None:
     from hexwar.plugins.firepower.defenses import defences
 
     defences(game)
+    from hexwar.plugins.firepower.defenses import check_missile_places
+
+    check_missile_places(game)  # Firepower 12.4.6: no missile unit in a cave (FPD-114)
     from hexwar.plugins.firepower import weapon_units
     from hexwar.plugins.firepower.ammunition import check_stocks
 

@@ -185,6 +185,14 @@ class LosWorld:
     #: (Firepower 11.1.11.1), so both sides read one ground (docs/decisions.md FPD-70)
     ground_at: Callable[[Hex], int] | None = None
     tree_heights: Mapping[Hex, int] | None = None
+    #: fence pictures with their own height: roadblocks (Firepower 8.8.5.4, docs/decisions.md
+    #: FPD-115); every other fence is ``fence_height`` high
+    fence_heights: Mapping[Hex, int] = field(default_factory=dict)
+
+    def fence_top(self, h: Hex) -> int:
+        """The height of the fence picture in ``h`` above its ground."""
+        return self.fence_heights.get(h, self.fence_height) if self.fence_heights \
+            else self.fence_height
 
     def base(self, s: Soldier) -> int:
         """The height a soldier stands at: his hex's ground plus what raises or sinks him."""
@@ -211,7 +219,7 @@ class LosWorld:
         if h in self.map.hedge:
             tops.append(g + self.hedge_height)
         if h in self.map.fence:
-            tops.append(g + self.fence_height)
+            tops.append(g + self.fence_top(h))
         return max(tops)
 
 
@@ -260,13 +268,13 @@ def obstacles(world: LosWorld, a: Hex, b: Hex, *, firer: Soldier | None = None,
                                 hinder=1))
         fence = m.fence.get(h)
         if fence is not None and fence.crossed_by(a, b):
-            out.append(Obstacle(h, "fence", g + world.fence_height, "Firepower 12.1.5"))
+            out.append(Obstacle(h, "fence", g + world.fence_top(h), "Firepower 12.1.5"))
         if friendly and h in friendly:
             out.append(Obstacle(h, "friendly soldiers", friendly[h], "Firepower 12.1.4.3"))
     for end, other, s in ((a, b, firer), (b, a, target)):
         fence = m.fence.get(end)
         if fence is not None and s is not None and fence.between(s.fence_side, other):
-            out.append(Obstacle(end, "fence", world.ground(end) + world.fence_height,
+            out.append(Obstacle(end, "fence", world.ground(end) + world.fence_top(end),
                                 "Firepower 12.1.5"))
     if world.extra is not None:
         out.extend(world.extra(a, b, hexes, (firer, target)))
@@ -350,6 +358,8 @@ def scenario_int(game: Game, key: str, default: int) -> int:
 
 #: the last derived map of destroyed terrain per board map (by identity)
 _RUINED: dict[int, tuple[tuple[tuple[str, str], ...], FpMap, FpMap]] = {}
+#: the last derived map with the roadblocks' pictures per map (by identity; FPD-115)
+_BLOCKED: dict[int, tuple[tuple[tuple[str, int, int], ...], FpMap, FpMap]] = {}
 
 
 def los_world(game: Game) -> LosWorld:
@@ -377,6 +387,21 @@ def los_world(game: Game) -> LosWorld:
             cached = (key, m, damaged_map(m, destroyed))
             _RUINED[id(m)] = cached
         m = cached[2]
+    from hexwar.plugins.firepower.defenses import roadblocks
+
+    blocks = roadblocks(game)
+    fence_heights: dict[Hex, int] = {}
+    if blocks:  # Firepower 8.8.5.4: a roadblock is a fence picture of its own height (FPD-115)
+        key2 = tuple(sorted((str(h), p.a, p.b) for h, (p, _) in blocks.items()))
+        got = _BLOCKED.get(id(m))
+        if got is None or got[0] != key2 or got[1] is not m:
+            from dataclasses import replace as dc_replace
+
+            fence = {**m.fence, **{h: p for h, (p, _) in blocks.items()}}
+            got = (key2, m, dc_replace(m, fence=fence, _static={}))
+            _BLOCKED[id(m)] = got
+        m = got[2]
+        fence_heights = {h: ht for h, (_, ht) in blocks.items()}
     from hexwar.plugins.firepower import advanced_terrain as at
 
     raised = {uid: int(u.state["stands_at"]) for uid, u in game.state.units.items()
@@ -392,7 +417,7 @@ def los_world(game: Game) -> LosWorld:
     return LosWorld(m, scenario_int(game, "heights_per_level", 3),
                     scenario_int(game, "tree_height", 6), scenario_int(game, "hedge_height", 2),
                     scenario_int(game, "fence_height", 1), smoke_map(game), extra, raised=raised,
-                    ground_at=ground_at, tree_heights=trees)
+                    ground_at=ground_at, tree_heights=trees, fence_heights=fence_heights)
 
 
 def friendly_heads(world: LosWorld, soldiers: Iterable[Soldier], side: str,

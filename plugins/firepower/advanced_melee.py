@@ -21,7 +21,7 @@ FPD-93).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from hexwar.core.errors import RulesError
@@ -76,18 +76,28 @@ def _check_door(game: Game, att: Sequence[Unit], dfn: Sequence[Unit], dest: Hex)
     d = defences(game).get(dest)
     if d is None or d.door is None or not any(in_defence(u) for u in dfn):
         return
+    # FPD-114: with some defenders outside the structure too, the melee is still refused: its
+    # result reaches every defender in the hex (Firepower 6.5.1), those inside included
+    mixed = not all(in_defence(u) for u in dfn)
     for u in att:
         assert u.hex is not None
         toward = u.hex.direction_to(dest)
         if toward is None or opposite(toward) != d.door:
             raise RulesError(f"the soldiers in the {d.type.name} in {game.board.label(dest)} are "
                              f"met only through its door on hexside {d.door}; {u.id} would "
-                             "melee through a loophole", rule="Firepower 8.8.4")
+                             "melee through a loophole"
+                             + (" (a melee in the hex meets those inside it too)"
+                                if mixed else ""), rule="Firepower 8.8.4")
 
 
 def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[str],
-                    dest: Hex) -> list[Modifier]:
-    """Hook ``firepower_melee_modifiers`` of the Advanced Game (see the module docstring)."""
+                    dest: Hex, *, at: Mapping[str, int] | None = None,
+                    rise: int | None = None) -> list[Modifier]:
+    """Hook ``firepower_melee_modifiers`` of the Advanced Game (see the module docstring).
+
+    A melee inside one hex (a tower's stairs, docs/decisions.md FPD-110) gives ``at``, the
+    heights above the ground the attackers' feet reach, and ``rise``, the height every attacker
+    changed with his last MF (Firepower 13.5): no hexside is crossed, so no door or rear."""
     from hexwar.plugins.firepower.advanced_los import los_world
     from hexwar.plugins.firepower.weapon_chart import weapon
 
@@ -98,6 +108,8 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     dfn = [units[d] for d in defenders]
     # Firepower 13: at least one attacker and one defender share a height
     def base(u: Unit) -> int:  # a floor or a foxhole raises or sinks the soldier (FPD-54)
+        if at is not None and u.id in at:
+            return g_dest + int(at[u.id])
         return g_dest + int(world.raised.get(u.id, 0))
 
     att_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in att]
@@ -105,11 +117,12 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     if not any(share_height(a, d) for a in att_spans for d in dfn_spans):
         raise RulesError("no attacker shares a height with a defender in "
                          f"{world.map.label(dest)}: no melee is possible", rule="Firepower 13")
-    _check_door(game, att, dfn, dest)
+    if rise is None:
+        _check_door(game, att, dfn, dest)
     mods = posture_mods([str(u.state.get("posture", "stand")) for u in att],
                         [str(u.state.get("posture", "stand")) for u in dfn])
     # Firepower 13.3: an attacker enters across a hexside at the rear of every defender
-    for u in att:
+    for u in att if rise is None else ():
         assert u.hex is not None
         side = u.hex.direction_to(dest) or u.facing
         entering = opposite(side)  # the defenders' hexside the attacker crosses
@@ -129,6 +142,8 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     # one height high everywhere and nobody climbs in it (docs/decisions.md FPD-98)
     below = bool(att) and all(u.state.get("tunnel") for u in att)
     rises = [] if below else [g_dest - world.ground(u.hex) for u in att if u.hex is not None]
+    if rise is not None:  # up or down the stairs inside the hex (FPD-110)
+        rises = [rise] * len(att)
     if rises and all(r > 0 for r in rises):
         mods.append(Modifier("all attackers move up into the melee", 1, "Firepower 13.5"))
     elif rises and all(r < 0 for r in rises):

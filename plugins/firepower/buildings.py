@@ -322,8 +322,22 @@ def _check_climb(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
     assert u.hex is not None
     m = adv_map(game)
     to = choice.get("to")
+    from hexwar.plugins.firepower.climbing import (
+        check_roadblock_climb,
+        check_roof_climb,
+        roadblock_to_climb,
+        roof_to_climb,
+    )
+
+    rbl = roadblock_to_climb(game, u, choice.get("what"))
+    if rbl is not None:  # Firepower 8.8.5.4, 11.1.11: over a roadblock (FPD-115)
+        return check_roadblock_climb(game, u, rbl, to)
     if to not in ("up", "down"):
         raise RulesError("climb up or down", rule="Firepower 11.1.11")
+
+    d = roof_to_climb(game, u, choice.get("what"))
+    if d is not None:  # Firepower 8.8.4: on top of a bunker or pillbox (FPD-113)
+        return check_roof_climb(game, u, d, str(to))
     if u.hex not in m.trees:
         raise RulesError(f"there is no tree in {game.board.label(u.hex)} to climb (buildings, "
                          "walls and height hexsides are climbed by stairs, doors or not yet)",
@@ -354,6 +368,16 @@ def _check_climb(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
 
 def _apply_climb(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
     u = game.state.units[info["unit"]]
+    if "roof" in info:
+        from hexwar.plugins.firepower.climbing import apply_roof_climb
+
+        apply_roof_climb(u, info)
+        return
+    if "roadblock" in info:
+        from hexwar.plugins.firepower.climbing import apply_roadblock_climb
+
+        apply_roadblock_climb(u, info)
+        return
     if info["up"] is None:
         u.state.pop("up", None)  # Firepower 11.1.11.2: the feet are on the ground again
     else:
@@ -363,7 +387,11 @@ def _apply_climb(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
 
 def _climb_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
     u = game.state.units[uid]
-    if u.hex is None or u.hex not in adv_map(game).trees:
+    from hexwar.plugins.firepower.climbing import roof_options
+
+    if u.hex is not None and u.hex not in adv_map(game).trees:
+        return roof_options(game, u)
+    if u.hex is None:
         return []
     return [{"unit": uid, "act": "climb", "to": t} for t in ("up", "down")]
 

@@ -17,6 +17,14 @@ climb by entering the far hex and pays its entry too (Firepower 11.1.11.2), the 
 puts the feet on the ground again. A soldier starts climbing Standing; walls only with nothing
 reducing his MF (Firepower 11.1.11). While climbing he neither turns, changes posture nor enters
 (docs/decisions.md FPD-73).
+
+On top of a bunker or pillbox (Firepower 8.8.4; docs/decisions.md FPD-113): the Action
+``climb`` (``{"unit", "act": "climb", "to": "up"|"down", "what"?: "bunker"}``) in its hex, one
+height an Action at two MF a height (its outer walls, Firepower 11.1.11), starting Standing and
+with nothing reducing the MF. Part way up he is Up (``state.up`` his head, ``state.roof_climb``);
+with his feet at the structure's height he is on top (``state.on_top``, ``state.stands_at`` the
+height, read by the line of sight and melee) in any posture, and he climbs down before he does
+anything else that moves him.
 """
 
 from __future__ import annotations
@@ -175,3 +183,148 @@ def check_while_climbing(game: Game, info: dict[str, Any]) -> None:
     if climbing(u) is not None:
         raise RulesError(f"{u.id} is part way over a hexside: he climbs on or back first",
                          rule="Firepower 11.1.11.2")
+
+
+# -- Firepower 8.8.4: on top of a bunker or pillbox (FPD-113) ---------------------------------
+
+
+def roof_to_climb(game: Game, u: Unit, what: Any) -> Any:
+    """The bunker or pillbox whose top ``u`` climbs toward with ``climb`` (None if the climb is
+    a tree's): the one in his hex, unless he is up a tree or names ``what = "tree"``."""
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(u.hex) if u.hex is not None else None
+    if d is None or d.type.kind != "structure":
+        return None
+    if u.state.get("roof_climb") or u.state.get("on_top"):
+        return d
+    if what == "tree" or (u.state.get("up") is not None):
+        return None
+    if what not in (None, "bunker", "pillbox", d.type.code):
+        raise RulesError(f"climb 'what' is the tree or the {d.type.name}, not {what!r}",
+                         rule="Firepower 11.1.11")
+    return d
+
+
+def check_roof_climb(game: Game, u: Unit, d: Any, to: str) -> dict[str, Any]:
+    """Firepower 8.8.4, 11.1.11, 11.1.11.2: one height up or down the outside of ``d``."""
+    from hexwar.plugins.firepower.defenses import in_defence
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    top = int(d.type.height)
+    if u.state.get("on_top"):
+        feet = top
+    elif u.state.get("roof_climb"):
+        feet = int(u.state.get("up", 2)) - 2
+    else:
+        feet = 0
+    if feet == 0:
+        if to == "down":
+            raise RulesError(f"{u.id} is on the ground", rule="Firepower 11.1.11")
+        if in_defence(u) or u.state.get("tunnel"):
+            raise RulesError(f"{u.id} is inside: he climbs the {d.type.name} from outside it, "
+                             "in its hex", rule="Firepower 8.8.4")
+        model = u.state.get("model")
+        if isinstance(model, str) and weapon(model).move < 0:
+            raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a wall",
+                             rule="Firepower 11.1.11")
+    if feet == top and to == "up":
+        raise RulesError(f"{u.id} is on top of the {d.type.name} already",
+                         rule="Firepower 11.1.11.2")
+    if feet in (0, top) and str(u.state.get("posture", "stand")) != "stand":
+        raise RulesError(f"{u.id} must be Standing to start climbing", rule="Firepower 11.1.11")
+    new = feet + (1 if to == "up" else -1)
+    return {"cost": MF_PER_HEIGHT["wall"], "roof": d.type.code, "feet": new, "top": top}
+
+
+def apply_roof_climb(u: Unit, info: dict[str, Any]) -> None:
+    feet, top = int(info["feet"]), int(info["top"])
+    for k in ("up", "roof_climb", "on_top", "stands_at"):
+        u.state.pop(k, None)
+    if feet == top:  # Firepower 11.1.11.2: the climb is complete, he is on top
+        u.state["on_top"] = info["roof"]
+        u.state["stands_at"] = top
+    elif feet > 0:
+        u.state["roof_climb"] = info["roof"]
+        u.state["up"] = feet + 2  # Firepower 10.5.1: the head, feet + 2
+        u.state["posture"] = "stand"  # Up soldiers use the Stand column (Firepower 11.1.11)
+
+
+def roof_options(game: Game, u: Unit) -> list[dict[str, Any]]:
+    if roadblock_to_climb(game, u, None) is not None:
+        return [{"unit": u.id, "act": "climb", "what": "roadblock", "to": t}
+                for t in ("on", "back")]
+    try:
+        d = roof_to_climb(game, u, None)
+    except RulesError:
+        return []
+    if d is None:
+        return []
+    return [{"unit": u.id, "act": "climb", "to": t} for t in ("up", "down")]
+
+
+# -- Firepower 8.8.5.4, 11.1.3, 11.1.11: over a roadblock (FPD-115) ------------------------------
+
+
+def roadblock_to_climb(game: Game, u: Unit, what: Any) -> Any:
+    """The roadblock of ``u``'s hex when ``climb`` is over it: he is part way over, or he names
+    ``what = "roadblock"`` (or names nothing in a hex with no tree)."""
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(u.hex) if u.hex is not None else None
+    if d is None or d.picture() is None:
+        return None
+    if u.state.get("rbl_climb") or what == "roadblock":
+        return d
+    if what is None and u.hex not in adv_map(game).trees and u.state.get("up") is None:
+        return d
+    return None
+
+
+def check_roadblock_climb(game: Game, u: Unit, d: Any, to: Any) -> dict[str, Any]:
+    """Firepower 11.1.11, 11.1.11.2, 8.8.5.4: one height up the near face of the roadblock or,
+    past its top, down the far one ("on"), or one height back ("back"), two MF a height; the
+    last step down the far face puts him on the other part of the hex."""
+    from hexwar.plugins.firepower.defenses import roadblock_part
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    if to not in ("on", "back"):
+        raise RulesError("over a roadblock, climb 'on' (one height further) or 'back'",
+                         rule="Firepower 11.1.11")
+    pic = d.picture()
+    top = int(d.type.height)
+    cur = u.state.get("rbl_climb")
+    k = int(cur["step"]) if isinstance(cur, dict) else 0
+    if k == 0:
+        if to == "back":
+            raise RulesError(f"{u.id} is not climbing the roadblock", rule="Firepower 11.1.11")
+        if u.state.get("up") is not None:
+            raise RulesError(f"{u.id} is Up already (a tree or another climb)",
+                             rule="Firepower 11.1.11.2")
+        if str(u.state.get("posture", "stand")) != "stand":
+            raise RulesError(f"{u.id} must be Standing to start climbing",
+                             rule="Firepower 11.1.11")
+        model = u.state.get("model")
+        if isinstance(model, str) and weapon(model).move < 0:
+            raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a fence or "
+                             "roadblock", rule="Firepower 11.1.11")
+    start = int(cur["from"]) if isinstance(cur, dict) else roadblock_part(u, pic)
+    k2 = k + (1 if to == "on" else -1)
+    total = 2 * top  # up the near face, down the far one
+    feet = k2 if k2 <= top else total - k2
+    return {"cost": MF_PER_HEIGHT["wall"], "roadblock": True, "step": k2, "total": total,
+            "feet": feet, "from": start, "other": pic.other_side(start)}
+
+
+def apply_roadblock_climb(u: Unit, info: dict[str, Any]) -> None:
+    k, total = int(info["step"]), int(info["total"])
+    u.state.pop("rbl_climb", None)
+    u.state.pop("up", None)
+    if k == total:  # Firepower 11.1.11.2: down on the far side, on the other part of the hex
+        u.state["side"] = int(info["other"])
+        return
+    if k == 0:
+        return
+    u.state["rbl_climb"] = {"step": k, "from": int(info["from"])}
+    u.state["up"] = int(info["feet"]) + 2  # Firepower 10.5.1: the head, feet + 2
+    u.state["posture"] = "stand"  # Up soldiers use the Stand column (Firepower 11.1.11)

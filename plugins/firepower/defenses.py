@@ -1,7 +1,14 @@
 """Defensive units of the Advanced Game other than caves (Firepower 8.8): foxholes (DFX, SFX),
 trenches (TRN), wire and double wire (WIR, DWR), bunkers (BKR), pillboxes (PBX), towers (TWR),
-abatis (ABS), blocks (BLK) and ditches (DCH), with their effects on movement, fire and the line
-of sight (roadblocks and bridges: docs/decisions.md FPD-97).
+abatis (ABS), blocks (BLK), ditches (DCH) and roadblocks (RBL), with their effects on movement,
+fire and the line of sight (bridges: docs/decisions.md FPD-97, FPD-115).
+
+* Roadblocks (Firepower 8.8.5.4; FPD-115): ``{type = "RBL", hex, sides = [a, b]}``, a fence
+  picture three heights high (:func:`roadblocks`, read by the Advanced line of sight and fire as
+  a fence of its own height), never crossed (Firepower 11.1.3), climbed over (``climb``,
+  ``what = "roadblock"``), no melee over it (Firepower 13).
+* Melee by a tower's stairs (``tower_melee``, Firepower 13, 8.8.6; FPD-110); fire destroying the
+  units with a terrain value (Firepower 12.3.4.2; FPD-112, :func:`fire_applied`).
 
 * Set-up (Firepower 8.8): the scenario lists the units the defender sets up
   (``special.defenses = [{type = "DFX", hex = "H5"}, {type = "BKR", hex = "J7", door = 4}]``),
@@ -59,6 +66,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.state import Unit
     from hexwar.plugins.firepower.advanced_los import Obstacle
     from hexwar.plugins.firepower.soldiers import Soldier
+    from hexwar.plugins.firepower.terrain import Picture
 
 DATA = Path(__file__).parent / "data" / "advanced" / "defenses.toml"
 
@@ -93,6 +101,9 @@ class DefenceType:
     hex_cover: bool = False
     #: entered and left only by climbing (a ditch, Firepower 8.8.5.3)
     climb_only: bool = False
+    #: destroyed, the unit is removed and the hex is its own terrain (Firepower 12.3.4.2.1:
+    #: wire, double wire, abatis); otherwise it leaves rubble (12.3.4.2.5)
+    removed_when_destroyed: bool = False
 
     def sandbagged(self) -> DefenceType:
         """Firepower 8.8.6: the same tower with sandbags (its loopholes)."""
@@ -122,7 +133,8 @@ def types() -> dict[str, DefenceType]:
                         bool(v.get("front_only", False)), int(v.get("floor", 0)),
                         str(v.get("sandbagged_cover", "")), pair(v.get("sandbagged_loophole")),
                         int(v.get("move_multiplier", 1)), bool(v.get("hex_cover", False)),
-                        bool(v.get("climb_only", False)))
+                        bool(v.get("climb_only", False)),
+                        bool(v.get("removed_when_destroyed", False)))
         out[code] = t
         if t.sandbagged_cover:
             out[code + SANDBAGS] = t.sandbagged()
@@ -137,6 +149,16 @@ class Defence:
     hex: Hex
     door: int | None = None
     sandbagged: bool = False
+    #: a roadblock's picture: the two hexsides it joins (Firepower 8.8.5.4)
+    sides: tuple[int, int] | None = None
+
+    def picture(self) -> Picture | None:
+        """Firepower 8.8.5.4: a roadblock as a fence picture of its hex."""
+        if self.sides is None:
+            return None
+        from hexwar.plugins.firepower.terrain import Picture
+
+        return Picture("fence", self.hex, self.sides[0], self.sides[1])
 
     @property
     def code(self) -> str:
@@ -196,21 +218,73 @@ def read_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
         elif door is not None:
             raise RulesError(f"{where}: only bunkers and pillboxes have a door",
                              rule="Firepower 8.8.4")
+        sides = spec.get("sides")
+        if t.kind == "picture":
+            if (not isinstance(sides, list) or len(sides) != 2 or len(set(sides)) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6
+                               for x in sides)):
+                raise RulesError(f"{where}: a roadblock joins two hexsides of its hex "
+                                 f"(sides = [a, b], 1-6), not {sides!r}", rule="Firepower 8.8.5.4")
+            fm = fp_map_of(game)
+            if h in fm.fence or h in fm.hedge:
+                raise RulesError(f"{where}: {lab} has a fence or hedge picture already",
+                                 rule="Firepower 8.8.5.4")
+        elif sides is not None:
+            raise RulesError(f"{where}: only a roadblock joins hexsides ('sides')",
+                             rule="Firepower 8.8.5.4")
         bags = spec.get("sandbagged", False)
         if not isinstance(bags, bool) or (bags and not t.sandbagged_cover):
             raise RulesError(f"{where}: only a tower is sandbagged (true or false), not "
                              f"{bags!r} for a {t.name}", rule="Firepower 8.8.6")
-        out[h] = Defence(t, h, door if t.kind == "structure" else None, bags)
+        joins = (int(sides[0]), int(sides[1])) if isinstance(sides, list) else None
+        out[h] = Defence(t, h, door if t.kind == "structure" else None, bags, joins)
+    return out
+
+
+#: each game's defensive units left standing, by the destroyed hexes they were derived for
+_LEFT: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], dict[Hex, Defence]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def fp_map_of(game: Game) -> Any:
+    from hexwar.plugins.firepower.state import fp_map
+
+    return fp_map(game)
+
+
+def roadblocks(game: Game) -> dict[Hex, tuple[Picture, int]]:
+    """Firepower 8.8.5.4: the standing roadblocks, as fence pictures with their height (read by
+    the Advanced line of sight and fire as fences: docs/decisions.md FPD-115)."""
+    out: dict[Hex, tuple[Picture, int]] = {}
+    for h, d in defences(game).items():
+        pic = d.picture()
+        if pic is not None:
+            out[h] = (pic, d.type.height)
     return out
 
 
 def defences(game: Game) -> dict[Hex, Defence]:
-    """The game's defensive units by hex (Firepower 8.8)."""
+    """The game's defensive units by hex (Firepower 8.8), less those fire has destroyed
+    (Firepower 12.3.4.2; :func:`damage`)."""
     got = _CACHE.get(game)
     if got is None:
         got = read_defences(game, _specs(game)) if _specs(game) else {}
         _CACHE[game] = got
-    return got
+    gone = game.state.data.get("firepower", {}).get(DESTROYED)
+    if not gone:
+        return got
+    key = tuple(gone)
+    left = _LEFT.get(game)
+    if left is None or left[0] != key:
+        labels = set(key)
+        left = (key, {h: d for h, d in got.items() if game.board.label(h) not in labels})
+        _LEFT[game] = left
+    return left[1]
+
+
+#: ``state.data["firepower"]`` keys: the destroyed units' hexes, the damage noted per hex
+DESTROYED = "defences_destroyed"
+DAMAGE = "defence_damage"
 
 
 def set_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
@@ -250,6 +324,9 @@ def _check_position(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> d
     into = choice.get("into", True)
     if not isinstance(into, bool):
         raise RulesError("'into' is true (go in) or false (come out)", rule="Firepower 8.8.1")
+    if u.state.get("on_top") or u.state.get("roof_climb"):
+        raise RulesError(f"{u.id} is on or up the outside of the {d.type.name}: he climbs down "
+                         "first ('climb' down)", rule="Firepower 8.8.4")
     now = in_defence(u)
     if into and now:
         raise RulesError(f"{u.id} is already in the {d.type.name}", rule="Firepower 8.8.1")
@@ -272,6 +349,8 @@ def _check_position(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> d
                              f"hexside {d.door} (he faces {u.facing})", rule="Firepower 8.8.4")
         cost = d.type.door_cost
         rule = "Firepower 8.8.4"
+    if d.type.kind == "tower":
+        _check_stairs_clear(game, u, d, into)
     if into and d.type.capacity:
         inside = [o for o in game.state.units.values() if o.hex == u.hex and o.side == u.side
                   and in_defence(o) and not o.state.get("eliminated")]
@@ -308,6 +387,148 @@ POSITION = ActionType("position", _check_position, _apply_position, _position_op
                       rule="Firepower 8.8.1")
 
 
+# ---------------------------------------------------------------------------------------------
+# Melee up or down a tower's stairs (Firepower 13, 8.8.6, 10.8; docs/decisions.md FPD-110)
+# ---------------------------------------------------------------------------------------------
+
+
+def tower_level(u: Unit) -> str | None:
+    """Where a soldier in a tower hex is for a melee by the stairs: ``floor`` (in the tower),
+    ``ground`` (on the hex's ground, in no position, not Up, climbing or under the ground) or
+    None (anywhere else: the stairs do not reach him)."""
+    t = in_defence(u)
+    if t is not None:
+        return "floor" if types()[t].kind == "tower" else None
+    if (u.state.get("tunnel") or u.state.get("up") is not None or u.state.get("climb")
+            or u.state.get("on_top")):
+        return None
+    return "ground"
+
+
+def _opposing_at(game: Game, u: Unit, level: str) -> list[Unit]:
+    return sorted((o for o in game.state.units.values() if o.hex == u.hex and o.side != u.side
+                   and not o.state.get("eliminated") and tower_level(o) == level),
+                  key=lambda o: o.id)
+
+
+def _check_stairs_clear(game: Game, u: Unit, d: Defence, into: bool) -> None:
+    """Firepower 6.2.1, 13: the other end of the stairs holding opposing soldiers is reached
+    only by a melee (``tower_melee``)."""
+    there = "floor" if into else "ground"
+    if tower_level(u) == ("ground" if into else "floor") and _opposing_at(game, u, there):
+        raise RulesError(f"the tower's {there} in {game.board.label(d.hex)} holds opposing "
+                         "soldiers: it is reached only by melee ('tower_melee')",
+                         rule="Firepower 13")
+
+
+def _check_tower_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
+    from hexwar.plugins.firepower.actions import _check_active
+    from hexwar.plugins.firepower.advanced_melee import melee_modifiers
+    from hexwar.plugins.firepower.state import rules_card
+
+    u = game.state.units[choice["unit"]]
+    assert u.hex is not None
+    lab = game.board.label(u.hex)
+    d = defences(game).get(u.hex)
+    if d is None or d.type.kind != "tower":
+        raise RulesError(f"{lab} has no tower: a melee by its stairs needs one",
+                         rule="Firepower 8.8.6")
+    others = choice.get("with", [])
+    if not isinstance(others, list) or not all(isinstance(x, str) for x in others):
+        raise RulesError("'with' lists the other attackers' ids", rule="Firepower 6.5")
+    ids = [u.id, *others]
+    if len(set(ids)) != len(ids):
+        raise RulesError("each attacker is named once", rule="Firepower 6.5")
+    level = tower_level(u)
+    if level is None:
+        raise RulesError(f"{u.id} is neither on the tower's floor nor on the ground of {lab}",
+                         rule="Firepower 8.8.6")
+    there = "ground" if level == "floor" else "floor"
+    card = rules_card(game)
+    costs: dict[str, int] = {}
+    att: list[Unit] = []
+    for uid in ids:
+        a = u if uid == u.id else _check_active(game, ph, uid)
+        if a.id in ph["combat"]:
+            raise RulesError(f"{a.id} already made a Combat Action this Impulse Phase",
+                             rule="Firepower 6.2.5")
+        if a.hex != u.hex or tower_level(a) != level or a.side != u.side:
+            raise RulesError(f"{a.id} is not on the tower's {level} in {lab} with {u.id}",
+                             rule="Firepower 8.8.6")
+        # Firepower 6.5, 11.1.8: the stairs' MF, then at least the melee's
+        costs[a.id] = d.type.door_cost + card.mf_cost("melee", str(a.state.get("posture",
+                                                                                "stand")))
+        if mf_left(game, ph, a.id) < costs[a.id]:
+            raise RulesError(f"{a.id} has {mf_left(game, ph, a.id)} MF left; up or down the "
+                             f"stairs and a melee cost {costs[a.id]}", rule="Firepower 6.5")
+        att.append(a)
+    dfn = _opposing_at(game, u, there)
+    if not dfn:
+        raise RulesError(f"no opposing soldier on the tower's {there} in {lab}",
+                         rule="Firepower 6.2.5.2")
+    if there == "floor" and d.type.capacity and len(att) > d.type.capacity:
+        raise RulesError(f"the tower in {lab} holds {d.type.capacity} soldiers of a side, "
+                         f"not {len(att)} attackers", rule="Firepower 10.8")
+    lift = d.type.floor if there == "floor" else 0
+    extra = melee_modifiers(game, ids, [o.id for o in dfn], u.hex, at=dict.fromkeys(ids, lift),
+                            rise=lift if there == "floor" else -d.type.floor)
+    return {"cost": costs[u.id], "with": others, "costs": costs, "defenders": [o.id for o in dfn],
+            "extra": extra, "there": there, "code": d.code, "lift": lift}
+
+
+def _apply_tower_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
+    from hexwar.core.types import total
+    from hexwar.plugins.firepower import combat
+    from hexwar.plugins.firepower.state import eliminate
+
+    ids = [str(info["unit"]), *info["with"]]
+    for uid in info["with"]:  # the first attacker's MF and Combat Action are the framework's
+        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + int(info["costs"][uid])
+        ph["combat"].append(uid)
+    units = game.state.units
+    h = units[ids[0]].hex
+    assert h is not None
+    lab = game.board.label(h)
+    dfn = list(info["defenders"])
+    roll = game.dice.d10(f"melee on the tower stairs in {lab}")
+    mod = combat.melee_modifier(len(ids), len(dfn))
+    extra = list(info["extra"])
+    winner = ("attacker" if roll + (mod.value if mod else 0) + total(extra) <= combat.MELEE_HIT
+              else "defender")
+    if winner == "attacker":  # Firepower 6.5.1, 6.5.3: the winners are where they met
+        for o in dfn:
+            eliminate(game, str(o), units[ids[0]].side, "Firepower 6.5.1")
+        for uid in ids:
+            a = units[uid]
+            if info["there"] == "floor":
+                a.state["in_defence"] = info["code"]
+                a.state["stands_at"] = int(info["lift"])
+            else:
+                a.state.pop("in_defence", None)
+                a.state.pop("stands_at", None)
+            ph["done"].append(uid)
+    else:
+        for uid in ids:
+            eliminate(game, uid, units[dfn[0]].side, "Firepower 6.5.1")
+    game.report("melee", result={"roll": roll, "winner": winner, "attackers": ids,
+                                 "defenders": dfn, "hex": lab, "tower": info["there"]},
+                modifiers=([mod] if mod else []) + extra,
+                rules=["Firepower 6.5.1", "Firepower 6.5.2", "Firepower 13", "Firepower 8.8.6"])
+
+
+def _tower_melee_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+    u = game.state.units[uid]
+    d = defences(game).get(u.hex) if u.hex is not None else None
+    level = tower_level(u) if d is not None and d.type.kind == "tower" else None
+    if level is None or not _opposing_at(game, u, "ground" if level == "floor" else "floor"):
+        return []
+    return [{"act": "tower_melee", "unit": uid}]
+
+
+TOWER_MELEE = ActionType("tower_melee", _check_tower_melee, _apply_tower_melee,
+                         _tower_melee_options, combat=True, rule="Firepower 13")
+
+
 def check_move(game: Game, info: dict[str, Any]) -> None:
     """Refuse a move the defensive units forbid (raises RulesError; pure):
 
@@ -315,11 +536,19 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
     * Firepower 8.8.2, 8.8.4, 8.8.6: a soldier in a position comes out of it before he leaves
       the hex;
     * Firepower 8.8.5.3: a ditch is entered and left only by climbing (``scale``);
-    * Firepower 8.8.5.1, 11.2.1: entering an abatis hex or leaving one costs twice the MF: the
-      soldier must have them (the second half is paid by :func:`after_action`).
+    * Firepower 8.8.5.1, 11.2.1: entering an abatis hex or leaving one costs twice the MF, and
+      so do a turn or a change of posture in one (FPD-111): the soldier must have them (the
+      second half is paid by :func:`after_action`).
 
     A soldier in a tunnel moves under all of them (Firepower 8.8.8)."""
     act = info.get("act")
+    if act in TURNS:
+        u = game.state.units[info["unit"]]
+        if u.state.get("rbl_climb") or u.state.get("roof_climb"):
+            raise RulesError(f"{u.id} is part way up a climb: he climbs on or back first",
+                             rule="Firepower 11.1.11.2")
+        _check_abatis_turn(game, info)
+        return
     if act not in ("enter", "back", "melee"):
         return
     ds = defences(game)
@@ -336,6 +565,10 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
         raise RulesError(f"{lab} holds {there.type.name}: soldiers may not enter it",
                          rule="Firepower 8.8.3")
     for u in units:
+        roof = u.state.get("on_top") or u.state.get("roof_climb")
+        if roof:
+            raise RulesError(f"{u.id} is on or up the {types()[str(roof)].name}: he climbs "
+                             "down first ('climb' down)", rule="Firepower 11.1.11.2")
         t = in_defence(u)
         if t:
             kind = types()[t].kind
@@ -344,6 +577,7 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
                              rule={"structure": "Firepower 8.8.4", "tower": "Firepower 8.8.6"}
                              .get(kind, "Firepower 8.8.2"))
         here = ds.get(u.hex) if u.hex is not None else None
+        _check_roadblock(game, u, here, there, act, dest)
         if _ditch(here) != _ditch(there):
             way = f"into the ditch in {lab}" if _ditch(there) else "out of the ditch"
             raise RulesError(f"{u.id} goes {way} only by climbing ('scale')",
@@ -356,6 +590,75 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
                 raise RulesError(f"{u.id} has {left} MF left; in or into an abatis hex the "
                                  f"move costs twice: {int(info.get('cost', 0)) + extra}",
                                  rule="Firepower 11.2.1")
+
+
+#: the Actions in the hex that note (a) doubles in an abatis hex, besides moving (FPD-111)
+TURNS = ("turn", "posture")
+
+
+def _abatis_here(game: Game, u: Unit) -> Defence | None:
+    d = defences(game).get(u.hex) if u.hex is not None else None
+    if d is None or d.type.move_multiplier == 1 or u.state.get("tunnel"):
+        return None
+    return d
+
+
+def _check_abatis_turn(game: Game, info: dict[str, Any]) -> None:
+    """Firepower 11.2.1 (a), 8.8.5.1: in an abatis hex a turn or a change of posture costs twice
+    too (docs/decisions.md FPD-111); the soldier must have the MF."""
+    u = game.state.units[info["unit"]]
+    d = _abatis_here(game, u)
+    if d is None:
+        return
+    cost = int(info.get("cost", 0))
+    need = cost * d.type.move_multiplier
+    ph = game.state.data["firepower"]["phase"]
+    left = mf_left(game, ph, u.id)
+    if left < need:
+        raise RulesError(f"{u.id} has {left} MF left; in an abatis hex a {info['act']} costs "
+                         f"twice: {need}", rule="Firepower 11.2.1")
+    after = ph["after"].get(u.id)
+    if after is not None and need > int(after):
+        raise RulesError(f"{u.id} announced only {after} more MF when firing; in an abatis hex "
+                         f"the {info['act']} costs {need}", rule="Firepower 6.3.6")
+
+
+def roadblock_part(u: Unit, pic: Picture) -> int:
+    """The hexside of the part of a roadblock hex a soldier is on (``state.side``, as in a fence
+    hex, Firepower 4.7; set on entering by :func:`after_action`)."""
+    side = u.state.get("side")
+    if isinstance(side, int) and not isinstance(side, bool) and side not in (pic.a, pic.b):
+        return side
+    return pic.default_side(u.facing)
+
+
+def _check_roadblock(game: Game, u: Unit, here: Defence | None, there: Defence | None,
+                     act: Any, dest: Hex) -> None:
+    """Firepower 8.8.5.4, 11.1.3, 13: a roadblock (three heights) is climbed, never crossed:
+    a soldier leaves its hex only by a hexside on his part of it; a melee into a roadblock hex
+    meets only defenders on the part the attacker enters (none over the picture)."""
+    assert u.hex is not None
+    pic = here.picture() if here is not None else None
+    if pic is not None:
+        leave = u.hex.direction_to(dest) if act == "melee" else (
+            u.facing if act == "enter" else opposite(u.facing))
+        if leave is not None and leave not in (pic.a, pic.b) and \
+                pic.part_of(leave) != pic.part_of(roadblock_part(u, pic)):
+            raise RulesError(f"the roadblock in {game.board.label(u.hex)} stands between "
+                             f"{u.id} and hexside {leave}: over two heights it is climbed "
+                             "('climb', what = 'roadblock'), not crossed", rule="Firepower 11.1.3")
+    far = there.picture() if there is not None and act == "melee" else None
+    if far is None:
+        return
+    toward = u.hex.direction_to(dest)
+    entering = opposite(toward) if toward is not None else None
+    if entering is None or entering in (far.a, far.b):
+        return
+    dfn = [o for o in game.state.units.values() if o.hex == dest and o.side != u.side
+           and not o.state.get("eliminated") and not o.state.get("tunnel")]
+    if dfn and all(far.part_of(roadblock_part(o, far)) != far.part_of(entering) for o in dfn):
+        raise RulesError(f"the roadblock in {game.board.label(dest)} (3 heights) stands between "
+                         f"{u.id} and its defenders: no melee over it", rule="Firepower 13")
 
 
 def _ditch(d: Defence | None) -> bool:
@@ -372,17 +675,28 @@ def abatis_extra(game: Game, u: Unit, here: Defence | None, there: Defence | Non
 
 
 def after_action(game: Game, action: Any, info: dict[str, Any]) -> None:
-    """After an ``enter`` or ``back`` (``info`` as applied): the second half of an abatis move's
-    MF (Firepower 11.2.1), checked before the move by :func:`check_move`."""
-    if not isinstance(action, dict) or info.get("act") not in ("enter", "back"):
+    """After an ``enter``, ``back``, ``turn`` or ``posture`` (``info`` as applied): the second
+    half of an abatis hex's MF (Firepower 11.2.1; FPD-95, FPD-111), checked before the Action by
+    :func:`check_move`."""
+    if not isinstance(action, dict) or info.get("act") not in ("enter", "back", *TURNS):
         return
     ds = defences(game)
     u = game.state.units.get(str(info.get("unit")))
     if not ds or u is None or u.hex is None or u.state.get("tunnel"):
         return
-    # where he came from: behind him after entering, in front of him after backing
-    src = u.hex.neighbor(opposite(u.facing) if info["act"] == "enter" else u.facing)
-    extra = abatis_extra(game, u, ds.get(src), ds.get(u.hex), int(info.get("cost", 0)))
+    there = ds.get(u.hex)
+    pic = there.picture() if there is not None else None
+    if pic is not None and info["act"] in ("enter", "back"):
+        # Firepower 4.7, 8.8.5.4: on the part of the roadblock hex he came in by (FPD-115)
+        came_in = opposite(u.facing) if info["act"] == "enter" else u.facing
+        u.state["side"] = came_in if came_in not in (pic.a, pic.b) else \
+            pic.default_side(u.facing)
+    if info["act"] in TURNS:  # Firepower 11.2.1 (a): in the hex (FPD-111)
+        extra = abatis_extra(game, u, ds.get(u.hex), None, int(info.get("cost", 0)))
+    else:
+        # where he came from: behind him after entering, in front of him after backing
+        src = u.hex.neighbor(opposite(u.facing) if info["act"] == "enter" else u.facing)
+        extra = abatis_extra(game, u, ds.get(src), ds.get(u.hex), int(info.get("cost", 0)))
     if not extra:
         return
     ph = game.state.data["firepower"]["phase"]
@@ -489,3 +803,100 @@ def holes(game: Game) -> dict[Hex, str]:
     """Firepower 12.7.2: the hexes with a hole in the ground (a foxhole or trench), by the
     type's code, for the fire's hit location (used by ``advanced_fire.step_hole``)."""
     return {h: d.type.code for h, d in defences(game).items() if d.type.kind == "hole"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Fire destroying defensive units (Firepower 12.3.4.2; docs/decisions.md FPD-112)
+# ---------------------------------------------------------------------------------------------
+
+
+def fire_applied(game: Game, ctx: Any) -> None:
+    """After an Advanced fire (hook ``firepower_fire_applied``): a G, W or H-as-G impact damages
+    the defensive unit with a terrain value in the impact hex by the penetration (Firepower
+    12.3.4.2), and W in its blast zone too (Firepower 12.3.9). Applied after the blast, so the
+    blast is resolved with the unit still standing."""
+    from hexwar.plugins.firepower.advanced_fire import blast_number, penetration
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    f = ctx.extra.get("firing")
+    if f is None or ctx.impact is None or not defences(game):
+        return
+    if f.ammo not in ("G", "W") and not (f.ammo == "H" and f.as_g):
+        return
+    w = weapon(f.item)
+    pen = penetration(f, w)
+    hexes = [ctx.impact]
+    if f.ammo == "W":  # Firepower 12.3.9: W penetrates in the blast zone too
+        reach = f.world.card.blast_reach(blast_number(f, w))
+        hexes += sorted(h for h in ctx.impact.within(reach) if h != ctx.impact)
+    for h in hexes:
+        d = defences(game).get(h)
+        if d is not None and d.type.terrain_value:
+            damage(game, d, pen)
+
+
+def damage(game: Game, d: Defence, penetration: int) -> bool:
+    """Firepower 12.3.4.2: ``penetration`` more damage to ``d`` (noted in the state); once the
+    damage reaches its terrain value it is destroyed (returns True): wire, double wire and
+    abatis are removed and the hex is its own terrain again (12.3.4.2.1); anything else leaves
+    rubble (12.3.4.2.5), every soldier anywhere in a tower's hex is eliminated (12.3.4.2.5: on
+    the surface, not in a tunnel under it), and those in or on a bunker or pillbox are in the
+    rubble's hex."""
+    from hexwar.plugins.firepower.state import data, eliminate
+
+    fp = data(game)
+    lab = game.board.label(d.hex)
+    dmg = dict(fp.get(DAMAGE) or {})
+    dmg[lab] = int(dmg.get(lab, 0)) + penetration
+    fp[DAMAGE] = dmg
+    if dmg[lab] < d.type.terrain_value:
+        return False
+    fp[DESTROYED] = [*(fp.get(DESTROYED) or []), lab]
+    becomes = "its own terrain" if d.type.removed_when_destroyed else "rubble"
+    if becomes == "rubble":  # the Advanced fire's rubble marker: cover in every direction
+        fp["destroyed"] = {**(fp.get("destroyed") or {}), lab: "rubble"}
+    rule = "Firepower 12.3.4.2.1" if becomes != "rubble" else "Firepower 12.3.4.2.5"
+    game.emit("defence_destroyed", hex=lab, was=d.type.name, becomes=becomes, rule=rule)
+    for u in sorted(game.state.units.values(), key=lambda u: u.id):
+        if u.hex != d.hex or u.state.get("eliminated") or u.state.get("tunnel"):
+            continue
+        if d.type.kind == "tower" or u.state.get("rbl_climb"):  # or Up the roadblock
+            eliminate(game, u.id, None, "Firepower 12.3.4.2.5")
+        elif in_defence(u) or u.state.get("on_top"):
+            for k in ("in_defence", "on_top", "stands_at"):
+                u.state.pop(k, None)
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Missiles and caves (Firepower 12.4.6; docs/decisions.md FPD-114)
+# ---------------------------------------------------------------------------------------------
+
+
+def check_missile_places(game: Game, specs: list[Any] | None = None) -> None:
+    """Firepower 12.4.6: a missile unit is not placed in a cave hex, a confined space like the
+    bunkers, pillboxes, towers and buildings ``weapon_units`` refuses (FPD-114); ``specs`` are
+    the scenario's ``special.weapon_units`` unless given. Raises RulesError naming the entry
+    (pure); entries it cannot read are the weapon units' own check's."""
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+    from hexwar.plugins.firepower.weapon_chart import chart
+
+    if specs is None:
+        special = game.scenario.raw.get("special") or {}
+        got = special.get("weapon_units") if isinstance(special, dict) else None
+        specs = list(got) if isinstance(got, list) else []
+    caves = adv_map(game).caves if specs else {}
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, dict):
+            continue
+        row = chart().get(str(spec.get("model")))
+        if row is None or row.cls != "MSL":
+            continue
+        try:
+            h = game.board.parse(str(spec.get("hex")))
+        except Exception:  # weapon_units names a bad hex
+            continue
+        if h in caves:
+            raise RulesError(f"special.weapon_units[{i}]: a missile unit may not be placed in a "
+                             f"confined space ({game.board.label(h)} is a cave hex)",
+                             rule="Firepower 12.4.6")
