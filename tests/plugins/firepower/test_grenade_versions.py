@@ -120,3 +120,22 @@ def test_a_rifle_grenade_is_loaded_and_fired_in_the_version_carried() -> None:
              "Firepower 12.4.1.1")
     _shoot(game, {"unit": "A1", "act": "grenade", "hex": target, "item": "RGN1", "as_g": True})
     assert _eq(game) == {}
+
+
+def test_the_ai_loads_a_rifle_grenade_listed_with_its_version() -> None:
+    # FPD-116 with FPD-107: a rifle grenade written RGN1-G is offered as a load of RGN1 in G,
+    # and the AI loads it for an enemy low in a foxhole out of his rifle's reach
+    from hexwar.plugins.firepower import defenses
+    from tests.plugins.firepower.test_ai_advanced_kit import _choose
+
+    game, _ = _crew_game("RFL14")
+    a1, b1 = game.state.units["A1"], game.state.units["B1"]
+    a1.state["equipment"] = {"RGN1-G": 2}
+    assert a1.hex is not None
+    b1.hex = a1.hex.neighbor(2).neighbor(2).neighbor(2).neighbor(2).neighbor(2)
+    defenses.set_defences(game, [{"type": "DFX", "hex": game.board.label(b1.hex)}])
+    b1.state.update(posture="crouch", in_defence="DFX",
+                    stands_at=-defenses.types()["DFX"].depth)
+    choice, opts = _choose(game, "A", "A1")
+    want = {"unit": "A1", "act": "load", "item": "RGN1", "ammo": "G"}
+    assert want in opts and choice == want
