@@ -70,10 +70,10 @@ def equipment_options(game: Game) -> list[dict[str, Any]]:
                         out.append({"unit": uid, "act": "acquire", "what": str(k),
                                     "from": f.id})
         for k, n in sorted(eq.items()):
-            row, version = split_version(str(k))  # FPD-116: RGN1-G is RGN1's G version
-            r = rows.get(row)
+            base, version = split_version(str(k))  # FPD-116: RGN1-G is RGN1's G version
+            r = rows.get(base)
             if r is not None and r.cls in ("RGN", "HRG") and r.separate_load and int(n) > 0:
-                load: dict[str, Any] = {"unit": uid, "act": "load", "item": row}
+                load: dict[str, Any] = {"unit": uid, "act": "load", "item": base}
                 if version is not None:
                     load["ammo"] = version
                 out.append(load)
