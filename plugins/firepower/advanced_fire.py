@@ -115,6 +115,39 @@ class Firing:
     weapon_unit: str | None = None
     #: rounds of the ammunition left for the weapon fired, None if unlimited (Firepower 8.5)
     rounds: int | None = None
+    #: the carried item one grenade of the version fired is struck off (FPD-116), if one is
+    stock: str | None = None
+
+
+def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
+    """Firepower 8.5: an item named with its version (``HGN4-M``) is its row and that
+    version; an ammunition asked for besides must be the same."""
+    from hexwar.plugins.firepower.ammunition import split_version
+
+    row, version = split_version(item)
+    if version is None:
+        return item, str(asked) if isinstance(asked, str) else None
+    if isinstance(asked, str) and asked and asked != version:
+        raise RulesError(f"{item} is the {version} version of {row}, not {asked}",
+                         rule="Firepower 8.5")
+    return row, version
+
+
+def _carried_version(game: Game, uid: str, item: str, equipment: Mapping[str, int]
+                     ) -> str | None:
+    """The version of ``item`` a grenade Action naming none uses: the one loaded on his rifle
+    (Firepower 12.4.1.1), else the first of the row's versions he carries (FPD-116)."""
+    from hexwar.plugins.firepower.ammunition import versions_carried
+    from hexwar.plugins.firepower.loading import rifle_grenade
+
+    w = _row(item)
+    if w is None or w.cls not in HAND_CLASSES:
+        return None
+    on = rifle_grenade(game, game.state.units[uid])
+    if on is not None and on.get("item") == item:
+        return str(on["ammo"])
+    have = versions_carried(equipment, item)
+    return next((t for t in w.types if have.get(t, 0) > 0), None)
 
 
 def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | None = None
@@ -125,10 +158,13 @@ def _default_item(model: str | None, equipment: Mapping[str, int], ammo: str | N
     if w is not None and (set(w.types) - {"L"}) and w.cls not in ("DMC", "PMN", "VMN") and (
             ammo is None or ammo in w.types):
         return w.id
-    for item in sorted(equipment):
-        if equipment[item] > 0 and item[:3] in ("HGN", "HRG"):
+    from hexwar.plugins.firepower.ammunition import split_version
+
+    for key in sorted(equipment):
+        item, version = split_version(key)
+        if equipment[key] > 0 and item[:3] in ("HGN", "HRG"):
             iw = _row(item)
-            if ammo is None or (iw is not None and ammo in iw.types):
+            if ammo is None or (iw is not None and ammo in iw.types and version in (None, ammo)):
                 return item
     return model or ""
 
@@ -170,7 +206,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     choice."""
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_los import los_world
-    from hexwar.plugins.firepower.ammunition import rounds_for
+    from hexwar.plugins.firepower.ammunition import grenade_stock_key, rounds_for
     from hexwar.plugins.firepower.crews import check_helper, check_squads, helpers
     from hexwar.plugins.firepower.loading import check_rgn_fire
     from hexwar.plugins.firepower.smoke import observation
@@ -198,8 +234,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         else:
             item = str(raw) if isinstance(raw, str) else _default_item(
                 model, eq, str(asked) if isinstance(asked, str) else None)
+            item, asked = _versioned(item, asked)  # Firepower 8.5: HGN4-M is HGN4's M version
         w = _row(item)
-        ammo = str(choice.get("ammo") or (w.types[0] if w is not None else "G"))
+        ammo = str(asked or _carried_version(game, ctx.firer.id, item, eq)
+                   or (w.types[0] if w is not None else "G"))
         raw_mode = choice.get("mode")
         mode = str(raw_mode) if isinstance(raw_mode, str) else _default_mode(w)
         hexes = [ctx.target_hex] if ctx.target_hex is not None else []
@@ -213,7 +251,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     if own and me.state.get("weapon_side") not in (None, me.side):
         raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
                          "carried but not used", rule="Firepower 11.1.6.1")
-    check_rgn_fire(game, ctx.firer.id, item, mode)  # Firepower 12.4.1.1, 12.4.1.2
+    check_rgn_fire(game, ctx.firer.id, item, mode, ammo)  # Firepower 12.4.1.1, 12.4.1.2
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
@@ -231,8 +269,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     if sign not in ("-", "+"):
         raise RulesError("'location_sign' is \"-\" (the hit location modifiers as given) or "
                          "\"+\" (reversed, to keep out of a hole)", rule="Firepower 12.7.5")
+    key = (grenade_stock_key(eq, item, ammo) if item[:3] in HAND_CLASSES and item != model
+           else None)
     ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
-                                 crew, obs, observers,
+                                 crew, obs, observers, stock=key,
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,
@@ -269,7 +309,8 @@ def reach(game: Game, uid: str) -> tuple[Callable[[str, int], bool], Callable[[i
     gw = _row(item)
     if gw is None or not gw.types or gw.types[0] == "C":
         return fire, lambda rng: True  # no range test before the other checks: no screen
-    ammo, gmode = gw.types[0], _default_mode(gw)
+    ammo = _carried_version(game, uid, item, equipment_of(u.state)) or gw.types[0]
+    gmode = _default_mode(gw)
     if gw.by_hand and gmode == "hand":
         gmode = "semi"  # Firepower 12.4.2: by hand, the mortar's own hit numbers
     return fire, lambda rng: has(gw.id, ammo, gmode, rng)
@@ -721,8 +762,9 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"{ctx.firer.id} carries nothing to fire at a hex", rule="Firepower 8.5")
     w = weapon(f.item)
     own = f.item == f.models.get(ctx.firer.id) or f.weapon_unit is not None
-    if not own and f.equipment.get(f.item, 0) <= 0:
-        raise RulesError(f"{ctx.firer.id} carries no {f.item} (his weapon is "
+    if not own and f.equipment.get(f.stock or f.item, 0) <= 0:
+        of = f" of the {f.ammo} version" if f.stock and f.stock != f.item else ""
+        raise RulesError(f"{ctx.firer.id} carries no {f.item}{of} (his weapon is "
                          f"{f.models.get(ctx.firer.id)}, his equipment "
                          f"{dict(f.equipment) or 'none'})", rule="Firepower 8.5")
     if own and f.uses_left is not None and f.uses_left <= 0:
@@ -1053,7 +1095,7 @@ def step_blast(ctx: FireContext) -> None:
     f = firing(ctx)
     w = weapon(f.item)
     own = f.item == f.models.get(ctx.firer.id) or f.weapon_unit is not None
-    ctx.extra["consume"] = (f.item if (not own or w.uses) and f.weapon_unit is None
+    ctx.extra["consume"] = ((f.stock or f.item) if (not own or w.uses) and f.weapon_unit is None
                             else None)
     # Firepower 8.5: a counted round of the weapon's own ammunition is used up, hit or miss
     ctx.extra["round"] = [f.item, f.ammo] if own and f.rounds is not None else None
@@ -1324,8 +1366,10 @@ def charges_seen(game: Game) -> Sequence[Mapping[str, Any]]:
 def hex_items(state: Mapping[str, Any]) -> list[str]:
     """What a soldier may fire at a hex: the items he carries that are fired (grenades, rifle
     grenades) and his own weapon if its row fires anything but L (Firepower 10.7 item 4)."""
-    out = [i for i, n in sorted(equipment_of(state).items())
-           if n > 0 and i[:3] in HAND_CLASSES]
+    from hexwar.plugins.firepower.ammunition import split_version
+
+    out = sorted({split_version(i)[0] for i, n in equipment_of(state).items()
+                  if n > 0 and i[:3] in HAND_CLASSES})
     model = model_of(state)
     w = _row(model)
     if w is not None and set(w.types) - {"L"} and w.cls not in ("DMC", "PMN", "VMN"):
@@ -1340,6 +1384,7 @@ def hex_options(game: Game) -> list[dict[str, Any]]:
     may fire at a hex, with each of its ammunition types, at the hexes holding opposing soldiers
     (and, for hand grenades, the default item at their neighbours is already listed). Whether
     each is legal is for the caller's check."""
+    from hexwar.plugins.firepower.ammunition import versions_carried
     from hexwar.plugins.firepower.state import data, fp_map, soldiers
 
     ph = data(game).get("phase") or {}
@@ -1351,10 +1396,14 @@ def hex_options(game: Game) -> list[dict[str, Any]]:
         u = game.state.units[uid]
         if uid in ph.get("combat", []) or u.hex is None or u.state.get("eliminated"):
             continue
-        default = _default_item(model_of(u.state), equipment_of(u.state))
+        eq = equipment_of(u.state)
+        default = _default_item(model_of(u.state), eq)
         for item in hex_items(u.state):
             w = weapon(item)
-            for ammo in w.types:
+            # Firepower 8.5: a carried grenade is thrown in the versions carried (FPD-116)
+            have = versions_carried(eq, item) if item[:3] in HAND_CLASSES else None
+            types = [t for t in w.types if have is None or have.get(t, 0) > 0]
+            for ammo in types:
                 if ammo in ("L", "A"):
                     continue
                 variants: list[dict[str, Any]] = []
@@ -1365,8 +1414,8 @@ def hex_options(game: Game) -> list[dict[str, Any]]:
                 modes = list(w.modes) or [""]
                 for v in variants:
                     for mode in modes:
-                        if item == default and ammo == w.types[0] and mode == modes[0] \
-                                and not v.get("as_g"):
+                        if item == default and ammo == types[0] and mode == modes[0] \
+                                and not v.get("as_g") and ammo != "M":  # M: screens too
                             continue  # the Basic list's grenade at these hexes
                         targets = enemy_hexes if ammo != "C" else enemy_hexes[:1]
                         if ammo == "M":  # a screen toward the nearest enemies too (12.3.7)

@@ -841,8 +841,9 @@ class FirepowerAI:
         # a grenade spent is a grenade gone: throw it only where it is worth it, and the last
         # rounds of a counted stock only where it is worth more (Firepower 8.5; FPD-108)
         left = f.rounds
-        if left is None and f.item in f.equipment and f.item[:3] in ("HGN", "HRG", "RGN"):
-            left = int(f.equipment[f.item])
+        key = f.stock or f.item
+        if left is None and key in f.equipment and f.item[:3] in ("HGN", "HRG", "RGN"):
+            left = int(f.equipment[key])
         # (not a weapon unit's load: it is in the gun, and only firing it lets the next in)
         scarce = left is not None and left <= 2 and f.weapon_unit is None
         need = 0.2 + 0.15 * (3 - left) if scarce and left is not None else 0.2

@@ -20,6 +20,11 @@ like any item: ``equipment = { GLR2AMO-G = 6, GLR2AMO-M = 2 }``.
   11.1.6: an Action per item, any number of rounds of it; FPD-88): dropped into the hex and picked
   up, or taken straight from a friendly soldier in the hex (``acquire`` with ``from``,
   Firepower 11.1.6.5: written next to the new holder and struck off the old one's).
+* Grenade versions (Firepower 8.5, docs/decisions.md FPD-116): a grenade row with more than one
+  ammunition type (HGN4 G or M, RGN1 G or H) is carried as versions fixed in the list, each its
+  own item ``<row>-<type>`` (FP-28's ``HGN4-G = 2, HGN4-M = 1``); a plain ``HGN3`` is the row's
+  only version. A throw or load uses one grenade of the version named and that version's values;
+  a scenario's list naming a several-version row without its version is refused before play.
 """
 
 from __future__ import annotations
@@ -36,6 +41,9 @@ if TYPE_CHECKING:
 
 RULE = "Firepower 8.5"
 _ITEM = re.compile(r"^([A-Z]{3}\d+)AMO-([ACFGHLMUW])$")
+_VERSION = re.compile(r"^([A-Z]{3}\d*)-([A-Z])$")
+#: the WEAPON CHART classes carried as grenades whose version the list fixes (Firepower 8.5)
+GRENADE_CLASSES = ("HGN", "HRG", "RGN")
 
 
 def ammo_item(row: str, ammo: str) -> str:
@@ -47,6 +55,72 @@ def parse_item(item: str) -> tuple[str, str] | None:
     """(row, ammunition type) of a rounds item, None for any other item."""
     m = _ITEM.match(item)
     return (m.group(1), m.group(2)) if m else None
+
+
+def split_version(item: str) -> tuple[str, str | None]:
+    """(row, version) of a carried grenade item: ``HGN4-M`` is ("HGN4", "M"); a plain ``HGN3``
+    is ("HGN3", None), its row's first (for a one-type row, only) version (FPD-116)."""
+    m = _VERSION.match(item)
+    return (m.group(1), m.group(2)) if m else (item, None)
+
+
+def version_key(row: str, version: str) -> str:
+    return f"{row}-{version}"
+
+
+def versions_carried(equipment: Mapping[str, int], row: str) -> dict[str, int]:
+    """Firepower 8.5: the grenades of ``row`` a soldier carries, by version (a plain item of
+    the row counts as its first type, FPD-116)."""
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    out: dict[str, int] = {}
+    for item, n in equipment.items():
+        r, v = split_version(str(item))
+        if r != row or int(n) <= 0:
+            continue
+        if v is None:
+            v = weapon(row).types[0]
+        out[v] = out.get(v, 0) + int(n)
+    return out
+
+
+def grenade_stock_key(equipment: Mapping[str, int], row: str, version: str) -> str:
+    """The item a grenade of ``row`` in ``version`` is struck off: ``<row>-<version>`` if
+    carried, else the plain row (its first version), else ``<row>-<version>`` (none carried)."""
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    key = version_key(row, version)
+    if int(equipment.get(key, 0)) > 0:
+        return key
+    if int(equipment.get(row, 0)) > 0 and tuple(weapon(row).types[:1]) == (version,):
+        return row
+    return key
+
+
+def version_problems(units: Mapping[str, Unit]) -> list[str]:
+    """Firepower 8.5: each carried grenade of a row that comes in several versions has its
+    version fixed in the list (``HGN4-G``), and each version named is one its row has."""
+    from hexwar.plugins.firepower.weapon_chart import chart
+
+    rows = chart()
+    out: list[str] = []
+    for uid, u in sorted(units.items()):
+        for item in sorted(dict(u.state.get("equipment") or {})):
+            row, v = split_version(str(item))
+            w = rows.get(row)
+            if w is None or w.cls not in GRENADE_CLASSES:
+                if v is not None:
+                    out.append(f"{uid}: {item!r} names a version of {row}, which is no grenade "
+                               "of the WEAPON CHART (Firepower 8.5)")
+                continue
+            if v is None and len(w.types) > 1:
+                out.append(f"{uid}: {item} comes as {' or '.join(w.types)}: the organization "
+                           f"list fixes each grenade's version (write "
+                           f"{', '.join(version_key(row, t) for t in w.types)}) (Firepower 8.5)")
+            elif v is not None and v not in w.types:
+                out.append(f"{uid}: {row} comes as {'/'.join(w.types)}, not {v} "
+                           "(Firepower 10.7)")
+    return out
 
 
 def counted(state: Mapping[str, Any]) -> bool:
@@ -138,6 +212,6 @@ def stock_problems(units: Mapping[str, Unit]) -> list[str]:
 
 def check_stocks(game: Game) -> None:
     """The scenario's rounds before play: a bad entry stops the game, naming the rule."""
-    problems = stock_problems(game.state.units)
+    problems = stock_problems(game.state.units) + version_problems(game.state.units)
     if problems:
         raise RulesError("; ".join(problems), rule=RULE)

@@ -17,6 +17,13 @@
   both sides. The cost is one MF per item (the LEG MOVEMENT FACTOR EXPENDITURE CHART is not in
   the text: stand-in, docs/decisions.md FPD-57; rounds of one row and type are one item, FPD-88);
   a crewman who cannot pay it may discard with whatever he has left (Firepower 11.1.6.2).
+* Casualties (Firepower 11.1.6.4, docs/decisions.md FPD-117): in the Advanced Game a soldier who
+  falls leaves his major personal weapon and every item he carried lying in his hex (noted in
+  ``state.fell_at``), to be acquired there like any item lying in a hex.
+* Take-over (Firepower 11.1.6.2, FPD-118): a crewman stacked with a crew-served weapon's holder
+  when he falls takes the weapon over for no MF, in the hex where it lies, as his first Action
+  after the fall (or straight after discarding his own weapon); any other Action of his first,
+  or leaving the hex, closes it, and the weapon is then acquired like any other lying there.
 """
 
 from __future__ import annotations
@@ -110,6 +117,66 @@ def _lying(game: Game, u: Unit) -> dict[str, int]:
     return dict(got)
 
 
+def casualty_leaves(game: Game, u: Unit) -> None:
+    """Firepower 11.1.6.4 (FPD-117): called as ``u`` falls, still on the board: his weapon and
+    items lie in his hex, his crewmen stacked with him may take a crew-served weapon over
+    (Firepower 11.1.6.2, FPD-118)."""
+    if u.hex is None or ("model" not in u.state and "equipment" not in u.state):
+        return  # a Basic soldier: no organization list, nothing recorded
+    label = fp_map(game).label(u.hex)
+    u.state["fell_at"] = label
+    lying = _dropped(game).setdefault(label, {})
+    for item, n in sorted(dict(u.state.get("equipment") or {}).items()):
+        lying[item] = int(lying.get(item, 0)) + int(n)
+    if "equipment" in u.state:
+        u.state["equipment"] = {}
+    model = u.state.get("model")
+    if isinstance(model, str) and model:
+        crewed = _crewed(u) >= 2
+        w = weapon_item(model, str(u.state.get("weapon_side") or u.side))
+        lying[w] = int(lying.get(w, 0)) + 1
+        u.state["model"] = ""
+        u.state.pop("weapon_side", None)
+        if crewed:
+            opens = data(game).setdefault("take_over", {})
+            for o in sorted(game.state.units.values(), key=lambda o: o.id):
+                if o.state.get("crew_of") == u.id and o.hex == u.hex and alive(o):
+                    opens[o.id] = {"holder": u.id, "hex": label, "weapon": w,
+                                   "since": len(game.log.events)}
+    if not lying:
+        del _dropped(game)[label]
+
+
+def _acted_since(game: Game, uid: str, since: int) -> bool:
+    """Whether ``uid`` took an Action other than a discard after log record ``since``."""
+    for e in game.log.events[since:]:
+        if e.get("type") == "action" and e.get("unit") == uid and e.get("act") != "discard":
+            return True
+        if e.get("type") == "result" and str(e.get("what", "")).endswith(f" by {uid}"):
+            return True
+    return False
+
+
+def _open_take_over(game: Game, u: Unit, holder: str | None = None) -> dict[str, Any] | None:
+    """FPD-118: the take-over still open to ``u`` (of ``holder``'s weapon), else None."""
+    rec = (data(game).get("take_over") or {}).get(u.id)
+    if not isinstance(rec, dict) or (holder is not None and rec["holder"] != holder):
+        return None
+    assert u.hex is not None
+    if (fp_map(game).label(u.hex) != rec["hex"] or _acted_since(game, u.id, int(rec["since"]))
+            or int(_lying(game, u).get(str(rec["weapon"]), 0)) <= 0):
+        return None
+    return rec
+
+
+def _close_take_over(game: Game, uid: str) -> None:
+    opens = data(game).get("take_over")
+    if isinstance(opens, dict) and uid in opens:
+        del opens[uid]
+        if not opens:
+            del data(game)["take_over"]
+
+
 def weapon_item(row: str, side: str) -> str:
     """A major personal weapon lying in a hex: its row and the side whose it is
     (Firepower 11.1.6.1: an enemy weapon may be acquired, not used)."""
@@ -172,13 +239,18 @@ def _check_acquire(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> di
         return _check_take(game, u, what, giver, choice)
     holder = game.state.units.get(what)
     if holder is not None:
-        if (holder.state.get("eliminated") and u.state.get("crew_of") == holder.id
-                and holder.state.get("model") and _crewed(holder) >= 2):
+        if holder.state.get("eliminated") and u.state.get("crew_of") == holder.id:
+            rec = _open_take_over(game, u, holder.id)
+            if rec is None:
+                raise RulesError(f"{u.id} may no longer take over {holder.id}'s weapon: it is "
+                                 "taken over at once, in the hex where he fell, before any "
+                                 "other Action (acquire it lying there instead; FPD-118)",
+                                 rule="Firepower 11.1.6.2")
             if _armed(u):
                 raise RulesError(f"{u.id} takes over {holder.id}'s "
-                                 f"{holder.state.get('model')} only once his own weapon is "
-                                 "discarded", rule="Firepower 11.1.6.2")
-            return {"cost": 0, "take_over": holder.id}
+                                 f"{str(rec['weapon']).split('@', 1)[0]} only once his own "
+                                 "weapon is discarded", rule="Firepower 11.1.6.2")
+            return {"cost": 0, "take_over": holder.id, "weapon": str(rec["weapon"])}
         if holder.id == u.id or holder.side != u.side or holder.hex != u.hex or not alive(holder):
             raise RulesError(f"{what} is not a soldier of {u.id}'s side in his hex",
                              rule="Firepower 10.1")
@@ -248,31 +320,41 @@ def _apply_acquire(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None
         return
     if "take_over" in info:
         fallen = game.state.units[str(info["take_over"])]
-        u.state["model"] = fallen.state["model"]
-        if fallen.state.get("weapon_side"):
-            u.state["weapon_side"] = fallen.state["weapon_side"]
-        fallen.state["model"] = ""
+        _take_lying(game, u, str(info["weapon"]), 1)
         u.state.pop("crew_of", None)
         for o in game.state.units.values():  # the rest of the crew now crew him
             if o.state.get("crew_of") == fallen.id and alive(o):
                 o.state["crew_of"] = u.id
+                _close_take_over(game, o.id)
+        _close_take_over(game, u.id)
         return
     if "from" in info:
         giver = game.state.units[str(info["from"])]
         _remove(giver, str(info["item"]), int(info["count"]))
         _add(u, str(info["item"]), int(info["count"]))
         return
+    item = str(info.get("weapon") or info["item"])
+    n = int(info.get("count", 1))
+    _take_lying(game, u, item, n)
+    if "weapon" in info:
+        _close_take_over(game, u.id)
+        crewed = game.state.units.get(str(u.state.get("crew_of")))
+        if crewed is not None and crewed.state.get("eliminated"):
+            u.state.pop("crew_of", None)  # no crew of a fallen man's weapon (FPD-118)
+
+
+def _take_lying(game: Game, u: Unit, item: str, n: int) -> None:
+    """Strike ``n`` of ``item`` off the items lying in ``u``'s hex and give them to him (a
+    weapon, ``ROW@side``, becomes his major personal weapon)."""
     assert u.hex is not None
     label = fp_map(game).label(u.hex)
     lying = _dropped(game)[label]
-    item = str(info.get("weapon") or info["item"])
-    n = int(info.get("count", 1))
     lying[item] = int(lying[item]) - n
     if not lying[item]:
         del lying[item]
     if not lying:
         del _dropped(game)[label]
-    if "weapon" in info:
+    if "@" in item:
         row, side = item.split("@", 1)
         u.state["model"] = row
         if side != u.side:
@@ -324,6 +406,7 @@ def _apply_discard(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None
             wu.leave(game, u.id, crewed)
         else:
             u.state.pop("crew_of", None)
+        _close_take_over(game, u.id)
         return
     assert u.hex is not None
     lying = _dropped(game).setdefault(fp_map(game).label(u.hex), {})
@@ -337,6 +420,7 @@ def _apply_discard(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None
     n = int(info.get("count", 1))
     _remove(u, item, n)
     lying[item] = int(lying.get(item, 0)) + n
+    _close_take_over(game, u.id)  # FPD-118: not his weapon's discard, another Action first
 
 
 def _no_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:

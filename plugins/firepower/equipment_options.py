@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def equipment_options(game: Game) -> list[dict[str, Any]]:
     """The equipment Actions of the current Impulse's soldiers (unchecked)."""
     from hexwar.plugins.firepower import weapon_units as wu
-    from hexwar.plugins.firepower.ammunition import parse_item
+    from hexwar.plugins.firepower.ammunition import parse_item, split_version
     from hexwar.plugins.firepower.state import alive, data
     from hexwar.plugins.firepower.weapon_chart import chart
 
@@ -70,7 +70,11 @@ def equipment_options(game: Game) -> list[dict[str, Any]]:
                         out.append({"unit": uid, "act": "acquire", "what": str(k),
                                     "from": f.id})
         for k, n in sorted(eq.items()):
-            r = rows.get(str(k))
+            base, version = split_version(str(k))  # FPD-116: RGN1-G is RGN1's G version
+            r = rows.get(base)
             if r is not None and r.cls in ("RGN", "HRG") and r.separate_load and int(n) > 0:
-                out.append({"unit": uid, "act": "load", "item": str(k)})
+                load: dict[str, Any] = {"unit": uid, "act": "load", "item": base}
+                if version is not None:
+                    load["ammo"] = version
+                out.append(load)
     return out

@@ -272,8 +272,12 @@ def _check_rgn(game: Game, ph: dict[str, Any], u: Unit, choice: dict[str, Any], 
     """Firepower 12.4.1.1, 12.4.1.2, 11.1.12: load a rifle grenade the soldier carries onto his
     rifle, or unload the one on it: all MF, one Impulse Phase each (docs/decisions.md FPD-91)."""
     from hexwar.plugins.firepower.advanced_fire import equipment_of
+    from hexwar.plugins.firepower.ammunition import split_version, versions_carried
 
     item = choice.get("item")
+    version: str | None = None
+    if isinstance(item, str):
+        item, version = split_version(item)  # Firepower 8.5: RGN1-H is RGN1's H version
     row = weapon(str(item)) if isinstance(item, str) else None
     if row is None or row.cls not in ("RGN", "HRG"):
         raise RulesError(f"{item!r} is no rifle grenade (RGN, or HRG used as one)",
@@ -283,15 +287,24 @@ def _check_rgn(game: Game, ph: dict[str, Any], u: Unit, choice: dict[str, Any], 
     if kind == "load":
         if not row.separate_load:
             raise RulesError(f"{row.id} is fired without separate loading", rule=RGN_RULE)
-        if int(equipment_of(u.state).get(row.id, 0)) <= 0:
+        have = versions_carried(equipment_of(u.state), row.id)
+        if not have:
             raise RulesError(f"{u.id} carries no {row.id}", rule="Firepower 8.5")
         if on is not None:
             raise RulesError(f"{u.id}'s rifle already holds {on['item']}: fire or unload it "
                              "first", rule=RGN_RULE)
-        ammo = choice.get("ammo", row.types[0])
+        first = next(t for t in row.types if t in have)
+        ammo = choice.get("ammo", version or first)
         if not isinstance(ammo, str) or ammo not in row.types:
             raise RulesError(f"{row.id} is {'/'.join(row.types)}, not {ammo!r}",
                              rule="Firepower 10.7")
+        if version is not None and ammo != version:
+            raise RulesError(f"{item} is the {version} version of {row.id}, not {ammo}",
+                             rule="Firepower 8.5")
+        if have.get(ammo, 0) <= 0:  # FPD-116: the versions are fixed in the list
+            raise RulesError(f"{u.id} carries no {row.id} of the {ammo} version (he carries "
+                             f"{', '.join(f'{n} {t}' for t, n in sorted(have.items()))})",
+                             rule="Firepower 8.5")
     else:
         if on is None or on["item"] != row.id:
             raise RulesError(f"{u.id}'s rifle holds no {row.id} to unload", rule=RGN_RULE)
@@ -315,12 +328,13 @@ def _note_rgn(game: Game, u: Unit, info: dict[str, Any], kind: str) -> None:
               item=str(info["rgn"]), phases=1, needed=1, ready=True, rule=RGN_RULE)
 
 
-def check_rgn_fire(game: Game, uid: str, item: str, mode: str) -> None:
+def check_rgn_fire(game: Game, uid: str, item: str, mode: str, ammo: str | None = None) -> None:
     """Firepower 12.4.1.1, 12.4.1.2 at the fire: a rifle grenade (an RGN, or an HRG fired in mode
     ``rifle``) needs the launcher and, if its row must be loaded separately, to be the one loaded
     on the rifle; an HRG loaded as a rifle grenade is not thrown unless he carries another; while
     a rifle grenade is on the rifle, the rifle does not fire normally."""
     from hexwar.plugins.firepower.advanced_fire import equipment_of, model_of
+    from hexwar.plugins.firepower.ammunition import versions_carried
 
     u = game.state.units[uid]
     on = rifle_grenade(game, u)
@@ -333,7 +347,7 @@ def check_rgn_fire(game: Game, uid: str, item: str, mode: str) -> None:
     as_rifle = row.cls == "RGN" or mode == "rifle"
     if not as_rifle:
         if on is not None and on["item"] == row.id and \
-                int(equipment_of(u.state).get(row.id, 0)) <= 1:
+                sum(versions_carried(equipment_of(u.state), row.id).values()) <= 1:
             raise RulesError(f"{uid}'s {row.id} is loaded as a rifle grenade: it is used as one "
                              "unless unloaded", rule="Firepower 12.4.1.2")
         return
@@ -341,6 +355,9 @@ def check_rgn_fire(game: Game, uid: str, item: str, mode: str) -> None:
     if row.separate_load and (on is None or on["item"] != row.id):
         raise RulesError(f"{row.id} must be loaded on the rifle first (a load note of all MF in "
                          "an earlier Impulse Phase)", rule=RGN_RULE)
+    if row.separate_load and on is not None and ammo is not None and on["ammo"] != ammo:
+        raise RulesError(f"the {row.id} on {uid}'s rifle is the {on['ammo']} version, not "
+                         f"{ammo} (Firepower 8.5)", rule=RGN_RULE)
 
 
 def rgn_fired(game: Game, uid: str, item: str) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.provenance import Records, load_records
+from hexwar.plugins.firepower.ammunition import split_version
 
 PATH = Path(__file__).parent / "data" / "advanced" / "squads.toml"
 
@@ -84,7 +85,7 @@ def squad_value(org: Organization) -> int:
     """Firepower 26.2: V, the points of the squad's weapons and equipment."""
     p = points()
     return (sum(p[w] * n for w, n in org.weapons.items())
-            + sum(p[e] * n for e, n in org.equipment.items()))
+            + sum(p[split_version(e)[0]] * n for e, n in org.equipment.items()))
 
 
 def base_points(v: int, impulses: int, sequence_units: int, leaders: int, turns: int) -> int:

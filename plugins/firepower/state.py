@@ -149,6 +149,10 @@ def alive(unit: Unit) -> bool:
 def eliminate(game: Game, uid: str, by: str | None, rule: str) -> None:
     """Firepower 6.3.6.3.1, Firepower 6.5.1: an eliminated soldier is removed from play."""
     u = game.state.units[uid]
+    if "firepower.advanced" in game.rules_enabled:
+        from hexwar.plugins.firepower.crews import casualty_leaves
+
+        casualty_leaves(game, u)  # Firepower 11.1.6.4: his weapon and items stay in his hex
     u.state["eliminated"] = True
     u.state["eliminated_by"] = by
     u.state["speed"] = "normal"

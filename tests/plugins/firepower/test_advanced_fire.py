@@ -323,7 +323,7 @@ def test_a_grenade_impact_in_a_mined_hex_sets_its_mines_off(fp_game: GameFactory
     # (M) in a mined hex sets nothing off
     from hexwar.plugins.firepower import hidden_setup as hs
 
-    g = _grenadier(fp_game, {"HGN3": 1, "HGN4": 1})
+    g = _grenadier(fp_game, {"HGN3": 1, "HGN4-M": 1})
     hs.secret(g, "B")["mines"] = [{"kind": "PMN1", "hex": "1C5"}, {"kind": "PMN1", "hex": "1C6"}]
     _resolve(g, "A1", {"act": "grenade", "hex": "1C6", "item": "HGN4", "ammo": "M"}, [1])
     assert len(hs.secret(g, "B")["mines"]) == 2
@@ -493,7 +493,7 @@ def test_white_phosphorus_makes_w_smoke(fp_game: GameFactory) -> None:
 def test_smoke_grenade_makes_smoke_that_hinders_and_goes_after_two_turns(
         fp_game: GameFactory) -> None:
     # Firepower 12.3.7, FP-119 (9.3): smoke of Turn 2 lasts until the Turn Record Phase of Turn 3
-    g = _grenadier(fp_game, {"HGN4": 1})
+    g = _grenadier(fp_game, {"HGN4-M": 1})
     g.state.turn = 2
     ctx = _resolve(g, "A1", {"act": "grenade", "hex": "1C5", "item": "HGN4", "ammo": "M"}, [1])
     assert ctx.eliminated == [] and ctx.blast == []
@@ -661,7 +661,7 @@ type = "firepower:RFL"
 side = "A"
 hex = "1C2"
 facing = 4
-state = { model = "RFL10", equipment = { HGN4 = 1, HGN3 = 1 } }
+state = { model = "RFL10", equipment = { HGN4-M = 1, HGN3 = 1 } }
 [[units]]
 id = "B1"
 type = "firepower:RFL"
@@ -759,7 +759,7 @@ def test_the_ai_throws_smoke_before_its_men_cross_open_ground(fp_game: GameFacto
                         ("A2", "RFL", "A", "B2", 4), ("A3", "RFL", "A", "D2", 4),
                         ("B1", "LMG", "B", "C12", 1, prone), ("B2", "LMG", "B", "B12", 1, prone)],
               hexes=[{"at": "C12", "terrain": "tree"}, {"at": "B12", "terrain": "tree"}])
-    g.state.units["A1"].state["equipment"] = {"HGN4": 1}
+    g.state.units["A1"].state["equipment"] = {"HGN4-M": 1}
     choice = _ask_advanced(g, "A", "A1")
     assert choice["act"] == "grenade" and choice.get("ammo") == "M"
 

@@ -557,7 +557,7 @@ def test_the_hill_assaults_attacker_has_a_mortar_and_smoke_grenades() -> None:
     game = Game(sc, seed=1)
     items = [i for u in game.state.units.values() if u.side == "A" for i in hex_items(u.state)]
     assert any(weapon(i).cls == "MRT" and "M" in weapon(i).types for i in items)
-    smoke = sum(equipment_of(u.state).get("HGN4", 0) for u in game.state.units.values()
+    smoke = sum(equipment_of(u.state).get("HGN4-M", 0) for u in game.state.units.values()
                 if u.side == "A")
     assert smoke >= 2 and "M" in weapon("HGN4").types
     assert org.organization_problems(dict(sc.sides), sc.raw["units"]) == []

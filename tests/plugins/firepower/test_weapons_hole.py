@@ -123,7 +123,7 @@ def test_a_trench_is_rolled_for_too_and_a_hit_elsewhere_is_not(fp_game: GameFact
 def test_smoke_and_flame_roll_no_hit_location(fp_game: GameFactory) -> None:
     # Firepower 12.7.2 is for "G" weapons; M hits every part of the hex (12.3.7)
     g = _hole_game(fp_game)
-    g.state.units["A1"].state["equipment"] = {"HGN4": 1}
+    g.state.units["A1"].state["equipment"] = {"HGN4-M": 1}
     tgt = g.board.label(g.state.units["B1"].hex)  # type: ignore[arg-type]
     ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": tgt, "item": "HGN4",
                                  "ammo": "M"})
