@@ -215,6 +215,13 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "atgm_race": lambda g, r: (f"missile from {_u(g, r.get('firer'))} at moving "
                                f"{_u(g, r.get('target'))} (speed {r.get('speed')}, target at "
                                f"{r.get('at')}): {words(r.get('outcome'))}{cite(r.get('rule'))}"),
+    "bridge_crossing": lambda g, r: (f"organization {r.get('organization')} crosses the bridge "
+                                     f"to {r.get('hex')} one at a time: "
+                                     + ", ".join(_u(g, u) for u in r.get("order") or [])
+                                     + cite(r.get("rule"))),
+    "setup_corners": lambda g, r: (f"{r.get('side')} enters by corner(s) "
+                                   + " and ".join(str(c) for c in r.get("corners") or [])
+                                   + cite(r.get("rule"))),
     "abandoned": lambda g, r: (f"{_u(g, r.get('unit'))} is abandoned by organization "
                                f"{r.get('organization')} (strength {r.get('strength')})"
                                f"{cite(r.get('rule'))}"),
