@@ -95,28 +95,7 @@ def reachable(
     successors: Callable[[S], Iterable[tuple[S, float]]],
 ) -> dict[S, float]:
     """Every state reachable from ``start`` for at most ``budget``, with its least cost."""
-    best: dict[S, float] = {start: 0}
-    heap: list[tuple[float, int, S]] = [(0, 0, start)]
-    counter = 1
-    done: set[S] = set()
-    push, pop = heapq.heappush, heapq.heappop
-    while heap:
-        c, _, state = pop(heap)
-        if state in done:
-            continue
-        done.add(state)
-        for nxt, step in successors(state):
-            if step < 0:
-                _check(step, state, nxt)
-            nc = c + step
-            if nc > budget:
-                continue
-            old = best.get(nxt)
-            if old is None or nc < old:
-                best[nxt] = nc
-                push(heap, (nc, counter, nxt))
-                counter += 1
-    return best
+    return reachable_tree(start, budget, successors)[0]
 
 
 def reachable_tree(
