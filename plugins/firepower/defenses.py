@@ -856,7 +856,7 @@ def damage(game: Game, d: Defence, penetration: int) -> bool:
     if becomes == "rubble":  # the Advanced fire's rubble marker: cover in every direction
         fp["destroyed"] = {**(fp.get("destroyed") or {}), lab: "rubble"}
     rule = "Firepower 12.3.4.2.1" if becomes != "rubble" else "Firepower 12.3.4.2.5"
-    game.emit("defence_destroyed", hex=lab, was=d.type.name, becomes=becomes, rule=rule)
+    game.emit("defense_destroyed", hex=lab, was=d.type.name, becomes=becomes, rule=rule)
     for u in sorted(game.state.units.values(), key=lambda u: u.id):
         if u.hex != d.hex or u.state.get("eliminated") or u.state.get("tunnel"):
             continue

@@ -94,7 +94,7 @@ def test_a_grenade_destroys_a_damaged_tower_and_everyone_in_its_hex(fp_game: Gam
     assert g.state.units["B1"].state.get("eliminated")
     assert not g.state.units["B2"].state.get("eliminated")  # under the ground, in a tunnel
     assert los_world(g).map.cover[h] == "rough"  # rubble: cover in every direction
-    assert any(e.get("type") == "defence_destroyed" and e["rule"] == "Firepower 12.3.4.2.5"
+    assert any(e.get("type") == "defense_destroyed" and e["rule"] == "Firepower 12.3.4.2.5"
                for e in g.log.events)
 
 
@@ -113,7 +113,7 @@ def test_a_destroyed_abatis_leaves_the_hex_its_own_terrain(fp_game: GameFactory)
     assert data(g)["defences_destroyed"] == ["1C5"]
     assert "1C5" not in (data(g).get("destroyed") or {})
     assert g.board.parse("1C5") not in defenses.defences(g)
-    assert any(e.get("type") == "defence_destroyed" and e["rule"] == "Firepower 12.3.4.2.1"
+    assert any(e.get("type") == "defense_destroyed" and e["rule"] == "Firepower 12.3.4.2.1"
                for e in g.log.events)
 
 
