@@ -332,7 +332,7 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
     pool = soldiers_of(game.state.units, tunnels=True) if below else soldiers(game)
     defenders = [s for s in pool.values() if s.hex == dest and s.side != ph["side"]
                  and (not below or game.state.units[s.id].state.get("tunnel"))]
-    if not defenders:
+    if not defenders and not (below and _finds_no_one(game, ph["side"], dest, units)):
         raise RulesError(f"no opposing soldier in {label}", rule="Firepower 6.2.5.2")
     costs: dict[str, int] = {}
     for uid in units:
@@ -349,7 +349,7 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
         costs[uid] = cost + melee
     # a rule may refuse the melee or add modifiers (the Advanced Game's Firepower 13)
     extra = FirepowerHooks.of(game).melee_modifiers(list(units), sorted(s.id for s in defenders),
-                                                    dest)
+                                                    dest) if defenders else []
     return {"act": "melee", "units": list(units), "hex": dest, "costs": costs,
             "defenders": sorted(s.id for s in defenders), "extra": extra}
 
@@ -463,8 +463,20 @@ def apply_effects(game: Game, ctx: combat.FireContext) -> None:
                 rules=ctx.rules)
 
 
+def _finds_no_one(game: Game, side: str, dest: Hex, units: list[str]) -> bool:
+    # the attacker's melee into a tunnel hex he knows but that emptied: carried out, not
+    # refused, so he learns no more than Firepower 11.5 tells (docs/decisions.md FPD-119)
+    from hexwar.plugins.firepower.tunnels import finds_no_one
+
+    return finds_no_one(game, side, dest, units)
+
+
 def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
     units, dest, defenders = info["units"], info["hex"], info["defenders"]
+    if not defenders:  # FPD-119: the attackers find no one
+        from hexwar.plugins.firepower.tunnels import find_no_one
+
+        return find_no_one(game, ph, info)
     for uid in units:
         ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
         ph["combat"].append(uid)

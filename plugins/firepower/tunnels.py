@@ -152,16 +152,62 @@ def check_melee_underground(game: Game, choice: dict[str, Any]) -> None:
         known = "known to" if _tunnel_rule(game, u) == "Firepower 11.5" else "of"
         raise RulesError(f"{u.id} is in a tunnel; {game.board.label(dest)} is no tunnel hex "
                          f"{known} his side's record", rule=_tunnel_rule(game, u))
-    if len(units) > TUNNEL_STACK:
+    # the side's own soldiers already under the hex count too (they are his to know)
+    own = sum(1 for o in game.state.units.values() if o.hex == dest and o.side == u.side
+              and alive(o) and in_tunnel(o) and o.id not in choice.get("units", []))
+    if len(units) + own > TUNNEL_STACK:
         raise RulesError("a tunnel hex holds four soldiers of a side, attackers too",
                          rule="Firepower 10.8")
 
 
+def believes_held(game: Game, side: str, h: Hex) -> bool:
+    """Whether ``side`` has reason to think the other side's soldiers are under ``h``: the
+    attacker only by what he was told when a soldier of his entered a hex (Firepower 11.5, the
+    flag as of that telling, FPD-119); the defender by the attacker's tunnel hex numbers, which
+    are known to him at all times (Firepower 11.5)."""
+    if is_attacker(game, side):
+        return bool(known(game, side).get(game.board.label(h), {}).get("soldiers"))
+    return _holds_soldiers(game, h, True, side)
+
+
+def finds_no_one(game: Game, side: str, dest: Hex, units: list[str]) -> bool:
+    """FPD-119: the attacker's melee from a tunnel into a tunnel hex he knows, which holds no
+    one now, is carried out, not refused (a refusal would tell him the hex emptied without his
+    entering it, Firepower 11.5): his soldiers pay and enter it, finding no one."""
+    return (is_attacker(game, side) and dest in known_tunnels(game, side) and bool(units)
+            and all(x in game.state.units and in_tunnel(game.state.units[x]) for x in units))
+
+
+def find_no_one(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
+    """Carry out a melee that finds no one (FPD-119): each attacker pays the MF of entering and
+    of the melee and his Combat Action, enters the hex and ends his Actions (as a melee's winner,
+    Firepower 6.5.3); no die is rolled. Logged for his side alone, like his Actions in a tunnel
+    (Firepower 8.8.8); his new hex number is public after it (:func:`after_melee`)."""
+    from hexwar.plugins.firepower.actions import _arrive
+
+    dest = info["hex"]
+    for uid in info["units"]:
+        u = game.state.units[uid]
+        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
+        ph["combat"].append(uid)
+        src = u.hex
+        assert src is not None
+        u.hex = dest
+        ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
+        _arrive(game, u, src)
+        ph["done"].append(uid)
+    game.emit("tunnel_melee_empty", visible_to=[ph["side"]], units=list(info["units"]),
+              hex=game.board.label(dest), rule="Firepower 11.5")
+    info["winner"] = "attacker"
+    return info
+
+
 def melee_options(game: Game) -> list[dict[str, Any]]:
     """Melee choices under the ground for the soldiers of the current Impulse: into the tunnel
-    hex in front (one of the side's tunnel hexes) holding the other side's soldiers underground;
-    each soldier alone and, with more, together (the list is checked by the caller). The
-    attacker's list holds only hexes he has been told of (FPD-86, FPD-98)."""
+    hex in front (one of the side's tunnel hexes) the side believes holds the other side's
+    soldiers (:func:`believes_held`: for the attacker what he was told, never who is there now,
+    FPD-119); each soldier alone and, with more, together (the list is checked by the caller).
+    The attacker's list holds only hexes he has been told of (FPD-86, FPD-98)."""
     from hexwar.plugins.firepower.hidden_setup import tunnel_hexes
     from hexwar.plugins.firepower.state import data
 
@@ -179,7 +225,7 @@ def melee_options(game: Game) -> list[dict[str, Any]]:
         if mine is None:
             mine = tunnel_hexes(game, side)
         front = u.hex.neighbor(u.facing)
-        if front in mine and _holds_soldiers(game, front, True, side):
+        if front in mine and believes_held(game, side, front):
             groups.setdefault(game.board.label(front), []).append(uid)
     out: list[dict[str, Any]] = []
     for label, group in sorted(groups.items()):
