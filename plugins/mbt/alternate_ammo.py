@@ -200,8 +200,11 @@ def fire_smoke(game: Game, side: str, choice: dict[str, Any]) -> None:
               firers=[f.id for f in shots], ammo=[SMOKE] * len(shots), rule="MBT 7.3.2")
     for f in shots:
         mark_fired(game, f)
+        # MBT 6.1: told only to the sides that see the firer (the marker is public, the firer
+        # and its range are not)
         game.report("smoke round", result={"hex": label, "marker": "smoke (ON)"},
-                    rules=["MBT 14.4.5.1"], firer=f.id, hex=label, ammo=SMOKE,
+                    rules=["MBT 14.4.5.1"], visible_to=seen_by(game, [f]), firer=f.id,
+                    hex=label, ammo=SMOKE,
                     range=f.hex.distance(game.board.parse(label)) if f.hex else None)
     game.defer(f"MBT 5.3 smoke round in {label}", lambda: place_smoke(game, label,
                                                                        "MBT 14.4.5.1"))

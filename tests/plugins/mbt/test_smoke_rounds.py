@@ -163,3 +163,28 @@ def test_the_ai_smokes_a_close_enemy_vehicle_it_cannot_hurt(make_game: Any) -> N
     g.state.units["N1"].hex = g.board.parse("9J1")
     g.state.units["S1"].hex = g.board.parse("9J20")  # 19 hexes off: no threat
     assert ai._smoke_declaration(g.view("NATO"), [_smoke("9J20")]) is None
+
+
+def test_a_smoke_round_by_an_unseen_firer_is_not_told_to_the_enemy_6_1(make_game: Any,
+                                                                        run: Any) -> None:
+    """MBT 6.1 (hidden information): a firer the enemy does not see, ringed by hills, smokes a
+    hex; the enemy's log names neither the firer nor the range (the marker itself is public)."""
+    from hexwar.core.los import trace
+    from hexwar.plugins.mbt.sighting import seen_by_side
+
+    units = [("N1", "M60A3", "NATO", "9J1", 4), ("N2", "M60A3", "NATO", "9T1", 4),
+             ("S1", "T-72M1", "Soviet", "9T12", 1)]
+    b = make_game(units, options=ADV).board
+    n1, aim = b.parse("9J1"), b.parse("9J3")
+    line = {h for st in trace(n1, aim).steps for h in st.hexes}
+    hills = {b.label(h): 9 for h in b.hexes
+             if 2 <= h.distance(n1) <= 3 and h not in line and h != aim}
+    g = make_game(units, options=ADV, heights=hills)
+    for uid in ("N1", "N2"):
+        g.state.units[uid].state["order"] = "F"
+    run(direct_fire_phase(g), [_smoke("9J3"), "pass", "pass"])
+    assert not seen_by_side(g, "Soviet", g.state.units["N1"])
+    mine = [e for e in g.log.for_side("NATO") if e.get("what") == "smoke round"]
+    assert mine and mine[0]["firer"] == "N1"  # the firer's own side is told
+    told = [e for e in g.log.for_side("Soviet") if e["type"] != "header"]
+    assert not any("N1" in str(e) or e.get("what") == "smoke round" for e in told), told
