@@ -126,7 +126,10 @@ def setup_phase(game: Game) -> Step:
                                   prompt="Enter by which corner of your side (both: either)?")
             nums = list(CORNER_NUMBERS[d["edge"][side]]) if pick == "both" else [str(pick)]
             d.setdefault("corners", {})[side] = nums
-            game.emit("setup_corners", side=side, corners=nums, rule="MBT Scenario One A")
+            # told to its own side only: the side setting up second must not learn where the first
+            # may be (placements are logged to their own side too)
+            game.emit("setup_corners", visible_to=[side], side=side, corners=nums,
+                      rule="MBT Scenario One A")
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side], chosen_corners(game, side))
         # squads after the vehicles: each starts in its carrier (MBT 15.3.2.6) or beside it

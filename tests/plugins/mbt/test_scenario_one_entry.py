@@ -67,3 +67,16 @@ def test_the_corner_choice_is_asked_and_the_units_set_up_there(run: Any) -> None
         (corner,) = corners(g, edge, data(g)["corners"][side])
         placed = [u for u in g.state.units_of(side) if u.hex is not None]
         assert placed and all(u.hex.distance(corner) <= 3 for u in placed)
+
+
+def test_a_sides_corner_choice_is_told_to_that_side_only(run: Any) -> None:
+    """MBT Scenario One A with MBT 2.5: the side that picks its corner second must not learn the
+    first side's choice (its set-up zone) from the log; each side reads its own choice."""
+    g = make_game(scenario("2", entry='"corners"'), seed=1)
+    for u in g.state.units.values():
+        u.hex = None
+    run(setup_phase(g), lambda d: d.options[1] if d.kind == "mbt.corners" else d.options[0])
+    for side, enemy in (("NATO", "Soviet"), ("Soviet", "NATO")):
+        own = [e for e in g.log.for_side(side) if e.get("type") == "setup_corners"]
+        assert [e["side"] for e in own] == [side]
+        assert all(e.get("side") != enemy for e in own)
