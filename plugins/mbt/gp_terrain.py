@@ -203,6 +203,8 @@ def resolve(game: Game, f: Unit, label: str, kind: str) -> str:
     result = outcome(roll + net, n, s)
     game.report(
         "GP point effect fire at terrain",
+        # MBT 6.1: only the sides that see the firer hear who fired and from how far
+        visible_to=seen_by(game, [f]),
         result={"result": result, "effects": ["destroyed"] if result == "EF" else []},
         modifiers=mods, rules=["MBT 12.4.2", "MBT 14.4.4.1", "MBT 14.4.4.2.2.3",
                                "MBT 14.4.4.2.3.5"],
@@ -222,8 +224,9 @@ def destroy(game: Game, label: str, kind: str) -> None:
     inside = [u for u in game.state.units.values() if u.hex == h and alive(u)]
     for u in inside:
         suppress(game, u, "MBT 14.4.3.3.3")
-    game.emit("terrain_destroyed", hex=label, kind=kind, suppressed=[u.id for u in inside],
-              rule="MBT 14.4.4.2.3.5")
+    # the marker's going is public; the units it suppresses are told by their own events, each
+    # to the sides that see that unit (MBT 6.1)
+    game.emit("terrain_destroyed", hex=label, kind=kind, rule="MBT 14.4.4.2.3.5")
 
 
 def destroy_building(game: Game, label: str, rule: str) -> None:

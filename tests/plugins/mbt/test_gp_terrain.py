@@ -111,7 +111,8 @@ def test_effective_destroys_the_wire_and_suppresses_the_hex_14_4_4_2_3_5(
     said = [describe_event(g, r) or "" for r in g.log.for_side(None)]
     assert any("GP at the wire marker in 9J5" in w and ": EF, the marker is destroyed" in w
                for w in said)
-    assert any(w.startswith("the wire in 9J5 is destroyed; suppressed:") for w in said)
+    assert any(w.startswith("the wire in 9J5 is destroyed") for w in said)
+    assert any(r.get("type") == "suppressed" and r.get("unit") == "S2" for r in g.log.for_side(None))
 
 
 def test_table_side_gp_fire_at_terrain() -> None:
@@ -202,3 +203,29 @@ def test_terrain_shot_takes_the_general_modifiers_only_14_4_2_1(make_game: Any) 
         mods = modifiers_of(gp_terrain.situation(game, f, game.board.parse("9J5")))
         assert sorted((m.rule.split(" [")[0], m.value) for m in mods) == [
             ("MBT 14.4.2.1.2", -10), ("MBT 14.4.2.1.3", -20)]
+
+
+def test_terrain_fire_by_an_unseen_firer_is_not_told_to_the_enemy_6_1(make_game: Any, run: Any,
+                                                                      dice_faces: Any) -> None:
+    """MBT 6.1 (hidden information): N1, ringed by hills and unseen by the Soviets, fires GP at
+    wire; the Soviet log names neither N1 nor the range, NATO's does."""
+    from hexwar.core.los import trace
+    from hexwar.plugins.mbt.sighting import seen_by_side
+
+    units = [("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", "9T12", 1)]
+    b = make_game(units, options=ADV, special=WIRE).board
+    n1, aim = b.parse("9J1"), b.parse("9J5")
+    line = {h for st in trace(n1, aim).steps for h in st.hexes}
+    hills = {b.label(h): 9 for h in b.hexes
+             if 2 <= h.distance(n1) <= 3 and h not in line}
+    g = make_game(units, options=ADV, special=WIRE, heights=hills)
+    g.state.units["N1"].state["order"] = "F"
+    g.dice.force(*dice_faces(_roll_for(g, "N", 3)))
+    choice = {"target": None, "hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}
+    run(direct_fire_phase(g), lambda d: choice if d.kind == "mbt.fire" and d.side == "NATO"
+        and choice in d.options else "pass")
+    assert not seen_by_side(g, "Soviet", g.state.units["N1"])
+    mine = [e for e in g.log.for_side("NATO") if e.get("what") == "GP point effect fire at terrain"]
+    assert mine and mine[0]["firer"] == "N1"
+    told = [e for e in g.log.for_side("Soviet") if e["type"] != "header"]
+    assert not any("N1" in str(e) for e in told), told
