@@ -373,7 +373,7 @@ def hit_passengers(game: Game, carrier: Unit, factor: int, roll: int, net: int) 
         if res == "EF" and not (squad and not p.state.get("half")):
             p.state.update(destroyed="eliminated", mounted=None)
             carrier.state["carrying"] = [i for i in carrier.state["carrying"] if i != p.id]
-            game.emit("damage", unit=p.id, damage=dict(p.state["damage"]),
+            game.emit("damage", visible_to=shown, unit=p.id, damage=dict(p.state["damage"]),
                       destroyed="eliminated", rule="MBT 14.4.4.2.3.4")
             continue
         if res == "EF":

@@ -263,6 +263,28 @@ def test_gp_fire_at_a_carrier_hits_its_passengers_with_the_same_roll(
     assert g.state.units["S1"].state["half"]
 
 
+
+def test_a_passengers_loss_is_told_as_its_carrier_is_seen_6_1(
+        make_game: Any, dice_faces: Any, monkeypatch: Any) -> None:
+    """MBT 6.1 with 14.4.3.2.5: what befalls the passengers (halved, eliminated, suppressed) is
+    told to the sides that see their carrier; here, as if only the owner saw it, NATO hears
+    nothing of the half squad eliminated inside."""
+    from hexwar.plugins.mbt.gp_fire import resolve
+
+    g = _btr(make_game)
+    b1 = g.state.units["B1"]
+    s1 = g.state.units["S1"]
+    transport.load(g, b1, s1)
+    s1.state["half"] = True  # an effective result eliminates a half squad (MBT 14.4.4.2.3.4)
+    g.state.units["N1"].state["order"] = "F"
+    monkeypatch.setattr(transport, "seen_by_enemy", lambda game, carrier: ["Soviet"])
+    g.dice.force(*dice_faces(100))
+    assert resolve(g, g.state.units["N1"], b1, overwatch=False, target_moving=False) is not None
+    assert s1.state["destroyed"] == "eliminated"
+    assert any(e.get("type") == "damage" and e.get("unit") == "S1" for e in g.log.for_side("Soviet"))
+    assert not any(e.get("type") == "damage" and e.get("unit") == "S1"
+                   for e in g.log.for_side("NATO"))
+
 # -- MBT 15.2: towed units ---------------------------------------------------------------------
 
 
