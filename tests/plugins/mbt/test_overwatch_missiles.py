@@ -207,3 +207,24 @@ def test_the_ai_fires_its_missile_on_overwatch_when_the_gun_cannot(make_game: An
     got = MbtAI("Soviet", 1).choose(d, g.view("Soviet"))
     assert got == MISSILE_SHOT
     d.check(got)
+
+
+def test_missile_from_overwatch_misses_when_its_firer_is_knocked_out_first_14_2_2(
+        make_game: Any, run: Any) -> None:
+    """MBT 14.2.2: the T-80A fires its Songster on overwatch at an M1 going to move and is knocked
+    out before the M1 moves (say by a chain of overwatch, MBT 7.5.3): the missile misses."""
+    from hexwar.plugins.mbt.advanced_fire import missile_race
+    from hexwar.plugins.mbt.fire import apply_effects
+
+    g = _far_game(make_game)
+    n1 = g.state.units["N1"]
+    n1.state.update(order="FM", fired=True)
+    run(overwatch_fire_phase(g), lambda d: MISSILE_SHOT if MISSILE_SHOT in (d.options or [])
+        else "pass")
+    apply_effects(g, g.state.units["S1"], ["KO"])
+    path = [(g.board.parse(f"9J{r}"), 4) for r in range(14, 17)]
+    n1.hex = path[-1][0]
+    run(missile_race(g, n1, path), lambda d: (d.options or [None])[0])
+    misses = [e for e in g.log.for_side(None) if e.get("type") == "result"
+              and e.get("what") == "ATGM" and "automatic miss" in str(e.get("result"))]
+    assert misses and _shots(g) == []
