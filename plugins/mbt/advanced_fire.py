@@ -11,7 +11,8 @@
   MBT 14.3.3.3 a brew-up suppresses the hex, MBT 14.8 losing the whole crew knocks out);
 * missiles (MBT 14.2.2): resolved at once against a target that is not moving or going to move,
   and during the target's move otherwise, by the race of the missile's speed against the hexes
-  the target enters (MBT 14.2.2.2.1-14.2.2.2.4).
+  the target enters (MBT 14.2.2.2.1-14.2.2.2.4); a missile fired from overwatch (MBT 13.3,
+  :mod:`hexwar.plugins.mbt.overwatch`) races from the hex it was fired at (MBT 14.2.2.2.2).
 """
 
 from __future__ import annotations
@@ -340,8 +341,9 @@ def _missile_ok(game: Game, f: Unit, t: Unit) -> str | None:
         return "the firer was destroyed before the missile struck (MBT 14.2.2)"
     f.state["fired"] = False
     try:
-        return fire_error(game, f, t, "ATGM", orders=("ATGM",), missile=True, check_arc=False,
-                          moving_target=True)
+        # MBT 13.3, 14.1.4.3: a missile fired from overwatch flies the same way
+        return fire_error(game, f, t, "ATGM", orders=("ATGM", "OW"), missile=True,
+                          check_arc=False, moving_target=True)
     finally:
         f.state["fired"] = True
 
@@ -390,8 +392,9 @@ def missile_race(game: Game, u: Unit, path: list[tuple[Hex, int]]) -> Step:
                   speed=speed, entered=entered, at=game.board.label(path[pos][0]),
                   outcome=outcome, rule="MBT 14.2.2.2.4")
         if outcome == "hit":
-            yield from resolve_shot(game, f, u, "ATGM", overwatch=False, simultaneous=False,
-                                    missile=True, target_moving=True)
+            # MBT 7.4.2.4: a missile fired from overwatch takes the overwatch modifier
+            yield from resolve_shot(game, f, u, "ATGM", overwatch=bool(m.get("overwatch")),
+                                    simultaneous=False, missile=True, target_moving=True)
         else:
             game.report("ATGM", result=f"automatic miss: {outcome}", firer=f.id, target=u.id,
                         rules=["MBT 14.2.2.2.4"])

@@ -568,8 +568,13 @@ class MbtAI:
         for o in atomic:
             firers = frozenset(f for f, _a in o["shots"])
             fid, ammo = o["shots"][0]
-            one = self._p(view, view.unit(fid), view.unit(o["target"]), ammo,
-                          overwatch=overwatch)
+            fu = view.unit(fid)
+            fc = rules_of(view).card(fu.type, fu.side)
+            # Advanced MBT 13.3: an overwatch shot may name the unit's missile
+            missile = ammo == "ATGM" and bool(fc.missiles) and (
+                fc.main_gun is None or ammo not in fc.main_gun.ammo)
+            one = self._p(view, fu, view.unit(o["target"]), ammo, overwatch=overwatch,
+                          missile=missile)
             p = one if len(firers) == 1 else 1.0 - (1.0 - one) ** len(firers)
             if firers not in best_for or p > best_for[firers][2]:
                 best_for[firers] = (o["target"], [list(x) for x in o["shots"]], p, one)

@@ -558,7 +558,10 @@ class MbtUmpire(Umpire):
                 continue
             fid, ammo = o["shots"][0]
             f, t = game.state.units[fid], game.state.units[o["target"]]
-            weapon = card_of(game, f).main_gun
+            card = card_of(game, f)
+            weapon = card.main_gun
+            if ammo == "ATGM" and card.missiles and (weapon is None or ammo not in weapon.ammo):
+                weapon = card.missiles[0]  # Advanced MBT 13.3: a missile fired on overwatch
             if weapon is None:
                 continue
             s = situation(game, f, weapon.name, ammo, t, overwatch=True,
