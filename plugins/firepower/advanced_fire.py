@@ -889,7 +889,7 @@ def step_hex_modifiers(ctx: FireContext) -> None:
                              "Firepower 12.2.2"))
     mods.extend(hinder_mods(card, ctx.extra["los_hex"], let))
     if ctx.target_hex in f.world.map.fence and card.applies("per_wall_height", let):
-        hts = f.world.fence_height
+        hts = f.world.fence_top(ctx.target_hex)  # a roadblock is its own height (FPD-115)
         mods.append(Modifier(f"fence of {hts} height(s) in the target hex",
                              card.mod("per_wall_height") * hts, "Firepower 12.2.10"))
     oc = f.observation.get(ctx.target_hex, 1)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.view import SideView
     from hexwar.plugins.firepower.advanced_terrain import AdvMap
     from hexwar.plugins.firepower.knowledge import FirepowerRules
+    from hexwar.plugins.firepower.terrain import FpMap
 
 KILL = 10.0
 
@@ -106,6 +107,9 @@ class FirepowerAI:
         rules = rules_of(view)
         self._sight_rules = rules  # one line-of-sight world for the whole decision
         self._adv = bool(getattr(rules, "advanced", lambda: False)())
+        # Firepower 8.8.5.4 (FPD-121): roadblocks are fence pictures to the fence reading too
+        # (with no roadblock on the board it is the Basic map itself)
+        self._fences = rules.sight_map() if hasattr(rules, "sight_map") else None
         self._floors: dict[str, tuple[int, int | None]] = {}
         #: soldiers under the ground (Firepower 8.8.8) and in a foxhole, trench or bunker
         #: (Firepower 8.8.1), as the side's view shows them
@@ -143,6 +147,11 @@ class FirepowerAI:
         st = view.system_state
         self._objectives = [rules.map.parse(x) for x in st.get("objectives") or []]
         self._attacking = st.get("objective_side") == self.side
+
+    def _fence_map(self, view: SideView) -> FpMap:
+        """The terrain the AI reads fences from: with the roadblocks in the Advanced Game."""
+        got: FpMap | None = getattr(self, "_fences", None)
+        return got if got is not None else rules_of(view).map
 
     def _loc(self, s: Soldier, floor: int | None = None) -> tuple[Hex, int, int]:
         f, up = self._floors.get(s.id, (1, None))
@@ -236,7 +245,7 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: nothing sees a soldier under the ground
-        m, c = rules_of(view).map, card()
+        m, c = self._fence_map(view), card()
         threat = 0.0
         if adv:
             theirs = [e for e in theirs if e.id not in self._tunnel]
@@ -278,7 +287,7 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: no fire from a tunnel
-        m, c = rules_of(view).map, card()
+        m, c = self._fence_map(view), card()
         w = c.weapons[me.weapon]
         best = 0.0
         if adv:
@@ -504,7 +513,7 @@ class FirepowerAI:
         four new hexes mark Running (Firepower 4.5). A plan stops in a fence or hedge hex
         (crossing its picture is one more Action, Firepower 6.2.3) and before a hex holding
         enemies (melee is judged on its own)."""
-        c, m = card(), rules_of(view).map
+        c, m = card(), self._fence_map(view)
         budget = rules_of(view).mf_left(ph, me.id)
         if me.id in ph["after"]:
             budget = min(budget, int(ph["after"][me.id]))
@@ -636,7 +645,8 @@ class FirepowerAI:
             n = int(ph["entered"].get(me.id, 0)) + 1
             if n >= 4:
                 after = after.with_(speed="running")
-            pic = m.fence.get(after.hex) or m.hedge.get(after.hex)
+            fm = self._fence_map(view)  # a roadblock too (FPD-121)
+            pic = fm.fence.get(after.hex) or fm.hedge.get(after.hex)
             after = after.with_(fence_side=opposite(me.facing) if pic else None)
         elif act == "back":  # Advanced Game, Firepower 11.2.1.2: straight backwards
             after = me.with_(hex=me.hex.neighbor(opposite(me.facing)))

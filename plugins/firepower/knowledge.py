@@ -112,6 +112,25 @@ class FirepowerRules:
 
         return adv_map(self._game)
 
+    def sight_map(self) -> FpMap:
+        """The Basic terrain with the roadblocks' fence pictures (Firepower 8.8.5.4; FPD-115,
+        FPD-121), for the AI's fence reading (cover, which side of a picture): public counters."""
+        from dataclasses import replace
+
+        from hexwar.plugins.firepower.defenses import roadblocks
+
+        blocks = roadblocks(self._game)
+        if not blocks:
+            return self.map
+        key = (id(self.map), tuple(sorted((str(h), p.a, p.b) for h, (p, _) in blocks.items())))
+        got = _ROADBLOCK_MAPS.get(key)
+        if got is None or got[0] is not self.map:
+            fence = {**self.map.fence, **{h: p for h, (p, _) in blocks.items()}}
+            got = _ROADBLOCK_MAPS[key] = (self.map, replace(self.map, fence=fence, _static={}))
+            while len(_ROADBLOCK_MAPS) > 8:
+                _ROADBLOCK_MAPS.pop(next(iter(_ROADBLOCK_MAPS)))
+        return got[1]
+
     def defences(self) -> dict[Hex, tuple[str, int | None]]:
         """Firepower 8.8: the defensive units on the board (public: set up as counters), by hex:
         (type code, door hexside or None)."""
@@ -295,6 +314,9 @@ class _SightCache:
     profiles: dict[tuple[Hex, Hex], Profile]
     card: AdvancedCard
 
+
+#: (map id, roadblocks) -> (the Basic map, it with the roadblocks' pictures): derived, not saved
+_ROADBLOCK_MAPS: dict[tuple[int, tuple[tuple[str, int, int], ...]], tuple[FpMap, FpMap]] = {}
 
 #: the game's line profiles (derived data: not saved, hashed or replayed)
 SIGHT_CACHE = StashKey[_SightCache]("firepower sight profiles")
