@@ -1,7 +1,7 @@
 """MBT 12.5, squads and half squads (Advanced Game).
 
-* A squad is reduced to a half squad and suppressed only by combat: GP point effect fire, hand-to-
-  hand combat and mine attacks (MBT 12.5, 14.4.4.2.3.4, 14.6.2.2); the reduction itself is
+* Only combat halves and suppresses a squad: an effective GP result, a lost hand-to-hand fight,
+  a mine (MBT 12.5, 14.4.4.2.3.4, 14.6.2.2); the reduction itself is
   :func:`hexwar.plugins.mbt.advanced_fire.after_damage` (``leg_ef``). A player never breaks a squad
   into two half squads, nor puts two half squads together into a squad (MBT 12.5): the game has
   no such action and refuses a scenario that asks for one (docs/decisions.md MBTD-117).

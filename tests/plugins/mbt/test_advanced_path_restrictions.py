@@ -74,8 +74,8 @@ def test_into_light_woods_only_with_the_turret_front_or_rear_15_6_2(make_game: A
 
 def test_along_a_path_into_or_out_of_buildings_and_woods_15_6_1(make_game: Any,
                                                                   tmp_path: Path) -> None:
-    """MBT 15.6.1: following a path across a hexside to or from a building hex needs the turret
-    to the front or rear; a path between clear hexes does not; the path costs the card's path
+    """MBT 15.6.1: a move along a path into or out of a building hex is allowed only with the
+    turret to the front or rear; a path between clear hexes does not; the path costs the card's path
     rate (MBT 8.5)."""
     g, u = _game(make_game, tmp_path, turret=3, terrain={"9J4": "brick"},
                  paths=[("9J5", "9J4"), ("9J5", "9I5")])
