@@ -113,12 +113,7 @@ def _check_scale(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
     if cur is None:
         if to == "back":
             raise RulesError(f"{u.id} is not climbing", rule="Firepower 11.1.11")
-        if u.state.get("up") is not None:
-            raise RulesError(f"{u.id} is Up already (a tree or another climb)",
-                             rule="Firepower 11.1.11.2")
-        if str(u.state.get("posture", "stand")) != "stand":
-            raise RulesError(f"{u.id} must be Standing to start climbing",
-                             rule="Firepower 11.1.11")
+        _check_may_start(u)
         model = u.state.get("model")
         if kind == "wall" and isinstance(model, str) and weapon(model).move < 0:
             raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a wall",
@@ -298,12 +293,7 @@ def check_roadblock_climb(game: Game, u: Unit, d: Any, to: Any) -> dict[str, Any
     if k == 0:
         if to == "back":
             raise RulesError(f"{u.id} is not climbing the roadblock", rule="Firepower 11.1.11")
-        if u.state.get("up") is not None:
-            raise RulesError(f"{u.id} is Up already (a tree or another climb)",
-                             rule="Firepower 11.1.11.2")
-        if str(u.state.get("posture", "stand")) != "stand":
-            raise RulesError(f"{u.id} must be Standing to start climbing",
-                             rule="Firepower 11.1.11")
+        _check_may_start(u)
         model = u.state.get("model")
         if isinstance(model, str) and weapon(model).move < 0:
             raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a fence or "
@@ -328,3 +318,12 @@ def apply_roadblock_climb(u: Unit, info: dict[str, Any]) -> None:
     u.state["rbl_climb"] = {"step": k, "from": int(info["from"])}
     u.state["up"] = int(info["feet"]) + 2  # Firepower 10.5.1: the head, feet + 2
     u.state["posture"] = "stand"  # Up soldiers use the Stand column (Firepower 11.1.11)
+
+
+def _check_may_start(u: Unit) -> None:
+    """Firepower 11.1.11, 11.1.11.2: a climb starts from the ground, Standing."""
+    if u.state.get("up") is not None:
+        raise RulesError(f"{u.id} is Up already (a tree or another climb)",
+                         rule="Firepower 11.1.11.2")
+    if str(u.state.get("posture", "stand")) != "stand":
+        raise RulesError(f"{u.id} must be Standing to start climbing", rule="Firepower 11.1.11")
