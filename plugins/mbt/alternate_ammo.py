@@ -59,6 +59,11 @@ def canister_error(game: Game, f: Unit, rng: int) -> str | None:
         return f"{f.id} has no canister ammunition (MBT 14.4.5)"
     if f.state.get("order") not in ORDERS:
         return f"canister is fired with F or FM orders only (MBT 14.4.5), not {f.state.get('order')}"
+    return canister_range_error(rng)
+
+
+def canister_range_error(rng: int) -> str | None:
+    """MBT 14.4.5.2: canister reaches 2 to 10 hexes (shared with ``hexwar mbt fire``)."""
     lo, hi = CANISTER_RANGE
     if not lo <= rng <= hi:
         return f"canister is fired at {lo} to {hi} hexes, not at range {rng} (MBT 14.4.5.2)"
@@ -102,6 +107,18 @@ def sights_hex(game: Game, f: Unit, h: Hex) -> str | None:
     return None
 
 
+def smoke_range_error(card: Card, weapon: str, rng: int, label: str) -> str | None:
+    """MBT 14.4.5.1: a smoke round reaches from 2 hexes to the weapon's GP maximum range (shared
+    with ``hexwar mbt fire``)."""
+    top = (card_gp_range(card, weapon) or (0, 0))[1]
+    if rng < SMOKE_MIN_RANGE:
+        return f"a smoke round is fired at 2 hexes or more, not at range {rng} (MBT 14.4.5.1)"
+    if rng > top:
+        return (f"{label} at range {rng} is beyond the {weapon}'s GP range {top}, the reach of "
+                "its smoke (MBT 14.4.5.1)")
+    return None
+
+
 def smoke_firer_error(game: Game, f: Unit, h: Hex, ammo: str,
                       orders: tuple[str, ...] = ORDERS) -> str | None:
     """MBT 14.4.5, 14.4.5.1: why ``f`` may not fire a smoke round into hex ``h`` now."""
@@ -124,12 +141,9 @@ def smoke_firer_error(game: Game, f: Unit, h: Hex, ammo: str,
         return f"{f.id}'s {w.name} has no smoke ammunition (MBT 14.4.5)"
     rng = f.hex.distance(h)
     label = game.board.label(h)
-    top = (card_gp_range(card, w.name) or (0, 0))[1]
-    if rng < SMOKE_MIN_RANGE:
-        return f"a smoke round is fired at 2 hexes or more, not at range {rng} (MBT 14.4.5.1)"
-    if rng > top:
-        return (f"{label} at range {rng} is beyond the {w.name}'s GP range {top}, the reach of "
-                "its smoke (MBT 14.4.5.1)")
+    err = smoke_range_error(card, w.name, rng, label)
+    if err:
+        return err
     friends = sorted(u.id for u in game.state.units_of(f.side) if alive(u) and u.hex == h)
     if friends:
         return f"{label} holds a friendly unit ({friends[0]}): no smoke round into it (MBT 14.4.5.1)"
