@@ -188,3 +188,16 @@ def test_a_smoke_round_by_an_unseen_firer_is_not_told_to_the_enemy_6_1(make_game
     assert mine and mine[0]["firer"] == "N1"  # the firer's own side is told
     told = [e for e in g.log.for_side("Soviet") if e["type"] != "header"]
     assert not any("N1" in str(e) or e.get("what") == "smoke round" for e in told), told
+
+
+def test_the_leopard_1a4_fires_smoke_rounds_17_3_2_3_3(make_game: Any) -> None:
+    """MBT 17.3.2.3.3 lists Smoke-1 (no canister) in the Leopard 1A4's main gun ammunition, so its
+    card names smoke (MBT 14.4.5) and it may fire a smoke round; canister it may not."""
+    g = make_game([("N1", "Leopard 1A4", "NATO", "9J1", 4), ("S1", "T-72M1", "Soviet", "9J12", 1)],
+                  options=ADV)
+    n1 = g.state.units["N1"]
+    n1.state["order"] = "F"
+    assert alternate_ammo.main_gun_alternate(g, n1) == (alternate_ammo.SMOKE,)
+    assert alternate_ammo.smoke_choice_error(g, "NATO", _smoke("9J8"), set()) is None
+    err = alternate_ammo.canister_error(g, n1, 5)
+    assert err is not None and "MBT 14.4.5" in err
