@@ -146,6 +146,7 @@ def smoke_firer_error(game: Game, f: Unit, h: Hex, ammo: str,
                                            "(MBT 14.4.5)")
     if err:
         return err
+    assert f.hex is not None
     card = card_of(game, f)
     w = card.main_gun
     assert w is not None
