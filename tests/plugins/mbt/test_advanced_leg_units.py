@@ -454,3 +454,30 @@ def test_a_passenger_of_a_buttoned_carrier_without_full_cover_sights_open_13_1_4
     assert adv.sighter_row(g, g.state.units["P1"]) == "Open"
     run(sighting_phase(g), pass_all)
     assert "S1" in data(g)["sighted"]["P1"]
+
+
+def test_the_ai_fires_a_squads_attached_weapon_when_it_is_the_better_shot_14_1_3(
+        make_game: Any) -> None:
+    """MBT 14.1.3, 14.1.3.1 (MBTD-137): offered the squad's small arms and its PZF-44 at the BMP
+    two hexes off, the AI rates the PZF-44 by its own AP line and fires it, the better shot; at
+    the squad behind (no vehicle: AP fire only at vehicles, MBT 14.1.1.2) it is worth nothing."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.fire import declaration_options
+
+    g = _pzf_game(make_game)
+    v1 = g.state.units["V1"]
+    v1.state["spotted"] = "FIRED"
+    options = declaration_options(g, "NATO", [v1], orders=("F",), overwatch=False)
+    pzf = {"target": "V1", "shots": [["N1", PZF]]}
+    assert pzf in options and {"target": "V1", "shots": [["N1", "GP"]]} in options
+    ai = MbtAI("NATO", 0)
+    view = g.view("NATO")
+    n1 = view.unit("N1")
+    p_pzf = ai._p(view, n1, view.unit("V1"), PZF)
+    assert p_pzf > ai._p(view, n1, view.unit("V1"), "GP") and p_pzf > ai.fire_floor
+    assert ai._best_p(view, n1, view.unit("V1")) == (PZF, p_pzf)
+    assert ai._p(view, n1, view.unit("S1"), PZF) == 0.0
+    d = Decision("NATO", "mbt.fire", options=["pass", *options], rule="MBT 7.3.2",
+                 context={"step": "direct"})
+    assert ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor) == pzf
