@@ -201,3 +201,21 @@ def test_the_leopard_1a4_fires_smoke_rounds_17_3_2_3_3(make_game: Any) -> None:
     assert alternate_ammo.smoke_choice_error(g, "NATO", _smoke("9J8"), set()) is None
     err = alternate_ammo.canister_error(g, n1, 5)
     assert err is not None and "MBT 14.4.5" in err
+
+
+def test_a_smoke_round_is_told_in_words_as_a_smoke_round_14_4_5_1(make_game: Any, run: Any) -> None:
+    """MBT 14.4.5.1: a smoke round aims at a hex, not a unit: the option's explanation, the
+    side's decision and the declaration event name the hex (never "None")."""
+    from hexwar.plugins.mbt.explain import _shots
+    from hexwar.plugins.mbt.words import describe_event
+
+    g = _game(make_game)
+    o = _smoke("9J8")
+    assert _shots(g, o) == "a smoke round into 9J8: M60A3 N1 (smoke), range 7"
+    said = describe_event(g, {"type": "decision", "kind": "mbt.fire", "side": "NATO",
+                              "choice": o})
+    assert said == "NATO declares smoke rounds into 9J8: M60A3 N1"
+    alternate_ammo.fire_smoke(g, "NATO", o)
+    declared = [e for e in g.log.for_side(None) if e.get("type") == "declared"]
+    text = describe_event(g, declared[-1]) or ""
+    assert "smoke rounds into 9J8" in text and "None" not in text, text
