@@ -87,6 +87,9 @@ def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrai
         else:
             click.echo("\n".join(lines))
         return
+    if kind == "CANISTER" and gp_terrain.is_terrain_name(target):
+        raise HexwarError(f"canister is fired at units, not at a {target} marker (MBT 14.4.5.2, "
+                          "12.4.2: terrain takes GP rounds)")
     fc, tc = _cards(firer, target, card_dirs)
     kinds = tuple(t.strip() for t in terrain.split(",") if t.strip()) or ("clear",)
     if kind in ("GP", "CANISTER"):

@@ -65,7 +65,8 @@ def test_canister_bad_input_exits_2_with_the_rule() -> None:
                        (["M60A3", "T-72M1", "--range", "11"], "MBT 14.4.5.2"),
                        (["M60A3", "T-72M1", "--range", "1"], "MBT 14.4.5.2"),
                        (["M60A3", "T-72M1", "--range", "4", "--overwatch"], "MBT 14.4.5"),
-                       (["M60A3", "Rifle Team", "--range", "4", "--overrun"], "MBT 14.4.5")):
+                       (["M60A3", "Rifle Team", "--range", "4", "--overrun"], "MBT 14.4.5"),
+                       (["M60A3", "wire", "--range", "4"], "MBT 14.4.5.2")):
         r = fire(*args, "--ammo", "canister")
         assert r.exit_code == 2 and rule in r.output and "Traceback" not in r.output, r.output
     assert fire("M60A3", "T-72M1", "--ammo", "canister").exit_code == 2  # no --range
