@@ -11,13 +11,15 @@ from typing import Any
 
 import pytest
 
+from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.core.ground import SHIPPED_SCALES, BoardLayer
 from hexwar.core.hexgrid import Hex
 from hexwar.core.units import as_float, parse_quantity
 from hexwar.plugins.firepower import advanced_fire as af
 from hexwar.plugins.firepower import advanced_impulses as adv
-from hexwar.plugins.firepower.actions import mf_left
+from hexwar.plugins.firepower import combat, defenses
+from hexwar.plugins.firepower.actions import fire_context, fire_procedure, mf_left
 from hexwar.plugins.firepower.advanced_los import LosWorld
 from hexwar.plugins.firepower.crews import ITEM_COST
 from hexwar.plugins.firepower.state import data
@@ -163,3 +165,60 @@ def test_fp_113_an_h_blast_of_seven_fired_as_g_is_three_and_penetrates_one() -> 
     m = FpMap.plain([Hex(0, k) for k in range(3)])
     f = af.Firing(LosWorld(m), "MPL19", "H", "semi", {}, {}, frozenset(), 2, {}, (), as_g=True)
     assert af.blast_number(f, w) == 3 and af.penetration(f, w) == 1
+
+
+# -- Firepower 12.7.4: combinations of hit locations, one at a time --------------------------------
+
+
+def _fenced_foxhole(fp_game: GameFactory) -> Game:
+    """A1 (side A) in 1C2 facing 4 throws at 1C4 (range 2): a fence from hexside 2 to 6 splits
+    1C4 into the part of hexside 1 and the part of hexsides 3-5; a shallow foxhole lies in the
+    part of hexside 1, where B1 is in it."""
+    g = fp_game([("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                 ("B1", "RFL", "B", "C4", 1, {"model": "RFL10", "in_defence": "SFX", "side": 1,
+                                              "stands_at": -defenses.types()["SFX"].depth})],
+                hexes=[{"at": "C4", "features": ["fence:2-6"]}], options=("firepower.advanced",))
+    defenses.set_defences(g, [{"type": "SFX", "hex": "1C4"}])
+    g.state.units["A1"].state["equipment"] = {"HGN3": 1}
+    return g
+
+
+def _throw(g: Game, faces: list[int]) -> tuple[combat.FireContext, list[str]]:
+    """The throw at 1C4 with the given die faces (then 9s); returns the context and the purpose
+    of every roll in order."""
+    ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": "1C4", "item": "HGN3"})
+    it = iter(faces)
+    asked: list[str] = []
+
+    def roll(purpose: str) -> int:
+        asked.append(purpose)
+        return next(it, 9)
+
+    ctx.roll = roll
+    combat.run(ctx, fire_procedure(g, ctx.kind))
+    return ctx, asked
+
+
+def test_fp_60_the_fence_side_is_rolled_before_the_foxhole(fp_game: GameFactory) -> None:
+    """FP-60 (Firepower 12.7.4): a foxhole in a fence hex: first the roll for the side of the
+    hex hit, then, that side being the foxhole's, the roll for whether it lands in the foxhole."""
+    g = _fenced_foxhole(fp_game)
+    # hit roll 1; location 1 - 2 (range 2) reads 1: the part B1 is on; hole roll 3 - 1 = 2: in
+    ctx, asked = _throw(g, [1, 1, 3])
+    assert "hit location" in asked[1] and "into the hole" in asked[2]
+    assert ctx.extra["summary"]["location"]["part"] == 1
+    assert ctx.extra["in_hole"] is True
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Firepower 12.7.4: the foxhole is rolled for only when its side of the fence hex is hit; the "
+    "code keeps no side for a foxhole (defensive units have none) and rolls for it whatever side "
+    "is hit (step_hole)"))
+def test_fp_60_no_foxhole_roll_when_the_other_side_is_hit(fp_game: GameFactory) -> None:
+    """FP-60 (Firepower 12.7.4): when the side of the fence hex away from the foxhole is hit, no
+    roll for the foxhole is made (the projectile is not in it)."""
+    g = _fenced_foxhole(fp_game)
+    # hit roll 1; location 9 - 2 = 7 > 5: the other part (hexsides 3-5)
+    ctx, asked = _throw(g, [1, 9])
+    assert ctx.extra["summary"]["location"]["part"] == 2
+    assert not any("into the hole" in p for p in asked) and "in_hole" not in ctx.extra
