@@ -19,9 +19,11 @@ from hexwar.core.units import as_float, parse_quantity
 from hexwar.plugins.firepower import advanced_fire as af
 from hexwar.plugins.firepower import advanced_impulses as adv
 from hexwar.plugins.firepower import combat, defenses
+from hexwar.plugins.firepower import squads as sq
 from hexwar.plugins.firepower.actions import fire_context, fire_procedure, mf_left
-from hexwar.plugins.firepower.advanced_los import LosWorld
+from hexwar.plugins.firepower.advanced_los import LosWorld, los_world
 from hexwar.plugins.firepower.crews import ITEM_COST
+from hexwar.plugins.firepower.soldiers import soldiers_of
 from hexwar.plugins.firepower.state import data
 from hexwar.plugins.firepower.terrain import FpMap
 from hexwar.plugins.firepower.weapon_chart import weapon
@@ -222,3 +224,23 @@ def test_fp_60_no_foxhole_roll_when_the_other_side_is_hit(fp_game: GameFactory) 
     ctx, asked = _throw(g, [1, 9])
     assert ctx.extra["summary"]["location"]["part"] == 2
     assert not any("into the hole" in p for p in asked) and "in_hole" not in ctx.extra
+
+
+# -- Firepower 10.7 item 10: the height of a soldier in a deep foxhole -----------------------------
+
+
+def test_fp_37_a_standing_soldier_in_a_deep_foxhole_has_his_head_at_ground_level(
+        fp_game: GameFactory) -> None:
+    """FP-37 (Firepower 10.7 item 10, with 10.5.2 and 8.8.2.1): a Standing soldier (head two
+    heights above his feet) in a deep foxhole (two heights deep) has his head at 0, the ground
+    level of the lip. Only the heights are computed: resting a weapon there is not built."""
+    g = _defence_game(fp_game, [("A1", "RFL", "A", "C5", 4, {"model": "RFL10"})],
+                      [{"type": "DFX", "hex": "1C5"}])
+    _defence_impulse(g, "A", "A1")
+    _defence_act(g, {"act": "position", "unit": "A1", "into": True})
+    world = los_world(g)
+    s = soldiers_of(g.state.units)["A1"]
+    assert s.posture == "stand"
+    head = world.base(s) + sq.head_height("stand")
+    assert world.base(s) == world.ground(s.hex) - defenses.types()["DFX"].depth
+    assert head == world.ground(s.hex)
