@@ -48,7 +48,7 @@ def _firepower_layer() -> BoardLayer:
 
 
 def _feet(metres: float) -> float:
-    return as_float(parse_quantity(f"{metres} m", "[length]", "height"), "ft")
+    return float(as_float(parse_quantity(f"{metres} m", "[length]", "height"), "ft"))
 
 
 def test_fp_25_a_hill_level_of_three_heights_is_about_nine_feet() -> None:
