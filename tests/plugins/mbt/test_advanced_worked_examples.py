@@ -193,3 +193,39 @@ def test_mbt_158_adjust_markers_and_a_second_suppression(make_game: Any, run: An
     assert s1.state["suppressed"] == "OFF" and data(g)["smoke"] == {}
     run(advanced_markers_phase(g), pass_all)
     assert s1.state["suppressed"] is None and not suppression.suppressed(s1)
+
+
+# -- MBT-62: non-penetrating hits on an open vehicle (MBT 14.3.3.4.1) ------------------------------
+
+
+@pytest.mark.parametrize(("location", "is_open", "effect"), [
+    ("TT", True, "crew_loss"), ("HD", True, "crew_loss"), ("HF", True, "none"),
+    ("TT", False, "none"), ("HD", False, "none")])
+def test_mbt_62_non_penetrating_tt_or_hd_hit_on_an_open_vehicle(
+        make_game: Any, location: str, is_open: bool, effect: str) -> None:
+    """MBT-62 (MBT 14.3.3.4.1): a hit that fails to penetrate at TT or at HD (the rule names both;
+    the other test of MBT-62 takes TT only) costs an open vehicle one crew loss, a buttoned one
+    nothing; elsewhere (HF) no crew loss. The machinegun part (MBT 14.3.3.4.2) is not here."""
+    from hexwar.plugins.mbt.advanced_fire import step_open_crew_hit
+    from hexwar.plugins.mbt.ap_fire import (
+        FireContext,
+        HitResult,
+        ShotResult,
+        step_armor,
+        step_penetration,
+    )
+
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("N1", "M1", "NATO", "9J5", 1)],
+                  options=ADV)
+    t = g.state.units["N1"]
+    t.state["open"] = is_open
+    shot = ShotResult(situation(g, g.state.units["S1"], "125mm", "APFSDS", t))
+    hit = HitResult(n=1, angle="Above" if location in ("TT", "HD") else "Front", location=location)
+    fc = FireContext(ctx(g).charts, g.dice)
+    step_armor(fc, shot, hit)
+    assert hit.armor is not None
+    hit.armor = 999  # a hit that cannot penetrate
+    step_open_crew_hit(fc, shot, hit)
+    step_penetration(fc, shot, hit)
+    assert hit.effect == effect
+    assert ("MBT 14.3.3.4.1" in hit.rules) == (effect == "crew_loss")
