@@ -382,7 +382,9 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
         ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
         if uid in ph["after"]:
             ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
-    if act == "enter":
+    if act == "enter" and u.state.get("tunnel") and _stopped(game, ph, u, info["to"]):
+        info["stopped"] = True  # FPD-119: the attacker met defenders under the ground
+    elif act == "enter":
         src = u.hex
         assert src is not None
         u.hex = info["to"]
@@ -463,6 +465,17 @@ def apply_effects(game: Game, ctx: combat.FireContext) -> None:
                 rules=ctx.rules)
 
 
+def _stopped(game: Game, ph: dict[str, Any], u: Unit, dest: Hex) -> bool:
+    # the attacker's entering of a tunnel hex he knows, held now: carried out and stopped, not
+    # refused, so he learns no more than Firepower 11.5 tells (docs/decisions.md FPD-119)
+    from hexwar.plugins.firepower.tunnels import stop, stopped_underground
+
+    if not stopped_underground(game, u, dest):
+        return False
+    stop(game, ph, u, dest)
+    return True
+
+
 def _finds_no_one(game: Game, side: str, dest: Hex, units: list[str]) -> bool:
     # the attacker's melee into a tunnel hex he knows but that emptied: carried out, not
     # refused, so he learns no more than Firepower 11.5 tells (docs/decisions.md FPD-119)
@@ -471,15 +484,34 @@ def _finds_no_one(game: Game, side: str, dest: Hex, units: list[str]) -> bool:
     return finds_no_one(game, side, dest, units)
 
 
+def pay_melee(ph: dict[str, Any], info: dict[str, Any]) -> None:
+    """Firepower 6.2.5.2: each attacker pays the MF of entering and of the melee, his Combat
+    Action."""
+    for uid in info["units"]:
+        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
+        ph["combat"].append(uid)
+
+
+def winners_enter(game: Game, ph: dict[str, Any], units: list[str], dest: Hex) -> None:
+    """Firepower 6.5.1, Firepower 6.5.3: the winning attackers enter the melee hex and end their
+    Actions (also the attacker's melee that finds no one under the ground, FPD-119)."""
+    for uid in units:
+        u = game.state.units[uid]
+        src = u.hex
+        assert src is not None
+        u.hex = dest
+        ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
+        _arrive(game, u, src)
+        ph["done"].append(uid)
+
+
 def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
     units, dest, defenders = info["units"], info["hex"], info["defenders"]
     if not defenders:  # FPD-119: the attackers find no one
         from hexwar.plugins.firepower.tunnels import find_no_one
 
         return find_no_one(game, ph, info)
-    for uid in units:
-        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
-        ph["combat"].append(uid)
+    pay_melee(ph, info)
     roll = game.dice.d10(f"melee in {game.board.label(dest)}")
     mod = combat.melee_modifier(len(units), len(defenders))
     extra: list[Modifier] = list(info.get("extra") or [])
@@ -491,14 +523,7 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
     if winner == "attacker":  # Firepower 6.5.1, Firepower 6.5.3
         for d in defenders:
             eliminate(game, d, ph["side"], "Firepower 6.5.1")
-        for uid in units:
-            u = game.state.units[uid]
-            src = u.hex
-            assert src is not None
-            u.hex = dest
-            ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
-            _arrive(game, u, src)
-            ph["done"].append(uid)
+        winners_enter(game, ph, units, dest)
     else:
         for uid in units:
             eliminate(game, uid, game.state.units[defenders[0]].side, "Firepower 6.5.1")

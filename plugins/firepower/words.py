@@ -205,6 +205,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "tunnel_melee_empty": lambda g, r: (f"{', '.join(_u(g, u) for u in _listed(r.get('units')))}"
                                         f" melee into {r.get('hex')} and find no one"
                                         f"{cite(r.get('rule'))}"),
+    "tunnel_stopped": lambda g, r: (f"{_u(g, r.get('unit'))} is stopped at {r.get('hex')}: "
+                                    f"soldiers are there{cite(r.get('rule'))}"),
     # an abatis hex's second half of a move's MF (defenses.py, Firepower 11.2.1)
     "abatis": lambda g, r: (f"{_u(g, r.get('unit'))} spends {r.get('cost')} more MF for the "
                             f"abatis at {r.get('hex')}{cite(r.get('rule'))}"),
