@@ -117,6 +117,9 @@ class Firing:
     rounds: int | None = None
     #: the carried item one grenade of the version fired is struck off (FPD-116), if one is
     stock: str | None = None
+    #: soldier id -> (what, hexside or part, terrain value) of a climber peering over the top
+    #: (Firepower 12.2.3; :func:`peering`, docs/decisions.md FPD-129)
+    peering: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -277,7 +280,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,
                                  holes=holes(game), location_plus=sign == "+",
-                                 weapon_unit=w_unit, rounds=rounds)
+                                 weapon_unit=w_unit, rounds=rounds, peering=peering(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
 
 
@@ -372,6 +375,51 @@ def _card(ctx: FireContext) -> AdvancedCard:
 # ---------------------------------------------------------------------------------------------
 
 
+def peering(game: Game) -> dict[str, tuple[str, int, int]]:
+    """Firepower 12.2.3 (docs/decisions.md FPD-129): the soldiers still marked climbing at the
+    top of what they climb, who peer over it: a wall (feet on its top, the last height up), a
+    height hexside climbed up (the last height before the edge: the next step enters the hex
+    above, 11.1.11.2), a roadblock (feet on its top, 8.8.5.4). id -> (what, the hexside climbed
+    or, for a roadblock, the part of the hex he climbs from, its terrain value, Firepower 12.5)."""
+    from hexwar.plugins.firepower.advanced_terrain import ground_of
+    from hexwar.plugins.firepower.defenses import defences
+    from hexwar.plugins.firepower.state import alive
+
+    out: dict[str, tuple[str, int, int]] = {}
+    ds = None
+    for uid, u in game.state.units.items():
+        if u.hex is None or not alive(u):
+            continue
+        c, rb = u.state.get("climb"), u.state.get("rbl_climb")
+        if isinstance(c, dict):
+            step, total, side = int(c["step"]), int(c["total"]), int(c["side"])
+            if c.get("kind") == "wall" and step == total // 2:
+                out[uid] = ("wall", side, FENCE_TV)  # 12.5: a standard stone wall, as a fence
+            elif (c.get("kind") == "hexside" and step == total - 1
+                  and ground_of(game, u.hex.neighbor(side)) > ground_of(game, u.hex)):
+                out[uid] = ("hexside", side, 10_000)  # the ground is never penetrated
+        elif isinstance(rb, dict):
+            ds = defences(game) if ds is None else ds
+            d = ds.get(u.hex)
+            if d is not None and int(rb["step"]) == int(d.type.height):
+                out[uid] = ("roadblock", int(rb["from"]), int(d.type.terrain_value or FENCE_TV))
+    return out
+
+
+def _peers_over(f: Firing, target: Soldier, peer: tuple[str, int, int], source: Hex) -> bool:
+    """Firepower 12.2.3: what the climber peers over lies between him and ``source``: beyond
+    the hexside he climbs (wall, height hexside), or across the roadblock from his part."""
+    from hexwar.plugins.firepower.terrain import centre, hexside_midpoint
+
+    what, where, _ = peer
+    if what == "roadblock":
+        pic = f.world.map.fence.get(target.hex)
+        return pic is not None and pic.between(where, source)
+    (mx, my), (cx, cy) = hexside_midpoint(target.hex, where), centre(target.hex)
+    sx, sy = centre(source)
+    return (sx - mx) * (mx - cx) + (sy - my) * (my - cy) > 1e-9
+
+
 def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
              ) -> tuple[str, int] | None:
     """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
@@ -386,6 +434,10 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
         code = f.positions[target.id]
         tv = defenses.types()[code].terrain_value or 10_000  # a hole is never penetrated
         return (pos[0], tv)
+    peer = f.peering.get(target.id)
+    if peer is not None and impact_side is None and source != target.hex \
+            and _peers_over(f, target, peer, source):  # Firepower 12.2.3 (FPD-129)
+        return (f"peering over the {peer[0]}", peer[2])
     m = f.world.map
     c = m.cover.get(target.hex)
     fence = m.fence.get(target.hex)
