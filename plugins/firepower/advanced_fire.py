@@ -1276,7 +1276,8 @@ def applied(game: Game, ctx: FireContext) -> None:
         else:
             place_illumination(game, m.parse(p["hex"]))
     for dmg in ctx.extra.get("damage") or []:
-        damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"]))
+        if damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"])):
+            ctx.extra.setdefault("felled", []).append(m.parse(str(dmg["hex"])))
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
@@ -1516,11 +1517,13 @@ def terrain_value(m: FpMap, h: Hex) -> int | None:
 BECOMES = {"fence": "rubble", "tree": "abatis", "hedge": "clear"}
 
 
-def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
+def damage_terrain(game: Game, h: Hex, penetration: int) -> bool:
     """Firepower 12.3.4.2: a hit's penetration damages the terrain with a terrain value in the
     hex (the damage adds up, noted in ``state.data["firepower"]["damage"]``); once it reaches the
-    value the terrain is destroyed: a fence becomes rubble, a tree abatis, a hedge the hex's own
-    terrain (12.3.4.2.1, .4, .5), and soldiers Up a destroyed fence or tree are eliminated."""
+    value the terrain is destroyed: a fence becomes rubble, a tree an abatis hex (an abatis
+    defensive unit, :func:`~hexwar.plugins.firepower.defenses.place_abatis`), a hedge the hex's
+    own terrain (12.3.4.2.1, .4, .5), and soldiers Up a destroyed fence or tree are eliminated.
+    Returns whether an abatis was placed (this hit does not damage it, FPD-130)."""
     from hexwar.plugins.firepower.state import data, eliminate, fp_map
 
     m = fp_map(game)
@@ -1528,15 +1531,15 @@ def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
     label = m.label(h)
     gone = dict(d.get("destroyed") or {})
     if label in gone:
-        return
+        return False
     tv = terrain_value(m, h)
     if tv is None:
-        return
+        return False
     dmg = dict(d.get("damage") or {})
     dmg[label] = int(dmg.get(label, 0)) + penetration
     d["damage"] = dmg
     if dmg[label] < tv:
-        return
+        return False
     kind = "fence" if h in m.fence else "tree" if m.cover.get(h) == "tree" else "hedge"
     gone[label] = BECOMES[kind]
     d["destroyed"] = gone
@@ -1546,6 +1549,11 @@ def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
         if u.hex == h and u.state.get("posture") == "up" and not u.state.get("eliminated"):
             eliminate(game, u.id, None, "Firepower 12.3.4.2.4" if kind == "tree"
                       else "Firepower 12.3.4.2.5")
+    if kind != "tree":
+        return False
+    from hexwar.plugins.firepower.defenses import place_abatis
+
+    return place_abatis(game, h)  # Firepower 12.3.4.2.4: the abatis unit (FPD-130)
 
 
 def damaged_map(m: FpMap, destroyed: Mapping[str, str]) -> FpMap:

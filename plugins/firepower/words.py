@@ -164,6 +164,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "demolition": lambda g, r: f"the demolition charge in {r.get('hex')} explodes{cite(r.get('rule'))}",
     "terrain_destroyed": lambda g, r: (f"the {r.get('was')} in {r.get('hex')} is destroyed: now "
                                        f"{r.get('becomes')}{cite(r.get('rule'))}"),
+    "defense_placed": lambda g, r: (f"an {r.get('what')} unit is placed in {r.get('hex')}"
+                                    f"{cite(r.get('rule'))}"),
     "defense_destroyed": lambda g, r: (f"the {r.get('was')} in {r.get('hex')} is destroyed by fire: "
                                        f"now {r.get('becomes')}{cite(r.get('rule'))}"),
     # the Advanced Game's terrain and set-up (hidden_setup.py, buildings.py)
