@@ -334,6 +334,10 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
                  and (not below or game.state.units[s.id].state.get("tunnel"))]
     if not defenders and not (below and _finds_no_one(game, ph["side"], dest, units)):
         raise RulesError(f"no opposing soldier in {label}", rule="Firepower 6.2.5.2")
+    if defenders and not below:  # a rule may leave out those not met (the Advanced Game's 13)
+        met = set(FirepowerHooks.of(game).melee_defenders(
+            list(units), sorted(s.id for s in defenders), dest))
+        defenders = [s for s in defenders if s.id in met]
     costs: dict[str, int] = {}
     for uid in units:
         u = _check_active(game, ph, uid)
