@@ -381,6 +381,7 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
         t.apply(game, ph, info)
         game.emit("action", visible_to=_shown(game, uid, t.secret),
                   unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
+        _acted(game, uid, t.name)
         return info
     if act in NONCOMBAT:
         ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
@@ -416,7 +417,17 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
                   rule="Firepower 6.2.3")
     else:
         _do_fire(game, ph, info)
+    _acted(game, uid, act)
     return info
+
+
+def _acted(game: Game, uid: str, act: str) -> None:
+    # the Advanced Game's take-over window closes at any other Action (Firepower 11.1.6.2,
+    # docs/decisions.md FPD-118), kept in the state; nothing to do while none is open
+    if data(game).get("take_over"):
+        from hexwar.plugins.firepower.crews import acted
+
+        acted(game, uid, act)
 
 
 def _shown(game: Game, uid: str, secret: bool = False) -> list[str] | None:
@@ -467,6 +478,7 @@ def apply_effects(game: Game, ctx: combat.FireContext) -> None:
     mods = [m for ms in ctx.modifiers.values() for m in ms]
     game.report(f"{ctx.kind} by {ctx.firer.id}", result=ctx.summary(), modifiers=mods,
                 rules=ctx.rules)
+    _acted(game, ctx.firer.id, ctx.kind)  # a fire, a throw or a charge set off (FPD-118)
 
 
 def _stopped(game: Game, ph: dict[str, Any], u: Unit, dest: Hex) -> bool:
