@@ -282,6 +282,12 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  holes=holes(game), location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    row = _row(item)
+    if ctx.kind == "grenade" and row is not None and (
+            row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
+        # Firepower 12.4.1.1 (FPD-132): a rifle grenade is fired from the rifle, not thrown;
+        # the log names it and the rifle in place of the Basic context's HGN and "throw"
+        ctx.extra["summary"].update(weapon=item, mode="rifle", rifle=model)
 
 
 def reach(game: Game, uid: str) -> tuple[Callable[[str, int], bool], Callable[[int], bool]]:

@@ -67,7 +67,11 @@ def _grenade(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
     blasts = ", blast " + "; ".join(f"{_u(game, b.get('unit'))} {b.get('roll')}->"
                                     f"{b.get('modified')} {b.get('result')}" for b in blast) \
         if blast else ""
-    what = (f"fires {s['item']} ({s.get('ammo')})" if s.get("item")  # the Advanced Game
+    what = (f"fires the rifle grenade {s['item']} ({s.get('ammo')}) from his {s['rifle']}"
+            if s.get("mode") == "rifle" and s.get("rifle")  # Firepower 12.4.1.1 (FPD-132)
+            else f"throws {s['item']} ({s.get('ammo')})"  # a hand grenade (Firepower 12.4.1)
+            if str(s.get("item", ""))[:3] in ("HGN", "HRG") and s.get("mode") == "throw"
+            else f"fires {s['item']} ({s.get('ammo')})" if s.get("item")  # the Advanced Game
             else "throws a grenade")
     return (f"{_u(game, s.get('firer'))} {what} at {s.get('target_hex')}, range "
             f"{s.get('range')}, hit number {s.get('hit_number')}, {throw}{lands}{spread}{blasts}: "
