@@ -14,7 +14,9 @@ the attacker learns them only hex by hex:
   ``attacker_in_tunnels`` (soldier -> hex) of the system state (docs/decisions.md FPD-85).
 
 What a tunnel hex holds is learnt exactly only by entering it; a hex holding the other side's
-soldiers is entered only by melee (Firepower 6.2.1; FPD-86).
+soldiers is entered only by melee (Firepower 6.2.1; FPD-86). The attacker's move into a tunnel hex
+he knows is never refused for who is there (that would tell him): held, it stops him in his own
+hex, paid for, and tells him soldiers are there (:func:`stop`, FPD-119).
 
 Melee under the ground (Firepower 13 with 8.8.8 and 11.5; docs/decisions.md FPD-98): soldiers in
 a tunnel melee the other side's soldiers in the tunnel hex in front, never those on the surface
