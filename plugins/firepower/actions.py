@@ -334,6 +334,10 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
                  and (not below or game.state.units[s.id].state.get("tunnel"))]
     if not defenders and not (below and _finds_no_one(game, ph["side"], dest, units)):
         raise RulesError(f"no opposing soldier in {label}", rule="Firepower 6.2.5.2")
+    if defenders and not below:  # a rule may leave out those not met (the Advanced Game's 13)
+        met = set(FirepowerHooks.of(game).melee_defenders(
+            list(units), sorted(s.id for s in defenders), dest))
+        defenders = [s for s in defenders if s.id in met]
     costs: dict[str, int] = {}
     for uid in units:
         u = _check_active(game, ph, uid)
@@ -377,12 +381,15 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
         t.apply(game, ph, info)
         game.emit("action", visible_to=_shown(game, uid, t.secret),
                   unit=uid, act=t.name, cost=info["cost"], rule=t.rule)
+        _acted(game, uid, t.name)
         return info
     if act in NONCOMBAT:
         ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + info["cost"]
         if uid in ph["after"]:
             ph["after"][uid] = int(ph["after"][uid]) - info["cost"]
-    if act == "enter":
+    if act == "enter" and u.state.get("tunnel") and _stopped(game, ph, u, info["to"]):
+        info["stopped"] = True  # FPD-119: the attacker met defenders under the ground
+    elif act == "enter":
         src = u.hex
         assert src is not None
         u.hex = info["to"]
@@ -410,7 +417,17 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
                   rule="Firepower 6.2.3")
     else:
         _do_fire(game, ph, info)
+    _acted(game, uid, act)
     return info
+
+
+def _acted(game: Game, uid: str, act: str) -> None:
+    # the Advanced Game's take-over window closes at any other Action (Firepower 11.1.6.2,
+    # docs/decisions.md FPD-118), kept in the state; nothing to do while none is open
+    if data(game).get("take_over"):
+        from hexwar.plugins.firepower.crews import acted
+
+        acted(game, uid, act)
 
 
 def _shown(game: Game, uid: str, secret: bool = False) -> list[str] | None:
@@ -461,6 +478,18 @@ def apply_effects(game: Game, ctx: combat.FireContext) -> None:
     mods = [m for ms in ctx.modifiers.values() for m in ms]
     game.report(f"{ctx.kind} by {ctx.firer.id}", result=ctx.summary(), modifiers=mods,
                 rules=ctx.rules)
+    _acted(game, ctx.firer.id, ctx.kind)  # a fire, a throw or a charge set off (FPD-118)
+
+
+def _stopped(game: Game, ph: dict[str, Any], u: Unit, dest: Hex) -> bool:
+    # the attacker's entering of a tunnel hex he knows, held now: carried out and stopped, not
+    # refused, so he learns no more than Firepower 11.5 tells (docs/decisions.md FPD-119)
+    from hexwar.plugins.firepower.tunnels import stop, stopped_underground
+
+    if not stopped_underground(game, u, dest):
+        return False
+    stop(game, ph, u, dest)
+    return True
 
 
 def _finds_no_one(game: Game, side: str, dest: Hex, units: list[str]) -> bool:
@@ -471,15 +500,34 @@ def _finds_no_one(game: Game, side: str, dest: Hex, units: list[str]) -> bool:
     return finds_no_one(game, side, dest, units)
 
 
+def pay_melee(ph: dict[str, Any], info: dict[str, Any]) -> None:
+    """Firepower 6.2.5.2: each attacker pays the MF of entering and of the melee, his Combat
+    Action."""
+    for uid in info["units"]:
+        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
+        ph["combat"].append(uid)
+
+
+def winners_enter(game: Game, ph: dict[str, Any], units: list[str], dest: Hex) -> None:
+    """Firepower 6.5.1, Firepower 6.5.3: the winning attackers enter the melee hex and end their
+    Actions (also the attacker's melee that finds no one under the ground, FPD-119)."""
+    for uid in units:
+        u = game.state.units[uid]
+        src = u.hex
+        assert src is not None
+        u.hex = dest
+        ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
+        _arrive(game, u, src)
+        ph["done"].append(uid)
+
+
 def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
     units, dest, defenders = info["units"], info["hex"], info["defenders"]
     if not defenders:  # FPD-119: the attackers find no one
         from hexwar.plugins.firepower.tunnels import find_no_one
 
         return find_no_one(game, ph, info)
-    for uid in units:
-        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
-        ph["combat"].append(uid)
+    pay_melee(ph, info)
     roll = game.dice.d10(f"melee in {game.board.label(dest)}")
     mod = combat.melee_modifier(len(units), len(defenders))
     extra: list[Modifier] = list(info.get("extra") or [])
@@ -491,14 +539,7 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
     if winner == "attacker":  # Firepower 6.5.1, Firepower 6.5.3
         for d in defenders:
             eliminate(game, d, ph["side"], "Firepower 6.5.1")
-        for uid in units:
-            u = game.state.units[uid]
-            src = u.hex
-            assert src is not None
-            u.hex = dest
-            ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
-            _arrive(game, u, src)
-            ph["done"].append(uid)
+        winners_enter(game, ph, units, dest)
     else:
         for uid in units:
             eliminate(game, uid, game.state.units[defenders[0]].side, "Firepower 6.5.1")

@@ -15,8 +15,8 @@ hook is a thin call into the module of its rule:
 * ``firepower_fire_steps``, ``firepower_prepare_fire``, ``firepower_fire_applied``: the
   Advanced fire procedures (Firepower 12; :mod:`~hexwar.plugins.firepower.advanced_fire`), the
   Posture columns among their modifiers (Firepower 12.2.1);
-* ``firepower_melee_modifiers``: the Advanced melee (Firepower 13;
-  :mod:`~hexwar.plugins.firepower.advanced_melee`);
+* ``firepower_melee_modifiers``, ``firepower_melee_defenders``: the Advanced melee (Firepower
+  13; :mod:`~hexwar.plugins.firepower.advanced_melee`), meeting only who shares a height;
 * ``firepower_impulse_phase_end``: demolition charges (Firepower 12.4.9);
 * ``hexwar_los_rules``: the line of sight by heights (Firepower 12.1;
   :mod:`~hexwar.plugins.firepower.advanced_los`);
@@ -174,6 +174,16 @@ def firepower_fire_applied(game: Game, ctx: FireContext) -> None:
 
     applied(game, ctx)
     fire_applied(game, ctx)  # Firepower 12.3.4.2: towers, abatis and the others destroyed
+
+
+@hookimpl
+def firepower_melee_defenders(game: Game, attackers: Sequence[str], defenders: Sequence[str],
+                              hex: Hex) -> list[str]:
+    """Firepower 13: a melee meets only the defenders sharing a height with an attacker (not
+    those on a tower's floor or Up a tree over the attackers' heads; FPD-131)."""
+    from hexwar.plugins.firepower.advanced_melee import met_defenders
+
+    return met_defenders(game, attackers, defenders, hex)
 
 
 @hookimpl

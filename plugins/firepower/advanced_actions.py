@@ -45,7 +45,10 @@ def _check_back(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[
     if m.fence.get(u.hex) or m.hedge.get(u.hex) or m.fence.get(dest) or m.hedge.get(dest):
         raise RulesError(f"{u.id} may not back through a fence or hedge hex",
                          rule="Firepower 11.2.1.2")
-    if any(o.hex == dest and o.side != u.side and alive(o) for o in game.state.units.values()):
+    # under the ground the tunnel check decides (hidden_setup.check_tunnel_move; FPD-119)
+    below = bool(u.state.get("tunnel"))
+    if not below and any(o.hex == dest and o.side != u.side and alive(o)
+                         and not o.state.get("tunnel") for o in game.state.units.values()):
         raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                          rule="Firepower 6.2.1")
     base = rules_card(game).mf_cost("enter", str(u.state.get("posture", "stand")))
@@ -54,7 +57,13 @@ def _check_back(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[
 
 def _apply_back(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
     """The soldier keeps his facing; a new hex entered counts toward Running (Firepower 4.5)."""
+    from hexwar.plugins.firepower.tunnels import stop, stopped_underground
+
     u = game.state.units[info["unit"]]
+    if u.state.get("tunnel") and stopped_underground(game, u, info["to"]):
+        stop(game, ph, u, info["to"])  # FPD-119: defenders met in the tunnel hex
+        info["stopped"] = True
+        return
     u.hex = info["to"]
     u.state["side"] = None
     ph["entered"][u.id] = int(ph["entered"].get(u.id, 0)) + 1

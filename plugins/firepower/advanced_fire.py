@@ -117,6 +117,9 @@ class Firing:
     rounds: int | None = None
     #: the carried item one grenade of the version fired is struck off (FPD-116), if one is
     stock: str | None = None
+    #: soldier id -> (what, hexside or part, terrain value) of a climber peering over the top
+    #: (Firepower 12.2.3; :func:`peering`, docs/decisions.md FPD-129)
+    peering: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -277,8 +280,14 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,
                                  holes=holes(game), location_plus=sign == "+",
-                                 weapon_unit=w_unit, rounds=rounds)
+                                 weapon_unit=w_unit, rounds=rounds, peering=peering(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    row = _row(item)
+    if ctx.kind == "grenade" and row is not None and (
+            row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
+        # Firepower 12.4.1.1 (FPD-132): a rifle grenade is fired from the rifle, not thrown;
+        # the log names it and the rifle in place of the Basic context's HGN and "throw"
+        ctx.extra["summary"].update(weapon=item, mode="rifle", rifle=model)
 
 
 def reach(game: Game, uid: str) -> tuple[Callable[[str, int], bool], Callable[[int], bool]]:
@@ -372,6 +381,51 @@ def _card(ctx: FireContext) -> AdvancedCard:
 # ---------------------------------------------------------------------------------------------
 
 
+def peering(game: Game) -> dict[str, tuple[str, int, int]]:
+    """Firepower 12.2.3 (docs/decisions.md FPD-129): the soldiers still marked climbing at the
+    top of what they climb, who peer over it: a wall (feet on its top, the last height up), a
+    height hexside climbed up (the last height before the edge: the next step enters the hex
+    above, 11.1.11.2), a roadblock (feet on its top, 8.8.5.4). id -> (what, the hexside climbed
+    or, for a roadblock, the part of the hex he climbs from, its terrain value, Firepower 12.5)."""
+    from hexwar.plugins.firepower.advanced_terrain import ground_of
+    from hexwar.plugins.firepower.defenses import defences
+    from hexwar.plugins.firepower.state import alive
+
+    out: dict[str, tuple[str, int, int]] = {}
+    ds = None
+    for uid, u in game.state.units.items():
+        if u.hex is None or not alive(u):
+            continue
+        c, rb = u.state.get("climb"), u.state.get("rbl_climb")
+        if isinstance(c, dict):
+            step, total, side = int(c["step"]), int(c["total"]), int(c["side"])
+            if c.get("kind") == "wall" and step == total // 2:
+                out[uid] = ("wall", side, FENCE_TV)  # 12.5: a standard stone wall, as a fence
+            elif (c.get("kind") == "hexside" and step == total - 1
+                  and ground_of(game, u.hex.neighbor(side)) > ground_of(game, u.hex)):
+                out[uid] = ("hexside", side, 10_000)  # the ground is never penetrated
+        elif isinstance(rb, dict):
+            ds = defences(game) if ds is None else ds
+            d = ds.get(u.hex)
+            if d is not None and int(rb["step"]) == int(d.type.height):
+                out[uid] = ("roadblock", int(rb["from"]), int(d.type.terrain_value or FENCE_TV))
+    return out
+
+
+def _peers_over(f: Firing, target: Soldier, peer: tuple[str, int, int], source: Hex) -> bool:
+    """Firepower 12.2.3: what the climber peers over lies between him and ``source``: beyond
+    the hexside he climbs (wall, height hexside), or across the roadblock from his part."""
+    from hexwar.plugins.firepower.terrain import centre, hexside_midpoint
+
+    what, where, _ = peer
+    if what == "roadblock":
+        pic = f.world.map.fence.get(target.hex)
+        return pic is not None and pic.between(where, source)
+    (mx, my), (cx, cy) = hexside_midpoint(target.hex, where), centre(target.hex)
+    sx, sy = centre(source)
+    return (sx - mx) * (mx - cx) + (sy - my) * (my - cy) > 1e-9
+
+
 def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
              ) -> tuple[str, int] | None:
     """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
@@ -386,6 +440,10 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
         code = f.positions[target.id]
         tv = defenses.types()[code].terrain_value or 10_000  # a hole is never penetrated
         return (pos[0], tv)
+    peer = f.peering.get(target.id)
+    if peer is not None and impact_side is None and source != target.hex \
+            and _peers_over(f, target, peer, source):  # Firepower 12.2.3 (FPD-129)
+        return (f"peering over the {peer[0]}", peer[2])
     m = f.world.map
     c = m.cover.get(target.hex)
     fence = m.fence.get(target.hex)
@@ -1224,7 +1282,8 @@ def applied(game: Game, ctx: FireContext) -> None:
         else:
             place_illumination(game, m.parse(p["hex"]))
     for dmg in ctx.extra.get("damage") or []:
-        damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"]))
+        if damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"])):
+            ctx.extra.setdefault("felled", []).append(m.parse(str(dmg["hex"])))
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
@@ -1464,11 +1523,13 @@ def terrain_value(m: FpMap, h: Hex) -> int | None:
 BECOMES = {"fence": "rubble", "tree": "abatis", "hedge": "clear"}
 
 
-def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
+def damage_terrain(game: Game, h: Hex, penetration: int) -> bool:
     """Firepower 12.3.4.2: a hit's penetration damages the terrain with a terrain value in the
     hex (the damage adds up, noted in ``state.data["firepower"]["damage"]``); once it reaches the
-    value the terrain is destroyed: a fence becomes rubble, a tree abatis, a hedge the hex's own
-    terrain (12.3.4.2.1, .4, .5), and soldiers Up a destroyed fence or tree are eliminated."""
+    value the terrain is destroyed: a fence becomes rubble, a tree an abatis hex (an abatis
+    defensive unit, :func:`~hexwar.plugins.firepower.defenses.place_abatis`), a hedge the hex's
+    own terrain (12.3.4.2.1, .4, .5), and soldiers Up a destroyed fence or tree are eliminated.
+    Returns whether an abatis was placed (this hit does not damage it, FPD-130)."""
     from hexwar.plugins.firepower.state import data, eliminate, fp_map
 
     m = fp_map(game)
@@ -1476,15 +1537,15 @@ def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
     label = m.label(h)
     gone = dict(d.get("destroyed") or {})
     if label in gone:
-        return
+        return False
     tv = terrain_value(m, h)
     if tv is None:
-        return
+        return False
     dmg = dict(d.get("damage") or {})
     dmg[label] = int(dmg.get(label, 0)) + penetration
     d["damage"] = dmg
     if dmg[label] < tv:
-        return
+        return False
     kind = "fence" if h in m.fence else "tree" if m.cover.get(h) == "tree" else "hedge"
     gone[label] = BECOMES[kind]
     d["destroyed"] = gone
@@ -1494,6 +1555,11 @@ def damage_terrain(game: Game, h: Hex, penetration: int) -> None:
         if u.hex == h and u.state.get("posture") == "up" and not u.state.get("eliminated"):
             eliminate(game, u.id, None, "Firepower 12.3.4.2.4" if kind == "tree"
                       else "Firepower 12.3.4.2.5")
+    if kind != "tree":
+        return False
+    from hexwar.plugins.firepower.defenses import place_abatis
+
+    return place_abatis(game, h)  # Firepower 12.3.4.2.4: the abatis unit (FPD-130)
 
 
 def damaged_map(m: FpMap, destroyed: Mapping[str, str]) -> FpMap:

@@ -399,7 +399,7 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
             from hexwar.plugins.firepower.weapon_units import follow
 
             follow(game)  # Firepower 10.1: weapon units go with the crewmen carrying them
-            after_action(game, action)  # Firepower 12.4.4: a mine in the hex entered
+            after_action(game, action, info)  # Firepower 12.4.4: a mine in the hex entered
             from hexwar.plugins.firepower.defenses import after_action as after_defences
 
             after_defences(game, action, info)  # Firepower 11.2.1: an abatis hex's MF

@@ -409,7 +409,9 @@ def los_world(game: Game) -> LosWorld:
     ground_at = trees = None
     from hexwar.plugins.firepower.defenses import ditch_depth
 
-    if at.terrain_names(game) or data(game).get("craters") or ditch_depth(game):
+    # an Up soldier (a roadblock's climber, on any map) is raised too (Firepower 10.5.1)
+    if at.terrain_names(game) or data(game).get("craters") or ditch_depth(game) or any(
+            isinstance(u.state.get("up"), int) for u in game.state.units.values()):
         # docs/decisions.md FPD-70: the Advanced terrain's heights are the line of sight's: its
         # ground (heights per level, craters, ditches), tree heights, and a soldier's floor and Up height
         ground_at, trees, more = at.sight_heights(game)

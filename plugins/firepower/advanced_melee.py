@@ -90,6 +90,37 @@ def _check_door(game: Game, att: Sequence[Unit], dfn: Sequence[Unit], dest: Hex)
                                 if mixed else ""), rule="Firepower 8.8.4")
 
 
+def _spans(game: Game, ids: Sequence[str], dest: Hex,
+           at: Mapping[str, int] | None = None) -> list[tuple[int, int]]:
+    """Firepower 13: each soldier's span of heights, as if on ``dest``'s ground (his floor, his
+    foxhole, his Up height: FPD-54; ``at``: an attacker's feet above the ground, FPD-110)."""
+    from hexwar.plugins.firepower.advanced_los import los_world
+
+    world = los_world(game)
+    g_dest = world.ground(dest)
+    out = []
+    for uid in ids:
+        u = game.state.units[uid]
+        base = g_dest + (int(at[uid]) if at is not None and uid in at
+                         else int(world.raised.get(uid, 0)))
+        out.append(span(base, str(u.state.get("posture", "stand")), _up(u)))
+    return out
+
+
+def met_defenders(game: Game, attackers: Sequence[str], defenders: Sequence[str],
+                  dest: Hex) -> list[str]:
+    """Firepower 13 (docs/decisions.md FPD-131): the defenders who share a height with at least
+    one attacker; the others (a tower's floor, Up a tree) are not in the melee: not counted
+    (6.5.2, 13.1) and not eliminated (6.5.1). None shared: refused, naming the rule."""
+    att = _spans(game, attackers, dest)
+    met = [d for d, sp in zip(defenders, _spans(game, defenders, dest), strict=True)
+           if any(share_height(a, sp) for a in att)]
+    if not met:
+        raise RulesError("no attacker shares a height with a defender in "
+                         f"{game.board.label(dest)}: no melee is possible", rule="Firepower 13")
+    return met
+
+
 def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[str],
                     dest: Hex, *, at: Mapping[str, int] | None = None,
                     rise: int | None = None) -> list[Modifier]:
@@ -107,13 +138,8 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     att = [units[a] for a in attackers]
     dfn = [units[d] for d in defenders]
     # Firepower 13: at least one attacker and one defender share a height
-    def base(u: Unit) -> int:  # a floor or a foxhole raises or sinks the soldier (FPD-54)
-        if at is not None and u.id in at:
-            return g_dest + int(at[u.id])
-        return g_dest + int(world.raised.get(u.id, 0))
-
-    att_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in att]
-    dfn_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in dfn]
+    att_spans = _spans(game, attackers, dest, at)
+    dfn_spans = _spans(game, defenders, dest, at)
     if not any(share_height(a, d) for a in att_spans for d in dfn_spans):
         raise RulesError("no attacker shares a height with a defender in "
                          f"{world.map.label(dest)}: no melee is possible", rule="Firepower 13")

@@ -316,6 +316,8 @@ def apply_roadblock_climb(u: Unit, info: dict[str, Any]) -> None:
     if k == 0:
         return
     u.state["rbl_climb"] = {"step": k, "from": int(info["from"])}
+    # past the top he is on the far face, on the other part of the hex (FPD-129)
+    u.state["side"] = int(info["other"]) if k > total // 2 else int(info["from"])
     u.state["up"] = int(info["feet"]) + 2  # Firepower 10.5.1: the head, feet + 2
     u.state["posture"] = "stand"  # Up soldiers use the Stand column (Firepower 11.1.11)
 

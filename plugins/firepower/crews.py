@@ -141,20 +141,17 @@ def casualty_leaves(game: Game, u: Unit) -> None:
             opens = data(game).setdefault("take_over", {})
             for o in sorted(game.state.units.values(), key=lambda o: o.id):
                 if o.state.get("crew_of") == u.id and o.hex == u.hex and alive(o):
-                    opens[o.id] = {"holder": u.id, "hex": label, "weapon": w,
-                                   "since": len(game.log.events)}
+                    opens[o.id] = {"holder": u.id, "hex": label, "weapon": w}
     if not lying:
         del _dropped(game)[label]
 
 
-def _acted_since(game: Game, uid: str, since: int) -> bool:
-    """Whether ``uid`` took an Action other than a discard after log record ``since``."""
-    for e in game.log.events[since:]:
-        if e.get("type") == "action" and e.get("unit") == uid and e.get("act") != "discard":
-            return True
-        if e.get("type") == "result" and str(e.get("what", "")).endswith(f" by {uid}"):
-            return True
-    return False
+def acted(game: Game, uid: str, act: str) -> None:
+    """FPD-118: ``uid`` has carried out an Action (``act``; a fire or throw: "fire"): any but a
+    discard closes his take-over window, kept in the game state (``take_over``), not read back
+    from the log (the discards close it themselves, but that of his own weapon)."""
+    if act != "discard":
+        _close_take_over(game, uid)
 
 
 def _open_take_over(game: Game, u: Unit, holder: str | None = None) -> dict[str, Any] | None:
@@ -163,7 +160,7 @@ def _open_take_over(game: Game, u: Unit, holder: str | None = None) -> dict[str,
     if not isinstance(rec, dict) or (holder is not None and rec["holder"] != holder):
         return None
     assert u.hex is not None
-    if (fp_map(game).label(u.hex) != rec["hex"] or _acted_since(game, u.id, int(rec["since"]))
+    if (fp_map(game).label(u.hex) != rec["hex"]
             or int(_lying(game, u).get(str(rec["weapon"]), 0)) <= 0):
         return None
     return rec

@@ -242,7 +242,7 @@ def read_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
 
 
 #: each game's defensive units left standing, by the destroyed hexes they were derived for
-_LEFT: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], dict[Hex, Defence]]] = \
+_LEFT: weakref.WeakKeyDictionary[Any, tuple[Any, dict[Hex, Defence]]] = \
     weakref.WeakKeyDictionary()
 
 
@@ -270,21 +270,52 @@ def defences(game: Game) -> dict[Hex, Defence]:
     if got is None:
         got = read_defences(game, _specs(game)) if _specs(game) else {}
         _CACHE[game] = got
-    gone = game.state.data.get("firepower", {}).get(DESTROYED)
-    if not gone:
+    fp = game.state.data.get("firepower", {})
+    gone: list[str] = list(fp.get(DESTROYED) or [])
+    added: list[dict[str, Any]] = list(fp.get(ADDED) or [])
+    if not gone and not added:
         return got
-    key = tuple(gone)
+    key = (tuple(gone), tuple((str(a["hex"]), int(a["since"])) for a in added))
     left = _LEFT.get(game)
     if left is None or left[0] != key:
-        labels = set(key)
-        left = (key, {h: d for h, d in got.items() if game.board.label(h) not in labels})
+        labels = set(gone)
+        now = {h: d for h, d in got.items() if game.board.label(h) not in labels}
+        for a in added:  # placed in play (12.3.4.2.4), unless destroyed since
+            h = game.board.parse(str(a["hex"]))
+            if str(a["hex"]) not in gone[int(a["since"]):] and h not in now:
+                now[h] = Defence(types()[str(a["type"])], h, None, False, None)
+        left = (key, now)
         _LEFT[game] = left
     return left[1]
 
 
-#: ``state.data["firepower"]`` keys: the destroyed units' hexes, the damage noted per hex
+def place_abatis(game: Game, h: Hex) -> bool:
+    """Firepower 12.3.4.2.4: a destroyed tree leaves an abatis unit in its hex, a defensive unit
+    with every abatis rule (8.8.5.1, 11.2.1; FPD-95, FPD-111) that fire may destroy in turn
+    (12.3.4.2.1). Kept in ``state.data["firepower"]["defences_added"]`` with the count of
+    destroyed units when placed, so an earlier unit destroyed in the hex does not remove it.
+    A hex holds one defensive unit (FPD-130): where one stands already no abatis is placed
+    (returns False)."""
+    from hexwar.plugins.firepower.state import data
+
+    if h in defences(game):
+        return False
+    fp = data(game)
+    lab = game.board.label(h)
+    fp[ADDED] = [*(fp.get(ADDED) or []),
+                 {"type": "ABS", "hex": lab, "since": len(fp.get(DESTROYED) or [])}]
+    dmg = dict(fp.get(DAMAGE) or {})
+    if dmg.pop(lab, None) is not None:  # damage to an earlier unit there is not the abatis's
+        fp[DAMAGE] = dmg
+    game.emit("defense_placed", hex=lab, what=types()["ABS"].name, rule="Firepower 12.3.4.2.4")
+    return True
+
+
+#: ``state.data["firepower"]`` keys: the destroyed units' hexes, the damage noted per hex, the
+#: units placed in play (an abatis from a destroyed tree, Firepower 12.3.4.2.4)
 DESTROYED = "defences_destroyed"
 DAMAGE = "defence_damage"
+ADDED = "defences_added"
 
 
 def set_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
@@ -829,9 +860,11 @@ def fire_applied(game: Game, ctx: Any) -> None:
     if f.ammo == "W":  # Firepower 12.3.9: W penetrates in the blast zone too
         reach = f.world.card.blast_reach(blast_number(f, w))
         hexes += sorted(h for h in ctx.impact.within(reach) if h != ctx.impact)
+    felled = set(ctx.extra.get("felled") or ())
     for h in hexes:
         d = defences(game).get(h)
-        if d is not None and d.type.terrain_value:
+        # an abatis this very hit left (a tree destroyed, 12.3.4.2.4) is destroyed only later
+        if d is not None and d.type.terrain_value and h not in felled:
             damage(game, d, pen)
 
 

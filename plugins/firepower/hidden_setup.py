@@ -480,7 +480,9 @@ def _tunnel_rule(game: Game, u: Unit) -> str:
 
 def check_tunnel_move(game: Game, u: Unit, dest: Hex) -> None:
     """Firepower 8.8.8: in a tunnel a soldier moves crouching or Prone, from tunnel hex to tunnel
-    hex, no more than four of a side in one."""
+    hex, no more than four of a side in one; the defender not into a hex holding the attacker's
+    soldiers (Firepower 6.2.1: he knows their hex numbers, 11.5), the attacker into it is
+    stopped, not refused (FPD-119)."""
     if dest not in tunnel_hexes(game, u.side):
         known = "known to" if _tunnel_rule(game, u) == "Firepower 11.5" else "of"
         raise RulesError(f"{u.id} is in a tunnel; {game.board.label(dest)} is no tunnel hex "
@@ -492,8 +494,13 @@ def check_tunnel_move(game: Game, u: Unit, dest: Hex) -> None:
             if o.hex == dest and alive(o) and in_tunnel(o))
     if n >= TUNNEL_STACK:
         raise RulesError("a tunnel hex holds four soldiers of a side", rule="Firepower 8.8.8")
-    if any(o.hex == dest and o.side != u.side and alive(o) and in_tunnel(o)
-           for o in game.state.units.values()):  # melee underground: FPD-98
+    from hexwar.plugins.firepower.tunnels import is_attacker
+
+    # the attacker's move into a known tunnel hex held now is carried out and stops him
+    # (tunnels.stop, FPD-119): a refusal would tell him who is there (Firepower 11.5)
+    if not is_attacker(game, u.side) and any(
+            o.hex == dest and o.side != u.side and alive(o) and in_tunnel(o)
+            for o in game.state.units.values()):  # melee underground: FPD-98
         raise RulesError(f"{game.board.label(dest)} holds the other side's soldiers: a hex "
                          "holding opposing soldiers is entered only by melee",
                          rule="Firepower 6.2.1")
@@ -532,9 +539,13 @@ def _check_tunnel(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dic
 
 
 def _apply_tunnel(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
-    from hexwar.plugins.firepower.tunnels import moved
+    from hexwar.plugins.firepower.tunnels import moved, stop, stopped_underground
 
     u = game.state.units[info["unit"]]
+    if info["tunnel"] and stopped_underground(game, u, info["to"]):
+        stop(game, ph, u, info["to"])  # FPD-119: defenders met in the tunnel hex
+        info["stopped"] = True
+        return
     u.hex = info["to"]
     if info["tunnel"]:
         u.state["tunnel"] = True
@@ -628,9 +639,12 @@ def mines_hit(game: Game, h: Hex) -> list[str]:
     return hit
 
 
-def after_action(game: Game, action: Any) -> None:
-    """After an Advanced Action: a Basic entering (or backing) may set off a mine; attackers who
-    won a melee under the ground entered its tunnel hex (Firepower 11.5, FPD-98)."""
+def after_action(game: Game, action: Any, info: dict[str, Any] | None = None) -> None:
+    """After an Advanced Action (``info`` as applied): a Basic entering (or backing) may set off
+    a mine; attackers who won a melee under the ground entered its tunnel hex (Firepower 11.5,
+    FPD-98); an attacker stopped in a tunnel (FPD-119) entered nothing."""
+    if info is not None and info.get("stopped"):
+        return
     if isinstance(action, dict) and action.get("act") == "melee":
         from hexwar.plugins.firepower.tunnels import after_melee
 

@@ -122,6 +122,18 @@ def firepower_melee_modifiers(game: Game, attackers: Sequence[str], defenders: S
 
 
 @hookspec
+def firepower_melee_defenders(game: Game, attackers: Sequence[str], defenders: Sequence[str],
+                              hex: Hex) -> Sequence[str] | None:
+    """The opposing soldiers in the melee hex the attackers meet (the Advanced Game's Firepower
+    13: only those who share a height with an attacker), or None to leave them all; a RulesError
+    refuses the melee. Only those met count (6.5.2) and are eliminated (6.5.1).
+
+    Called: when a melee is checked, before its modifiers.
+    """
+    raise NotImplementedError
+
+
+@hookspec
 def firepower_impulse_phase_start(game: Game, side: str) -> None:
     """Called: when a sequence unit of ``side`` has been drawn and Firepower 6.1.1-6.1.2 applied."""
 
@@ -186,6 +198,19 @@ class FirepowerHooks(SystemHooks):
         if hook not in self.live:
             return []
         return collect(hook(game=self.game, attackers=attackers, defenders=defenders, hex=hex))
+
+    def melee_defenders(self, attackers: Sequence[str], defenders: Sequence[str],
+                        hex: Hex) -> list[str]:
+        """``defenders`` less those a rule says the attackers do not meet."""
+        hook = self.hook.firepower_melee_defenders
+        if hook not in self.live:
+            return list(defenders)
+        kept = list(defenders)
+        for got in hook(game=self.game, attackers=attackers, defenders=defenders, hex=hex):
+            if got is not None:
+                met = set(got)
+                kept = [d for d in kept if d in met]
+        return kept
 
     def impulse_phase_start(self, side: str) -> None:
         hook = self.hook.firepower_impulse_phase_start

@@ -14,7 +14,9 @@ the attacker learns them only hex by hex:
   ``attacker_in_tunnels`` (soldier -> hex) of the system state (docs/decisions.md FPD-85).
 
 What a tunnel hex holds is learnt exactly only by entering it; a hex holding the other side's
-soldiers is entered only by melee (Firepower 6.2.1; FPD-86).
+soldiers is entered only by melee (Firepower 6.2.1; FPD-86). The attacker's move into a tunnel hex
+he knows is never refused for who is there (that would tell him): held, it stops him in his own
+hex, paid for, and tells him soldiers are there (:func:`stop`, FPD-119).
 
 Melee under the ground (Firepower 13 with 8.8.8 and 11.5; docs/decisions.md FPD-98): soldiers in
 a tunnel melee the other side's soldiers in the tunnel hex in front, never those on the surface
@@ -183,23 +185,40 @@ def find_no_one(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[st
     of the melee and his Combat Action, enters the hex and ends his Actions (as a melee's winner,
     Firepower 6.5.3); no die is rolled. Logged for his side alone, like his Actions in a tunnel
     (Firepower 8.8.8); his new hex number is public after it (:func:`after_melee`)."""
-    from hexwar.plugins.firepower.actions import _arrive
+    from hexwar.plugins.firepower.actions import pay_melee, winners_enter
 
     dest = info["hex"]
-    for uid in info["units"]:
-        u = game.state.units[uid]
-        ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["costs"][uid]
-        ph["combat"].append(uid)
-        src = u.hex
-        assert src is not None
-        u.hex = dest
-        ph["entered"][uid] = int(ph["entered"].get(uid, 0)) + 1
-        _arrive(game, u, src)
-        ph["done"].append(uid)
+    pay_melee(ph, info)
+    winners_enter(game, ph, info["units"], dest)
     game.emit("tunnel_melee_empty", visible_to=[ph["side"]], units=list(info["units"]),
               hex=game.board.label(dest), rule="Firepower 11.5")
     info["winner"] = "attacker"
     return info
+
+
+def stopped_underground(game: Game, u: Unit, dest: Hex) -> bool:
+    """FPD-119 (Firepower 11.5, 6.2.1): the attacker's soldier moving into a tunnel hex his side
+    knows that holds the defender's soldiers now is not refused (the refusal would tell him who
+    is there without his entering): the move is carried out and stops him (:func:`stop`)."""
+    return (is_attacker(game, u.side) and dest in known_tunnels(game, u.side)
+            and _holds_soldiers(game, dest, True, u.side))
+
+
+def stop(game: Game, ph: dict[str, Any], u: Unit, dest: Hex) -> None:
+    """Carry out an entering :func:`stopped_underground` stops (FPD-119): the soldier has paid
+    the move's MF, stays in his hex and ends his Actions (a hex holding opposing soldiers is
+    entered only by melee, Firepower 6.2.1); his side learns that the hex holds soldiers, and
+    nothing more (Firepower 11.5). Told to his side alone, like his Actions in a tunnel
+    (Firepower 8.8.8); his hex number has not changed, so nothing is told to the defender."""
+    from hexwar.plugins.firepower.hidden_setup import secret
+
+    label = game.board.label(dest)
+    store: dict[str, Any] = secret(game, u.side).setdefault("tunnels_known", {})
+    store[label] = {"kind": "tunnel", "soldiers": True}
+    if u.id not in ph["done"]:
+        ph["done"].append(u.id)
+    game.emit("tunnel_stopped", visible_to=[u.side], unit=u.id, hex=label,
+              rule="Firepower 11.5")
 
 
 def melee_options(game: Game) -> list[dict[str, Any]]:

@@ -67,7 +67,11 @@ def _grenade(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
     blasts = ", blast " + "; ".join(f"{_u(game, b.get('unit'))} {b.get('roll')}->"
                                     f"{b.get('modified')} {b.get('result')}" for b in blast) \
         if blast else ""
-    what = (f"fires {s['item']} ({s.get('ammo')})" if s.get("item")  # the Advanced Game
+    what = (f"fires the rifle grenade {s['item']} ({s.get('ammo')}) from his {s['rifle']}"
+            if s.get("mode") == "rifle" and s.get("rifle")  # Firepower 12.4.1.1 (FPD-132)
+            else f"throws {s['item']} ({s.get('ammo')})"  # a hand grenade (Firepower 12.4.1)
+            if str(s.get("item", ""))[:3] in ("HGN", "HRG") and s.get("mode") == "throw"
+            else f"fires {s['item']} ({s.get('ammo')})" if s.get("item")  # the Advanced Game
             else "throws a grenade")
     return (f"{_u(game, s.get('firer'))} {what} at {s.get('target_hex')}, range "
             f"{s.get('range')}, hit number {s.get('hit_number')}, {throw}{lands}{spread}{blasts}: "
@@ -164,6 +168,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "demolition": lambda g, r: f"the demolition charge in {r.get('hex')} explodes{cite(r.get('rule'))}",
     "terrain_destroyed": lambda g, r: (f"the {r.get('was')} in {r.get('hex')} is destroyed: now "
                                        f"{r.get('becomes')}{cite(r.get('rule'))}"),
+    "defense_placed": lambda g, r: (f"an {r.get('what')} unit is placed in {r.get('hex')}"
+                                    f"{cite(r.get('rule'))}"),
     "defense_destroyed": lambda g, r: (f"the {r.get('was')} in {r.get('hex')} is destroyed by fire: "
                                        f"now {r.get('becomes')}{cite(r.get('rule'))}"),
     # the Advanced Game's terrain and set-up (hidden_setup.py, buildings.py)
@@ -205,6 +211,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "tunnel_melee_empty": lambda g, r: (f"{', '.join(_u(g, u) for u in _listed(r.get('units')))}"
                                         f" melee into {r.get('hex')} and find no one"
                                         f"{cite(r.get('rule'))}"),
+    "tunnel_stopped": lambda g, r: (f"{_u(g, r.get('unit'))} is stopped at {r.get('hex')}: "
+                                    f"soldiers are there{cite(r.get('rule'))}"),
     # an abatis hex's second half of a move's MF (defenses.py, Firepower 11.2.1)
     "abatis": lambda g, r: (f"{_u(g, r.get('unit'))} spends {r.get('cost')} more MF for the "
                             f"abatis at {r.get('hex')}{cite(r.get('rule'))}"),

@@ -110,3 +110,22 @@ def test_discarding_another_item_first_closes_the_take_over() -> None:
     _do(game, {"unit": "A2", "act": "discard", "what": "HGN3"})
     _do(game, {"unit": "A2", "act": "discard", "what": "weapon"})
     _refused(game, {"unit": "A2", "act": "acquire", "what": "A1"}, "Firepower 11.1.6.2")
+
+
+def test_the_take_over_window_is_kept_in_the_state_not_read_from_the_log() -> None:
+    # FPD-118: the window is the state's record (``take_over``), closed by the Action itself, so
+    # a log that is trimmed or rebuilt (a game restored from its state) does not reopen it
+    game, _here = _crewed_mmg()
+    eliminate(game, "A1", None, "Firepower 6.3.6.3.1")
+    assert set(data(game)["take_over"]) == {"A2", "A3"}
+    assert "since" not in data(game)["take_over"]["A2"]
+    _impulse(game, "A2", "A3")
+    _do(game, {"unit": "A2", "act": "turn", "to": 3})
+    assert set(data(game)["take_over"]) == {"A3"}  # closed by the turn, in the state
+    game.log.events.clear()  # the log no longer holds the turn
+    _do(game, {"unit": "A2", "act": "discard", "what": "weapon"})
+    _refused(game, {"unit": "A2", "act": "acquire", "what": "A1"}, "Firepower 11.1.6.2")
+    # A3, who did nothing else, still takes it over after discarding his own weapon
+    _do(game, {"unit": "A3", "act": "discard", "what": "weapon"})
+    _do(game, {"unit": "A3", "act": "acquire", "what": "A1"})
+    assert game.state.units["A3"].state["model"] == "MMG2" and "take_over" not in data(game)

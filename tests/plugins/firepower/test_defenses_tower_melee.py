@@ -145,3 +145,42 @@ def test_the_option_is_listed_for_a_soldier_below_opposing_soldiers(fp_game: Gam
     assert TOWER_MELEE.options is not None
     assert TOWER_MELEE.options(g, data(g)["phase"], "A1") == [{"act": "tower_melee",
                                                                "unit": "A1"}]
+
+
+# -- a Basic melee from a next hex meets only who shares a height (Firepower 13; FPD-131) ---------
+
+
+def _next_hex(fp_game: GameFactory, b2: dict[str, Any]) -> Game:
+    """A1 in 1C4 facing 1C5 (hexside 4); in 1C5 B1 on the ground, B2 as ``b2`` (the tower's
+    floor, or Up the tree of the hex)."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C4", 4, {"model": "RFL10"}),
+                        ("B1", "RFL", "B", "C5", 1, {"model": "RFL10"}),
+                        ("B2", "RFL", "B", "C5", 1, b2)], TOWER,
+              hexes=[{"at": "C5", "terrain": "tree"}])
+    _impulse(g, "A", "A1")
+    return g
+
+
+@pytest.mark.parametrize("b2", [dict(FLOOR), {"model": "RFL10", "posture": "up", "up": 9}],
+                         ids=["tower floor", "up a tree"])
+def test_a_melee_from_a_next_hex_spares_those_sharing_no_height(
+        fp_game: GameFactory, b2: dict[str, Any]) -> None:
+    """Firepower 13 (FPD-131): A1's melee into 1C5 meets B1 on the ground, not B2 on the tower's
+    floor (five heights up) or Up the tree (feet at seven): one defender counts (6.5.2), and
+    winning eliminates B1 alone (6.5.1)."""
+    g = _next_hex(fp_game, b2)
+    _roll(g, 1)
+    info = _act(g, {"act": "melee", "units": ["A1"], "hex": "1C5"})
+    assert info["defenders"] == ["B1"] and info["winner"] == "attacker"
+    assert g.state.units["B1"].state.get("eliminated")
+    assert not g.state.units["B2"].state.get("eliminated")
+    assert g.board.label(g.state.units["B2"].hex) == "1C5"
+    melee = [e for e in g.log.events if e.get("what") == "melee"][-1]
+    assert melee["result"]["defenders"] == ["B1"]
+
+
+def test_a_melee_meeting_no_one_at_the_attackers_heights_is_refused(fp_game: GameFactory) -> None:
+    """Firepower 13: with B1 gone, only B2 on the floor is in 1C5: refused, naming the rule."""
+    g = _next_hex(fp_game, dict(FLOOR))
+    g.state.units["B1"].hex = None
+    _refused(g, {"act": "melee", "units": ["A1"], "hex": "1C5"}, "Firepower 13", "shares a height")

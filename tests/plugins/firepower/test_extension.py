@@ -144,7 +144,7 @@ def test_the_system_names_its_facade() -> None:
     assert FirepowerHooks.called() == BASIC_SIX | {
         # the Advanced Game's (Firepower 12, 13): fire contexts, effects, obstacles, melee
         "firepower_prepare_fire", "firepower_fire_applied", "firepower_los_obstacles",
-        "firepower_melee_modifiers"}
+        "firepower_melee_modifiers", "firepower_melee_defenders"}
 
 
 # -- fire procedures as kit pipelines (docs/decisions.md FPD-25) -----------------------------------

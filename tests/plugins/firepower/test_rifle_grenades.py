@@ -139,3 +139,33 @@ def test_a_hand_rifle_grenade_not_loaded_is_thrown() -> None:
     _next_phase(game, "A1")
     _shoot(game, _rgn(near, "HRG1", mode="throw"))
     assert "HRG1" not in _eq(game)
+
+
+def _last_shot(game: Game) -> dict[str, object]:
+    return dict([e for e in game.log.events if e.get("type") == "result"][-1]["result"])
+
+
+def test_a_rifle_grenade_is_logged_as_fired_from_the_rifle() -> None:
+    """Firepower 12.4.1.1 (FPD-132): the log names the rifle grenade and the rifle it is fired
+    from, mode "rifle", not a thrown HGN; the words say so too. A hand/rifle grenade thrown is
+    logged as thrown."""
+    from hexwar.plugins.firepower.words import describe_event
+
+    game, target = _rifleman()
+    _next_phase(game, "A1")
+    _do(game, {"unit": "A1", "act": "load", "item": "RGN1", "ammo": "G"})
+    _next_phase(game, "A1")
+    _shoot(game, _rgn(target))
+    s = _last_shot(game)
+    assert (s["weapon"], s["mode"], s["rifle"], s["item"]) == ("RGN1", "rifle", "RFL14", "RGN1")
+    ev = [e for e in game.log.events if e.get("type") == "result"][-1]
+    said = describe_event(game, ev) or ""
+    assert "fires the rifle grenade RGN1 (G) from his RFL14" in said, said
+    u = game.state.units["A1"]
+    assert u.hex is not None
+    _next_phase(game, "A1")
+    _shoot(game, _rgn(game.board.label(u.hex.neighbor(2)), "HRG1", mode="throw"))
+    thrown = _last_shot(game)
+    assert thrown["mode"] == "throw" and "rifle" not in thrown
+    ev = [e for e in game.log.events if e.get("type") == "result"][-1]
+    assert "throws HRG1 (G)" in (describe_event(game, ev) or "")

@@ -59,7 +59,7 @@ def _impulse(game: Game, *uids: str) -> dict[str, Any]:
 def _do(game: Game, choice: dict[str, Any]) -> dict[str, Any]:
     check_advanced_action(game, choice)
     info = apply_action(game, choice)
-    hs.after_action(game, choice)
+    hs.after_action(game, choice, info)
     return info
 
 

@@ -33,10 +33,7 @@ def _a_sees(game: Game) -> dict[str, Any]:
     except RulesError as exc:
         refusal = f"{exc.rule}: {exc}"
     view = game.view("A")
-    # the ``enter`` choice is left out: its refusal of a hex holding soldiers is FPD-86's (see
-    # test_the_enter_choice_still_follows_who_is_there below)
-    options = [o for o in legal_advanced_actions(game)
-               if not (isinstance(o, dict) and o.get("act") == "enter")]
+    options = legal_advanced_actions(game)  # the ``enter`` choice too (FPD-119)
     return {"options": json.dumps(options, sort_keys=True, default=str),
             "refusal": refusal,
             "view": json.dumps([view.events(), view.system_state, view.units], sort_keys=True,
@@ -115,14 +112,76 @@ def test_the_defender_is_still_refused_a_melee_into_an_empty_hex() -> None:
     assert exc.value.rule == "Firepower 6.2.5.2"
 
 
-@pytest.mark.xfail(strict=True, reason="FPD-86/FPD-119: entering a tunnel hex that holds the "
-                   "other side's soldiers is still refused, so the enter choice is listed only "
-                   "when it is empty; not yet built to follow the attacker's record")
-def test_the_enter_choice_still_follows_who_is_there() -> None:
-    """The leak left (FPD-119): the attacker's ``enter`` choice into 4W13 comes and goes with D1."""
+def test_the_enter_choice_no_longer_follows_who_is_there() -> None:
+    """FPD-119 (Firepower 11.5): the attacker's ``enter`` choice into 4W13, a tunnel hex he
+    knows, is offered whether D1 is there or not (it used to come and go with D1)."""
     game = _setup()
     _impulse(game, "A1")
-    before = {"act": "enter", "unit": "A1"} in legal_advanced_actions(game)
+    assert {"act": "enter", "unit": "A1"} in legal_advanced_actions(game)
     _move_d1(game, None)
     _impulse(game, "A1")
-    assert ({"act": "enter", "unit": "A1"} in legal_advanced_actions(game)) == before
+    assert {"act": "enter", "unit": "A1"} in legal_advanced_actions(game)
+
+
+def _b_text(game: Game) -> str:
+    """Side B's log and secret record (the public phase record's MF are not told here)."""
+    view = game.view("B")
+    return json.dumps([view.events(), view.system_state.get("secret")], sort_keys=True,
+                      default=str)
+
+
+def test_entering_a_held_tunnel_hex_stops_the_attacker_and_tells_him_soldiers_are_there() -> None:
+    """FPD-119 (Firepower 11.5, 6.2.1): side A was told 4W13 is empty; D1 is there now. A1's
+    ``enter`` is not refused: he pays the MF, stays in 4X13, ends his Actions, and his side's
+    record says 4W13 holds soldiers (nothing more). Side B is told nothing new."""
+    game = _setup()
+    hs.secret(game, "A")["tunnels_known"]["4W13"]["soldiers"] = False
+    ph = _impulse(game, "A1")
+    b_before = _b_text(game)
+    info = _do(game, {"unit": "A1", "act": "enter"})
+    assert info["stopped"] is True
+    assert _label(game, "A1") == "4X13" and game.state.units["A1"].state["tunnel"] is True
+    assert ph["spent"]["A1"] == info["cost"] > 0
+    assert "A1" in ph["done"] and ph["entered"].get("A1", 0) == 0
+    assert tn.known(game, "A")["4W13"] == {"kind": "tunnel", "soldiers": True}
+    ev = [e for e in game.view("A").events() if e.get("type") == "tunnel_stopped"]
+    assert len(ev) == 1 and ev[0]["hex"] == "4W13" and ev[0]["visible_to"] == ["A"]
+    assert not any(e.get("type") in ("tunnel_reveal", "tunnel_hex")
+                   for e in game.view("A").events())  # no new telling: he entered nothing
+    assert _b_text(game) == b_before
+    from hexwar.plugins.firepower.words import describe_event
+
+    said = describe_event(game, ev[0]) or ""
+    assert "stopped at 4W13" in said and "Firepower 11.5" in said
+    assert {"act": "enter", "unit": "A1"} not in legal_advanced_actions(game)  # he is stopped
+
+
+def test_backing_and_going_down_into_a_held_tunnel_hex_stop_the_attacker_too() -> None:
+    """FPD-119: backing (Firepower 11.2.1.2) into 4W13 from 4W12, and going down from the cave
+    of 4Y13 into 4X13 held by D2, are carried out as stopped moves, not refused."""
+    game = _setup(("A2", "RFL", "A", "W12", 1, {"posture": "crouch", "tunnel": True}),
+                  ("A3", "RFL", "A", "Y13", 5, {"posture": "crouch"}))
+    hs.secret(game, "A")["tunnels_known"]["4W12"] = {"kind": "tunnel", "soldiers": False}
+    game.state.units["A1"].hex = None
+    ph = _impulse(game, "A2")
+    assert {"unit": "A2", "act": "back"} in legal_advanced_actions(game)
+    info = _do(game, {"unit": "A2", "act": "back"})
+    assert info["stopped"] is True and _label(game, "A2") == "4W12" and "A2" in ph["done"]
+    d1 = game.state.units["D1"]
+    d1.hex = game.board.parse("4X13")
+    data(game)["phase"] = None
+    ph = _impulse(game, "A3")
+    info = _do(game, {"unit": "A3", "act": "tunnel"})
+    assert info["stopped"] is True and _label(game, "A3") == "4Y13"
+    assert not game.state.units["A3"].state.get("tunnel") and "A3" in ph["done"]
+    assert tn.known(game, "A")["4X13"] == {"kind": "tunnel", "soldiers": True}
+
+
+def test_the_defender_is_still_refused_entering_a_tunnel_hex_held_by_the_attacker() -> None:
+    """Firepower 6.2.1 with 11.5: the defender knows the attacker's tunnel hex numbers, so his
+    ``enter`` into 4X13 under A1 is refused as before."""
+    game = _setup()
+    _impulse(game, "D1")
+    with pytest.raises(RulesError) as exc:
+        check_advanced_action(game, {"unit": "D1", "act": "enter"})
+    assert exc.value.rule == "Firepower 6.2.1"

@@ -99,11 +99,12 @@ def test_the_attacker_enters_only_tunnel_hexes_he_was_told_of() -> None:
     _fresh(game, "A2")
     _do(game, {"unit": "A2", "act": "tunnel"})
     assert _label(game, "A2") == "4W13"
-    # from 4W13 the side learnt 4W12 (with D1 in it): entered only by melee, none underground
+    # from 4W13 the side learnt 4W12 (with D1 in it): entering it stops A2 there (FPD-119)
     assert tn.known(game, "A")["4W12"] == {"kind": "tunnel", "soldiers": True}
     _fresh(game, "A2")
     game.state.units["A2"].facing = 1
-    _refused(game, {"unit": "A2", "act": "enter"}, "Firepower 6.2.1")
+    assert _do(game, {"unit": "A2", "act": "enter"})["stopped"] is True
+    assert _label(game, "A2") == "4W13"
     # A1 in 4X13 faces 4X14, no tunnel hex: refused under Firepower 11.5
     _fresh(game, "A1")
     game.state.units["A1"].facing = 4
