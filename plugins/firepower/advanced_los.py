@@ -124,6 +124,9 @@ class LosStep:
         o = self.obstacle
         where = f"{self.label}: " if with_label else ""
         text = f"{where}{o.kind} at height {o.height} (firer {ends[0]}, target {ends[1]})"
+        if o.bottom is not None:
+            text = (f"{where}{o.kind} from height {o.bottom} to {o.height} (firer {ends[0]}, "
+                    f"target {ends[1]})")
         if o.absolute:
             text = f"{where}{o.kind}"
         if self.chart is not None:
@@ -289,6 +292,11 @@ def judge(world: LosWorld, a: Hex, b: Hex, fh: int, th: int, o: Obstacle) -> Los
     dist = higher.distance(o.hex)
     if o.absolute:
         return LosStep(o, label, dist, "blocked", o.rule)
+    if o.bottom is not None:  # a slab with a gap under it: where the line passes (FPD-124)
+        from hexwar.plugins.firepower.bridges import slab_blocks
+
+        hit = slab_blocks(fh, th, a.distance(b), a.distance(o.hex), o.bottom, o.height)
+        return LosStep(o, label, dist, "blocked" if hit else "clear", o.rule)
     verdict = classify(fh, th, o.height)
     chart = None
     if verdict == "check":

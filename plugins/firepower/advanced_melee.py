@@ -106,10 +106,23 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     g_dest = world.ground(dest)
     att = [units[a] for a in attackers]
     dfn = [units[d] for d in defenders]
+    # Firepower 8.9: a bridge puts each attacker on the deck or under it in the hex he enters,
+    # by where he comes from (docs/decisions.md FPD-125)
+    arrive: dict[str, int] = {}
+    if at is None:
+        from hexwar.plugins.firepower.bridges import lift_after
+
+        for u in att:
+            lift = lift_after(game, u, u.hex, dest) if u.hex is not None else None
+            if lift is not None:
+                arrive[u.id] = lift
+
     # Firepower 13: at least one attacker and one defender share a height
     def base(u: Unit) -> int:  # a floor or a foxhole raises or sinks the soldier (FPD-54)
         if at is not None and u.id in at:
             return g_dest + int(at[u.id])
+        if u.id in arrive:
+            return g_dest + arrive[u.id]
         return g_dest + int(world.raised.get(u.id, 0))
 
     att_spans = [span(base(u), str(u.state.get("posture", "stand")), _up(u)) for u in att]
@@ -141,7 +154,10 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     # Firepower 13.5: the last MF changed every attacker's height; under the ground a tunnel is
     # one height high everywhere and nobody climbs in it (docs/decisions.md FPD-98)
     below = bool(att) and all(u.state.get("tunnel") for u in att)
-    rises = [] if below else [g_dest - world.ground(u.hex) for u in att if u.hex is not None]
+    rises = [] if below else [
+        g_dest + arrive[u.id] - world.ground(u.hex) - int(world.raised.get(u.id, 0))
+        if u.id in arrive else g_dest - world.ground(u.hex)  # Firepower 8.9: from a deck
+        for u in att if u.hex is not None]
     if rise is not None:  # up or down the stairs inside the hex (FPD-110)
         rises = [rise] * len(att)
     if rises and all(r > 0 for r in rises):
