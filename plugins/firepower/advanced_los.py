@@ -97,7 +97,9 @@ class Obstacle:
     """Something between the sighting dots with a height (Firepower 12.1.1). ``hinder`` > 0:
     a tree, hedge or smoke that adds that modifier when it would block (Firepower 12.2.6,
     Firepower 12.2.7); ``absolute``: blocks whatever the heights (a wall without an opening,
-    a floor between storeys, Firepower 12.1.6)."""
+    a floor between storeys, Firepower 12.1.6); ``bottom``: a slab filling only the heights
+    from ``bottom`` up to ``height`` (a bridge's deck, Firepower 8.9), which blocks only a line
+    passing through it (docs/decisions.md FPD-124)."""
 
     hex: Hex
     kind: str
@@ -106,6 +108,7 @@ class Obstacle:
     hinder: int = 0
     absolute: bool = False
     smoke_source: str = ""
+    bottom: int | None = None
 
 
 @dataclass(frozen=True)

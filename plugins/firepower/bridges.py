@@ -76,7 +76,12 @@ class Bridge:
 
 def read_bridge(game: Game, t: DefenceType, spec: dict[str, Any], where: str) -> Bridge:
     """Check one bridge entry (raises RulesError naming the rule and the entry; pure)."""
-    from hexwar.plugins.firepower.advanced_terrain import adv_map, ground_of
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+    m = adv_map(game)
+
+    def ground_of(_: Game, h: Hex) -> int:  # the terrain's own (set-up: no crater yet, 8.7)
+        return m.ground.get(h, 0)
 
     if spec.get("hex") is not None or spec.get("door") is not None or \
             spec.get("sides") is not None:
@@ -112,7 +117,6 @@ def read_bridge(game: Game, t: DefenceType, spec: dict[str, Any], where: str) ->
         raise RulesError(f"{where}: the originating hexes {lab(a)} (height {deck}) and {lab(b)} "
                          f"(height {ground_of(game, b)}) are not of equal height", rule=RULE)
     thick = t.height
-    m = adv_map(game)
     for h in hexes:
         if m.building(h) is not None:
             raise RulesError(f"{where}: {lab(h)} is a building hex: no bridge there",
