@@ -274,15 +274,7 @@ def check(game: Game, info: dict[str, Any]) -> None:
     uids = [str(info["unit"])] if "unit" in info else [str(x) for x in info.get("units") or []]
     att = [units[x] for x in uids]
     for u in att:
-        if u.hex is None or u.state.get("tunnel") or not on_deck(u):
-            continue
-        if along(game, u, u.hex, dest) is None:
-            br = spans(game)[u.hex].bridge
-            assert br is not None
-            ways = [game.board.label(h) for h in br.chain if br.linked(u.hex, h)]
-            raise RulesError(f"{u.id} is on the deck of the bridge in {game.board.label(u.hex)}: "
-                             f"he leaves it only along the bridge (to {' or '.join(ways)})",
-                             rule=RULE)
+        check_leave(game, u, dest)
     if act != "melee" or dest not in spans(game):
         return
     dfn = [o for o in units.values() if o.hex == dest and o.side != att[0].side
@@ -300,6 +292,19 @@ def check(game: Game, info: dict[str, Any]) -> None:
         there = "on the deck" if True in levels else "under the deck"
         raise RulesError(f"the defenders in {lab} are {there} of the bridge: no melee between "
                          "the deck and the ground under it", rule="Firepower 13")
+
+
+def check_leave(game: Game, u: Unit, dest: Hex) -> None:
+    """Firepower 8.9: a soldier on a deck leaves it only along the bridge (raises RulesError)."""
+    if u.hex is None or u.state.get("tunnel") or not on_deck(u) or u.hex not in spans(game):
+        return
+    if along(game, u, u.hex, dest) is None:
+        br = spans(game)[u.hex].bridge
+        assert br is not None
+        ways = [game.board.label(h) for h in br.chain if br.linked(u.hex, h)]
+        raise RulesError(f"{u.id} is on the deck of the bridge in {game.board.label(u.hex)}: "
+                         f"he leaves it only along the bridge (to {' or '.join(ways)})",
+                         rule=RULE)
 
 
 # ---------------------------------------------------------------------------------------------
