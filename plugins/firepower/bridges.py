@@ -28,6 +28,7 @@ FPD-127).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
@@ -67,11 +68,7 @@ class Bridge:
 
     def linked(self, a: Hex, b: Hex) -> bool:
         """``a`` and ``b`` are next to each other along the bridge."""
-        c = self.chain
-        for i in range(len(c) - 1):
-            if {c[i], c[i + 1]} == {a, b}:
-                return True
-        return False
+        return any({x, y} == {a, b} for x, y in pairwise(self.chain))
 
 
 def read_bridge(game: Game, t: DefenceType, spec: dict[str, Any], where: str) -> Bridge:
@@ -97,7 +94,7 @@ def read_bridge(game: Game, t: DefenceType, spec: dict[str, Any], where: str) ->
 
     def parse(x: Any) -> Hex:
         try:
-            return game.board.parse(str(x))  # type: ignore[no-any-return]
+            return game.board.parse(str(x))
         except Exception as exc:  # the board's own message names the label
             raise RulesError(f"{where}: {exc}", rule=RULE) from None
 
@@ -107,7 +104,7 @@ def read_bridge(game: Game, t: DefenceType, spec: dict[str, Any], where: str) ->
     lab = game.board.label
     if len(set(chain)) != len(chain):
         raise RulesError(f"{where}: a hex is named twice in the bridge and its ends", rule=RULE)
-    for x, y in zip(chain, chain[1:], strict=False):
+    for x, y in pairwise(chain):
         if x.distance(y) != 1:
             raise RulesError(f"{where}: {lab(x)} and {lab(y)} are not adjacent: the bridge "
                              "links its hexes one to the next, from one originating hex to the "

@@ -350,3 +350,15 @@ def test_ai_against_ai_plays_the_bridge_scenario_to_its_end() -> None:
         on_deck |= {u.id for u in g.state.units.values() if u.state.get("deck")}
     assert g.state.phase == "over" and g.result is not None
     assert on_deck  # the AI crossed a bridge on its deck
+
+
+def test_over_a_ravine_the_deck_is_walked_not_climbed(fp_game: GameFactory) -> None:
+    # four levels down (12 heights): off the deck a height hexside over ten is climbed
+    # (Firepower 11.2.4); on the deck nothing below is crossed (Firepower 8.9)
+    deep = [{"at": "C4", "height": -4}, {"at": "C5", "height": -4}]
+    g = _bridge_game(fp_game, [("A1", "RFL", "A", "C3", 4, {"model": "RFL10"}),
+                               ("A2", "RFL", "A", "D4", 6, {"model": "RFL10"})], hexes=deep)
+    _impulse(g, "A", "A1", "A2")
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert g.state.units["A1"].state["stands_at"] == 12
+    _refused(g, {"act": "enter", "unit": "A2"}, "Firepower 11.2.4", "climbed")
