@@ -362,3 +362,28 @@ def test_over_a_ravine_the_deck_is_walked_not_climbed(fp_game: GameFactory) -> N
     _act(g, {"act": "enter", "unit": "A1"})
     assert g.state.units["A1"].state["stands_at"] == 12
     _refused(g, {"act": "enter", "unit": "A2"}, "Firepower 11.2.4", "climbed")
+
+
+# -- blasts and the deck (Firepower 8.9, 12.2.3; FPD-126) ------------------------------------------
+
+
+def test_a_blast_on_the_deck_does_not_reach_under_it(fp_game: GameFactory) -> None:
+    from hexwar.plugins.firepower.actions import fire_context
+    from hexwar.plugins.firepower.advanced_fire import blast_mods, firing
+
+    g = _bridge_game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
+                               ("B1", "RFL", "B", "C4", 1, _deck()),
+                               ("B2", "RFL", "B", "C4", 1, {"model": "RFL10"}),
+                               ("B3", "RFL", "B", "C5", 1, {"model": "RFL10"}),
+                               ("B4", "RFL", "B", "C5", 1, _deck())])
+    g.state.units["A1"].state["equipment"] = {"HGN3": 1}
+    _impulse(g, "A", "A1")
+    ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": "1C4", "item": "HGN3"})
+    f = firing(ctx)
+    sol = soldiers_of(g.state.units)
+    c4 = g.board.parse("1C4")
+    assert f.decks[c4] == (-1, 0) and f.on_deck == {"B1", "B4"}
+    assert blast_mods(f, sol["B1"], c4, 0, 8) is not None  # on the deck with it
+    assert blast_mods(f, sol["B2"], c4, 0, 8) is None      # under it: the slab between
+    assert blast_mods(f, sol["B3"], c4, 1, 8) is None      # under the next deck
+    assert blast_mods(f, sol["B4"], c4, 1, 8) is not None  # on the next deck
