@@ -21,8 +21,12 @@ FPD-127).
 * Melee (FPD-125, Firepower 13): the attackers arrive on the level they come in by; the deck
   and the ground under it share no height, and a melee into a bridge hex with defenders on
   both levels is refused (its result would reach both).
+* Blasts (FPD-126, Firepower 12.2.3): an impact in a bridge hex goes off on the deck; the deck
+  shields the soldiers under it (``advanced_fire.blast_mods``).
 * Destroyed (FPD-126, Firepower 12.3.4.2.5): every soldier anywhere in the hex is eliminated
   (:func:`~hexwar.plugins.firepower.defenses.damage`); the hex is rubble and the deck is gone.
+* The AI (FPD-127): its movement plans walk along the decks (``ai._along_deck``), its batch
+  line of sight judges the slabs (``knowledge.FirepowerRules.sight_blocks``).
 """
 
 from __future__ import annotations
