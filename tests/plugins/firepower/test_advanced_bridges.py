@@ -387,3 +387,16 @@ def test_a_blast_on_the_deck_does_not_reach_under_it(fp_game: GameFactory) -> No
     assert blast_mods(f, sol["B2"], c4, 0, 8) is None      # under it: the slab between
     assert blast_mods(f, sol["B3"], c4, 1, 8) is None      # under the next deck
     assert blast_mods(f, sol["B4"], c4, 1, 8) is not None  # on the next deck
+
+
+def test_the_ai_reads_a_soldier_on_the_deck_at_the_deck_s_height(fp_game: GameFactory) -> None:
+    g = _bridge_game(fp_game, [("A1", "RFL", "A", "C4", 4, _deck()),
+                               ("A2", "RFL", "A", "C5", 4, {"model": "RFL10"})])
+    ai = make_ai("A", 1)
+    ai._adv = True  # the Advanced reading of heights, as with the Advanced terrain files
+    view = g.view("A")
+    object.__setattr__(view.rules, "advanced", lambda: True)
+    ai._adv_setup(view)
+    sol = soldiers_of(g.state.units)
+    assert ai._loc(sol["A1"])[2] == 3 + 2  # feet on the deck three up, Standing head two more
+    assert ai._loc(sol["A2"])[2] == 2      # under it: on his hex's ground
