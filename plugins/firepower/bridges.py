@@ -31,6 +31,7 @@ FPD-127).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -135,6 +136,11 @@ def read_bridge(game: Game, t: DefenceType, spec: dict[str, Any], where: str) ->
 # ---------------------------------------------------------------------------------------------
 
 
+#: each game's standing bridge units, by the defences dict they were read from (derived)
+_SPANS: weakref.WeakKeyDictionary[Any, tuple[Any, dict[Hex, Defence]]] = \
+    weakref.WeakKeyDictionary()
+
+
 def spans(game: Game) -> dict[Hex, Defence]:
     """The standing bridge units by hex (destroyed ones are gone: Firepower 12.3.4.2.5)."""
     from hexwar.plugins.firepower.defenses import defences
@@ -142,7 +148,11 @@ def spans(game: Game) -> dict[Hex, Defence]:
     ds = defences(game)
     if not ds:
         return {}
-    return {h: d for h, d in ds.items() if d.bridge is not None}
+    got = _SPANS.get(game)
+    if got is None or got[0] is not ds:
+        got = (ds, {h: d for h, d in ds.items() if d.bridge is not None})
+        _SPANS[game] = got
+    return got[1]
 
 
 def on_deck(u: Unit) -> bool:
