@@ -12,7 +12,7 @@ from hexwar.core.engine.primitives import ask_all
 from hexwar.core.engine.state import Unit
 from hexwar.plugins.mbt import doctrine
 from hexwar.plugins.mbt.orders import legal_orders, order_validator
-from hexwar.plugins.mbt.state import SIDES, Step, card_of
+from hexwar.plugins.mbt.state import SIDES, Step, card_of, gun_usable, missile_usable
 from hexwar.plugins.mbt.suppression import order_error
 
 if TYPE_CHECKING:
@@ -25,11 +25,15 @@ def restrict(game: Game, u: Unit, legal: list[str]) -> list[str]:
     """The ``mbt_orders`` answer of the Advanced Game: the Basic orders less those suppression
     forbids (MBT 12.3.3), and CA for a dismounted, unsuppressed leg unit next to an enemy vehicle it
     could close-assault (MBT 13.3, 14.5.1), and OR for a vehicle that sighted an enemy leg or towed
-    unit it can reach and overrun (MBT 13.3, 14.7.1.2)."""
+    unit it can reach and overrun (MBT 13.3, 14.7.1.2). OW is open to a unit whose gun cannot fire
+    but whose missile can: its overwatch shot is then the missile (MBT 13.3 OW, 14.1.4.3;
+    docs/decisions.md MBTD-8, MBTD-134)."""
     from hexwar.plugins.mbt.close_assault import can_assault_now
     from hexwar.plugins.mbt.overrun import overrun_targets
 
     out = [o for o in legal if order_error(game, u, o) is None]
+    if "OW" not in out and missile_usable(game, u) and order_error(game, u, "OW") is None:
+        out.insert(len([o for o in out if o in ("F", "FM", "M")]), "OW")  # MBT 14.1.4.3
     if can_assault_now(game, u):  # MBT 13.3, 14.5.1
         out.append("CA")
     if card_of(game, u).kind == "vehicle" and overrun_targets(game, u, sighted_now=False):
@@ -62,6 +66,10 @@ def advanced_validator(game: Game, u: Unit) -> Any:
                 return (f"{u.id} keeps its {locked} marker: changing it costs a command point "
                         "(MBT 21.1.2)")
         err = order_error(game, u, str(choice))
+        if err is None and choice == "OW" and not gun_usable(game, u) \
+                and not missile_usable(game, u):
+            return (f"{u.id} has neither a main gun nor a missile it can fire: OW orders need one "
+                    "(MBT 6.2.3, 13.3, 14.1.4.3)")
         return err or basic(choice)
 
     return validate

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
+from hexwar.plugins.mbt import attached
 from hexwar.plugins.mbt.fire import in_turret_arc
 from hexwar.plugins.mbt.state import alive
 
@@ -119,8 +120,14 @@ class MbtAI:
         rules = rules_of(view)
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
+        own_line = missile or attached.SEP not in ammo
+        if not own_line:  # Advanced MBT 14.1.3: an attached gun's AP shot, its own line (MBTD-137)
+            found = attached.split(card, ammo)
+            if found is None:
+                return 0.0
+            w, ammo = found
         # Advanced MBT 14.4: suppression counts; canister (MBT 14.4.5.2) by the same procedure
-        if ammo in ("GP", "canister") and w is not None and not missile:
+        if ammo in ("GP", "canister") and w is not None and not missile and own_line:
             value = rules.gp_effect(f.id, t.id, overwatch=overwatch, ammo=ammo)
             weight = self._suppression_weight(view, t)
             if weight > 1.0:  # MBTD-108: suppressing a threat counts for more
@@ -145,7 +152,9 @@ class MbtAI:
         if w is None:
             return "", 0.0
         best = ("", 0.0)
-        for ammo in [*w.ammo, *rules_of(view).other_ammo(f.id, missile)]:  # Advanced: GP
+        # Advanced: GP rounds, and a leg unit's attached guns (MBT 14.1.3, MBTD-137)
+        for ammo in [*w.ammo, *rules_of(view).other_ammo(f.id, missile),
+                     *([] if missile else attached.shot_ammo(card))]:
             p = self._p(view, f, t, ammo, overwatch=overwatch, missile=missile)
             if p > best[1]:
                 best = (ammo, p)

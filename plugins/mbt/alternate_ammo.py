@@ -59,6 +59,11 @@ def canister_error(game: Game, f: Unit, rng: int) -> str | None:
         return f"{f.id} has no canister ammunition (MBT 14.4.5)"
     if f.state.get("order") not in ORDERS:
         return f"canister is fired with F or FM orders only (MBT 14.4.5), not {f.state.get('order')}"
+    return canister_range_error(rng)
+
+
+def canister_range_error(rng: int) -> str | None:
+    """MBT 14.4.5.2: canister reaches 2 to 10 hexes (shared with ``hexwar mbt fire``)."""
     lo, hi = CANISTER_RANGE
     if not lo <= rng <= hi:
         return f"canister is fired at {lo} to {hi} hexes, not at range {rng} (MBT 14.4.5.2)"
@@ -102,21 +107,46 @@ def sights_hex(game: Game, f: Unit, h: Hex) -> str | None:
     return None
 
 
+def gun_ready_error(game: Game, f: Unit, orders: tuple[str, ...], no_order: str) -> str | None:
+    """Why ``f`` may not fire its main gun at a hex in this step, before what it fires is looked
+    at: it is on the map, has one of ``orders`` (else ``no_order``), has not fired this Turn
+    (MBT 7.1.5) and its gun works (MBT 7.4.5.3.2, 7.4.7.2.1). Shared by smoke rounds and GP fire
+    at terrain (:func:`hexwar.plugins.mbt.gp_terrain.firer_error`)."""
+    if not alive(f) or f.hex is None:
+        return f"{f.id} is not on the map"
+    if f.state.get("order") not in orders:
+        return no_order
+    if f.state.get("fired"):
+        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
+    if not gun_usable(game, f):
+        return f"{f.id} cannot fire its main gun (MBT 7.4.5.3.2, 7.4.7.2.1)"
+    return None
+
+
+def smoke_range_error(card: Card, weapon: str, rng: int, label: str) -> str | None:
+    """MBT 14.4.5.1: a smoke round reaches from 2 hexes to the weapon's GP maximum range (shared
+    with ``hexwar mbt fire``)."""
+    top = (card_gp_range(card, weapon) or (0, 0))[1]
+    if rng < SMOKE_MIN_RANGE:
+        return f"a smoke round is fired at 2 hexes or more, not at range {rng} (MBT 14.4.5.1)"
+    if rng > top:
+        return (f"{label} at range {rng} is beyond the {weapon}'s GP range {top}, the reach of "
+                "its smoke (MBT 14.4.5.1)")
+    return None
+
+
 def smoke_firer_error(game: Game, f: Unit, h: Hex, ammo: str,
                       orders: tuple[str, ...] = ORDERS) -> str | None:
     """MBT 14.4.5, 14.4.5.1: why ``f`` may not fire a smoke round into hex ``h`` now."""
     from hexwar.plugins.mbt.fire import weapon_arc
 
-    if not alive(f) or f.hex is None:
-        return f"{f.id} is not on the map"
-    if ammo != SMOKE:
+    if alive(f) and f.hex is not None and ammo != SMOKE:
         return f"a hex is fired at with smoke rounds, not {ammo} (MBT 14.4.5.1)"
-    if f.state.get("order") not in orders:
-        return f"{f.id} has no F or FM orders to fire smoke (MBT 14.4.5)"
-    if f.state.get("fired"):
-        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
-    if not gun_usable(game, f):
-        return f"{f.id} cannot fire its main gun (MBT 7.4.5.3.2, 7.4.7.2.1)"
+    err = gun_ready_error(game, f, orders, f"{f.id} has no F or FM orders to fire smoke "
+                                           "(MBT 14.4.5)")
+    if err:
+        return err
+    assert f.hex is not None
     card = card_of(game, f)
     w = card.main_gun
     assert w is not None
@@ -124,12 +154,9 @@ def smoke_firer_error(game: Game, f: Unit, h: Hex, ammo: str,
         return f"{f.id}'s {w.name} has no smoke ammunition (MBT 14.4.5)"
     rng = f.hex.distance(h)
     label = game.board.label(h)
-    top = (card_gp_range(card, w.name) or (0, 0))[1]
-    if rng < SMOKE_MIN_RANGE:
-        return f"a smoke round is fired at 2 hexes or more, not at range {rng} (MBT 14.4.5.1)"
-    if rng > top:
-        return (f"{label} at range {rng} is beyond the {w.name}'s GP range {top}, the reach of "
-                "its smoke (MBT 14.4.5.1)")
+    err = smoke_range_error(card, w.name, rng, label)
+    if err:
+        return err
     friends = sorted(u.id for u in game.state.units_of(f.side) if alive(u) and u.hex == h)
     if friends:
         return f"{label} holds a friendly unit ({friends[0]}): no smoke round into it (MBT 14.4.5.1)"

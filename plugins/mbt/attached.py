@@ -13,7 +13,9 @@ range bands, hit numbers, damage rows (MBT 7.4, 14.1.1.2: only at vehicles).
   MBT 14.1.4.1).
 * MBT 14.1.3.2: up in the floors of a building only a weapon whose card allows it
   (``upper_floors = true``) fires; on the ground the operators step outside.
-* MBT 15.3.4.1: an attached weapon is not fired while its unit is carried (MBTD-118).
+* MBT 15.3.4.1: an attached weapon is not fired while its unit is carried, except a rocket
+  launcher (``rocket_launcher = true`` on the card), from a carrier without full cover or from an
+  open full-cover one (MBTD-118, MBTD-136).
 """
 
 from __future__ import annotations
@@ -120,8 +122,31 @@ def error(game: Game, f: Unit, ammo: str) -> str | None:
     if weapon_fired(game, f, w.name):
         return f"{f.id}'s {w.name} has already fired this Turn (MBT 14.1.3.1, 7.1.5)"
     if f.state.get("mounted"):
-        return f"{f.id}'s {w.name} is not fired while {f.id} is carried (MBT 15.3.4.1)"
+        err = carried_error(game, f, card, w)
+        if err:
+            return err
     if int(f.state.get("up", 0)) > 0 and not raw_weapon(card, w.name).get("upper_floors"):
         return (f"{f.id} is up in the buildings, where its {w.name} may not be fired "
                 "(MBT 14.1.3.2)")
+    return None
+
+
+def rocket_launcher(card: Card, weapon: Weapon) -> bool:
+    """The card marks the weapon a rocket launcher (MBT 14.1.1, 15.3.4.1)."""
+    return bool(raw_weapon(card, weapon.name).get("rocket_launcher"))
+
+
+def carried_error(game: Game, f: Unit, card: Card, w: Weapon) -> str | None:
+    """MBT 15.3.4.1: why the carried ``f`` may not fire its attached ``w`` from its carrier (None
+    if it may): only a rocket launcher fires, from a carrier without full cover or an open one."""
+    from hexwar.plugins.mbt.transport import full_cover_carrier
+
+    if not rocket_launcher(card, w):
+        return (f"{f.id}'s {w.name} is not fired while {f.id} is carried: of the attached "
+                "weapons only rocket launchers fire from a carrier (MBT 15.3.4.1)")
+    carrier = game.state.units.get(str(f.state.get("mounted")))
+    if carrier is not None and full_cover_carrier(game, carrier) \
+            and not carrier.state.get("open", True):
+        return (f"{f.id}'s {w.name} fires from {carrier.id} only when it is open: a rocket "
+                "launcher is not fired from a buttoned full-cover carrier (MBT 15.3.4.1)")
     return None

@@ -149,8 +149,8 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
 @click.argument("firer")
 @click.argument("target")
 @click.option("--ammo", default="APFSDS", show_default=True,
-              help="Ammunition (APFSDS, HEAT, ATGM...); GP, CA (close assault) or H2H "
-                   "(hand-to-hand) for the Advanced Game.")
+              help="Ammunition (APFSDS, HEAT, ATGM...); GP, canister, smoke (TARGET is then a "
+                   "hex), CA (close assault) or H2H (hand-to-hand) for the Advanced Game.")
 @click.option("--weapon", default=None, help="Weapon name (default: the main gun; the missile for ATGM).")
 @click.option("--range", "rng", type=int, default=None,
               help="Range in hexes (MBT 4.7); needed except for CA and H2H (one hex).")
@@ -207,7 +207,9 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
          seed: int | None, as_json: bool, **advanced: Any) -> None:
     """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1).
 
-    With ``--ammo GP`` a GP point effect shot of the Advanced Game (MBT 14.4), ``--ammo CA`` a
+    With ``--ammo GP`` a GP point effect shot of the Advanced Game (MBT 14.4), ``--ammo canister``
+    one with canister (MBT 14.4.5.2), ``--ammo smoke`` a smoke round into the hex TARGET names
+    (MBT 14.4.5.1), ``--ammo CA`` a
     close assault (MBT 14.5), ``--ammo H2H`` a hand-to-hand combat (MBT 14.6): each modifier with
     its rule, the dice and the result.
 
@@ -222,18 +224,19 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
     fresh = seed is None
     if seed is None:  # a roll at the table is a new roll each time (issue 10)
         seed = fresh_seed()
-    if rng is None and ammo.upper() not in ("CA", "H2H"):
+    advanced_kinds = ("GP", "CANISTER", "SMOKE", "CA", "H2H")  # MBT 14.4-14.6
+    if rng is None and ammo.upper() not in ("CA", "H2H", "SMOKE"):
         click.echo("error: missing option '--range' (the range in hexes, MBT 4.7)", err=True)
         sys.exit(2)
     defaults = {"attackers": 1, "grade": "average", "target_grade": "average",
                 "crew_losses": 0, "smoke": 0}
     used = sorted(k for k, v in advanced.items() if v != defaults.get(k, False))
-    if used and ammo.upper() not in ("GP", "CA", "H2H"):
+    if used and ammo.upper() not in advanced_kinds:
         names = ", ".join("--" + k.replace("_", "-") for k in used)
-        click.echo(f"error: {names} apply to --ammo GP, CA or H2H only (the Advanced Game)",
-                   err=True)
+        click.echo(f"error: {names} apply to --ammo GP, canister, CA or H2H only (the Advanced "
+                   "Game)", err=True)
         sys.exit(2)
-    if ammo.upper() in ("GP", "CA", "H2H"):
+    if ammo.upper() in advanced_kinds:
         from hexwar.plugins.mbt.cli_advanced import advanced_fire
 
         try:

@@ -1,7 +1,8 @@
-"""``hexwar mbt fire --ammo GP | CA | H2H``: the Advanced Game's GP point effect fire (MBT 14.4),
-close assault (MBT 14.5) and hand-to-hand combat (MBT 14.6) at the table, explained like an AP
-shot: the factors with their sources, each modifier with its rule, the table line, the dice and
-the result. The modifiers come from the same functions the game uses
+"""``hexwar mbt fire --ammo GP | canister | smoke | CA | H2H``: the Advanced Game's GP point
+effect fire (MBT 14.4), canister (MBT 14.4.5.2), smoke rounds (MBT 14.4.5.1, TARGET a hex), close
+assault (MBT 14.5) and hand-to-hand combat (MBT 14.6) at the table, explained like an AP shot:
+the factors with their sources, each modifier with its rule, the table line, the dice and the
+result. The modifiers come from the same functions the game uses
 (:func:`hexwar.plugins.mbt.gp_fire.modifiers_of`, :func:`~hexwar.plugins.mbt.close_assault.ca_modifiers_of`,
 :func:`~hexwar.plugins.mbt.close_assault.h2h_modifiers_of`).
 """
@@ -68,11 +69,32 @@ def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrai
         out, lines = _gp_terrain(cards[firer], target, rng, d, flags)
         _print(out, lines, d, dice, seed, fresh, as_json)
         return
+    if kind == "SMOKE":  # MBT 14.4.5.1: TARGET is a hex, not a unit
+        from hexwar.plugins.mbt.cards import load_cards
+
+        cards = load_cards(card_dirs)
+        if firer not in cards:
+            raise HexwarError(f"no card {firer!r}; cards: {', '.join(sorted(cards))}")
+        unused = {"--terrain": terrain != "clear", "--firer-moving": False,
+                  "--target-moving": target_moving, "--acquisition": bool(acquisition),
+                  "--brewup": bool(brewup), "--hull-down": hull_down,
+                  **{"--" + k.replace("_", "-"): v != _FLAG_DEFAULTS.get(k, False)
+                     for k, v in flags.items()}}
+        out, lines = _smoke(cards[firer], target, rng, overwatch=overwatch, dice=dice,
+                            unused=unused)
+        if as_json:
+            click.echo(json.dumps({**out, "rolls": []}, indent=2))
+        else:
+            click.echo("\n".join(lines))
+        return
+    if kind == "CANISTER" and gp_terrain.is_terrain_name(target):
+        raise HexwarError(f"canister is fired at units, not at a {target} marker (MBT 14.4.5.2, "
+                          "12.4.2: terrain takes GP rounds)")
     fc, tc = _cards(firer, target, card_dirs)
     kinds = tuple(t.strip() for t in terrain.split(",") if t.strip()) or ("clear",)
-    if kind == "GP":
+    if kind in ("GP", "CANISTER"):
         out, lines = _gp(fc, tc, rng, kinds, firer_moving, target_moving, overwatch, acquisition,
-                         brewup, hull_down, d, flags)
+                         brewup, hull_down, d, flags, canister=kind == "CANISTER")
     elif kind == "CA":
         out, lines = _ca(fc, tc, rng, target_moving, d, flags)
     else:
@@ -143,14 +165,35 @@ def _gp_terrain(fc: Card, target: str, rng: int | None, d: Any,
     return out, lines
 
 
+def _canister_error(fc: Card, rng: int, overwatch: bool, overrun: bool) -> str | None:
+    """MBT 14.4.5, 14.4.5.2: why this canister shot cannot be fired (the game's own checks)."""
+    from hexwar.plugins.mbt.alternate_ammo import CANISTER, alternate, canister_range_error
+
+    w = fc.main_gun
+    if w is None or CANISTER not in alternate(fc, w.name):
+        return f"{fc.name} has no canister ammunition (MBT 14.4.5: its card NOTES name none)"
+    if overwatch or overrun:
+        return (f"canister is fired with F or FM orders only, not {'OW' if overwatch else 'OR'} "
+                "(MBT 14.4.5)")
+    return canister_range_error(rng)
+
+
 def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_moving: bool,
         target_moving: bool, overwatch: bool, acquisition: int, brewup: int, hull_down: bool,
-        d: Any, flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        d: Any, flags: dict[str, Any], *, canister: bool = False
+        ) -> tuple[dict[str, Any], list[str]]:
+    """GP point effect fire at a unit (MBT 14.4); ``canister``: the canister round of MBT
+    14.4.5.2 (2-10 hexes, the canister modifiers of MBT 14.4.2.3, no explosive power)."""
     from hexwar.plugins.mbt import gp_fire
     from hexwar.plugins.mbt.advanced_tables import load_advanced
 
+    what = "canister" if canister else "GP"
     if rng is None:
-        raise HexwarError("GP fire needs --range (MBT 14.4.1)")
+        raise HexwarError(f"{what} fire needs --range (MBT 14.4.1)")
+    if canister:
+        err = _canister_error(fc, rng, overwatch, bool(flags.get("overrun")))
+        if err:
+            raise HexwarError(err)
     if flags.get("overrun") and tc.kind not in ("leg", "towed"):
         raise HexwarError("overrun fire is at a dismounted leg or towed unit (MBT 14.7)")
     moving = firer_moving or bool(flags.get("overrun"))
@@ -167,20 +210,21 @@ def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_movin
         other_smoke=int(flags.get("smoke") or 0), overwatch=overwatch,
         target_vehicle=tc.kind == "vehicle", building=bool(set(kinds) & {"brick", "stone"}),
         woods="woods" in kinds, hull_down=hull_down, target_moving=target_moving,
-        grade=str(flags.get("grade") or "average"))
+        grade=str(flags.get("grade") or "average"), canister=canister)
     mods = gp_fire.modifiers_of(gs)
     if flags.get("overrun"):
         m = load_advanced().gp["overrun_fire"]
         mods.append(Modifier("overrun fire", m.value, f"MBT 14.7.2.2.2 [{m.source}]", stage=1))
     net = int(sum(m.value for m in mods))
     n, s, src = load_advanced().gp_thresholds(factor, defense)
-    roll = d.d100("GP fire")
+    roll = d.d100("canister" if canister else "GP fire")
     result = gp_fire.outcome(roll + net, n, s)
     buttoned = bool(flags.get("buttoned"))
     if tc.kind == "vehicle":
         effects = gp_fire.effects_of(
             result, target_open=not buttoned, missile_in_flight=False,
-            explosive=gp_fire.card_explosive_result(fc, weapon.name, defense),
+            explosive=None if canister  # MBT 14.4.5.2: 14.4.4.2.3.3 does not apply
+            else gp_fire.card_explosive_result(fc, weapon.name, defense),
             small_arms_far=bool(gp_fire.raw_weapon(fc, weapon.name).get("small_arms"))
             and rng > gp_fire.SMALL_ARMS_REACH)
         rule = "MBT 14.4.4.2"
@@ -196,17 +240,82 @@ def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_movin
            "gp_factor": factor, "gp_line": "MV" if moving else "NM", "gp_defense": defense,
            "defense_source": dsrc, "modifiers": [m.as_dict() for m in mods], "net": net,
            "roll": roll, "modified": roll + net, "n": n, "s": s, "table_source": src,
-           "result": result, "effects": effects, "rules": ["MBT 14.4", rule]}
-    title = " - overrun fire (MBT 14.7.2.2)" if flags.get("overrun") else ""
+           "result": result, "effects": effects,
+           "rules": ["MBT 14.4", *(["MBT 14.4.5.2"] if canister else []), rule]}
+    if canister:
+        out["ammo"] = "canister"
+    title = " - overrun fire (MBT 14.7.2.2)" if flags.get("overrun") else \
+        " - canister (MBT 14.4.5.2)" if canister else ""
     lines = [f"Advanced Game: GP point effect fire (MBT 14.4){title}",
-             f"{fc.name} {weapon.name} GP at {tc.name}, range {rng}",
-             f"GP factor: {factor} ({out['gp_line']} line, MBT 14.4.1)",
+             f"{fc.name} {weapon.name} {what} at {tc.name}, range {rng}"
+             + (" (canister reaches 2-10 hexes, MBT 14.4.5.2)" if canister else ""),
+             f"GP factor: {factor} ({out['gp_line']} line, MBT 14.4.1"
+             + (": the weapon's own GP factor, MBT 14.4.5.2)" if canister else ")"),
              f"GP defense: {defense} [{dsrc}]", *_mod_lines(mods),
              f"Net modifier: {net:+d} (MBT 14.4.2)",
              f"GP COMBAT RESULTS TABLE {factor} vs {defense}: N up to {n}, S up to {s} [{src}] "
              "(MBT 14.4.4.1)",
              f"Roll: {roll:02d} {net:+d} = {roll + net} -> {result} (MBT 14.4.4.1)",
              f"Effect: {', '.join(words.get(e, e) for e in effects) or 'none'} ({rule})"]
+    if canister and tc.kind == "vehicle" and result == "EF":
+        lines.append("Canister never destroys a vehicle by explosive power (MBT 14.4.5.2, "
+                     "14.4.4.2.3.3)")
+    return out, lines
+
+
+#: the GP/CA/H2H flags' defaults (a smoke round takes none of them)
+_FLAG_DEFAULTS: dict[str, Any] = {"attackers": 1, "grade": "average", "target_grade": "average",
+                                  "crew_losses": 0, "smoke": 0}
+
+
+def _smoke(fc: Card, hex_label: str, rng: int | None, *, overwatch: bool, dice: list[int],
+           unused: dict[str, bool]) -> tuple[dict[str, Any], list[str]]:
+    """MBT 14.4.5, 14.4.5.1: a smoke round into the hex TARGET names: the card's smoke
+    ammunition, F or FM orders, 2 hexes to the weapon's GP range; no dice, no damage. The arc,
+    the friendly units in the hex and the line of sight are the table's to check."""
+    from hexwar.plugins.mbt.alternate_ammo import (
+        SMOKE,
+        SMOKE_MIN_RANGE,
+        alternate,
+        smoke_range_error,
+    )
+    from hexwar.plugins.mbt.gp_fire import card_gp_range
+
+    given = sorted(k for k, v in unused.items() if v)
+    if given:
+        raise HexwarError(f"{', '.join(given)} do not apply to a smoke round: it is fired at a "
+                          "hex and does no damage (MBT 14.4.5.1)")
+    if dice:
+        raise HexwarError("a smoke round rolls no dice: it lands in the hex (MBT 14.4.5.1)")
+    w = fc.main_gun
+    if w is None or SMOKE not in alternate(fc, w.name):
+        raise HexwarError(f"{fc.name} has no smoke ammunition (MBT 14.4.5: its card NOTES name "
+                          "none)")
+    if overwatch:
+        raise HexwarError("smoke rounds are fired with F or FM orders only, not OW (MBT 14.4.5)")
+    if rng is None:
+        raise HexwarError("a smoke round needs --range, the hexes to the target hex "
+                          "(MBT 14.4.5.1)")
+    err = smoke_range_error(fc, w.name, rng, hex_label)
+    if err:
+        raise HexwarError(err)
+    top = (card_gp_range(fc, w.name) or (0, 0))[1]
+    out = {"kind": "smoke", "firer": fc.name, "weapon": w.name, "ammo": SMOKE, "hex": hex_label,
+           "range": rng, "min_range": SMOKE_MIN_RANGE, "max_range": top,
+           "marker": "smoke (ON)", "smoke": "other", "effects": [],
+           "table_checks": ["firing arc", "no friendly unit in the hex",
+                            "unblocked line of sight to the hex"],
+           "rules": ["MBT 14.4.5", "MBT 14.4.5.1"]}
+    lines = ["Advanced Game: smoke round (MBT 14.4.5.1)",
+             f"{fc.name} {w.name} smoke at hex {hex_label}, range {rng}",
+             f"Range: {SMOKE_MIN_RANGE} to {top} hexes (the {w.name}'s GP maximum range; "
+             "MBT 14.4.5.1) - in range",
+             "Orders: F or FM (MBT 14.4.5)",
+             "Check at the table: the hex is in the weapon's firing arc, holds no friendly unit, "
+             "and has an unblocked line of sight from the firer (MBT 14.4.5.1)",
+             "No dice: the round lands in the hex (MBT 14.4.5.1)",
+             f"Effect: a smoke (ON) marker ('other' smoke) is placed in {hex_label} when the step "
+             "ends; no damage (MBT 14.4.5.1, 5.3)"]
     return out, lines
 
 

@@ -28,10 +28,24 @@ def _range(game: Game, a: str, b: str) -> str:
     return f", range {ua.hex.distance(ub.hex)}"
 
 
+def _hex_range(game: Game, a: str, label: str) -> str:
+    ua = game.state.units.get(a)
+    try:
+        h = game.board.parse(label)
+    except ValueError:
+        return ""
+    return "" if ua is None or ua.hex is None else f", range {ua.hex.distance(h)}"
+
+
 def _shots(game: Game, o: Any) -> str:
     if o == "pass":
         return "pass: no fire"
     shots = [(str(f), str(a)) for f, a in o.get("shots") or []]
+    if o.get("smoke_hex"):  # MBT 14.4.5.1: a smoke round into a hex, no unit aimed at
+        label = str(o["smoke_hex"])
+        firers = ", ".join(f"{unit_name(game, f)} (smoke){_hex_range(game, f, label)}"
+                           for f, _a in shots)
+        return f"a smoke round into {label}: {firers}"
     if o.get("hex"):  # MBT 12.4.2: GP fire at a terrain marker
         firers = ", ".join(f"{unit_name(game, f)} ({a})" for f, a in shots)
         return f"at the {str(o.get('at')).replace('_', ' ')} marker in {o['hex']}: {firers}"

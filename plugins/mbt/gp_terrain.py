@@ -39,7 +39,7 @@ from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.markers import markers
 from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
-from hexwar.plugins.mbt.state import alive, card_of, data, gun_usable
+from hexwar.plugins.mbt.state import alive, card_of, data
 from hexwar.plugins.mbt.suppression import suppress, suppressed
 
 if TYPE_CHECKING:
@@ -107,17 +107,15 @@ def _sees_hex(game: Game, f: Unit, h: Hex) -> bool:
 
 def firer_error(game: Game, f: Unit, h: Hex, ammo: str, orders: tuple[str, ...]) -> str | None:
     """Why ``f`` may not fire ``ammo`` at the terrain of hex ``h`` in this step."""
+    from hexwar.plugins.mbt.alternate_ammo import gun_ready_error
     from hexwar.plugins.mbt.fire import weapon_arc
     from hexwar.plugins.mbt.gp_fire import small_arms
 
-    if not alive(f) or f.hex is None:
-        return f"{f.id} is not on the map"
-    if f.state.get("order") not in orders:
-        return f"{f.id} has no {'/'.join(orders)} orders to fire in this step (MBT 7.1.1)"
-    if f.state.get("fired"):
-        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
-    if not gun_usable(game, f):
-        return f"{f.id} cannot fire its main gun (MBT 7.4.5.3.2, 7.4.7.2.1)"
+    err = gun_ready_error(game, f, orders, f"{f.id} has no {'/'.join(orders)} orders to fire in "
+                                           "this step (MBT 7.1.1)")
+    if err:
+        return err
+    assert f.hex is not None
     if ammo != GP:
         return f"terrain is fired at with GP point effect fire only, not {ammo} (MBT 12.4.2)"
     weapon = card_of(game, f).main_gun
@@ -174,6 +172,7 @@ def choice_error(game: Game, side: str, choice: Any, orders: tuple[str, ...],
 
 def situation(game: Game, f: Unit, h: Hex) -> GpSituation:
     """MBT 14.4.2.1, 14.4.2.4: the modifiers that apply to a shot at terrain."""
+    from hexwar.plugins.mbt.advanced_sighting import hex_heights, unit_height
     from hexwar.plugins.mbt.fire import brewup_hexes
 
     assert f.hex is not None
@@ -181,7 +180,11 @@ def situation(game: Game, f: Unit, h: Hex) -> GpSituation:
         range=f.hex.distance(h), crew_losses=int(f.state.get("crew_losses", 0)),
         suppressed=suppressed(f), transported=bool(f.state.get("mounted")),
         brewup=brewup_hexes(game, f.hex, h),
-        other_smoke=smoke_hexes_on_line(game, f.hex, h) + (1 if covered(game, f) else 0),
+        # MBT 12.1.4, 12.6: smoke between counts only where the line runs through it, from the
+        # firer to the marker on the hex's ground (the heights of the other fire; MBTD-135)
+        other_smoke=smoke_hexes_on_line(game, f.hex, h, unit_height(game, f),
+                                        hex_heights(game, h)[0])
+        + (1 if covered(game, f) else 0),
         target_vehicle=False, grade=grade_of(f))
 
 

@@ -214,7 +214,7 @@ def attack_factor(game: Game, u: Unit) -> tuple[int, list[str]]:
                 continue  # MBT 15.3.4.1: towed units never fire carried
             for w in pc.weapons:
                 if raw_weapon(pc, w.name).get("attached"):
-                    continue  # MBT 15.3.4.1: attached weapons not fired while carried
+                    continue  # MBT 15.3.4.1: only rocket launchers fire carried, with no GP
                 gp = card_gp_factor(pc, w.name, OVERRUN_RANGE, True)
                 if gp:
                     total += gp

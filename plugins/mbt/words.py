@@ -153,6 +153,9 @@ def _declared(game: Game | None, r: Record) -> str:
     ammo = list(r.get("ammo") or [])
     shots = ", ".join(f"{_u(game, f)}" + (f" ({ammo[i]})" if i < len(ammo) else "")
                       for i, f in enumerate(firers))
+    if r.get("hex") and not r.get("at"):  # MBT 14.4.5.1: smoke rounds into a hex
+        return f"{r.get('side')} declares smoke rounds into {r.get('hex')}: {shots}" \
+               f"{cite(r.get('rule'))}"
     if r.get("hex"):  # MBT 12.4.2: at a terrain marker
         return (f"{r.get('side')} declares fire at the {str(r.get('at')).replace('_', ' ')} "
                 f"marker in {r.get('hex')}: {shots}{cite(r.get('rule'))}")
@@ -271,6 +274,9 @@ def _decision(game: Game | None, r: Record) -> str | None:
         return f"{side}: {choice} ({kind.split('.', 1)[-1].replace('_', ' ')})"
     if kind == "mbt.order":
         return f"{side} marks an order: {_order(choice)}"
+    if kind == "mbt.fire" and c.get("smoke_hex"):  # MBT 14.4.5.1: smoke rounds into a hex
+        shots = ", ".join(f"{_u(game, f)}" for f, _a in c.get("shots") or [])
+        return f"{side} declares smoke rounds into {c['smoke_hex']}: {shots}"
     if kind == "mbt.fire" and c.get("hex"):  # MBT 12.4.2: GP fire at a terrain marker
         shots = ", ".join(f"{_u(game, f)} ({a})" for f, a in c.get("shots") or [])
         return (f"{side} declares fire at the {str(c.get('at')).replace('_', ' ')} marker in "

@@ -349,6 +349,12 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
         "dep_el": _v(list(t["depel"]), "MBT 17.3.1") if name == "Leopard 2" else _v(list(t["depel"])),
         "bands": GUN_BANDS, "ammo": ammo, "gp": gp_line,
     }
+    if name == "Leopard 1A4":  # MBT 17.3.2.3.3 lists Smoke-1 in its ammunition; MBT 14.4.5
+        gun = {k: v for k, v in gun.items() if k != "bands"} | {
+            "alternate": _v(["smoke"], "MBT 17.3.2.3.3",
+                            "Smoke-1 in its main gun ammunition (MBT 14.4.5: the card NOTES name "
+                            "the alternate ammunition)"),
+            "bands": GUN_BANDS, "ammo": ammo, "gp": gp_line}
     weapons = [gun]
     if t["atgm"]:
         a = t["atgm"]
@@ -387,7 +393,10 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
             "stacking": _v(2, "MBT 12.2.1") if name == "T-80A" else _v(t["stack"]),
             "crew": 4 if t["nation"] != "USSR" else 3,
             "turret": True,
-            "notes": ["stand-in card: only the values cited here are printed in the rulebook"],
+            "notes": ["stand-in card: only the values cited here are printed in the rulebook",
+                      *(["ammunition APFSDS, HEAT, HESH, Smoke (MBT 17.3.2.3.3); Smoke rounds "
+                         "are fired (MBT 14.4.5), HESH rounds are not modelled"]
+                        if name == "Leopard 1A4" else [])],
         },
         "target": {
             "size": _v(t["size"], "MBT 7.4.2.3.2") if name == "T-80A" else (

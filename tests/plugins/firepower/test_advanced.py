@@ -327,7 +327,7 @@ def test_fp_32_a_soldier_up_a_tree() -> None:
 
 
 def test_lmg12_move_column_is_the_texts(tmp_path: Path) -> None:
-    # Firepower 10.7 item 9: LMG12 is Move -1 (disclosed); FP-36's LCW crew is not built
+    # Firepower 10.7 item 9: LMG12 is Move -1 (disclosed); FP-36 is in test_worked_examples
     assert weapon("LMG12").move == -1
     assert records().sources["LMG12.move"] == "Firepower 10.7"
     units = [("P1", "LMG", "A", "C7", 2, {"squad": "Q1", "model": "LMG12"}),

@@ -327,14 +327,68 @@ def test_attached_weapon_refused_up_in_buildings_or_without_gun_orders(
     assert rule in err, err
 
 
-def test_a_carried_squads_attached_weapon_is_not_fired_15_3_4_1(make_game: Any) -> None:
-    """MBT 15.3.4.1 (MBTD-118): an attached weapon is not fired while its unit is carried."""
-    from hexwar.plugins.mbt.attached import error
+def _carried(make_game: Any, carrier: str, squad: str = "Squad Standard Infantry [PZF-44]",
+             open_: bool = True) -> Any:
+    """``squad`` (N1) carried by ``carrier`` (C1) at 9J8, the BMP two hexes ahead."""
+    from hexwar.plugins.mbt import transport
 
-    g = _pzf_game(make_game)
-    g.state.units["N1"].state["mounted"] = True
-    assert "MBT 15.3.4.1" in (error(g, g.state.units["N1"], PZF) or "")
-    assert "no attached weapon" in (error(g, g.state.units["N1"], "Milan/HEAT") or "")
+    g = make_game([("N1", squad, "NATO", "9J8", 1), ("C1", carrier, "NATO", "9J8", 1),
+                   ("V1", "BMP-1 [AT-3]", "Soviet", "9J6", 4)], options=ADV)
+    n1, c1 = g.state.units["N1"], g.state.units["C1"]
+    n1.state["order"] = c1.state["order"] = "M"
+    transport.load(g, c1, n1)
+    n1.state["order"] = c1.state["order"] = "F"
+    c1.state["open"] = open_
+    return g
+
+
+def test_a_rocket_launcher_fires_from_a_carrier_without_full_cover_15_3_4_1(
+        make_game: Any) -> None:
+    """MBT 15.3.4.1 (MBTD-136): a carried squad's rocket launcher (the PZF-44) fires from a
+    carrier without full cover (the BTR), open or buttoned, and from an open full-cover one (the
+    Marder A1)."""
+    for carrier, open_ in (("Transport BTR", True), ("Transport BTR", False),
+                           ("Marder A1", True)):
+        g = _carried(make_game, carrier, open_=open_)
+        assert g.state.units["N1"].hex is None
+        assert _err(g, "V1", PZF) is None, (carrier, open_)
+
+
+def test_no_rocket_launcher_from_a_buttoned_full_cover_carrier_15_3_4_1(make_game: Any) -> None:
+    """MBT 15.3.4.1: from the buttoned Marder A1 the PZF-44 is refused, naming the rule, though
+    the squad's small arms still fire through the ports (MBT 15.3.4.2)."""
+    g = _carried(make_game, "Marder A1", open_=False)
+    n1 = g.state.units["N1"]
+    before = dict(n1.state)
+    err = _err(g, "V1", PZF) or ""
+    assert "MBT 15.3.4.1" in err and "buttoned full-cover" in err, err
+    assert _err(g, "V1", "GP") is None
+    assert n1.state == before
+
+
+def test_other_attached_weapons_are_not_fired_while_carried_15_3_4_1(make_game: Any) -> None:
+    """MBT 15.3.4.1: missiles are not fired while transported, from any carrier (the Milan of a
+    squad in the BTR, which lets its PZF-44 fire); an attached gun that is no rocket launcher is
+    refused too (the PZF-44 with its card's mark taken away)."""
+    from hexwar.plugins.mbt import attached
+    from hexwar.plugins.mbt.fire import fire_error
+
+    g = _carried(make_game, "Transport BTR",
+                 squad="Squad Light Panzergrenadier Infantry [PZF-44 & Milan]")
+    n1, v1 = g.state.units["N1"], g.state.units["V1"]
+    assert _err(g, "V1", PZF) is None
+    n1.state["order"] = "ATGM"
+    missile = fire_error(g, n1, v1, "ATGM", orders=("ATGM",), missile=True) or ""
+    assert "MBT 15.3.4.1" in missile, missile
+    n1.state["order"] = "F"
+    card = attached.card_of(g, n1)
+    raw = attached.raw_weapon(card, "PZF-44")
+    raw.pop("rocket_launcher")
+    try:
+        err = _err(g, "V1", PZF) or ""
+    finally:
+        raw["rocket_launcher"] = True
+    assert "only rocket launchers fire from a carrier (MBT 15.3.4.1)" in err, err
 
 
 # -- MBT 13.1.4: a passenger's sighting row (MBT-22, second case) --------------------------------
@@ -400,3 +454,30 @@ def test_a_passenger_of_a_buttoned_carrier_without_full_cover_sights_open_13_1_4
     assert adv.sighter_row(g, g.state.units["P1"]) == "Open"
     run(sighting_phase(g), pass_all)
     assert "S1" in data(g)["sighted"]["P1"]
+
+
+def test_the_ai_fires_a_squads_attached_weapon_when_it_is_the_better_shot_14_1_3(
+        make_game: Any) -> None:
+    """MBT 14.1.3, 14.1.3.1 (MBTD-137): offered the squad's small arms and its PZF-44 at the BMP
+    two hexes off, the AI rates the PZF-44 by its own AP line and fires it, the better shot; at
+    the squad behind (no vehicle: AP fire only at vehicles, MBT 14.1.1.2) it is worth nothing."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.fire import declaration_options
+
+    g = _pzf_game(make_game)
+    v1 = g.state.units["V1"]
+    v1.state["spotted"] = "FIRED"
+    options = declaration_options(g, "NATO", [v1], orders=("F",), overwatch=False)
+    pzf = {"target": "V1", "shots": [["N1", PZF]]}
+    assert pzf in options and {"target": "V1", "shots": [["N1", "GP"]]} in options
+    ai = MbtAI("NATO", 0)
+    view = g.view("NATO")
+    n1 = view.unit("N1")
+    p_pzf = ai._p(view, n1, view.unit("V1"), PZF)
+    assert p_pzf > ai._p(view, n1, view.unit("V1"), "GP") and p_pzf > ai.fire_floor
+    assert ai._best_p(view, n1, view.unit("V1")) == (PZF, p_pzf)
+    assert ai._p(view, n1, view.unit("S1"), PZF) == 0.0
+    d = Decision("NATO", "mbt.fire", options=["pass", *options], rule="MBT 7.3.2",
+                 context={"step": "direct"})
+    assert ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor) == pzf

@@ -88,7 +88,7 @@ def test_ap_fire_still_needs_a_range_and_refuses_the_advanced_flags() -> None:
     assert r.exit_code == 2 and "--range" in r.output
     for flag in (["--buttoned"], ["--crew-losses", "1"], ["--attackers", "2"]):
         r = fire("M1", "T-72M1", "--range", "3", *flag)
-        assert r.exit_code == 2 and flag[0] in r.output and "GP, CA or H2H" in r.output
+        assert r.exit_code == 2 and flag[0] in r.output and "GP, canister, CA or H2H" in r.output
     assert fire("M1", "T-72M1", "--range", "3", "--dice", "50,50,50").exit_code == 0
 
 

@@ -229,3 +229,46 @@ def test_terrain_fire_by_an_unseen_firer_is_not_told_to_the_enemy_6_1(make_game:
     assert mine and mine[0]["firer"] == "N1"
     told = [e for e in g.log.for_side("Soviet") if e["type"] != "header"]
     assert not any("N1" in str(e) for e in told), told
+
+
+def test_terrain_shot_reads_smoke_heights_like_other_fire_12_1_4(make_game: Any) -> None:
+    """MBT 12.1.4, 14.4.2.1.7 (MBTD-135): smoke in a hex between the firer and the wire counts
+    only where the line runs through it. From a hill at 9J1 to wire on a hill at 9J12 the line
+    passes over the smoke in the valley at 9J6 (2 heights, stand-in): no modifier; on flat ground
+    it counts; smoke in the wire's own hex always counts."""
+    wire = 'markers = [{ hex = "9J12", kind = "wire" }]'
+    hills = make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV, special=wire,
+                      heights={"9J1": 3, "9J12": 3})
+    flat = make_game([("N1", "M1", "NATO", "9J1", 4)], options=ADV, special=wire)
+
+    def smoke_of(g: Any, where: str) -> int:
+        data(g)["smoke"] = {where: "ON"}
+        return gp_terrain.situation(g, g.state.units["N1"], g.board.parse("9J12")).other_smoke
+
+    assert smoke_of(hills, "9J6") == 0
+    assert smoke_of(flat, "9J6") == 1
+    assert smoke_of(hills, "9J12") == 1
+
+
+def test_terrain_and_smoke_firers_share_their_first_checks(make_game: Any) -> None:
+    """The refusals shared by GP fire at terrain and smoke rounds keep their own words: orders
+    (MBT 7.1.1 / MBT 14.4.5), fired (MBT 7.1.5), a gun out (MBT 7.4.5.3.2)."""
+    from hexwar.plugins.mbt import alternate_ammo
+
+    g = _game(make_game)
+    f = g.state.units["N1"]
+    h = g.board.parse("9J5")
+    f.state["order"] = "M"
+    assert "has no F/FM orders to fire in this step (MBT 7.1.1)" in str(
+        gp_terrain.firer_error(g, f, h, "GP", ("F", "FM")))
+    assert "has no F or FM orders to fire smoke (MBT 14.4.5)" in str(
+        alternate_ammo.smoke_firer_error(g, f, h, "smoke"))
+    assert "smoke rounds, not GP" in str(alternate_ammo.smoke_firer_error(g, f, h, "GP"))
+    f.state.update(order="F", fired=True)
+    for err in (gp_terrain.firer_error(g, f, h, "GP", ("F", "FM")),
+                alternate_ammo.smoke_firer_error(g, f, h, "smoke")):
+        assert err is not None and "already fired this Turn (MBT 7.1.5)" in err
+    f.state["fired"] = False
+    f.state["damage"]["gun"] = True
+    err = gp_terrain.firer_error(g, f, h, "GP", ("F", "FM"))
+    assert err is not None and "cannot fire its main gun (MBT 7.4.5.3.2" in err

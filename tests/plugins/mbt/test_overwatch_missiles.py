@@ -228,3 +228,48 @@ def test_missile_from_overwatch_misses_when_its_firer_is_knocked_out_first_14_2_
     misses = [e for e in g.log.for_side(None) if e.get("type") == "result"
               and e.get("what") == "ATGM" and "automatic miss" in str(e.get("result"))]
     assert misses and _shots(g) == []
+
+
+# -- MBT 13.3 OW, 14.1.4.3 (MBTD-134): OW for a unit whose gun is out but whose missile works ----
+
+
+def test_ow_order_for_a_unit_whose_gun_is_out_but_missile_works_13_3(make_game: Any) -> None:
+    """MBT 13.3 (OW), 14.1.4.3: in the Advanced Game a T-80A whose main gun took a hit may still
+    take OW orders, for its Songster; with its turret compartment hit (gun and missile silent,
+    MBT 7.4.7.2.1) it may not, and the refusal names the rules. The Basic Game keeps OW for main
+    guns (MBT 6.2.4)."""
+    from hexwar.plugins.mbt.advanced_orders import advanced_validator
+    from hexwar.plugins.mbt.orders import legal_orders
+
+    g = _far_game(make_game)
+    s1 = g.state.units["S1"]
+    s1.state["damage"]["gun"] = True
+    assert "OW" in legal_orders(g, s1)
+    s1.state["damage"]["compartment"] = "turret"
+    assert "OW" not in legal_orders(g, s1)
+    err = advanced_validator(g, s1)("OW")
+    assert err is not None and "14.1.4.3" in err and "neither" in err
+
+    basic = _far_game(make_game, opts=[])
+    b1 = basic.state.units["S1"]
+    b1.state["damage"]["gun"] = True
+    assert "OW" not in legal_orders(basic, b1)
+
+
+def test_overwatch_shot_of_a_gunless_missile_unit_is_the_missile_14_1_4_3(
+        make_game: Any, run: Any) -> None:
+    """MBT 14.1.4.3: the OW T-80A with its gun out is offered only the missile shot at the M1
+    that fired, and fires it (MBT 14.2.2.1: the M1 has F orders, so the missile lands now)."""
+    g = _far_game(make_game)
+    s1 = g.state.units["S1"]
+    s1.state["damage"]["gun"] = True
+    g.state.units["N1"].state.update(order="F", fired=True)
+    seen: list[Any] = []
+
+    def answer(d: Decision) -> Any:
+        seen.extend(o for o in (d.options or []) if o != "pass")
+        return MISSILE_SHOT if MISSILE_SHOT in (d.options or []) else "pass"
+
+    run(overwatch_fire_phase(g), answer)
+    assert seen and all(o["shots"] == [["S1", "ATGM"]] for o in seen), seen
+    assert len(_shots(g)) == 1 and s1.state["fired"]

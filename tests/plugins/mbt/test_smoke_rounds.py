@@ -188,3 +188,34 @@ def test_a_smoke_round_by_an_unseen_firer_is_not_told_to_the_enemy_6_1(make_game
     assert mine and mine[0]["firer"] == "N1"  # the firer's own side is told
     told = [e for e in g.log.for_side("Soviet") if e["type"] != "header"]
     assert not any("N1" in str(e) or e.get("what") == "smoke round" for e in told), told
+
+
+def test_the_leopard_1a4_fires_smoke_rounds_17_3_2_3_3(make_game: Any) -> None:
+    """MBT 17.3.2.3.3 lists Smoke-1 (no canister) in the Leopard 1A4's main gun ammunition, so its
+    card names smoke (MBT 14.4.5) and it may fire a smoke round; canister it may not."""
+    g = make_game([("N1", "Leopard 1A4", "NATO", "9J1", 4), ("S1", "T-72M1", "Soviet", "9J12", 1)],
+                  options=ADV)
+    n1 = g.state.units["N1"]
+    n1.state["order"] = "F"
+    assert alternate_ammo.main_gun_alternate(g, n1) == (alternate_ammo.SMOKE,)
+    assert alternate_ammo.smoke_choice_error(g, "NATO", _smoke("9J8"), set()) is None
+    err = alternate_ammo.canister_error(g, n1, 5)
+    assert err is not None and "MBT 14.4.5" in err
+
+
+def test_a_smoke_round_is_told_in_words_as_a_smoke_round_14_4_5_1(make_game: Any, run: Any) -> None:
+    """MBT 14.4.5.1: a smoke round aims at a hex, not a unit: the option's explanation, the
+    side's decision and the declaration event name the hex (never "None")."""
+    from hexwar.plugins.mbt.explain import _shots
+    from hexwar.plugins.mbt.words import describe_event
+
+    g = _game(make_game)
+    o = _smoke("9J8")
+    assert _shots(g, o) == "a smoke round into 9J8: M60A3 N1 (smoke), range 7"
+    said = describe_event(g, {"type": "decision", "kind": "mbt.fire", "side": "NATO",
+                              "choice": o})
+    assert said == "NATO declares smoke rounds into 9J8: M60A3 N1"
+    alternate_ammo.fire_smoke(g, "NATO", o)
+    declared = [e for e in g.log.for_side(None) if e.get("type") == "declared"]
+    text = describe_event(g, declared[-1]) or ""
+    assert "smoke rounds into 9J8" in text and "None" not in text, text
