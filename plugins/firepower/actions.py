@@ -109,9 +109,11 @@ def _pay(game: Game, ph: dict[str, Any], uid: str, cost: int, noncombat: bool) -
                          rule="Firepower 6.3.6")
 
 
-def enter_cost(c: BasicCard, m: FpMap, u: Unit) -> tuple[int, Hex, list[str]]:
+def enter_cost(c: BasicCard, m: FpMap, u: Unit, *, level: bool = False
+               ) -> tuple[int, Hex, list[str]]:
     """Firepower 6.2.1, Firepower 6.2.3: the hex directly in front, plus a hill or depression
-    hexside crossed on the way, one choice (docs/decisions.md FPD-12)."""
+    hexside crossed on the way, one choice (docs/decisions.md FPD-12). ``level``: along a
+    bridge's deck no such hexside is crossed (Firepower 8.9, docs/decisions.md FPD-123)."""
     assert u.hex is not None
     posture = str(u.state.get("posture", "stand"))
     dest = u.hex.neighbor(u.facing)
@@ -119,7 +121,7 @@ def enter_cost(c: BasicCard, m: FpMap, u: Unit) -> tuple[int, Hex, list[str]]:
         raise RulesError("no soldier may exit the mapboard", rule="Firepower 4.9")
     cost = c.mf_cost("enter", posture)
     parts = [f"enter {cost}"]
-    if m.contour_between(u.hex, dest):
+    if m.contour_between(u.hex, dest) and not level:
         x = c.mf_cost("cross", posture)
         cost += x
         parts.insert(0, f"cross hill/depression hexside {x}")
@@ -130,6 +132,14 @@ def enter_cost(c: BasicCard, m: FpMap, u: Unit) -> tuple[int, Hex, list[str]]:
         raise RulesError(f"{u.id} must first cross the {pic.kind} in his hex",
                              rule="Firepower 6.2.3")
     return cost, dest, parts
+
+
+def _on_deck_way(game: Game, u: Unit) -> bool:
+    """Firepower 8.9: the hex in front is entered along a bridge's deck (the Advanced Game's
+    bridges; nothing without them)."""
+    from hexwar.plugins.firepower.bridges import along_front
+
+    return along_front(game, u)
 
 
 def check_action(game: Game, choice: Any) -> dict[str, Any]:
@@ -162,7 +172,7 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
     assert u.hex is not None
     posture = str(u.state.get("posture", "stand"))
     if act == "enter":
-        cost, dest, parts = enter_cost(c, m, u)
+        cost, dest, parts = enter_cost(c, m, u, level=_on_deck_way(game, u))
         named = choice.get("hex")
         if named is not None and named != m.label(dest) and (
                 not isinstance(named, str) or m.parse_label.get(named.upper()) != dest):
@@ -344,7 +354,7 @@ def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
         if uid in ph["combat"]:
             raise RulesError(f"{uid} already made a Combat Action this Impulse Phase",
                              rule="Firepower 6.2.5")
-        cost, front, _ = enter_cost(c, m, u)
+        cost, front, _ = enter_cost(c, m, u, level=_on_deck_way(game, u))
         if front != dest:
             raise RulesError(f"{label} is not the hex directly in front of {uid}",
                              rule="Firepower 6.2.1")

@@ -39,7 +39,11 @@ def _check_back(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[
     dest = u.hex.neighbor(back)
     if dest not in m.hexes:
         raise RulesError("no soldier may exit the mapboard", rule="Firepower 4.9")
-    if m.contour_between(u.hex, dest):
+    from hexwar.plugins.firepower.bridges import along_back, check_leave
+
+    check_leave(game, u, dest)  # Firepower 8.9: off a deck only along the bridge (FPD-123)
+    # Firepower 8.9: along a bridge's deck no such hexside is crossed (FPD-123)
+    if m.contour_between(u.hex, dest) and not along_back(game, u):
         raise RulesError(f"{u.id} may not back across a hill or depression hexside",
                          rule="Firepower 11.2.1.2")
     if m.fence.get(u.hex) or m.hedge.get(u.hex) or m.fence.get(dest) or m.hedge.get(dest):

@@ -111,6 +111,10 @@ class Firing:
     holes: Mapping[Hex, str] = field(default_factory=dict)
     #: Firepower 12.7.5: the firer announced "+" hit location modifiers (to stay out of a hole)
     location_plus: bool = False
+    #: Firepower 8.9: the standing bridges' decks by hex, (bottom, floor), and the soldiers on
+    #: them (docs/decisions.md FPD-126)
+    decks: Mapping[Hex, tuple[int, int]] = field(default_factory=dict)
+    on_deck: frozenset[str] = frozenset()
     #: the weapon unit fired, if the item is one (Firepower 10.1; weapon_units)
     weapon_unit: str | None = None
     #: rounds of the ammunition left for the weapon fired, None if unlimited (Firepower 8.5)
@@ -280,7 +284,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,
                                  holes=holes(game), location_plus=sign == "+",
-                                 weapon_unit=w_unit, rounds=rounds, peering=peering(game))
+                                 weapon_unit=w_unit, rounds=rounds, peering=peering(game),
+                                 **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     row = _row(item)
     if ctx.kind == "grenade" and row is not None and (
@@ -288,6 +293,18 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         # Firepower 12.4.1.1 (FPD-132): a rifle grenade is fired from the rifle, not thrown;
         # the log names it and the rifle in place of the Basic context's HGN and "throw"
         ctx.extra["summary"].update(weapon=item, mode="rifle", rifle=model)
+
+
+def bridge_decks(game: Game) -> dict[str, Any]:
+    """Firepower 8.9: the :class:`Firing` fields of the standing bridges (FPD-126)."""
+    from hexwar.plugins.firepower.bridges import on_deck, spans
+
+    got = spans(game)
+    if not got:
+        return {}
+    decks = {h: (d.bridge.bottom, d.bridge.deck) for h, d in got.items() if d.bridge is not None}
+    return {"decks": decks, "on_deck": frozenset(uid for uid, u in game.state.units.items()
+                                                 if on_deck(u))}
 
 
 def reach(game: Game, uid: str) -> tuple[Callable[[str, int], bool], Callable[[int], bool]]:
@@ -1090,6 +1107,17 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
     mods = [Modifier("impact hex" if d == 0 else f"blast zone, {d} hex(es)", dm,
                      "Firepower 12.3.4.1")] if dm or d == 0 else []
     ground = f.world.ground(impact)
+    deck = f.decks.get(impact)
+    if deck is not None:  # Firepower 8.9: an impact in a bridge hex is on its deck (FPD-126)
+        ground = deck[1]
+        if d == 0 and s.id not in f.on_deck:
+            return None  # Firepower 12.2.3: under the deck, the slab totally blocks it
+    mine = f.decks.get(s.hex) if d and s.id not in f.on_deck else None
+    if mine is not None:  # Firepower 8.9, 12.2.3: the deck over a soldier under it
+        from hexwar.plugins.firepower.bridges import slab_blocks
+
+        if slab_blocks(ground, soldier_height(f.world, s), d, d, *mine):
+            return None
     if in_hole and d == 0:  # Firepower 12.7.2: the blast is at the bottom of the hole
         from hexwar.plugins.firepower.defenses import types
 
@@ -1098,6 +1126,7 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
         los = line_of_sight(f.world, impact, s.hex, ground, soldier_height(f.world, s),
                             exhaustive=False)
         if los.blocked and any(st.obstacle.kind in ("hill", "fence") or st.obstacle.absolute
+                               or st.obstacle.bottom is not None  # a deck (FPD-126)
                                for st in los.steps if st.verdict == "blocked"):
             return None  # Firepower 12.2.3: totally blocked from the impact
         if los.trees:

@@ -97,7 +97,9 @@ class Obstacle:
     """Something between the sighting dots with a height (Firepower 12.1.1). ``hinder`` > 0:
     a tree, hedge or smoke that adds that modifier when it would block (Firepower 12.2.6,
     Firepower 12.2.7); ``absolute``: blocks whatever the heights (a wall without an opening,
-    a floor between storeys, Firepower 12.1.6)."""
+    a floor between storeys, Firepower 12.1.6); ``bottom``: a slab filling only the heights
+    from ``bottom`` up to ``height`` (a bridge's deck, Firepower 8.9), which blocks only a line
+    passing through it (docs/decisions.md FPD-124)."""
 
     hex: Hex
     kind: str
@@ -106,6 +108,7 @@ class Obstacle:
     hinder: int = 0
     absolute: bool = False
     smoke_source: str = ""
+    bottom: int | None = None
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,9 @@ class LosStep:
         o = self.obstacle
         where = f"{self.label}: " if with_label else ""
         text = f"{where}{o.kind} at height {o.height} (firer {ends[0]}, target {ends[1]})"
+        if o.bottom is not None:
+            text = (f"{where}{o.kind} from height {o.bottom} to {o.height} (firer {ends[0]}, "
+                    f"target {ends[1]})")
         if o.absolute:
             text = f"{where}{o.kind}"
         if self.chart is not None:
@@ -289,6 +295,11 @@ def judge(world: LosWorld, a: Hex, b: Hex, fh: int, th: int, o: Obstacle) -> Los
     dist = higher.distance(o.hex)
     if o.absolute:
         return LosStep(o, label, dist, "blocked", o.rule)
+    if o.bottom is not None:  # a slab with a gap under it: where the line passes (FPD-124)
+        from hexwar.plugins.firepower.bridges import slab_blocks
+
+        hit = slab_blocks(fh, th, a.distance(b), a.distance(o.hex), o.bottom, o.height)
+        return LosStep(o, label, dist, "blocked" if hit else "clear", o.rule)
     verdict = classify(fh, th, o.height)
     chart = None
     if verdict == "check":

@@ -90,10 +90,26 @@ def _check_door(game: Game, att: Sequence[Unit], dfn: Sequence[Unit], dest: Hex)
                                 if mixed else ""), rule="Firepower 8.8.4")
 
 
+def _arrivals(game: Game, attackers: Sequence[str], dest: Hex) -> dict[str, int]:
+    """Firepower 8.9: the height above ``dest``'s ground at which each attacker arrives on a
+    bridge's deck or under it, by where he comes from (docs/decisions.md FPD-125)."""
+    from hexwar.plugins.firepower.bridges import lift_after
+
+    out: dict[str, int] = {}
+    for a in attackers:
+        u = game.state.units[a]
+        lift = lift_after(game, u, u.hex, dest) if u.hex is not None else None
+        if lift is not None:
+            out[a] = lift
+    return out
+
+
 def _spans(game: Game, ids: Sequence[str], dest: Hex,
-           at: Mapping[str, int] | None = None) -> list[tuple[int, int]]:
+           at: Mapping[str, int] | None = None,
+           arrive: Mapping[str, int] | None = None) -> list[tuple[int, int]]:
     """Firepower 13: each soldier's span of heights, as if on ``dest``'s ground (his floor, his
-    foxhole, his Up height: FPD-54; ``at``: an attacker's feet above the ground, FPD-110)."""
+    foxhole, his Up height: FPD-54; ``at``: an attacker's feet above the ground, FPD-110;
+    ``arrive``: an attacker's level on a bridge, FPD-125)."""
     from hexwar.plugins.firepower.advanced_los import los_world
 
     world = los_world(game)
@@ -101,8 +117,12 @@ def _spans(game: Game, ids: Sequence[str], dest: Hex,
     out = []
     for uid in ids:
         u = game.state.units[uid]
-        base = g_dest + (int(at[uid]) if at is not None and uid in at
-                         else int(world.raised.get(uid, 0)))
+        if at is not None and uid in at:
+            base = g_dest + int(at[uid])
+        elif arrive is not None and uid in arrive:
+            base = g_dest + arrive[uid]
+        else:
+            base = g_dest + int(world.raised.get(uid, 0))
         out.append(span(base, str(u.state.get("posture", "stand")), _up(u)))
     return out
 
@@ -112,7 +132,7 @@ def met_defenders(game: Game, attackers: Sequence[str], defenders: Sequence[str]
     """Firepower 13 (docs/decisions.md FPD-131): the defenders who share a height with at least
     one attacker; the others (a tower's floor, Up a tree) are not in the melee: not counted
     (6.5.2, 13.1) and not eliminated (6.5.1). None shared: refused, naming the rule."""
-    att = _spans(game, attackers, dest)
+    att = _spans(game, attackers, dest, arrive=_arrivals(game, attackers, dest))
     met = [d for d, sp in zip(defenders, _spans(game, defenders, dest), strict=True)
            if any(share_height(a, sp) for a in att)]
     if not met:
@@ -137,8 +157,12 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     g_dest = world.ground(dest)
     att = [units[a] for a in attackers]
     dfn = [units[d] for d in defenders]
+    # Firepower 8.9: a bridge puts each attacker on the deck or under it in the hex he enters,
+    # by where he comes from (docs/decisions.md FPD-125)
+    arrive = _arrivals(game, attackers, dest) if at is None else {}
+
     # Firepower 13: at least one attacker and one defender share a height
-    att_spans = _spans(game, attackers, dest, at)
+    att_spans = _spans(game, attackers, dest, at, arrive)
     dfn_spans = _spans(game, defenders, dest, at)
     if not any(share_height(a, d) for a in att_spans for d in dfn_spans):
         raise RulesError("no attacker shares a height with a defender in "
@@ -167,7 +191,10 @@ def melee_modifiers(game: Game, attackers: Sequence[str], defenders: Sequence[st
     # Firepower 13.5: the last MF changed every attacker's height; under the ground a tunnel is
     # one height high everywhere and nobody climbs in it (docs/decisions.md FPD-98)
     below = bool(att) and all(u.state.get("tunnel") for u in att)
-    rises = [] if below else [g_dest - world.ground(u.hex) for u in att if u.hex is not None]
+    rises = [] if below else [
+        g_dest + arrive[u.id] - world.ground(u.hex) - int(world.raised.get(u.id, 0))
+        if u.id in arrive else g_dest - world.ground(u.hex)  # Firepower 8.9: from a deck
+        for u in att if u.hex is not None]
     if rise is not None:  # up or down the stairs inside the hex (FPD-110)
         rises = [rise] * len(att)
     if rises and all(r > 0 for r in rises):

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.view import SideView
     from hexwar.plugins.firepower.advanced_terrain import AdvMap
+    from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.knowledge import FirepowerRules
     from hexwar.plugins.firepower.terrain import FpMap
 
@@ -135,6 +136,11 @@ class FirepowerAI:
         for u in view.known_units():
             f = u.state.get("floor")
             up = u.state.get("up")
+            lift = u.state.get("stands_at")
+            if u.state.get("deck") and isinstance(lift, int) and up is None:
+                # Firepower 8.9: on a bridge's deck his head is the deck's height up (FPD-127)
+                up = lift + {"stand": 2, "crouch": 1, "prone": 0}.get(
+                    str(u.state.get("posture", "stand")), 2)
             self._floors[u.id] = (int(f) if isinstance(f, int) else 1,
                                   int(up) if isinstance(up, int) else None)
             if u.state.get("tunnel"):
@@ -524,6 +530,10 @@ class FirepowerAI:
         start_pic = m.fence.get(me.hex) or m.hedge.get(me.hex)
         am = rules_of(view).adv_map() if getattr(self, "_adv", False) else None
         tunnel: set[str] = getattr(self, "_tunnel", set())
+        # Firepower 8.9: bridges' decks, walked along at the paved cost (FPD-127)
+        decks = rules_of(view).bridges() if hasattr(rules_of(view), "bridges") else {}
+        me_deck = bool(decks) and any(u.id == me.id and u.state.get("deck")
+                                      for u in view.own_unit_objects())
         out: dict[str, float] = {}
 
         def finish(key: str, s: Soldier, used: int, extra: float = 0.0) -> None:
@@ -562,25 +572,32 @@ class FirepowerAI:
                     continue
                 key = key or "enter"
                 n = entered0
+                deck = me_deck
                 while True:
                     nxt = s.hex.neighbor(d)
                     if nxt not in m.hexes or nxt in enemy_hexes:
                         break
-                    if am is not None and (am.wall_between(s.hex, nxt) or am.is_water(nxt)
-                                           or am.is_water(s.hex)):
+                    level = bool(decks) and _along_deck(decks, s.hex, nxt, deck)
+                    if deck and not level:
+                        break  # Firepower 8.9: off the deck only along the bridge
+                    if level:
+                        pass  # Firepower 8.9: on the deck, above the ground and water below
+                    elif am is not None and (am.wall_between(s.hex, nxt) or am.is_water(nxt)
+                                             or am.is_water(s.hex)):
                         break  # Firepower 11.1.3, 11.2.1.1: walls and water need other Actions
-                    if am is not None and _must_climb(am, s.hex, nxt):
+                    elif am is not None and _must_climb(am, s.hex, nxt):
                         if s.hex == me.hex and key != "enter" and s.posture == "stand":
                             # Firepower 11.1.11: turned to the wall, he climbs it (the scale
                             # Actions of later Impulses), worth the far side less their cost
                             finish(key, s.with_(hex=nxt), used + self.CLIMB_MF, self.W_CLIMB)
                         break
                     cost = c.mf_cost("enter", s.posture)
-                    if m.contour_between(s.hex, nxt):
+                    if m.contour_between(s.hex, nxt) and not level:
                         cost += c.mf_cost("cross", s.posture)
                     if used + cost > budget:
                         break
                     used, n = used + cost, n + 1
+                    deck = level and nxt in decks
                     pic = m.fence.get(nxt) or m.hedge.get(nxt)
                     s = s.with_(hex=nxt, speed="running" if n >= 4 else s.speed,
                                 fence_side=opposite(d) if pic else None)
@@ -870,6 +887,17 @@ def tunnel_plan(opts: list[Any]) -> Any:
     """Firepower 8.8.8: the defender digs the longest tunnel offered (a way out of the fire
     behind his lines, FPD-106)."""
     return max(opts, key=lambda o: len(o.get("tunnels") or []) if isinstance(o, dict) else -1)
+
+
+def _along_deck(decks: dict[Hex, Bridge], a: Hex, b: Hex, on_deck: bool) -> bool:
+    """Firepower 8.9: a step from ``a`` to adjacent ``b`` stays on a bridge's deck (onto it from
+    an originating hex or along it, or off it at its end; docs/decisions.md FPD-127)."""
+    br = decks.get(b) or decks.get(a)
+    if br is None or not br.linked(a, b):
+        return False
+    if a in decks:
+        return on_deck and (b in decks or b in br.ends)
+    return b in decks
 
 
 def _must_climb(am: AdvMap, a: Hex, b: Hex) -> bool:

@@ -522,6 +522,10 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
         if u.state.get("up") is not None:
             raise RulesError(f"{u.id} is Up a tree: he climbs down first",
                              rule="Firepower 11.1.11.2")
+        from hexwar.plugins.firepower.bridges import along
+
+        if along(game, u, u.hex, dest) is not None:
+            return  # Firepower 8.9: on the deck, above the water and hexsides below (FPD-123)
         if m.wall_between(u.hex, dest):
             raise RulesError(f"{u.id} may cross the wall of a building only through an open door "
                              "or window ('through')", rule="Firepower 11.1.3")

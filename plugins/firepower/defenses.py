@@ -1,7 +1,8 @@
 """Defensive units of the Advanced Game other than caves (Firepower 8.8): foxholes (DFX, SFX),
 trenches (TRN), wire and double wire (WIR, DWR), bunkers (BKR), pillboxes (PBX), towers (TWR),
-abatis (ABS), blocks (BLK), ditches (DCH) and roadblocks (RBL), with their effects on movement,
-fire and the line of sight (bridges: docs/decisions.md FPD-97, FPD-115).
+abatis (ABS), blocks (BLK), ditches (DCH), roadblocks (RBL) and bridges (BRG: set up here, their
+rules in :mod:`~hexwar.plugins.firepower.bridges`, docs/decisions.md FPD-122), with their effects
+on movement, fire and the line of sight.
 
 * Roadblocks (Firepower 8.8.5.4; FPD-115): ``{type = "RBL", hex, sides = [a, b]}``, a fence
   picture three heights high (:func:`roadblocks`, read by the Advanced line of sight and fire as
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.plugins.firepower.advanced_los import Obstacle
+    from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.soldiers import Soldier
     from hexwar.plugins.firepower.terrain import Picture
 
@@ -151,6 +153,8 @@ class Defence:
     sandbagged: bool = False
     #: a roadblock's picture: the two hexsides it joins (Firepower 8.8.5.4)
     sides: tuple[int, int] | None = None
+    #: a bridge unit's bridge (Firepower 8.9; ``bridges``, docs/decisions.md FPD-122)
+    bridge: Bridge | None = None
 
     def picture(self) -> Picture | None:
         """Firepower 8.8.5.4: a roadblock as a fence picture of its hex."""
@@ -198,6 +202,16 @@ def read_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
         if code not in known or str(code).endswith(SANDBAGS):
             raise RulesError(f"{where}: no defensive unit {code!r} (known: "
                              f"{', '.join(sorted(known))})", rule="Firepower 8.8")
+        if known[str(code)].kind == "bridge":  # Firepower 8.9: a bridge of several hexes
+            from hexwar.plugins.firepower.bridges import read_bridge
+
+            br = read_bridge(game, known[str(code)], spec, where)
+            for h in br.hexes:
+                if h in out:
+                    raise RulesError(f"{where}: {game.board.label(h)} already holds a "
+                                     f"{out[h].type.name}", rule="Firepower 8.8")
+                out[h] = Defence(known[str(code)], h, bridge=br)
+            continue
         try:
             h = game.board.parse(str(spec.get("hex")))
         except Exception as exc:  # the board's own message names the label
@@ -573,6 +587,9 @@ def check_move(game: Game, info: dict[str, Any]) -> None:
 
     A soldier in a tunnel moves under all of them (Firepower 8.8.8)."""
     act = info.get("act")
+    from hexwar.plugins.firepower import bridges
+
+    bridges.check(game, info)  # Firepower 8.9, 13: along the deck; melee on one level
     if act in TURNS:
         u = game.state.units[info["unit"]]
         if u.state.get("rbl_climb") or u.state.get("roof_climb"):
@@ -708,7 +725,11 @@ def abatis_extra(game: Game, u: Unit, here: Defence | None, there: Defence | Non
 def after_action(game: Game, action: Any, info: dict[str, Any]) -> None:
     """After an ``enter``, ``back``, ``turn`` or ``posture`` (``info`` as applied): the second
     half of an abatis hex's MF (Firepower 11.2.1; FPD-95, FPD-111), checked before the Action by
-    :func:`check_move`."""
+    :func:`check_move`. A bridge hex's level is set too (Firepower 8.9, :mod:`bridges`)."""
+    if isinstance(action, dict):
+        from hexwar.plugins.firepower import bridges
+
+        bridges.after_action(game, info)  # Firepower 8.9: on the deck or under it (FPD-123)
     if not isinstance(action, dict) or info.get("act") not in ("enter", "back", *TURNS):
         return
     ds = defences(game)
@@ -822,6 +843,10 @@ def los_obstacles(game: Game, ends: tuple[Soldier | None, Soldier | None],
                                                  or d.type.hex_cover):
             out.append(Obstacle(h, d.type.name, ground_of(game, h) + d.type.height,
                                 "Firepower 12.1.5"))
+    if ds and a is not None and b is not None:  # Firepower 8.9: the decks, slabs (FPD-124)
+        from hexwar.plugins.firepower.bridges import los_obstacles as decks
+
+        out.extend(decks(game, ends, a, b, hexes))
     return out
 
 
@@ -893,10 +918,11 @@ def damage(game: Game, d: Defence, penetration: int) -> bool:
     for u in sorted(game.state.units.values(), key=lambda u: u.id):
         if u.hex != d.hex or u.state.get("eliminated") or u.state.get("tunnel"):
             continue
-        if d.type.kind == "tower" or u.state.get("rbl_climb"):  # or Up the roadblock
+        # a tower's or bridge's hex, or Up the roadblock (a bridge: on the deck or under it)
+        if d.type.kind in ("tower", "bridge") or u.state.get("rbl_climb"):
             eliminate(game, u.id, None, "Firepower 12.3.4.2.5")
         elif in_defence(u) or u.state.get("on_top"):
-            for k in ("in_defence", "on_top", "stands_at"):
+            for k in ("in_defence", "on_top", "stands_at"):  # the rubble's hex
                 u.state.pop(k, None)
     return True
 

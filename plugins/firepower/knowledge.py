@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
     from hexwar.plugins.firepower.advanced_terrain import AdvMap
+    from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.combat import FireContext
     from hexwar.plugins.firepower.soldiers import Soldier
     from hexwar.plugins.firepower.terrain import FpMap
@@ -112,6 +113,13 @@ class FirepowerRules:
 
         return adv_map(self._game)
 
+    def bridges(self) -> dict[Hex, Bridge]:
+        """Firepower 8.9: the standing bridge units by hex, with their bridges (public
+        counters; docs/decisions.md FPD-127)."""
+        from hexwar.plugins.firepower.bridges import spans
+
+        return {h: d.bridge for h, d in spans(self._game).items() if d.bridge is not None}
+
     def sight_map(self) -> FpMap:
         """The Basic terrain with the roadblocks' fence pictures (Firepower 8.8.5.4; FPD-115,
         FPD-121), for the AI's fence reading (cover, which side of a picture): public counters."""
@@ -196,9 +204,16 @@ class FirepowerRules:
                 out.append(False)  # Firepower 12.1.3: nothing higher than the lower end
                 continue
             blocked = False
-            for height, da, db, fence in obs:
+            for height, da, db, fence, bottom in obs:
                 if height <= lo:
                     continue  # Firepower 12.1.3
+                if bottom is not None:  # Firepower 8.9: a deck, passed over or under (FPD-124)
+                    from hexwar.plugins.firepower.bridges import slab_blocks
+
+                    if slab_blocks(fh, th, rng, da, bottom, height):
+                        blocked = True
+                        break
+                    continue
                 if fence is not None and fence in smoke:
                     continue  # Firepower 12.2.7: smoke hides what else is in its hex
                 if height > hi or height == hi:
@@ -296,14 +311,15 @@ class FirepowerRules:
         if world is None:
             world = self._sight_world = replace(self._world_without_end_walls(), smoke={})
         obs = tuple((o.height, a.distance(o.hex), b.distance(o.hex),
-                     o.hex if o.kind == "fence" else None)
+                     o.hex if o.kind == "fence" else None, o.bottom)
                     for o in obstacles(world, a, b) if not o.hinder and not o.absolute)
         top = max((x[0] for x in obs), default=-10_000)
         return top, a.distance(b), obs
 
 
-#: (highest obstacle, range, (height, distance from a, from b, the hex of a fence or None)...)
-Profile = tuple[int, int, tuple[tuple[int, int, int, Hex | None], ...]]
+#: (highest obstacle, range, (height, distance from a, from b, the hex of a fence or None, a
+#: slab's bottom or None)...)
+Profile = tuple[int, int, tuple[tuple[int, int, int, Hex | None, int | None], ...]]
 
 
 @dataclass

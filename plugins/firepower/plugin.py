@@ -199,7 +199,9 @@ def scenario_shapes() -> dict[str, Any]:
                     "tunnels": IntRange(0, 100), "mines": [OneOf(("PMN1", "PMN2"))],
                     # Firepower 8.8, 8.8.4, 8.8.6: the defender's defensive units (defenses.py)
                     "defenses": [{"type": str, "hex": str, "door": IntRange(1, 6),
-                                  "sandbagged": bool, "sides": [IntRange(1, 6)]}],
+                                  "sandbagged": bool, "sides": [IntRange(1, 6)],
+                                  # Firepower 8.9: a bridge's hexes and originating hexes
+                                  "hexes": [str], "ends": [str]}],
                     # Firepower 10.1, 11.1.6: weapon units on the board (weapon_units.py)
                     "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
                                       "facing": IntRange(1, 6)}]},

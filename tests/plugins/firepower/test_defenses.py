@@ -54,7 +54,7 @@ def test_the_data_cites_the_text_and_marks_the_rest_estimated() -> None:
                                           "TWR.terrain_value", "TWR.door_cost",
                                           "BLK.terrain_value", "ABS.terrain_value",
                                           "WIR.terrain_value", "DWR.terrain_value",
-                                          "RBL.terrain_value"}
+                                          "RBL.terrain_value", "BRG.terrain_value"}
     t = defenses.types()
     assert (t["DFX"].depth, t["DFX"].capacity) == (2, 4)  # Firepower 8.8.2.1
     assert (t["SFX"].depth, t["TRN"].depth, t["TRN"].capacity) == (1, 2, 0)
