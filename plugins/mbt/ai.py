@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
 from hexwar.plugins.mbt.fire import in_turret_arc
+from hexwar.plugins.mbt.machineguns import split as split_mg
 from hexwar.plugins.mbt.state import alive
 
 if TYPE_CHECKING:
@@ -119,12 +120,17 @@ class MbtAI:
         rules = rules_of(view)
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
+        # Advanced MBT 14.1.2: an independent machinegun's shot is GP fire with its own line
+        # (MBTD-130: worth most at leg units and open vehicles, as the GP procedure scores it)
+        mg = None if missile else split_mg(card, ammo)
         # Advanced MBT 14.4: suppression counts; canister (MBT 14.4.5.2) by the same procedure
-        if ammo in ("GP", "canister") and w is not None and not missile:
-            value = rules.gp_effect(f.id, t.id, overwatch=overwatch, ammo=ammo)
+        if mg is not None or (ammo in ("GP", "canister") and w is not None and not missile):
+            name, ammo = (mg.name, "GP") if mg is not None else (None, ammo)
+            value = rules.gp_effect(f.id, t.id, overwatch=overwatch, ammo=ammo, weapon=name)
             weight = self._suppression_weight(view, t)
             if weight > 1.0:  # MBTD-108: suppressing a threat counts for more
-                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch, ammo=ammo)
+                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch, ammo=ammo,
+                                           weapon=name)
                 value += 0.25 * (weight - 1.0) * p_s
             return value
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:

@@ -132,7 +132,7 @@ def silenced(game: Game, u: Unit, m: MachineGun) -> str | None:
 def use_error(game: Game, u: Unit, m: MachineGun) -> str | None:
     """Why ``u`` may not fire ``m`` at all now (None: it may, targets aside)."""
     if not advanced(game):
-        return f"independent machineguns are fired in the Advanced Game only (MBT 14.1.2, 6.2.4)"
+        return "independent machineguns are fired in the Advanced Game only (MBT 14.1.2, 6.2.4)"
     err = silenced(game, u, m)
     if err:
         return err
@@ -264,8 +264,8 @@ def fire_error(game: Game, f: Unit, t: Unit, m: MachineGun, *, orders: tuple[str
     if check_arc:
         arc, facing = weapon_arc(game, f, m.name)
         if not in_arc(f.hex, facing, t.hex, arc):
-            return (f"{t.id} is outside {f.id}'s {m.name} firing arc ({arc}; MBT 14.1.2.1, "
-                    "14.2.1)")
+            return (f"{t.id} is outside {f.id}'s {m.name} firing arc ({arc}; MBT 14.2.1, "
+                    "14.1.2.1)")
     return None
 
 
