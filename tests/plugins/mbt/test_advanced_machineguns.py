@@ -389,16 +389,18 @@ def test_13_4_3_2_a_doctrine_organization_fires_its_machineguns_together(make_ga
     from hexwar.plugins.mbt.doctrine import fire_error as doctrine_error
 
     g = make_game([("S1", "T-80A", "Soviet", "9J1", 4), ("S2", "T-80A", "Soviet", "9K1", 4),
-                   ("N1", "Motor Rifle Squad", "NATO", "9J4", 1)], options=ADV)
+                   ("N1", "Squad Standard Infantry [PZF-44]", "NATO", "9J4", 1)], options=ADV)
     for uid in ("S1", "S2"):
         g.state.units[uid].state.update(order="F", doctrine="101")
     g.state.units["N1"].state["spotted"] = "FIRED"
+    g.state.phase = "mbt.direct_fire"
     from hexwar.plugins.mbt import doctrine
+    from hexwar.plugins.mbt.state import data
 
-    if not doctrine.organizations(g):
-        pytest.skip("doctrine organizations are set up by the scenario")
-    both = {"target": "N1", "shots": [["S1", "GP"], ["S1", "HMG TTO/GP"], ["S2", "GP"],
-                                      ["S2", "HMG TTO/GP"]]}
+    data(g).pop("doctrine", None)  # read again from the units' state
+    assert doctrine.organizations(g) == {"101": ["S1", "S2"]}
+    both = {"target": "N1", "shots": [["S1", "GP"], ["S1", "HMG TTO/GP"],
+                                      ["S2", "HMG TTO/GP"], ["S2", "GP"]]}
     assert doctrine_error(g, "Soviet", both) is None
     alone = {"target": "N1", "shots": [["S1", "HMG TTO/GP"]]}
     err = doctrine_error(g, "Soviet", alone)
