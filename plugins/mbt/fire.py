@@ -40,6 +40,7 @@ from hexwar.plugins.mbt.terrain import MapInfo
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.plugins.mbt.machineguns import MachineGun
 
 ANGLE_NAMES = {0: "Front", 1: "Front-Side", 5: "Front-Side", 2: "Rear-Side", 4: "Rear-Side", 3: "Rear"}
 ANGLE_RANK = {"Front": 0, "Front-Side": 1, "Rear-Side": 2, "Rear": 3}
@@ -163,7 +164,7 @@ def sight_error(game: Game, f: Unit, t: Unit, *, moving_target: bool = False) ->
     return None
 
 
-def _machinegun(game: Game, f: Unit, ammo: str) -> Any:
+def _machinegun(game: Game, f: Unit, ammo: str) -> MachineGun | None:
     """The independent machinegun a ``WEAPON/GP`` shot names (Advanced MBT 14.1.2), or None."""
     if attached.SEP not in ammo:
         return None

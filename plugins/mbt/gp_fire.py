@@ -51,7 +51,7 @@ from hexwar.plugins.mbt.suppression import suppressed
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.hexgrid import Hex
-    from hexwar.plugins.mbt.cards import Card
+    from hexwar.plugins.mbt.cards import Card, Weapon
 
 GP = "GP"
 CANISTER = "canister"  # MBT 14.4.5.2: fired by the GP procedure (alternate_ammo.CANISTER)
@@ -383,7 +383,7 @@ def target_is_moving(t: Unit, target_moving: bool | None) -> bool:
     return (t.state.get("order") in MOVING_ORDERS) if target_moving is None else target_moving
 
 
-def _firing_weapon(game: Game, f: Unit, weapon: str | None) -> Any:
+def _firing_weapon(game: Game, f: Unit, weapon: str | None) -> Weapon | None:
     """The weapon a GP shot fires: the main gun, or the one named (a vehicle's independent
     machinegun, MBT 14.1.2)."""
     return card_of(game, f).weapon(weapon) if weapon else card_of(game, f).main_gun

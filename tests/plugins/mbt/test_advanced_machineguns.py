@@ -437,3 +437,20 @@ def test_the_ai_fires_its_main_gun_at_the_tank_and_its_machineguns_at_the_squad(
              if e.get("type") == "result"]
     assert ("AP point effect fire", "105mm", "S2") in fired
     assert any(w == "machinegun fire" and t == "S1" for w, _n, t in fired), fired
+
+
+def test_14_1_4_3_on_overwatch_the_missile_or_the_guns_machineguns_included(make_game: Any) -> None:
+    """MBT 14.1.4.3: an overwatch unit fires its missile or its guns; naming its missile and a
+    machinegun in one declaration is refused, naming the rule, and changes nothing."""
+    from hexwar.plugins.mbt.overwatch import ow_validator
+
+    g = make_game([("S1", "T-80A", "Soviet", "9J1", 4),
+                   ("N1", "M1", "NATO", "9J5", 1)], options=ADV)
+    g.state.units["S1"].state["order"] = "OW"
+    g.state.units["N1"].state.update(spotted="FIRED", fired=True)
+    g.state.phase = "mbt.overwatch_fire"
+    validate = ow_validator(g, "Soviet", targets={"N1"})
+    assert validate({"target": "N1", "shots": [["S1", "HMG TTO/GP"]]}) is None
+    before = _snapshot(g)
+    err = validate({"target": "N1", "shots": [["S1", "ATGM"], ["S1", "HMG TTO/GP"]]})
+    assert err is not None and "MBT 14.1.4.3" in err and _snapshot(g) == before
