@@ -187,8 +187,8 @@ def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
     """MBT 7.4.1.2: the ammunition types of the weapon fired."""
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
-    if w is None:
-        return []
+    if w is None:  # Advanced MBT 14.1.2.1: machineguns without a main gun
+        return [] if missile else list(MbtHooks.of(game).other_ammo(f, missile))
     return [*w.ammo, *MbtHooks.of(game).other_ammo(f, missile)]  # Advanced MBT 14.1.1.2: GP
 
 

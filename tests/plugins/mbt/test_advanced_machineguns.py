@@ -454,3 +454,25 @@ def test_14_1_4_3_on_overwatch_the_missile_or_the_guns_machineguns_included(make
     before = _snapshot(g)
     err = validate({"target": "N1", "shots": [["S1", "ATGM"], ["S1", "HMG TTO/GP"]]})
     assert err is not None and "MBT 14.1.4.3" in err and _snapshot(g) == before
+
+
+def test_14_1_2_1_a_vehicle_whose_main_gun_is_out_still_fires_its_machineguns(
+        make_game: Any) -> None:
+    """MBT 14.1.2, 14.1.2.1: a main gun hit takes the coaxial machinegun with it, not the
+    independent ones, which fire when a main gun could: the vehicle may still take F orders for
+    them (the Basic Game has no such machineguns: no F order there)."""
+    from hexwar.plugins.mbt.orders import legal_orders
+    from hexwar.plugins.mbt.state import data
+
+    for options, expect in ((ADV, True), ((), False)):
+        g = _game(make_game, options=options)
+        f, s1, s2 = (g.state.units[u] for u in ("N1", "S1", "S2"))
+        f.state["damage"]["gun"] = True
+        data(g)["sighted"] = {"N1": ["S1", "S2"]}
+        assert ("F" in legal_orders(g, f)) is expect
+        if expect:
+            assert fire_error(g, f, s1, "HMG TTC/GP", orders=F) is None
+            err = fire_error(g, f, s2, "APFSDS", orders=F)
+            assert err is not None and "main gun" in err
+            f.state["mg_lost"] = ["HMG TTC", "MG TTO"]  # MBT 14.3.3.4.2: nothing left to fire
+            assert "F" not in legal_orders(g, f)
