@@ -102,6 +102,8 @@ class MbtAI:
     clear_worth = 0.15
     #: the least chance to kill for which a unit fires at an enemy in the Direct Fire Step
     fire_floor = 0.03
+    #: the least value of a machinegun shot at a vehicle (Advanced MBT 14.1.2; MBTD-130)
+    mg_vehicle_floor = 0.10
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -132,6 +134,9 @@ class MbtAI:
                 p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch, ammo=ammo,
                                            weapon=name)
                 value += 0.25 * (weight - 1.0) * p_s
+            if mg is not None and value < self.mg_vehicle_floor and rules.card(
+                    t.type, t.side).kind == "vehicle":
+                return 0.0  # MBTD-130: a machinegun's flea-bite at armour is not worth a shot
             return value
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0
