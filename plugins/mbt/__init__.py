@@ -31,7 +31,8 @@ hexwar plays the Basic Game (MBT 1.0-9.0) and its Basic Game Scenario, the Advan
   :mod:`~hexwar.plugins.mbt.grade` (MBT 12.7-12.8), :mod:`~hexwar.plugins.mbt.advanced_orders`
   (MBT 13.3), :mod:`~hexwar.plugins.mbt.doctrine` (MBT 13.4 Soviet doctrine),
   :mod:`~hexwar.plugins.mbt.close_assault` (MBT 11.3.1, 14.5-14.6),
-  :mod:`~hexwar.plugins.mbt.advanced_fire` (MBT 14.2.2, 14.3, 14.8),
+  :mod:`~hexwar.plugins.mbt.machineguns` (MBT 14.1.2 vehicle machineguns, 14.3.3.4.2 their
+  loss), :mod:`~hexwar.plugins.mbt.advanced_fire` (MBT 14.2.2, 14.3, 14.8),
   :mod:`~hexwar.plugins.mbt.gp_fire` (MBT 14.4), :mod:`~hexwar.plugins.mbt.gp_terrain`
   (MBT 12.4.2, 14.4.3.3 GP fire at terrain), :mod:`~hexwar.plugins.mbt.overrun` (MBT 14.7),
   :mod:`~hexwar.plugins.mbt.advanced_movement` (MBT 11.4, 15.0),

@@ -22,6 +22,9 @@ Advanced rules; each hook is a thin call into the module of its rule:
 * ``mbt_other_ammo``, ``mbt_ammo_error``, ``mbt_other_fire``: GP point effect fire, AP fire only
   at vehicles (MBT 14.1.1.2, 14.4; :mod:`~hexwar.plugins.mbt.gp_fire`);
 * ``mbt_weapon_arc``: the card's arc of a weapon not in a turret (MBT 14.2.1);
+* ``mbt_other_ammo``, ``mbt_fire_error``, ``mbt_fire_steps``, ``mbt_after_damage`` also serve a
+  vehicle's independent machineguns and their loss (MBT 14.1.2, 14.3.3.4.2;
+  :mod:`~hexwar.plugins.mbt.machineguns`);
 * ``hexwar_los_rules`` (tryfirst): the Advanced line of sight for ``hexwar los`` and drawings.
 
 Transport, towed units and full cover (MBT 15.2, 15.3, 15.5; :mod:`~hexwar.plugins.mbt.transport`),
@@ -59,7 +62,8 @@ PLUGIN = PluginManifest(
     implements=("MBT 11.0", "MBT 12.1", "MBT 12.2", "MBT 12.3", "MBT 12.6", "MBT 12.7",
                 "MBT 12.8", "MBT 13.1", "MBT 13.2", "MBT 13.3", "MBT 12.4", "MBT 13.4", "MBT 14.2.2",
                 "MBT 14.3.1", "MBT 14.3.2", "MBT 14.4", "MBT 14.5", "MBT 14.6", "MBT 15.7", "MBT 12.9",
-                "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.3.3.4.1", "MBT 14.3.4", "MBT 14.8",
+                "MBT 14.3.3.1", "MBT 14.3.3.3", "MBT 14.3.3.4.1",
+                "MBT 14.1.2", "MBT 14.3.3.4.2", "MBT 14.3.4", "MBT 14.8",
                 "MBT 16.2", "MBT 16.3", "MBT 14.7", "MBT 15.2", "MBT 15.3", "MBT 15.4", "MBT 15.5"),
 )
 
@@ -167,14 +171,17 @@ def mbt_fire_options(game: Game, side: str, options: list[Any]) -> list[Any] | N
 @hookimpl
 def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
     from hexwar.plugins.mbt.doctrine import fire_error
+    from hexwar.plugins.mbt.machineguns import declaration_error
 
-    return fire_error(game, side, choice)
+    return declaration_error(game, choice) or fire_error(game, side, choice)
 
 
 @hookimpl
 def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
     """MBT 14.1.1.2: a weapon with GP lines may fire GP; MBT 14.4.5.2: canister where the card
-    names it; MBT 14.1.3: a leg unit's attached guns fire their own ammunition (``WEAPON/AMMO``)."""
+    names it; MBT 14.1.3: a leg unit's attached guns fire their own ammunition (``WEAPON/AMMO``);
+    MBT 14.1.2: a vehicle's independent machineguns (``WEAPON/GP``), with or without a main gun."""
+    from hexwar.plugins.mbt import machineguns
     from hexwar.plugins.mbt.alternate_ammo import CANISTER, alternate
     from hexwar.plugins.mbt.attached import shot_ammo
     from hexwar.plugins.mbt.gp_fire import GP, gp_range
@@ -182,12 +189,15 @@ def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
 
     card = card_of(game, unit)
     w = card.main_gun
-    if missile or w is None:
+    if missile:
         return []
+    mgs = machineguns.shot_ammo(game, unit)
+    if w is None:
+        return mgs
     gp = [GP] if gp_range(game, unit, w.name) is not None else []
     if gp and CANISTER in alternate(card, w.name):
         gp.append(CANISTER)
-    return gp + shot_ammo(card)
+    return gp + shot_ammo(card) + mgs
 
 
 @hookimpl
@@ -209,7 +219,8 @@ def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: 
 
 @hookimpl
 def mbt_fire_steps(game: Game) -> list[FireEdit]:
-    """MBT 14.3.4 reactive armour, MBT 14.3.3.4.1 crew losses of open vehicles."""
+    """MBT 14.3.4 reactive armour, MBT 14.3.3.4.1 crew losses of open vehicles, MBT 14.3.3.4.2
+    machineguns lost."""
     from hexwar.plugins.mbt.advanced_fire import fire_steps
 
     return fire_steps()

@@ -27,6 +27,7 @@ from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
 from hexwar.plugins.mbt.advanced_sighting import NO_LASER, hull_down, unit_height, visibility
 from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.ap_fire import MG_LOST
 from hexwar.plugins.mbt.fire import (
     atgm_options,
     commit_pending,
@@ -221,7 +222,15 @@ def fire_steps() -> list[FireEdit]:
         Edit("insert_after", "armor", "reactive_armor", step_reactive_armor, rule="MBT 14.3.4"),
         Edit("insert_before", "penetration", "open_crew_hit", step_open_crew_hit,
              rule="MBT 14.3.3.4.1"),
+        Edit("insert_after", "open_crew_hit", "mg_hit", _mg_hit, rule="MBT 14.3.3.4.2"),
     ]
+
+
+def _mg_hit(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
+    """MBT 14.3.3.4.2 (:func:`hexwar.plugins.mbt.machineguns.step_mg_hit`)."""
+    from hexwar.plugins.mbt.machineguns import step_mg_hit
+
+    step_mg_hit(ctx, shot, hit)
 
 
 # -- MBT 14.3.3, 14.8: damage effects ----------------------------------------------------------
@@ -251,6 +260,10 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
                 u.state["half"] = True
                 game.emit("halved", visible_to=seen_by(game, [u]), unit=u.id, rule="MBT 12.5")
                 suppress(game, u, "MBT 14.4.4.2.3.4")
+        elif e.startswith(MG_LOST):  # MBT 14.3.3.4.2: a machinegun destroyed by the hit
+            from hexwar.plugins.mbt.machineguns import lose
+
+            lose(game, u, e[len(MG_LOST):])
         elif e == "temp_sup" and not suppressed(u):  # MBT 14.4.4.2.1, 12.3.5
             u.state["temp_sup"] = True
             game.emit("suppressed", visible_to=seen_by(game, [u]), unit=u.id, marker="temporary",

@@ -45,6 +45,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.hexgrid import Hex, arc_directions
 from hexwar.plugins.mbt import attached
 from hexwar.plugins.mbt.fire import in_turret_arc
+from hexwar.plugins.mbt.machineguns import split as split_mg
 from hexwar.plugins.mbt.state import alive
 
 if TYPE_CHECKING:
@@ -102,6 +103,8 @@ class MbtAI:
     clear_worth = 0.15
     #: the least chance to kill for which a unit fires at an enemy in the Direct Fire Step
     fire_floor = 0.03
+    #: the least value of a machinegun shot at a vehicle (Advanced MBT 14.1.2; MBTD-130)
+    mg_vehicle_floor = 0.10
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -120,19 +123,28 @@ class MbtAI:
         rules = rules_of(view)
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
-        own_line = missile or attached.SEP not in ammo
+        # Advanced MBT 14.1.2: an independent machinegun's shot is GP fire with its own line
+        # (MBTD-130: worth most at leg units and open vehicles, as the GP procedure scores it)
+        mg = None if missile else split_mg(card, ammo)
+        own_line = missile or mg is not None or attached.SEP not in ammo
         if not own_line:  # Advanced MBT 14.1.3: an attached gun's AP shot, its own line (MBTD-137)
             found = attached.split(card, ammo)
             if found is None:
                 return 0.0
             w, ammo = found
         # Advanced MBT 14.4: suppression counts; canister (MBT 14.4.5.2) by the same procedure
-        if ammo in ("GP", "canister") and w is not None and not missile and own_line:
-            value = rules.gp_effect(f.id, t.id, overwatch=overwatch, ammo=ammo)
+        if mg is not None or (ammo in ("GP", "canister") and w is not None and not missile
+                              and own_line):
+            name, ammo = (mg.name, "GP") if mg is not None else (None, ammo)
+            value = rules.gp_effect(f.id, t.id, overwatch=overwatch, ammo=ammo, weapon=name)
             weight = self._suppression_weight(view, t)
             if weight > 1.0:  # MBTD-108: suppressing a threat counts for more
-                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch, ammo=ammo)
+                p_s, _p_ef = rules.gp_odds(f.id, t.id, overwatch=overwatch, ammo=ammo,
+                                           weapon=name)
                 value += 0.25 * (weight - 1.0) * p_s
+            if mg is not None and value < self.mg_vehicle_floor and rules.card(
+                    t.type, t.side).kind == "vehicle":
+                return 0.0  # MBTD-130: a machinegun's flea-bite at armour is not worth a shot
             return value
         if w is None or f.hex is None or t.hex is None or ammo not in w.ammo:
             return 0.0

@@ -83,11 +83,20 @@ class HitResult:
     effect: str = "none"  # none | track | gun | turret_compartment | hull_compartment | KO | BU
     rules: list[str] = field(default_factory=list)
     done: bool = False
+    #: Advanced MBT 14.3.3.4.2: the machineguns mounted where the hit landed, destroyed by it
+    lost_mgs: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("n", "location_roll", "location", "above", "angle",
-                                               "armor", "armor_source", "pv", "penetrated",
-                                               "damage_roll", "damage", "effect", "rules")}
+        d = {k: getattr(self, k) for k in ("n", "location_roll", "location", "above", "angle",
+                                            "armor", "armor_source", "pv", "penetrated",
+                                            "damage_roll", "damage", "effect", "rules")}
+        if self.lost_mgs:  # only then: a Basic Game's records stay as they were
+            d["lost_mgs"] = list(self.lost_mgs)
+        return d
+
+
+#: the effect naming a machinegun a hit destroyed, ``"mg_lost:HMG TTO"`` (MBT 14.3.3.4.2)
+MG_LOST = "mg_lost:"
 
 
 @dataclass
@@ -125,7 +134,8 @@ class ShotResult:
 
     @property
     def effects(self) -> list[str]:
-        return [h.effect for h in self.hit_results if h.effect != "none"]
+        return [*(h.effect for h in self.hit_results if h.effect != "none"),
+                *(MG_LOST + n for h in self.hit_results for n in h.lost_mgs)]
 
 
 @dataclass

@@ -11,6 +11,7 @@ tuples and dicts built once per card.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -273,6 +274,26 @@ def _loc_table(rows: Mapping[str, Any], where: str,
     return normal, falling, air
 
 
+#: MBT 14.1.2.2: an independent machinegun's location: a position and "O" (open) or "C" (either)
+MG_LOCATION = re.compile(r"^(TT|TF|TS|TR|HD|HF|HS|HR)([OC])$")
+
+
+def _check_machinegun(w: Mapping[str, Any], wk: str, path: str) -> None:
+    """MBT 14.1.2.2: an independent machinegun is an HMG or an MG with a location code, is no
+    main gun (a coaxial one is part of the main gun, MBT 14.1.2) and fires GP (MBT 14.4.1)."""
+    if w.get("machinegun") not in ("HMG", "MG"):
+        raise DataError(f"machinegun is \"HMG\" or \"MG\", not {w.get('machinegun')!r} "
+                        "(MBT 14.1.2.2)", path=path, key=f"{wk}.machinegun")
+    if not MG_LOCATION.match(str(w.get("location", ""))):
+        raise DataError(f"a machinegun's location is a position and O or C, like \"TTO\", not "
+                        f"{w.get('location')!r} (MBT 14.1.2.2)", path=path, key=f"{wk}.location")
+    if w.get("main_gun"):
+        raise DataError("an independent machinegun is not the main gun (a coaxial one is part "
+                        "of the main gun's values, MBT 14.1.2)", path=path, key=f"{wk}.main_gun")
+    if not (w.get("gp") or {}).get("nm"):
+        raise DataError("a machinegun needs its GP line (MBT 14.4.1)", path=path, key=f"{wk}.gp")
+
+
 def card_from_records(rec: Records) -> Card:
     """Build and check a :class:`Card`; every problem names the file and the dotted key."""
     v = rec.values
@@ -335,6 +356,8 @@ def card_from_records(rec: Records) -> Card:
                 raise DataError(f"max_range {mr} disagrees with the last band holding a number "
                                 f"({line.max_range}, MBT 4.7.2)", path=path, key=f"{ak}.max_range")
             ammo[line.type] = line
+        if "machinegun" in w:
+            _check_machinegun(w, wk, path)
         trn_text = str(w.get("trn", "1T"))
         digits = "".join(ch for ch in trn_text if ch.isdigit())
         weapons.append(Weapon(

@@ -222,7 +222,19 @@ def fire_options(game: Game, side: str, options: list[Any]) -> list[Any] | None:
 
 
 def fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
-    """MBT 13.4.3.2: every member able to fire goes with the others, with the same ammunition."""
+    """MBT 13.4.3.2: every member able to fire goes with the others, with the same ammunition;
+    their machineguns too, each weapon checked on its own (``WEAPON/AMMO`` shots)."""
+    weapons: dict[str, list[Any]] = {}
+    for f, a in choice["shots"]:
+        weapons.setdefault(str(a).rpartition("/")[0], []).append([f, a])
+    for shots in weapons.values():
+        err = _group_error(game, {"target": choice["target"], "shots": shots})
+        if err:
+            return err
+    return None
+
+
+def _group_error(game: Game, choice: dict[str, Any]) -> str | None:
     from hexwar.plugins.mbt.fire import fire_error as basic_error
 
     named = {str(f): str(a) for f, a in choice["shots"]}

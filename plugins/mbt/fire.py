@@ -40,6 +40,7 @@ from hexwar.plugins.mbt.terrain import MapInfo
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.plugins.mbt.machineguns import MachineGun
 
 ANGLE_NAMES = {0: "Front", 1: "Front-Side", 5: "Front-Side", 2: "Rear-Side", 4: "Rear-Side", 3: "Rear"}
 ANGLE_RANK = {"Front": 0, "Front-Side": 1, "Rear-Side": 2, "Rear": 3}
@@ -93,21 +94,26 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
                               moving_target=moving_target, missile=missile, check_arc=check_arc)
     if not alive(f):
         return f"{f.id} is destroyed"
+    mg = None if missile else _machinegun(game, f, ammo)
+    if mg is not None:  # Advanced MBT 14.1.2: an independent machinegun
+        from hexwar.plugins.mbt import machineguns
+
+        return machineguns.fire_error(game, f, t, mg, orders=orders, moving_target=moving_target,
+                                      check_arc=check_arc)
     if f.state.get("order") not in orders:
         return f"{f.id} has no {'/'.join(orders)} order (MBT 6.2.4)"
     if f.state.get("fired") and not attached.fires_again(game, f, ammo, missile):  # MBT 14.1.3.1
-        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
+        err = _fired_error(game, f, ammo, missile)  # Advanced MBT 14.1.2.1: a vehicle's guns
+        if err:
+            return err
     if missile:
         if not missile_usable(game, f):
             return f"{f.id} cannot fire missiles (MBT 7.4.7.2.1)"
     elif not gun_usable(game, f):
         return f"{f.id} cannot fire its main gun (MBT 7.4.5.3.2, 7.4.7.2.1)"
-    if t.side == f.side:
-        return f"{t.id} is not an enemy unit"
-    if not alive(t):
-        if t.state.get("destroyed"):
-            return f"{t.id} is not on the map"  # a wreck: public (MBT 6.1)
-        return unseen_target(t.id)  # off the map reads as out of sight (MBTD-40)
+    err = target_error(game, f, t, moving_target=moving_target, sight=False)
+    if err:
+        return err
     card = card_of(game, f)
     err = attached.error(game, f, ammo)  # Advanced MBT 14.1.3: a leg unit's attached weapon
     if err:
@@ -117,12 +123,9 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     other = ammo not in weapon.ammo and ammo in MbtHooks.of(game).other_ammo(f, missile)
     if ammo not in weapon.ammo and not other:
         return f"the {weapon.name} has no {ammo} ammunition (it has {', '.join(weapon.ammo)})"
-    if not sees(game, f, t, moving=moving_target):
-        # t is an alive enemy: the side knows of it exactly when one of its units sees it
-        # (MBT 6.1.2, what :func:`known_to` holds of t), asked without sighting every other unit
-        if not (t.side == enemy_of(f.side) and seen_by_side(game, f.side, t)):
-            return unseen_target(t.id)
-        return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
+    err = sight_error(game, f, t, moving_target=moving_target)
+    if err:
+        return err
     rng = f.hex.distance(t.hex)
     err = MbtHooks.of(game).ammo_error(f, t, ammo)  # Advanced MBT 14.1.1.2, 14.4.1
     if err:
@@ -138,12 +141,54 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
     return None
 
 
+def target_error(game: Game, f: Unit, t: Unit, *, moving_target: bool = False,
+                 sight: bool = True) -> str | None:
+    """Why ``t`` is no target for ``f`` (MBT 6.1, 7.2): not an enemy, not on the map, unseen."""
+    if t.side == f.side:
+        return f"{t.id} is not an enemy unit"
+    if not alive(t):
+        if t.state.get("destroyed"):
+            return f"{t.id} is not on the map"  # a wreck: public (MBT 6.1)
+        return unseen_target(t.id)  # off the map reads as out of sight (MBTD-40)
+    return sight_error(game, f, t, moving_target=moving_target) if sight else None
+
+
+def sight_error(game: Game, f: Unit, t: Unit, *, moving_target: bool = False) -> str | None:
+    """MBT 6.1, 7.2: ``f`` must see the (alive, enemy) target."""
+    if not sees(game, f, t, moving=moving_target):
+        # t is an alive enemy: the side knows of it exactly when one of its units sees it
+        # (MBT 6.1.2, what :func:`known_to` holds of t), asked without sighting every other unit
+        if not (t.side == enemy_of(f.side) and seen_by_side(game, f.side, t)):
+            return unseen_target(t.id)
+        return f"{f.id} cannot see {t.id} (MBT 6.1, 7.2)"
+    return None
+
+
+def _machinegun(game: Game, f: Unit, ammo: str) -> MachineGun | None:
+    """The independent machinegun a ``WEAPON/GP`` shot names (Advanced MBT 14.1.2), or None."""
+    if attached.SEP not in ammo:
+        return None
+    from hexwar.plugins.mbt import machineguns
+
+    return machineguns.split(card_of(game, f), ammo)
+
+
+def _fired_error(game: Game, f: Unit, ammo: str, missile: bool) -> str | None:
+    """Why a unit that has fired this Turn may not fire again (MBT 7.1.5; a vehicle's other guns
+    at the same time, Advanced MBT 14.1.2.1)."""
+    if "mbt.advanced" not in game.rules_enabled:
+        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
+    from hexwar.plugins.mbt import machineguns
+
+    return machineguns.fired_error(game, f, ammo, missile)
+
+
 def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
     """MBT 7.4.1.2: the ammunition types of the weapon fired."""
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
-    if w is None:
-        return []
+    if w is None:  # Advanced MBT 14.1.2.1: machineguns without a main gun
+        return [] if missile else list(MbtHooks.of(game).other_ammo(f, missile))
     return [*w.ammo, *MbtHooks.of(game).other_ammo(f, missile)]  # Advanced MBT 14.1.1.2: GP
 
 
@@ -359,6 +404,10 @@ def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool
     for f, ammo in shots:
         mark_fired(game, f)
         attached.note_fired(game, f, ammo)  # Advanced MBT 14.1.3.1
+        if "mbt.advanced" in game.rules_enabled:  # Advanced MBT 14.1.2.1: which gun, and when
+            from hexwar.plugins.mbt import machineguns
+
+            machineguns.note_fired(game, f, ammo)
     for f, ammo in shots:
         yield from resolve_shot(game, f, t, ammo, overwatch=overwatch, simultaneous=simultaneous,
                      target_moving=target_moving)
@@ -381,6 +430,13 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
                                             target_moving=target_moving))
     c = ctx(game)
     card = card_of(game, f)
+    mg = None if missile else _machinegun(game, f, ammo)
+    if mg is not None:  # Advanced MBT 14.1.2: GP fire with an independent machinegun
+        from hexwar.plugins.mbt import machineguns
+
+        machineguns.resolve(game, f, t, mg, overwatch=overwatch, simultaneous=simultaneous,
+                            target_moving=target_moving)
+        return None
     weapon, ammo = attached.weapon_and_ammo(card, ammo, missile)  # Advanced MBT 14.1.3
     assert weapon is not None
     if doomed(t):

@@ -51,7 +51,7 @@ from hexwar.plugins.mbt.suppression import suppressed
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.hexgrid import Hex
-    from hexwar.plugins.mbt.cards import Card
+    from hexwar.plugins.mbt.cards import Card, Weapon
 
 GP = "GP"
 CANISTER = "canister"  # MBT 14.4.5.2: fired by the GP procedure (alternate_ammo.CANISTER)
@@ -73,6 +73,7 @@ class GpShot:
     result: str = "N"  # N, S or EF (MBT 14.4.4.1)
     effects: list[str] = field(default_factory=list)
     source: str = ""
+    passengers: list[Any] = field(default_factory=list)  # MBT 14.4.3.2.5: the carried units' results
 
     @property
     def net(self) -> int:
@@ -151,10 +152,10 @@ class GpSituation:
 SMALL_ARMS_REACH = 2  # MBT 14.4.4.2.2.1: small arms suppress a buttoned vehicle to 2 hexes
 
 
-def small_arms(game: Game, f: Unit) -> bool:
-    """The firing weapon is "small arms" (its card says so)."""
-    w = card_of(game, f).main_gun
-    return bool(w is not None and raw_weapon(card_of(game, f), w.name).get("small_arms"))
+def small_arms(game: Game, f: Unit, weapon: str | None = None) -> bool:
+    """The firing weapon (the main gun unless named) is "small arms" (its card says so)."""
+    name = weapon or (w.name if (w := card_of(game, f).main_gun) is not None else None)
+    return bool(name is not None and raw_weapon(card_of(game, f), name).get("small_arms"))
 
 
 def leg_status(u: Unit, moving: bool) -> str:
@@ -382,12 +383,21 @@ def target_is_moving(t: Unit, target_moving: bool | None) -> bool:
     return (t.state.get("order") in MOVING_ORDERS) if target_moving is None else target_moving
 
 
+def _firing_weapon(game: Game, f: Unit, weapon: str | None) -> Weapon | None:
+    """The weapon a GP shot fires: the main gun, or the one named (a vehicle's independent
+    machinegun, MBT 14.1.2)."""
+    return card_of(game, f).weapon(weapon) if weapon else card_of(game, f).main_gun
+
+
 def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
-            target_moving: bool | None, ammo: str = GP) -> GpShot | None:
+            target_moving: bool | None, ammo: str = GP, weapon_name: str | None = None,
+            report: bool = True) -> GpShot | None:
     """MBT 14.4: resolve one GP shot at a vehicle (None: the weapon cannot fire GP there);
-    ``ammo`` canister: the canister modifiers and no explosive power (MBT 14.4.5.2)."""
+    ``ammo`` canister: the canister modifiers and no explosive power (MBT 14.4.5.2);
+    ``weapon_name``: a weapon other than the main gun (MBT 14.1.2), whose caller reports the shot
+    itself when ``report`` is False."""
     assert f.hex is not None and t.hex is not None
-    weapon = card_of(game, f).main_gun
+    weapon = _firing_weapon(game, f, weapon_name)
     if weapon is None:
         return None
     rng = f.hex.distance(t.hex)
@@ -409,7 +419,8 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
                                   explosive=(None if ammo == CANISTER  # MBT 14.4.5.2
                                              else explosive_result(game, f, weapon.name, defense)),
                                   missile_in_flight=missile_in_flight(game, t),
-                                  small_arms_far=small_arms(game, f) and rng > SMALL_ARMS_REACH)
+                                  small_arms_far=small_arms(game, f, weapon.name)
+                                  and rng > SMALL_ARMS_REACH)
     else:
         shot.effects = leg_effects(shot.result)
     carried: list[Any] = []
@@ -421,6 +432,9 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     turns = data(game).setdefault("gp_fired", {}).setdefault(f"{f.id}>{t.id}", [])
     if game.state.turn not in turns:
         turns.append(game.state.turn)
+    shot.passengers = carried
+    if not report:
+        return shot
     game.report(
         "GP point effect fire", result={"result": shot.result, "effects": shot.effects},
         modifiers=shot.modifiers,
@@ -433,13 +447,13 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
 
 
 def gp_odds(game: Game, f: Unit, t: Unit, *, overwatch: bool,
-            ammo: str = GP) -> tuple[float, float, int] | None:
-    """MBT 14.4.4.1: the chances (suppressed, effective) of ``f``'s GP shot at ``t`` and the GP
-    defense, from the factor, defense and modifiers of the shot (None: no GP shot)."""
-    if f.hex is None or t.hex is None or card_of(game, f).main_gun is None:
+            ammo: str = GP, weapon_name: str | None = None) -> tuple[float, float, int] | None:
+    """MBT 14.4.4.1: the chances (suppressed, effective) of ``f``'s GP shot at ``t`` (with the
+    main gun, or ``weapon_name``) and the GP defense, from the factor, defense and modifiers of
+    the shot (None: no GP shot)."""
+    weapon = _firing_weapon(game, f, weapon_name)
+    if f.hex is None or t.hex is None or weapon is None:
         return None
-    weapon = card_of(game, f).main_gun
-    assert weapon is not None
     rng = f.hex.distance(t.hex)
     factor = gp_factor(game, f, weapon.name, rng, f.state.get("order") in FIRING_MOVE)
     if factor is None:
@@ -453,14 +467,15 @@ def gp_odds(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     return p_s, p_ef, defense
 
 
-def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool, ammo: str = GP) -> float:
+def effect_value(game: Game, f: Unit, t: Unit, *, overwatch: bool, ammo: str = GP,
+                 weapon_name: str | None = None) -> float:
     """For the AI: the chance of an effective result (a kill where the card's explosive power
     applies, never with canister), plus a quarter of the chance of a suppression."""
-    got = gp_odds(game, f, t, overwatch=overwatch, ammo=ammo)
+    got = gp_odds(game, f, t, overwatch=overwatch, ammo=ammo, weapon_name=weapon_name)
     if got is None:
         return 0.0
     p_s, p_ef, defense = got
-    weapon = card_of(game, f).main_gun
+    weapon = _firing_weapon(game, f, weapon_name)
     assert weapon is not None
     kill = p_ef if ammo != CANISTER and explosive_result(game, f, weapon.name, defense) else 0.0
     if card_of(game, t).kind != "vehicle":

@@ -65,13 +65,14 @@ class MbtRules:
         return MbtHooks.of(self._game).other_ammo(self._own(firer), missile)
 
     def gp_effect(self, firer: str, target: str, *, overwatch: bool = False,
-                  ammo: str = "GP") -> float:
-        """Advanced MBT 14.4: the chance that an own unit's GP shot has an effect on ``target``
-        as the side is shown it (a kill, plus a quarter of the chance of a suppression)."""
+                  ammo: str = "GP", weapon: str | None = None) -> float:
+        """Advanced MBT 14.4: the chance that an own unit's GP shot (its main gun's, or
+        ``weapon``'s: a machinegun, MBT 14.1.2) has an effect on ``target`` as the side is shown
+        it (a kill, plus a quarter of the chance of a suppression)."""
         from hexwar.plugins.mbt.gp_fire import effect_value
 
         return effect_value(self._game, self._own(firer), self._view.unit(target),
-                            overwatch=overwatch, ammo=ammo)
+                            overwatch=overwatch, ammo=ammo, weapon_name=weapon)
 
     def overrun_value(self, attacker: str, target: str) -> float:
         """Advanced MBT 14.7.2.2: the chance that an own vehicle's overrun fire has an effective
@@ -96,13 +97,13 @@ class MbtRules:
         return h2h_odds(self._game, self._placed(attacker, at), self._view.unit(defender))
 
     def gp_odds(self, firer: str, target: str, *, overwatch: bool = False,
-                ammo: str = "GP") -> tuple[float, float]:
+                ammo: str = "GP", weapon: str | None = None) -> tuple[float, float]:
         """Advanced MBT 14.4.4.1: the chances (suppressed, effective) of an own unit's GP shot at
         ``target`` as the side is shown it (the GP procedure's own numbers)."""
         from hexwar.plugins.mbt.gp_fire import gp_odds
 
         got = gp_odds(self._game, self._own(firer), self._view.unit(target), overwatch=overwatch,
-                      ammo=ammo)
+                      ammo=ammo, weapon_name=weapon)
         return (got[0], got[1]) if got is not None else (0.0, 0.0)
 
     def terrain_shots(self, firer: str, order: str = "F") -> list[tuple[str, str, float]]:

@@ -13,7 +13,16 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ask_all
 from hexwar.core.engine.state import Unit
 from hexwar.plugins.mbt.hookspecs import MbtHooks
-from hexwar.plugins.mbt.state import SIDES, Step, alive, can_move, data, gun_usable, missile_usable
+from hexwar.plugins.mbt.state import (
+    SIDES,
+    Step,
+    alive,
+    can_move,
+    card_of,
+    data,
+    gun_usable,
+    missile_usable,
+)
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -21,6 +30,19 @@ if TYPE_CHECKING:
 ORDERS = ("F", "FM", "M", "OW", "ATGM")
 #: what the enemy sees of a unit: its counter, turret, markers and damage (MBT 6.2.1-6.2.2)
 PUBLIC_STATE = ("turret", "open", "spotted", "damage", "destroyed", "wreck_at", "fired", "moved")
+
+
+def guns_usable(game: Game, u: Unit) -> bool:
+    """MBT 6.2.3: a working main gun; in the Advanced Game, or a working independent machinegun
+    (MBT 14.1.2.1: without a main gun they fire when one could)."""
+    if gun_usable(game, u):
+        return True
+    if "mbt.advanced" not in game.rules_enabled:
+        return False
+    from hexwar.plugins.mbt.machineguns import machineguns, silenced
+
+    return alive(u) and any(silenced(game, u, m) is None
+                            for m in machineguns(card_of(game, u)))
 
 
 def legal_orders(game: Game, u: Unit) -> list[str]:
@@ -31,7 +53,7 @@ def legal_orders(game: Game, u: Unit) -> list[str]:
         return []
     sees_any = bool(data(game).get("sighted", {}).get(u.id))
     out = []
-    gun = gun_usable(game, u)
+    gun = guns_usable(game, u)
     if gun and sees_any:
         out.append("F")
         if can_move(u):
@@ -53,7 +75,7 @@ def order_validator(game: Game, u: Unit) -> Any:
             return f"{choice!r} is not a Basic Game order (F, FM, M, OW, ATGM; MBT 6.2.4)"
         if choice in ("M", "FM") and not can_move(u):
             return f"{u.id} cannot move (track or hull compartment hit; MBT 6.2.3)"
-        if choice in ("F", "FM", "OW") and not gun_usable(game, u):
+        if choice in ("F", "FM", "OW") and not guns_usable(game, u):
             return f"{u.id} cannot fire its main gun (MBT 6.2.3, 7.4.5.3.2, 7.4.7.2.1)"
         if choice == "ATGM" and not missile_usable(game, u):
             return f"{u.id} has no missile it can fire (MBT 6.2.4)"

@@ -200,9 +200,14 @@ def attack_factor(game: Game, u: Unit) -> tuple[int, list[str]]:
     card = card_of(game, u)
     total, parts = 0, []
     working = gun_usable(game, u)  # MBT 14.7.1.1: a gun or turret compartment hit silences it
+    from hexwar.plugins.mbt.machineguns import overrun_usable
+
+    main_fires = working and bool(card.main_gun and card_gp_factor(
+        card, card.main_gun.name, OVERRUN_RANGE, True))
     for w in card.weapons:
         gp = (card_gp_factor(card, w.name, OVERRUN_RANGE, True)
-              if w.kind == "gun" and (working or not w.main_gun) else None)
+              if w.kind == "gun" and (working or not w.main_gun)
+              and overrun_usable(game, u, w.name, main_fires) else None)  # MBT 14.1.2
         if gp:
             total += gp
             parts.append(f"{w.name} {gp}")

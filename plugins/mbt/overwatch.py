@@ -204,6 +204,10 @@ def ow_validator(game: Game, side: str, *, targets: set[str], moving_target: boo
         if err:
             return err
         named = {str(fid) for fid, _a in shots}
+        launchers = {str(fid) for fid, a in shots if is_missile_shot(game, game.state.units[fid], a)}
+        for fid, ammo in shots:  # MBT 14.1.4.3: its missile, or its guns (machineguns too)
+            if fid in launchers and not is_missile_shot(game, game.state.units[fid], ammo):
+                return f"{fid} fires its missile or its guns on overwatch, not both (MBT 14.1.4.3)"
         for fid, ammo in shots:
             f = game.state.units[fid]
             if not is_missile_shot(game, f, ammo):

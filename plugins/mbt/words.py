@@ -78,6 +78,13 @@ def _result(game: Game | None, r: Record) -> str | None:
         return _ap_fire(game, r)
     if what == "GP point effect fire":
         return _gp_fire(game, r)
+    if what == "machinegun fire":  # MBT 14.1.2
+        return _gp_fire(game, r).replace(" GP at ", " (machinegun) GP at ", 1)
+    if what == "fire from an unseen unit":  # MBT 6.1: the firer is not named to this side
+        result = table(r.get("result"))
+        effects = words(result.get("effects")) if result.get("effects") else "no effect"
+        return (f"{_u(game, r.get('target'))} comes under fire from a unit not in sight: "
+                f"{result.get('result')}, {effects}{cite(r.get('rules'))}")
     if what == "GP point effect fire at terrain":  # MBT 12.4.2
         result = table(r.get("result"))
         effect = "the marker is destroyed" if result.get("result") == "EF" else "no effect"
@@ -208,6 +215,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "halved": lambda g, r: f"{_u(g, r.get('unit'))} is halved{cite(r.get('rule'))}",
     "crew_loss": lambda g, r: (f"{_u(g, r.get('unit'))} loses crew ({r.get('losses')} lost in "
                                f"all){cite(r.get('rule'))}"),
+    "mg_lost": lambda g, r: (f"{_u(g, r.get('unit'))} loses its {r.get('weapon')} machinegun"
+                             f"{cite(r.get('rule'))}"),
     "smoke_discharged": lambda g, r: (f"{_u(g, r.get('unit'))} fires its smoke dischargers in "
                                       f"{r.get('hex')}{cite(r.get('rule'))}"),
     "exhaust_smoke": lambda g, r: (f"{_u(g, r.get('unit'))} lays exhaust smoke in "

@@ -291,6 +291,40 @@ def _four(x: Any) -> tuple[Any, Any, Any, Any]:
     return a, b, c, d
 
 
+#: MBT 14.1.2: the independent machineguns of the stand-in cards (size, location, arc); the text
+#: prints none of their values, so all are estimated (the coaxial ones are in the main gun)
+VEHICLE_MGS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "M1": (("HMG", "TTC", "360"), ("MG", "TTO", "360")),
+    "M1A1": (("HMG", "TTC", "360"), ("MG", "TTO", "360")),
+    "M1A2": (("HMG", "TTC", "360"), ("MG", "TTO", "360")),
+    "Leopard 1A4": (("MG", "TTO", "360"),),
+    "Leopard 2": (("MG", "TTO", "360"),),
+    "T-80A": (("HMG", "TTO", "360"),),
+    "T-64B": (("HMG", "TTC", "360"),),
+    "T-72M1": (("HMG", "TTO", "360"),),
+}
+#: stand-in GP lines (MBT 14.4.1): a heavy one like the transports' HMG, a light one at the
+#: USA-7B attached MG's 9 at one hex (MBT 14.7.2.1.1, a leg unit's MG, not a vehicle's)
+MG_LINES: dict[str, dict[str, Any]] = {
+    "HMG": {"bands": ["1-2", "3-4", "5-8", "9-12", "13-16"], "nm": [16, 13, 10, 7, 4],
+            "mv": [10, 8, 6, 4, 2], "max_range": 16},
+    "MG": {"bands": ["1-2", "3-4", "5-8", "9-12"], "nm": [9, 8, 6, 4], "mv": [6, 5, 4, 2],
+           "max_range": 12},
+}
+
+
+def _machinegun(size: str, location: str, arc: str) -> dict[str, Any]:
+    line = MG_LINES[size]
+    return {
+        "name": f"{size} {location}", "kind": "gun", "main_gun": False,
+        "machinegun": size, "location": _v(location), "mount": "turret", "arc": _v(arc),
+        "stab": _v(0), "max_rof": _v(1), "trn": _v("6T"), "sights": _v("O"),
+        "bands": line["bands"],
+        "gp": {"type": "GP", "energy": "GP", "nm": list(line["nm"]), "mv": list(line["mv"]),
+               "max_range": _v(line["max_range"])},
+    }
+
+
 def _card(t: dict[str, Any]) -> dict[str, Any]:
     name = t["name"]
     cited_armor: dict[tuple[str, str, str, str], str] = {}
@@ -370,6 +404,7 @@ def _card(t: dict[str, Any]) -> dict[str, Any]:
             "ammo": [{"type": "ATGM", "energy": "CE", "ap": ap, "pv": pv, "max_range": _v(40),
                       "damage": _damage("CE")}],
         })
+    weapons += [_machinegun(*mg) for mg in VEHICLE_MGS.get(name, ())]
     hit_loc: dict[str, Any] = {}
     for angle, locs in STD_HIT_LOCATION.items():
         hit_loc[angle] = {}

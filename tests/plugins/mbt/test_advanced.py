@@ -615,6 +615,7 @@ def test_doctrine_order_partly_impossible_for_a_member_13_4_3_2(make_game: Any, 
     g = _platoon(make_game)
     members = [g.state.units[i] for i in ("101a", "101b", "101c")]
     members[1].state["damage"]["gun"] = True
+    members[1].state["mg_lost"] = ["HMG TTO"]  # MBT 14.1.2.1: else its machinegun could fire
     data(g)["sighted"] = {"101a": ["N1"], "101b": ["N1"], "101c": ["N1"], "N1": ["101a"]}
     assert "F" in legal_orders(g, members[0]) and "F" not in legal_orders(g, members[1])
     _v, asked = run(orders_phase(g), lambda d: "F" if "F" in d.options else d.options[0])

@@ -473,8 +473,12 @@ def test_mbt_87_and_88_first_fire_then_overrun_fire_plus_20(
     weapon = card_of(g, n1).main_gun
     assert weapon is not None
     from hexwar.plugins.mbt.gp_fire import card_gp_factor
+    from hexwar.plugins.mbt.machineguns import machineguns
 
-    assert log[1]["gp_factor"] == card_gp_factor(card_of(g, n1), weapon.name, 1, True)
+    # MBT 14.7.2.2.1: every useable gun, the independent machineguns too (MBT 14.1.2)
+    guns = [weapon.name, *(m.name for m in machineguns(card_of(g, n1)))]
+    assert log[1]["gp_factor"] == sum(card_gp_factor(card_of(g, n1), w, 1, True) or 0
+                                      for w in guns)
     assert n1.hex != t1.hex  # MBT 8.8: the defender held its hex
 
 
