@@ -258,8 +258,9 @@ def test_ow_order_for_a_unit_whose_gun_is_out_but_missile_works_13_3(make_game: 
 
 def test_overwatch_shot_of_a_gunless_missile_unit_is_the_missile_14_1_4_3(
         make_game: Any, run: Any) -> None:
-    """MBT 14.1.4.3: the OW T-80A with its gun out is offered only the missile shot at the M1
-    that fired, and fires it (MBT 14.2.2.1: the M1 has F orders, so the missile lands now)."""
+    """MBT 14.1.4.3: the OW T-80A with its gun out is offered the missile shot at the M1 that
+    fired and no main-gun shot (its machinegun's, MBT 14.1.2.1), and fires the missile (MBT
+    14.2.2.1: the M1 has F orders, so the missile lands now)."""
     g = _far_game(make_game)
     s1 = g.state.units["S1"]
     s1.state["damage"]["gun"] = True
@@ -271,5 +272,8 @@ def test_overwatch_shot_of_a_gunless_missile_unit_is_the_missile_14_1_4_3(
         return MISSILE_SHOT if MISSILE_SHOT in (d.options or []) else "pass"
 
     run(overwatch_fire_phase(g), answer)
-    assert seen and all(o["shots"] == [["S1", "ATGM"]] for o in seen), seen
+    # no main-gun shot: the missile, or the independent machinegun (MBT 14.1.2.1, MBTD-128)
+    assert {"target": "N1", "shots": [["S1", "ATGM"]]} in seen, seen
+    assert all(o["shots"] == [["S1", "ATGM"]] or o["shots"][0][1].startswith(("HMG ", "MG "))
+               for o in seen), seen
     assert len(_shots(g)) == 1 and s1.state["fired"]
