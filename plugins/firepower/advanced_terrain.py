@@ -141,9 +141,12 @@ class AdvMap:
     building_of: dict[Hex, str] = field(default_factory=dict)
     openings: dict[tuple[Hex, Hex, int], Opening] = field(default_factory=dict)
     caves: dict[Hex, int] = field(default_factory=dict)
+    # caches of this map's own content: not init fields, so that dataclasses.replace (a copy with
+    # other walls or ground, as tests make) starts them empty instead of sharing stale lines
     _lines: dict[tuple[Hex, Hex], tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]] = field(
-        default_factory=dict, repr=False)
-    _exits: dict[tuple[Hex, Hex], tuple[int, ...]] = field(default_factory=dict, repr=False)
+        default_factory=dict, repr=False, init=False)
+    _exits: dict[tuple[Hex, Hex], tuple[int, ...]] = field(default_factory=dict, repr=False,
+                                                           init=False)
 
     def line(self, a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[tuple[Hex, Hex], ...]]:
         """The board hexes between ``a`` and ``b`` and the walled hexsides crossed (cached)."""

@@ -717,3 +717,17 @@ def test_hexwar_los_explains_a_building_of_the_terrain_files() -> None:
     assert r.exit_code == 0, r.output
     assert "blocked at 4AA5: building A at height 8" in r.output
     assert "(Firepower 12.1.1)" in r.output
+
+
+def test_a_copy_of_the_shared_terrain_keeps_its_own_line_cache() -> None:
+    """The Advanced terrain is shared by every game of a board; a copy with other walls (as the
+    climbing tests make) must not hand its cached lines, with their walls, to the shared map."""
+    game = _game([("A1", "RFL", "A", "C5", 2, {})])
+    shared = at.adv_map(game)
+    a = game.board.parse("4C5")
+    b = a.neighbor(2).neighbor(2)
+    key = at.side_key(a, a.neighbor(2))
+    assert key not in shared.walls
+    copy = dataclasses.replace(shared, walls={**shared.walls, key: 4})
+    assert key in copy.line(a, b)[1]
+    assert key not in shared.line(a, b)[1]
