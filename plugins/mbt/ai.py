@@ -121,6 +121,10 @@ class MbtAI:
     def _p(self, view: SideView, f: Unit, t: Unit, ammo: str, *, overwatch: bool = False,
            missile: bool = False) -> float:
         rules = rules_of(view)
+        if f.hex is None and f.state.get("mounted") and rules.advanced:
+            # Advanced MBT 15.3.4.1 (MBTD-144): a carried squad's shot (its rocket launcher) is
+            # rated from its carrier's hex; the game offered only the shots the carrier allows
+            f = rules.firing_unit(f.id)
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
         # Advanced MBT 14.1.2: an independent machinegun's shot is GP fire with its own line

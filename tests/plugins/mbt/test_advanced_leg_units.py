@@ -481,3 +481,41 @@ def test_the_ai_fires_a_squads_attached_weapon_when_it_is_the_better_shot_14_1_3
     d = Decision("NATO", "mbt.fire", options=["pass", *options], rule="MBT 7.3.2",
                  context={"step": "direct"})
     assert ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor) == pzf
+
+
+def test_the_ai_rates_and_fires_a_carried_squads_rocket_launcher_15_3_4_1(
+        make_game: Any) -> None:
+    """MBT 15.3.4.1 (MBTD-144): the AI rates the PZF-44 of a squad carried in the BTR from the
+    carrier's hex, with the transported-firer modifier (MBT 14.3.1.1.3), and declares it; the
+    view's squad stays off the map."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.mbt import transport
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.fire import declaration_options
+
+    g = _carried(make_game, "Transport BTR")
+    v1 = g.state.units["V1"]
+    v1.state["spotted"] = "FIRED"
+    options = declaration_options(g, "NATO", [v1], orders=("F",), overwatch=False)
+    pzf = {"target": "V1", "shots": [["N1", PZF]]}
+    assert pzf in options
+    ai = MbtAI("NATO", 0)
+    view = g.view("NATO")
+    n1 = view.unit("N1")
+    p_carried = ai._p(view, n1, view.unit("V1"), PZF)
+    assert p_carried > ai.fire_floor and n1.hex is None
+    d = Decision("NATO", "mbt.fire", options=["pass", *options], rule="MBT 7.3.2",
+                 context={"step": "direct"})
+    got = ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor)
+    assert got["target"] == "V1" and ["N1", PZF] in got["shots"], got  # the BTR may fire too
+    # the chance the game's own procedure gives the shot from the carrier's hex (MBT 15.3.4.1)
+    from hexwar.plugins.mbt.ap_fire import kill_probability
+    from hexwar.plugins.mbt.fire import situation
+    from hexwar.plugins.mbt.state import ctx
+
+    n1g = g.state.units["N1"]
+    with transport.aboard(g, n1g):
+        sit = situation(g, n1g, "PZF-44", "HEAT", v1, overwatch=False, target_moving=False)
+        assert n1g.hex == g.state.units["C1"].hex
+    assert p_carried == kill_probability(ctx(g).charts, sit)
+    assert n1g.hex is None and view.unit("N1").hex is None
