@@ -103,3 +103,15 @@ def test_a_machinegun_fires_gp_only_14_1_2() -> None:
     ok = fire("M1", "Rifle Team", "--ammo", "GP", "--weapon", "HMG TTC", "--range", "3",
               "--firer-buttoned", "--dice", "20")
     assert ok.exit_code == 0, ok.output
+
+
+def test_weapon_with_other_kinds_of_fire() -> None:
+    """``--weapon`` with canister or smoke may name only the main gun (its alternate ammunition,
+    MBT 14.4.5); a close assault or hand-to-hand combat names no weapon (MBT 14.5.2.1, 14.6)."""
+    ok = fire("Leopard 1A4", "9J6", "--ammo", "smoke", "--weapon", "105mm", "--range", "4")
+    assert ok.exit_code == 0, ok.output
+    bad = fire("Leopard 1A4", "9J6", "--ammo", "smoke", "--weapon", "MG TTO", "--range", "4")
+    assert bad.exit_code == 2 and "MBT 14.1.2" in bad.output, bad.output
+    for ammo, rule in (("CA", "MBT 14.5.2.1"), ("H2H", "MBT 14.6")):
+        r = fire("Rifle Squad", "T-72M1", "--ammo", ammo, "--weapon", "Small arms")
+        assert r.exit_code == 2 and rule in r.output and "--weapon" in r.output, r.output
