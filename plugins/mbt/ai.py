@@ -121,6 +121,10 @@ class MbtAI:
     def _p(self, view: SideView, f: Unit, t: Unit, ammo: str, *, overwatch: bool = False,
            missile: bool = False) -> float:
         rules = rules_of(view)
+        if f.hex is None and f.state.get("mounted") and rules.advanced:
+            # Advanced MBT 15.3.4.1 (MBTD-144): a carried squad's shot (its rocket launcher) is
+            # rated from its carrier's hex; the game offered only the shots the carrier allows
+            f = rules.firing_unit(f.id)
         card = rules.card(f.type, f.side)
         w = card.missiles[0] if missile else card.main_gun
         # Advanced MBT 14.1.2: an independent machinegun's shot is GP fire with its own line
@@ -584,21 +588,25 @@ class MbtAI:
                   if not any(x < frozenset(f for f, _a in o["shots"]) for x in sets)]
         if not atomic:
             return "pass"
-        # each group's best (target, shots, chance one of its shots kills, one shot's chance)
-        best_for: dict[frozenset[str], tuple[str, list[list[str]], float, float]] = {}
+        # each group's best (target, shots, chance one of its shots kills, one shot's chance); a
+        # leg unit's attached gun is a group of its own beside its small arms (Advanced MBT
+        # 14.1.3.1, MBTD-145: both may fire, at one target or two)
+        best_for: dict[tuple[frozenset[str], str], tuple[str, list[list[str]], float, float]] = {}
         for o in atomic:
             firers = frozenset(f for f, _a in o["shots"])
             fid, ammo = o["shots"][0]
             fu = view.unit(fid)
             fc = rules_of(view).card(fu.type, fu.side)
+            found = attached.split(fc, ammo) if len(firers) == 1 else None
+            key = (firers, found[0].name if found is not None else "")
             # Advanced MBT 13.3: an overwatch shot may name the unit's missile
             missile = ammo == "ATGM" and bool(fc.missiles) and (
                 fc.main_gun is None or ammo not in fc.main_gun.ammo)
             one = self._p(view, fu, view.unit(o["target"]), ammo, overwatch=overwatch,
                           missile=missile)
             p = one if len(firers) == 1 else 1.0 - (1.0 - one) ** len(firers)
-            if firers not in best_for or p > best_for[firers][2]:
-                best_for[firers] = (o["target"], [list(x) for x in o["shots"]], p, one)
+            if key not in best_for or p > best_for[key][2]:
+                best_for[key] = (o["target"], [list(x) for x in o["shots"]], p, one)
         value: dict[str, float] = {}
         miss: dict[str, float] = {}
         for _g, (tid, _shots, p, _one) in best_for.items():

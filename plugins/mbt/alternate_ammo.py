@@ -110,14 +110,21 @@ def sights_hex(game: Game, f: Unit, h: Hex) -> str | None:
 def gun_ready_error(game: Game, f: Unit, orders: tuple[str, ...], no_order: str) -> str | None:
     """Why ``f`` may not fire its main gun at a hex in this step, before what it fires is looked
     at: it is on the map, has one of ``orders`` (else ``no_order``), has not fired this Turn
-    (MBT 7.1.5) and its gun works (MBT 7.4.5.3.2, 7.4.7.2.1). Shared by smoke rounds and GP fire
+    (MBT 7.1.5; its main gun not fired, MBT 14.1.2.1) and its gun works (MBT 7.4.5.3.2,
+    7.4.7.2.1). Shared by smoke rounds and GP fire
     at terrain (:func:`hexwar.plugins.mbt.gp_terrain.firer_error`)."""
     if not alive(f) or f.hex is None:
         return f"{f.id} is not on the map"
     if f.state.get("order") not in orders:
         return no_order
     if f.state.get("fired"):
-        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
+        # MBT 14.1.2.1 (MBTD-143): a vehicle whose machineguns fired in this step may still fire
+        # its main gun in it; any other earlier fire ends its firing this Turn (MBT 7.1.5)
+        from hexwar.plugins.mbt.machineguns import fired_error
+
+        err = fired_error(game, f, SMOKE, False)
+        if err:
+            return err
     if not gun_usable(game, f):
         return f"{f.id} cannot fire its main gun (MBT 7.4.5.3.2, 7.4.7.2.1)"
     return None
@@ -227,6 +234,10 @@ def fire_smoke(game: Game, side: str, choice: dict[str, Any]) -> None:
               firers=[f.id for f in shots], ammo=[SMOKE] * len(shots), rule="MBT 7.3.2")
     for f in shots:
         mark_fired(game, f)
+        # MBT 14.1.2.1 (MBTD-143): the main gun fired, so its machineguns may fire in this step
+        from hexwar.plugins.mbt.machineguns import note_fired
+
+        note_fired(game, f, SMOKE)
         # MBT 6.1: told only to the sides that see the firer (the marker is public, the firer
         # and its range are not)
         game.report("smoke round", result={"hex": label, "marker": "smoke (ON)"},

@@ -151,7 +151,9 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
 @click.option("--ammo", default="APFSDS", show_default=True,
               help="Ammunition (APFSDS, HEAT, ATGM...); GP, canister, smoke (TARGET is then a "
                    "hex), CA (close assault) or H2H (hand-to-hand) for the Advanced Game.")
-@click.option("--weapon", default=None, help="Weapon name (default: the main gun; the missile for ATGM).")
+@click.option("--weapon", default=None,
+              help="Weapon name (default: the main gun; the missile for ATGM); with --ammo GP a "
+                   "vehicle's machinegun, e.g. \"HMG TTC\" (MBT 14.1.2).")
 @click.option("--range", "rng", type=int, default=None,
               help="Range in hexes (MBT 4.7); needed except for CA and H2H (one hex).")
 @click.option("--terrain", default="clear", show_default=True,
@@ -188,6 +190,9 @@ def shot_at_table(game: Game, firer: Unit, target: Unit, situation: Situation,
 @click.option("--target-grade", type=click.Choice(["poor", "average", "crack"]), default="average",
               help="H2H: the defender's grade (MBT 14.6.3.5).")
 @click.option("--buttoned", is_flag=True, help="GP, CA: target vehicle buttoned.")
+@click.option("--firer-buttoned", is_flag=True,
+              help="GP: the firer's turret is buttoned (an \"O\" machinegun cannot fire, "
+                   "MBT 14.1.2.2).")
 @click.option("--full-cover", is_flag=True, help="GP: leg or towed target in full cover (MBT 15.5).")
 @click.option("--overrun", is_flag=True, help="GP: overrun fire, +20 (MBT 14.7.2.2.2).")
 @click.option("--uphill", is_flag=True, help="CA, H2H: the target is higher (MBT 14.5.3.1, 14.6.3.2).")
@@ -207,7 +212,8 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
          seed: int | None, as_json: bool, **advanced: Any) -> None:
     """Resolve one AP point effect shot (MBT 7.4): FIRER and TARGET are card names (T-72M1).
 
-    With ``--ammo GP`` a GP point effect shot of the Advanced Game (MBT 14.4), ``--ammo canister``
+    With ``--ammo GP`` a GP point effect shot of the Advanced Game (MBT 14.4; with ``--weapon`` a
+    vehicle's independent machinegun's, MBT 14.1.2), ``--ammo canister``
     one with canister (MBT 14.4.5.2), ``--ammo smoke`` a smoke round into the hex TARGET names
     (MBT 14.4.5.1), ``--ammo CA`` a
     close assault (MBT 14.5), ``--ammo H2H`` a hand-to-hand combat (MBT 14.6): each modifier with
@@ -218,6 +224,7 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
     by name like installed ones.
     """
     from hexwar.plugins.mbt.ap_fire import Situation
+    from hexwar.plugins.mbt.machineguns import split as split_mg
     from hexwar.plugins.mbt.state import ctx
 
     local = (click_ctx.obj or {}).get("local_plugins", ()) if isinstance(click_ctx.obj, dict) else ()
@@ -244,7 +251,7 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
                           firer_moving=firer_moving, target_moving=target_moving,
                           overwatch=overwatch, acquisition=acquisition, brewup=brewup,
                           hull_down=hull_down, dice=dice, card_dirs=card_dirs, seed=seed,
-                          fresh=fresh, as_json=as_json, **advanced)
+                          fresh=fresh, as_json=as_json, weapon=weapon, **advanced)
         except HexwarError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
@@ -253,6 +260,9 @@ def fire(click_ctx: click.Context, /, firer: str, target: str, ammo: str, weapon
         game, fu, tu = _checked_table_game(firer, target, options, local, card_dirs, table_dirs, seed)
         cards = ctx(game).cards
         fc, tc = cards[firer], cards[target]
+        if weapon is not None and split_mg(fc, f"{weapon}/GP") is not None:
+            raise HexwarError(f"{fc.name}'s {weapon} is a machinegun: it fires GP point effect "
+                              "fire only (MBT 14.1.2, 14.4; --ammo GP)")
         if weapon is None:
             w = fc.missiles[0] if ammo == "ATGM" and fc.missiles else fc.main_gun
             if w is None:

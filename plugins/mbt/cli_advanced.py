@@ -1,9 +1,10 @@
 """``hexwar mbt fire --ammo GP | canister | smoke | CA | H2H``: the Advanced Game's GP point
-effect fire (MBT 14.4), canister (MBT 14.4.5.2), smoke rounds (MBT 14.4.5.1, TARGET a hex), close
-assault (MBT 14.5) and hand-to-hand combat (MBT 14.6) at the table, explained like an AP shot:
-the factors with their sources, each modifier with its rule, the table line, the dice and the
-result. The modifiers come from the same functions the game uses
-(:func:`hexwar.plugins.mbt.gp_fire.modifiers_of`, :func:`~hexwar.plugins.mbt.close_assault.ca_modifiers_of`,
+effect fire (MBT 14.4; ``--weapon "HMG TTC"`` a vehicle's independent machinegun, MBT 14.1.2),
+canister (MBT 14.4.5.2), smoke rounds (MBT 14.4.5.1, TARGET a hex), close assault (MBT 14.5) and
+hand-to-hand combat (MBT 14.6) at the table, explained like an AP shot: the factors with their
+sources, each modifier with its rule, the table line, the dice and the result. The modifiers come
+from the same functions the game uses (:func:`hexwar.plugins.mbt.gp_fire.modifiers_of`,
+:func:`~hexwar.plugins.mbt.close_assault.ca_modifiers_of`,
 :func:`~hexwar.plugins.mbt.close_assault.h2h_modifiers_of`).
 """
 
@@ -20,6 +21,7 @@ from hexwar.core.types import Modifier
 
 if TYPE_CHECKING:
     from hexwar.plugins.mbt.cards import Card
+    from hexwar.plugins.mbt.machineguns import MachineGun
 
 
 def _cards(firer: str, target: str, card_dirs: Sequence[str]) -> tuple[Card, Card]:
@@ -54,19 +56,27 @@ def _gp_defense(tc: Card, terrain: tuple[str, ...], status: str) -> tuple[int, s
 def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrain: str,
                   firer_moving: bool, target_moving: bool, overwatch: bool, acquisition: int,
                   brewup: int, hull_down: bool, dice: list[int], card_dirs: Sequence[str],
-                  seed: int, fresh: bool, as_json: bool, **flags: Any) -> None:
-    """Resolve and print one GP shot, close assault or hand-to-hand combat (see the module)."""
+                  seed: int, fresh: bool, as_json: bool, weapon: str | None = None,
+                  **flags: Any) -> None:
+    """Resolve and print one GP shot, close assault or hand-to-hand combat (see the module);
+    ``weapon``: the weapon a GP shot fires (the main gun unless named)."""
     from hexwar.plugins.mbt import gp_terrain
     from hexwar.plugins.mbt.cli import _ForcedDice
 
     d = _ForcedDice(dice, seed)
+    if weapon is not None and kind != "GP":
+        from hexwar.plugins.mbt.cards import load_cards
+
+        cards = load_cards(card_dirs)
+        if firer in cards:
+            _weapon_error(cards[firer], weapon, kind)
     if kind == "GP" and gp_terrain.is_terrain_name(target):  # MBT 12.4.2: fire at terrain
         from hexwar.plugins.mbt.cards import load_cards
 
         cards = load_cards(card_dirs)
         if firer not in cards:
             raise HexwarError(f"no card {firer!r}; cards: {', '.join(sorted(cards))}")
-        out, lines = _gp_terrain(cards[firer], target, rng, d, flags)
+        out, lines = _gp_terrain(cards[firer], target, rng, d, flags, weapon=weapon)
         _print(out, lines, d, dice, seed, fresh, as_json)
         return
     if kind == "SMOKE":  # MBT 14.4.5.1: TARGET is a hex, not a unit
@@ -94,12 +104,89 @@ def advanced_fire(kind: str, firer: str, target: str, *, rng: int | None, terrai
     kinds = tuple(t.strip() for t in terrain.split(",") if t.strip()) or ("clear",)
     if kind in ("GP", "CANISTER"):
         out, lines = _gp(fc, tc, rng, kinds, firer_moving, target_moving, overwatch, acquisition,
-                         brewup, hull_down, d, flags, canister=kind == "CANISTER")
+                         brewup, hull_down, d, flags, canister=kind == "CANISTER",
+                         weapon_name=weapon)
     elif kind == "CA":
         out, lines = _ca(fc, tc, rng, target_moving, d, flags)
     else:
         out, lines = _h2h(fc, tc, rng, d, flags)
     _print(out, lines, d, dice, seed, fresh, as_json)
+
+
+_KIND_WORDS = {"CANISTER": "canister", "SMOKE": "a smoke round", "CA": "a close assault",
+               "H2H": "hand-to-hand combat"}
+
+
+def _weapon_error(fc: Card, weapon: str, kind: str) -> None:
+    """``--weapon`` with another --ammo than GP: only the main gun fires canister and smoke, and a
+    close assault or hand-to-hand combat names no weapon."""
+    from hexwar.plugins.mbt.machineguns import split
+
+    if split(fc, f"{weapon}/GP") is not None:
+        raise HexwarError(f"{fc.name}'s {weapon} is a machinegun: it fires GP point effect fire "
+                          "only (MBT 14.1.2, 14.4; --ammo GP)")
+    main = fc.main_gun
+    if kind in ("CANISTER", "SMOKE") and main is not None and weapon == main.name:
+        return
+    rule = {"CANISTER": "MBT 14.4.5", "SMOKE": "MBT 14.4.5", "CA": "MBT 14.5.2.1",
+            "H2H": "MBT 14.6"}[kind]
+    raise HexwarError(f"--weapon {weapon!r} does not apply to {_KIND_WORDS[kind]} ({rule}: "
+                      + ("the main gun's alternate ammunition)" if kind in ("CANISTER", "SMOKE")
+                         else "no weapon is named)"))
+
+
+def gp_weapon(fc: Card, name: str | None) -> tuple[str, MachineGun | None]:
+    """The weapon a GP shot at the table fires: the main gun, or the one ``--weapon`` names (a
+    vehicle's independent machinegun, MBT 14.1.2); refused when the card has no such weapon or
+    it has no GP line (MBT 14.4.1)."""
+    from hexwar.plugins.mbt.gp_fire import card_gp_range
+    from hexwar.plugins.mbt.machineguns import machineguns, split
+
+    if name is None:
+        if fc.main_gun is None:
+            raise HexwarError(f"{fc.name} has no main gun: name a machinegun with --weapon "
+                              "(MBT 14.1.2)")
+        return fc.main_gun.name, None
+    if name not in {w.name for w in fc.weapons}:
+        mgs = ", ".join(m.name for m in machineguns(fc)) or "none"
+        raise HexwarError(f"{fc.name} has no weapon {name!r} (it has "
+                          f"{', '.join(w.name for w in fc.weapons)}; independent machineguns: "
+                          f"{mgs}, MBT 14.1.2)")
+    w = fc.weapon(name)
+    if card_gp_range(fc, w.name) is None:
+        raise HexwarError(f"{fc.name}'s {w.name} has no GP line: it fires no GP point effect "
+                          "fire (MBT 14.4.1)")
+    return w.name, split(fc, f"{w.name}/GP")
+
+
+def _mg_checks(fc: Card, mg: MachineGun, flags: dict[str, Any]) -> None:
+    """What refuses a machinegun shot at the table: a suppressed vehicle fires none (MBT
+    12.3.2), an "O" one needs the turret open (MBT 14.1.2.2), and overrun fire adds the MV
+    factors of all of them, no one fired alone (MBT 14.7.2.2.1)."""
+    if flags.get("suppressed"):
+        raise HexwarError(f"a suppressed {fc.name} fires no independent machinegun (MBT 12.3.2)")
+    if mg.needs_open and flags.get("firer_buttoned"):
+        raise HexwarError(f"{fc.name}'s {mg.name} fires only with the turret open "
+                          f"({mg.location}); the firer is buttoned (MBT 14.1.2.2)")
+    if flags.get("overrun"):
+        raise HexwarError("overrun fire adds the MV factors of the vehicle's usable machineguns to "
+                          "its main gun's (MBT 14.7.2.2.1): name no --weapon")
+
+
+def _mg_lines(fc: Card, mg: MachineGun, flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The machinegun's part of the printout: its size and location, and MBT 14.1.2.3 with a
+    crew loss."""
+    how = "turret open only" if mg.needs_open else "open or buttoned"
+    out: dict[str, Any] = {"machinegun": {"size": mg.size, "location": mg.location,
+                                          "arc": fc.weapon(mg.name).arc}}
+    lines = [f"Machinegun: {mg.size} at {mg.location} ({how}; MBT 14.1.2.2), "
+             f"arc {fc.weapon(mg.name).arc} (MBT 14.1.2.1, 14.2.1)"]
+    if int(flags.get("crew_losses") or 0):
+        note = (f"with a crew loss {fc.name} may not fire its main gun as well this Turn "
+                "(MBT 14.1.2.3)")
+        out["note"] = note
+        lines.append(f"Note: {note}")
+    return out, lines
 
 
 def _print(out: dict[str, Any], lines: list[str], d: Any, dice: list[int], seed: int,
@@ -116,9 +203,11 @@ def _print(out: dict[str, Any], lines: list[str], d: Any, dice: list[int], seed:
 
 
 def _gp_terrain(fc: Card, target: str, rng: int | None, d: Any,
-                flags: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+                flags: dict[str, Any], *, weapon: str | None = None
+                ) -> tuple[dict[str, Any], list[str]]:
     """MBT 12.4.2, 14.4.3.3: a GP shot at a terrain marker (TARGET names it: wire, block,
-    temporary_bridge), with the general modifiers of MBT 14.4.2.1 and 14.4.2.4."""
+    temporary_bridge), with the general modifiers of MBT 14.4.2.1 and 14.4.2.4; ``weapon`` a
+    vehicle's machinegun (MBT 14.4.3.3.1: any GP weapon that is not small arms)."""
     from hexwar.plugins.mbt import gp_fire, gp_terrain
     from hexwar.plugins.mbt.advanced_tables import load_advanced
 
@@ -127,13 +216,15 @@ def _gp_terrain(fc: Card, target: str, rng: int | None, d: Any,
         raise HexwarError(err)
     if rng is None:
         raise HexwarError("GP fire needs --range (MBT 14.4.1)")
-    weapon = fc.main_gun
-    if weapon is not None and gp_fire.raw_weapon(fc, weapon.name).get("small_arms"):
-        raise HexwarError(f"{fc.name}'s {weapon.name} is small arms and cannot fire at terrain "
+    name, mg = gp_weapon(fc, weapon)
+    if mg is not None:
+        _mg_checks(fc, mg, flags)
+    if gp_fire.raw_weapon(fc, name).get("small_arms"):
+        raise HexwarError(f"{fc.name}'s {name} is small arms and cannot fire at terrain "
                           "(MBT 14.4.3.3.1)")
-    factor = gp_fire.card_gp_factor(fc, weapon.name, rng, False) if weapon else None
-    if weapon is None or factor is None:
-        raise HexwarError(f"{fc.name} has no GP NM factor at range {rng} (MBT 14.4.1)")
+    factor = gp_fire.card_gp_factor(fc, name, rng, False)
+    if factor is None:
+        raise HexwarError(f"{fc.name}'s {name} has no GP NM factor at range {rng} (MBT 14.4.1)")
     defense, dsrc = gp_terrain.terrain_defense()[target]
     mods = gp_fire.modifiers_of(gp_fire.GpSituation(
         range=rng, crew_losses=int(flags.get("crew_losses") or 0),
@@ -147,14 +238,17 @@ def _gp_terrain(fc: Card, target: str, rng: int | None, d: Any,
     effect = (f"the {what} marker is destroyed and every ground unit in its hex suppressed "
               "(MBT 14.4.4.2.3.5, 14.4.3.3.3)" if result == "EF"
               else "no effect on terrain (MBT 14.4.4.2.2.3)")
-    out = {"kind": "GP", "firer": fc.name, "weapon": weapon.name, "target": target,
+    out = {"kind": "GP", "firer": fc.name, "weapon": name, "target": target,
            "range": rng, "gp_factor": factor, "gp_line": "NM", "gp_defense": defense,
            "defense_source": dsrc, "modifiers": [m.as_dict() for m in mods], "net": net,
            "roll": roll, "modified": roll + net, "n": n, "s": s, "table_source": src,
            "result": result, "effects": ["destroyed"] if result == "EF" else [],
-           "rules": ["MBT 12.4.2", "MBT 14.4.4.1", "MBT 14.4.4.2.3.5"]}
+           "rules": ["MBT 12.4.2", *(["MBT 14.1.2"] if mg else []), "MBT 14.4.4.1",
+                     "MBT 14.4.4.2.3.5"]}
+    mg_out, mg_lines = _mg_lines(fc, mg, flags) if mg is not None else ({}, [])
+    out.update(mg_out)
     lines = ["Advanced Game: GP point effect fire at terrain (MBT 12.4.2, 14.4.3.3)",
-             f"{fc.name} {weapon.name} GP at a {what} marker, range {rng}",
+             f"{fc.name} {name} GP at a {what} marker, range {rng}", *mg_lines,
              f"GP factor: {factor} (NM line, MBT 14.4.1)",
              f"GP defense: {defense} [{dsrc}] (MBT 14.4.3.3.1)", *_mod_lines(mods),
              f"Net modifier: {net:+d} (MBT 14.4.2)",
@@ -180,10 +274,12 @@ def _canister_error(fc: Card, rng: int, overwatch: bool, overrun: bool) -> str |
 
 def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_moving: bool,
         target_moving: bool, overwatch: bool, acquisition: int, brewup: int, hull_down: bool,
-        d: Any, flags: dict[str, Any], *, canister: bool = False
+        d: Any, flags: dict[str, Any], *, canister: bool = False, weapon_name: str | None = None
         ) -> tuple[dict[str, Any], list[str]]:
     """GP point effect fire at a unit (MBT 14.4); ``canister``: the canister round of MBT
-    14.4.5.2 (2-10 hexes, the canister modifiers of MBT 14.4.2.3, no explosive power)."""
+    14.4.5.2 (2-10 hexes, the canister modifiers of MBT 14.4.2.3, no explosive power);
+    ``weapon_name``: the weapon fired, the main gun unless named (a vehicle's independent
+    machinegun, MBT 14.1.2: its own GP line, the same modifiers)."""
     from hexwar.plugins.mbt import gp_fire
     from hexwar.plugins.mbt.advanced_tables import load_advanced
 
@@ -197,10 +293,17 @@ def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_movin
     if flags.get("overrun") and tc.kind not in ("leg", "towed"):
         raise HexwarError("overrun fire is at a dismounted leg or towed unit (MBT 14.7)")
     moving = firer_moving or bool(flags.get("overrun"))
-    weapon = fc.main_gun
-    factor = gp_fire.card_gp_factor(fc, weapon.name, rng, moving) if weapon else None
-    if weapon is None or factor is None:
-        raise HexwarError(f"{fc.name} has no GP {'MV' if moving else 'NM'} factor at range {rng} "
+    name, mg = gp_weapon(fc, weapon_name)
+    if mg is not None:
+        _mg_checks(fc, mg, flags)
+    factor = gp_fire.card_gp_factor(fc, name, rng, moving)
+    if factor is None:
+        lo, hi = gp_fire.card_gp_range(fc, name) or (0, 0)
+        if mg is not None and not lo <= rng <= hi:
+            raise HexwarError(f"range {rng} is outside the {mg.name}'s range {lo}-{hi} "
+                              "(MBT 14.4.1)")
+        what_w = f"{fc.name}'s {name}" if weapon_name else fc.name
+        raise HexwarError(f"{what_w} has no GP {'MV' if moving else 'NM'} factor at range {rng} "
                           "(MBT 14.4.1)")
     status = "FC" if flags.get("full_cover") else "MV" if target_moving else "NM"
     defense, dsrc = _gp_defense(tc, kinds, status)
@@ -224,8 +327,8 @@ def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_movin
         effects = gp_fire.effects_of(
             result, target_open=not buttoned, missile_in_flight=False,
             explosive=None if canister  # MBT 14.4.5.2: 14.4.4.2.3.3 does not apply
-            else gp_fire.card_explosive_result(fc, weapon.name, defense),
-            small_arms_far=bool(gp_fire.raw_weapon(fc, weapon.name).get("small_arms"))
+            else gp_fire.card_explosive_result(fc, name, defense),
+            small_arms_far=bool(gp_fire.raw_weapon(fc, name).get("small_arms"))
             and rng > gp_fire.SMALL_ARMS_REACH)
         rule = "MBT 14.4.4.2"
     else:
@@ -236,19 +339,22 @@ def _gp(fc: Card, tc: Card, rng: int | None, kinds: tuple[str, ...], firer_movin
              "BU": "brewed up", "leg_ef": "a squad halved and suppressed, a half squad, team or "
                                           "towed unit eliminated",
              "leg_elim": "eliminated (a squad too)"}
-    out = {"kind": "GP", "firer": fc.name, "weapon": weapon.name, "target": tc.name, "range": rng,
+    out = {"kind": "GP", "firer": fc.name, "weapon": name, "target": tc.name, "range": rng,
            "gp_factor": factor, "gp_line": "MV" if moving else "NM", "gp_defense": defense,
            "defense_source": dsrc, "modifiers": [m.as_dict() for m in mods], "net": net,
            "roll": roll, "modified": roll + net, "n": n, "s": s, "table_source": src,
            "result": result, "effects": effects,
-           "rules": ["MBT 14.4", *(["MBT 14.4.5.2"] if canister else []), rule]}
+           "rules": ["MBT 14.4", *(["MBT 14.4.5.2"] if canister else []),
+                     *(["MBT 14.1.2"] if mg else []), rule]}
     if canister:
         out["ammo"] = "canister"
+    mg_out, mg_lines = _mg_lines(fc, mg, flags) if mg is not None else ({}, [])
+    out.update(mg_out)
     title = " - overrun fire (MBT 14.7.2.2)" if flags.get("overrun") else \
         " - canister (MBT 14.4.5.2)" if canister else ""
     lines = [f"Advanced Game: GP point effect fire (MBT 14.4){title}",
-             f"{fc.name} {weapon.name} {what} at {tc.name}, range {rng}"
-             + (" (canister reaches 2-10 hexes, MBT 14.4.5.2)" if canister else ""),
+             f"{fc.name} {name} {what} at {tc.name}, range {rng}"
+             + (" (canister reaches 2-10 hexes, MBT 14.4.5.2)" if canister else ""), *mg_lines,
              f"GP factor: {factor} ({out['gp_line']} line, MBT 14.4.1"
              + (": the weapon's own GP factor, MBT 14.4.5.2)" if canister else ")"),
              f"GP defense: {defense} [{dsrc}]", *_mod_lines(mods),

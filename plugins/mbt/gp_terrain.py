@@ -256,6 +256,7 @@ def fire_at_terrain(game: Game, side: str, choice: dict[str, Any]) -> None:
     """MBT 7.3.2 every firer is declared first; the results wait for the end of the step
     (MBT 5.3)."""
     from hexwar.plugins.mbt.fire import mark_fired
+    from hexwar.plugins.mbt.machineguns import note_fired
 
     label = game.board.label(game.board.parse(choice["hex"]))
     kind = str(choice["at"])
@@ -264,6 +265,7 @@ def fire_at_terrain(game: Game, side: str, choice: dict[str, Any]) -> None:
               firers=[f.id for f in shots], ammo=[GP] * len(shots), rule="MBT 7.3.2")
     for f in shots:
         mark_fired(game, f)
+        note_fired(game, f, GP)  # MBT 14.1.2.1 (MBTD-143): the main gun fired, the MGs may too
     for f in shots:
         if resolve(game, f, label, kind) == "EF":
             game.defer(f"MBT 5.3 {kind} in {label} destroyed",

@@ -52,7 +52,7 @@ class MbtRules:
         from hexwar.plugins.mbt.ap_fire import kill_probability
         from hexwar.plugins.mbt.fire import situation
 
-        f, t = self._view.unit(firer), self._view.unit(target)
+        f, t = self.firing_unit(firer), self._view.unit(target)
         s = situation(self._game, f, weapon, ammo, t, overwatch=overwatch,
                       target_moving=target_moving)
         return kill_probability(self._charts, s)
@@ -71,7 +71,7 @@ class MbtRules:
         it (a kill, plus a quarter of the chance of a suppression)."""
         from hexwar.plugins.mbt.gp_fire import effect_value
 
-        return effect_value(self._game, self._own(firer), self._view.unit(target),
+        return effect_value(self._game, self.firing_unit(firer), self._view.unit(target),
                             overwatch=overwatch, ammo=ammo, weapon_name=weapon)
 
     def overrun_value(self, attacker: str, target: str) -> float:
@@ -102,7 +102,8 @@ class MbtRules:
         ``target`` as the side is shown it (the GP procedure's own numbers)."""
         from hexwar.plugins.mbt.gp_fire import gp_odds
 
-        got = gp_odds(self._game, self._own(firer), self._view.unit(target), overwatch=overwatch,
+        got = gp_odds(self._game, self.firing_unit(firer), self._view.unit(target),
+                      overwatch=overwatch,
                       ammo=ammo, weapon_name=weapon)
         return (got[0], got[1]) if got is not None else (0.0, 0.0)
 
@@ -119,6 +120,20 @@ class MbtRules:
         from hexwar.plugins.mbt.state import data
 
         return bool(data(self._game).get("sighted", {}).get(self._own(unit_id).id))
+
+    def firing_unit(self, unit_id: str) -> Unit:
+        """A unit as it fires: an own passenger stands at its carrier's hex and facing (Advanced
+        MBT 15.3.4.1, as :func:`hexwar.plugins.mbt.transport.aboard` places it in the game; a
+        copy, so the view's unit stays off the map); any other unit as the side is shown it."""
+        u = self._view.unit(unit_id)
+        cid = u.state.get("mounted")
+        if u.hex is not None or not cid or u.side != self._view.side:
+            return u
+        carrier = self._view.unit(str(cid))
+        placed = copy.copy(u)
+        placed.hex, placed.facing = carrier.hex, carrier.facing
+        placed.state = {**u.state, "turret": carrier.state.get("turret", carrier.facing)}
+        return placed
 
     def _placed(self, unit_id: str, at: Hex | None) -> Unit:
         """An own unit, or a copy of it standing in ``at`` (to weigh a move there)."""

@@ -199,7 +199,7 @@ def fired_error(game: Game, u: Unit, ammo: str, missile: bool) -> str | None:
         return default
     rec = _record(game, u)
     if rec is None:
-        return default  # it fired otherwise (a missile, smoke, at terrain): nothing goes with it
+        return default  # it fired otherwise (a missile): nothing goes with it
     if missile:
         return (f"{u.id} fired its guns this Turn: an overwatch unit fires its guns or its "
                 "missile (MBT 14.1.4.3, 7.1.5)")

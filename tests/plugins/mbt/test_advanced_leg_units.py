@@ -480,4 +480,90 @@ def test_the_ai_fires_a_squads_attached_weapon_when_it_is_the_better_shot_14_1_3
     assert ai._p(view, n1, view.unit("S1"), PZF) == 0.0
     d = Decision("NATO", "mbt.fire", options=["pass", *options], rule="MBT 7.3.2",
                  context={"step": "direct"})
-    assert ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor) == pzf
+    p_gp = ai._p(view, n1, view.unit("V1"), "GP")
+    got = ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor)
+    # MBT 14.1.3.1 (MBTD-145): the small arms fire beside it at the same target when worth it
+    both = {"target": "V1", "shots": [["N1", "GP"], ["N1", PZF]]}
+    assert got == (both if p_gp >= ai.fire_floor else pzf)
+
+
+def test_the_ai_rates_and_fires_a_carried_squads_rocket_launcher_15_3_4_1(
+        make_game: Any) -> None:
+    """MBT 15.3.4.1 (MBTD-144): the AI rates the PZF-44 of a squad carried in the BTR from the
+    carrier's hex, with the transported-firer modifier (MBT 14.3.1.1.3), and declares it; the
+    view's squad stays off the map."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.mbt import transport
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.fire import declaration_options
+
+    g = _carried(make_game, "Transport BTR")
+    v1 = g.state.units["V1"]
+    v1.state["spotted"] = "FIRED"
+    options = declaration_options(g, "NATO", [v1], orders=("F",), overwatch=False)
+    pzf = {"target": "V1", "shots": [["N1", PZF]]}
+    assert pzf in options
+    ai = MbtAI("NATO", 0)
+    view = g.view("NATO")
+    n1 = view.unit("N1")
+    p_carried = ai._p(view, n1, view.unit("V1"), PZF)
+    assert p_carried > ai.fire_floor and n1.hex is None
+    d = Decision("NATO", "mbt.fire", options=["pass", *options], rule="MBT 7.3.2",
+                 context={"step": "direct"})
+    got = ai._declaration(d, view, options, overwatch=False, threshold=ai.fire_floor)
+    assert got["target"] == "V1" and ["N1", PZF] in got["shots"], got  # the BTR may fire too
+    # the chance the game's own procedure gives the shot from the carrier's hex (MBT 15.3.4.1)
+    from hexwar.plugins.mbt.ap_fire import kill_probability
+    from hexwar.plugins.mbt.fire import situation
+    from hexwar.plugins.mbt.state import ctx
+
+    n1g = g.state.units["N1"]
+    with transport.aboard(g, n1g):
+        sit = situation(g, n1g, "PZF-44", "HEAT", v1, overwatch=False, target_moving=False)
+        assert n1g.hex == g.state.units["C1"].hex
+    assert p_carried == kill_probability(ctx(g).charts, sit)
+    assert n1g.hex is None and view.unit("N1").hex is None
+
+
+def _ai_step(g: Any, run: Any) -> list[tuple[str, str, str]]:
+    """Run a Direct Fire Step with the NATO AI; N1's shots as (firer, target, weapon)."""
+    from hexwar.plugins.mbt.ai import MbtAI
+    from hexwar.plugins.mbt.fire import direct_fire_phase
+
+    g.state.phase = "mbt.direct_fire"
+    for u in g.state.units.values():
+        if u.side == "Soviet":
+            u.state["spotted"] = "FIRED"
+    ai = MbtAI("NATO", 0)
+
+    def answer(d: Any) -> Any:
+        if d.side == "NATO" and d.kind == "mbt.fire":
+            return ai.choose(d, g.view("NATO"))
+        return "pass"
+
+    run(direct_fire_phase(g), answer)
+    return sorted((e["firer"], e["target"], str(e.get("weapon")))
+                  for e in g.log.for_side(None) if e.get("type") == "result"
+                  and e.get("firer") == "N1" and e.get("what") in (
+                      "AP point effect fire", "GP point effect fire"))
+
+
+def test_the_ai_fires_a_squads_small_arms_and_attached_weapon_in_one_step_14_1_3_1(
+        make_game: Any, run: Any) -> None:
+    """MBT 14.1.3.1 (MBTD-145): with the BMP its only target, the AI fires the squad's PZF-44
+    and its small arms at it in one declaration (before, only the better of the two); with the
+    Soviet squad behind too, the PZF-44 at the BMP and the small arms at the squad. Each weapon
+    fires once (MBT 7.1.5)."""
+    from hexwar.plugins.mbt.ai import MbtAI
+
+    alone = make_game([("N1", "Squad Standard Infantry [PZF-44]", "NATO", "9J8", 1),
+                       ("V1", "BMP-1 [AT-3]", "Soviet", "9J6", 4)], options=ADV)
+    alone.state.units["N1"].state["order"] = "F"
+    alone.state.units["V1"].state["spotted"] = "FIRED"
+    ai, view = MbtAI("NATO", 0), alone.view("NATO")
+    assert ai._p(view, view.unit("N1"), view.unit("V1"), "GP") >= ai.fire_floor
+    assert _ai_step(alone, run) == [("N1", "V1", "PZF-44"), ("N1", "V1", "Small arms")]
+    declared = [e for e in alone.log.for_side(None) if e.get("type") == "declared"]
+    assert [sorted(e["ammo"]) for e in declared] == [["GP", PZF]]  # one declaration (MBT 7.3.2)
+    assert _ai_step(_pzf_game(make_game), run) == [("N1", "S1", "Small arms"),
+                                                   ("N1", "V1", "PZF-44")]
