@@ -291,6 +291,29 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
         # Firepower 11.5: the attacker's tunnel hex numbers are known to the defender (FPD-85)
         out["attacker_in_tunnels"] = attacker_in_tunnels(game)
+        if side is not None and out["phase"]:
+            out["phase"] = _phase_seen_by(game, side, out["phase"])
+    return out
+
+
+#: the Impulse record's entries kept per soldier (lists of ids, or dicts by id)
+_PHASE_BY_UNIT = ("used", "active", "combat", "done", "spent", "nc", "after", "entered", "modes")
+
+
+def _phase_seen_by(game: Game, side: str, ph: dict[str, Any]) -> dict[str, Any]:
+    """The Impulse record as ``side`` may read it: nothing of the other side's soldiers in
+    tunnels, neither their ids nor the MF they spent (Firepower 8.8.8: their Actions are their
+    own side's secret; 11.5: of the attacker's the defender knows only the hex numbers)."""
+    from hexwar.plugins.firepower.hidden_setup import visible_units
+
+    seen = set(visible_units(game, side))
+    out = dict(ph)
+    for k in _PHASE_BY_UNIT:
+        v = ph.get(k)
+        if isinstance(v, dict):
+            out[k] = {uid: x for uid, x in v.items() if uid in seen}
+        elif isinstance(v, list):
+            out[k] = [uid for uid in v if uid in seen]
     return out
 
 

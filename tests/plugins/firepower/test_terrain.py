@@ -626,7 +626,8 @@ class _TunnelAI:
 @pytest.mark.slow  # plays one Turn of the street fight
 def test_a_whole_game_with_a_soldier_in_a_tunnel_never_shows_him_to_the_attacker() -> None:
     """Hidden information in a whole game (Firepower 8.8.8, 11.5): while a defender is in a
-    tunnel the attacker's view has no trace of him, in its units or its log."""
+    tunnel the attacker's view has no trace of him, in its units, its log or the Impulse record
+    (FPD-133)."""
     from hexwar.plugins.firepower.ai import make_ai
 
     sc = load_and_validate(HERE / "scenarios" / "street-fight.toml")
@@ -636,10 +637,13 @@ def test_a_whole_game_with_a_soldier_in_a_tunnel_never_shows_him_to_the_attacker
 
     def check(g: Game) -> None:
         view = g.view("A")
+        ph = view.system_state.get("phase") or {}
+        # the Impulse record's soldiers: its lists of ids and its dicts by id (FPD-133)
+        named = {x for v in ph.values() if isinstance(v, (list, dict)) for x in v}
         for u in g.state.units.values():
-            if u.state.get("tunnel"):
+            if u.state.get("tunnel") and u.side == "B":
                 underground.add(u.id)
-                if u.id in view.units:
+                if u.id in view.units or u.id in named:
                     leaks.append(u.id)
 
     game.play({"A": make_ai("A", 11), "B": _TunnelAI("B", 11)}, on_decision=check)

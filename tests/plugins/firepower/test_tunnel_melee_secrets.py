@@ -185,3 +185,24 @@ def test_the_defender_is_still_refused_entering_a_tunnel_hex_held_by_the_attacke
     with pytest.raises(RulesError) as exc:
         check_advanced_action(game, {"unit": "D1", "act": "enter"})
     assert exc.value.rule == "Firepower 6.2.1"
+
+
+def test_the_public_impulse_record_holds_nothing_of_the_other_sides_tunnel_soldiers() -> None:
+    """Firepower 8.8.8, 11.5: the Impulse record each side reads names no soldier of the other
+    side in a tunnel and none of the MF he spent there. A1's stopped ``enter`` (FPD-119) is
+    paid and ends his Actions, but side B is not told so (the record would say that A1 tried a
+    move and got nowhere); D1's Impulse under the ground is not shown to side A."""
+    game = _setup()
+    hs.secret(game, "A")["tunnels_known"]["4W13"]["soldiers"] = False
+    ph = _impulse(game, "A1")
+    _do(game, {"unit": "A1", "act": "enter"})
+    assert ph["spent"]["A1"] > 0 and "A1" in ph["done"]  # the umpire's record keeps it
+    seen_b = json.dumps(game.view("B").system_state["phase"], default=str)
+    assert "A1" not in seen_b
+    assert "A1" in json.dumps(game.view("A").system_state["phase"], default=str)
+    data(game)["phase"] = None
+    _impulse(game, "D1")
+    d1 = game.state.units["D1"]
+    _do(game, {"unit": "D1", "act": "turn", "to": d1.facing % 6 + 1})
+    assert "D1" not in json.dumps(game.view("A").system_state["phase"], default=str)
+    assert "D1" in json.dumps(game.view("B").system_state["phase"], default=str)

@@ -365,6 +365,26 @@ def test_an_unseen_firers_machinegun_is_not_named_to_the_other_side(make_game: A
     assert soviet[0]["what"] == "fire from an unseen unit" and soviet[0]["target"] == "S1"
 
 
+def test_a_lost_machinegun_is_told_only_to_the_sides_that_see_the_vehicle(
+        make_game: Any, monkeypatch: Any) -> None:
+    """MBT 6.1 with MBT 14.3.3.4.2 (MBTD-130): the loss of N1's HMG is noted on N1 and told to
+    NATO; the Soviet side, which does not see N1 now, is not told of it."""
+    from hexwar.plugins.mbt import sighting
+
+    g = _game(make_game)
+    real = sighting.seen_by_side
+
+    def unseen(game: Any, side: str, u: Any) -> bool:
+        return False if u.id == "N1" and side == "Soviet" else real(game, side, u)
+
+    monkeypatch.setattr(sighting, "seen_by_side", unseen)
+    machineguns.lose(g, g.state.units["N1"], "HMG TTC")
+    assert g.state.units["N1"].state["mg_lost"] == ["HMG TTC"]
+    assert [e["weapon"] for e in g.log.for_side("NATO") if e.get("type") == "mg_lost"] == \
+        ["HMG TTC"]
+    assert not any(e.get("type") == "mg_lost" for e in g.log.for_side("Soviet"))
+
+
 # -- overrun, doctrine, the AI ------------------------------------------------------------------
 
 

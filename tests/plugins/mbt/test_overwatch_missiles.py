@@ -256,6 +256,21 @@ def test_ow_order_for_a_unit_whose_gun_is_out_but_missile_works_13_3(make_game: 
     assert "OW" not in legal_orders(basic, b1)
 
 
+def test_ow_order_for_the_missile_alone_when_gun_and_machinegun_are_out_14_1_4_3(
+        make_game: Any) -> None:
+    """MBT 13.3 (OW), 14.1.4.3 (MBTD-134): with its main gun hit and its HMG destroyed (MBT
+    14.3.3.4.2) the T-80A has no gun at all, yet its Songster still earns it OW orders. (The
+    test above no longer shows this alone: since machineguns, MBTD-128, the working HMG gives a
+    gunless T-80A its fire orders too.)"""
+    from hexwar.plugins.mbt.orders import legal_orders
+
+    g = _far_game(make_game)
+    s1 = g.state.units["S1"]
+    s1.state["damage"]["gun"] = True
+    s1.state["mg_lost"] = ["HMG TTO"]
+    assert "OW" in legal_orders(g, s1)
+
+
 def test_overwatch_shot_of_a_gunless_missile_unit_is_the_missile_14_1_4_3(
         make_game: Any, run: Any) -> None:
     """MBT 14.1.4.3: the OW T-80A with its gun out is offered the missile shot at the M1 that
