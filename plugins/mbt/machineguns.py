@@ -272,15 +272,14 @@ def fire_error(game: Game, f: Unit, t: Unit, m: MachineGun, *, orders: tuple[str
 def resolve(game: Game, f: Unit, t: Unit, m: MachineGun, *, overwatch: bool,
             simultaneous: bool, target_moving: bool | None) -> None:
     """MBT 14.1.2, 14.4: resolve the machinegun's GP shot and apply (or hold, MBT 5.3) its
-    effects; the shot in full goes to the sides that see the firer, the rest hear only what it
-    did to their unit (MBT 6.1)."""
+    effects. The record is public, as every shot at a unit: the firer is marked FIRED at once and
+    so named to the side it fires at (MBT 7.1.4, 6.1.3.5; docs/decisions.md MBTD-65, MBTD-130)."""
     from hexwar.plugins.mbt.fire import apply_effects
     from hexwar.plugins.mbt.gp_fire import resolve as gp_resolve
 
-    shown = seen_by(game, [f])
     if doomed(t):
         game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
-                    rules=["MBT 7.3.2"], visible_to=shown)
+                    rules=["MBT 7.3.2"])
         return
     shot = gp_resolve(game, f, t, overwatch=overwatch, target_moving=target_moving,
                       weapon_name=m.name, report=False)
@@ -290,14 +289,10 @@ def resolve(game: Game, f: Unit, t: Unit, m: MachineGun, *, overwatch: bool,
     result = {"result": shot.result, "effects": shot.effects}
     extra = {"passengers": shot.passengers} if shot.passengers else {}
     game.report("machinegun fire", result=result, modifiers=shot.modifiers, rules=rules,
-                visible_to=shown, firer=f.id, target=t.id, weapon=m.name, ammo=GP,
+                firer=f.id, target=t.id, weapon=m.name, ammo=GP,
                 range=f.hex.distance(t.hex), gp_factor=shot.factor, gp_defense=shot.defense,
                 net=shot.net, roll=shot.roll, modified=shot.roll + shot.net, n=shot.n, s=shot.s,
                 crt_source=shot.source, **extra)
-    if shown is not None:
-        others = [s for s in game.state.sides if s not in shown]
-        game.report("fire from an unseen unit", result=result, rules=["MBT 6.1", "MBT 14.4"],
-                    visible_to=others, target=t.id)
     if shot.effects and simultaneous:
         t.state["pending"] = [*t.state.get("pending", []), *shot.effects]
     elif shot.effects:

@@ -80,11 +80,6 @@ def _result(game: Game | None, r: Record) -> str | None:
         return _gp_fire(game, r)
     if what == "machinegun fire":  # MBT 14.1.2
         return _gp_fire(game, r).replace(" GP at ", " (machinegun) GP at ", 1)
-    if what == "fire from an unseen unit":  # MBT 6.1: the firer is not named to this side
-        result = table(r.get("result"))
-        effects = words(result.get("effects")) if result.get("effects") else "no effect"
-        return (f"{_u(game, r.get('target'))} comes under fire from a unit not in sight: "
-                f"{result.get('result')}, {effects}{cite(r.get('rules'))}")
     if what == "GP point effect fire at terrain":  # MBT 12.4.2
         result = table(r.get("result"))
         effect = "the marker is destroyed" if result.get("result") == "EF" else "no effect"

@@ -340,10 +340,11 @@ def test_mbt_159_a_machinegun_loss_scores_no_victory_points(make_game: Any) -> N
 # -- MBT 6.1: hidden information ---------------------------------------------------------------
 
 
-def test_an_unseen_firers_machinegun_is_not_named_to_the_other_side(make_game: Any,
+def test_a_machinegun_firer_is_named_to_the_side_it_fires_at_7_1_4(make_game: Any,
                                                                     monkeypatch: Any) -> None:
-    """MBT 6.1: the Soviet side, which does not see N1, hears that its squad was fired at and
-    what came of it, never who fired nor with which weapon."""
+    """MBT 7.1.4, 6.1.3.5 (MBTD-65, MBTD-130): a unit that fires is marked FIRED at once, so even
+    the Soviet side, which did not see N1 before, is told who fired at its squad and with what,
+    as for every other shot at a unit."""
     from hexwar.plugins.mbt import sighting
 
     g = _game(make_game)
@@ -357,12 +358,10 @@ def test_an_unseen_firers_machinegun_is_not_named_to_the_other_side(make_game: A
     m = machineguns.split(card_of(g, f), "HMG TTC/GP")
     assert m is not None
     machineguns.resolve(g, f, s1, m, overwatch=False, simultaneous=False, target_moving=False)
-    nato = [e for e in g.log.for_side("NATO") if e.get("type") == "result"]
-    assert any(e["what"] == "machinegun fire" and e["firer"] == "N1" for e in nato)
-    soviet = [e for e in g.log.for_side("Soviet") if e.get("type") == "result"]
-    assert soviet and all("firer" not in e and "weapon" not in e for e in soviet)
-    assert all("N1" not in json.dumps(e) and "HMG" not in json.dumps(e) for e in soviet)
-    assert soviet[0]["what"] == "fire from an unseen unit" and soviet[0]["target"] == "S1"
+    for side in ("NATO", "Soviet"):
+        shots = [e for e in g.log.for_side(side) if e.get("type") == "result"]
+        assert [(e["what"], e["firer"], e["weapon"]) for e in shots] == \
+            [("machinegun fire", "N1", "HMG TTC")], side
 
 
 def test_a_lost_machinegun_is_told_only_to_the_sides_that_see_the_vehicle(
