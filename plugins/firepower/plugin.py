@@ -201,7 +201,9 @@ def scenario_shapes() -> dict[str, Any]:
                     "defenses": [{"type": str, "hex": str, "door": IntRange(1, 6),
                                   "sandbagged": bool, "sides": [IntRange(1, 6)],
                                   # Firepower 8.9: a bridge's hexes and originating hexes
-                                  "hexes": [str], "ends": [str]}],
+                                  "hexes": [str], "ends": [str],
+                                  # Firepower 12.7.4: a foxhole's side of a fence hex (FPD-136)
+                                  "side": IntRange(1, 6)}],
                     # Firepower 10.1, 11.1.6: weapon units on the board (weapon_units.py)
                     "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
                                       "facing": IntRange(1, 6)}]},

@@ -4,6 +4,7 @@ when its part is hit, and the soldiers who get in from its part only."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -106,3 +107,26 @@ def test_a_soldier_set_up_in_the_foxhole_is_on_its_part(fp_game: GameFactory) ->
     b1.facing = 4  # the part behind him is hexside 1's
     setup_units(g)
     assert b1.state["side"] == 4
+
+
+def test_a_scenario_file_with_a_foxholes_side_passes_validation(tmp_path: Path) -> None:
+    """docs/scenario-format.md: ``special.defenses[].side`` is part of the format (Firepower
+    12.7.4); a side off 1-6 fails the schema."""
+    from hexwar.core.engine.game import Game as G
+    from hexwar.core.scenario import load_and_validate
+    from tests.plugins.firepower.conftest import PANEL_HEAD
+
+    (tmp_path / "p.toml").write_text(PANEL_HEAD + '\n[[hex]]\nat = "C4"\nfeatures = ["fence:2-6"]\n',
+                                     encoding="utf-8")
+    text = ('[scenario]\nid = "t"\nsystem = "firepower"\nturns = 1\n'
+            '[sides.A]\nsequence_units = 3\n[sides.B]\nsequence_units = 3\n'
+            '[board]\npanels = [{ file = "p.toml" }]\n'
+            '[special]\nfold = "H"\ndefenses = [{ type = "SFX", hex = "1C4", side = SIDE }]\n'
+            '[[units]]\nid = "A1"\ntype = "firepower:RFL"\nside = "A"\nhex = "1C2"\nfacing = 4\n')
+    path = tmp_path / "s.toml"
+    path.write_text(text.replace("SIDE", "4"), encoding="utf-8")
+    game = G(load_and_validate(path), seed=1)
+    assert defenses.defences(game)[game.board.parse("1C4")].side == 4
+    path.write_text(text.replace("SIDE", "9"), encoding="utf-8")
+    with pytest.raises(Exception, match="side"):
+        load_and_validate(path)
