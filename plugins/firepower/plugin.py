@@ -276,7 +276,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     d = data(game)
     # Firepower 6.1: no player may examine drawn or undrawn sequence units; only counts show.
     out = {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
-           "board_side": d.get("board_side", {}), "phase": d.get("phase"),
+           "board_side": d.get("board_side", {}), "phase": _phase_view(game, side, d),
            "victory_points": victory_points(game)}
     if "secret" in d or "craters" in d or "openings" in d:
         # Advanced Game: the craters and the doors' and windows' states are public (Firepower
@@ -294,6 +294,17 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
         # Firepower 11.5: the attacker's tunnel hex numbers are known to the defender (FPD-85)
         out["attacker_in_tunnels"] = attacker_in_tunnels(game)
     return out
+
+
+def _phase_view(game: Game, side: str | None, d: dict[str, Any]) -> Any:
+    """Firepower 11.5: the Impulse Phase's record less what ``side`` may not know of soldiers in
+    tunnels (``tunnels.phase_view``, docs/decisions.md FPD-137)."""
+    ph = d.get("phase")
+    if not ph or "secret" not in d:  # the Basic Game has no tunnels
+        return ph
+    from hexwar.plugins.firepower.tunnels import phase_view
+
+    return phase_view(game, side, ph)
 
 
 def _objective_labels(game: Game) -> list[str]:
