@@ -442,7 +442,9 @@ def note_underground(ph: dict[str, Any], u: Unit) -> None:
 
 
 def _acted(game: Game, uid: str, act: str) -> None:
-    note_underground(data(game)["phase"], game.state.units[uid])
+    ph = data(game).get("phase")
+    if isinstance(ph, dict):  # into a tunnel by this Action (FPD-137)
+        note_underground(ph, game.state.units[uid])
     # the Advanced Game's take-over window closes at any other Action (Firepower 11.1.6.2,
     # docs/decisions.md FPD-118), kept in the state; nothing to do while none is open
     if data(game).get("take_over"):
