@@ -83,3 +83,23 @@ def test_a_leaders_activation_in_a_tunnel_is_told_to_his_side_alone() -> None:
     assert [e["spent"] for e in game.view("A").events() if e["type"] == "activated"] == [2]
     assert not any(e["type"] == "activated" for e in game.view("B").events())
     assert "A2" not in json.dumps(_phase(game, "B")) and _phase(game, "A")["spent"]["A2"] == 2
+
+
+def test_the_refusal_to_come_up_into_a_held_cave_tells_what_the_attacker_sees() -> None:
+    """Firepower 6.2.1 with 11.5 (FPD-138): coming up from the tunnel hex 4X13 into the cave of
+    4Y13 that D3 holds on the surface is refused; the refusal tells side A nothing new, since
+    his view shows D3 there (only soldiers in tunnels are out of his sight). Once D3 has gone,
+    the move is carried out."""
+    from tests.plugins.firepower.test_terrain import _refused
+    from tests.plugins.firepower.test_tunnels import _setup as _cave_setup
+
+    game = _cave_setup(("D3", "RFL", "B", "Y13", 1, {}))
+    a1 = game.state.units["A1"]
+    a1.hex, a1.state["tunnel"], a1.facing = game.board.parse("4X13"), True, 2
+    _impulse(game, "A1")
+    assert tuple(game.view("A").units["D3"]["hex"]) == game.board.parse("4Y13")
+    assert "D1" not in game.view("A").units  # the defender in his tunnel is not shown
+    _refused(game, {"unit": "A1", "act": "tunnel"}, "Firepower 6.2.1")
+    game.state.units["D3"].hex = game.board.parse("4Z13")
+    _do(game, {"unit": "A1", "act": "tunnel"})
+    assert game.board.label(a1.hex) == "4Y13" and not a1.state.get("tunnel")
