@@ -379,6 +379,7 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
         return _do_melee(game, ph, info)
     uid = info["unit"]
     u = game.state.units[uid]
+    note_underground(ph, u)
     ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + info["cost"]
     t: ActionType | None = info.get("type")
     if t is not None:
@@ -431,7 +432,19 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
     return info
 
 
+def note_underground(ph: dict[str, Any], u: Unit) -> None:
+    """Firepower 11.5, 8.8.8: note in the Impulse Phase's record a soldier who is in a tunnel
+    while he acts, so that the other side's view of the record leaves him out for the rest of
+    the phase (his MF spent underground stay unknown after he comes up: docs/decisions.md
+    FPD-137; ``tunnels.phase_view``). The key is made only when needed."""
+    if u.state.get("tunnel") and u.id not in ph.get("underground", ()):
+        ph["underground"] = sorted([*ph.get("underground", ()), u.id])
+
+
 def _acted(game: Game, uid: str, act: str) -> None:
+    ph = data(game).get("phase")
+    if isinstance(ph, dict):  # into a tunnel by this Action (FPD-137)
+        note_underground(ph, game.state.units[uid])
     # the Advanced Game's take-over window closes at any other Action (Firepower 11.1.6.2,
     # docs/decisions.md FPD-118), kept in the state; nothing to do while none is open
     if data(game).get("take_over"):
@@ -533,6 +546,8 @@ def winners_enter(game: Game, ph: dict[str, Any], units: list[str], dest: Hex) -
 
 def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str, Any]:
     units, dest, defenders = info["units"], info["hex"], info["defenders"]
+    for uid in units:  # Firepower 11.5: a melee in the tunnels (FPD-137)
+        note_underground(ph, game.state.units[uid])
     if not defenders:  # FPD-119: the attackers find no one
         from hexwar.plugins.firepower.tunnels import find_no_one
 

@@ -109,6 +109,8 @@ class Firing:
     nightsight: bool = False
     #: hexes with a hole in the ground, by the hole's code (Firepower 12.7.2; defenses.holes)
     holes: Mapping[Hex, str] = field(default_factory=dict)
+    #: the holes in fence hexes, by a hexside of their part (Firepower 12.7.4; defenses.hole_sides)
+    hole_sides: Mapping[Hex, int] = field(default_factory=dict)
     #: Firepower 12.7.5: the firer announced "+" hit location modifiers (to stay out of a hole)
     location_plus: bool = False
     #: Firepower 8.9: the standing bridges' decks by hex, (bottom, floor), and the soldiers on
@@ -269,7 +271,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     counted = own or (w_unit is not None and not wu.is_missile(game, w_unit))
     rounds = (rounds_for(game, ctx.firer.id, item, ammo)
               if counted and ammo != "L" and _row(item) is not None else None)
-    from hexwar.plugins.firepower.defenses import holes, positions
+    from hexwar.plugins.firepower.defenses import hole_sides, holes, positions
 
     scope, night = sights(item, eq, choice)
     sign = choice.get("location_sign", "-")
@@ -283,7 +285,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
                                  positions=positions(game), scope=scope, nightsight=night,
-                                 holes=holes(game), location_plus=sign == "+",
+                                 holes=holes(game), hole_sides=hole_sides(game),
+                                 location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
@@ -1080,11 +1083,20 @@ def step_hole(ctx: FireContext) -> None:
     whether it lands in the hole (no cover for the soldiers in it, and the blast starts at the
     bottom, so the others in the hex are heights above it, Firepower 12.2.8) or beside it (the
     hole's cover applies as before). A ditch fills its hex: always in. Rolled after the side of
-    a fence hex (Firepower 12.7.4: the combination is rolled one location at a time)."""
+    a fence hex (Firepower 12.7.4: the combination is rolled one location at a time), and only
+    when the part hit is the hole's (docs/decisions.md FPD-136)."""
     f = firing(ctx)
     if ctx.impact is None or letter(f) != "G" or ctx.impact not in f.holes:
         return
     code = f.holes[ctx.impact]
+    hit, mine = ctx.extra.get("impact_side"), f.hole_sides.get(ctx.impact)
+    pic = f.world.map.fence.get(ctx.impact)
+    if isinstance(hit, int) and mine is not None and pic is not None \
+            and pic.part_of(hit) != pic.part_of(mine):
+        # Firepower 12.7.4: the other part of the fence hex is hit, not the hole's: no roll
+        ctx.extra.setdefault("summary", {})["hole"] = {
+            "hole": code, "in": False, "other_part": True, "rule": "Firepower 12.7.4"}
+        return
     r = ctx.roll(f"{f.item} into the hole in {ctx.map.label(ctx.impact)}")
     got, final = into_hole(code, r, ctx.range, plus=f.location_plus)
     ctx.extra["in_hole"] = got

@@ -322,7 +322,14 @@ def _apply_activate(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> Non
         ph["active"].append(t)
         ph["spent"][t] = spent
     ph["used"] = sorted(set(ph["used"]) | set(info["targets"]))
-    game.emit("activated", unit=info["unit"], units=list(info["targets"]), spent=spent,
+    from hexwar.plugins.firepower.actions import note_underground
+
+    leader = game.state.units[info["unit"]]
+    for t in info["targets"]:
+        note_underground(ph, game.state.units[t])
+    # Firepower 11.5, 8.8.8: a leader's MF spent in a tunnel are his side's alone (FPD-137)
+    game.emit("activated", visible_to=[leader.side] if leader.state.get("tunnel") else None,
+              unit=info["unit"], units=list(info["targets"]), spent=spent,
               rule="Firepower 11.4")
 
 

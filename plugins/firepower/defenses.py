@@ -155,6 +155,9 @@ class Defence:
     sides: tuple[int, int] | None = None
     #: a bridge unit's bridge (Firepower 8.9; ``bridges``, docs/decisions.md FPD-122)
     bridge: Bridge | None = None
+    #: a foxhole's or trench's side of a fence hex: a hexside of the part it lies in
+    #: (Firepower 12.7.4; docs/decisions.md FPD-136)
+    side: int | None = None
 
     def picture(self) -> Picture | None:
         """Firepower 8.8.5.4: a roadblock as a fence picture of its hex."""
@@ -251,8 +254,33 @@ def read_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
             raise RulesError(f"{where}: only a tower is sandbagged (true or false), not "
                              f"{bags!r} for a {t.name}", rule="Firepower 8.8.6")
         joins = (int(sides[0]), int(sides[1])) if isinstance(sides, list) else None
-        out[h] = Defence(t, h, door if t.kind == "structure" else None, bags, joins)
+        out[h] = Defence(t, h, door if t.kind == "structure" else None, bags, joins,
+                         side=_hole_side(game, t, h, spec.get("side"), where))
     return out
+
+
+def _hole_side(game: Game, t: DefenceType, h: Hex, side: Any, where: str) -> int | None:
+    """Firepower 12.7.4: the hexside of the part of a fence hex a foxhole or trench lies in
+    (``side``; by default the lowest-numbered hexside that is not an end of the fence,
+    docs/decisions.md FPD-136); None outside a fence hex."""
+    pic: Picture | None = fp_map_of(game).fence.get(h)
+    lab = game.board.label(h)
+    if side is not None:
+        if t.kind != "hole":
+            raise RulesError(f"{where}: only a foxhole or trench in a fence hex has a side "
+                             f"('side'), not a {t.name}", rule="Firepower 12.7.4")
+        if pic is None:
+            raise RulesError(f"{where}: {lab} has no fence: the {t.name} has no side of it "
+                             "('side')", rule="Firepower 12.7.4")
+        ok = [x for part in pic.sides() for x in part]
+        if not isinstance(side, int) or isinstance(side, bool) or side not in ok:
+            raise RulesError(f"{where}: the {t.name}'s side is a hexside of {lab} on one part "
+                             f"of its fence ({', '.join(map(str, sorted(ok)))}), not {side!r}",
+                             rule="Firepower 12.7.4")
+        return side
+    if pic is None or t.kind != "hole":
+        return None
+    return min(x for part in pic.sides() for x in part)
 
 
 #: each game's defensive units left standing, by the destroyed hexes they were derived for
@@ -378,6 +406,10 @@ def _check_position(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> d
     if not into and not now:
         raise RulesError(f"{u.id} is not in the {d.type.name}", rule="Firepower 8.8.1")
     way = "into" if into else "out of"
+    if into and off_hole_side(game, u, d):
+        raise RulesError(f"the {d.type.name} in {lab} lies on the part of the fence with "
+                         f"hexside {d.side}; {u.id} is on the other part (he crosses the fence "
+                         "first)", rule="Firepower 12.7.4")
     if d.type.kind == "hole":
         if str(u.state.get("posture", "stand")) != "stand":
             raise RulesError(f"{u.id} must be Standing to start climbing {way} the "
@@ -425,6 +457,8 @@ def _position_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str
     d = defences(game).get(u.hex) if u.hex is not None else None
     if d is None or d.type.kind not in POSITIONS or u.state.get("tunnel"):
         return []
+    if not in_defence(u) and off_hole_side(game, u, d):
+        return []  # Firepower 12.7.4: across the fence from the hole
     return [{"act": "position", "unit": uid, "into": not in_defence(u)}]
 
 
@@ -859,6 +893,25 @@ def holes(game: Game) -> dict[Hex, str]:
     """Firepower 12.7.2: the hexes with a hole in the ground (a foxhole or trench), by the
     type's code, for the fire's hit location (used by ``advanced_fire.step_hole``)."""
     return {h: d.type.code for h, d in defences(game).items() if d.type.kind == "hole"}
+
+
+def hole_sides(game: Game) -> dict[Hex, int]:
+    """Firepower 12.7.4: the holes in fence hexes, by a hexside of the part each lies in (used
+    by ``advanced_fire.step_hole``: no roll for the hole when the other part is hit)."""
+    return {h: d.side for h, d in defences(game).items()
+            if d.type.kind == "hole" and d.side is not None}
+
+
+def off_hole_side(game: Game, u: Unit, d: Defence) -> bool:
+    """Firepower 12.7.4, 8.8.2: soldier ``u`` is on the other part of the fence hex from the
+    foxhole or trench ``d`` (he crosses the fence before he gets in)."""
+    side = u.state.get("side")
+    if d.side is None or u.hex is None or not isinstance(side, int):
+        return False
+    pic: Picture | None = fp_map_of(game).fence.get(u.hex)
+    if pic is None or side in (pic.a, pic.b):
+        return False
+    return pic.part_of(side) != pic.part_of(d.side)
 
 
 # ---------------------------------------------------------------------------------------------

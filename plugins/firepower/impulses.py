@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firepower.actions import apply_action, check_action, legal_actions
+from hexwar.plugins.firepower.actions import (
+    apply_action,
+    check_action,
+    legal_actions,
+    note_underground,
+)
 from hexwar.plugins.firepower.hookspecs import FirepowerHooks
 from hexwar.plugins.firepower.state import alive, data, fp_map, new_phase, side_setup, validator
 
@@ -54,7 +59,19 @@ def begin_impulse(game: Game, ids: Iterable[str]) -> None:
     ph["active"] = list(ids)
     ph["used"] = sorted(set(ph["used"]) | set(ids))
     ph["entered"] = {}
-    game.emit("impulse", n=ph["impulse"], units=list(ids), rule="Firepower 6.1")
+    ids = list(ids)
+    under = [i for i in ids if game.state.units[i].state.get("tunnel")]
+    if not under:
+        game.emit("impulse", n=ph["impulse"], units=ids, rule="Firepower 6.1")
+        return
+    # Firepower 11.5, 8.8.8: soldiers in a tunnel act unseen: their side alone reads who they
+    # are; the other sides read only that an Impulse began (docs/decisions.md FPD-137)
+    side = str(ph["side"])
+    for i in under:
+        note_underground(ph, game.state.units[i])
+    game.emit("impulse", visible_to=[side], n=ph["impulse"], units=ids, rule="Firepower 6.1")
+    game.emit("impulse", visible_to=game.other_sides(side), n=ph["impulse"],
+              units=[i for i in ids if i not in under], unseen=True, rule="Firepower 6.1")
 
 
 def impulses_per_phase(game: Game, side: str) -> int:

@@ -201,7 +201,9 @@ def scenario_shapes() -> dict[str, Any]:
                     "defenses": [{"type": str, "hex": str, "door": IntRange(1, 6),
                                   "sandbagged": bool, "sides": [IntRange(1, 6)],
                                   # Firepower 8.9: a bridge's hexes and originating hexes
-                                  "hexes": [str], "ends": [str]}],
+                                  "hexes": [str], "ends": [str],
+                                  # Firepower 12.7.4: a foxhole's side of a fence hex (FPD-136)
+                                  "side": IntRange(1, 6)}],
                     # Firepower 10.1, 11.1.6: weapon units on the board (weapon_units.py)
                     "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
                                       "facing": IntRange(1, 6)}]},
@@ -274,7 +276,7 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     d = data(game)
     # Firepower 6.1: no player may examine drawn or undrawn sequence units; only counts show.
     out = {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
-           "board_side": d.get("board_side", {}), "phase": d.get("phase"),
+           "board_side": d.get("board_side", {}), "phase": _phase_view(game, side, d),
            "victory_points": victory_points(game)}
     if "secret" in d or "craters" in d or "openings" in d:
         # Advanced Game: the craters and the doors' and windows' states are public (Firepower
@@ -291,30 +293,18 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
         # Firepower 11.5: the attacker's tunnel hex numbers are known to the defender (FPD-85)
         out["attacker_in_tunnels"] = attacker_in_tunnels(game)
-        if side is not None and out["phase"]:
-            out["phase"] = _phase_seen_by(game, side, out["phase"])
     return out
 
 
-#: the Impulse record's entries kept per soldier (lists of ids, or dicts by id)
-_PHASE_BY_UNIT = ("used", "active", "combat", "done", "spent", "nc", "after", "entered", "modes")
+def _phase_view(game: Game, side: str | None, d: dict[str, Any]) -> Any:
+    """Firepower 11.5: the Impulse Phase's record less what ``side`` may not know of soldiers in
+    tunnels (``tunnels.phase_view``, docs/decisions.md FPD-137)."""
+    ph = d.get("phase")
+    if not ph or "secret" not in d:  # the Basic Game has no tunnels
+        return ph
+    from hexwar.plugins.firepower.tunnels import phase_view
 
-
-def _phase_seen_by(game: Game, side: str, ph: dict[str, Any]) -> dict[str, Any]:
-    """The Impulse record as ``side`` may read it: nothing of the other side's soldiers in
-    tunnels, neither their ids nor the MF they spent (Firepower 8.8.8: their Actions are their
-    own side's secret; 11.5: of the attacker's the defender knows only the hex numbers)."""
-    from hexwar.plugins.firepower.hidden_setup import visible_units
-
-    seen = set(visible_units(game, side))
-    out = dict(ph)
-    for k in _PHASE_BY_UNIT:
-        v = ph.get(k)
-        if isinstance(v, dict):
-            out[k] = {uid: x for uid, x in v.items() if uid in seen}
-        elif isinstance(v, list):
-            out[k] = [uid for uid in v if uid in seen]
-    return out
+    return phase_view(game, side, ph)
 
 
 def _objective_labels(game: Game) -> list[str]:

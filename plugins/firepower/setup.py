@@ -20,6 +20,7 @@ from hexwar.plugins.firepower.tables import POSTURES
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
 
 Gen = Generator[Any, Any, None]
 BOARD_SIDES = ("5/6", "2/3")
@@ -37,8 +38,19 @@ def setup_units(game: Game) -> None:
         if u.hex is not None:
             pic = fp_map(game).fence.get(u.hex) or fp_map(game).hedge.get(u.hex)
             if pic is not None and u.state.get("side") is None:
-                u.state["side"] = pic.default_side(u.facing)
+                u.state["side"] = _hole_side(game, u) or pic.default_side(u.facing)
     data(game).setdefault("cup", [])
+
+
+def _hole_side(game: Game, u: Unit) -> int | None:
+    """Firepower 12.7.4: a soldier set up in a foxhole or trench of a fence hex is on its part
+    (docs/decisions.md FPD-136)."""
+    if not u.state.get("in_defence") or u.hex is None:
+        return None
+    from hexwar.plugins.firepower.defenses import defences
+
+    d = defences(game).get(u.hex)
+    return d.side if d is not None and d.type.kind == "hole" else None
 
 
 # ---------------------------------------------------------------------------------------------

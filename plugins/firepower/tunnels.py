@@ -124,6 +124,36 @@ def attacker_in_tunnels(game: Game) -> dict[str, str]:
             if u.side == a and u.hex is not None and alive(u) and in_tunnel(u)}
 
 
+#: the Impulse Phase's per-soldier records: MF spent (all, non-combat, announced after firing),
+#: hexes entered, rates of fire; and the lists of soldiers used, active, in combat, done, down
+_PHASE_BY_SOLDIER = ("spent", "nc", "after", "entered", "modes")
+_PHASE_SOLDIERS = ("used", "active", "combat", "done", "dirt")
+
+
+def phase_view(game: Game, side: str | None, ph: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Firepower 11.5, 8.8.8: the Impulse Phase's record as ``side`` is shown it. The phasing
+    side's soldiers who are in a tunnel, or were while acting this Impulse Phase (``underground``,
+    ``actions.note_underground``), are left out of every other side's view: the defender's are
+    secret altogether, and of the attacker's the defender knows the hex numbers alone, not the
+    MF spent or what they did (docs/decisions.md FPD-137). The umpire and the phasing side see
+    it all."""
+    if not ph or side is None or side == ph.get("side"):
+        return ph
+    hidden = set(ph.get("underground") or ())
+    hidden |= {u.id for u in game.state.units.values()
+               if u.side == ph.get("side") and alive(u) and in_tunnel(u)}
+    out = {k: v for k, v in ph.items() if k != "underground"}
+    if not hidden:
+        return out
+    for k in _PHASE_BY_SOLDIER:
+        if isinstance(out.get(k), dict):
+            out[k] = {uid: v for uid, v in out[k].items() if uid not in hidden}
+    for k in _PHASE_SOLDIERS:
+        if isinstance(out.get(k), list):
+            out[k] = [uid for uid in out[k] if uid not in hidden]
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Melee under the ground (Firepower 13 with 8.8.8 and 11.5; docs/decisions.md FPD-98)
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,15 @@ def _units(game: Game | None, refs: Any) -> str:
     return ", ".join(_u(game, r) for r in (refs or [])) or "nobody"
 
 
+def _impulse_units(game: Game | None, r: Mapping[str, Any]) -> str:
+    """The soldiers of an Impulse as a side reads them: those in a tunnel of the other side
+    are "out of sight" (Firepower 11.5, 8.8.8; FPD-137)."""
+    if not r.get("unseen"):
+        return _units(game, r.get("units"))
+    shown = r.get("units") or []
+    return (_units(game, shown) + " and " if shown else "") + "soldiers out of sight"
+
+
 def _mods(mods: Any) -> str:
     parts = [f"{m.get('name')} {m.get('value'):+g}" for m in mods or []
              if isinstance(m, Mapping) and isinstance(m.get("value"), int | float)]
@@ -144,7 +153,7 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     "mix": lambda g, r: (f"the {r.get('count')} sequence chits are mixed in the cup"
                          f"{cite(r.get('rule'))}"),
     "impulse_phase": lambda g, r: f"{r.get('side')}'s Impulse Phase{cite(r.get('rule'))}",
-    "impulse": lambda g, r: (f"Impulse {r.get('n')}: {_units(g, r.get('units'))} act"
+    "impulse": lambda g, r: (f"Impulse {r.get('n')}: {_impulse_units(g, r)} act"
                              f"{cite(r.get('rule'))}"),
     "squad_impulses": lambda g, r: (f"sequence unit {r.get('letter')} of {r.get('side')}: "
                                     f"Impulses for squads {', '.join(map(str, r.get('squads') or []))}"

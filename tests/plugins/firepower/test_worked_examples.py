@@ -175,12 +175,12 @@ def test_fp_113_an_h_blast_of_seven_fired_as_g_is_three_and_penetrates_one() -> 
 def _fenced_foxhole(fp_game: GameFactory) -> Game:
     """A1 (side A) in 1C2 facing 4 throws at 1C4 (range 2): a fence from hexside 2 to 6 splits
     1C4 into the part of hexside 1 and the part of hexsides 3-5; a shallow foxhole lies in the
-    part of hexside 1, where B1 is in it."""
+    part of hexside 1 (its ``side``, Firepower 12.7.4), where B1 is in it."""
     g = fp_game([("A1", "RFL", "A", "C2", 4, {"model": "RFL10"}),
                  ("B1", "RFL", "B", "C4", 1, {"model": "RFL10", "in_defence": "SFX", "side": 1,
                                               "stands_at": -defenses.types()["SFX"].depth})],
                 hexes=[{"at": "C4", "features": ["fence:2-6"]}], options=("firepower.advanced",))
-    defenses.set_defences(g, [{"type": "SFX", "hex": "1C4"}])
+    defenses.set_defences(g, [{"type": "SFX", "hex": "1C4", "side": 1}])
     g.state.units["A1"].state["equipment"] = {"HGN3": 1}
     return g
 
@@ -212,10 +212,6 @@ def test_fp_60_the_fence_side_is_rolled_before_the_foxhole(fp_game: GameFactory)
     assert ctx.extra["in_hole"] is True
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Firepower 12.7.4: the foxhole is rolled for only when its side of the fence hex is hit; the "
-    "code keeps no side for a foxhole (defensive units have none) and rolls for it whatever side "
-    "is hit (step_hole)"))
 def test_fp_60_no_foxhole_roll_when_the_other_side_is_hit(fp_game: GameFactory) -> None:
     """FP-60 (Firepower 12.7.4): when the side of the fence hex away from the foxhole is hit, no
     roll for the foxhole is made (the projectile is not in it)."""
