@@ -4,6 +4,7 @@ machine, each in its own tree and virtual environment.
     python benchmarks/bench_suite.py                       # 37911b1 (serial, as its tox ran it)
                                                            # against this tree with -n 2
     python benchmarks/bench_suite.py --before 37911b1:0 --before 31df58e:2   # and a suite change
+    python benchmarks/bench_suite.py --shared              # only the tests both suites have
 
 It reports (a) each suite's wall time and CPU seconds (pytest and everything it waited for: the
 xdist workers, the ``hexwar`` subprocesses, the browsers), the test count and outcome, and (b) for
@@ -158,6 +159,14 @@ def _measure(suite: Suite, out: Path) -> None:
           f"(load {os.getloadavg()[0]:.1f}; log {log})", flush=True)
 
 
+def _collect(suite: Suite) -> list[str]:
+    """The node ids of ``suite``'s tests (``pytest --collect-only -q``)."""
+    done = subprocess.run([str(suite.python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "--collect-only", *suite.tests], cwd=suite.tree, env=_env(suite),
+                          capture_output=True, text=True)
+    return [ln.strip() for ln in done.stdout.splitlines() if "::" in ln]
+
+
 def _durations(xml: Path) -> dict[str, float]:
     """node id -> seconds (set-up, call and tear-down) of every test in a JUnit XML file."""
     if not xml.exists():
@@ -252,6 +261,9 @@ def main() -> int:
     ap.add_argument("--tests", nargs="+", default=[], metavar="PATH",
                     help="run only these test paths (the same in each tree), e.g. the modules a "
                     "change touched; default: the whole suite")
+    ap.add_argument("--shared", action="store_true",
+                    help="run only the tests whose node ids both suites collect: the old suite "
+                    "against the same tests today")
     ap.add_argument("--top", type=int, default=10, help="rows of the biggest changes")
     ap.add_argument("--fresh", action="store_true", help="rebuild cached worktrees and venvs")
     ap.add_argument("--prepare-only", action="store_true",
@@ -268,6 +280,14 @@ def main() -> int:
         return 0
     for s in (*befores, after):
         s.tests = list(args.tests)
+    if args.shared:  # the same node ids in every tree, in the old suite's order
+        ids = set(_collect(after))
+        for b in befores:
+            ids &= set(_collect(b))
+        shared = [n for n in _collect(befores[0]) if n in ids]
+        print(f"--shared: {len(shared)} tests that every suite collects")
+        for s in (*befores, after):
+            s.tests = shared
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()}")
     for s in (*befores, after):
         _measure(s, out)
