@@ -20,8 +20,9 @@ open or buttoned; MBT 14.1.2.2), a firing arc (MBT 14.2.1) and a GP line (MBT 14
   unit's ``mg_lost``; docs/decisions.md MBTD-129 for penetrating hits); MBT 14.3.3.1: a turret
   compartment hit silences those on the turret, a hull compartment hit those on the hull.
 
-Everything a side hears of a machinegun shot names the firer and its weapon only when the side
-sees the firer (MBT 6.1); a side that does not is told only what the shot did to its unit.
+A machinegun shot is told to every side, firer and weapon named, as every shot at a unit: the
+firer is marked FIRED at once (MBT 7.1.4, 6.1.3.5; docs/decisions.md MBTD-65, MBTD-130). A lost
+machinegun is told to the sides that see the vehicle.
 """
 
 from __future__ import annotations
