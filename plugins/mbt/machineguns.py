@@ -16,8 +16,8 @@ open or buttoned; MBT 14.1.2.2), a firing arc (MBT 14.2.1) and a GP line (MBT 14
   for later (docs/decisions.md MBTD-128).
 * MBT 14.1.2.3: a vehicle with a crew loss fires its machineguns or its main gun, not both.
 * MBT 12.3.2: a suppressed vehicle fires none of them.
-* MBT 14.3.3.4.2: a hit on the TT, HF or HR destroys the machineguns located there (kept in the
-  unit's ``mg_lost``; docs/decisions.md MBTD-129 for penetrating hits); MBT 14.3.3.1: a turret
+* MBT 14.3.3.4.2: machineguns mounted at the TT, HF or HR are lost to any hit at that spot (kept in
+  the unit's ``mg_lost``; docs/decisions.md MBTD-129 for penetrating hits); MBT 14.3.3.1: a turret
   compartment hit silences those on the turret, a hull compartment hit those on the hull.
 
 A machinegun shot is told to every side, firer and weapon named, as every shot at a unit: the
@@ -304,8 +304,8 @@ def resolve(game: Game, f: Unit, t: Unit, m: MachineGun, *, overwatch: bool,
 
 
 def step_mg_hit(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
-    """MBT 14.3.3.4.2: a hit on the TT, HF or HR destroys the machineguns located there, even
-    when it fails to penetrate (run before the penetration step, which ends a failed hit;
+    """MBT 14.3.3.4.2: the machineguns mounted at the TT, HF or HR are lost to a hit at that spot,
+    penetrating or not (run before the penetration step, which ends a failed hit;
     docs/decisions.md MBTD-129)."""
     if hit.location not in LOSS_POSITIONS:
         return

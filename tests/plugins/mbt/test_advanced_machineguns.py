@@ -251,9 +251,9 @@ def _tt_hit(make_game: Any, location: str, target: str = "M1") -> tuple[Any, Any
 @pytest.mark.parametrize(("target", "location", "lost"), [
     ("M1", "TT", ["HMG TTC", "MG TTO"]), ("Marder A1", "HR", ["MG HRC"]),
     ("Marder A1", "HF", []), ("M1", "HF", []), ("M1", "TF", []), ("M1", "HD", [])])
-def test_mbt_62_a_hit_on_the_tt_hf_or_hr_destroys_the_machineguns_there_14_3_3_4_2(
+def test_mbt_62_machineguns_at_the_tt_hf_or_hr_are_lost_to_hits_there_14_3_3_4_2(
         make_game: Any, target: str, location: str, lost: list[str]) -> None:
-    """MBT-62 (MBT 14.3.3.4.2): a hit on the TT destroys a machinegun mounted there, open or
+    """MBT-62 (MBT 14.3.3.4.2): a TT hit takes out the machinegun mounted at the TT, open or
     buttoned; one on the HF only a machinegun at the HF (none on these cards); TF and HD never."""
     from hexwar.plugins.mbt.machineguns import step_mg_hit
 
