@@ -210,8 +210,14 @@ def mbt_ammo_error(game: Game, firer: Unit, target: Unit, ammo: str) -> str | No
 @hookimpl
 def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: bool,
                    target_moving: bool | None) -> list[str] | None:
+    from hexwar.plugins.mbt import machineguns
     from hexwar.plugins.mbt.gp_fire import resolve
+    from hexwar.plugins.mbt.state import card_of
 
+    mg = machineguns.split(card_of(game, firer), ammo)
+    if mg is not None:  # MBT 14.1.2: an independent machinegun's GP shot
+        return machineguns.resolve(game, firer, target, mg, overwatch=overwatch,
+                                   target_moving=target_moving)
     shot = resolve(game, firer, target, overwatch=overwatch, target_moving=target_moving,
                    ammo=ammo)
     return None if shot is None else shot.effects

@@ -430,20 +430,14 @@ def resolve_shot(game: Game, f: Unit, t: Unit, ammo: str, *, overwatch: bool, si
                                             target_moving=target_moving))
     c = ctx(game)
     card = card_of(game, f)
-    mg = None if missile else _machinegun(game, f, ammo)
-    if mg is not None:  # Advanced MBT 14.1.2: GP fire with an independent machinegun
-        from hexwar.plugins.mbt import machineguns
-
-        machineguns.resolve(game, f, t, mg, overwatch=overwatch, simultaneous=simultaneous,
-                            target_moving=target_moving)
-        return None
     weapon, ammo = attached.weapon_and_ammo(card, ammo, missile)  # Advanced MBT 14.1.3
-    assert weapon is not None
     if doomed(t):
         game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
                     rules=["MBT 7.3.2"])
         return None
-    if ammo not in weapon.ammo:  # Advanced MBT 14.4: GP point effect fire
+    # Advanced MBT 14.4: GP point effect fire, and MBT 14.1.2: a machinegun's (the only weapon of
+    # a vehicle without a main gun)
+    if weapon is None or ammo not in weapon.ammo:
         other = MbtHooks.of(game).other_fire(f, t, ammo, overwatch=overwatch,
                                              target_moving=target_moving)
         if other and simultaneous:

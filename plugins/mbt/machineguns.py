@@ -34,7 +34,7 @@ from hexwar.core.hexgrid import in_arc
 from hexwar.plugins.mbt.ap_fire import MG_LOST
 from hexwar.plugins.mbt.cards import HULL_LOCATIONS, TURRET_LOCATIONS
 from hexwar.plugins.mbt.orders import seen_by
-from hexwar.plugins.mbt.state import alive, card_of, doomed
+from hexwar.plugins.mbt.state import alive, card_of
 from hexwar.plugins.mbt.suppression import suppressed
 
 if TYPE_CHECKING:
@@ -271,17 +271,13 @@ def fire_error(game: Game, f: Unit, t: Unit, m: MachineGun, *, orders: tuple[str
 
 
 def resolve(game: Game, f: Unit, t: Unit, m: MachineGun, *, overwatch: bool,
-            simultaneous: bool, target_moving: bool | None) -> None:
-    """MBT 14.1.2, 14.4: resolve the machinegun's GP shot and apply (or hold, MBT 5.3) its
-    effects. The record is public, as every shot at a unit: the firer is marked FIRED at once and
-    so named to the side it fires at (MBT 7.1.4, 6.1.3.5; docs/decisions.md MBTD-65, MBTD-130)."""
-    from hexwar.plugins.mbt.fire import apply_effects
+            target_moving: bool | None) -> list[str]:
+    """MBT 14.1.2, 14.4: resolve the machinegun's GP shot, record it and return its effects, which
+    the fire procedure applies or holds (MBT 5.3) as any other shot's (hook ``mbt_other_fire``).
+    The record is public, as every shot at a unit: the firer is marked FIRED at once and so named
+    to the side it fires at (MBT 7.1.4, 6.1.3.5; docs/decisions.md MBTD-65, MBTD-130)."""
     from hexwar.plugins.mbt.gp_fire import resolve as gp_resolve
 
-    if doomed(t):
-        game.report("shot wasted", result="target already knocked out", firer=f.id, target=t.id,
-                    rules=["MBT 7.3.2"])
-        return
     shot = gp_resolve(game, f, t, overwatch=overwatch, target_moving=target_moving,
                       weapon_name=m.name, report=False)
     assert shot is not None  # fire_error checked the GP line at this range
@@ -294,10 +290,7 @@ def resolve(game: Game, f: Unit, t: Unit, m: MachineGun, *, overwatch: bool,
                 range=f.hex.distance(t.hex), gp_factor=shot.factor, gp_defense=shot.defense,
                 net=shot.net, roll=shot.roll, modified=shot.roll + shot.net, n=shot.n, s=shot.s,
                 crt_source=shot.source, **extra)
-    if shot.effects and simultaneous:
-        t.state["pending"] = [*t.state.get("pending", []), *shot.effects]
-    elif shot.effects:
-        apply_effects(game, t, shot.effects)
+    return list(shot.effects)
 
 
 # -- MBT 14.3.3.4.2: machineguns lost ---------------------------------------------------------------

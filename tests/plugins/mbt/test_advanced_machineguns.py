@@ -357,7 +357,7 @@ def test_a_machinegun_firer_is_named_to_the_side_it_fires_at_7_1_4(make_game: An
     f, s1 = g.state.units["N1"], g.state.units["S1"]
     m = machineguns.split(card_of(g, f), "HMG TTC/GP")
     assert m is not None
-    machineguns.resolve(g, f, s1, m, overwatch=False, simultaneous=False, target_moving=False)
+    machineguns.resolve(g, f, s1, m, overwatch=False, target_moving=False)
     for side in ("NATO", "Soviet"):
         shots = [e for e in g.log.for_side(side) if e.get("type") == "result"]
         assert [(e["what"], e["firer"], e["weapon"]) for e in shots] == \
