@@ -13,8 +13,10 @@ References (each measured in this run, before and after the hexwar games; the me
   no rules to speak of"; hexwar plays full rulebooks with an AI, so its figure is the ceiling of
   what an engine with almost no rules does, not a like-for-like game.
 * ``Atlatl``: with the environment variable ``HEXWAR_ATLATL`` set to an Atlatl checkout (its
-  ``server/game.py`` and ``scenarios/test4.scn``), random transitions of ``test4`` through
-  Atlatl's own game API; skipped with a message otherwise. No Atlatl code is part of hexwar.
+  ``server/game.py``), random transitions through Atlatl's own game API of its ``test4``
+  scenario (``scenarios/test4.scn``), or, where the checkout has none, of a scenario of the same
+  size written here in Atlatl's format (:func:`atlatl_scenario`); skipped with a message when
+  the variable is not set. No Atlatl code is part of hexwar.
 
 Each hexwar figure counts the decisions of whole games (seeds 1, 2, ... until ``--seconds`` have
 passed, at least one game) over the time of playing them; building the game (board, units) is
@@ -140,6 +142,28 @@ def reference_rate(seconds: float) -> float:
                                   ref.is_terminal, seconds, random.Random(1))
 
 
+#: which Atlatl scenario was played (for the report)
+ATLATL_WHAT = ["test4"]
+
+
+def atlatl_scenario(seed: int = 4) -> dict[str, Any]:
+    """A scenario in Atlatl's own format the size of its ``test4`` (10 x 10 hexes, 9 blue and 8
+    red units), for checkouts that do not ship ``test4.scn``: random clear, rough, marsh and
+    urban hexes, the sides in opposite corners, 20 phases."""
+    rng = random.Random(seed)
+    terrains = ("clear", "clear", "clear", "rough", "marsh", "urban")
+    hexes = [{"x_offset": x, "y_offset": y, "terrain": rng.choice(terrains), "setup": None}
+             for y in range(10) for x in range(10)]
+    types = ("infantry", "mechinf", "armor", "artillery")
+    cells = [(x, y) for y in range(10) for x in range(10)]
+    units = [{"type": types[i % 4], "longName": f"{side}{i}", "faction": side,
+              "currentStrength": 100, "hex": f"hex-{x}-{y}"}
+             for side, picks in (("blue", cells[:9]), ("red", cells[-8:]))
+             for i, (x, y) in enumerate(picks)]
+    return {"map": {"hexes": hexes, "edges": []}, "units": units,
+            "score": {"maxPhases": 20, "cityScore": 24, "lossPenalty": -2}}
+
+
 def atlatl_rate(seconds: float) -> float | str:
     """Atlatl's random transitions a second on ``test4``, or why it was not measured."""
     where = os.environ.get("HEXWAR_ATLATL")
@@ -149,15 +173,17 @@ def atlatl_rate(seconds: float) -> float | str:
     server = root / "server"
     scn = next((p for p in (root / "scenarios" / "test4.scn", server / "scenarios" / "test4.scn")
                 if p.is_file()), None)
-    if not (server / "game.py").is_file() or scn is None:
-        return f"skipped: no server/game.py and scenarios/test4.scn under {root}"
+    if not (server / "game.py").is_file():
+        return f"skipped: no server/game.py under {root}"
+    scenario = json.loads(scn.read_text()) if scn is not None else atlatl_scenario()
+    ATLATL_WHAT[0] = "test4" if scn is not None else "a test4-sized scenario"
     sys.path.insert(0, str(server))
     here = Path.cwd()
     os.chdir(server)  # Atlatl reads some of its files relative to its server folder
     try:
         import game as atlatl_game  # type: ignore[import-not-found]
 
-        g = atlatl_game.Game(json.loads(scn.read_text()))
+        g = atlatl_game.Game(scenario)
         return transitions_per_second(g.initial_state, g.legal_actions, g.transition,
                                       g.is_terminal, seconds, random.Random(1))
     finally:
@@ -243,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"\nreference (100 hexes, 17 units, random play): {ref:9.0f} transitions/s "
           f"(runs: {', '.join(f'{r:.0f}' for r in refs)})")
     if isinstance(atlatl, float):
-        print(f"Atlatl test4, random play:                   {atlatl:9.0f} transitions/s")
+        print(f"Atlatl ({ATLATL_WHAT[0]}), random play: {atlatl:9.0f} transitions/s")
     else:
         print(f"Atlatl: {atlatl}")
     print(f"\n{'scenario (AI vs AI)':<24} {'decisions/s':>11} {'setup s':>8} {'games':>5} "
