@@ -294,6 +294,21 @@ def _check_machinegun(w: Mapping[str, Any], wk: str, path: str) -> None:
         raise DataError("a machinegun needs its GP line (MBT 14.4.1)", path=path, key=f"{wk}.gp")
 
 
+#: MBT 14.3.2: the one-letter sights a weapon's "Sights" column may hold
+SIGHT_LETTERS = "CDILORST"
+
+
+def _check_sights(w: Mapping[str, Any], wk: str, path: str) -> None:
+    """MBT 14.3.2: a weapon's sights are letters of C, D, I, L, O, R, S and T."""
+    text = w.get("sights")
+    if text is None:
+        return
+    bad = [ch for ch in str(text) if ch not in SIGHT_LETTERS]
+    if not str(text) or bad:
+        raise DataError(f"sights are letters of {', '.join(SIGHT_LETTERS)}, not {text!r} "
+                        "(MBT 14.3.2)", path=path, key=f"{wk}.sights")
+
+
 def card_from_records(rec: Records) -> Card:
     """Build and check a :class:`Card`; every problem names the file and the dotted key."""
     v = rec.values
@@ -358,6 +373,7 @@ def card_from_records(rec: Records) -> Card:
             ammo[line.type] = line
         if "machinegun" in w:
             _check_machinegun(w, wk, path)
+        _check_sights(w, wk, path)
         trn_text = str(w.get("trn", "1T"))
         digits = "".join(ch for ch in trn_text if ch.isdigit())
         weapons.append(Weapon(
