@@ -274,10 +274,9 @@ def night_sight_reach(game: Game, viewer: Unit, to: Hex, target: Unit | None = N
     if "T" in sights and vis in THERMAL_REACH and not covered(game, viewer) and not (
             target is not None and covered(game, target)):
         best = (THERMAL_REACH[vis], "T")
-    if "I" in sights and vis in INTENSIFIER_REACH and (best is None
-                                                        or INTENSIFIER_REACH[vis] > best[0]):
-        if not _any_smoke(game, viewer, to, target):
-            best = (INTENSIFIER_REACH[vis], "I")
+    longer = vis in INTENSIFIER_REACH and (best is None or INTENSIFIER_REACH[vis] > best[0])
+    if "I" in sights and longer and not _any_smoke(game, viewer, to, target):
+        best = (INTENSIFIER_REACH[vis], "I")
     return best
 
 

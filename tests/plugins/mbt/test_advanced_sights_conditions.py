@@ -238,9 +238,11 @@ def test_a_laser_shot_in_fog_or_blowing_snow_has_no_sight_modifier_14_3_2(
         g = _game(make_game, tmp_path, sights, conditions, "9J12")
         g.state.units["N1"].state["order"] = "F"
         g.state.units["S1"].state["spotted"] = "FIRED"
-        run(direct_fire_phase(g), lambda d: {"target": "S1", "shots": [["N1", "APFSDS"]]}
-            if d.side == "NATO" and d.kind == "mbt.fire" and not g.state.units["N1"].state.get(
-                "fired") else "pass")
+        n1 = g.state.units["N1"]
+        choice = {"target": "S1", "shots": [["N1", "APFSDS"]]}
+        run(direct_fire_phase(g), lambda d, n1=n1, choice=choice: choice
+            if d.side == "NATO" and d.kind == "mbt.fire" and not n1.state.get("fired")
+            else "pass")
         shot = next(e for e in g.log.for_side("NATO") if e.get("type") == "result"
                     and e.get("what") == "AP point effect fire")
         rules = [str(m["rule"]) for m in shot["modifiers"]]
