@@ -247,3 +247,23 @@ def test_a_laser_shot_in_fog_or_blowing_snow_has_no_sight_modifier_14_3_2(
                     and e.get("what") == "AP point effect fire")
         rules = [str(m["rule"]) for m in shot["modifiers"]]
         assert any(r.startswith("MBT 14.3.2") for r in rules) is want, (sights, rules)
+
+
+@pytest.mark.parametrize(("sights", "smoke", "counted"), [
+    ("LT", "marker", 0), ("L", "marker", 1), ("LT", "discharger", 1), ("C", "marker", 1)])
+def test_a_thermal_imager_ignores_smoke_markers_in_gp_fire_too_14_3_2(
+        make_game: Any, tmp_path: Path, sights: str, smoke: str, counted: int) -> None:
+    """MBT 14.3.2: the sight modifiers do not apply to GP fire, but the thermal imager's way with
+    smoke does: its GP shot at 11 hexes takes no -20 for a smoke marker on the line, still one for
+    discharger smoke; a C sight gives GP fire nothing (its ability is to be used through smoke)."""
+    from hexwar.plugins.mbt.gp_fire import gp_modifiers
+
+    g = _game(make_game, tmp_path, sights, "Day", "9J12")
+    if smoke == "marker":
+        data(g)["smoke"] = {"9J6": "ON"}
+    else:
+        data(g)["smoke_ds"] = {"S1": "9J12"}
+    f, t = g.state.units["N1"], g.state.units["S1"]
+    mods = [m for m in gp_modifiers(g, f, t, overwatch=False, target_moving=False)
+            if m.rule.startswith("MBT 14.4.2.1.7")]
+    assert len(mods) == counted, mods
