@@ -72,11 +72,12 @@ def test_the_teams_mg_fires_in_its_own_arc_14_2_1(make_game: Any) -> None:
 @pytest.mark.parametrize(("change", "pattern"), [
     (lambda g, u: u.state.update(up=1), r"up in the buildings.*MBT 14\.1\.3\.2"),
     (lambda g, u: u.state.update(order="M"), r"MBT 6\.2\.4"),
+    (lambda g, u: u.state.update(fired=True), r"already fired.*MBT 14\.1\.3\.1"),
 ])
 def test_the_teams_mg_keeps_the_attached_weapon_rules(make_game: Any, change: Any,
                                                       pattern: str) -> None:
     """MBT 14.1.3.2: up in a building only weapons the card allows (the MG is not); orders that
-    fire guns (MBT 14.1.4.1)."""
+    fire guns (MBT 14.1.4.1); a unit that fired otherwise this Turn fires no more (MBT 7.1.5)."""
     g = _game(make_game, terrain={"9J8": "brick"})
     n1 = g.state.units["N1"]
     change(g, n1)
