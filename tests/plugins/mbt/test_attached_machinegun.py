@@ -42,8 +42,9 @@ def test_the_teams_mg_is_offered_as_a_gp_shot_14_1_3(make_game: Any) -> None:
 def test_small_arms_and_mg_fire_at_two_targets_in_one_step_14_1_3_1(make_game: Any,
                                                                     run: Any) -> None:
     """MBT 14.1.3.1: the small arms at the squad behind (360 degrees), the MG at the one ahead
-    (its 120-degree arc), in the same Direct Fire Step; the MG's shot is GP fire with its own factor (9 NM at one hex, MBT 14.7.2.1.1; its line
-    at 3 hexes) and each weapon fires once (MBT 7.1.5)."""
+    (its 120-degree arc), in the same Direct Fire Step; the MG's shot is GP fire with its own
+    factor (9 NM at one hex, MBT 14.7.2.1.1; its line at 3 hexes) and each weapon fires once
+    (MBT 7.1.5)."""
     g = _game(make_game)
     n1 = g.state.units["N1"]
     answers = [{"target": "S2", "shots": [["N1", "GP"]]},
