@@ -216,21 +216,28 @@ def choice_error(game: Game, side: str, choice: Any, orders: tuple[str, ...],
     return err or declaration_error(game, choice)  # MBT 14.1.2.3: crew loss, gun or MGs
 
 
-def situation(game: Game, f: Unit, h: Hex) -> GpSituation:
-    """MBT 14.4.2.1, 14.4.2.4: the modifiers that apply to a shot at terrain."""
-    from hexwar.plugins.mbt.advanced_sighting import hex_heights, unit_height
+def situation(game: Game, f: Unit, h: Hex, weapon: str | None = None) -> GpSituation:
+    """MBT 14.4.2.1, 14.4.2.4: the modifiers that apply to a shot at terrain by ``weapon`` (the
+    main gun unless named); a thermal imager ignores the smoke markers out to 20 hexes
+    (MBT 14.3.2 (T), as in GP fire at units)."""
+    from hexwar.plugins.mbt.advanced_fire import THERMAL_RANGE
+    from hexwar.plugins.mbt.advanced_sighting import hex_heights, unit_height, weapon_sights
     from hexwar.plugins.mbt.fire import brewup_hexes
 
     assert f.hex is not None
+    name = weapon or shot_weapon(game, f, GP)
+    markers_on_line = smoke_hexes_on_line(game, f.hex, h, unit_height(game, f),
+                                          hex_heights(game, h)[0])
+    if name is not None and "T" in weapon_sights(game, f, name) \
+            and f.hex.distance(h) <= THERMAL_RANGE:
+        markers_on_line = 0
     return GpSituation(
         range=f.hex.distance(h), crew_losses=int(f.state.get("crew_losses", 0)),
         suppressed=suppressed(f), transported=bool(f.state.get("mounted")),
         brewup=brewup_hexes(game, f.hex, h),
         # MBT 12.1.4, 12.6: smoke between counts only where the line runs through it, from the
         # firer to the marker on the hex's ground (the heights of the other fire; MBTD-135)
-        other_smoke=smoke_hexes_on_line(game, f.hex, h, unit_height(game, f),
-                                        hex_heights(game, h)[0])
-        + (1 if covered(game, f) else 0),
+        other_smoke=markers_on_line + (1 if covered(game, f) else 0),
         target_vehicle=False, grade=grade_of(f))
 
 
@@ -247,7 +254,7 @@ def resolve(game: Game, f: Unit, label: str, kind: str, ammo: str = GP) -> str:
     factor = gp_factor(game, f, weapon, rng, f.state.get("order") in FIRING_MOVE)
     assert factor is not None
     defense, dsource = terrain_defense()[kind]
-    mods = modifiers_of(situation(game, f, h))
+    mods = modifiers_of(situation(game, f, h, weapon))
     net = int(sum(m.value for m in mods))
     n, s, source = load_advanced().gp_thresholds(factor, defense)
     roll = game.dice.d100(f"GP fire at terrain (GP {factor} vs {defense})")

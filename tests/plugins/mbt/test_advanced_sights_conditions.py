@@ -267,3 +267,20 @@ def test_a_thermal_imager_ignores_smoke_markers_in_gp_fire_too_14_3_2(
     mods = [m for m in gp_modifiers(g, f, t, overwatch=False, target_moving=False)
             if m.rule.startswith("MBT 14.4.2.1.7")]
     assert len(mods) == counted, mods
+
+
+@pytest.mark.parametrize(("sights", "counted"), [("LT", 0), ("L", 1)])
+def test_a_thermal_imager_ignores_smoke_markers_at_terrain_too_14_3_2(
+        make_game: Any, tmp_path: Path, sights: str, counted: int) -> None:
+    """MBT 14.3.2 (T) with MBT 14.4.3.3.1: the 105mm's GP shot at wire 7 hexes away past a smoke
+    marker counts it only without a thermal imager; its discharger smoke counts either way."""
+    from hexwar.plugins.mbt import gp_terrain
+
+    special = _cards(tmp_path, sights) + '\nmarkers = [{ hex = "9J8", kind = "wire" }]'
+    g = make_game([("N1", "M1", "NATO", "9J1", 4), ("S1", "T-72M1", "Soviet", "9J20", 1)],
+                  options=ADV, special=special)
+    data(g)["smoke"] = {"9J4": "ON"}
+    n1, h = g.state.units["N1"], g.board.parse("9J8")
+    assert gp_terrain.situation(g, n1, h).other_smoke == counted
+    data(g)["smoke_ds"] = {"N1": "9J1"}
+    assert gp_terrain.situation(g, n1, h).other_smoke == counted + 1
