@@ -284,3 +284,19 @@ def test_a_thermal_imager_ignores_smoke_markers_at_terrain_too_14_3_2(
     assert gp_terrain.situation(g, n1, h).other_smoke == counted
     data(g)["smoke_ds"] = {"N1": "9J1"}
     assert gp_terrain.situation(g, n1, h).other_smoke == counted + 1
+
+
+def test_a_moved_target_doubles_the_day_range_within_the_intensifiers_reach_14_3_2(
+        make_game: Any, tmp_path: Path) -> None:
+    """MBT 6.1.3.3 with MBT 14.3.2 (I), MBTD-146: a MOVED target doubles the Day entry, and the
+    intensifier's 15 hexes at Night still cap it (the cap is the sight's); in woods (Day 5) the
+    doubled 10 is within the cap."""
+    g = _game(make_game, tmp_path, "LI", "Night", "9J18")
+    n1, s1 = g.state.units["N1"], g.state.units["S1"]
+    charts = adv.ctx(g).charts
+    assert adv.sighting_reach(g, n1, s1.hex, "clear", "VH", target=s1, doubled=True) == 15
+    day_woods = charts.sighting_range("Open", "woods", "VH", "Day")
+    assert adv.sighting_reach(g, n1, s1.hex, "woods", "VH", target=s1, doubled=True) == max(
+        min(2 * day_woods, 15), 2 * charts.sighting_range("Open", "woods", "VH", "Night"))
+    s1.state["spotted"] = "MOVED"
+    assert not _sees(g)  # 17 hexes: beyond the cap even doubled
