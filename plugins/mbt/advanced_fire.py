@@ -25,7 +25,13 @@ from hexwar.core.hexgrid import Hex, trace
 from hexwar.core.kit import Edit
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, markers
-from hexwar.plugins.mbt.advanced_sighting import NO_LASER, hull_down, unit_height, visibility
+from hexwar.plugins.mbt.advanced_sighting import (
+    NO_LASER,
+    hull_down,
+    unit_height,
+    visibility,
+    weapon_sights,
+)
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.ap_fire import MG_LOST
 from hexwar.plugins.mbt.fire import (
@@ -59,13 +65,6 @@ WRECK_STACKING = 2  # MBT 12.2.1
 THERMAL_RANGE = 20  # MBT 14.3.2 (T)
 
 
-def weapon_sights(game: Game, u: Unit, weapon: str) -> str:
-    """MBT 14.3.2: the sight letters of a weapon on its card (e.g. "LT"; "O" = optical only)."""
-    card = card_of(game, u)
-    for w in card.records.values.get("weapons", []):
-        if isinstance(w, dict) and w.get("name") == weapon:
-            return str(w.get("sights") or "O")
-    return "O"
 STACKING_LIMIT = 10  # MBT 12.2.2
 
 

@@ -35,6 +35,12 @@ CONDITIONS = ("Day", "Dusk", "Moonlight", "Night")  # MBT 13.1.1 (the chart's li
 #: MBT 13.1.1: fog and blowing snow read the chart's "Night/Fog/Blowing Snow" line
 CHART_LINE = {"Fog": "Night", "Blowing Snow": "Night"}
 NO_LASER = ("Fog", "Blowing Snow")  # MBT 14.3.2 (L, D): lasers do not work in these
+#: MBT 14.3.2 (I): the longest range at which an image intensifier sights at Day ranges, by the
+#: conditions (none in Day, where it is not needed, nor in fog or blowing snow, which negate it)
+INTENSIFIER_REACH = {"Dusk": 20, "Moonlight": 20, "Night": 15}
+#: MBT 14.3.2 (T), 18.1: a thermal imager sights at Day ranges out to 20 hexes in the nighttime
+#: conditions (Night, Moonlight or Dusk; docs/decisions.md MBTD-146)
+THERMAL_REACH = {"Dusk": 20, "Moonlight": 20, "Night": 20}
 
 
 @dataclass(frozen=True)
@@ -212,10 +218,91 @@ def sighting_arc(game: Game, u: Unit) -> int | None:
     return u.facing
 
 
+def weapon_sights(game: Game, u: Unit, weapon: str) -> str:
+    """MBT 14.3.2: the sight letters of a weapon on its card (e.g. "LT"; "O" = optical only)."""
+    card = card_of(game, u)
+    for w in card.records.values.get("weapons", []):
+        if isinstance(w, dict) and w.get("name") == weapon:
+            return str(w.get("sights") or "O")
+    return "O"
+
+
+def unit_sights(game: Game, u: Unit) -> str:
+    """MBT 14.3.2: the sight letters of a unit's weapons (its cards' "Sights" columns), less those
+    of the weapons a compartment hit destroyed with their sights (MBT 14.3.3.1: a turret
+    compartment hit takes the turret's weapons, a hull compartment hit the hull's)."""
+    card = card_of(game, u)
+    lost = u.state.get("damage", {}).get("compartment")
+    out = ""
+    for w in card.weapons:
+        if lost is not None and w.mount == lost:
+            continue
+        for letter in weapon_sights(game, u, w.name):
+            if letter not in out:
+                out += letter
+    return out
+
+
+def _any_smoke(game: Game, viewer: Unit, to: Hex, target: Unit | None) -> bool:
+    """MBT 14.3.2 (I): any smoke between the two ends: a smoke (ON or OFF) marker the line meets
+    (MBT 12.1.4 heights), a burning wreck's smoke (MBT 7.4.2.3.3), discharger smoke covering
+    either end (MBT 12.6.3)."""
+    from hexwar.plugins.mbt.fire import brewup_hexes
+    from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line
+
+    assert viewer.hex is not None
+    if covered(game, viewer) or (target is not None and covered(game, target)):
+        return True
+    to_height = unit_height(game, target) if target is not None else hex_heights(game, to)[1]
+    return bool(smoke_hexes_on_line(game, viewer.hex, to, unit_height(game, viewer), to_height)
+                or brewup_hexes(game, viewer.hex, to))
+
+
+def night_sight_reach(game: Game, viewer: Unit, to: Hex, target: Unit | None = None
+                      ) -> tuple[int, str] | None:
+    """MBT 14.3.2 (I, T): how far ``viewer`` sights at Day ranges under this game's conditions,
+    and by which sight (None: it does not). An image intensifier (I) out to 20 hexes at Dusk or
+    Moonlight and 15 at Night, negated by any smoke and by fog or blowing snow; a thermal imager
+    (T) out to 20 hexes at nighttime (MBT 18.1: Night, Moonlight, Dusk), except to or from a unit
+    covered by its own discharger smoke (docs/decisions.md MBTD-146). Laser (L, C) and designator
+    (D) sights give no sighting of their own."""
+    from hexwar.plugins.mbt.smoke import covered
+
+    vis = visibility(game)
+    sights = unit_sights(game, viewer)
+    best: tuple[int, str] | None = None
+    if "T" in sights and vis in THERMAL_REACH and not covered(game, viewer) and not (
+            target is not None and covered(game, target)):
+        best = (THERMAL_REACH[vis], "T")
+    longer = vis in INTENSIFIER_REACH and (best is None or INTENSIFIER_REACH[vis] > best[0])
+    if "I" in sights and longer and not _any_smoke(game, viewer, to, target):
+        best = (INTENSIFIER_REACH[vis], "I")
+    return best
+
+
+def sighting_reach(game: Game, viewer: Unit, to: Hex, terrain: str, klass: str, *,
+                   target: Unit | None = None, doubled: bool = False) -> int:
+    """MBT 13.1, 6.1.3: the farthest ``viewer`` sights a target of class ``klass`` in ``terrain``
+    at ``to``: the SIGHTING RANGES CHART entry of the conditions (doubled for a moving target,
+    MBT 6.1.3.3), or, with an image intensifier or thermal imager that works here, the Day entry
+    (doubled alike) up to the sight's reach, whichever is longer (MBT 14.3.2; MBTD-146)."""
+    charts_ = ctx(game).charts
+    row = sighter_row(game, viewer)
+    times = 2 if doubled else 1
+    reach = charts_.sighting_range(row, terrain, klass, condition(game)) * times
+    night = night_sight_reach(game, viewer, to, target)
+    if night is not None:
+        day = charts_.sighting_range(row, terrain, klass, "Day") * times
+        reach = max(reach, min(day, night[0]))
+    return reach
+
+
 def sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool:
     """MBT 13.1 with MBT 6.1.3: the sighting range under the conditions for the target's class,
-    doubled for a MOVED marker or a unit moving now, any range for a FIRED marker; a suppressed
-    viewer only within its 60-degree arc (MBT 12.3.1); an Advanced line of sight (MBT 13.2)."""
+    doubled for a MOVED marker or a unit moving now, any range for a FIRED marker; an image
+    intensifier or thermal imager sights at Day ranges at night (MBT 14.3.2, :func:`sighting_reach`);
+    a suppressed viewer only within its 60-degree arc (MBT 12.3.1); an Advanced line of sight
+    (MBT 13.2)."""
     assert viewer.hex is not None and target.hex is not None
     r = viewer.hex.distance(target.hex)
     if r == 0:
@@ -227,11 +314,8 @@ def sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool:
     if spotted != "FIRED":
         c = ctx(game)
         terrain = sight_terrain(game, target.hex) or c.info.sight_terrain[target.hex]  # MBT 12.4.1.2
-        base = c.charts.sighting_range(sighter_row(game, viewer), terrain,
-                                       target_class(game, target), condition(game))
-        if spotted == "MOVED" or moving:
-            base *= 2
-        if r > base:
+        if r > sighting_reach(game, viewer, target.hex, terrain, target_class(game, target),
+                              target=target, doubled=spotted == "MOVED" or moving):
             return False
     return line_of_sight(game, viewer.hex, unit_height(game, viewer), target.hex,
                          unit_height(game, target)).clear

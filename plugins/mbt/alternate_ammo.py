@@ -83,14 +83,12 @@ def sights_hex(game: Game, f: Unit, h: Hex) -> str | None:
     a suppressed unit sights only in its 60-degree arc (MBT 12.3.1); the line of sight runs to the
     hex's highest point, as for area fire (MBT 13.2.1; docs/decisions.md MBTD-110)."""
     from hexwar.plugins.mbt.advanced_sighting import (
-        condition,
         hex_heights,
         line_of_sight,
-        sighter_row,
         sighting_arc,
+        sighting_reach,
         unit_height,
     )
-    from hexwar.plugins.mbt.state import ctx
 
     assert f.hex is not None
     label = game.board.label(h)
@@ -98,7 +96,7 @@ def sights_hex(game: Game, f: Unit, h: Hex) -> str | None:
     arc = sighting_arc(game, f)
     if arc is not None and not in_arc(f.hex, arc, h, "front60"):
         return f"{f.id} is suppressed and sights only in its 60-degree arc (MBT 12.3.1)"
-    reach = ctx(game).charts.sighting_range(sighter_row(game, f), "clear", "VH", condition(game))
+    reach = sighting_reach(game, f, h, "clear", "VH")  # MBT 14.3.2 (I, T) at night: MBTD-146
     if rng > reach:
         return (f"{label} is {rng} hexes away, beyond {f.id}'s sighting range of a hex, {reach} "
                 "(a vehicle in clear terrain, MBT 13.1.3)")

@@ -16,6 +16,9 @@ range bands, hit numbers, damage rows (MBT 7.4, 14.1.1.2: only at vehicles).
 * MBT 15.3.4.1: an attached weapon is not fired while its unit is carried, except a rocket
   launcher (``rocket_launcher = true`` on the card), from a carrier without full cover or from an
   open full-cover one (MBTD-118, MBTD-136).
+* An attached weapon with a GP line and no ammunition line (the team's MG, MBT 14.7.2.1.1) fires
+  GP point effect fire on its own, ``"MG/GP"``, resolved as a machinegun's shot
+  (:mod:`hexwar.plugins.mbt.machineguns`; docs/decisions.md MBTD-151).
 """
 
 from __future__ import annotations
@@ -49,6 +52,23 @@ def attached_guns(card: Card) -> list[Weapon]:
             and raw_weapon(card, w.name).get("attached")]
 
 
+def attached_gp(card: Card) -> list[Weapon]:
+    """MBT 14.1.3, 14.4.1: a leg card's attached guns that fire GP only (a GP line, no ammunition
+    line): the team's attached MG (MBT 14.7.2.1.1; MBTD-151)."""
+    if card.kind != "leg":
+        return []
+    return [w for w in card.weapons if w.kind == "gun" and not w.main_gun and not w.ammo
+            and w.gp.get("nm") and raw_weapon(card, w.name).get("attached")]
+
+
+def gp_weapon(card: Card, ammo: str) -> Weapon | None:
+    """The GP-only attached weapon a ``WEAPON/GP`` shot names (None: not one)."""
+    if SEP not in ammo:
+        return None
+    name, _, kind = ammo.rpartition(SEP)
+    return next((w for w in attached_gp(card) if w.name == name and kind == "GP"), None)
+
+
 def shot_ammo(card: Card) -> list[str]:
     """The ``WEAPON/AMMO`` names of a leg card's attached guns (for the fire options)."""
     return [f"{w.name}{SEP}{a}" for w in attached_guns(card) for a in w.ammo]
@@ -71,6 +91,9 @@ def weapon_and_ammo(card: Card, ammo: str, missile: bool) -> tuple[Weapon | None
     found = None if missile else split(card, ammo)
     if found is not None:
         return found
+    gp = None if missile else gp_weapon(card, ammo)
+    if gp is not None:  # MBTD-151: the shot keeps its name for the machinegun's GP procedure
+        return gp, ammo
     return (card.missiles[0] if missile and card.missiles else card.main_gun), ammo
 
 
@@ -112,13 +135,16 @@ def error(game: Game, f: Unit, ammo: str) -> str | None:
     is (None if it may, or if ``ammo`` names no attached weapon)."""
     card = card_of(game, f)
     found = split(card, ammo)
-    if found is None:
+    gp = gp_weapon(card, ammo)
+    if found is None and gp is None:
         if SEP in ammo:
-            names = ", ".join(shot_ammo(card)) or "none"
+            names = ", ".join([*shot_ammo(card), *(f"{w.name}{SEP}GP" for w in attached_gp(card))]
+                              ) or "none"
             return f"{f.id} has no attached weapon and ammunition {ammo!r} (it has {names}; " \
                    "MBT 14.1.3)"
         return None
-    w, _a = found
+    w = found[0] if found is not None else gp
+    assert w is not None
     if weapon_fired(game, f, w.name):
         return f"{f.id}'s {w.name} has already fired this Turn (MBT 14.1.3.1, 7.1.5)"
     if f.state.get("mounted"):

@@ -280,7 +280,8 @@ MG_LOCATION = re.compile(r"^(TT|TF|TS|TR|HD|HF|HS|HR)([OC])$")
 
 def _check_machinegun(w: Mapping[str, Any], wk: str, path: str) -> None:
     """MBT 14.1.2.2: an independent machinegun is an HMG or an MG with a location code, is no
-    main gun (a coaxial one is part of the main gun, MBT 14.1.2) and fires GP (MBT 14.4.1)."""
+    main gun (a coaxial one is part of the main gun, MBT 14.1.2) and fires GP (MBT 14.4.1) only
+    (MBTD-149: the text gives a vehicle's machineguns no AP fire)."""
     if w.get("machinegun") not in ("HMG", "MG"):
         raise DataError(f"machinegun is \"HMG\" or \"MG\", not {w.get('machinegun')!r} "
                         "(MBT 14.1.2.2)", path=path, key=f"{wk}.machinegun")
@@ -292,6 +293,25 @@ def _check_machinegun(w: Mapping[str, Any], wk: str, path: str) -> None:
                         "of the main gun's values, MBT 14.1.2)", path=path, key=f"{wk}.main_gun")
     if not (w.get("gp") or {}).get("nm"):
         raise DataError("a machinegun needs its GP line (MBT 14.4.1)", path=path, key=f"{wk}.gp")
+    if w.get("ammo"):
+        raise DataError("an independent machinegun fires GP point effect fire only and has no AP "
+                        "ammunition line (MBT 14.1.1.1, MBT 14.1.2; docs/decisions.md MBTD-149)",
+                        path=path, key=f"{wk}.ammo")
+
+
+#: MBT 14.3.2: the one-letter sights a weapon's "Sights" column may hold
+SIGHT_LETTERS = "CDILORST"
+
+
+def _check_sights(w: Mapping[str, Any], wk: str, path: str) -> None:
+    """MBT 14.3.2: a weapon's sights are letters of C, D, I, L, O, R, S and T."""
+    text = w.get("sights")
+    if text is None:
+        return
+    bad = [ch for ch in str(text) if ch not in SIGHT_LETTERS]
+    if not str(text) or bad:
+        raise DataError(f"sights are letters of {', '.join(SIGHT_LETTERS)}, not {text!r} "
+                        "(MBT 14.3.2)", path=path, key=f"{wk}.sights")
 
 
 def card_from_records(rec: Records) -> Card:
@@ -358,6 +378,7 @@ def card_from_records(rec: Records) -> Card:
             ammo[line.type] = line
         if "machinegun" in w:
             _check_machinegun(w, wk, path)
+        _check_sights(w, wk, path)
         trn_text = str(w.get("trn", "1T"))
         digits = "".join(ch for ch in trn_text if ch.isdigit())
         weapons.append(Weapon(

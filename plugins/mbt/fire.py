@@ -291,7 +291,8 @@ def best_ammo(game: Game, f: Unit, t: Unit, *, overwatch: bool = False, missile:
     best, best_p = (legal_only[0] if legal_only else ""), -1.0
     card = card_of(game, f)
     w = card.missiles[0] if missile else card.main_gun
-    assert w is not None
+    if w is None:  # Advanced MBT 14.1.2: machineguns only (GP, no kill chance to compare)
+        return best, best_p
     for ammo in legal_only or tuple(w.ammo):
         if ammo not in w.ammo:
             continue  # other ammunition (Advanced GP fire) has no kill chance to compare

@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.state import Unit
 from hexwar.core.tables.bands import parse_band
 from hexwar.core.types import Modifier
-from hexwar.plugins.mbt.advanced_fire import brewup_without_smoke
-from hexwar.plugins.mbt.advanced_sighting import hull_down, unit_height
+from hexwar.plugins.mbt.advanced_fire import THERMAL_RANGE, brewup_without_smoke
+from hexwar.plugins.mbt.advanced_sighting import hull_down, unit_height, weapon_sights
 from hexwar.plugins.mbt.advanced_tables import load_advanced
 from hexwar.plugins.mbt.fire import brewup_hexes
 from hexwar.plugins.mbt.grade import grade_of
@@ -311,20 +311,28 @@ def acquisition_turns(game: Game, f: Unit, t: Unit) -> int:
 
 
 def gp_modifiers(game: Game, f: Unit, t: Unit, *, overwatch: bool,
-                 target_moving: bool, ammo: str = "GP") -> list[Modifier]:
-    """MBT 14.4.2: the modifiers of one GP shot at a vehicle, from the game."""
+                 target_moving: bool, ammo: str = "GP", weapon: str | None = None
+                 ) -> list[Modifier]:
+    """MBT 14.4.2: the modifiers of one GP shot at a vehicle, from the game. ``weapon`` (the main
+    gun unless named) matters for its sights: a thermal imager ignores the smoke markers on the
+    line out to 20 hexes in GP fire too, not discharger smoke (MBT 14.3.2 (T))."""
     assert f.hex is not None and t.hex is not None
     vehicle = card_of(game, t).kind == "vehicle"
     kinds = set(ctx(game).info.kinds[t.hex])
+    name = weapon or (w.name if (w := card_of(game, f).main_gun) is not None else None)
+    rng = f.hex.distance(t.hex)
+    markers_on_line = smoke_hexes_on_line(game, f.hex, t.hex, unit_height(game, f),
+                                          unit_height(game, t))  # MBT 12.1.4
+    if markers_on_line and name is not None and "T" in weapon_sights(game, f, name) \
+            and rng <= THERMAL_RANGE:
+        markers_on_line = 0  # MBT 14.3.2 (T): its smoke ability applies to GP fire
     return modifiers_of(GpSituation(
-        range=f.hex.distance(t.hex), acquisition=acquisition_turns(game, f, t),
+        range=rng, acquisition=acquisition_turns(game, f, t),
         crew_losses=int(f.state.get("crew_losses", 0)), suppressed=suppressed(f),
         transported=bool(f.state.get("mounted")),  # MBT 15.3.4: fired from its carrier
         brewup=(brewup_without_smoke(game, f, t) if smoke_markers(game)  # MBT 12.9.2
                 else brewup_hexes(game, f.hex, t.hex)),
-        other_smoke=smoke_hexes_on_line(game, f.hex, t.hex, unit_height(game, f),
-                                        unit_height(game, t))  # MBT 12.1.4
-        + sum(1 for u in (f, t) if covered(game, u)),
+        other_smoke=markers_on_line + sum(1 for u in (f, t) if covered(game, u)),
         overwatch=overwatch, target_vehicle=vehicle, building=bool(kinds & {"brick", "stone"}),
         woods="woods" in kinds, hull_down=vehicle and hull_down(game, f, t)[0],
         target_moving=target_moving, grade=grade_of(f), canister=ammo == CANISTER))
@@ -409,7 +417,7 @@ def resolve(game: Game, f: Unit, t: Unit, *, overwatch: bool,
     defense = gp_defense(game, f, t, moving_t)
     shot = GpShot(factor, defense,
                   gp_modifiers(game, f, t, overwatch=overwatch, target_moving=moving_t,
-                               ammo=ammo))
+                               ammo=ammo, weapon=weapon.name))
     shot.n, shot.s, shot.source = load_advanced().gp_thresholds(factor, defense)
     shot.roll = game.dice.d100(f"GP fire (GP {factor} vs {defense})")
     total = shot.roll + shot.net
@@ -460,7 +468,8 @@ def gp_odds(game: Game, f: Unit, t: Unit, *, overwatch: bool,
         return None
     defense = gp_defense(game, f, t, target_is_moving(t, None))
     net = sum(m.value for m in gp_modifiers(game, f, t, overwatch=overwatch,
-                                            target_moving=target_is_moving(t, None), ammo=ammo))
+                                            target_moving=target_is_moving(t, None), ammo=ammo,
+                                            weapon=weapon.name))
     n, s, _src = load_advanced().gp_thresholds(factor, defense)
     p_ef = max(0, min(100, 100 - (s - net))) / 100
     p_s = max(0, min(100, (s - net) - max(0, n - net))) / 100

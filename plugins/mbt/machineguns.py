@@ -95,12 +95,22 @@ def machineguns(card: Card) -> tuple[MachineGun, ...]:
     return tuple(out)
 
 
+def attached_mgs(card: Card) -> tuple[MachineGun, ...]:
+    """MBTD-151: a leg card's attached GP-only weapons (the team's MG, MBT 14.7.2.1.1), fired as a
+    machinegun's GP shot; they have no vehicle location."""
+    from hexwar.plugins.mbt.attached import attached_gp
+
+    return tuple(MachineGun(w.name, "MG", "") for w in attached_gp(card))
+
+
 def split(card: Card, ammo: str) -> MachineGun | None:
-    """The machinegun a ``WEAPON/GP`` shot names (None: the shot names no machinegun)."""
+    """The machinegun a ``WEAPON/GP`` shot names (None: the shot names no machinegun): a vehicle's
+    independent one, or a leg unit's attached GP-only weapon (MBTD-151)."""
     if SEP not in ammo:
         return None
     name, _, kind = ammo.rpartition(SEP)
-    return next((m for m in machineguns(card) if m.name == name and kind == GP), None)
+    return next((m for m in (*machineguns(card), *attached_mgs(card))
+                 if m.name == name and kind == GP), None)
 
 
 def advanced(game: Game) -> bool:
@@ -108,8 +118,10 @@ def advanced(game: Game) -> bool:
 
 
 def shot_ammo(game: Game, u: Unit) -> list[str]:
-    """The machinegun shots a unit's card offers (the Advanced Game's "other ammunition")."""
-    return [m.shot for m in machineguns(card_of(game, u))] if advanced(game) else []
+    """The machinegun shots a unit's card offers (the Advanced Game's "other ammunition"): a
+    vehicle's independent machineguns, a leg unit's attached GP-only weapons (MBTD-151)."""
+    card = card_of(game, u)
+    return [m.shot for m in (*machineguns(card), *attached_mgs(card))] if advanced(game) else []
 
 
 def lost(u: Unit) -> list[str]:
@@ -242,11 +254,15 @@ def fire_error(game: Game, f: Unit, t: Unit, m: MachineGun, *, orders: tuple[str
         return f"{f.id} is destroyed"
     if f.state.get("order") not in orders:
         return f"{f.id} has no {'/'.join(orders)} order (MBT 6.2.4, 14.1.4.1)"
-    if f.state.get("fired"):
-        err = fired_error(game, f, m.shot, False)
-        if err:
-            return err
-    err = use_error(game, f, m)
+    err = _leg_error(game, f, m) if card_of(game, f).kind == "leg" else None
+    if err:
+        return err
+    if card_of(game, f).kind != "leg":
+        if f.state.get("fired"):
+            err = fired_error(game, f, m.shot, False)
+            if err:
+                return err
+        err = use_error(game, f, m)
     if err:
         return err
     err = target_error(game, f, t, moving_target=moving_target)
@@ -268,6 +284,19 @@ def fire_error(game: Game, f: Unit, t: Unit, m: MachineGun, *, orders: tuple[str
             return (f"{t.id} is outside {f.id}'s {m.name} firing arc ({arc}; MBT 14.2.1, "
                     "14.1.2.1)")
     return None
+
+
+def _leg_error(game: Game, f: Unit, m: MachineGun) -> str | None:
+    """MBT 14.1.3.1-14.1.3.2, 15.3.4.1 (MBTD-151): why a leg unit may not fire its attached
+    GP-only weapon now: fired already this Turn (each weapon once, beside the small arms), up in
+    a building without the card's leave, carried (machineguns do not fire from a carrier)."""
+    from hexwar.plugins.mbt import attached
+
+    if not advanced(game):
+        return "attached weapons are fired in the Advanced Game only (MBT 14.1.3)"
+    if f.state.get("fired") and not attached.fires_again(game, f, m.shot):
+        return f"{f.id} has already fired its {m.name} this Turn (MBT 14.1.3.1, 7.1.5)"
+    return attached.error(game, f, m.shot)
 
 
 def resolve(game: Game, f: Unit, t: Unit, m: MachineGun, *, overwatch: bool,

@@ -710,7 +710,8 @@ def test_towed_gun_fires_in_its_arc_pivots_with_any_orders_and_not_while_carried
 def test_overrun_fire_factor_is_the_mv_gp_of_working_guns_and_firing_passengers(
         make_game: Any) -> None:
     """MBT 14.7.2.2.1: the vehicle's MV GP at one hex, plus passengers that can fire (not from a
-    buttoned full-cover carrier, MBT 15.3.4.2); MBT 14.7.1.1: nothing from a damaged gun."""
+    buttoned full-cover carrier, MBT 15.3.4.2); nothing from a machinegun lost with its turret
+    compartment (MBT 14.3.3.1, 14.7.2.2.1 "useable")."""
     from hexwar.plugins.mbt.gp_fire import card_gp_factor
 
     g = make_game([("B1", "Transport BTR", "Soviet", "9J10", 1),
@@ -723,7 +724,9 @@ def test_overrun_fire_factor_is_the_mv_gp_of_working_guns_and_firing_passengers(
     b1.state["order"] = s1.state["order"] = "M"
     transport.load(g, b1, s1)
     assert overrun.attack_factor(g, b1)[0] == hmg + arms
-    b1.state["damage"]["gun"] = True
+    b1.state["damage"]["gun"] = True  # its HMG is a machinegun, not a main gun (MBTD-150)
+    assert overrun.attack_factor(g, b1)[0] == hmg + arms
+    b1.state["damage"]["compartment"] = "turret"  # MBT 14.3.3.1: the turret's HMG is lost
     assert overrun.attack_factor(g, b1)[0] == arms
 
 

@@ -17,9 +17,10 @@ ADV = ["mbt.advanced"]
 WIRE = 'markers = [{ hex = "9J5", kind = "wire" }, { hex = "9J6", kind = "improved_position" }]'
 
 
-def _game(make_game: Any, extra: list[Any] | None = None, special: str = WIRE) -> Any:
+def _game(make_game: Any, extra: list[Any] | None = None, special: str = WIRE,
+          **kw: Any) -> Any:
     units = [("N1", "M1", "NATO", "9J1", 4), ("S1", "T-80A", "Soviet", "9J20", 1), *(extra or [])]
-    g = make_game(units, options=ADV, special=special)
+    g = make_game(units, options=ADV, special=special, **kw)
     g.state.units["N1"].state["order"] = "F"
     return g
 
@@ -37,7 +38,9 @@ def test_wire_is_a_fire_option_and_an_improved_position_is_not_12_4_2(make_game:
     cannot be destroyed, so it is never offered."""
     g = _game(make_game)
     opts = gp_terrain.options(g, "NATO", ("F", "FM"), set())
-    assert opts == [{"target": None, "hex": "9J5", "at": "wire", "shots": [["N1", "GP"]]}]
+    # the 105mm and the M1's two machineguns (MBT 14.1.2, MBTD-148), at the wire only
+    assert opts == [{"target": None, "hex": "9J5", "at": "wire", "shots": [["N1", ammo]]}
+                    for ammo in ("GP", "HMG TTC/GP", "MG TTO/GP")]
 
 
 @pytest.mark.parametrize(("choice", "rule"), [
@@ -272,3 +275,42 @@ def test_terrain_and_smoke_firers_share_their_first_checks(make_game: Any) -> No
     f.state["damage"]["gun"] = True
     err = gp_terrain.firer_error(g, f, h, "GP", ("F", "FM"))
     assert err is not None and "cannot fire its main gun (MBT 7.4.5.3.2" in err
+
+
+def test_building_hexes_and_printed_bridges_are_never_offered_14_4_3_3_2(make_game: Any) -> None:
+    """MBT 14.4.3.3.2: building hexes and printed bridges are destroyed only by artillery, bombs
+    or assault infantry (options), so the Advanced Game's Direct Fire Step never offers a shot at
+    them, even in range and sight; a declaration naming one is refused by that rule and changes
+    nothing."""
+    g = _game(make_game, terrain={"9L3": "brick", "9H3": "stone"},
+              features={"9L2": ["bridge"]})
+    opts = gp_terrain.options(g, "NATO", ("F", "FM"), set())
+    assert {(o["hex"], o["at"]) for o in opts} == {("9J5", "wire")}
+    from hexwar.plugins.mbt.advanced_sighting import hex_heights, line_of_sight
+
+    n1 = g.state.units["N1"]
+    for label in ("9L3", "9H3", "9L2"):  # in range and sight of N1's 105mm
+        h = g.board.parse(label)
+        assert line_of_sight(g, n1.hex, 0, h, hex_heights(g, h)[0]).clear
+    for label, at in (("9L3", "building"), ("9H3", "building"), ("9L2", "bridge")):
+        err = gp_terrain.choice_error(g, "NATO", {"target": None, "hex": label, "at": at,
+                                                 "shots": [["N1", "GP"]]}, ("F", "FM"), set())
+        assert err is not None and "MBT 14.4.3.3.2" in err and "artillery" in err, err
+    assert not g.state.units["N1"].state.get("fired")
+
+
+@pytest.mark.parametrize("target", ["building", "bridge"])
+@pytest.mark.parametrize("weapon", [[], ["--weapon", "HMG TTC"]])
+def test_table_side_refuses_a_shot_at_a_building_or_bridge_14_4_3_3_2(target: str,
+                                                                      weapon: list[str]) -> None:
+    """MBT 14.4.3.3.2: ``hexwar mbt fire M1 building --ammo GP`` (or a bridge; main gun or a
+    machinegun) exits 2 naming the rule: only artillery, bombs or assault infantry destroy
+    them."""
+    from click.testing import CliRunner
+
+    from hexwar.plugins.mbt.cli import mbt_group
+
+    r = CliRunner().invoke(mbt_group, ["fire", "M1", target, "--ammo", "GP", "--range", "3",
+                                       *weapon, "--dice", "1"])
+    assert r.exit_code == 2, r.output
+    assert "MBT 14.4.3.3.2" in r.output and "artillery" in r.output
