@@ -378,8 +378,8 @@ def test_crawling_is_entering_prone_at_the_prone_column() -> None:
 
 def test_fp_29_craters_are_depressions_rough_and_kept_from_water_buildings_and_the_defender() -> None:
     """Firepower 8.7 (FP-29): single and double craters lie -1 and -2 below the hex; none goes in
-    water, a building or another crater, and the defender sets up in none. That a crater is
-    rough is test_advanced_fire::test_a_crater_is_rough_terrain_so_cover_for_basic_and_advanced_fire."""
+    water, a building or another crater, and the defender sets up in none (the rough part:
+    test_worked_examples_more::test_fp_29_both_craters_are_rough_terrain_below_the_hex)."""
     game = _game([("S1", "RFL", "A", "A1", 2, {})], panel=3)
     b = game.board
     with pytest.raises(RulesError, match="water"):

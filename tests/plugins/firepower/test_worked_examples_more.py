@@ -7,10 +7,29 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from hexwar.plugins.firepower import advanced_terrain as at
 from hexwar.plugins.firepower.actions import mf_left
-from hexwar.plugins.firepower.state import data
+from hexwar.plugins.firepower.state import data, fp_map
 from tests.plugins.firepower.test_advanced import _game as _squad_game
 from tests.plugins.firepower.test_advanced import _phase
+from tests.plugins.firepower.test_terrain import _game as _terrain_game
+
+# -- Firepower 8.7: craters -------------------------------------------------------------------
+
+
+def test_fp_29_both_craters_are_rough_terrain_below_the_hex() -> None:
+    """Firepower 8.7 (FP-29, the rough part): a single and a double crater are rough terrain, 1
+    and 2 heights below the hex's own ground; a hex without one is neither."""
+    game = _terrain_game([("S1", "RFL", "A", "A1", 2, {})], panel=3)
+    b = game.board
+    single, double, plain = b.parse("3C5"), b.parse("3H8"), b.parse("3C6")
+    assert not fp_map(game).rough(single)
+    flat = {h: at.ground_of(game, h) for h in (single, double)}
+    data(game)["craters"] = {"3C5": 1, "3H8": 2}
+    m = fp_map(game)
+    assert m.rough(single) and m.rough(double) and not m.rough(plain)
+    assert at.ground_of(game, single) == flat[single] - 1
+    assert at.ground_of(game, double) == flat[double] - 2
 
 # -- Firepower 10.6: speeds by new hexes entered ----------------------------------------------
 
