@@ -290,6 +290,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
+        from hexwar.plugins.firepower.openings_fire import view
+
+        ctx.extra["openings"] = view(game)
     row = _row(item)
     if ctx.kind == "grenade" and row is not None and (
             row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
@@ -1295,8 +1299,13 @@ def steps_for(kind: str) -> list[combat.FireEdit]:
         if s.name in names:
             edits.append(Edit("replace", s.name, s.name, s, s.rule))
     if kind == "grenade":
+        from hexwar.plugins.firepower.openings_fire import step_opening
+
+        # Firepower 12.7.3, 12.7.4: through the door or window first, then the side and the hole
+        edits.append(Edit("insert_after", "throw", "opening",
+                          Step("opening", step_opening, "Firepower 12.7.3"), "Firepower 12.7.3"))
         loc = next(s for s in base if s.name == "location")
-        edits.append(Edit("insert_after", "throw", loc.name, loc, loc.rule))
+        edits.append(Edit("insert_after", "opening", loc.name, loc, loc.rule))
         hole = next(s for s in base if s.name == "hole")
         edits.append(Edit("insert_after", "location", hole.name, hole, hole.rule))
     return edits
