@@ -261,6 +261,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
                          "carried but not used", rule="Firepower 11.1.6.1")
     check_rgn_fire(game, ctx.firer.id, item, mode, ammo)  # Firepower 12.4.1.1, 12.4.1.2
+    from hexwar.plugins.firepower.confined_fire import check as check_confined
+
+    check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
