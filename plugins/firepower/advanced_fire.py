@@ -230,7 +230,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     w_unit: str | None = None
     crew = 0
     if ctx.kind == "fire":
-        item = model
+        from hexwar.plugins.firepower.structure_fire import fire_item
+
+        item = fire_item(model, eq, choice)  # Firepower 12.4.5: or the shotgun carried
         ammo = str(choice.get("ammo") or "L")
         mode = ctx.mode
         hexes = [ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers]
@@ -295,8 +297,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
         from hexwar.plugins.firepower.openings_fire import view
+        from hexwar.plugins.firepower.structure_fire import structures
 
         ctx.extra["openings"] = view(game)
+        ctx.extra["structures"] = structures(game)  # Firepower 12.3.1.2
     row = _row(item)
     if ctx.kind == "grenade" and row is not None and (
             row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
@@ -893,9 +897,11 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"{w.id}'s minimum range is {w.min_range} hexes; "
                          f"{ctx.map.label(ctx.target_hex)} is {rng}", rule=rule)
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
-        if ctx.target_hex not in f.world.map.fence:
+        from hexwar.plugins.firepower.structure_fire import at as structure_at
+
+        if ctx.target_hex not in f.world.map.fence and structure_at(ctx) is None:
             raise RulesError("A and H (armour-piercing) fire is at a vehicle or a structure "
-                             "(a fence, wall, block...); this hex has none",
+                             "(a fence, wall, bunker, pillbox, tower...); this hex has none",
                              rule="Firepower 12.3.1")
         ctx.hit = card.hit_number(w.id, f.ammo, f.mode, rng)
     elif f.ammo == "C":
@@ -1221,6 +1227,12 @@ def step_blast(ctx: FireContext) -> None:
         return
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
         pen = penetration(f, w)
+        from hexwar.plugins.firepower.structure_fire import at as structure_at
+        from hexwar.plugins.firepower.structure_fire import blast_inside
+
+        if (aimed := structure_at(ctx)) is not None:  # Firepower 12.3.1.2: inside only
+            blast_inside(ctx, f, w, pen, aimed)
+            return
         if pen < FENCE_TV:
             ctx.outcome = f"hit; penetration {pen} < terrain value {FENCE_TV}: no effect"
             return
