@@ -100,13 +100,14 @@ def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
     from hexwar.plugins.firepower.defenses import POSITION, TOWER_MELEE
     from hexwar.plugins.firepower.detonate import DETONATE
+    from hexwar.plugins.firepower.exits import EXIT
     from hexwar.plugins.firepower.hidden_setup import TUNNEL
     from hexwar.plugins.firepower.loading import ACTION_TYPES as LOADING
 
     # Firepower 11.1.3-11.1.12, 11.2: stairs, doors, windows, climbing, water, loading; 8.8.8
     # tunnels; 8.8.1 in and out of foxholes, trenches and bunkers; 11.1.13 detonating a mine
     return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL, *LOADING, SCALE, DETONATE,
-            POSITION, TOWER_MELEE, COVER_SIDE]  # Firepower 10.4.3: cover sides
+            POSITION, TOWER_MELEE, COVER_SIDE, EXIT]  # 10.4.3 cover sides, 10.2 exits
 
 
 @hookimpl
