@@ -63,6 +63,7 @@ from hexwar.plugins.firepower.weapon_chart import ChartWeapon, weapon
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.plugins.firepower.cover_sides import Sides
 
 #: terrain values of the stand-in terrain (Firepower 12.5: a standard stone fence is 8)
 FENCE_TV = 8
@@ -126,6 +127,8 @@ class Firing:
     #: soldier id -> (what, hexside or part, terrain value) of a climber peering over the top
     #: (Firepower 12.2.3; :func:`peering`, docs/decisions.md FPD-129)
     peering: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
+    #: the places around trees, stumps and wells (Firepower 10.4; :mod:`cover_sides`)
+    cover_sides: Sides | None = None
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -213,6 +216,7 @@ def crew_of(game: Game, uid: str) -> int:
 def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     """Hook ``firepower_prepare_fire``: fill ``ctx.extra["firing"]`` from the game and the
     choice."""
+    from hexwar.plugins.firepower import cover_sides
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_los import los_world
     from hexwar.plugins.firepower.ammunition import grenade_stock_key, rounds_for
@@ -267,6 +271,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
 
     check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
+    cover_sides.check_firer(game, ctx.firer.id, own or w_unit is not None)  # Firepower 10.4.2
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
         # Firepower 10.1.1: crewmen who used their own weapons this Impulse Phase do not help
@@ -293,6 +298,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  holes=holes(game), hole_sides=hole_sides(game),
                                  location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
+                                 cover_sides=cover_sides.sides_of(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
@@ -464,7 +470,7 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
     direction units are not built, docs/decisions.md FPD-58), or a fence with the fence
     between; with its terrain value (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
     part of the soldier's own fence hex a blast hit (Firepower 12.7.1)."""
-    from hexwar.plugins.firepower import defenses
+    from hexwar.plugins.firepower import cover_sides, defenses
 
     pos = defenses.cover(f.positions.get(target.id))
     if pos is not None:  # Firepower 8.8.2.1, 8.8.2.2, 8.8.4.1: every direction
@@ -485,8 +491,9 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
                 return ("fence", FENCE_TV)
         elif source != target.hex and fence.between(target.fence_side, source):
             return ("fence", FENCE_TV)
-    if c == "tree":
-        return ("tree", TREE_TV)
+    sided = cover_sides.sided_cover(f, target, source, impact_side=impact_side)
+    if sided is not None or c == "tree":  # Firepower 10.4: by sides only (FPD-139)
+        return sided
     if c == "rough":
         return ("rough", 10_000)  # rough ground has no terrain value: never penetrated
     if target.hex in m.craters:
