@@ -102,6 +102,10 @@ def hexwar_register_terrain() -> Sequence[TerrainType]:
                     "#c9a66b", {"blocks": True}),
         TerrainType(f"{SYSTEM}:depression", "depression (height < 0)", "Firepower 6.3.4.4",
                     "#9fb7c9"),
+        # Firepower 11.2.2: open ground where mud costs nothing extra (weather.py)
+        TerrainType(f"{SYSTEM}:pavement", "pavement", "Firepower 11.2.2", "#bdbdb5"),
+        TerrainType(f"{SYSTEM}:paved_road", "paved road", "Firepower 11.2.2", "#a8a8a0"),
+        TerrainType(f"{SYSTEM}:alley", "alley", "Firepower 11.2.2", "#b3b0a6"),
     ]
 
 
@@ -192,6 +196,8 @@ def scenario_shapes() -> dict[str, Any]:
         # defensive units
         "special": {"fold": str, "heights_per_level": IntRange(1, 20),
                     "observation": IntRange(1, 3), "tree_height": IntRange(1, 30),
+                    # Firepower 11.2.2: snow or mud's extra MF (weather.py)
+                    "weather": OneOf(("clear", "snow", "mud")),
                     "hedge_height": IntRange(1, 10), "fence_height": IntRange(1, 10),
                     "terrain": [str],
                     "attacker": str, "attacker_side": OneOf(("5/6", "2/3")),

@@ -1,0 +1,177 @@
+"""Snow and mud (Firepower 11.2.2, the LEG chart's note (b); stand-in extras FPD-166) and the
+status note (e) (Firepower 11.2.5)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from hexwar.core.engine.game import Game
+from hexwar.core.errors import HexwarError, RulesError
+from hexwar.plugins.firepower import advanced_terrain as at
+from hexwar.plugins.firepower import defenses, weather
+from hexwar.plugins.firepower.actions import apply_action
+from hexwar.plugins.firepower.advanced_impulses import check_advanced_action
+from hexwar.plugins.firepower.state import data
+from tests.plugins.firepower.test_defenses import ADV, GameFactory, _impulse
+
+
+def _game(fp_game: GameFactory, units: list[tuple[Any, ...]], w: str | None,
+          hexes: list[dict[str, Any]] | None = None) -> Game:
+    g = fp_game(units, hexes=hexes, options=ADV)
+    if w is not None:
+        g.scenario.raw.setdefault("special", {})["weather"] = w
+    return g
+
+
+def _act(g: Game, choice: dict[str, Any]) -> dict[str, Any]:
+    check_advanced_action(g, choice)
+    info = apply_action(g, choice)
+    defenses.after_action(g, choice, info)
+    weather.after_action(g, choice, info)
+    return info
+
+
+def _spent(g: Game, uid: str) -> int:
+    return int(data(g)["phase"]["spent"].get(uid, 0))
+
+
+def _refused(g: Game, choice: dict[str, Any], rule: str, words: str = "") -> None:
+    before = g.state.digest()
+    with pytest.raises(RulesError, match=words or None) as exc:
+        check_advanced_action(g, choice)
+    assert exc.value.rule == rule, (exc.value.rule, str(exc.value))
+    assert isinstance(exc.value, HexwarError)
+    assert g.state.digest() == before
+
+
+# -- Firepower 11.2.2 snow and mud -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("w", ["snow", "mud"])
+def test_in_snow_or_mud_entering_a_hex_costs_extra(fp_game: GameFactory, w: str) -> None:
+    """Firepower 11.2.2: entering a hex in snow or mud costs the stand-in extra (1, FPD-166)."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], w)
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert _spent(g, "A1") == 2
+    assert data(g)["phase"]["nc"]["A1"] == 2  # non-combat MF, for a later fire's modifier
+    ev = [e for e in g.log.events if e.get("type") == "weather_cost"]
+    assert ev and ev[-1]["cost"] == 1 and ev[-1]["rule"] == "Firepower 11.2.2"
+
+
+def test_clear_weather_costs_nothing_extra(fp_game: GameFactory) -> None:
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], None)
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert _spent(g, "A1") == 1
+    assert weather.weather(g) == "clear"
+
+
+def test_backing_in_snow_pays_the_doubling_and_the_extra(fp_game: GameFactory) -> None:
+    """Firepower 11.2.1 (a) doubles the backing; Firepower 11.2.2 adds snow's extra."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 1)], "snow")
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "back", "unit": "A1"})
+    assert _spent(g, "A1") == 3
+
+
+def test_a_turn_in_snow_is_not_marked_b(fp_game: GameFactory) -> None:
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "turn", "unit": "A1", "to": 1})
+    assert _spent(g, "A1") == 1
+
+
+@pytest.mark.parametrize(("w", "cost"), [("mud", 1), ("snow", 2)])
+def test_mud_is_not_paid_on_pavement_snow_is(fp_game: GameFactory, w: str, cost: int) -> None:
+    """Firepower 11.2.2: mud's extra is ignored on pavement, paved road and alley hexes only."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], w,
+              hexes=[{"at": "C4", "terrain": "pavement"}])
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert _spent(g, "A1") == cost
+
+
+def test_a_paved_feature_counts_as_pavement(fp_game: GameFactory) -> None:
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "mud",
+              hexes=[{"at": "C4", "features": ["paved"]}])
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert _spent(g, "A1") == 1
+
+
+def test_inside_a_building_snow_is_not_paid(fp_game: GameFactory) -> None:
+    """Firepower 11.2.2: no extra inside a building (from one room hex to the next)."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
+    m = at.adv_map(g)
+    c3, c4 = (g.board.parse("1C3"), g.board.parse("1C4"))
+    at._BY_GAME[g] = dataclasses.replace(m, building_of={c3: "A", c4: "A"})
+    _impulse(g, "A", "A1")
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert _spent(g, "A1") == 1
+
+
+def test_in_a_tunnel_snow_is_not_paid(fp_game: GameFactory) -> None:
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
+    g.state.units["A1"].state["tunnel"] = True
+    info = {"act": "enter", "unit": "A1", "to": g.board.parse("1C4"), "cost": 1}
+    assert weather.extra_cost(g, info) == 0
+    g.state.units["A1"].state.pop("tunnel")
+    assert weather.extra_cost(g, info) == 1
+
+
+def test_a_move_without_the_snow_extra_is_refused(fp_game: GameFactory) -> None:
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
+    _impulse(g, "A", "A1")
+    data(g)["phase"]["spent"]["A1"] = 3  # one MF left: enough in clear weather only
+    _refused(g, {"act": "enter", "unit": "A1"}, "Firepower 11.2.2", "in snow")
+
+
+def test_the_snow_extra_keeps_to_the_mf_announced_when_firing(fp_game: GameFactory) -> None:
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
+    _impulse(g, "A", "A1")
+    data(g)["phase"]["after"]["A1"] = 1
+    _refused(g, {"act": "enter", "unit": "A1"}, "Firepower 6.3.6", "announced")
+
+
+def test_snow_and_an_abatis_add_up(fp_game: GameFactory) -> None:
+    """Firepower 11.2.1 doubles the entering of an abatis hex (2), snow adds its 1: 3 MF; with
+    two MF left the move is refused naming snow's rule."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
+    defenses.set_defences(g, [{"type": "ABS", "hex": "1C4"}])
+    _impulse(g, "A", "A1")
+    data(g)["phase"]["spent"]["A1"] = 2
+    _refused(g, {"act": "enter", "unit": "A1"}, "Firepower 11.2.2")
+    data(g)["phase"]["spent"]["A1"] = 0
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert _spent(g, "A1") == 3
+
+
+def test_the_weather_key_is_checked(tmp_path: Any) -> None:
+    from hexwar.core.scenario import Scenario
+    from hexwar.plugins.firepower.plugin import hexwar_validate_scenario
+
+    text = ("[scenario]\nid = \"w\"\nsystem = \"firepower\"\nturns = 1\n"
+            "[sides.A]\nsequence_units = 3\nimpulses = 2\n"
+            "[sides.B]\nsequence_units = 3\nimpulses = 2\n"
+            "[special]\nweather = \"hail\"\n")
+    sc = Scenario.from_text(text, path=str(tmp_path / "w.toml"))
+    assert any("weather" in str(p.key) or "weather" in p.message
+               for p in hexwar_validate_scenario(sc))
+
+
+def test_the_impulse_phase_charges_the_snow_extra(tmp_path: Any) -> None:
+    """Firepower 11.2.2 in play: an Impulse's move in snow is charged its extra by the Advanced
+    Impulse Phase itself."""
+    from tests.plugins.firepower.test_advanced import SQUADS, _phase
+    from tests.plugins.firepower.test_advanced import _game as adv_game
+
+    g = adv_game(tmp_path, SQUADS)
+    g.scenario.raw.setdefault("special", {})["weather"] = "snow"
+    gen, _d = _phase(g)
+    gen.send({"squad": "Q1", "hex": "1C7", "units": ["P1"]})
+    gen.send({"unit": "P1", "act": "enter"})
+    assert _spent(g, "P1") == 2
