@@ -224,6 +224,9 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     from hexwar.plugins.firepower import weather
 
     weather.check(game, info)  # Firepower 11.2.2: snow and mud's extra MF
+    from hexwar.plugins.firepower.advanced_actions import check_note_e
+
+    check_note_e(game, info)  # Firepower 11.2.5: not with a status unit
     act = info.get("act")
     if act in ("enter", "back", "fire"):
         u = game.state.units[info["unit"]]

@@ -175,3 +175,56 @@ def test_the_impulse_phase_charges_the_snow_extra(tmp_path: Any) -> None:
     gen.send({"squad": "Q1", "hex": "1C7", "units": ["P1"]})
     gen.send({"unit": "P1", "act": "enter"})
     assert _spent(g, "P1") == 2
+
+
+# -- Firepower 11.2.5 the status note (e) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", ["suppressed", "pinned"])
+def test_a_soldier_with_a_status_unit_writes_no_load_note(status: str) -> None:
+    """Firepower 11.2.5 (with 12.2.2: no written Actions): a Suppressed or Pinned crewman may not
+    plot loading or unloading; without the status unit he may."""
+    from tests.plugins.firepower.test_loading import _crew_game
+    from tests.plugins.firepower.test_terrain import _do
+    from tests.plugins.firepower.test_terrain import _impulse as t_impulse
+
+    game, _ = _crew_game("LCW1", crew=2)
+    t_impulse(game, "A1")
+    game.state.units["A1"].state["status"] = status
+    _refused(game, {"unit": "A1", "act": "unload"}, "Firepower 11.2.5", status)
+    game.state.units["A1"].state.pop("status")
+    _do(game, {"unit": "A1", "act": "unload"})
+
+
+def test_a_suppressed_soldier_fires_no_guided_missile(fp_game: GameFactory) -> None:
+    """Firepower 11.2.5, 11.1.7, 12.4.6: a missile fired through a control box is an Action
+    marked (e) (FPD-167)."""
+    from hexwar.plugins.firepower import impulses
+    from tests.plugins.firepower.test_weapons import _missile_game
+
+    g = _missile_game(fp_game)
+    impulses.start_impulse_phase(g, "A")
+    impulses.begin_impulse(g, ["A1"])
+    shot = {"unit": "A1", "act": "grenade", "hex": "1C15", "item": "W5", "ammo": "H",
+            "as_g": True}
+    check_advanced_action(g, shot)
+    g.state.units["A1"].state["status"] = "suppressed"
+    _refused(g, shot, "Firepower 11.2.5", "guided missile")
+
+
+def test_a_suppressed_soldier_still_moves_and_fires_his_rifle(fp_game: GameFactory) -> None:
+    """Firepower 11.2.5 bars only the Actions marked (e): entering and rifle fire are not."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4, {"model": "RFL10"}),
+                        ("B1", "RFL", "B", "C8", 1, {"model": "RFL10"})], None)
+    _impulse(g, "A", "A1")
+    g.state.units["A1"].state["status"] = "suppressed"
+    check_advanced_action(g, {"act": "fire", "unit": "A1", "mode": "semi", "targets": ["B1"]})
+    _act(g, {"act": "enter", "unit": "A1"})
+
+
+def test_the_note_e_list_is_a_marked_stand_in() -> None:
+    from hexwar.core.provenance import load_records
+    from hexwar.plugins.firepower.advanced_actions import NOTES, note_e_actions
+
+    assert {"load", "unload", "missile"} <= note_e_actions()
+    assert all(s == "estimated" for s in load_records(NOTES).sources.values())
