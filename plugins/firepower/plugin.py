@@ -209,7 +209,9 @@ def scenario_shapes() -> dict[str, Any]:
                                   # Firepower 8.9: a bridge's hexes and originating hexes
                                   "hexes": [str], "ends": [str],
                                   # Firepower 12.7.4: a foxhole's side of a fence hex (FPD-136)
-                                  "side": IntRange(1, 6)}],
+                                  "side": IntRange(1, 6),
+                                  # Firepower 8.4, 8.8.1: its box on the Holding Box Card
+                                  "box": IntRange(1, 100)}],
                     # Firepower 10.1, 11.1.6: weapon units on the board (weapon_units.py)
                     "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
                                       "facing": IntRange(1, 6)}]},
@@ -299,6 +301,11 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
         # Firepower 11.5: the attacker's tunnel hex numbers are known to the defender (FPD-85)
         out["attacker_in_tunnels"] = attacker_in_tunnels(game)
+    if (game.scenario.raw.get("special") or {}).get("defenses"):
+        from hexwar.plugins.firepower.holding_box import cards
+
+        # Firepower 8.4, 8.8.1: the Holding Box Cards by the mapboard (holding_box.py)
+        out["holding_boxes"] = cards(game, side)
     return out
 
 
