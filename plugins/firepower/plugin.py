@@ -189,7 +189,9 @@ def scenario_shapes() -> dict[str, Any]:
                                          # Firepower 14: the squad's organization as data
                                          "organization": str}),
                         # Firepower 14.1: the side's squad group
-                        "group": IntRange(1, 100)}),
+                        "group": IntRange(1, 100),
+                        # Firepower 8.5, 22.1.11.1.1: its National Equipment List (nations.py)
+                        "nation": str}),
         "setup": {"depth": IntRange(1, 1000)},
         # Firepower 8.2, 8.2.2, 8.7, 8.8.8, 8.8.9, 12.2.11, 12.5: the Advanced terrain files,
         # heights, Observation Conditions, the attacker, his crater units, tunnels, mines and
