@@ -74,7 +74,8 @@ PLUGIN = PluginManifest(
                 "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5", "Firepower 8.5",
                 "Firepower 10.1", "Firepower 11.1.6", "Firepower 12.4.1.1", "Firepower 12.4.1.2",
                 "Firepower 12.7.2", "Firepower 8.8.5.4", "Firepower 8.9", "Firepower 11.2.2",
-                "Firepower 11.2.5", "Firepower 8.4", "Firepower 22.1.11.1.1"),
+                "Firepower 11.2.5", "Firepower 8.4", "Firepower 22.1.11.1.1",
+                "Firepower 11.1.4"),
 )
 
 __all__ = ["PLUGIN"]

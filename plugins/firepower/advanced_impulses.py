@@ -224,6 +224,9 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     from hexwar.plugins.firepower import weather
 
     weather.check(game, info)  # Firepower 11.2.2: snow and mud's extra MF
+    from hexwar.plugins.firepower import height_hexsides
+
+    height_hexsides.check(game, info)  # Firepower 11.1.4: a height hexside's MF
     from hexwar.plugins.firepower.advanced_actions import check_note_e
 
     check_note_e(game, info)  # Firepower 11.2.5: not with a status unit
@@ -419,6 +422,9 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
             from hexwar.plugins.firepower import weather
 
             weather.after_action(game, action, info)  # Firepower 11.2.2: snow and mud
+            from hexwar.plugins.firepower import height_hexsides
+
+            height_hexsides.after_action(game, action, info)  # Firepower 11.1.4
             fired = _fired(info)
             if fired is not None:  # Firepower 11.1.12: a round of the load is fired off
                 from hexwar.plugins.firepower.loading import after_fire
