@@ -61,13 +61,16 @@ def weather(game: Game) -> str:
     return str(v) if v in SCENARIO_VALUES else "clear"
 
 
-def paved(game: Game, h: Hex) -> bool:
-    """A pavement, paved road or alley hex: its board terrain, or a ``paved`` feature."""
+def paved(game: Game, h: Hex, *, alleys: bool = True) -> bool:
+    """A pavement, paved road or alley hex: its board terrain, or a ``paved`` feature.
+    ``alleys=False``: pavement and paved roads only (Firepower 8.8.2 names no alleys)."""
     b = game.board
     if h not in b.hexes:
         return False
-    return (str(b.terrain_of[h]).split(":")[-1] in paved_terrain()
-            or "paved" in b.features_of[h])
+    t = str(b.terrain_of[h]).split(":")[-1]
+    if t == "alley":
+        return alleys
+    return t in paved_terrain() or "paved" in b.features_of[h]
 
 
 def under_roof(game: Game, u: Unit, h: Hex) -> bool:

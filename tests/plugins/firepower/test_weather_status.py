@@ -228,3 +228,28 @@ def test_the_note_e_list_is_a_marked_stand_in() -> None:
 
     assert {"load", "unload", "missile"} <= note_e_actions()
     assert all(s == "estimated" for s in load_records(NOTES).sources.values())
+
+
+# -- Firepower 8.8.2 no foxholes or trenches in pavement --------------------------------------------
+
+
+@pytest.mark.parametrize("terrain", ["pavement", "paved_road"])
+@pytest.mark.parametrize("code", ["DFX", "SFX", "TRN"])
+def test_no_foxhole_or_trench_in_pavement(fp_game: GameFactory, terrain: str, code: str) -> None:
+    """Firepower 8.8.2: foxholes and trenches are not placed in pavement or paved road hexes;
+    the refusal names the rule and places nothing."""
+    g = fp_game([("A1", "RFL", "A", "C2", 4)], hexes=[{"at": "C5", "terrain": terrain}],
+                options=ADV)
+    with pytest.raises(RulesError, match="paved road") as exc:
+        defenses.set_defences(g, [{"type": code, "hex": "1C5"}])
+    assert exc.value.rule == "Firepower 8.8.2"
+    assert defenses.defences(g) == {}
+
+
+def test_a_foxhole_in_an_alley_and_wire_on_pavement_are_placed(fp_game: GameFactory) -> None:
+    """Firepower 8.8.2 names pavement and paved roads only, and only foxholes and trenches."""
+    g = fp_game([("A1", "RFL", "A", "C2", 4)],
+                hexes=[{"at": "C5", "terrain": "alley"}, {"at": "C7", "terrain": "pavement"}],
+                options=ADV)
+    got = defenses.set_defences(g, [{"type": "SFX", "hex": "1C5"}, {"type": "WIR", "hex": "1C7"}])
+    assert len(got) == 2
