@@ -24,6 +24,20 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
 
 
+#: Firepower 10.6: the speed shown by the new hexes entered in an Impulse Phase (the lowest
+#: count of each speed); Slow, Medium and Fast are needed only with vehicles
+SPEEDS = ((13, "fast"), (10, "medium"), (7, "slow"), (4, "running"))
+
+
+def speed_of(hexes: int) -> str:
+    """Firepower 10.6: Running for 4-6 new hexes, Slow 7-9, Medium 10-12, Fast 13 or more
+    ("normal" below four, the Basic Game's no speed unit)."""
+    for least, name in SPEEDS:
+        if hexes >= least:
+            return name
+    return "normal"
+
+
 NOTES = Path(__file__).parent / "data" / "advanced" / "leg_notes.toml"
 #: Firepower 11.2.5: the status units that bar an Action marked (e)
 STATUS_UNITS = ("suppressed", "pinned", "stunned", "inactive")

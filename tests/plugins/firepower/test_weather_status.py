@@ -253,3 +253,37 @@ def test_a_foxhole_in_an_alley_and_wire_on_pavement_are_placed(fp_game: GameFact
                 options=ADV)
     got = defenses.set_defences(g, [{"type": "SFX", "hex": "1C5"}, {"type": "WIR", "hex": "1C7"}])
     assert len(got) == 2
+
+
+# -- Firepower 11.1.5 posture changes, Firepower 10.6 speeds ------------------------------------
+
+
+@pytest.mark.parametrize(("start", "to", "cost"), [("prone", "stand", 2), ("stand", "prone", 1)])
+def test_advanced_posture_changes_cost_the_basic_mf(fp_game: GameFactory, start: str, to: str,
+                                                     cost: int) -> None:
+    """Firepower 11.1.5 (as the Basic Game, 6.2.4: Prone to Standing 2 MF, down to Prone 1)."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4, {"posture": start})], None)
+    _impulse(g, "A", "A1")
+    info = _act(g, {"act": "posture", "unit": "A1", "to": to})
+    assert info["cost"] == cost and _spent(g, "A1") == cost
+
+
+def test_fp_10_6_speeds() -> None:
+    """Firepower 10.6: Running 4-6 new hexes, Slow 7-9, Medium 10-12, Fast 13 or more."""
+    from hexwar.plugins.firepower.advanced_actions import speed_of
+    from hexwar.plugins.firepower.soldiers import RUNNING_HEXES
+
+    assert [speed_of(n) for n in (3, 4, 6, 7, 9, 10, 12, 13, 20)] == [
+        "normal", "running", "running", "slow", "slow", "medium", "medium", "fast", "fast"]
+    assert speed_of(RUNNING_HEXES) == "running"  # the Basic Game's Running (4.5) agrees
+
+
+def test_a_fourth_hex_makes_an_advanced_soldier_running(fp_game: GameFactory) -> None:
+    """Firepower 10.6: a leader's four new hexes (five MF, Firepower 11.1) show Running."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C3", 4, {"rank": "S"})], None)
+    _impulse(g, "A", "A1")
+    for _ in range(3):
+        _act(g, {"act": "enter", "unit": "A1"})
+    assert g.state.units["A1"].state.get("speed") != "running"
+    _act(g, {"act": "enter", "unit": "A1"})
+    assert g.state.units["A1"].state.get("speed") == "running"
