@@ -227,6 +227,7 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     from hexwar.plugins.firepower import height_hexsides
 
     height_hexsides.check(game, info)  # Firepower 11.1.4: a height hexside's MF
+    height_hexsides.check_melee(game, info)  # 11.1.4, 11.2.2: a melee's entering too
     from hexwar.plugins.firepower.advanced_actions import check_note_e
 
     check_note_e(game, info)  # Firepower 11.2.5: not with a status unit

@@ -123,3 +123,36 @@ def after_action(game: Game, action: Any, info: dict[str, Any]) -> None:
     game.emit("height_hexside", unit=uid, cost=n,
               hex=game.board.label(u.hex) if u.hex is not None else None,
               visible_to=_shown(game, uid), rule=RULE)
+
+
+def check_melee(game: Game, info: dict[str, Any]) -> None:
+    """A melee's attackers enter the hex (Firepower 6.2.5.2): each must have the MF of his
+    entering with the height hexside's (Firepower 11.1.4) and the snow or mud's (Firepower
+    11.2.2) extras, and an abatis's, besides the melee's own; raises RulesError naming the rule
+    of the extra that is short (pure). Nothing more is charged: a winner ends his Actions in the
+    hex (Firepower 6.5.3), a loser is eliminated."""
+    if info.get("act") != "melee" or not info.get("defenders"):
+        return
+    from hexwar.plugins.firepower import weather
+    from hexwar.plugins.firepower.actions import _on_deck_way, enter_cost, mf_left
+    from hexwar.plugins.firepower.state import data, fp_map, rules_card
+
+    ph = data(game)["phase"]
+    dest = info.get("hex")
+    for uid in info.get("units") or []:
+        u = game.state.units[str(uid)]
+        if u.hex is None or u.state.get("tunnel"):
+            continue
+        cost, _front, parts = enter_cost(rules_card(game), fp_map(game), u,
+                                         level=_on_deck_way(game, u))
+        move = {"act": "enter", "unit": str(uid), "to": dest, "cost": cost, "parts": parts}
+        snow, hill = weather.extra_cost(game, move), extra_cost(game, move)
+        if not snow and not hill:
+            continue
+        need = int((info.get("costs") or {}).get(uid, 0)) + weather._abatis(game, move) \
+            + snow + hill
+        left = mf_left(game, ph, str(uid))
+        if left < need:
+            raise RulesError(f"{uid} has {left} MF left; the melee's entering costs {need} "
+                             f"with the {'height hexside' if hill else weather.weather(game)}",
+                             rule=RULE if hill else "Firepower 11.2.2")

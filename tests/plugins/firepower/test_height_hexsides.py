@@ -96,3 +96,31 @@ def test_snow_adds_to_the_hexside(fp_game: GameFactory) -> None:
     data(g)["phase"]["spent"]["A1"] = 0
     _act(g, {"act": "enter", "unit": "A1"})
     assert _spent(g, "A1") == 4
+
+
+def test_a_melee_up_a_height_hexside_needs_its_mf(fp_game: GameFactory) -> None:
+    """Firepower 11.1.4 with 6.2.5.2: the attackers enter the hex, so the six heights' 2 MF,
+    the entering's 1 and the melee's 1 must all be there."""
+    from hexwar.plugins.firepower.advanced_impulses import check_advanced_action
+
+    g = fp_game([("A1", "RFL", "A", "C3", 4), ("B1", "RFL", "B", "C4", 1)],
+                hexes=[{"at": "C4", "height": 2}], options=ADV)
+    _impulse(g, "A", "A1")
+    melee = {"act": "melee", "units": ["A1"], "hex": "1C4"}
+    data(g)["phase"]["spent"]["A1"] = 1
+    _refused(g, melee, "Firepower 11.1.4", "height hexside")
+    data(g)["phase"]["spent"]["A1"] = 0
+    check_advanced_action(g, melee)
+
+
+def test_a_melee_in_snow_needs_the_snows_mf(fp_game: GameFactory) -> None:
+    from hexwar.plugins.firepower.advanced_impulses import check_advanced_action
+
+    g = fp_game([("A1", "RFL", "A", "C3", 4), ("B1", "RFL", "B", "C4", 1)], options=ADV)
+    g.scenario.raw.setdefault("special", {})["weather"] = "snow"
+    _impulse(g, "A", "A1")
+    melee = {"act": "melee", "units": ["A1"], "hex": "1C4"}
+    data(g)["phase"]["spent"]["A1"] = 2  # two left: entering 1 and melee 1, not the snow's 1
+    _refused(g, melee, "Firepower 11.2.2", "snow")
+    data(g)["phase"]["spent"]["A1"] = 1
+    check_advanced_action(g, melee)
