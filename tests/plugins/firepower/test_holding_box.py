@@ -122,3 +122,53 @@ def test_a_scenario_with_one_box_for_two_positions_stops_before_play() -> None:
     ok = extra.replace("box = 1 }]", "box = 2 }]")
     g = terrain_game([("A1", "RFL", "A", "C2", 4, {})], extra=ok)
     assert sorted(hb.cards(g, None)["boxes"]) == ["1", "2"]
+
+
+class _IntoPositions:
+    """The AI, but any soldier who may go into a position does (to fill the boxes)."""
+
+    def __init__(self, ai: Any) -> None:
+        self.ai = ai
+        self.name = "into-positions"
+
+    def choose(self, decision: Any, view: Any) -> Any:
+        if decision.kind == "action":
+            for o in decision.options or []:
+                if isinstance(o, dict) and o.get("act") == "position" and o.get("into"):
+                    return o
+        return self.ai.choose(decision, view)
+
+
+@pytest.mark.slow  # plays one Turn of the hill assault
+def test_a_whole_game_shows_the_boxes_but_never_the_other_sides_equipment() -> None:
+    """Firepower 8.4, 8.8.1, 8.5 in a whole game: at every decision each side's view has the
+    Holding Box Cards with every soldier in a position, and the other side's soldiers there
+    without their equipment."""
+    import dataclasses
+
+    from hexwar.core.cli import _controllers
+    from hexwar.core.engine.game import Game
+    from hexwar.core.scenario import load_and_validate
+    from hexwar.plugins.firepower.defenses import in_defence
+    from hexwar.plugins.firepower.plugin import HERE
+
+    sc = load_and_validate(HERE / "scenarios" / "hill-assault.toml")
+    game = Game(dataclasses.replace(sc, turns=1), seed=5)
+    seen: set[str] = set()
+    leaks: list[str] = []
+
+    def check(g: Game) -> None:
+        inside = {u.id for u in g.state.units.values()
+                  if in_defence(u) and not u.state.get("eliminated")}
+        for side in ("A", "B"):
+            boxes = g.view(side).system_state["holding_boxes"]["boxes"]
+            shown = {s["id"]: s for b in boxes.values() for s in b["soldiers"]}
+            assert set(shown) == inside
+            seen.update(shown)
+            leaks.extend(i for i, s in shown.items()
+                         if s["side"] != side and "equipment" in s)
+
+    controllers, _ = _controllers(game, "ai,ai", 5)
+    game.play({"A": controllers["A"], "B": _IntoPositions(controllers["B"])}, on_decision=check)
+    assert seen, "nobody went into a position in the test game"
+    assert leaks == []
