@@ -146,6 +146,14 @@ def hexwar_register_data() -> Sequence[DataSource]:
         DataSource(f"{SYSTEM}:advanced-card", HERE / "data" / "advanced_card", "tables",
                    "Advanced Game Card stand-ins: LOS chart, modifiers, blast diagrams, hit "
                    "numbers (Firepower 10.7, Firepower 12)"),
+        # the LEG chart's stand-ins and the National Equipment Lists (FPD-166, 167, 169, 170)
+        *(DataSource(f"{SYSTEM}:{name}", HERE / "data" / "advanced" / f"{name}.toml", "cards",
+                     title) for name, title in (
+            ("weather", "snow and mud's extra MF (Firepower 11.2.2, estimated)"),
+            ("leg_notes", "the Actions of the LEG chart's note (e) (Firepower 11.2.5, "
+                          "estimated)"),
+            ("height_hexsides", "MF of crossing height hexsides (Firepower 11.1.4, estimated)"),
+            ("nations", "National Equipment Lists (Firepower 8.5, 22.1.11.1.1)"))),
     ]
 
 
