@@ -14,10 +14,10 @@ Where the extra is not paid (Firepower 11.2.2):
 * in mud only, on a paved road, alley or pavement hex (a bridge deck counts as paved,
   Firepower 8.9).
 
-A move (``enter``, ``back``, ``through``) is judged by the hex the soldier goes to; a crossing
-in the hex by his own hex. :func:`check` refuses an Action the soldier lacks the MF for (pure);
-:func:`after_action` charges the extra after it is applied, as the abatis's second half is
-(``defenses.after_action``).
+A move (``enter``, ``back``, ``through``, and entering the board, :func:`entry_extra`) is
+judged by the hex the soldier goes to; a crossing in the hex by his own hex. :func:`check`
+refuses an Action the soldier lacks the MF for (pure); :func:`after_action` charges the extra
+after it is applied, as the abatis's second half is (``defenses.after_action``).
 """
 
 from __future__ import annotations
@@ -109,6 +109,20 @@ def extra_cost(game: Game, info: dict[str, Any], *, applied: bool = False) -> in
     if w == "mud" and _paved_way(game, u, where, str(act), applied):
         return 0
     return n
+
+
+def entry_extra(game: Game, h: Hex) -> int:
+    """Firepower 11.2.2 with 10.2: the snow or mud extra of entering edge hex ``h`` from off the
+    board (the normal MF of entering, weather included)."""
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+    w = weather(game)
+    if w not in WEATHERS:
+        return 0
+    m = adv_map(game)
+    if h in m.building_of or h in m.caves or (w == "mud" and paved(game, h)):
+        return 0
+    return extras()[w].get("enter", 0)
 
 
 def _paved_way(game: Game, u: Unit, h: Hex, act: str, applied: bool) -> bool:

@@ -287,3 +287,21 @@ def test_a_fourth_hex_makes_an_advanced_soldier_running(fp_game: GameFactory) ->
     assert g.state.units["A1"].state.get("speed") != "running"
     _act(g, {"act": "enter", "unit": "A1"})
     assert g.state.units["A1"].state.get("speed") == "running"
+
+
+def test_a_squad_entering_the_board_in_snow_pays_the_snow_on_its_edge_hex() -> None:
+    """Firepower 10.2 (the normal MF of entering an edge hex) with 11.2.2 (snow's extra)."""
+    from hexwar.plugins.firepower import entry as en
+    from tests.plugins.firepower.test_entry import _late
+    from tests.plugins.firepower.test_entry import _phase as entry_phase
+
+    game = _late()
+    game.scenario.raw.setdefault("special", {})["weather"] = "snow"
+    entry_phase(game)
+    game.state.turn = 2
+    from hexwar.plugins.firepower.advanced_impulses import impulse_options
+
+    opt = next(o for o in impulse_options(game, "A") if o.get("enter_board"))
+    en.enter_board(game, "A", opt)
+    ph = data(game)["phase"]
+    assert ph["spent"]["L1"] == 2 and ph["nc"]["L1"] == 2  # 1 to enter, 1 for the snow
