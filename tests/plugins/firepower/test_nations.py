@@ -115,3 +115,11 @@ def test_hexwars_own_scenarios_pass_as_the_stand_in_nation(name: str) -> None:
     for s in sc.sides:
         sc.sides[s]["nation"] = "standin"
     na.check_nations(make_game(sc, seed=1))
+
+
+@pytest.mark.parametrize("name", ["advanced-meeting", "street-fight", "hill-assault"])
+def test_hexwars_own_scenarios_name_their_nations_and_pass(name: str) -> None:
+    """The Advanced scenarios as shipped: side A American, side B the stand-in nation."""
+    sc = load_and_validate(HERE / "scenarios" / f"{name}.toml")
+    assert (sc.sides["A"]["nation"], sc.sides["B"]["nation"]) == ("us", "standin")
+    na.check_nations(make_game(sc, seed=1))
