@@ -176,6 +176,15 @@ class MbtAI:
                 best = (ammo, p)
         return best
 
+    def _in_arc(self, view: SideView, u: Unit, h: Hex, *, missile: bool = False) -> bool:
+        """Whether ``h`` is in the arc of ``u``'s main gun (or missile): the Basic Game's turret
+        arc (MBT 7.2.1), or in the Advanced Game the arc the card names (MBT 14.2.1: a hull
+        missile, a squad's 360; MBTD-152), so that an order is not given for a shot the rules
+        would refuse, nor withheld from one they allow."""
+        if not rules_of(view).advanced:
+            return in_turret_arc(u, h)
+        return rules_of(view).in_weapon_arc(u.id, h, missile=missile)
+
     def _enemy_edge_row_sign(self, view: SideView) -> int:
         """+1 when the enemy is toward higher rows (our edge is side 1), else -1."""
         edges = view.system_state.get("edges") or {}
@@ -316,8 +325,8 @@ class MbtAI:
         if "M" in options and self._wants_a_ride(view, u, enemies):
             return "M"  # Advanced MBT 15.3.2.3: M orders, to be loaded by the carrier here
         gun_p = 0.0
-        for e in enemies:
-            if e.hex is not None and in_turret_arc(u, e.hex):
+        for e in enemies:  # MBT 7.2.1, 14.2.1: the weapon's own arc (MBTD-152)
+            if e.hex is not None and self._in_arc(view, u, e.hex):
                 gun_p = max(gun_p, self._best_p(view, u, e)[1])
         if "CA" in options:
             # Advanced MBT 14.5, 14.6 (MBTD-107): close combat when its odds beat the squad's
@@ -328,7 +337,7 @@ class MbtAI:
         atgm_p = 0.0
         if "ATGM" in options:
             for e in enemies:
-                if e.hex is not None and in_turret_arc(u, e.hex):
+                if e.hex is not None and self._in_arc(view, u, e.hex, missile=True):
                     atgm_p = max(atgm_p, self._best_p(view, u, e, missile=True)[1])
         if atgm_p > gun_p and atgm_p >= 0.05 and "ATGM" in options:
             return "ATGM"
