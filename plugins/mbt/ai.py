@@ -14,6 +14,10 @@ chances from ``view.rules`` (``knowledge.py``).
   (MBT 13.4.3.1, docs/decisions.md MBTD-97).
 * Advanced Game: a unit with only a poor shot at an enemy beyond 8 hexes fires on the move (FM)
   or closes rather than standing with F orders (MBTD-97).
+* Advanced Game (MBTD-152, MBTD-153): an AP shot is rated with the Advanced modifiers the shot
+  itself takes (MBT 14.3.1) in the weapon's own arc (MBT 14.2.1); vehicles seek hull-down hexes
+  and fire (F) from them (MBT 13.2.2); a doctrine organization's order is weighed over all its
+  members' shots (MBT 13.4.3.1).
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
 * Advanced Game advance to contact (docs/decisions.md MBTD-87): the whole force (a doctrine
@@ -105,6 +109,9 @@ class MbtAI:
     fire_floor = 0.03
     #: the least value of a machinegun shot at a vehicle (Advanced MBT 14.1.2; MBTD-130)
     mg_vehicle_floor = 0.10
+    #: Advanced MBT 13.2.2 (MBTD-153): how much of one enemy's exposure a hull-down position
+    #: takes back
+    hull_down_weight = 0.6
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -184,6 +191,41 @@ class MbtAI:
         if not rules_of(view).advanced:
             return in_turret_arc(u, h)
         return rules_of(view).in_weapon_arc(u.id, h, missile=missile)
+
+    def _group_p(self, view: SideView, group: list[Unit], enemies: list[Unit], *,
+                 missile: bool = False) -> float:
+        """The best chance that ``group``'s shots at one known enemy kill it (each member its
+        best shot, in its weapon's arc; MBT 13.4.3.1: an organization fires together)."""
+        best = 0.0
+        for e in enemies:
+            if e.hex is None:
+                continue
+            miss = 1.0
+            for m in group:
+                if not alive(m) or m.state.get("abandoned"):
+                    continue
+                if (m.hex is not None or m.state.get("mounted")) and \
+                        self._in_arc(view, m, e.hex, missile=missile):
+                    miss *= 1.0 - self._best_p(view, m, e, missile=missile)[1]
+            best = max(best, 1.0 - miss)
+        return best
+
+    def _hull_down_now(self, view: SideView, group: list[Unit], enemies: list[Unit]) -> bool:
+        """Advanced MBT 13.2.2 (MBTD-153): at least half the group's vehicles are hull down to
+        every known enemy that can see them, and one of them is seen by some enemy."""
+        rules = rules_of(view)
+        vehicles = [m for m in group if m.hex is not None and alive(m)
+                    and rules.card(m.type, m.side).kind == "vehicle"]
+        if not vehicles:
+            return False
+        down = 0
+        for m in vehicles:
+            assert m.hex is not None
+            seeing = [e for e in enemies if e.hex is not None and e.hex.distance(m.hex) <= 20
+                      and rules.info.visible(m.hex, [e.hex])]
+            if seeing and all(rules.hull_down(m.id, m.hex, e.id) for e in seeing):
+                down += 1
+        return 2 * down >= len(vehicles) and down > 0
 
     def _enemy_edge_row_sign(self, view: SideView) -> int:
         """+1 when the enemy is toward higher rows (our edge is side 1), else -1."""
@@ -324,23 +366,24 @@ class MbtAI:
                 return "OR"
         if "M" in options and self._wants_a_ride(view, u, enemies):
             return "M"  # Advanced MBT 15.3.2.3: M orders, to be loaded by the carrier here
-        gun_p = 0.0
-        for e in enemies:  # MBT 7.2.1, 14.2.1: the weapon's own arc (MBTD-152)
-            if e.hex is not None and self._in_arc(view, u, e.hex):
-                gun_p = max(gun_p, self._best_p(view, u, e)[1])
+        # MBT 13.4.3.1 (MBTD-153): an organization's one order is weighed over every member's
+        # shots (they fire together at one target); a unit alone is an organization of one
+        group = [view.unit(m) for m in d.context.get("members") or [u.id]]
+        gun_p = self._group_p(view, group, enemies)
         if "CA" in options:
             # Advanced MBT 14.5, 14.6 (MBTD-107): close combat when its odds beat the squad's
             # best shot (a CA order fires nothing) and are worth the attack at all
             ca_v = self._best_assault(view, u.id, enemies)[0]
             if ca_v >= max(self.assault_floor, gun_p):
                 return "CA"
-        atgm_p = 0.0
-        if "ATGM" in options:
-            for e in enemies:
-                if e.hex is not None and self._in_arc(view, u, e.hex, missile=True):
-                    atgm_p = max(atgm_p, self._best_p(view, u, e, missile=True)[1])
+        atgm_p = self._group_p(view, group, enemies, missile=True) if "ATGM" in options else 0.0
         if atgm_p > gun_p and atgm_p >= 0.05 and "ATGM" in options:
             return "ATGM"
+        if rules_of(view).advanced and gun_p >= 0.05 and "F" in options and \
+                self._hull_down_now(view, group, enemies):
+            # Advanced MBT 13.2.2 (MBTD-153): hull down to the enemies that see it, a vehicle
+            # stays and fires (F) rather than closing on the move
+            return "F"
         if rules_of(view).advanced and gun_p < self.stand_p and (
                 "FM" in options or "M" in options) and self._should_close(view, u, enemies):
             # Advanced Game (MBTD-97): a poor shot at long range does not hold the unit in place:
@@ -821,6 +864,7 @@ class MbtAI:
         wants: list[int | None] = []
         seen = info.visible(h, [e.hex for e in enemies if e.hex is not None
                                 and h.distance(e.hex) <= 20])  # one batch from h
+        hull = self._goals is not None and rules_of(view).card(u.type, u.side).kind == "vehicle"
         for e in enemies:
             if e.hex is None:
                 continue
@@ -828,6 +872,10 @@ class MbtAI:
             if r <= 20 and e.hex in seen:
                 dirs = arc_directions(h, e.hex)
                 wants.append(dirs[0] if dirs else None)
+                if hull and rules_of(view).hull_down(u.id, h, e.id):
+                    # Advanced MBT 13.2.2.3 (MBTD-153): hull down to this enemy, its shots
+                    # miss the lower hull: most of the exposure is taken back
+                    s += self.hull_down_weight
         return s, wants
 
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:

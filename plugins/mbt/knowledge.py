@@ -80,6 +80,18 @@ class MbtRules:
         arc, facing = weapon_arc(self._game, f, w.name)
         return in_arc(f.hex, facing, target_hex, arc)
 
+    def hull_down(self, own: str, at: Hex, enemy: str) -> bool:
+        """Advanced MBT 13.2.2: whether an own vehicle standing in ``at`` would be hull down to a
+        known enemy unit firing from where the side sees it (False in the Basic Game)."""
+        if not self.advanced:
+            return False
+        from hexwar.plugins.mbt.advanced_sighting import hull_down
+
+        e = self._view.unit(enemy)
+        if e.hex is None:
+            return False
+        return hull_down(self._game, e, self._placed(own, at))[0]
+
     def other_ammo(self, firer: str, missile: bool) -> list[str]:
         """The other ammunition the rules give an own unit's weapon (the Advanced Game's GP
         rounds, MBT 14.4)."""
