@@ -35,9 +35,10 @@ chances from ``view.rules`` (``knowledge.py``).
   ones they could assault well.
 * Advanced Game fire (MBTD-108): GP fire at what it suppresses counts for more where suppression
   stops a threat (a suppressed enemy squad next to an own vehicle cannot close-assault,
-  MBT 14.5); with no enemy in sight, units fire GP at a wire or block marker on their side's way
-  forward (MBT 12.4.2, 14.4.3.3); vehicle smoke dischargers cover a move across open ground in an
-  enemy's sight (MBT 12.6).
+  MBT 14.5); units fire GP, main guns and machineguns, at a wire or block marker on their side's
+  way forward or holding enemy infantry (MBT 12.4.2, 14.4.3.3; with an enemy in sight only the
+  guns of a vehicle already seen firing, MBTD-154); vehicle smoke dischargers cover a move across
+  open ground in an enemy's sight (MBT 12.6).
 """
 
 from __future__ import annotations
@@ -330,30 +331,27 @@ class MbtAI:
 
     def _way_shots(self, view: SideView, u: Unit) -> list[tuple[str, str, float]]:
         """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): the wire and block markers ``u`` could fire
-        GP at with F orders that lie on its side's way forward (within six hexes of an own unit
-        and at most two hexes off the straight path from it to a goal: an objective the side does
-        not hold or where the enemy is likely to be), with a fair chance to destroy."""
+        GP at with F orders that lie on its side's way forward (:meth:`_on_the_way`), with a fair
+        chance to destroy."""
         rules = rules_of(view)
         if not rules.advanced or u.hex is None:
             return []
         shots = [x for x in rules.terrain_shots(u.id) if x[2] >= self.clear_worth]
-        if not shots:
-            return []
+        return [x for x in shots if self._on_the_way(view, u, x[0])]
+
+    def _on_the_way(self, view: SideView, u: Unit, label: str) -> bool:
+        """Whether a marker in ``label`` lies on the side's way forward (MBTD-108): within six
+        hexes of an own unit and at most two hexes off the straight path from it to its nearest
+        goal (an objective the side does not hold, or where the enemy is likely to be)."""
         open_objs, enemy_at = self._move_goals(view, u)
         goals = open_objs + enemy_at
         if not goals:
-            return []
+            return False
         own = [x.hex for x in view.own_unit_objects() if alive(x) and x.hex is not None
                and not x.state.get("mounted")]
-        out = []
-        for label, kind, p in shots:
-            h = view.board.parse(label)
-            # on the way: within six hexes of an own unit and at most two hexes off the straight
-            # path from it to its nearest goal
-            if any(o.distance(h) <= 6 and min(o.distance(h) + h.distance(g) - o.distance(g)
-                                               for g in goals) <= 2 for o in own):
-                out.append((label, kind, p))
-        return out
+        h = view.board.parse(label)
+        return any(o.distance(h) <= 6 and min(o.distance(h) + h.distance(g) - o.distance(g)
+                                               for g in goals) <= 2 for o in own)
 
     def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         u = view.unit(d.context["unit"])
@@ -686,14 +684,17 @@ class MbtAI:
 
     def _on_fire(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         overwatch = d.context.get("step") == "overwatch"
-        if not overwatch:
+        if not overwatch and not any(alive(e) for e in self._known_enemies(view)):
             terrain = self._terrain_declaration(view, options)
             if terrain is not None:
                 return terrain
         got = self._declaration(d, view, options, overwatch=overwatch,
                                 threshold=self.fire_floor if not overwatch else 0.06)
         if got == "pass" and not overwatch:
-            return self._smoke_declaration(view, options) or got
+            # MBTD-154: the guns left over (a vehicle's machineguns beside its main gun) at the
+            # terrain on the way or around enemy infantry; then smoke
+            return self._terrain_declaration(view, options) or \
+                self._smoke_declaration(view, options) or got
         return got
 
     def _smoke_declaration(self, view: SideView, options: list[Any]) -> Any:
@@ -714,36 +715,68 @@ class MbtAI:
         return None
 
     def _terrain_declaration(self, view: SideView, options: list[Any]) -> Any:
-        """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): GP fire at the wire or block on the way
-        forward most likely to go, while no enemy is in sight, by the firers offered at it that
-        have no shot at an enemy unit the side would take (``fire_floor``; None: no such shot)."""
+        """Advanced MBT 12.4.2, 14.4.3.3, 14.1.2 (MBTD-108, MBTD-154): GP fire, by main guns and
+        machineguns, at the wire or block most likely to go among those on the way forward or
+        holding a known enemy leg or towed unit (a destroyed marker suppresses every ground unit
+        in its hex, MBT 14.4.3.3.3); each shot offered with a fair chance (``clear_worth``) joins.
+        A shot at terrain shows the firer (MBT 13.1): with an enemy in sight only units already
+        seen firing this Turn fire at terrain (a vehicle's machineguns beside its main gun,
+        MBT 14.1.2.1), and never a gun that has a shot at an enemy the side would take. None:
+        no such shot."""
         terrain = [o for o in options if isinstance(o, dict) and "hex" in o]
-        if not terrain or any(alive(e) for e in self._known_enemies(view)):
-            return None  # a shot at terrain shows the firer (MBT 13.1): not with an enemy in sight
-        known = {u.id for u in view.enemy_unit_objects()}
-        best_unit: dict[str, float] = {}
-        for o in options:
-            if isinstance(o, dict) and o.get("target") in known:
-                t = view.unit(o["target"])
-                for fid, ammo in o["shots"]:
-                    p = self._p(view, view.unit(fid), t, ammo)
-                    best_unit[fid] = max(best_unit.get(fid, 0.0), p)
-        best: tuple[float, str] | None = None
-        firers: dict[str, list[str]] = {}
-        for o in terrain:
-            fid = o["shots"][0][0]
-            if best_unit.get(fid, 0.0) >= self.fire_floor:
-                continue  # an enemy is the better use of this gun
-            for label, _kind, p in self._way_shots(view, view.unit(fid)):
-                if label == o["hex"]:
-                    firers.setdefault(label, []).append(fid)
-                    if best is None or p > best[0]:
-                        best = (p, label)
-        if best is None:
+        if not terrain:
             return None
-        at = next(o["at"] for o in terrain if o["hex"] == best[1])
-        return {"target": None, "hex": best[1], "at": at,
-                "shots": [[f, "GP"] for f in sorted(set(firers[best[1]]))]}
+        rules = rules_of(view)
+        enemies = [e for e in self._known_enemies(view) if alive(e)]
+        known = {u.id for u in view.enemy_unit_objects()}
+        best_unit: dict[tuple[str, str], float] = {}  # (firer, ammo): its best shot at an enemy
+        for o in options:
+            if isinstance(o, dict) and o.get("target") in known and len(o["shots"]) == 1:
+                fid, ammo = o["shots"][0]
+                p = self._p(view, view.unit(fid), view.unit(o["target"]), ammo)
+                best_unit[(fid, ammo)] = max(best_unit.get((fid, ammo), 0.0), p)
+        crowded = {view.board.label(e.hex) for e in enemies if e.hex is not None
+                   and rules.card(e.type, e.side).kind in ("leg", "towed")}
+        shots: dict[str, list[tuple[float, str, str]]] = {}
+        kinds: dict[str, str] = {}
+        for o in terrain:
+            if len(o["shots"]) != 1:
+                continue
+            fid, ammo = o["shots"][0]
+            f = view.unit(fid)
+            if enemies and not f.state.get("fired"):
+                continue
+            if best_unit.get((fid, ammo), 0.0) >= self.fire_floor:
+                continue  # an enemy is the better use of this gun
+            label = o["hex"]
+            if label not in crowded and not self._on_the_way(view, f, label):
+                continue
+            p = rules.terrain_odds(fid, label, o["at"], ammo)
+            if p >= self.clear_worth:
+                shots.setdefault(label, []).append((p, fid, ammo))
+                kinds[label] = o["at"]
+        if not shots:
+            return None
+
+        def chosen(label: str) -> list[tuple[float, str, str]]:
+            """The shots at ``label``: a unit with a crew loss fires one weapon (MBT 14.1.2.3)."""
+            out: list[tuple[float, str, str]] = []
+            for p, fid, ammo in sorted(shots[label], reverse=True):
+                if int(view.unit(fid).state.get("crew_losses", 0)) and \
+                        any(x[1] == fid for x in out):
+                    continue
+                out.append((p, fid, ammo))
+            return out
+
+        def chance(label: str) -> float:
+            miss = 1.0
+            for p, _f, _a in chosen(label):
+                miss *= 1.0 - p
+            return 1.0 - miss
+
+        best = max(sorted(shots), key=lambda lab: (chance(lab), lab in crowded))
+        return {"target": None, "hex": best, "at": kinds[best],
+                "shots": sorted([f, a] for _p, f, a in chosen(best))}
 
     def _suppression_weight(self, view: SideView, t: Unit) -> float:
         """Advanced Game (MBTD-108): how much more than usual a suppression of ``t`` is worth:

@@ -149,6 +149,20 @@ class MbtRules:
 
         return shots_if_ordered(self._game, self._own(firer), order)
 
+    def terrain_odds(self, firer: str, label: str, kind: str, ammo: str = "GP") -> float:
+        """Advanced MBT 12.4.2, 14.4.4.1: the chance that an own unit's GP shot with ``ammo``
+        (``GP``: the main gun; ``NAME/GP``: a machinegun, MBT 14.1.2) destroys the ``kind`` marker
+        in ``label`` (markers are on the map for all to see)."""
+        from hexwar.plugins.mbt.gp_terrain import shot_odds
+
+        return shot_odds(self._game, self._own(firer), label, kind, ammo)
+
+    def markers(self) -> dict[str, str]:
+        """Advanced MBT 12.4: the terrain markers on the map (label -> kind): public."""
+        from hexwar.plugins.mbt.state import data
+
+        return dict(data(self._game).get("markers") or {})
+
     def sighted_an_enemy(self, unit_id: str) -> bool:
         """Whether an own unit sighted an enemy unit in this turn's Sighting Step (MBT 6.1): the
         side knows what its own units see."""
