@@ -197,6 +197,11 @@ class MbtAI:
                  missile: bool = False) -> float:
         """The best chance that ``group``'s shots at one known enemy kill it (each member its
         best shot, in its weapon's arc; MBT 13.4.3.1: an organization fires together)."""
+        if len(group) == 1:  # one unit: its best shot itself (the same float as ever)
+            u = group[0]
+            return max((self._best_p(view, u, e, missile=missile)[1] for e in enemies
+                        if e.hex is not None and self._in_arc(view, u, e.hex, missile=missile)),
+                       default=0.0)
         best = 0.0
         for e in enemies:
             if e.hex is None:
