@@ -195,25 +195,22 @@ class MbtAI:
 
     def _group_p(self, view: SideView, group: list[Unit], enemies: list[Unit], *,
                  missile: bool = False) -> float:
-        """The best chance that ``group``'s shots at one known enemy kill it (each member its
-        best shot, in its weapon's arc; MBT 13.4.3.1: an organization fires together)."""
+        """The best chance, over the known enemies, that the shots of ``group`` (an organization's
+        members, MBT 13.4.3.1: they fire together) kill: for one unit its best shot (in its
+        weapon's arc); for an organization the mean of its members' best shots at that enemy, so
+        that a leader out of arc or sight does not decide for all, and the thresholds set for one
+        unit's shot hold for the organization's typical member (MBTD-153)."""
+        members = [m for m in group if alive(m) and not m.state.get("abandoned")
+                   and (m.hex is not None or m.state.get("mounted"))]
         if len(group) == 1:  # one unit: its best shot itself (the same float as ever)
-            u = group[0]
-            return max((self._best_p(view, u, e, missile=missile)[1] for e in enemies
-                        if e.hex is not None and self._in_arc(view, u, e.hex, missile=missile)),
-                       default=0.0)
+            members = group
         best = 0.0
         for e in enemies:
-            if e.hex is None:
+            if e.hex is None or not members:
                 continue
-            miss = 1.0
-            for m in group:
-                if not alive(m) or m.state.get("abandoned"):
-                    continue
-                if (m.hex is not None or m.state.get("mounted")) and \
-                        self._in_arc(view, m, e.hex, missile=missile):
-                    miss *= 1.0 - self._best_p(view, m, e, missile=missile)[1]
-            best = max(best, 1.0 - miss)
+            ps = [self._best_p(view, m, e, missile=missile)[1] if
+                  self._in_arc(view, m, e.hex, missile=missile) else 0.0 for m in members]
+            best = max(best, ps[0] if len(ps) == 1 else sum(ps) / len(ps))
         return best
 
     def _hull_down_now(self, view: SideView, group: list[Unit], enemies: list[Unit]) -> bool:

@@ -68,20 +68,22 @@ def test_the_ai_prefers_a_hull_down_hex_13_2_2(make_game: Any) -> None:
 
 
 def test_a_doctrine_order_is_weighed_over_all_members_shots_13_4_3_1(make_game: Any) -> None:
-    """MBT 13.4.3.1 (MBTD-153): three T-72s of one organization fire together, so the chance
-    that their shots kill is that of three shots: an F order that one member's shot alone would
-    not earn."""
+    """MBT 13.4.3.1 (MBTD-153): the organization's one order is weighed over every member's
+    shots (the mean of their best shots): with the leader's turret turned away from the enemy,
+    its two members' shots still earn the organization F orders, where the leader's shot alone
+    gave none."""
     g = _game(make_game, soviets=("A1", "A2", "A3"))
     for sid in ("A1", "A2", "A3"):
         g.state.units[sid].state["doctrine"] = "101"
     data(g).pop("doctrine", None)
+    g.state.units["A1"].state["turret"] = 1  # MBT 7.2.1: B is outside the leader's arc
     view = g.view("Soviet")
     ai = MbtAI("Soviet", 0)
     enemies = [view.unit("B")]
-    one = ai._group_p(view, [view.unit("A1")], enemies)
-    three = ai._group_p(view, [view.unit(s) for s in ("A1", "A2", "A3")], enemies)
-    assert 0.0 < one < three
-    assert abs(three - (1 - (1 - one) ** 3)) < 0.05  # the members' shots are near alike
-    ai.stand_p = (one + three) / 2
-    assert _order(g, ai, ["A1"]) == "FM"  # the leader's shot alone: close on the move
+    leader = ai._group_p(view, [view.unit("A1")], enemies)
+    member = ai._group_p(view, [view.unit("A2")], enemies)
+    org = ai._group_p(view, [view.unit(s) for s in ("A1", "A2", "A3")], enemies)
+    assert leader == 0.0 < member
+    assert org == (0.0 + member + ai._group_p(view, [view.unit("A3")], enemies)) / 3
+    assert _order(g, ai, ["A1"]) != "F"  # the leader's shot alone: no fire order
     assert _order(g, ai, ["A1", "A2", "A3"]) == "F"
