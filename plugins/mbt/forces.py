@@ -292,6 +292,7 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
             officers = dict(force.officers)
             carriers: list[str] = []
             squads: list[dict[str, Any]] = []
+            firsts: dict[str, dict[str, Any]] = {}  # carrier name -> its first unit's state
             for c in priced.variant.components:
                 name = card_for(c.unit, c.options, cards)
                 if name is None:
@@ -316,6 +317,7 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
                         start_half(state)  # MBT 12.5: the TO&E fields a half squad
                     for officer, carrier in list(officers.items()):
                         if carrier in (name, _card_name(c.unit, c.options)):
+                            firsts.setdefault(carrier, state)
                             state["officer"] = officer  # MBT 12.8.2: the first unit named
                             del officers[officer]
                             break
@@ -327,6 +329,11 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
                     elif card.kind == "leg":
                         squads.append(state)
                     out.append((uid, card.type_name, side, state))
+            # MBT 12.8.2 with 21.1.3 (MBTD-167): an officer named with a unit that is the only
+            # one of its kind, already carrying an officer, rides it as a second officer
+            for officer, carrier in officers.items():
+                if carrier in firsts:
+                    firsts[carrier].setdefault("riders", []).append({"officer": officer})
             # MBTD-82: a squad starts in the carrier the TO&E gives it (paired in order, MBT
             # 15.3.2.6); the carrier is also kept as assigned_carrier for the record
             for state, carrier in zip(squads, carriers, strict=False):
