@@ -62,3 +62,25 @@ def test_vehicles_are_not_held_by_ditches_they_cannot_enter_12_4_4(make_game: An
     budget = movement.movement_allowance(g, n1)
     dests = {g.board.label(h) for h, _f in movement.destinations(g, n1, budget, False, True)}
     assert "9A2" not in dests and budget > Fraction(0)
+
+
+def test_a_leg_unit_in_a_ditch_has_two_gp_defense_factors_14_4_3_2_3(make_game: Any) -> None:
+    """MBT 14.4.3.2.3 (MBTD-171, stand-in numbers): in a ditch a squad's GP defense is the first
+    number against fire from a greater height, the second against fire from level or below; the
+    best of the hex's terrains still counts (MBT 14.4.3.2.4)."""
+    from hexwar.plugins.mbt.advanced_tables import load_advanced
+    from hexwar.plugins.mbt.gp_fire import gp_defense
+
+    g = make_game([("S1", "Motor Rifle Squad", "Soviet", "9J10", 1),
+                   ("N1", "M1", "NATO", "9J5", 4), ("N2", "M1", "NATO", "9F8", 4)],
+                  options=ADV, heights={"9J5": 1})
+    s1, high, level = (g.state.units[i] for i in ("S1", "N1", "N2"))
+    table = load_advanced().leg_defense
+    above = table[("Motor Rifle Squad", "ditch_above", "NM")].value
+    below = table[("Motor Rifle Squad", "ditch_level", "NM")].value
+    clear = table[("Motor Rifle Squad", "clear", "NM")].value
+    assert clear < above < below
+    assert gp_defense(g, high, s1, False) == gp_defense(g, level, s1, False) == clear
+    data(g)["markers"] = {"9J10": "ditch"}
+    assert gp_defense(g, high, s1, False) == above
+    assert gp_defense(g, level, s1, False) == below
