@@ -25,7 +25,8 @@ the TO&E variant: the scenario's count is fielded and priced, and the difference
 
 Units are named ``<side initial><id>-<n>`` (``NA-1``, ``N1-3``); the members of a doctrine
 organization (MBT 13.4.2.3) share the organization's name ``S1`` and are lettered ``S1a``,
-``S1b``... Every unit carries its grade, organization and officer in its state (MBT 12.7, 12.8.2);
+``S1b``..., one doctrine unit per type (``S4a``, ``S4b`` the trucks, ``S4.2a``, ``S4.2b`` the guns,
+MBT 13.4.2.2). Every unit carries its grade, organization and officer in its state (MBT 12.7, 12.8.2);
 the units of a doctrine organization its ``doctrine`` (MBT 13.4.1).
 
 The check (:func:`findings`) never changes a printed number: a printed total that the TO&E
@@ -37,7 +38,7 @@ force as printed (docs/decisions.md MBTD-81).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -284,29 +285,39 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
             scope = force.doctrine if force.doctrine is not None else default_scope(priced.variant)
             prefix = f"{side[0]}{force.id}"
             n_plain = 0
-            letters = iter("abcdefghijklmnopqrstuvwxyz")
+            # MBT 13.4.2.2: one doctrine unit per type of combat unit in the organization, the
+            # first named as the organization, the others S4.2, S4.3... (docs/decisions.md MBTD-166)
+            groups: dict[str, str] = {}
+            letters: dict[str, Iterator[str]] = {}
             officers = dict(force.officers)
             carriers: list[str] = []
             squads: list[dict[str, Any]] = []
+            firsts: dict[str, dict[str, Any]] = {}  # carrier name -> its first unit's state
             for c in priced.variant.components:
                 name = card_for(c.unit, c.options, cards)
                 if name is None:
                     raise ToeError(f"{c.label}: no data card (MBT 1.3)")
                 doctrine = side == "Soviet" and applies_doctrine(scope, c)
+                group = prefix
+                if doctrine:
+                    group = groups.setdefault(
+                        name, prefix if not groups else f"{prefix}.{len(groups) + 1}")
+                    letters.setdefault(group, iter("abcdefghijklmnopqrstuvwxyz"))
                 for _ in range(c.n):
                     if doctrine:
-                        uid = f"{prefix}{next(letters)}"
+                        uid = f"{group}{next(letters[group])}"
                     else:
                         n_plain += 1
                         uid = f"{prefix}-{n_plain}"
                     state: dict[str, Any] = {"grade": Grade.parse(force.grade).value,
                                              "organization": force.name or force.organization}
                     if doctrine:
-                        state["doctrine"] = prefix  # MBT 13.4.2.3: 101a, 101b...
+                        state["doctrine"] = group  # MBT 13.4.2.3: 101a, 101b...
                     if squad_of(c.unit)[1]:
                         start_half(state)  # MBT 12.5: the TO&E fields a half squad
                     for officer, carrier in list(officers.items()):
                         if carrier in (name, _card_name(c.unit, c.options)):
+                            firsts.setdefault(carrier, state)
                             state["officer"] = officer  # MBT 12.8.2: the first unit named
                             del officers[officer]
                             break
@@ -318,6 +329,11 @@ def expand(scenario: Scenario) -> list[tuple[str, str, str, dict[str, Any]]]:
                     elif card.kind == "leg":
                         squads.append(state)
                     out.append((uid, card.type_name, side, state))
+            # MBT 12.8.2 with 21.1.3 (MBTD-167): an officer named with a unit that is the only
+            # one of its kind, already carrying an officer, rides it as a second officer
+            for officer, carrier in officers.items():
+                if carrier in firsts:
+                    firsts[carrier].setdefault("riders", []).append({"officer": officer})
             # MBTD-82: a squad starts in the carrier the TO&E gives it (paired in order, MBT
             # 15.3.2.6); the carrier is also kept as assigned_carrier for the record
             for state, carrier in zip(squads, carriers, strict=False):
