@@ -168,7 +168,8 @@ def leg_status(u: Unit, moving: bool) -> str:
 def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
     """MBT 14.4.3.1 a vehicle's card value; MBT 14.4.3.2 a leg unit's by the hex's terrain (the
     best of a mixed hex, 14.4.3.2.4; an improved position marker counts) and its status, +1 with
-    a block or wreck marker in the hex (14.4.3.2.2)."""
+    a block or wreck marker in the hex (14.4.3.2.2). In a ditch hex a leg unit has two values,
+    by whether the firer is higher than it (14.4.3.2.3, :func:`ditch_row`)."""
     card = card_of(game, t)
     if card.kind == "vehicle":
         return card.gp_defense
@@ -180,12 +181,26 @@ def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
     marker = marker_at(game, t.hex)
     if marker == "improved_position":
         kinds.add("improved_position")
+    elif marker == "ditch" and card.kind == "leg":
+        # the ditch adds to the hex (MBT 12.4.1.1): the best of the hex's values holds (MBTD-181)
+        kinds.add(ditch_row(game, f, t))
     status = leg_status(t, moving)
     values = [table[(card.name, k, status)].value for k in kinds if (card.name, k, status) in table]
     value = max(values) if values else card.gp_defense
     if marker == "block" or t.hex in wreck_hexes(game):
         value += 1
     return value
+
+
+def ditch_row(game: Game, f: Unit, t: Unit) -> str:
+    """MBT 14.4.3.2.3: the ditch value for fire from a greater height than the target's
+    (``ditch_above``), or from an equal or lower one (``ditch_level``); heights as MBT 12.1.2
+    (a leg unit UP in a building that much higher, MBT 15.4.1.1)."""
+    from hexwar.plugins.mbt.advanced_sighting import unit_height
+
+    if f.hex is None:  # a passenger is checked at its carrier's hex (transport.aboard)
+        return "ditch_level"
+    return "ditch_above" if unit_height(game, f) > unit_height(game, t) else "ditch_level"
 
 
 def leg_effects(result: str) -> list[str]:

@@ -109,13 +109,18 @@ LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad", "Squad Standard Infantry [PZF-4
              "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D]",
              "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]", "Rifle Team", "AT Gun")
 LEG_TERRAIN = {"clear": 2, "stream": 2, "scrub": 3, "rough": 4, "woods": 5, "brick": 6, "stone": 7,
-               "improved_position": 7, "pond": 1}
+               "improved_position": 7, "pond": 1,
+               # MBT 14.4.3.2.3: a ditch hex has two values, fire from higher up / from level or
+               # below (docs/decisions.md MBTD-181)
+               "ditch_above": 3, "ditch_level": 7}
 LEG_STATUS = {"FC": 2, "NM": 0, "MV": -1}  # full cover, not moving, moving (MBT 14.4.3.2.1)
 
 
 def leg_defense() -> str:
     """The rough hex of a leg unit with F orders (NM) is 4 on USA-7B, FRG-4B and USSR-11B
-    (MBT 14.4.3.2.1); the rest is a stand-in: cover by terrain, +2 in full cover, -1 moving."""
+    (MBT 14.4.3.2.1); the rest is a stand-in: cover by terrain, +2 in full cover, -1 moving.
+    A ditch hex has two rows (MBT 14.4.3.2.3): ``ditch_above`` for fire from a greater height
+    than the target's, ``ditch_level`` for fire from an equal or lower height."""
     out = ["# title: leg unit GP defense by terrain and status (MBT 14.4.3.2), stand-in: see "
            "tools/mbt/build_advanced.py", "card:label,terrain:label,status:label,value:int,source"]
     for card in LEG_CARDS:
