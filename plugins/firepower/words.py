@@ -202,6 +202,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                  + (", ".join(f"{_u(g, u)} in {h}" for u, h in
                                               sorted(table(r.get("at")).items())) or "no one")
                                  + cite(r.get("rule"))),
+    "exit_board": lambda g, r: (f"{_u(g, r.get('unit'))} leaves the board across its "
+                                f"{r.get('board_side')} edge{cite(r.get('rule'))}"),
     "loading": lambda g, r: (f"{_u(g, r.get('unit'))} "
                              + ("loads " + str(r.get("ammo")) if r.get("kind") == "load"
                                 else "unloads")

@@ -1,4 +1,4 @@
-"""More worked examples of Firepower rules 8-14 (issue 12): FP-n cases of the digest that had no
+"""More worked examples of Firepower rules 8-14 (issue 12): FP-n worked examples that had no
 test named after them although the code computes them (or the part of them it computes). The
 table of every FP-n case is the section "Worked examples" of docs/firepower-advanced.md."""
 
