@@ -52,3 +52,12 @@ def test_fp_109_a_soldier_runs_from_his_fourth_new_hex(tmp_path: Path) -> None:
         gen.send({"unit": "P1", "act": "enter"})
     assert ph["entered"]["P1"] == 4 and mf_left(game, ph, "P1") == 0
     assert p1.state["speed"] == "running"
+
+
+def test_fp_109_the_speed_units_by_new_hexes_entered() -> None:
+    """Firepower 10.6 (FP-109): 3, 4, 6, 7, 9, 10, 12 and 13 new hexes show no speed, Running,
+    Running, Slow, Slow, Medium, Medium and Fast (the speeds past Running are vehicles')."""
+    from hexwar.plugins.firepower.advanced_actions import speed_of
+
+    assert [speed_of(n) for n in (3, 4, 6, 7, 9, 10, 12, 13)] == [
+        "normal", "running", "running", "slow", "slow", "medium", "medium", "fast"]
