@@ -9,7 +9,7 @@ facing]}}``: every soldier of the squad still off the board at once (Firepower 1
 an edge hex of that side at the cost of entering it Standing. In that Impulse all of them act,
 whatever hexes they are in (Firepower 10.2: the Impulse limits do not bind), and none of the
 squad may make a Combat Action in that Impulse Phase (Firepower 10.2: "may not be fired",
-docs/decisions.md FPD-75). Exiting the board is not built.
+docs/decisions.md FPD-75). Exiting the board: :mod:`~hexwar.plugins.firepower.exits`.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def off_board(game: Game, side: str, squad: str) -> list[str]:
     from hexwar.plugins.firepower.squads import squad_of
 
     return sorted(u.id for u in game.state.units_of(side)
-                  if squad_of(u) == squad and u.hex is None and not u.state.get("eliminated"))
+                  if squad_of(u) == squad and u.hex is None and not u.state.get("eliminated")
+                  and not u.state.get("exited"))  # Firepower 10.2: the exited never return
 
 
 def edge_hexes(game: Game, edge: str) -> list[Hex]:
