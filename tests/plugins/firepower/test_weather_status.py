@@ -305,3 +305,14 @@ def test_a_squad_entering_the_board_in_snow_pays_the_snow_on_its_edge_hex() -> N
     en.enter_board(game, "A", opt)
     ph = data(game)["phase"]
     assert ph["spent"]["L1"] == 2 and ph["nc"]["L1"] == 2  # 1 to enter, 1 for the snow
+
+
+def test_the_terminal_tells_the_move_with_its_snow_and_hexside_mf(fp_game: GameFactory) -> None:
+    """Firepower 11.2.2, 11.1.4: the choice in words names what the move costs in all."""
+    from hexwar.plugins.firepower.explain import describe_choice
+
+    g = fp_game([("A1", "RFL", "A", "C3", 4)], hexes=[{"at": "C4", "height": 2}], options=ADV)
+    g.scenario.raw.setdefault("special", {})["weather"] = "snow"
+    _impulse(g, "A", "A1")
+    # 1 to enter, the Basic crossing 1, the six heights' 1 more, the snow's 1
+    assert describe_choice(g, {"act": "enter", "unit": "A1"}).endswith("(4 MF)")
