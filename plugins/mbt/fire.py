@@ -93,7 +93,7 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
                               moving_target=moving_target, missile=missile, check_arc=check_arc)
     if not alive(f):
         return f"{f.id} is destroyed"
-    if not missile:  # a weapon the rules add (Advanced MBT 14.1.2: an independent machinegun)
+    if not missile and attached.SEP in ammo:  # a weapon named (Advanced MBT 14.1.2: a machinegun)
         known, err = MbtHooks.of(game).weapon_fire_error(
             f, t, ammo, orders=orders, moving_target=moving_target, check_arc=check_arc)
         if known:

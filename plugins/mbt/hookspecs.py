@@ -151,7 +151,8 @@ def mbt_weapon_fire_error(game: Game, firer: Unit, target: Unit, ammo: str,
                           check_arc: bool) -> str | None:
     """Why ``firer`` may not fire a weapon the Basic Game does not know (Advanced MBT 14.1.2: an
     independent machinegun's ``WEAPON/GP`` shot) at ``target`` now: the reason, ``""`` when it
-    may, None when ``ammo`` names no such weapon (the Basic Game's checks follow)."""
+    may, None when ``ammo`` names no such weapon (the Basic Game's checks follow). Asked only for
+    a shot that names a weapon (``WEAPON/AMMO``)."""
 
 
 @hookspec(firstresult=True)

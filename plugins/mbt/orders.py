@@ -32,8 +32,8 @@ PUBLIC_STATE = ("turret", "open", "spotted", "damage", "destroyed", "wreck_at", 
 
 
 def guns_usable(game: Game, u: Unit) -> bool:
-    """MBT 6.2.3: a working main gun; in the Advanced Game, or a working independent machinegun
-    (MBT 14.1.2.1: without a main gun they fire when one could)."""
+    """MBT 6.2.3: a working main gun, or guns a rule gives (``mbt_guns_usable``: the Advanced
+    Game's working independent machineguns, MBT 14.1.2.1)."""
     return gun_usable(game, u) or MbtHooks.of(game).guns_usable(u)
 
 
