@@ -20,10 +20,8 @@ A side lists its organizations under ``sides.<side>.forces`` (docs/scenario-form
 
 Optional keys: ``doctrine`` (Soviet only: ``none``, ``all``, ``vehicle``; default the TO&E's own
 for the variant, MBT 13.4.1), ``counts`` (a component the scenario prints with another count than
-the TO&E variant: the scenario's count is fielded and priced, and the difference reported),
-``attached`` (units of another type attached to it, MBT 12.8.4.3: TO&E part-1 name -> count,
-priced with it, MBTD-174) and ``cards`` (the card codes the scenario prints, checked against the
-TO&E's).
+the TO&E variant: the scenario's count is fielded and priced, and the difference reported) and
+``cards`` (the card codes the scenario prints, checked against the TO&E's).
 
 Units are named ``<side initial><id>-<n>`` (``NA-1``, ``N1-3``); the members of a doctrine
 organization (MBT 13.4.2.3) share the organization's name ``S1`` and are lettered ``S1a``,
@@ -48,7 +46,6 @@ from hexwar.core.types import Problem
 from hexwar.plugins.mbt.squads import mark_scenario_half, squad_of, start_half
 from hexwar.plugins.mbt.toe.catalog import (
     Breakdown,
-    Component,
     Organization,
     Toe,
     ToeError,
@@ -83,7 +80,6 @@ class ForceOrg:
     officers: Mapping[str, str]
     counts: Mapping[str, int]
     cards: Mapping[str, str]
-    attached: Mapping[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -137,8 +133,6 @@ def side_forces(scenario: Scenario) -> dict[str, list[ForceOrg]]:
                 officers=dict(f.get("officers", {})) if isinstance(f.get("officers"), Mapping) else {},
                 counts=dict(f.get("counts", {})) if isinstance(f.get("counts"), Mapping) else {},
                 cards=dict(f.get("cards", {})) if isinstance(f.get("cards"), Mapping) else {},
-                attached=(dict(f.get("attached", {})) if isinstance(f.get("attached"), Mapping)
-                          else {}),
             ))
         out[side] = orgs
     return out
@@ -164,41 +158,12 @@ def resolve(force: ForceOrg, toe: Toe | None = None) -> Priced:
         variant = dataclasses.replace(variant, components=tuple(
             dataclasses.replace(c, n=int(force.counts.get(_card_name(c.unit, c.options), c.n)))
             for c in variant.components))
-    if force.attached:
-        variant = dataclasses.replace(variant, components=(
-            *variant.components, *_attached(toe, found, variant, force.attached)))
     try:
         grade = Grade.parse(force.grade)
     except ValueError as exc:
         raise ToeError(str(exc)) from None
     breakdown = toe.price(found, variant, grade, force.doctrine)
     return Priced(force, found, variant, breakdown)
-
-
-def _attached(toe: Toe, org: Organization, variant: Variant,
-              attached: Mapping[str, int]) -> list[Component]:
-    """MBT 12.8.4.3: the units attached to an overstrength organization, as components priced by
-    their TO&E part-1 value (docs/decisions.md MBTD-174); a unit the variant already has is a
-    ``counts`` change, not an attachment."""
-    own = {_card_name(c.unit, c.options) for c in variant.components} | {
-        c.unit for c in variant.components}
-    units = [u for u in toe.units.values() if u.nation == org.nation]
-    out: list[Component] = []
-    for name, n in attached.items():
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-            raise ToeError(f"attached: {name!r} must be a whole number of units, not {n!r}")
-        if name in own:
-            raise ToeError(f"attached: {name!r} is a unit of {org.name} {variant.label} already: "
-                           "give its count with counts (MBT 12.8.4.3)")
-        found = [u for u in units if name in (describe(u.name, u.options, u.elite), u.name)
-                 and (name != u.name or not u.options)]
-        if not found:
-            raise ToeError(f"attached: {name!r} is not a unit of the {org.nation} TO&E's part 1 "
-                           "(MBT 12.8.4.3)")
-        up = found[0]
-        out.append(Component(n=n, unit=up.name, card=up.card, kind=up.kind, options=up.options,
-                             elite=up.elite))
-    return out
 
 
 def _card_name(unit: str, options: tuple[str, ...]) -> str:
@@ -278,8 +243,7 @@ def findings(scenario: Scenario) -> list[Finding]:
             else:
                 total += priced.breakdown.points
             base = priced.org.variant(force.variant)
-            own = priced.variant.components[:len(base.components)]  # the attached follow
-            for c, want in zip(base.components, own, strict=True):
+            for c, want in zip(base.components, priced.variant.components, strict=True):
                 if c.n != want.n:
                     out.append(Finding(side, where, f"{c.label}: count", str(want.n), str(c.n),
                                        f"TO&E {priced.org.nation} {priced.org.name} {base.label}"))

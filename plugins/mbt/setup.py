@@ -227,7 +227,7 @@ def scenario_shapes() -> dict[str, Any]:
              "organization": str, "variant": str, "grade": OneOf(("crack", "average", "poor")),
              "doctrine": OneOf(("none", "all", "vehicle", "vehicle+SPG-9")),
              "officers": MapOf(str, keys=("CO", "XO", "SP")), "counts": MapOf(IntRange(1, 100)),
-             "cards": MapOf(str), "attached": MapOf(IntRange(1, 100))}
+             "cards": MapOf(str)}
     return {
         # objective_terrain: a terrain kind or a list of them ("building" = brick and stone,
         # "bridge" = hexes with a bridge); objective_hexes: hex labels (MBT 9.4.2.2, Scenario D)

@@ -118,36 +118,3 @@ def test_a_headquarters_with_too_little_to_command_is_reported_12_8_4() -> None:
     bad = [f for f in forces.findings(_scenario(bn, hq, p1, p2)) if f.rule == "MBT 12.8.4"]
     assert [f.what for f in bad] == ["companies under its battalion-level headquarters"]
     assert len(forces.expand(_scenario(hq, p1))) == 4  # still fielded
-
-
-def test_a_unit_attached_to_a_doctrine_platoon_costs_its_doctrine_value_12_8_4_3() -> None:
-    """MBT 12.8.4.3 with TO&E part 1 ("values in parenthesis are if added to a unit using
-    doctrine", MBTD-174): a T-64B attached to a T-80A doctrine platoon (average) costs 56, its
-    doctrine value (75 without doctrine), rounded once with the platoon (B.3.b); it is fielded
-    with the platoon as a doctrine unit of its own type (MBT 13.4.2.2)."""
-    base = _org("1", "Tank Platoon (Tank Regiment)", "c", "average")
-    plus = base + 'attached = { "T-64B" = 1 }\n'
-    assert forces.side_points(_scenario(base))["Soviet"] == 180
-    assert forces.side_points(_scenario(plus))["Soviet"] == 236  # 180 + 56.25 -> 236
-    units = {uid: st for uid, _t, _s, st in forces.expand(_scenario(plus))}
-    assert units["S1.2a"]["doctrine"] == "S1.2" and len(units) == 4
-    plain = base + 'attached = { "T-64B" = 1 }\ndoctrine = "none"\n'
-    assert forces.side_points(_scenario(plain))["Soviet"] == 315  # 240 + 75
-
-
-def test_a_bad_attachment_is_refused_naming_the_rule_12_8_4_3() -> None:
-    """MBT 12.8.4.3: an attached unit must be a unit of the nation's TO&E part 1, and one the
-    organization has already is a count, not an attachment."""
-    from hexwar.plugins.mbt.toe.catalog import ToeError
-
-    for extra, why in (('attached = { "M1" = 1 }\n', "TO&E's part 1"),
-                       ('attached = { "T-80A" = 1 }\n', "counts")):
-        sc = _scenario(_org("1", "Tank Platoon (Tank Regiment)", "c", "average", extra))
-        probs = [p.message for p in forces.problems(sc)]
-        assert any(why in m and "MBT 12.8.4.3" in m for m in probs), probs
-        try:
-            forces.resolve(forces.side_forces(sc)["Soviet"][0])
-        except ToeError as exc:
-            assert "MBT 12.8.4.3" in str(exc)
-        else:
-            raise AssertionError("not refused")
