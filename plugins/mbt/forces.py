@@ -253,50 +253,10 @@ def findings(scenario: Scenario) -> list[Finding]:
                     out.append(Finding(side, where, f"card code of the {unit}", printed, toe_card,
                                        "MBT 1.3"))
         spec = scenario.sides[side]
-        out.extend(_headquarters_findings(side, str(spec.get("title", side))
-                                          if isinstance(spec, Mapping) else side, orgs))
         total_printed = spec.get("points") if isinstance(spec, Mapping) else None
         if isinstance(total_printed, int) and complete and total_printed != total:
             out.append(Finding(side, str(spec.get("title", side)), "points", str(total_printed),
                                str(total), "Doing Your Own Scenarios B.3"))
-    return out
-
-
-#: MBT 12.8.3: headquarters echelons by the words of their names (companies, troops and batteries;
-#: battalions and squadrons)
-BATTALION_WORDS = ("Battalion", "Squadron", "Regiment")
-
-
-def _headquarters_findings(side: str, title: str, orgs: list[ForceOrg]) -> list[Finding]:
-    """MBT 12.8.4 (with "Doing Your Own Scenarios" B.1, "limits on headquarters"): a company,
-    troop or battery headquarters wants at least two lower organizations to command, a battalion
-    or squadron headquarters at least two companies (counted by their headquarters). A guideline:
-    reported, never refused (docs/decisions.md MBTD-173)."""
-    toe = load()
-    battalions = companies = lower = 0
-    for force in orgs:
-        try:
-            org = toe.find(force.organization, force.nation or None)
-        except ToeError:
-            continue
-        if not isinstance(org, Organization) or org.kind == "artillery":
-            continue  # artillery batteries are support, not commanded organizations
-        if org.kind == "headquarters" or "Headquarters" in org.name:
-            if any(w in org.name for w in BATTALION_WORDS):
-                battalions += 1
-            else:
-                companies += 1
-        else:
-            lower += 1
-    out: list[Finding] = []
-    if companies and lower < 2 * companies:
-        out.append(Finding(side, title, "organizations under its company-level headquarters",
-                           f"{companies} headquarters over {lower} organization(s)",
-                           f"at least {2 * companies}", "MBT 12.8.4"))
-    if battalions and companies < 2 * battalions:
-        out.append(Finding(side, title, "companies under its battalion-level headquarters",
-                           f"{battalions} headquarters over {companies} compan(ies)",
-                           f"at least {2 * battalions}", "MBT 12.8.4"))
     return out
 
 

@@ -102,19 +102,3 @@ def test_mbt_177_airborne_at_platoon_sd44_is_two_doctrine_units_13_4_2_2(monkeyp
     for uid, _t, _s, st in forces.expand(sc):
         groups.setdefault(st["doctrine"], []).append(uid)
     assert groups == {"S7": ["S7a", "S7b"], "S7.2": ["S7.2a", "S7.2b"]}
-
-
-def test_a_headquarters_with_too_little_to_command_is_reported_12_8_4() -> None:
-    """MBT 12.8.4 (MBTD-173): a company headquarters over one platoon is reported (a guideline:
-    the force is still fielded); over two it is not; a battalion headquarters over one company
-    is reported too."""
-    hq = _org("A", "Tank Company Headquarters", "c", "average")
-    p1 = _org("1", "Tank Platoon (Tank Regiment)", "c", "average")
-    p2 = _org("2", "Tank Platoon (Tank Regiment)", "c", "average")
-    bn = _org("B", "Tank Battalion Headquarters", "c", "average")
-    one = [f for f in forces.findings(_scenario(hq, p1)) if f.rule == "MBT 12.8.4"]
-    assert len(one) == 1 and "1 organization" in one[0].printed
-    assert not [f for f in forces.findings(_scenario(hq, p1, p2)) if f.rule == "MBT 12.8.4"]
-    bad = [f for f in forces.findings(_scenario(bn, hq, p1, p2)) if f.rule == "MBT 12.8.4"]
-    assert [f.what for f in bad] == ["companies under its battalion-level headquarters"]
-    assert len(forces.expand(_scenario(hq, p1))) == 4  # still fielded
