@@ -73,7 +73,11 @@ PLUGIN = PluginManifest(
                 "Firepower 8.8.4.2", "Firepower 8.8.5.1", "Firepower 8.8.5.2",
                 "Firepower 8.8.5.3", "Firepower 8.8.6", "Firepower 12.1.5", "Firepower 8.5",
                 "Firepower 10.1", "Firepower 11.1.6", "Firepower 12.4.1.1", "Firepower 12.4.1.2",
-                "Firepower 12.7.2", "Firepower 8.8.5.4", "Firepower 8.9"),
+                "Firepower 12.7.2", "Firepower 8.8.5.4", "Firepower 8.9",
+                "Firepower 10.4", "Firepower 10.4.1", "Firepower 10.4.2", "Firepower 10.4.3",
+                "Firepower 10.4.4", "Firepower 10.4.5", "Firepower 10.4.6", "Firepower 11.2.2",
+                "Firepower 11.2.5", "Firepower 8.4", "Firepower 22.1.11.1.1",
+                "Firepower 11.1.4"),
 )
 
 __all__ = ["PLUGIN"]
@@ -94,16 +98,18 @@ def firepower_action_types() -> list[ActionType]:
     from hexwar.plugins.firepower.advanced_impulses import ACTIVATE
     from hexwar.plugins.firepower.buildings import ACTION_TYPES
     from hexwar.plugins.firepower.climbing import SCALE
+    from hexwar.plugins.firepower.cover_sides import COVER_SIDE
     from hexwar.plugins.firepower.crews import ACQUIRE, ARM, DISCARD
     from hexwar.plugins.firepower.defenses import POSITION, TOWER_MELEE
     from hexwar.plugins.firepower.detonate import DETONATE
+    from hexwar.plugins.firepower.exits import EXIT
     from hexwar.plugins.firepower.hidden_setup import TUNNEL
     from hexwar.plugins.firepower.loading import ACTION_TYPES as LOADING
 
     # Firepower 11.1.3-11.1.12, 11.2: stairs, doors, windows, climbing, water, loading; 8.8.8
     # tunnels; 8.8.1 in and out of foxholes, trenches and bunkers; 11.1.13 detonating a mine
     return [ACTIVATE, BACK, ACQUIRE, DISCARD, ARM, *ACTION_TYPES, TUNNEL, *LOADING, SCALE, DETONATE,
-            POSITION, TOWER_MELEE]
+            POSITION, TOWER_MELEE, COVER_SIDE, EXIT]  # 10.4.3 cover sides, 10.2 exits
 
 
 @hookimpl
@@ -236,6 +242,12 @@ def hexwar_setup_game(game: Game) -> None:
     from hexwar.plugins.firepower.defenses import defences
 
     defences(game)
+    from hexwar.plugins.firepower.holding_box import check_boxes
+
+    check_boxes(game)  # Firepower 8.4: one position a box on the Holding Box Card
+    from hexwar.plugins.firepower.nations import check_nations
+
+    check_nations(game)  # Firepower 8.5: each side's National Equipment List
     from hexwar.plugins.firepower.defenses import check_missile_places
 
     check_missile_places(game)  # Firepower 12.4.6: no missile unit in a cave (FPD-114)

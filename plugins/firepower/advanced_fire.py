@@ -63,6 +63,7 @@ from hexwar.plugins.firepower.weapon_chart import ChartWeapon, weapon
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.plugins.firepower.cover_sides import Sides
 
 #: terrain values of the stand-in terrain (Firepower 12.5: a standard stone fence is 8)
 FENCE_TV = 8
@@ -126,6 +127,8 @@ class Firing:
     #: soldier id -> (what, hexside or part, terrain value) of a climber peering over the top
     #: (Firepower 12.2.3; :func:`peering`, docs/decisions.md FPD-129)
     peering: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
+    #: the places around trees, stumps and wells (Firepower 10.4; :mod:`cover_sides`)
+    cover_sides: Sides | None = None
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -213,6 +216,7 @@ def crew_of(game: Game, uid: str) -> int:
 def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     """Hook ``firepower_prepare_fire``: fill ``ctx.extra["firing"]`` from the game and the
     choice."""
+    from hexwar.plugins.firepower import cover_sides
     from hexwar.plugins.firepower import weapon_units as wu
     from hexwar.plugins.firepower.advanced_los import los_world
     from hexwar.plugins.firepower.ammunition import grenade_stock_key, rounds_for
@@ -230,7 +234,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     w_unit: str | None = None
     crew = 0
     if ctx.kind == "fire":
-        item = model
+        from hexwar.plugins.firepower.structure_fire import fire_item
+
+        item = fire_item(model, eq, choice)  # Firepower 12.4.5: or the shotgun carried
         ammo = str(choice.get("ammo") or "L")
         mode = ctx.mode
         hexes = [ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers]
@@ -261,7 +267,11 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
                          "carried but not used", rule="Firepower 11.1.6.1")
     check_rgn_fire(game, ctx.firer.id, item, mode, ammo)  # Firepower 12.4.1.1, 12.4.1.2
+    from hexwar.plugins.firepower.confined_fire import check as check_confined
+
+    check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
+    cover_sides.check_firer(game, ctx.firer.id, own or w_unit is not None)  # Firepower 10.4.2
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
         # Firepower 10.1.1: crewmen who used their own weapons this Impulse Phase do not help
@@ -288,8 +298,15 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  holes=holes(game), hole_sides=hole_sides(game),
                                  location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
+                                 cover_sides=cover_sides.sides_of(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
+        from hexwar.plugins.firepower.openings_fire import view
+        from hexwar.plugins.firepower.structure_fire import structures
+
+        ctx.extra["openings"] = view(game)
+        ctx.extra["structures"] = structures(game)  # Firepower 12.3.1.2
     row = _row(item)
     if ctx.kind == "grenade" and row is not None and (
             row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
@@ -453,7 +470,7 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
     direction units are not built, docs/decisions.md FPD-58), or a fence with the fence
     between; with its terrain value (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
     part of the soldier's own fence hex a blast hit (Firepower 12.7.1)."""
-    from hexwar.plugins.firepower import defenses
+    from hexwar.plugins.firepower import cover_sides, defenses
 
     pos = defenses.cover(f.positions.get(target.id))
     if pos is not None:  # Firepower 8.8.2.1, 8.8.2.2, 8.8.4.1: every direction
@@ -474,8 +491,9 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
                 return ("fence", FENCE_TV)
         elif source != target.hex and fence.between(target.fence_side, source):
             return ("fence", FENCE_TV)
-    if c == "tree":
-        return ("tree", TREE_TV)
+    sided = cover_sides.sided_cover(f, target, source, impact_side=impact_side)
+    if sided is not None or c == "tree":  # Firepower 10.4: by sides only (FPD-139)
+        return sided
     if c == "rough":
         return ("rough", 10_000)  # rough ground has no terrain value: never penetrated
     if target.hex in m.craters:
@@ -886,9 +904,11 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"{w.id}'s minimum range is {w.min_range} hexes; "
                          f"{ctx.map.label(ctx.target_hex)} is {rng}", rule=rule)
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
-        if ctx.target_hex not in f.world.map.fence:
+        from hexwar.plugins.firepower.structure_fire import at as structure_at
+
+        if ctx.target_hex not in f.world.map.fence and structure_at(ctx) is None:
             raise RulesError("A and H (armour-piercing) fire is at a vehicle or a structure "
-                             "(a fence, wall, block...); this hex has none",
+                             "(a fence, wall, bunker, pillbox, tower...); this hex has none",
                              rule="Firepower 12.3.1")
         ctx.hit = card.hit_number(w.id, f.ammo, f.mode, rng)
     elif f.ammo == "C":
@@ -1214,6 +1234,12 @@ def step_blast(ctx: FireContext) -> None:
         return
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
         pen = penetration(f, w)
+        from hexwar.plugins.firepower.structure_fire import at as structure_at
+        from hexwar.plugins.firepower.structure_fire import blast_inside
+
+        if (aimed := structure_at(ctx)) is not None:  # Firepower 12.3.1.2: inside only
+            blast_inside(ctx, f, w, pen, aimed)
+            return
         if pen < FENCE_TV:
             ctx.outcome = f"hit; penetration {pen} < terrain value {FENCE_TV}: no effect"
             return
@@ -1295,8 +1321,13 @@ def steps_for(kind: str) -> list[combat.FireEdit]:
         if s.name in names:
             edits.append(Edit("replace", s.name, s.name, s, s.rule))
     if kind == "grenade":
+        from hexwar.plugins.firepower.openings_fire import step_opening
+
+        # Firepower 12.7.3, 12.7.4: through the door or window first, then the side and the hole
+        edits.append(Edit("insert_after", "throw", "opening",
+                          Step("opening", step_opening, "Firepower 12.7.3"), "Firepower 12.7.3"))
         loc = next(s for s in base if s.name == "location")
-        edits.append(Edit("insert_after", "throw", loc.name, loc, loc.rule))
+        edits.append(Edit("insert_after", "opening", loc.name, loc, loc.rule))
         hole = next(s for s in base if s.name == "hole")
         edits.append(Edit("insert_after", "location", hole.name, hole, hole.rule))
     return edits

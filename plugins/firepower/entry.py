@@ -9,7 +9,7 @@ facing]}}``: every soldier of the squad still off the board at once (Firepower 1
 an edge hex of that side at the cost of entering it Standing. In that Impulse all of them act,
 whatever hexes they are in (Firepower 10.2: the Impulse limits do not bind), and none of the
 squad may make a Combat Action in that Impulse Phase (Firepower 10.2: "may not be fired",
-docs/decisions.md FPD-75). Exiting the board is not built.
+docs/decisions.md FPD-75). Exiting the board: :mod:`~hexwar.plugins.firepower.exits`.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ def off_board(game: Game, side: str, squad: str) -> list[str]:
     from hexwar.plugins.firepower.squads import squad_of
 
     return sorted(u.id for u in game.state.units_of(side)
-                  if squad_of(u) == squad and u.hex is None and not u.state.get("eliminated"))
+                  if squad_of(u) == squad and u.hex is None and not u.state.get("eliminated")
+                  and not u.state.get("exited"))  # Firepower 10.2: the exited never return
 
 
 def edge_hexes(game: Game, edge: str) -> list[Hex]:
@@ -147,9 +148,12 @@ def enter_board(game: Game, side: str, choice: dict[str, Any]) -> list[str]:
     ids = sorted(spots)
     begin_impulse(game, ids)
     ph = data(game)["phase"]
-    cost = rules_card(game).mf_cost("enter", "stand")
+    from hexwar.plugins.firepower.weather import entry_extra
+
+    base = rules_card(game).mf_cost("enter", "stand")
     for uid, (h, f) in spots.items():
         u = game.state.units[uid]
+        cost = base + entry_extra(game, h)  # Firepower 11.2.2: snow or mud on the edge hex
         u.hex, u.facing = h, f
         u.state["posture"] = "stand"
         ph["spent"][uid] = cost

@@ -5,7 +5,8 @@ eliminated at the end, and ``objective_points`` more per own survivor in a hex o
 building (``objective``: building ids of the Advanced terrain) if it is the ``objective_side``
 (any side when not given), or in one of the ``objective_hexes``. The keys are the
 scenario's ``[victory]`` table (docs/decisions.md
-FPD-68); without them the Basic Game's victory (Firepower 7) stands."""
+FPD-68), with ``exit_points`` per own soldier who left the board (Firepower 10.2, FPD-140);
+without them the Basic Game's victory (Firepower 7) stands."""
 
 from __future__ import annotations
 
@@ -43,4 +44,8 @@ def victory_points(game: Game) -> dict[str, int]:
             continue
         if h in spots or (m is not None and str(m.building_of.get(h)) in objective):
             vp[u.side] += per_obj
+    from hexwar.plugins.firepower.exits import exit_points
+
+    for s, n in exit_points(game).items():  # Firepower 10.2: exits, if they score (FPD-140)
+        vp[s] += n
     return vp

@@ -175,6 +175,12 @@ def _ground_height(game: Game, u: Unit) -> int:
     return (hex_heights(game, h)[0] if h is not None else 0) + int(u.state.get("up") or 0)
 
 
+def ditch_row(game: Game, f: Unit, t: Unit) -> str:
+    """MBT 14.4.3.2.3: which of a ditch's two GP defense rows holds, by whether the firer ``f`` is
+    higher than the target ``t`` (MBTD-171)."""
+    return "ditch_above" if _ground_height(game, f) > _ground_height(game, t) else "ditch_level"
+
+
 def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
     """MBT 14.4.3.1 a vehicle's card value; MBT 14.4.3.2 a leg unit's by the hex's terrain (the
     best of a mixed hex, 14.4.3.2.4; an improved position marker counts, a ditch by the firer's
@@ -191,8 +197,7 @@ def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
     if marker == "improved_position":
         kinds.add("improved_position")
     if marker == "ditch":  # MBT 14.4.3.2.3: by where the fire comes from (MBTD-171)
-        kinds.add("ditch_above" if _ground_height(game, f) > _ground_height(game, t)
-                  else "ditch_level")
+        kinds.add(ditch_row(game, f, t))
     status = leg_status(t, moving)
     values = [table[(card.name, k, status)].value for k in kinds if (card.name, k, status) in table]
     value = max(values) if values else card.gp_defense

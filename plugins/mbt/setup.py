@@ -226,8 +226,10 @@ def scenario_shapes() -> dict[str, Any]:
     force = {"id": str, "name": str, "nation": OneOf(("USA", "FRG", "USSR")),
              "organization": str, "variant": str, "grade": OneOf(("crack", "average", "poor")),
              "doctrine": OneOf(("none", "all", "vehicle", "vehicle+SPG-9")),
-             "officers": MapOf(str, keys=("CO", "XO", "SP")), "counts": MapOf(IntRange(1, 100)),
-             "cards": MapOf(str)}
+             "officers": MapOf(str, keys=("CO", "XO", "SP")), "counts": MapOf(IntRange(0, 100)),
+             "cards": MapOf(str),
+             # MBT 12.8.4.3: units attached to the organization (overstrength)
+             "attach": [{"unit": str, "n": IntRange(1, 100), "options": [str]}]}
     return {
         # objective_terrain: a terrain kind or a list of them ("building" = brick and stone,
         # "bridge" = hexes with a bridge); objective_hexes: hex labels (MBT 9.4.2.2, Scenario D)
