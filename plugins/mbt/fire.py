@@ -599,7 +599,8 @@ def _with_terrain(game: Game, side: str, validate: Any, declared: set[str]) -> A
 
 
 def atgm_options(game: Game, side: str) -> list[dict[str, str]]:
-    """MBT 7.2.2: every shot ``side``'s units with ATGM orders that have not fired may announce:
+    """MBT 7.2.2 (Advanced MBT 14.1.4.2: only missiles with ATGM orders): every shot ``side``'s units
+    with ATGM orders that have not fired may announce:
     a firer and a target it may fire a missile at."""
     options: list[dict[str, str]] = []
     for f in game.state.units_of(side):

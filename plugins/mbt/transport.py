@@ -366,8 +366,9 @@ def passenger_defense(game: Game, carrier: Unit) -> int | None:
 
 def hit_passengers(game: Game, carrier: Unit, factor: int, roll: int, net: int) -> list[dict[str, Any]]:
     """MBT 14.4.3.2.5, 14.4.4.1: the GP shot at a carrier, with the same roll, at each passenger
-    it may hit (defense 1 or 3, no block or wreck bonus, MBT 14.4.3.2.5.3); ``net`` is the shot's
-    modifier without those only for vehicle targets (MBT 14.4.2.2). Applied at once
+    it may hit (defense 1 or 3, MBT 14.4.3.2.5.2; no block or wreck bonus, MBT 14.4.3.2.5.3);
+    ``net`` is the shot's modifier without those only for vehicle targets (MBT 14.4.2.2). Applied
+    at once
     (docs/decisions.md MBTD-72)."""
     from hexwar.plugins.mbt.advanced_tables import load_advanced
     from hexwar.plugins.mbt.gp_fire import outcome

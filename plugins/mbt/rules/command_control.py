@@ -133,7 +133,8 @@ def bonuses(game: Game, side: str) -> list[tuple[Unit, str, int, str]]:
             elif officer == "CO" and hq in ("company", "battalion"):
                 bonus = 2 if hq == "battalion" else 1
                 out.append((u, org, bonus,
-                            f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)"))
+                            f"CO of a {hq} headquarters with {u.id}: +{bonus} "
+                            f"(MBT {'21.1.1.2.2' if bonus == 2 else '21.1.1.2'})"))
     return out
 
 

@@ -102,3 +102,17 @@ def test_mbt_177_airborne_at_platoon_sd44_is_two_doctrine_units_13_4_2_2(monkeyp
     for uid, _t, _s, st in forces.expand(sc):
         groups.setdefault(st["doctrine"], []).append(uid)
     assert groups == {"S7": ["S7a", "S7b"], "S7.2": ["S7.2a", "S7.2b"]}
+
+
+def test_a_unit_attached_to_a_doctrine_platoon_costs_its_value_in_parenthesis_12_8_4_3() -> None:
+    """MBT 12.8.4.3 (``attach``, MBTD-182) with TO&E part 1 ("values in parenthesis are if added
+    to a unit using doctrine") and B.3.b: a T-64B attached to a T-80A doctrine platoon (average)
+    costs 56.25, its doctrine value, rounded once with the platoon (180 + 56.25 -> 236; 75
+    without doctrine: 315); it is fielded as a doctrine unit of its own type (MBT 13.4.2.2)."""
+    base = _org("1", "Tank Platoon (Tank Regiment)", "c", "average")
+    plus = base + 'attach = [{ unit = "T-64B", n = 1 }]\n'
+    assert forces.side_points(_scenario(plus))["Soviet"] == 236
+    units = {uid: st for uid, _t, _s, st in forces.expand(_scenario(plus))}
+    assert units["S1.2a"]["doctrine"] == "S1.2" and len(units) == 4
+    plain = plus + 'doctrine = "none"\n'
+    assert forces.side_points(_scenario(plain))["Soviet"] == 315

@@ -135,3 +135,23 @@ def test_a_matchup_with_markers_plays_ai_against_ai_12_4() -> None:
     assert g.over and result.level in ("victory", "tie", "automatic victory")
     placed = [r for r in g.log.events if r.get("type") == "marker_placed"]
     assert [r["side"] for r in placed].count("NATO") == 4 and len(placed) == 5
+
+
+def test_the_marker_decision_reads_in_words_and_at_the_table(make_game: Any) -> None:
+    """MBT 12.4 (MBTD-168): the marker decision has a web form (each legal hex, the kind in the
+    title) and an explanation in words; the placement event reads in words."""
+    from hexwar.core.engine.view import build_view
+    from hexwar.plugins.mbt.explain import explain_decision
+    from hexwar.plugins.mbt.present import present_decision
+    from hexwar.plugins.mbt.words import describe_event
+
+    g = _game(make_game, "{ NATO = { wire = 1 } }")
+    d = setup_phase(g).send(None)
+    view = build_view(g, "NATO")
+    form = present_decision(view, d)
+    assert form is not None and "wire marker" in form["title"]
+    assert [c["choice"] for c in form["choices"]] == list(d.options)
+    assert "MBT 12.4" in explain_decision(view, d)
+    text = describe_event(g, {"type": "marker_placed", "side": "NATO", "hex": "9E10",
+                              "kind": "improved_position", "rule": "MBT 12.4"})
+    assert "improved position marker in 9E10" in text
