@@ -266,6 +266,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     from hexwar.plugins.firepower.confined_fire import check as check_confined
 
     check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
+    from hexwar.plugins.firepower.rests import check as check_rest
+
+    ctx.extra["rest"] = check_rest(game, ctx.firer.id, _row(item), mode)  # Firepower 10.7 (10)
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
@@ -777,8 +780,8 @@ def step_suppression(ctx: FireContext) -> None:
 def check_hexes(ctx: FireContext, w: ChartWeapon, f: Firing, hexes: Sequence[Hex]) -> None:
     """Firepower 12.6: bursts go at one hex, except that a tripod weapon may spread its bursts over
     any hexes of its arc (12.6.1), a bipod weapon fired Prone over up to three hexes adjacent to
-    each other (12.6.2; a rest is not built), and any automatic weapon may fire suppressive fire at
-    one burst per hex (12.6.3)."""
+    each other (12.6.2; or at rest, :mod:`~hexwar.plugins.firepower.rests`), and any automatic
+    weapon may fire suppressive fire at one burst per hex (12.6.3)."""
     if f.suppressive and ctx.mode != "auto":
         raise RulesError("suppressive fire is automatic fire", rule="Firepower 12.6.3")
     if len(hexes) == 1:
@@ -792,7 +795,7 @@ def check_hexes(ctx: FireContext, w: ChartWeapon, f: Firing, hexes: Sequence[Hex
         return
     if w.tripod:
         return
-    if "B" in w.notes and ctx.firer.posture == "prone":
+    if "B" in w.notes and (ctx.firer.posture == "prone" or ctx.extra.get("rest")):
         if len(hexes) > 3 or any(a.distance(b) != 1 for a in hexes for b in hexes if a != b):
             raise RulesError("a bipod weapon's bursts go at up to three hexes adjacent to each "
                              "other", rule="Firepower 12.6.2")
