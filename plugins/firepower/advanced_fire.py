@@ -917,8 +917,11 @@ def step_check_hex(ctx: FireContext) -> None:
         if rng > line and ctx.firer.posture != "stand":
             raise RulesError(f"only a Standing soldier may throw {w.id} beyond {line} hexes",
                              rule="Firepower 6.3.2.1.1")
+    from hexwar.plugins.firepower.bridges import aim_height
+
     world = f.world
-    th = target_height(world, f.ammo, ctx.target_hex, None, ctx.soldiers.values())
+    th = aim_height(f.decks, ctx.target_hex,  # Firepower 8.9: a bridge hex's deck (FPD-155)
+                    target_height(world, f.ammo, ctx.target_hex, None, ctx.soldiers.values()))
     friendly = friendly_heads(world, ctx.soldiers.values(), ctx.firer.side,
                               (ctx.firer.hex, ctx.target_hex))
     fh = soldier_height(world, ctx.firer)
@@ -1035,7 +1038,10 @@ def step_throw(ctx: FireContext) -> None:
         ctx.outcome = "dud (beyond the weapon's range)"
         return
     if h != ctx.firer.hex and "observer" not in ctx.extra:
-        th = target_height(f.world, f.ammo, h, None, ctx.soldiers.values())
+        from hexwar.plugins.firepower.bridges import aim_height
+
+        th = aim_height(f.decks, h, target_height(f.world, f.ammo, h, None,
+                                                  ctx.soldiers.values()))
         if line_of_sight(f.world, ctx.firer.hex, h, soldier_height(f.world, ctx.firer), th,
                          firer=ctx.firer, exhaustive=False).blocked:
             ctx.outcome = "dud (blocked from the firer's line of sight)"
