@@ -1358,6 +1358,9 @@ def applied(game: Game, ctx: FireContext) -> None:
     for dmg in ctx.extra.get("damage") or []:
         if damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"])):
             ctx.extra.setdefault("felled", []).append(m.parse(str(dmg["hex"])))
+    from hexwar.plugins.firepower.building_damage import after_fire
+
+    after_fire(game, ctx)  # Firepower 12.3.4.2.7: walls, openings and roofs of buildings
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)
