@@ -298,6 +298,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    if ctx.kind == "fire":  # Firepower 12.2.4: buildings, tunnels and water conceal
+        from hexwar.plugins.firepower.concealment import concealed_places
+
+        ctx.extra["concealed_in"] = concealed_places(game)
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
         from hexwar.plugins.firepower.openings_fire import view
         from hexwar.plugins.firepower.structure_fire import structures
@@ -566,7 +570,8 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
                              "Firepower 12.2.2"))
     cover = cover_of(f, target, ctx.firer.hex)
     pen = w.penetration.get("L", 0)
-    hidden = concealed(f, target, ctx.firer.hex)
+    hidden = concealed(f, target, ctx.firer.hex) or target.id in (
+        ctx.extra.get("concealed_in") or {})  # Firepower 12.2.4 (concealment.py)
     if cover is not None:
         if pen >= cover[1]:  # Firepower 12.3.6: penetrated cover only conceals
             hidden = True
