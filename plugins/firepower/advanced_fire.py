@@ -270,6 +270,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     from hexwar.plugins.firepower.confined_fire import check as check_confined
 
     check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
+    from hexwar.plugins.firepower.rests import check as check_rest
+
+    ctx.extra["rest"] = check_rest(game, ctx.firer.id, _row(item), mode)  # Firepower 10.7 (10)
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
     cover_sides.check_firer(game, ctx.firer.id, own or w_unit is not None)  # Firepower 10.4.2
     crew = crew or crew_of(game, ctx.firer.id)
@@ -301,6 +304,10 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  cover_sides=cover_sides.sides_of(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    if ctx.kind == "fire":  # Firepower 12.2.4: buildings, tunnels and water conceal
+        from hexwar.plugins.firepower.concealment import concealed_places
+
+        ctx.extra["concealed_in"] = concealed_places(game)
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
         from hexwar.plugins.firepower.openings_fire import view
         from hexwar.plugins.firepower.structure_fire import structures
@@ -570,7 +577,8 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
                              "Firepower 12.2.2"))
     cover = cover_of(f, target, ctx.firer.hex)
     pen = w.penetration.get("L", 0)
-    hidden = concealed(f, target, ctx.firer.hex)
+    hidden = concealed(f, target, ctx.firer.hex) or target.id in (
+        ctx.extra.get("concealed_in") or {})  # Firepower 12.2.4 (concealment.py)
     if cover is not None:
         if pen >= cover[1]:  # Firepower 12.3.6: penetrated cover only conceals
             hidden = True
@@ -784,8 +792,8 @@ def step_suppression(ctx: FireContext) -> None:
 def check_hexes(ctx: FireContext, w: ChartWeapon, f: Firing, hexes: Sequence[Hex]) -> None:
     """Firepower 12.6: bursts go at one hex, except that a tripod weapon may spread its bursts over
     any hexes of its arc (12.6.1), a bipod weapon fired Prone over up to three hexes adjacent to
-    each other (12.6.2; a rest is not built), and any automatic weapon may fire suppressive fire at
-    one burst per hex (12.6.3)."""
+    each other (12.6.2; or at rest, :mod:`~hexwar.plugins.firepower.rests`), and any automatic
+    weapon may fire suppressive fire at one burst per hex (12.6.3)."""
     if f.suppressive and ctx.mode != "auto":
         raise RulesError("suppressive fire is automatic fire", rule="Firepower 12.6.3")
     if len(hexes) == 1:
@@ -799,7 +807,7 @@ def check_hexes(ctx: FireContext, w: ChartWeapon, f: Firing, hexes: Sequence[Hex
         return
     if w.tripod:
         return
-    if "B" in w.notes and ctx.firer.posture == "prone":
+    if "B" in w.notes and (ctx.firer.posture == "prone" or ctx.extra.get("rest")):
         if len(hexes) > 3 or any(a.distance(b) != 1 for a in hexes for b in hexes if a != b):
             raise RulesError("a bipod weapon's bursts go at up to three hexes adjacent to each "
                              "other", rule="Firepower 12.6.2")
@@ -921,8 +929,11 @@ def step_check_hex(ctx: FireContext) -> None:
         if rng > line and ctx.firer.posture != "stand":
             raise RulesError(f"only a Standing soldier may throw {w.id} beyond {line} hexes",
                              rule="Firepower 6.3.2.1.1")
+    from hexwar.plugins.firepower.bridges import aim_height
+
     world = f.world
-    th = target_height(world, f.ammo, ctx.target_hex, None, ctx.soldiers.values())
+    th = aim_height(f.decks, ctx.target_hex,  # Firepower 8.9: a bridge hex's deck (FPD-155)
+                    target_height(world, f.ammo, ctx.target_hex, None, ctx.soldiers.values()))
     friendly = friendly_heads(world, ctx.soldiers.values(), ctx.firer.side,
                               (ctx.firer.hex, ctx.target_hex))
     fh = soldier_height(world, ctx.firer)
@@ -1039,7 +1050,10 @@ def step_throw(ctx: FireContext) -> None:
         ctx.outcome = "dud (beyond the weapon's range)"
         return
     if h != ctx.firer.hex and "observer" not in ctx.extra:
-        th = target_height(f.world, f.ammo, h, None, ctx.soldiers.values())
+        from hexwar.plugins.firepower.bridges import aim_height
+
+        th = aim_height(f.decks, h, target_height(f.world, f.ammo, h, None,
+                                                  ctx.soldiers.values()))
         if line_of_sight(f.world, ctx.firer.hex, h, soldier_height(f.world, ctx.firer), th,
                          firer=ctx.firer, exhaustive=False).blocked:
             ctx.outcome = "dud (blocked from the firer's line of sight)"
@@ -1356,6 +1370,9 @@ def applied(game: Game, ctx: FireContext) -> None:
     for dmg in ctx.extra.get("damage") or []:
         if damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"])):
             ctx.extra.setdefault("felled", []).append(m.parse(str(dmg["hex"])))
+    from hexwar.plugins.firepower.building_damage import after_fire
+
+    after_fire(game, ctx)  # Firepower 12.3.4.2.7: walls, openings and roofs of buildings
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)

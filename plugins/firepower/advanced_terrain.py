@@ -490,11 +490,12 @@ def sight_obstacles(game: Game, a: Hex, b: Hex) -> list[Obstacle]:
     m = adv_map(game)
     out: list[Obstacle] = []
     hexes, walls = m.line(a, b)
+    gone = _fp(game).get("ruined") or ()
     for h in hexes:
         lab = game.board.label(h)
         g = ground_of(game, h)
         bd = m.building(h)
-        if bd is not None and h not in (a, b):
+        if bd is not None and h not in (a, b) and lab not in gone:
             out.append(Obstacle(lab, f"building {bd.id}", g + bd.height, "Firepower 8.2.3"))
         elif h in m.trees:
             out.append(Obstacle(lab, "tree", g + m.trees[h], "Firepower 11.1.11.1"))
@@ -519,6 +520,8 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
     bd = m.building(h)
     if bd is None:
         return None
+    if _ruined(game, h):
+        return None  # Firepower 12.3.4.2.7: its walls are destroyed (building_damage)
     if m.building_of.get(other) == bd.id:
         if other_floor != floor:
             return f"floor {floor} and floor {other_floor} of building {bd.id} (Firepower 8.2.1)"
@@ -543,6 +546,11 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
     return reasons[0] if reasons else None
 
 
+def _ruined(game: Game, h: Hex) -> bool:
+    got = _fp(game).get("ruined") or ()
+    return bool(got) and game.board.label(h) in got
+
+
 def _tops(game: Game, a: Hex, b: Hex) -> list[tuple[int, Any]]:
     """The top of every obstacle between ``a`` and ``b`` with what it is (a hex or a walled
     hexside), without naming them (the fast form of :func:`sight_obstacles`)."""
@@ -550,9 +558,12 @@ def _tops(game: Game, a: Hex, b: Hex) -> list[tuple[int, Any]]:
     hexes, walls = m.line(a, b)
     cr = _sunk(game)
     out: list[tuple[int, Any]] = []
+    gone = _fp(game).get("ruined") or ()
     for h in hexes:
         g = m.ground.get(h, 0) - cr.get(h, 0)
         bd = m.building_of.get(h)
+        if bd is not None and gone and game.board.label(h) in gone:
+            bd = None  # Firepower 12.3.4.2.7: rubble, no walls to look over
         top = g + (m.buildings[bd].height if bd is not None else m.trees.get(h, 0))
         out.append((top, h))
     for k in walls:
@@ -657,9 +668,10 @@ def los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
         return out
     cr = _sunk(game)
     own = {m.building_of.get(a), m.building_of.get(b)}
+    gone = _fp(game).get("ruined") or ()
     for h in hexes:
         bd = m.building_of.get(h)
-        if bd is not None and bd not in own:
+        if bd is not None and bd not in own and not (gone and game.board.label(h) in gone):
             out.append(LosObstacle(h, f"building {bd}", m.ground.get(h, 0) - cr.get(h, 0)
                                    + m.buildings[bd].height, "Firepower 8.2.3"))
     for k in m.line(a, b)[1]:

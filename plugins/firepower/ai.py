@@ -67,6 +67,7 @@ class FirepowerAI:
     W_ADVANCE = (0.2, 1.0)   # per column toward the fold: early Turns, last two Turns
     W_BEYOND = 3.0           # a survivor beyond the fold scores 3 VP (Firepower 7)
     STACK = 1                # soldiers per hex at set-up
+    W_CHARGE = 6.0           # away from armed demolition charges (FPD-158)
     RUSH = True              # late Turns: activate the soldiers nearest the fold first
     PLAN = True              # judge movement by short plans, not single Actions
     W_SMOKE = 0.15           # Advanced Game: expected kills saved per enemy line a smoke screens
@@ -268,7 +269,7 @@ class FirepowerAI:
                 los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
                                 firer_side=e.fence_side, target_posture=me.posture,
                                 target_side=me.fence_side)
-                if los.blocked:
+                if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
                     break
                 mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
                     e.hex, e.facing, me.hex) else 0)
@@ -311,7 +312,7 @@ class FirepowerAI:
                 los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
                                 firer_side=me.fence_side, target_posture=e.posture,
                                 target_side=e.fence_side)
-                if los.blocked:
+                if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
                     break
                 mods = combat.fire_modifiers(m, me, e, los, 0)
                 best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
@@ -345,6 +346,7 @@ class FirepowerAI:
             score += 0.3
         if getattr(self, "_adv", False):
             score += self._adv_position(view, me)
+            score -= self.W_CHARGE * charge_danger(view, me.hex)
         return score
 
     # -- set-up ------------------------------------------------------------------------------------
@@ -701,6 +703,8 @@ class FirepowerAI:
             return loading_value(o)
         elif act == "acquire":
             return self._acquire_value(view, me, o)
+        elif act == "arm":
+            return arm_value(me, sol, theirs, self._tunnel)
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3
@@ -881,6 +885,40 @@ class FirepowerAI:
 HOLD = ("DFX", "SFX", "TRN", "BKR", "PBX")
 #: the Actions that take a soldier out of his hex or turn him (a gun's crew does not)
 MOVES = ("enter", "back", "turn", "through", "ford", "swim", "tunnel", "scale", "stairs")
+
+
+#: Firepower 12.4.9: the distance from a charge within which the AI counts its blast as deadly
+#: (DMC1's blast 9 reaches four hexes on the stand-in BLAST DIAGRAMS, weakening fast)
+CHARGE_REACH = 1
+
+
+def charge_danger(view: SideView, h: Hex) -> float:
+    """Firepower 12.4.9 (FPD-158): 1 in the hex of an armed charge (public), 0.5 beside it,
+    0.2 two hexes off."""
+    charges = view.system_state.get("charges") or []
+    if not charges:
+        return 0.0
+    m = rules_of(view).map
+    worst = 0.0
+    for c in charges:
+        d = h.distance(m.parse(str(c["hex"])))
+        if d <= 2:
+            worst = max(worst, (1.0, 0.5, 0.2)[d])
+    return worst
+
+
+def arm_value(me: Soldier, sol: dict[str, Soldier], theirs: list[Soldier],
+              tunnel: Any = ()) -> float:
+    """Firepower 12.4.9, 11.1.13 (FPD-158): arming a charge in his hex is worth it when opposing
+    soldiers on the surface lie within its blast and outnumber his friends there besides himself
+    (he will walk away before it goes off, his next Impulse Phase's end)."""
+    foes = sum(1 for s in theirs if s.hex.distance(me.hex) <= CHARGE_REACH
+               and s.id not in tunnel)
+    friends = sum(1 for s in sol.values() if s.side == me.side and s.id != me.id
+                  and s.hex.distance(me.hex) <= CHARGE_REACH)
+    if foes == 0 or foes <= friends:
+        return -1.0
+    return KILL * 0.45 * (foes - friends)
 
 
 def tunnel_plan(opts: list[Any]) -> Any:

@@ -32,6 +32,7 @@ FPD-127).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
@@ -373,3 +374,12 @@ def slab_blocks(fh: int, th: int, rng: int, dist: int, bottom: int, top: int) ->
     lo, hi = max(0, 2 * dist - 1), min(2 * rng, 2 * dist + 1)
     ys = [2 * rng * fh + (th - fh) * x for x in (lo, hi)]
     return max(ys) > 2 * rng * bottom and min(ys) < 2 * rng * top
+
+
+def aim_height(decks: Mapping[Hex, tuple[int, int]], h: Hex, height: int) -> int:
+    """Firepower 8.9, 12.1 (docs/decisions.md FPD-155): F, G, M, U and W fire at a bridge hex
+    aims at the highest surface of the hex, its deck's floor, even when no one stands on it (a
+    soldier under the deck is below it): ``height`` (the hex's highest height otherwise) or the
+    deck's, whichever is higher. ``decks``: the standing decks, hex -> (bottom, floor)."""
+    deck = decks.get(h)
+    return max(height, deck[1]) if deck is not None else height

@@ -530,4 +530,19 @@ def _apply_arm(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
     game.emit("arm_charge", hex=ch["hex"], unit=info["unit"], rule="Firepower 12.4.9")
 
 
-ARM = ActionType("arm", _check_arm, _apply_arm, _no_options, rule="Firepower 12.4.9")
+def _arm_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+    """Firepower 11.1.13, 12.4.9: one ``arm`` option per kind of demolition charge carried, while
+    the soldier has spent no MF this Impulse (docs/decisions.md FPD-158)."""
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    u = game.state.units[uid]
+    if int(ph["spent"].get(uid, 0)) or mf_left(game, ph, uid) <= 0:
+        return []
+    out = []
+    for item, n in sorted(dict(u.state.get("equipment") or {}).items()):
+        if str(item).startswith("DMC") and int(n) > 0 and weapon(str(item)).cls == "DMC":
+            out.append({"unit": uid, "act": "arm", "item": str(item)})
+    return out
+
+
+ARM = ActionType("arm", _check_arm, _apply_arm, _arm_options, rule="Firepower 12.4.9")

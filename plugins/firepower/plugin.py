@@ -296,6 +296,10 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
     out = {"sequence_units_left": len(d.get("cup", [])), "drawn": d.get("drawn", 0),
            "board_side": d.get("board_side", {}), "phase": _phase_view(game, side, d),
            "victory_points": victory_points(game)}
+    if d.get("charges"):
+        # Firepower 12.4.9, 11.1.13: an armed charge is announced and marked by a unit: public
+        out["charges"] = [{"hex": c["hex"], "side": c["side"], "due": c["due"]}
+                          for c in d["charges"]]
     if "secret" in d or "craters" in d or "openings" in d:
         # Advanced Game: the craters and the doors' and windows' states are public (Firepower
         # 8.7, 11.1.9); a side's secret records (Firepower 8.8.8, 8.8.9) are its own alone

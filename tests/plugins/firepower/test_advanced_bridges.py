@@ -400,3 +400,20 @@ def test_the_ai_reads_a_soldier_on_the_deck_at_the_deck_s_height(fp_game: GameFa
     sol = soldiers_of(g.state.units)
     assert ai._loc(sol["A1"])[2] == 3 + 2  # feet on the deck three up, Standing head two more
     assert ai._loc(sol["A2"])[2] == 2      # under it: on his hex's ground
+
+
+# -- fire at an empty bridge hex aims at its deck (Firepower 8.9, 12.1; FPD-155) -----------------
+
+
+def test_a_grenade_at_an_empty_bridge_hex_aims_at_the_deck(fp_game: GameFactory) -> None:
+    """Firepower 8.9, 12.1 (FPD-155): over a ravine 12 heights deep, the empty bridge hex 1C4 is
+    aimed at on its deck (height 0), not at the ravine's floor the bank hides."""
+    from hexwar.plugins.firepower import combat
+    from hexwar.plugins.firepower.actions import fire_context, fire_procedure
+
+    deep = [{"at": "C4", "height": -4}, {"at": "C5", "height": -4}]
+    g = _bridge_game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "RFL10"})], hexes=deep)
+    g.state.units["A1"].state["equipment"] = {"HGN3": 1}
+    ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": "1C4", "item": "HGN3"})
+    combat.preview(ctx, fire_procedure(g, ctx.kind))
+    assert ctx.extra["los_hex"].target_height == 0
