@@ -202,6 +202,10 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                  + (", ".join(f"{_u(g, u)} in {h}" for u, h in
                                               sorted(table(r.get("at")).items())) or "no one")
                                  + cite(r.get("rule"))),
+    "building_damaged": lambda g, r: (f"the building in {r.get('hex')} takes damage "
+                                      f"{r.get('damage')}: "
+                                      + ", ".join(str(x) for x in (r.get("destroyed") or []))
+                                      + " destroyed" + cite(r.get("rule"))),
     "exit_board": lambda g, r: (f"{_u(g, r.get('unit'))} leaves the board across its "
                                 f"{r.get('board_side')} edge{cite(r.get('rule'))}"),
     "loading": lambda g, r: (f"{_u(g, r.get('unit'))} "
