@@ -5,7 +5,7 @@ soldiers (Firepower 11.1.1).
   if he does no firing in that Impulse. A turn of two or three hexsides costs as usual, and so
   does every turn of a soldier who has fired (or thrown) this Impulse Phase.
 * The text binds the free turn to no firing in the whole Impulse, also later (docs/decisions.md
-  FPD-142, the digest's A-27): a soldier who fires after free turns pays their MF then, with the
+  FPD-142): a soldier who fires after free turns pays their MF then, with the
   fire (counted as MF of movement for the firer's modifier, Firepower 6.3.6.2.7); if his MF do
   not cover both, the fire is refused naming 11.3.1.
 * Bookkeeping in the Impulse Phase: ``phase.free_turns`` (id -> the hexes, with the count of
