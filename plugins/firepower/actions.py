@@ -134,6 +134,19 @@ def enter_cost(c: BasicCard, m: FpMap, u: Unit, *, level: bool = False
     return cost, dest, parts
 
 
+def _passes(game: Game, u: Unit, there: list[str], dest: Hex) -> bool:
+    """Firepower 11.1.1 (Advanced Game; docs/decisions.md FPD-144): a hex holding opposing
+    soldiers is entered without a melee when none of them could be meleed (none shares a height
+    with the mover: upstairs, on a tower's floor, Up a tree over his head). The Advanced melee
+    refuses a melee meeting no one; the Basic Game has no such hex."""
+    if "firepower.advanced" not in game.rules_enabled:
+        return False
+    try:
+        return not FirepowerHooks.of(game).melee_defenders([u.id], there, dest)
+    except RulesError:
+        return True  # no melee is possible (Firepower 13)
+
+
 def _on_deck_way(game: Game, u: Unit) -> bool:
     """Firepower 8.9: the hex in front is entered along a bridge's deck (the Advanced Game's
     bridges; nothing without them)."""
@@ -180,8 +193,8 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
                              f"({m.label(dest)}), not {named}", rule="Firepower 6.2.1")
         # under the ground the soldiers on the surface are not met: the Advanced Game's tunnel
         # check (hidden_setup.check_tunnel_move) counts the opposing soldiers underground
-        if not u.state.get("tunnel") and any(s.hex == dest and s.side != u.side
-                                             for s in soldiers(game).values()):
+        there = sorted(s.id for s in soldiers(game).values() if s.hex == dest and s.side != u.side)
+        if not u.state.get("tunnel") and there and not _passes(game, u, there, dest):
             raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                              rule="Firepower 6.2.1")
         _pay(game, ph, u.id, cost, True)

@@ -76,7 +76,7 @@ PLUGIN = PluginManifest(
                 "Firepower 12.7.2", "Firepower 8.8.5.4", "Firepower 8.9",
                 "Firepower 10.4", "Firepower 10.4.1", "Firepower 10.4.2", "Firepower 10.4.3",
                 "Firepower 10.4.4", "Firepower 10.4.5", "Firepower 10.4.6", "Firepower 8.2.4",
-                "Firepower 11.3.1", "Firepower 14.1.2"),
+                "Firepower 11.3.1", "Firepower 14.1.2", "Firepower 11.1.1"),
 )
 
 __all__ = ["PLUGIN"]

@@ -88,3 +88,19 @@ def test_friendly_soldiers_are_moved_through() -> None:
     assert _label(game, "A1") == "4C3"
     _do(game, {"unit": "A1", "act": "enter"})
     assert _label(game, "A1") == "4C2"
+
+
+def test_opposing_soldiers_no_melee_can_reach_are_passed() -> None:
+    """Firepower 11.1.1 (FPD-144): a hex holding an opposing soldier Up a tree over the mover's
+    head is entered without a melee (none shares a height, Firepower 13); one who shares a
+    height (feet at 2, the mover's head at 2) still makes it a melee hex, refused as an entry."""
+    game = _game([("A1", "RFL", "A", "N6", 1, {}), ("B1", "RFL", "B", "N5", 4, {"up": 7})],
+                 panel=1)
+    _impulse(game, "A1")
+    assert game.state.units["A1"].hex.neighbor(1) == game.board.parse("1N5")  # type: ignore[union-attr]
+    _do(game, {"unit": "A1", "act": "enter"})
+    assert _label(game, "A1") == "1N5"
+    low = _game([("A1", "RFL", "A", "N6", 1, {}), ("B1", "RFL", "B", "N5", 4, {"up": 4})],
+                panel=1)
+    _impulse(low, "A1")
+    _refused(low, {"unit": "A1", "act": "enter"}, "Firepower 6.2.1")
