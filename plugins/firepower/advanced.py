@@ -218,8 +218,11 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
 
     # Firepower 8.8.2, 10.5.2, 8.8.4.2, 12.1.5: the rim of a foxhole or trench around a soldier
     # in it, a pillbox's loophole, the heights of defensive units between
+    from hexwar.plugins.firepower.cover_sides import los_obstacles as stumps
+
     return [*los_obstacles(game, a, b, hexes, ends),
-            *defenses.los_obstacles(game, ends, a, b, hexes)]
+            *defenses.los_obstacles(game, ends, a, b, hexes),
+            *stumps(game, hexes)]  # Firepower 10.4.6, 12.1.5: tree stumps between
 
 
 @hookimpl(tryfirst=True)

@@ -256,3 +256,17 @@ def _apply(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
 
 
 COVER_SIDE = ActionType("cover_side", _check, _apply, None, rule="Firepower 10.4.3")
+
+
+def los_obstacles(game: Game, hexes: tuple[Hex, ...]) -> list[Any]:
+    """Firepower 10.4.6, 12.1.5: a tree stump between is one height above its ground and blocks
+    a line through its hex by the heights (a well blocks only through its picture, which hexwar
+    does not draw: FPD-139)."""
+    objs = objects(game)
+    if not objs:
+        return []
+    from hexwar.plugins.firepower.advanced_los import Obstacle
+    from hexwar.plugins.firepower.advanced_terrain import ground_of
+
+    return [Obstacle(h, "tree stump", ground_of(game, h) + 1, "Firepower 12.1.5")
+            for h in hexes if objs.get(h) == "stump"]
