@@ -20,10 +20,11 @@ its side an Impulse Phase of two Impulses. The modules, in rule order:
   * ``advanced_terrain``: heights, depths, floors, doors, windows, walls (Firepower 8.2)
   * ``hidden_setup``: the set-up with its secret records, craters, tunnels, mines (Firepower 8.2.5,
     8.4, 8.7, 8.8)
+  * ``holding_box``: the Holding Box Cards' numbered boxes (Firepower 8.4, 8.8.1)
   * ``defenses``: foxholes, trenches, wire, bunkers, pillboxes, towers, abatis, blocks, ditches
     (Firepower 8.8)
   * ``organizations``, ``squads``: squads as data, leaders and postures (Firepower 8.5, 9.1-9.2,
-    14)
+    14); ``nations``: the National Equipment Lists (Firepower 8.5, 22.1.11.1.1)
   * ``advanced_impulses``: the Mix and the squads' Impulse Phases (Firepower 9, 11.3, 11.4)
   * ``smoke``: smoke, illumination and Observation Conditions (Firepower 9.3, 12.2, 12.3.7-12.3.8)
   * ``weapon_chart``: the WEAPON CHART (Firepower 10.7); ``crews``, ``weapon_units``: crews,
@@ -32,7 +33,8 @@ its side an Impulse Phase of two Impulses. The modules, in rule order:
   * ``entry``: entering the board later (Firepower 10.2)
   * ``advanced_actions``, ``buildings``, ``climbing``, ``loading``, ``detonate``: the Advanced
     Actions (Firepower 11.1-11.2, 11.1.11, 11.1.12, 11.1.13); ``equipment_options``: the weapon
-    unit, rounds and rifle-grenade Actions in the option list
+    unit, rounds and rifle-grenade Actions in the option list; ``height_hexsides``: crossing
+    height hexsides (Firepower 11.1.4); ``weather``: snow and mud (Firepower 11.2.2)
   * ``tunnels``: the attacker in the defender's tunnels (Firepower 11.5)
   * ``advanced_los``: the line of sight by heights (Firepower 8.2.2, 10.5.2, 12.1);
     ``advanced_card``: the Advanced Game Card's charts (Firepower 12); ``advanced_fire``: the fire

@@ -75,8 +75,10 @@ PLUGIN = PluginManifest(
                 "Firepower 10.1", "Firepower 11.1.6", "Firepower 12.4.1.1", "Firepower 12.4.1.2",
                 "Firepower 12.7.2", "Firepower 8.8.5.4", "Firepower 8.9",
                 "Firepower 10.4", "Firepower 10.4.1", "Firepower 10.4.2", "Firepower 10.4.3",
-                "Firepower 10.4.4", "Firepower 10.4.5", "Firepower 10.4.6", "Firepower 8.2.4",
-                "Firepower 11.3.1", "Firepower 14.1.2", "Firepower 11.1.1"),
+                "Firepower 10.4.4", "Firepower 10.4.5", "Firepower 10.4.6", "Firepower 11.2.2",
+                "Firepower 11.2.5", "Firepower 8.4", "Firepower 22.1.11.1.1",
+                "Firepower 11.1.4", "Firepower 8.2.4", "Firepower 11.3.1", "Firepower 14.1.2",
+                "Firepower 11.1.1"),
 )
 
 __all__ = ["PLUGIN"]
@@ -244,6 +246,12 @@ def hexwar_setup_game(game: Game) -> None:
     from hexwar.plugins.firepower.defenses import defences
 
     defences(game)
+    from hexwar.plugins.firepower.holding_box import check_boxes
+
+    check_boxes(game)  # Firepower 8.4: one position a box on the Holding Box Card
+    from hexwar.plugins.firepower.nations import check_nations
+
+    check_nations(game)  # Firepower 8.5: each side's National Equipment List
     from hexwar.plugins.firepower.defenses import check_missile_places
 
     check_missile_places(game)  # Firepower 12.4.6: no missile unit in a cave (FPD-114)

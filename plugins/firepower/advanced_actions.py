@@ -10,15 +10,74 @@ yet (docs/firepower-advanced.md).
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import opposite
+from hexwar.core.provenance import load_records
 from hexwar.plugins.firepower.actions import ActionType
 from hexwar.plugins.firepower.state import alive, fp_map, rules_card
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+
+
+#: Firepower 10.6: the speed shown by the new hexes entered in an Impulse Phase (the lowest
+#: count of each speed); Slow, Medium and Fast are needed only with vehicles
+SPEEDS = ((13, "fast"), (10, "medium"), (7, "slow"), (4, "running"))
+
+
+def speed_of(hexes: int) -> str:
+    """Firepower 10.6: Running for 4-6 new hexes, Slow 7-9, Medium 10-12, Fast 13 or more
+    ("normal" below four, the Basic Game's no speed unit)."""
+    for least, name in SPEEDS:
+        if hexes >= least:
+            return name
+    return "normal"
+
+
+NOTES = Path(__file__).parent / "data" / "advanced" / "leg_notes.toml"
+#: Firepower 11.2.5: the status units that bar an Action marked (e)
+STATUS_UNITS = ("suppressed", "pinned", "stunned", "inactive")
+
+
+@cache
+def note_e_actions() -> frozenset[str]:
+    """The Actions the LEG chart marks (e) (stand-in list, FPD-167)."""
+    return frozenset(str(a) for a in load_records(NOTES).values["note_e"]["actions"])
+
+
+def note_e_name(game: Game, info: dict[str, Any]) -> str:
+    """The note (e) name of a checked Action: its ``act``, or ``missile`` for a fire of a
+    missile unit (Firepower 11.1.7, 12.4.6)."""
+    act = str(info.get("act"))
+    ctx = info.get("ctx")
+    f = getattr(ctx, "extra", {}).get("firing") if ctx is not None else None
+    unit = getattr(f, "weapon_unit", None)
+    if act in ("fire", "grenade") and unit is not None:
+        from hexwar.plugins.firepower import weapon_units as wu
+
+        if wu.is_missile(game, unit):
+            return "missile"
+    return act
+
+
+def check_note_e(game: Game, info: dict[str, Any]) -> None:
+    """Firepower 11.2.5: a soldier marked with a status unit (Suppressed, Pinned, Stunned or
+    Inactive) may not perform an Action marked (e); raises RulesError (pure)."""
+    name = note_e_name(game, info)
+    if name not in note_e_actions():
+        return
+    uid = info.get("unit")
+    if not isinstance(uid, str) or uid not in game.state.units:
+        return
+    status = game.state.units[uid].state.get("status")
+    if status in STATUS_UNITS:
+        what = "fire a guided missile" if name == "missile" else f"'{name}'"
+        raise RulesError(f"{uid} is {status}: a soldier marked with a status unit may not "
+                         f"{what} (the chart's note (e))", rule="Firepower 11.2.5")
 
 
 def note_a_multiplier(backing: bool = False, fording: bool = False, abatis: bool = False) -> int:

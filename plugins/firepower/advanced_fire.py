@@ -234,7 +234,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     w_unit: str | None = None
     crew = 0
     if ctx.kind == "fire":
-        item = model
+        from hexwar.plugins.firepower.structure_fire import fire_item
+
+        item = fire_item(model, eq, choice)  # Firepower 12.4.5: or the shotgun carried
         ammo = str(choice.get("ammo") or "L")
         mode = ctx.mode
         hexes = [ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers]
@@ -265,6 +267,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raise RulesError(f"{ctx.firer.id}'s {item} is an enemy weapon: acquired, it may be "
                          "carried but not used", rule="Firepower 11.1.6.1")
     check_rgn_fire(game, ctx.firer.id, item, mode, ammo)  # Firepower 12.4.1.1, 12.4.1.2
+    from hexwar.plugins.firepower.confined_fire import check as check_confined
+
+    check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
     cover_sides.check_firer(game, ctx, own or w_unit is not None)  # Firepower 10.4.2, 12.1.6
     crew = crew or crew_of(game, ctx.firer.id)
@@ -296,6 +301,12 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  cover_sides=cover_sides.sides_of(game),
                                  **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
+    if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
+        from hexwar.plugins.firepower.openings_fire import view
+        from hexwar.plugins.firepower.structure_fire import structures
+
+        ctx.extra["openings"] = view(game)
+        ctx.extra["structures"] = structures(game)  # Firepower 12.3.1.2
     row = _row(item)
     if ctx.kind == "grenade" and row is not None and (
             row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
@@ -897,9 +908,11 @@ def step_check_hex(ctx: FireContext) -> None:
         raise RulesError(f"{w.id}'s minimum range is {w.min_range} hexes; "
                          f"{ctx.map.label(ctx.target_hex)} is {rng}", rule=rule)
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
-        if ctx.target_hex not in f.world.map.fence:
+        from hexwar.plugins.firepower.structure_fire import at as structure_at
+
+        if ctx.target_hex not in f.world.map.fence and structure_at(ctx) is None:
             raise RulesError("A and H (armour-piercing) fire is at a vehicle or a structure "
-                             "(a fence, wall, block...); this hex has none",
+                             "(a fence, wall, bunker, pillbox, tower...); this hex has none",
                              rule="Firepower 12.3.1")
         ctx.hit = card.hit_number(w.id, f.ammo, f.mode, rng)
     elif f.ammo == "C":
@@ -1225,6 +1238,12 @@ def step_blast(ctx: FireContext) -> None:
         return
     if f.ammo == "A" or (f.ammo == "H" and not f.as_g):
         pen = penetration(f, w)
+        from hexwar.plugins.firepower.structure_fire import at as structure_at
+        from hexwar.plugins.firepower.structure_fire import blast_inside
+
+        if (aimed := structure_at(ctx)) is not None:  # Firepower 12.3.1.2: inside only
+            blast_inside(ctx, f, w, pen, aimed)
+            return
         if pen < FENCE_TV:
             ctx.outcome = f"hit; penetration {pen} < terrain value {FENCE_TV}: no effect"
             return
@@ -1306,8 +1325,13 @@ def steps_for(kind: str) -> list[combat.FireEdit]:
         if s.name in names:
             edits.append(Edit("replace", s.name, s.name, s, s.rule))
     if kind == "grenade":
+        from hexwar.plugins.firepower.openings_fire import step_opening
+
+        # Firepower 12.7.3, 12.7.4: through the door or window first, then the side and the hole
+        edits.append(Edit("insert_after", "throw", "opening",
+                          Step("opening", step_opening, "Firepower 12.7.3"), "Firepower 12.7.3"))
         loc = next(s for s in base if s.name == "location")
-        edits.append(Edit("insert_after", "throw", loc.name, loc, loc.rule))
+        edits.append(Edit("insert_after", "opening", loc.name, loc, loc.rule))
         hole = next(s for s in base if s.name == "hole")
         edits.append(Edit("insert_after", "location", hole.name, hole, hole.rule))
     return edits

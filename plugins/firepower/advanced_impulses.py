@@ -221,6 +221,16 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
     from hexwar.plugins.firepower.defenses import check_move
 
     check_move(game, info)  # Firepower 8.8.2-8.8.4: wire, and leaving a position first
+    from hexwar.plugins.firepower import weather
+
+    weather.check(game, info)  # Firepower 11.2.2: snow and mud's extra MF
+    from hexwar.plugins.firepower import height_hexsides
+
+    height_hexsides.check(game, info)  # Firepower 11.1.4: a height hexside's MF
+    height_hexsides.check_melee(game, info)  # 11.1.4, 11.2.2: a melee's entering too
+    from hexwar.plugins.firepower.advanced_actions import check_note_e
+
+    check_note_e(game, info)  # Firepower 11.2.5: not with a status unit
     act = info.get("act")
     if act in ("enter", "back", "fire"):
         u = game.state.units[info["unit"]]
@@ -410,6 +420,12 @@ def run_advanced_impulse_phase(game: Game, side: str, index: int) -> Gen:
             from hexwar.plugins.firepower.defenses import after_action as after_defences
 
             after_defences(game, action, info)  # Firepower 11.2.1: an abatis hex's MF
+            from hexwar.plugins.firepower import weather
+
+            weather.after_action(game, action, info)  # Firepower 11.2.2: snow and mud
+            from hexwar.plugins.firepower import height_hexsides
+
+            height_hexsides.after_action(game, action, info)  # Firepower 11.1.4
             fired = _fired(info)
             if fired is not None:  # Firepower 11.1.12: a round of the load is fired off
                 from hexwar.plugins.firepower.loading import after_fire

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit import StashKey
 from hexwar.core.los import BaseLosRules, HexsidePolicy, LosContext, LosEffect, VertexPolicy
 from hexwar.plugins.firepower.advanced_card import AdvancedCard, ChartLine, advanced_card
 from hexwar.plugins.firepower.squads import head_height
@@ -367,10 +368,11 @@ def scenario_int(game: Game, key: str, default: int) -> int:
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
-#: the last derived map of destroyed terrain per board map (by identity)
-_RUINED: dict[int, tuple[tuple[tuple[str, str], ...], FpMap, FpMap]] = {}
-#: the last derived map with the roadblocks' pictures per map (by identity; FPD-115)
-_BLOCKED: dict[int, tuple[tuple[tuple[str, int, int], ...], FpMap, FpMap]] = {}
+#: the game's last derived map of destroyed terrain, with the state of ruin and the map it was
+#: derived from; kept with the game (a module-level table kept every game's maps alive)
+_RUINED = StashKey[tuple[tuple[tuple[str, str], ...], FpMap, FpMap]]("firepower.ruined-map")
+#: the game's last derived map with the roadblocks' pictures (FPD-115), likewise
+_BLOCKED = StashKey[tuple[tuple[tuple[str, int, int], ...], FpMap, FpMap]]("firepower.blocked-map")
 
 
 def los_world(game: Game) -> LosWorld:
@@ -393,10 +395,10 @@ def los_world(game: Game) -> LosWorld:
     m = fp_map(game)
     if destroyed:  # Firepower 12.3.4.2: destroyed terrain, one derived map per state of ruin
         key = tuple(sorted(destroyed.items()))
-        cached = _RUINED.get(id(m))
+        cached = game.stash.get(_RUINED)
         if cached is None or cached[0] != key or cached[1] is not m:
             cached = (key, m, damaged_map(m, destroyed))
-            _RUINED[id(m)] = cached
+            game.stash[_RUINED] = cached
         m = cached[2]
     from hexwar.plugins.firepower.defenses import roadblocks
 
@@ -404,13 +406,13 @@ def los_world(game: Game) -> LosWorld:
     fence_heights: dict[Hex, int] = {}
     if blocks:  # Firepower 8.8.5.4: a roadblock is a fence picture of its own height (FPD-115)
         key2 = tuple(sorted((str(h), p.a, p.b) for h, (p, _) in blocks.items()))
-        got = _BLOCKED.get(id(m))
+        got = game.stash.get(_BLOCKED)
         if got is None or got[0] != key2 or got[1] is not m:
             from dataclasses import replace as dc_replace
 
             fence = {**m.fence, **{h: p for h, (p, _) in blocks.items()}}
             got = (key2, m, dc_replace(m, fence=fence, _static={}))
-            _BLOCKED[id(m)] = got
+            game.stash[_BLOCKED] = got
         m = got[2]
         fence_heights = {h: ht for h, (_, ht) in blocks.items()}
     from hexwar.plugins.firepower import advanced_terrain as at

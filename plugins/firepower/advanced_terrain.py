@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -274,10 +274,13 @@ _BY_GAME: weakref.WeakKeyDictionary[Any, AdvMap] = weakref.WeakKeyDictionary()
 
 
 def adv_map(game: Game) -> AdvMap:
-    """The game's Advanced terrain (built once per board, terrain files and hill height)."""
+    """The game's Advanced terrain (built once per board, terrain files and hill height). The
+    game gets a copy that shares the terrain and has its own caches of lines and exits, so that
+    what one game computes goes with it (the board's map kept every game's lines: about 1,300
+    objects a game in the street fight)."""
     got = _BY_GAME.get(game)
     if got is None:
-        got = _adv_map(game)
+        got = replace(_adv_map(game))
         _BY_GAME[game] = got
     return got
 

@@ -227,6 +227,12 @@ def read_defences(game: Game, specs: list[Any]) -> dict[Hex, Defence]:
             raise RulesError(f"{where}: {lab} already holds a {out[h].type.name}",
                              rule="Firepower 8.8")
         t = known[str(code)]
+        if t.kind == "hole":
+            from hexwar.plugins.firepower.weather import paved
+
+            if paved(game, h, alleys=False):  # Firepower 8.8.2: not dug into pavement
+                raise RulesError(f"{where}: {lab} is pavement or a paved road: no {t.name} "
+                                 "there", rule="Firepower 8.8.2")
         door = spec.get("door")
         if t.kind == "structure":
             if not isinstance(door, int) or isinstance(door, bool) or not 1 <= door <= 6:

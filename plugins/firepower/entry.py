@@ -148,9 +148,12 @@ def enter_board(game: Game, side: str, choice: dict[str, Any]) -> list[str]:
     ids = sorted(spots)
     begin_impulse(game, ids)
     ph = data(game)["phase"]
-    cost = rules_card(game).mf_cost("enter", "stand")
+    from hexwar.plugins.firepower.weather import entry_extra
+
+    base = rules_card(game).mf_cost("enter", "stand")
     for uid, (h, f) in spots.items():
         u = game.state.units[uid]
+        cost = base + entry_extra(game, h)  # Firepower 11.2.2: snow or mud on the edge hex
         u.hex, u.facing = h, f
         u.state["posture"] = "stand"
         ph["spent"][uid] = cost

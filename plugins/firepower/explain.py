@@ -23,6 +23,16 @@ if TYPE_CHECKING:
 SHOWN_PLACES = 60
 
 
+def _advanced_extra(game: Game, info: dict[str, Any]) -> int:
+    """The MF the Advanced Game charges after a move besides its cost: snow or mud (Firepower
+    11.2.2) and a height hexside (Firepower 11.1.4)."""
+    if "firepower.advanced" not in game.rules_enabled:
+        return 0
+    from hexwar.plugins.firepower import height_hexsides, weather
+
+    return weather.extra_cost(game, info) + height_hexsides.extra_cost(game, info)
+
+
 def describe_choice(game: Game, choice: Any) -> str:
     """One Action in words (Firepower 6.2), with its MF cost; fire and grenades with the hit
     number and the modifiers total."""
@@ -36,7 +46,7 @@ def describe_choice(game: Game, choice: Any) -> str:
         info = check_action(game, choice)
     except RulesError as exc:
         return f"{words(choice)} (illegal: {exc})"
-    cost = info.get("cost", 0)
+    cost = info.get("cost", 0) + _advanced_extra(game, info)
     if act == "enter":
         return f"{uid}: enter {game.board.label(info['to'])} ({cost} MF)"
     if act == "turn":

@@ -102,6 +102,10 @@ def hexwar_register_terrain() -> Sequence[TerrainType]:
                     "#c9a66b", {"blocks": True}),
         TerrainType(f"{SYSTEM}:depression", "depression (height < 0)", "Firepower 6.3.4.4",
                     "#9fb7c9"),
+        # Firepower 11.2.2: open ground where mud costs nothing extra (weather.py)
+        TerrainType(f"{SYSTEM}:pavement", "pavement", "Firepower 11.2.2", "#bdbdb5"),
+        TerrainType(f"{SYSTEM}:paved_road", "paved road", "Firepower 11.2.2", "#a8a8a0"),
+        TerrainType(f"{SYSTEM}:alley", "alley", "Firepower 11.2.2", "#b3b0a6"),
     ]
 
 
@@ -142,6 +146,14 @@ def hexwar_register_data() -> Sequence[DataSource]:
         DataSource(f"{SYSTEM}:advanced-card", HERE / "data" / "advanced_card", "tables",
                    "Advanced Game Card stand-ins: LOS chart, modifiers, blast diagrams, hit "
                    "numbers (Firepower 10.7, Firepower 12)"),
+        # the LEG chart's stand-ins and the National Equipment Lists (FPD-166, 167, 169, 170)
+        *(DataSource(f"{SYSTEM}:{name}", HERE / "data" / "advanced" / f"{name}.toml", "cards",
+                     title) for name, title in (
+            ("weather", "snow and mud's extra MF (Firepower 11.2.2, estimated)"),
+            ("leg_notes", "the Actions of the LEG chart's note (e) (Firepower 11.2.5, "
+                          "estimated)"),
+            ("height_hexsides", "MF of crossing height hexsides (Firepower 11.1.4, estimated)"),
+            ("nations", "National Equipment Lists (Firepower 8.5, 22.1.11.1.1)"))),
     ]
 
 
@@ -185,13 +197,17 @@ def scenario_shapes() -> dict[str, Any]:
                                          # Firepower 14: the squad's organization as data
                                          "organization": str}),
                         # Firepower 14.1: the side's squad group
-                        "group": IntRange(1, 100)}),
+                        "group": IntRange(1, 100),
+                        # Firepower 8.5, 22.1.11.1.1: its National Equipment List (nations.py)
+                        "nation": str}),
         "setup": {"depth": IntRange(1, 1000)},
         # Firepower 8.2, 8.2.2, 8.7, 8.8.8, 8.8.9, 12.2.11, 12.5: the Advanced terrain files,
         # heights, Observation Conditions, the attacker, his crater units, tunnels, mines and
         # defensive units
         "special": {"fold": str, "heights_per_level": IntRange(1, 20),
                     "observation": IntRange(1, 3), "tree_height": IntRange(1, 30),
+                    # Firepower 11.2.2: snow or mud's extra MF (weather.py)
+                    "weather": OneOf(("clear", "snow", "mud")),
                     "hedge_height": IntRange(1, 10), "fence_height": IntRange(1, 10),
                     "terrain": [str],
                     "attacker": str, "attacker_side": OneOf(("5/6", "2/3")),
@@ -203,7 +219,9 @@ def scenario_shapes() -> dict[str, Any]:
                                   # Firepower 8.9: a bridge's hexes and originating hexes
                                   "hexes": [str], "ends": [str],
                                   # Firepower 12.7.4: a foxhole's side of a fence hex (FPD-136)
-                                  "side": IntRange(1, 6)}],
+                                  "side": IntRange(1, 6),
+                                  # Firepower 8.4, 8.8.1: its box on the Holding Box Card
+                                  "box": IntRange(1, 100)}],
                     # Firepower 10.1, 11.1.6: weapon units on the board (weapon_units.py)
                     "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
                                       "facing": IntRange(1, 6)}],
@@ -306,6 +324,11 @@ def hexwar_describe_state(game: Game, side: str | None) -> dict[str, Any] | None
 
         # Firepower 11.5: the attacker's tunnel hex numbers are known to the defender (FPD-85)
         out["attacker_in_tunnels"] = attacker_in_tunnels(game)
+    if (game.scenario.raw.get("special") or {}).get("defenses"):
+        from hexwar.plugins.firepower.holding_box import cards
+
+        # Firepower 8.4, 8.8.1: the Holding Box Cards by the mapboard (holding_box.py)
+        out["holding_boxes"] = cards(game, side)
     return out
 
 

@@ -202,6 +202,8 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                  + (", ".join(f"{_u(g, u)} in {h}" for u, h in
                                               sorted(table(r.get("at")).items())) or "no one")
                                  + cite(r.get("rule"))),
+    "exit_board": lambda g, r: (f"{_u(g, r.get('unit'))} leaves the board across its "
+                                f"{r.get('board_side')} edge{cite(r.get('rule'))}"),
     "loading": lambda g, r: (f"{_u(g, r.get('unit'))} "
                              + ("loads " + str(r.get("ammo")) if r.get("kind") == "load"
                                 else "unloads")
@@ -225,6 +227,13 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
     # an abatis hex's second half of a move's MF (defenses.py, Firepower 11.2.1)
     "abatis": lambda g, r: (f"{_u(g, r.get('unit'))} spends {r.get('cost')} more MF for the "
                             f"abatis at {r.get('hex')}{cite(r.get('rule'))}"),
+    # a height hexside's MF beyond the Basic crossing (height_hexsides.py, Firepower 11.1.4)
+    "height_hexside": lambda g, r: (f"{_u(g, r.get('unit'))} spends {r.get('cost')} more MF "
+                                    f"over the height hexside into {r.get('hex')}"
+                                    f"{cite(r.get('rule'))}"),
+    # snow or mud's extra MF (weather.py, Firepower 11.2.2)
+    "weather_cost": lambda g, r: (f"{_u(g, r.get('unit'))} spends {r.get('cost')} more MF for "
+                                  f"the {r.get('weather')} at {r.get('hex')}{cite(r.get('rule'))}"),
 }
 
 

@@ -177,6 +177,49 @@ def mbt_fire_error(game: Game, side: str, choice: dict[str, Any]) -> str | None:
 
 
 @hookimpl
+def mbt_weapon_fire_error(game: Game, firer: Unit, target: Unit, ammo: str,
+                          orders: tuple[str, ...], moving_target: bool,
+                          check_arc: bool) -> str | None:
+    """MBT 14.1.2: a ``WEAPON/GP`` shot of an independent machinegun (or a leg unit's attached
+    GP-only weapon, MBTD-151) has checks of its own; None for any other shot."""
+    from hexwar.plugins.mbt import machineguns
+    from hexwar.plugins.mbt.state import card_of
+
+    mg = machineguns.split(card_of(game, firer), ammo)
+    if mg is None:
+        return None
+    return machineguns.fire_error(game, firer, target, mg, orders=orders,
+                                  moving_target=moving_target, check_arc=check_arc) or ""
+
+
+@hookimpl
+def mbt_fired_again_error(game: Game, firer: Unit, ammo: str, missile: bool) -> str | None:
+    """MBT 14.1.2.1: a vehicle that fired some of its guns may fire the others in the same step."""
+    from hexwar.plugins.mbt.machineguns import fired_error
+
+    return fired_error(game, firer, ammo, missile) or ""
+
+
+@hookimpl
+def mbt_shot_fired(game: Game, firer: Unit, ammo: str) -> None:
+    """MBT 14.1.2.1: note which of a vehicle's guns fired, and in which step."""
+    from hexwar.plugins.mbt.machineguns import note_fired
+
+    note_fired(game, firer, ammo)
+
+
+@hookimpl
+def mbt_guns_usable(game: Game, unit: Unit) -> bool | None:
+    """MBT 14.1.2.1: without a working main gun, a working independent machinegun fires when
+    the main gun could (F, FM and OW orders)."""
+    from hexwar.plugins.mbt.machineguns import machineguns, silenced
+    from hexwar.plugins.mbt.state import alive, card_of
+
+    return alive(unit) and any(silenced(game, unit, m) is None
+                               for m in machineguns(card_of(game, unit)))
+
+
+@hookimpl
 def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
     """MBT 14.1.1.2: a weapon with GP lines may fire GP; MBT 14.4.5.2: canister where the card
     names it; MBT 14.1.3: a leg unit's attached guns fire their own ammunition (``WEAPON/AMMO``);

@@ -236,7 +236,8 @@ def _mg_hit(ctx: FireContext, shot: ShotResult, hit: HitResult) -> None:
 
 
 def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
-    """MBT 14.3.3.1: a compartment hit suppresses the vehicle and costs one crew loss; MBT 14.8:
+    """MBT 14.3.3.1: a compartment hit suppresses the vehicle and the units it carries and costs
+    one crew loss; MBT 14.8:
     as many crew losses as crew knock it out; MBT 14.3.3.3: a brew-up suppresses every other
     unit in the hex."""
     for e in effects:
@@ -244,6 +245,10 @@ def after_damage(game: Game, u: Unit, effects: list[str]) -> None:
             break
         if e.endswith("compartment"):
             suppress(game, u, "MBT 14.3.3.1")
+            if u.state.get("carrying"):  # MBT 14.3.3.1: its passengers are suppressed too
+                from hexwar.plugins.mbt.transport import suppress_passengers
+
+                suppress_passengers(game, u, "MBT 14.3.3.1")
             crew_loss(game, u, "MBT 14.3.3.1")
         elif e == "crew_loss":  # MBT 14.4.4.2.3.2
             crew_loss(game, u, "MBT 14.4.4.2.3.2")

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.mbt import buildings, doctrine, movement_costs, smoke, suppression, transport
+from hexwar.plugins.mbt import (
+    buildings,
+    doctrine,
+    markers,
+    movement_costs,
+    smoke,
+    suppression,
+    transport,
+)
 from hexwar.plugins.mbt.advanced_fire import missile_race, resolve_remaining
 from hexwar.plugins.mbt.initiative import side_order
 from hexwar.plugins.mbt.movement import adjust_contested, move_unit, movement_allowance
@@ -71,6 +79,8 @@ def _movable(game: Game, u: Unit) -> bool:
         return False
     if card_of(game, u).kind == "towed":
         return bool(transport.towed_moves(game, u))
+    if u.state.get("ditch") and markers.ditch_hold(game, u):
+        return False  # MBT 15.1.4: a leg unit stays in the ditch it entered (MBTD-170)
     return not transport.stays_put(game, u)
 
 

@@ -332,8 +332,9 @@ def hull_down(game: Game, firer: Unit, target: Unit) -> tuple[bool, str]:
     if "improved_position" in ctx(game).info.kinds[target.hex] or \
             marker_at(game, target.hex) == "improved_position":
         return True, "MBT 13.2.2.1.2"
-    if target.state.get("inb") and set(ctx(game).info.kinds[target.hex]) & {"brick", "stone"}:
-        return True, "MBT 13.2.2.1.2"
+    kinds = set(ctx(game).info.kinds[target.hex])
+    if target.state.get("inb") and kinds & {"brick", "stone"} and "wooden" not in kinds:
+        return True, "MBT 13.2.2.1.2"  # brick or stone only: not inside wooden ones (MBTD-169)
     s = line_of_sight(game, firer.hex, hf, target.hex, ht)
     if s.clear and s.hull_down:
         return True, "MBT 13.2.2.2"

@@ -14,6 +14,10 @@ chances from ``view.rules`` (``knowledge.py``).
   (MBT 13.4.3.1, docs/decisions.md MBTD-97).
 * Advanced Game: a unit with only a poor shot at an enemy beyond 8 hexes fires on the move (FM)
   or closes rather than standing with F orders (MBTD-97).
+* Advanced Game (MBTD-152, MBTD-153): an AP shot is rated with the Advanced modifiers the shot
+  itself takes (MBT 14.3.1) in the weapon's own arc (MBT 14.2.1); vehicles seek hull-down hexes
+  and fire (F) from them (MBT 13.2.2); a doctrine organization's order is weighed over all its
+  members' shots (MBT 13.4.3.1).
 * Overwatch: fires at movers when the chance to kill is fair.
 * Movement: toward cover and the objective hexes, away from exposure to known enemies.
 * Advanced Game advance to contact (docs/decisions.md MBTD-87): the whole force (a doctrine
@@ -31,9 +35,10 @@ chances from ``view.rules`` (``knowledge.py``).
   ones they could assault well.
 * Advanced Game fire (MBTD-108): GP fire at what it suppresses counts for more where suppression
   stops a threat (a suppressed enemy squad next to an own vehicle cannot close-assault,
-  MBT 14.5); with no enemy in sight, units fire GP at a wire or block marker on their side's way
-  forward (MBT 12.4.2, 14.4.3.3); vehicle smoke dischargers cover a move across open ground in an
-  enemy's sight (MBT 12.6).
+  MBT 14.5); units fire GP, main guns and machineguns, at a wire or block marker on their side's
+  way forward or holding enemy infantry (MBT 12.4.2, 14.4.3.3; with an enemy in sight only the
+  guns of a vehicle already seen firing, MBTD-154); vehicle smoke dischargers cover a move across
+  open ground in an enemy's sight (MBT 12.6).
 """
 
 from __future__ import annotations
@@ -105,6 +110,9 @@ class MbtAI:
     fire_floor = 0.03
     #: the least value of a machinegun shot at a vehicle (Advanced MBT 14.1.2; MBTD-130)
     mg_vehicle_floor = 0.10
+    #: Advanced MBT 13.2.2 (MBTD-153): how much of one enemy's exposure a hull-down position
+    #: takes back
+    hull_down_weight = 0.6
 
     def __init__(self, side: str, seed: int) -> None:
         self.side = side
@@ -175,6 +183,52 @@ class MbtAI:
             if p > best[1]:
                 best = (ammo, p)
         return best
+
+    def _in_arc(self, view: SideView, u: Unit, h: Hex, *, missile: bool = False) -> bool:
+        """Whether ``h`` is in the arc of ``u``'s main gun (or missile): the Basic Game's turret
+        arc (MBT 7.2.1), or in the Advanced Game the arc the card names (MBT 14.2.1: a hull
+        missile, a squad's 360; MBTD-152), so that an order is not given for a shot the rules
+        would refuse, nor withheld from one they allow."""
+        if not rules_of(view).advanced:
+            return in_turret_arc(u, h)
+        return rules_of(view).in_weapon_arc(u.id, h, missile=missile)
+
+    def _group_p(self, view: SideView, group: list[Unit], enemies: list[Unit], *,
+                 missile: bool = False) -> float:
+        """The best chance, over the known enemies, that the shots of ``group`` (an organization's
+        members, MBT 13.4.3.1: they fire together) kill: for one unit its best shot (in its
+        weapon's arc); for an organization the mean of its members' best shots at that enemy, so
+        that a leader out of arc or sight does not decide for all, and the thresholds set for one
+        unit's shot hold for the organization's typical member (MBTD-153)."""
+        members = [m for m in group if alive(m) and not m.state.get("abandoned")
+                   and (m.hex is not None or m.state.get("mounted"))]
+        if len(group) == 1:  # one unit: its best shot itself (the same float as ever)
+            members = group
+        best = 0.0
+        for e in enemies:
+            if e.hex is None or not members:
+                continue
+            ps = [self._best_p(view, m, e, missile=missile)[1] if
+                  self._in_arc(view, m, e.hex, missile=missile) else 0.0 for m in members]
+            best = max(best, ps[0] if len(ps) == 1 else sum(ps) / len(ps))
+        return best
+
+    def _hull_down_now(self, view: SideView, group: list[Unit], enemies: list[Unit]) -> bool:
+        """Advanced MBT 13.2.2 (MBTD-153): at least half the group's vehicles are hull down to
+        every known enemy that can see them, and one of them is seen by some enemy."""
+        rules = rules_of(view)
+        vehicles = [m for m in group if m.hex is not None and alive(m)
+                    and rules.card(m.type, m.side).kind == "vehicle"]
+        if not vehicles:
+            return False
+        down = 0
+        for m in vehicles:
+            assert m.hex is not None
+            seeing = [e for e in enemies if e.hex is not None and e.hex.distance(m.hex) <= 20
+                      and rules.info.visible(m.hex, [e.hex])]
+            if seeing and all(rules.hull_down(m.id, m.hex, e.id) for e in seeing):
+                down += 1
+        return 2 * down >= len(vehicles) and down > 0
 
     def _enemy_edge_row_sign(self, view: SideView) -> int:
         """+1 when the enemy is toward higher rows (our edge is side 1), else -1."""
@@ -279,30 +333,27 @@ class MbtAI:
 
     def _way_shots(self, view: SideView, u: Unit) -> list[tuple[str, str, float]]:
         """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): the wire and block markers ``u`` could fire
-        GP at with F orders that lie on its side's way forward (within six hexes of an own unit
-        and at most two hexes off the straight path from it to a goal: an objective the side does
-        not hold or where the enemy is likely to be), with a fair chance to destroy."""
+        GP at with F orders that lie on its side's way forward (:meth:`_on_the_way`), with a fair
+        chance to destroy."""
         rules = rules_of(view)
         if not rules.advanced or u.hex is None:
             return []
         shots = [x for x in rules.terrain_shots(u.id) if x[2] >= self.clear_worth]
-        if not shots:
-            return []
+        return [x for x in shots if self._on_the_way(view, u, x[0])]
+
+    def _on_the_way(self, view: SideView, u: Unit, label: str) -> bool:
+        """Whether a marker in ``label`` lies on the side's way forward (MBTD-108): within six
+        hexes of an own unit and at most two hexes off the straight path from it to its nearest
+        goal (an objective the side does not hold, or where the enemy is likely to be)."""
         open_objs, enemy_at = self._move_goals(view, u)
         goals = open_objs + enemy_at
         if not goals:
-            return []
+            return False
         own = [x.hex for x in view.own_unit_objects() if alive(x) and x.hex is not None
                and not x.state.get("mounted")]
-        out = []
-        for label, kind, p in shots:
-            h = view.board.parse(label)
-            # on the way: within six hexes of an own unit and at most two hexes off the straight
-            # path from it to its nearest goal
-            if any(o.distance(h) <= 6 and min(o.distance(h) + h.distance(g) - o.distance(g)
-                                               for g in goals) <= 2 for o in own):
-                out.append((label, kind, p))
-        return out
+        h = view.board.parse(label)
+        return any(o.distance(h) <= 6 and min(o.distance(h) + h.distance(g) - o.distance(g)
+                                               for g in goals) <= 2 for o in own)
 
     def _on_order(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         u = view.unit(d.context["unit"])
@@ -315,23 +366,24 @@ class MbtAI:
                 return "OR"
         if "M" in options and self._wants_a_ride(view, u, enemies):
             return "M"  # Advanced MBT 15.3.2.3: M orders, to be loaded by the carrier here
-        gun_p = 0.0
-        for e in enemies:
-            if e.hex is not None and in_turret_arc(u, e.hex):
-                gun_p = max(gun_p, self._best_p(view, u, e)[1])
+        # MBT 13.4.3.1 (MBTD-153): an organization's one order is weighed over every member's
+        # shots (they fire together at one target); a unit alone is an organization of one
+        group = [view.unit(m) for m in d.context.get("members") or [u.id]]
+        gun_p = self._group_p(view, group, enemies)
         if "CA" in options:
             # Advanced MBT 14.5, 14.6 (MBTD-107): close combat when its odds beat the squad's
             # best shot (a CA order fires nothing) and are worth the attack at all
             ca_v = self._best_assault(view, u.id, enemies)[0]
             if ca_v >= max(self.assault_floor, gun_p):
                 return "CA"
-        atgm_p = 0.0
-        if "ATGM" in options:
-            for e in enemies:
-                if e.hex is not None and in_turret_arc(u, e.hex):
-                    atgm_p = max(atgm_p, self._best_p(view, u, e, missile=True)[1])
+        atgm_p = self._group_p(view, group, enemies, missile=True) if "ATGM" in options else 0.0
         if atgm_p > gun_p and atgm_p >= 0.05 and "ATGM" in options:
             return "ATGM"
+        if rules_of(view).advanced and gun_p >= 0.05 and "F" in options and \
+                self._hull_down_now(view, group, enemies):
+            # Advanced MBT 13.2.2 (MBTD-153): hull down to the enemies that see it, a vehicle
+            # stays and fires (F) rather than closing on the move
+            return "F"
         if rules_of(view).advanced and gun_p < self.stand_p and (
                 "FM" in options or "M" in options) and self._should_close(view, u, enemies):
             # Advanced Game (MBTD-97): a poor shot at long range does not hold the unit in place:
@@ -634,14 +686,17 @@ class MbtAI:
 
     def _on_fire(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         overwatch = d.context.get("step") == "overwatch"
-        if not overwatch:
+        if not overwatch and not any(alive(e) for e in self._known_enemies(view)):
             terrain = self._terrain_declaration(view, options)
             if terrain is not None:
                 return terrain
         got = self._declaration(d, view, options, overwatch=overwatch,
                                 threshold=self.fire_floor if not overwatch else 0.06)
         if got == "pass" and not overwatch:
-            return self._smoke_declaration(view, options) or got
+            # MBTD-154: the guns left over (a vehicle's machineguns beside its main gun) at the
+            # terrain on the way or around enemy infantry; then smoke
+            return self._terrain_declaration(view, options) or \
+                self._smoke_declaration(view, options) or got
         return got
 
     def _smoke_declaration(self, view: SideView, options: list[Any]) -> Any:
@@ -662,36 +717,68 @@ class MbtAI:
         return None
 
     def _terrain_declaration(self, view: SideView, options: list[Any]) -> Any:
-        """Advanced MBT 12.4.2, 14.4.3.3 (MBTD-108): GP fire at the wire or block on the way
-        forward most likely to go, while no enemy is in sight, by the firers offered at it that
-        have no shot at an enemy unit the side would take (``fire_floor``; None: no such shot)."""
+        """Advanced MBT 12.4.2, 14.4.3.3, 14.1.2 (MBTD-108, MBTD-154): GP fire, by main guns and
+        machineguns, at the wire or block most likely to go among those on the way forward or
+        holding a known enemy leg or towed unit (a destroyed marker suppresses every ground unit
+        in its hex, MBT 14.4.3.3.3); each shot offered with a fair chance (``clear_worth``) joins.
+        A shot at terrain shows the firer (MBT 13.1): with an enemy in sight only units already
+        seen firing this Turn fire at terrain (a vehicle's machineguns beside its main gun,
+        MBT 14.1.2.1), and never a gun that has a shot at an enemy the side would take. None:
+        no such shot."""
         terrain = [o for o in options if isinstance(o, dict) and "hex" in o]
-        if not terrain or any(alive(e) for e in self._known_enemies(view)):
-            return None  # a shot at terrain shows the firer (MBT 13.1): not with an enemy in sight
-        known = {u.id for u in view.enemy_unit_objects()}
-        best_unit: dict[str, float] = {}
-        for o in options:
-            if isinstance(o, dict) and o.get("target") in known:
-                t = view.unit(o["target"])
-                for fid, ammo in o["shots"]:
-                    p = self._p(view, view.unit(fid), t, ammo)
-                    best_unit[fid] = max(best_unit.get(fid, 0.0), p)
-        best: tuple[float, str] | None = None
-        firers: dict[str, list[str]] = {}
-        for o in terrain:
-            fid = o["shots"][0][0]
-            if best_unit.get(fid, 0.0) >= self.fire_floor:
-                continue  # an enemy is the better use of this gun
-            for label, _kind, p in self._way_shots(view, view.unit(fid)):
-                if label == o["hex"]:
-                    firers.setdefault(label, []).append(fid)
-                    if best is None or p > best[0]:
-                        best = (p, label)
-        if best is None:
+        if not terrain:
             return None
-        at = next(o["at"] for o in terrain if o["hex"] == best[1])
-        return {"target": None, "hex": best[1], "at": at,
-                "shots": [[f, "GP"] for f in sorted(set(firers[best[1]]))]}
+        rules = rules_of(view)
+        enemies = [e for e in self._known_enemies(view) if alive(e)]
+        known = {u.id for u in view.enemy_unit_objects()}
+        best_unit: dict[tuple[str, str], float] = {}  # (firer, ammo): its best shot at an enemy
+        for o in options:
+            if isinstance(o, dict) and o.get("target") in known and len(o["shots"]) == 1:
+                fid, ammo = o["shots"][0]
+                p = self._p(view, view.unit(fid), view.unit(o["target"]), ammo)
+                best_unit[(fid, ammo)] = max(best_unit.get((fid, ammo), 0.0), p)
+        crowded = {view.board.label(e.hex) for e in enemies if e.hex is not None
+                   and rules.card(e.type, e.side).kind in ("leg", "towed")}
+        shots: dict[str, list[tuple[float, str, str]]] = {}
+        kinds: dict[str, str] = {}
+        for o in terrain:
+            if len(o["shots"]) != 1:
+                continue
+            fid, ammo = o["shots"][0]
+            f = view.unit(fid)
+            if enemies and not f.state.get("fired"):
+                continue
+            if best_unit.get((fid, ammo), 0.0) >= self.fire_floor:
+                continue  # an enemy is the better use of this gun
+            label = o["hex"]
+            if label not in crowded and not self._on_the_way(view, f, label):
+                continue
+            p = rules.terrain_odds(fid, label, o["at"], ammo)
+            if p >= self.clear_worth:
+                shots.setdefault(label, []).append((p, fid, ammo))
+                kinds[label] = o["at"]
+        if not shots:
+            return None
+
+        def chosen(label: str) -> list[tuple[float, str, str]]:
+            """The shots at ``label``: a unit with a crew loss fires one weapon (MBT 14.1.2.3)."""
+            out: list[tuple[float, str, str]] = []
+            for p, fid, ammo in sorted(shots[label], reverse=True):
+                if int(view.unit(fid).state.get("crew_losses", 0)) and \
+                        any(x[1] == fid for x in out):
+                    continue
+                out.append((p, fid, ammo))
+            return out
+
+        def chance(label: str) -> float:
+            miss = 1.0
+            for p, _f, _a in chosen(label):
+                miss *= 1.0 - p
+            return 1.0 - miss
+
+        best = max(sorted(shots), key=lambda lab: (chance(lab), lab in crowded))
+        return {"target": None, "hex": best, "at": kinds[best],
+                "shots": sorted([f, a] for _p, f, a in chosen(best))}
 
     def _suppression_weight(self, view: SideView, t: Unit) -> float:
         """Advanced Game (MBTD-108): how much more than usual a suppression of ``t`` is worth:
@@ -812,6 +899,7 @@ class MbtAI:
         wants: list[int | None] = []
         seen = info.visible(h, [e.hex for e in enemies if e.hex is not None
                                 and h.distance(e.hex) <= 20])  # one batch from h
+        hull = self._goals is not None and rules_of(view).card(u.type, u.side).kind == "vehicle"
         for e in enemies:
             if e.hex is None:
                 continue
@@ -819,6 +907,10 @@ class MbtAI:
             if r <= 20 and e.hex in seen:
                 dirs = arc_directions(h, e.hex)
                 wants.append(dirs[0] if dirs else None)
+                if hull and rules_of(view).hull_down(u.id, h, e.id):
+                    # Advanced MBT 13.2.2.3 (MBTD-153): hull down to this enemy, its shots
+                    # miss the lower hull: most of the exposure is taken back
+                    s += self.hull_down_weight
         return s, wants
 
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:

@@ -49,6 +49,8 @@ def building_kind(game: Game, u: Unit) -> str | None:
     if u.hex is None:
         return None
     kinds = set(ctx(game).info.kinds[u.hex])
+    if "wooden" in kinds:
+        return "wooden"  # a brick hex marked wooden (MBTD-169)
     found = [b for b in BUILDINGS if b in kinds]
     return found[-1] if found else None
 

@@ -1,5 +1,5 @@
-"""MBT 11.3.1, the Close Assault Step (Advanced Game): not simultaneous; each side in turn, the
-first player first.
+"""MBT 11.3.1, the Close Assault Step (Advanced Game): not simultaneous (MBT 14.6.1.3: a unit
+may attack and then be attacked); each side in turn, the first player first.
 
 * Smoke dischargers (MBT 11.3.1, 12.6.1): each side may use its vehicles' dischargers.
 * Close assault (MBT 14.5): a dismounted leg unit with CA orders that is not suppressed attacks

@@ -40,7 +40,8 @@ FOLLOW_KEYS = ("moved", "used", "spotted", "entered", "prev", "trail", "exited")
 
 
 def organizations(game: Game) -> dict[str, list[str]]:
-    """MBT 13.4.2.2: each doctrine organization and its members still with it (public)."""
+    """MBT 13.4.2.2: each doctrine organization and its members still with it (public; the
+    strength drops with each loss, MBT 13.4.2.4)."""
     d = data(game)
     if "doctrine" not in d:
         groups: dict[str, list[str]] = {}

@@ -97,6 +97,7 @@ DESCRIBE: dict[str, Callable[[Game, Any], str]] = {
     "mbt.corners": lambda g, o: ("enter by both corners of the side" if o == "both"
                                  else f"enter by corner {o} (MBT Scenario One A)"),
     "mbt.place": _place,
+    "mbt.marker": lambda g, o: f"place the terrain marker in {o} (MBT 12.4)",
     "mbt.turret": _turret,
     "mbt.pivot": lambda g, o: f"face hexside {o}",
     "mbt.initiative": lambda g, o: "move first" if o == "first" else "move second",

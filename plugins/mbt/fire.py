@@ -40,7 +40,6 @@ from hexwar.plugins.mbt.terrain import MapInfo
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
-    from hexwar.plugins.mbt.machineguns import MachineGun
 
 ANGLE_NAMES = {0: "Front", 1: "Front-Side", 5: "Front-Side", 2: "Rear-Side", 4: "Rear-Side", 3: "Rear"}
 ANGLE_RANK = {"Front": 0, "Front-Side": 1, "Rear-Side": 2, "Rear": 3}
@@ -94,16 +93,18 @@ def fire_error(game: Game, f: Unit, t: Unit, ammo: str, *, orders: tuple[str, ..
                               moving_target=moving_target, missile=missile, check_arc=check_arc)
     if not alive(f):
         return f"{f.id} is destroyed"
-    mg = None if missile else _machinegun(game, f, ammo)
-    if mg is not None:  # Advanced MBT 14.1.2: an independent machinegun
-        from hexwar.plugins.mbt import machineguns
-
-        return machineguns.fire_error(game, f, t, mg, orders=orders, moving_target=moving_target,
-                                      check_arc=check_arc)
+    if not missile and attached.SEP in ammo:  # a weapon named (Advanced MBT 14.1.2: a machinegun)
+        known, err = MbtHooks.of(game).weapon_fire_error(
+            f, t, ammo, orders=orders, moving_target=moving_target, check_arc=check_arc)
+        if known:
+            return err
+        if _card_machinegun(game, f, ammo):  # no rule fires it: the Basic Game fires main guns
+            return "independent machineguns are fired in the Advanced Game only (MBT 14.1.2, 6.2.4)"
     if f.state.get("order") not in orders:
         return f"{f.id} has no {'/'.join(orders)} order (MBT 6.2.4)"
     if f.state.get("fired") and not attached.fires_again(game, f, ammo, missile):  # MBT 14.1.3.1
-        err = _fired_error(game, f, ammo, missile)  # Advanced MBT 14.1.2.1: a vehicle's guns
+        # MBT 7.1.5 once a Turn; Advanced MBT 14.1.2.1: a vehicle's other guns in the same step
+        err = MbtHooks.of(game).fired_again_error(f, ammo, missile)
         if err:
             return err
     if missile:
@@ -164,23 +165,13 @@ def sight_error(game: Game, f: Unit, t: Unit, *, moving_target: bool = False) ->
     return None
 
 
-def _machinegun(game: Game, f: Unit, ammo: str) -> MachineGun | None:
-    """The independent machinegun a ``WEAPON/GP`` shot names (Advanced MBT 14.1.2), or None."""
+def _card_machinegun(game: Game, f: Unit, ammo: str) -> bool:
+    """Whether a ``WEAPON/GP`` shot names a machinegun on ``f``'s card (MBT 14.1.2)."""
     if attached.SEP not in ammo:
-        return None
+        return False
     from hexwar.plugins.mbt import machineguns
 
-    return machineguns.split(card_of(game, f), ammo)
-
-
-def _fired_error(game: Game, f: Unit, ammo: str, missile: bool) -> str | None:
-    """Why a unit that has fired this Turn may not fire again (MBT 7.1.5; a vehicle's other guns
-    at the same time, Advanced MBT 14.1.2.1)."""
-    if "mbt.advanced" not in game.rules_enabled:
-        return f"{f.id} has already fired this Turn (MBT 7.1.5)"
-    from hexwar.plugins.mbt import machineguns
-
-    return machineguns.fired_error(game, f, ammo, missile)
+    return machineguns.split(card_of(game, f), ammo) is not None
 
 
 def ammo_options(game: Game, f: Unit, missile: bool = False) -> list[str]:
@@ -405,10 +396,7 @@ def fire_group(game: Game, side: str, choice: dict[str, Any], *, overwatch: bool
     for f, ammo in shots:
         mark_fired(game, f)
         attached.note_fired(game, f, ammo)  # Advanced MBT 14.1.3.1
-        if "mbt.advanced" in game.rules_enabled:  # Advanced MBT 14.1.2.1: which gun, and when
-            from hexwar.plugins.mbt import machineguns
-
-            machineguns.note_fired(game, f, ammo)
+        MbtHooks.of(game).shot_fired(f, ammo)  # Advanced MBT 14.1.2.1: which gun, and when
     for f, ammo in shots:
         yield from resolve_shot(game, f, t, ammo, overwatch=overwatch, simultaneous=simultaneous,
                      target_moving=target_moving)
@@ -611,7 +599,8 @@ def _with_terrain(game: Game, side: str, validate: Any, declared: set[str]) -> A
 
 
 def atgm_options(game: Game, side: str) -> list[dict[str, str]]:
-    """MBT 7.2.2: every shot ``side``'s units with ATGM orders that have not fired may announce:
+    """MBT 7.2.2 (Advanced MBT 14.1.4.2: only missiles with ATGM orders): every shot ``side``'s units
+    with ATGM orders that have not fired may announce:
     a firer and a target it may fire a missile at."""
     options: list[dict[str, str]] = []
     for f in game.state.units_of(side):

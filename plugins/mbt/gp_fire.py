@@ -165,10 +165,26 @@ def leg_status(u: Unit, moving: bool) -> str:
     return "MV" if moving else "NM"
 
 
+def _ground_height(game: Game, u: Unit) -> int:
+    """MBT 12.1.2, 15.4.1.1: the height a unit fires from or is fired at (a passenger its
+    carrier's hex)."""
+    from hexwar.plugins.mbt.advanced_sighting import hex_heights
+    from hexwar.plugins.mbt.transport import hex_of
+
+    h = hex_of(game, u)
+    return (hex_heights(game, h)[0] if h is not None else 0) + int(u.state.get("up") or 0)
+
+
+def ditch_row(game: Game, f: Unit, t: Unit) -> str:
+    """MBT 14.4.3.2.3: which of a ditch's two GP defense rows holds, by whether the firer ``f`` is
+    higher than the target ``t`` (MBTD-171)."""
+    return "ditch_above" if _ground_height(game, f) > _ground_height(game, t) else "ditch_level"
+
+
 def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
     """MBT 14.4.3.1 a vehicle's card value; MBT 14.4.3.2 a leg unit's by the hex's terrain (the
-    best of a mixed hex, 14.4.3.2.4; an improved position marker counts) and its status, +1 with
-    a block or wreck marker in the hex (14.4.3.2.2)."""
+    best of a mixed hex, 14.4.3.2.4; an improved position marker counts, a ditch by the firer's
+    height, 14.4.3.2.3) and its status, +1 with a block or wreck marker in the hex (14.4.3.2.2)."""
     card = card_of(game, t)
     if card.kind == "vehicle":
         return card.gp_defense
@@ -180,6 +196,8 @@ def gp_defense(game: Game, f: Unit, t: Unit, moving: bool) -> int:
     marker = marker_at(game, t.hex)
     if marker == "improved_position":
         kinds.add("improved_position")
+    if marker == "ditch":  # MBT 14.4.3.2.3: by where the fire comes from (MBTD-171)
+        kinds.add(ditch_row(game, f, t))
     status = leg_status(t, moving)
     values = [table[(card.name, k, status)].value for k in kinds if (card.name, k, status) in table]
     value = max(values) if values else card.gp_defense

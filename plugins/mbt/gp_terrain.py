@@ -329,20 +329,21 @@ def fire_at_terrain(game: Game, side: str, choice: dict[str, Any]) -> None:
             break  # later shots at a destroyed marker change nothing
 
 
-def shot_odds(game: Game, f: Unit, label: str, kind: str) -> float:
-    """MBT 14.4.4.1: the chance that ``f``'s GP shot destroys the ``kind`` marker in ``label``,
-    with the factor, defense and modifiers :func:`resolve` uses (for the AI)."""
+def shot_odds(game: Game, f: Unit, label: str, kind: str, ammo: str = GP) -> float:
+    """MBT 14.4.4.1: the chance that ``f``'s GP shot (its main gun's, or the machinegun a
+    ``NAME/GP`` ``ammo`` names, MBT 14.1.2) destroys the ``kind`` marker in ``label``, with the
+    factor, defense and modifiers :func:`resolve` uses (for the AI)."""
     from hexwar.plugins.mbt.close_assault import roll_odds
 
     h = game.board.parse(label)
-    weapon = card_of(game, f).main_gun
+    weapon = shot_weapon(game, f, ammo)
     if weapon is None or f.hex is None or kind not in terrain_defense():
         return 0.0
-    factor = gp_factor(game, f, weapon.name, f.hex.distance(h),
+    factor = gp_factor(game, f, weapon, f.hex.distance(h),
                        f.state.get("order") in FIRING_MOVE)
     if factor is None:
         return 0.0
-    net = int(sum(m.value for m in modifiers_of(situation(game, f, h))))
+    net = int(sum(m.value for m in modifiers_of(situation(game, f, h, weapon))))
     n, s, _src = load_advanced().gp_thresholds(factor, terrain_defense()[kind][0])
     return roll_odds(n, s, net)[1]
 

@@ -25,7 +25,8 @@ def grade_of(u: Unit) -> str:
 
 
 def officer_of(u: Unit) -> str | None:
-    """MBT 12.8.2: the officer the unit carries, if any."""
+    """MBT 12.8.2: the (first) officer the unit carries, if any; all of them are
+    ``rules.command_control_officers.carried``."""
     got = u.state.get("officer")
     return str(got) if got else None
 
@@ -41,6 +42,19 @@ def state_problems(state: Any) -> list[str]:
     o = state.get("officer")
     if o is not None and o not in OFFICERS:
         out.append(f"officer {o!r} is not one of {', '.join(OFFICERS)} (MBT 12.8.2)")
+    riders = state.get("riders")  # further officers on the unit (MBTD-167)
+    if riders is not None:
+        if not isinstance(riders, list) or not all(isinstance(r, dict) for r in riders):
+            out.append("riders must be a list of officers, each { officer = \"XO\" } "
+                       "(MBT 12.8.2, 21.1.3)")
+        else:
+            for r in riders:
+                if r.get("officer") not in OFFICERS:
+                    out.append(f"rider officer {r.get('officer')!r} is not one of "
+                               f"{', '.join(OFFICERS)} (MBT 12.8.2)")
+            if riders and not o:
+                out.append("riders need a first officer (state.officer) on the unit "
+                           "(MBT 12.8.2, 21.1.3)")
     ra = state.get("reactive")
     if ra is not None and ra not in ("heavy", "light"):
         out.append(f"reactive armour {ra!r} is not heavy or light (MBT 14.3.4)")

@@ -146,6 +146,36 @@ def mbt_other_fire(game: Game, firer: Unit, target: Unit, ammo: str, overwatch: 
 
 
 @hookspec(firstresult=True)
+def mbt_weapon_fire_error(game: Game, firer: Unit, target: Unit, ammo: str,
+                          orders: tuple[str, ...], moving_target: bool,
+                          check_arc: bool) -> str | None:
+    """Why ``firer`` may not fire a weapon the Basic Game does not know (Advanced MBT 14.1.2: an
+    independent machinegun's ``WEAPON/GP`` shot) at ``target`` now: the reason, ``""`` when it
+    may, None when ``ammo`` names no such weapon (the Basic Game's checks follow). Asked only for
+    a shot that names a weapon (``WEAPON/AMMO``)."""
+
+
+@hookspec(firstresult=True)
+def mbt_fired_again_error(game: Game, firer: Unit, ammo: str, missile: bool) -> str | None:
+    """Why a unit that has fired this Turn may not fire ``ammo`` as well, when a rule lets some
+    fire again (Advanced MBT 14.1.2.1: a vehicle's other guns in the same step): the reason,
+    ``""`` when it may, None for the Basic Game's refusal (MBT 7.1.5)."""
+
+
+@hookspec
+def mbt_shot_fired(game: Game, firer: Unit, ammo: str) -> None:
+    """Called for each shot of a fire declaration as its firer is marked FIRED, before any shot
+    resolves (Advanced MBT 14.1.2.1 notes which gun fired, and when)."""
+
+
+@hookspec(firstresult=True)
+def mbt_guns_usable(game: Game, unit: Unit) -> bool | None:
+    """Whether a unit whose main gun cannot fire still has guns for F, FM and OW orders
+    (Advanced MBT 14.1.2.1: a working independent machinegun). None: the Basic Game's answer,
+    no (MBT 6.2.3)."""
+
+
+@hookspec(firstresult=True)
 def mbt_guest_card(game: Game, unit_type: str, side: str) -> str | None:
     """The MBT unit card a guest unit of another system fights with in an MBT-host game (its MBT
     profile, e.g. a Firepower squad as a ``Rifle Squad``), named by the adapter that bridges the
@@ -297,3 +327,40 @@ class MbtHooks(SystemHooks):
         got = hook(game=self.game, firer=firer, target=target, ammo=ammo, overwatch=overwatch,
                    target_moving=target_moving)
         return list(got or [])
+
+    def weapon_fire_error(self, firer: Unit, target: Unit, ammo: str, *,
+                          orders: tuple[str, ...], moving_target: bool,
+                          check_arc: bool) -> tuple[bool, str | None]:
+        """(whether a rule knows the weapon ``ammo`` names, its reason to refuse the shot or
+        None); (False, None) when no rule knows it."""
+        hook = self.hook.mbt_weapon_fire_error
+        if hook not in self.live:
+            return False, None
+        got = hook(game=self.game, firer=firer, target=target, ammo=ammo, orders=orders,
+                   moving_target=moving_target, check_arc=check_arc)
+        if got is None:
+            return False, None
+        return True, str(got) or None
+
+    def fired_again_error(self, firer: Unit, ammo: str, missile: bool) -> str | None:
+        """Why a unit that has fired may not fire ``ammo`` too: a rule's answer, else the Basic
+        Game's (MBT 7.1.5: once a Turn)."""
+        basic = f"{firer.id} has already fired this Turn (MBT 7.1.5)"
+        hook = self.hook.mbt_fired_again_error
+        if hook not in self.live:
+            return basic
+        got = hook(game=self.game, firer=firer, ammo=ammo, missile=missile)
+        return basic if got is None else (str(got) or None)
+
+    def shot_fired(self, firer: Unit, ammo: str) -> None:
+        """Tell the rules that ``firer`` fires ``ammo`` in a declaration."""
+        hook = self.hook.mbt_shot_fired
+        if hook in self.live:
+            hook(game=self.game, firer=firer, ammo=ammo)
+
+    def guns_usable(self, unit: Unit) -> bool:
+        """Whether a rule gives a unit without a working main gun guns to fire (False: none)."""
+        hook = self.hook.mbt_guns_usable
+        if hook not in self.live:
+            return False
+        return bool(hook(game=self.game, unit=unit))

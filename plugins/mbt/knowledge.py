@@ -48,14 +48,49 @@ class MbtRules:
                          overwatch: bool = False, target_moving: bool = False) -> float:
         """MBT 7.4: the chance that ``firer``'s shot kills ``target``, both known to the side by
         these ids, the target's movement as the side supposes it (its order is secret until
-        revealed, MBT 6.2.1)."""
+        revealed, MBT 6.2.1). The rules' extra modifiers count as in the shot itself
+        (``mbt_ap_modifiers``: Advanced MBT 14.3.1 grade, suppression, crew losses, smoke, sights;
+        docs/decisions.md MBTD-152)."""
         from hexwar.plugins.mbt.ap_fire import kill_probability
         from hexwar.plugins.mbt.fire import situation
+        from hexwar.plugins.mbt.hookspecs import MbtHooks
 
         f, t = self.firing_unit(firer), self._view.unit(target)
         s = situation(self._game, f, weapon, ammo, t, overwatch=overwatch,
                       target_moving=target_moving)
+        extra = MbtHooks.of(self._game).ap_modifiers(s, f, t)
+        if extra:
+            s.extra_modifiers = (*s.extra_modifiers, *extra)
         return kill_probability(self._charts, s)
+
+    def in_weapon_arc(self, firer: str, target_hex: Hex, *, missile: bool = False) -> bool:
+        """MBT 7.2.1, 14.2.1: whether ``target_hex`` lies in the firing arc of an own unit's main
+        gun (or missile): the turret's 60 degrees, or the hull arc its card names (a hull-mounted
+        missile, a leg unit's 360). A unit without that weapon: the turret arc."""
+        from hexwar.core.hexgrid import in_arc
+        from hexwar.plugins.mbt.fire import weapon_arc
+
+        f = self.firing_unit(firer)
+        if f.hex is None:
+            return False
+        card = self.card(f.type, f.side)
+        w = (card.missiles[0] if card.missiles else None) if missile else card.main_gun
+        if w is None:
+            return in_arc(f.hex, int(f.state.get("turret", f.facing)), target_hex, "front60")
+        arc, facing = weapon_arc(self._game, f, w.name)
+        return in_arc(f.hex, facing, target_hex, arc)
+
+    def hull_down(self, own: str, at: Hex, enemy: str) -> bool:
+        """Advanced MBT 13.2.2: whether an own vehicle standing in ``at`` would be hull down to a
+        known enemy unit firing from where the side sees it (False in the Basic Game)."""
+        if not self.advanced:
+            return False
+        from hexwar.plugins.mbt.advanced_sighting import hull_down
+
+        e = self._view.unit(enemy)
+        if e.hex is None:
+            return False
+        return hull_down(self._game, e, self._placed(own, at))[0]
 
     def other_ammo(self, firer: str, missile: bool) -> list[str]:
         """The other ammunition the rules give an own unit's weapon (the Advanced Game's GP
@@ -113,6 +148,20 @@ class MbtRules:
         from hexwar.plugins.mbt.gp_terrain import shots_if_ordered
 
         return shots_if_ordered(self._game, self._own(firer), order)
+
+    def terrain_odds(self, firer: str, label: str, kind: str, ammo: str = "GP") -> float:
+        """Advanced MBT 12.4.2, 14.4.4.1: the chance that an own unit's GP shot with ``ammo``
+        (``GP``: the main gun; ``NAME/GP``: a machinegun, MBT 14.1.2) destroys the ``kind`` marker
+        in ``label`` (markers are on the map for all to see)."""
+        from hexwar.plugins.mbt.gp_terrain import shot_odds
+
+        return shot_odds(self._game, self._own(firer), label, kind, ammo)
+
+    def markers(self) -> dict[str, str]:
+        """Advanced MBT 12.4: the terrain markers on the map (label -> kind): public."""
+        from hexwar.plugins.mbt.state import data
+
+        return dict(data(self._game).get("markers") or {})
 
     def sighted_an_enemy(self, unit_id: str) -> bool:
         """Whether an own unit sighted an enemy unit in this turn's Sighting Step (MBT 6.1): the

@@ -120,12 +120,28 @@ def move_costs(game: Game, u: Unit) -> dict[Hex, int | None]:
     return out
 
 
+def ditch_hold(game: Game, u: Unit) -> str | None:
+    """MBT 15.1.4: why leg unit ``u`` may not leave its hex: it entered the ditch there this Turn
+    or last Turn (it stays the Turn it enters and one Turn more; docs/decisions.md MBTD-170)."""
+    got = u.state.get("ditch")
+    if u.hex is None or not isinstance(got, list) or len(got) != 2:
+        return None
+    label, turn = got
+    if label != game.board.label(u.hex) or game.state.turn > int(turn) + 1:
+        return None
+    return (f"{u.id} entered the ditch in {label} on Turn {turn} and stays there through Turn "
+            f"{int(turn) + 1} (MBT 15.1.4)")
+
+
 def unit_moved(game: Game, u: Unit) -> None:
     """MBT 12.4.6: a tracked vehicle entering wire destroys it; MBT 15.4.5: a vehicle that leaves
-    its hex is no longer inside the buildings it started in."""
+    its hex is no longer inside the buildings it started in; MBT 15.1.4: a leg unit entering a
+    ditch is noted (it must stay)."""
     if u.hex is None:
         return
     label = game.board.label(u.hex)
+    if markers(game).get(label) == "ditch" and card_of(game, u).kind == "leg":
+        u.state["ditch"] = [label, game.state.turn]
     if markers(game).get(label) == "wire" and card_of(game, u).kind == "vehicle":
         del markers(game)[label]
         game.emit("wire_destroyed", visible_to=seen_by(game, [u]), hex=label, unit=u.id,

@@ -45,7 +45,11 @@ def move_context(game: Game, mover: Unit) -> movement_costs.MoveContext:
     turret = None
     if "mbt.advanced" in game.rules_enabled and movement_costs.path_restricted(card_of(game, mover)):
         turret = int(mover.state.get("turret", mover.facing))  # Advanced MBT 15.6
-    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies, extra, turret)
+    halts: frozenset[Hex] = frozenset()
+    if card_of(game, mover).kind == "leg":  # Advanced MBT 15.1.4: a ditch ends a leg unit's move
+        halts = frozenset(game.board.parse(lab) for lab, k in data(game).get("markers", {}).items()
+                          if k == "ditch")
+    return movement_costs.MoveContext(frozenset(wrecks), burning, enemies, extra, turret, halts)
 
 
 def movement_allowance(game: Game, u: Unit) -> Fraction:
@@ -68,6 +72,11 @@ def destinations(game: Game, u: Unit, budget: Fraction, turned: bool, first_hex:
     c = ctx(game)
     assert u.hex is not None
     card = card_of(game, u)
+    if card.kind == "leg" and u.state.get("ditch"):
+        from hexwar.plugins.mbt.markers import ditch_hold
+
+        if ditch_hold(game, u):  # Advanced MBT 15.1.4: it stays in the ditch it entered
+            return {}
     if card.kind == "leg":  # Advanced MBT 15.1.2-15.1.3: the one-hex height rule, free turns
         found = movement_costs.leg_reach(card, c.info, (u.hex, u.facing, turned), budget,
                                          move_context(game, u), phase=leg_phase(game, u),

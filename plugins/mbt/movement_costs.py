@@ -38,6 +38,8 @@ class MoveContext:
     #: Advanced MBT 15.6: the turret direction of a vehicle with path restrictions on its long
     #: gun (None: no restriction); the turret does not turn during a move (MBT 9.2)
     turret: int | None = None
+    #: Advanced MBT 15.1.4: hexes where a leg unit's move ends when it enters them (ditches)
+    halts: frozenset[Hex] = frozenset()
 
 
 #: Advanced MBT 15.6: the hexes where a long gun is restricted: woods (light or heavy), buildings
@@ -434,7 +436,8 @@ def leg_paths(card: Card, info: MapInfo, start: Hex, budget: Fraction, ctx: Move
             total = best[(h, p)] + c
             if total > budget and not (first_hex_rule and p == LEG_FRESH and h == start):
                 continue
-            key = (n, LEG_CHANGED if changes else LEG_LEVEL)
+            # MBT 15.1.4: a leg unit that enters a ditch stays there, as after a height change
+            key = (n, LEG_CHANGED if changes or n in ctx.halts else LEG_LEVEL)
             if key in best and best[key] <= total:
                 continue
             best[key], paths[key] = total, (*paths[(h, p)], n)

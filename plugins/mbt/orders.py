@@ -18,7 +18,6 @@ from hexwar.plugins.mbt.state import (
     Step,
     alive,
     can_move,
-    card_of,
     data,
     gun_usable,
     missile_usable,
@@ -33,16 +32,9 @@ PUBLIC_STATE = ("turret", "open", "spotted", "damage", "destroyed", "wreck_at", 
 
 
 def guns_usable(game: Game, u: Unit) -> bool:
-    """MBT 6.2.3: a working main gun; in the Advanced Game, or a working independent machinegun
-    (MBT 14.1.2.1: without a main gun they fire when one could)."""
-    if gun_usable(game, u):
-        return True
-    if "mbt.advanced" not in game.rules_enabled:
-        return False
-    from hexwar.plugins.mbt.machineguns import machineguns, silenced
-
-    return alive(u) and any(silenced(game, u, m) is None
-                            for m in machineguns(card_of(game, u)))
+    """MBT 6.2.3: a working main gun, or guns a rule gives (``mbt_guns_usable``: the Advanced
+    Game's working independent machineguns, MBT 14.1.2.1)."""
+    return gun_usable(game, u) or MbtHooks.of(game).guns_usable(u)
 
 
 def legal_orders(game: Game, u: Unit) -> list[str]:

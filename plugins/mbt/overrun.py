@@ -8,9 +8,11 @@ missiles as in any move, MBT 11.4.2), then:
 1. overrun defensive fire (MBT 14.7.2.1): the defender alone fires the sum of its usable NM GP
    factors at one hex (attached and towed weapons only when the attacker's hex is in their arc and
    the unit was not just unloaded, MBT 14.7.2.1.1-14.7.2.1.1.2), once per Overrun Step (against
-   the first overrunning vehicle), and not if it fired overwatch at this attacker's move. It is
-   first fire (before the vehicle enters; its results at once) when the defender has not fired this
-   Turn and is not suppressed, else simultaneous with the overrun fire (MBT 14.7.2.1.2);
+   the first overrunning vehicle), and not if it fired overwatch at this attacker's move, nor if it
+   was unloaded this Turn from a carrier with FM orders (MBT 15.3.2.5). It is first fire (before
+   the vehicle enters; its results at once) when the defender has not fired this Turn and is not
+   suppressed, in full cover too (MBT 14.7.2.1.1.3), else simultaneous with the overrun fire
+   (MBT 14.7.2.1.2);
 2. the vehicle enters the defender's hex (inside the buildings of a building hex, MBT 15.4.3: a
    track hit on the way in means no overrun fire), unless first fire stopped it;
 3. overrun fire (MBT 14.7.2.2): the vehicle's MV GP factors at one hex plus those of passengers
@@ -171,6 +173,12 @@ def overrun_targets(game: Game, u: Unit, *, sighted_now: bool = True) -> list[Un
         u.state["order"] = saved
 
 
+def unloaded_from_fm(game: Game, d: Unit) -> bool:
+    """MBT 15.3.2.5: a leg or towed unit unloaded this Turn from a carrier with FIRE/MOVE orders
+    (it took its carrier's orders, MBT 15.3.3.1) may not be fired this Turn."""
+    return d.state.get("unloaded") == game.state.turn and d.state.get("order") == "FM"
+
+
 def defensive_factor(game: Game, d: Unit, entry: Hex) -> tuple[int, list[str]]:
     """MBT 14.7.2.1.1: the sum of the defender's usable NM GP factors at one hex; attached and
     towed weapons only with ``entry`` in their arc and not just unloaded."""
@@ -329,7 +337,10 @@ def _combat(game: Game, u: Unit, t: Unit, last: tuple[movement_costs.State, Frac
     done: set[str] = set(data(game).setdefault("overrun_defended", []))
     # MBT 14.7.2.1: once per step, and not both overwatch at this move and defensive fire
     defends = t.id not in done and not (t.state.get("fired") and not fired_before)
-    first = defends and not fired_before and not suppressed(t)  # MBT 14.7.2.1.2
+    if unloaded_from_fm(game, t):
+        defends = False  # MBT 15.3.2.5: not fired at all this Turn (MBTD-172)
+    # MBT 14.7.2.1.2, 14.7.2.1.1.3: first fire unless suppressed (full cover or not)
+    first = defends and not fired_before and not suppressed(t)
     pending: list[str] = []
     if defends:
         data(game)["overrun_defended"] = sorted(done | {t.id})

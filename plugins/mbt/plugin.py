@@ -149,6 +149,10 @@ def hexwar_register_commands(group: click.Group) -> None:
 
     if "forces" not in mbt_group.commands:
         mbt_group.add_command(forces_command)  # MBT Scenario Format C (forces.py)
+    if "record" not in mbt_group.commands:
+        from hexwar.plugins.mbt.record_sheet import record_command
+
+        mbt_group.add_command(record_command())  # MBT 10.3 (record_sheet.py)
     if "mbt" not in group.commands:
         group.add_command(mbt_group)
 

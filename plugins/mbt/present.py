@@ -65,6 +65,18 @@ def _place(view: SideView, d: Decision) -> Form:
     return form
 
 
+def _marker(view: SideView, d: Decision) -> Form:
+    """MBT 12.4 (MBTD-168): a terrain marker's hex, the sensible hexes first."""
+    kind = str(d.context.get("kind", "?")).replace("_", " ")
+    choices = [{"choice": o, "hex": o, "group": o, "label": f"{kind} marker in {o}"}
+               for o in d.options or () if isinstance(o, str)]
+    return {"widget": "choose", "choices": choices,
+            "title": f"Place a {kind} marker ({int(d.context.get('placed', 0)) + 1} of "
+                     f"{d.context.get('of', '?')})",
+            "notes": ["Click a highlighted hex: where the rules let this marker go "
+                      "(MBT 12.4.3-12.4.6); it never moves afterwards."]}
+
+
 def _routes(game: Any, u: Any, left: Fraction, first: bool, wanted: set[str]
             ) -> dict[str, list[list[str]]]:
     """MBT 8.1-8.5: the cheapest route to each ``wanted`` hex label, as its hexes with the MF
@@ -565,6 +577,7 @@ def _jamming(view: SideView, d: Decision) -> Form:
 
 FORMS: dict[str, Callable[[SideView, Decision], Form]] = {
     "mbt.place": _place,
+    "mbt.marker": _marker,
     "mbt.move_to": _move_to,
     "mbt.fire": _shots,
     "mbt.atgm": _shots,

@@ -106,8 +106,12 @@ def setup_phase(game: Game) -> Step:
     for u in game.state.units.values():
         init_unit(u)
     to_place = [u for u in game.state.units.values() if u.hex is None]
+    from hexwar.plugins.mbt.marker_setup import marker_step
+
     if not to_place:
         d.setdefault("edge", {"NATO": "1", "Soviet": "4"})
+        # MBT 12.4, 10.0: markers the scenario allots, placed before play (MBTD-168)
+        yield from marker_step(game, SIDES, d["edge"], {})
         _initial_control(game)
         return
     sides = list(SIDES)
@@ -130,6 +134,9 @@ def setup_phase(game: Game) -> Step:
             # may be (placements are logged to their own side too)
             game.emit("setup_corners", visible_to=[side], side=side, corners=nums,
                       rule="MBT Scenario One A")
+    # MBT 12.4, 10.0: each side's allotted terrain markers, before any unit (MBTD-168)
+    yield from marker_step(game, (low, enemy_of(low)), d["edge"],
+                           {s: chosen_corners(game, s) for s in SIDES})
     for side in (low, enemy_of(low)):
         zone = setup_zone(game, d["edge"][side], chosen_corners(game, side))
         # squads after the vehicles: each starts in its carrier (MBT 15.3.2.6) or beside it
@@ -219,8 +226,10 @@ def scenario_shapes() -> dict[str, Any]:
     force = {"id": str, "name": str, "nation": OneOf(("USA", "FRG", "USSR")),
              "organization": str, "variant": str, "grade": OneOf(("crack", "average", "poor")),
              "doctrine": OneOf(("none", "all", "vehicle", "vehicle+SPG-9")),
-             "officers": MapOf(str, keys=("CO", "XO", "SP")), "counts": MapOf(IntRange(1, 100)),
-             "cards": MapOf(str)}
+             "officers": MapOf(str, keys=("CO", "XO", "SP")), "counts": MapOf(IntRange(0, 100)),
+             "cards": MapOf(str),
+             # MBT 12.8.4.3: units attached to the organization (overstrength)
+             "attach": [{"unit": str, "n": IntRange(1, 100), "options": [str]}]}
     return {
         # objective_terrain: a terrain kind or a list of them ("building" = brick and stone,
         # "bridge" = hexes with a bridge); objective_hexes: hex labels (MBT 9.4.2.2, Scenario D)
@@ -229,7 +238,11 @@ def scenario_shapes() -> dict[str, Any]:
         # entry: the sides (A = mapboard side 1, B = side 4) or the corners at their ends
         # (MBT Scenario One A); exits: only off the side (or corners) a side set up by (B)
         "setup": {"depth": IntRange(1, 1000), "entry": OneOf(("sides", "corners")),
-                  "exits": OneOf(("any", "own"))},
+                  "exits": OneOf(("any", "own")),
+                  # MBT 12.4, 10.0: terrain markers each side places at set-up (MBTD-168)
+                  "markers": MapOf(MapOf(IntRange(0, 100),
+                                         keys=("block", "ditch", "wire", "improved_position")),
+                                   keys=SIDES)},
         "special": {"tables": files, "cards": files,
                     # MBT 13.1.1 conditions (or MBT Scenario One B.3 "chance"), MBT 10.2.2
                     # terrain heights: the Advanced Game's (mbt.advanced)

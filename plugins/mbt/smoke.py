@@ -89,7 +89,8 @@ def _markers_to_change(game: Game) -> dict[str, str]:
 
 
 def can_lay_exhaust(game: Game, u: Unit) -> str | None:
-    """Why ``u`` may not lay exhaust smoke on this move (None if it may): MBT 15.7, 15.7.2."""
+    """Why ``u`` may not lay exhaust smoke on this move (None if it may): MBT 15.7, 15.7.2 (any
+    movement orders, each vehicle on its own, MBT 15.7.1)."""
     card = card_of(game, u)
     if load_advanced().smoke_ex.get(card.name, 0) <= 0:
         return f"{u.id} ({card.name}) has no exhaust smoke generator (MBT 15.7)"

@@ -47,6 +47,10 @@ TERRAIN: dict[str, tuple[str, str, str]] = {
 HEAVY_WOODS = "heavy_woods"
 #: a clear hex printed dark green (Scenario One A.3 reads it as woods)
 DARK_GREEN = "dark_green"
+#: a brick building hex whose buildings are wooden (a hex feature: the charts that know no wooden
+#: buildings read it as brick; the VEHICLE'S INTO BUILDINGS TABLE and MBT 13.2.2.1.2 tell it
+#: apart, docs/decisions.md MBTD-169)
+WOODEN = "wooden"
 
 
 def terrain_types() -> list[TerrainType]:
@@ -90,6 +94,8 @@ class MapInfo:
                 kinds.append("stream")
             if t == "woods" and HEAVY_WOODS in b.features_of[h]:
                 kinds.append(HEAVY_WOODS)  # woods for every chart, denser for movement
+            if t == "brick" and WOODEN in b.features_of[h]:
+                kinds.append(WOODEN)  # brick for every chart, wooden where the rules differ
             self.kinds[h] = tuple(kinds)
             # MBT 6.1.3.3: a mixed hex uses the terrain column farthest to the right
             self.sight_terrain[h] = max(kinds, key=lambda k: terrain_cols.get(k, (0, "", 0))[0])

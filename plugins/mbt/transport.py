@@ -17,7 +17,8 @@ Transport (MBT 15.3):
   (MBT 15.3.3.1) and counts no stacking points (MBT 15.3.3.2). The enemy is told what a carrier
   carries only while it sights the carrier and the carrier is not a buttoned full-cover vehicle
   (MBT 15.3.3.3; ``passengers_shown``); the mounted units themselves are never on the enemy's map;
-* a carrier knocked out or brewed up takes its passengers with it (MBT 14.3.3.2); GP fire at a
+* a carrier knocked out or brewed up takes its passengers with it (MBT 14.3.3.2), and a
+  compartment hit on it suppresses them with it (MBT 14.3.3.1, ``suppress_passengers``); GP fire at a
   carrier is also fired at its passengers, with the same roll, at defense 1 (not full cover) or
   3 (open full cover), and not at all at those in a buttoned full-cover carrier (MBT 14.4.3.2.5).
 
@@ -343,6 +344,18 @@ def passengers_lost(game: Game, carrier: Unit) -> None:
     carrier.state["carrying"] = []
 
 
+def suppress_passengers(game: Game, carrier: Unit, rule: str) -> None:
+    """MBT 14.3.3.1: every unit ``carrier`` transports gets a suppressed (ON) marker, so it may
+    not be unloaded, move, pivot, or take CA/FM/M orders while it lasts (MBT 12.3.3, 12.3.3.2);
+    the enemy hears of it only as it may know the passengers are there (MBT 15.3.3.3)."""
+    shown = seen_by_enemy(game, carrier) if passengers_exposed(game, carrier) else [carrier.side]
+    for p in passengers(game, carrier):
+        if p.state.get("destroyed"):
+            continue
+        p.state.update(suppressed="ON", temp_sup=False)
+        game.emit("suppressed", visible_to=shown, unit=p.id, marker="ON", rule=rule)
+
+
 def passenger_defense(game: Game, carrier: Unit) -> int | None:
     """MBT 14.4.3.2.5.1-2: a passenger's GP defense (1 outside a full-cover vehicle, 3 in an open
     one), or None in a buttoned full-cover vehicle (not hit at all)."""
@@ -353,8 +366,9 @@ def passenger_defense(game: Game, carrier: Unit) -> int | None:
 
 def hit_passengers(game: Game, carrier: Unit, factor: int, roll: int, net: int) -> list[dict[str, Any]]:
     """MBT 14.4.3.2.5, 14.4.4.1: the GP shot at a carrier, with the same roll, at each passenger
-    it may hit (defense 1 or 3, no block or wreck bonus, MBT 14.4.3.2.5.3); ``net`` is the shot's
-    modifier without those only for vehicle targets (MBT 14.4.2.2). Applied at once
+    it may hit (defense 1 or 3, MBT 14.4.3.2.5.2; no block or wreck bonus, MBT 14.4.3.2.5.3);
+    ``net`` is the shot's modifier without those only for vehicle targets (MBT 14.4.2.2). Applied
+    at once
     (docs/decisions.md MBTD-72)."""
     from hexwar.plugins.mbt.advanced_tables import load_advanced
     from hexwar.plugins.mbt.gp_fire import outcome

@@ -244,6 +244,12 @@ EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {
                                  f"{r.get('height')} height(s) up in the buildings"
                                  if r.get("marker") == "UP" else "at ground level")
                               + cite(r.get("rule"))),
+    "marker_placed": lambda g, r: (f"{r.get('side')} places a "
+                                   f"{str(r.get('kind')).replace('_', ' ')} marker in "
+                                   f"{r.get('hex')}{cite(r.get('rule'))}"),
+    "marker_not_placed": lambda g, r: (f"{r.get('side')} cannot place its "
+                                       f"{str(r.get('kind')).replace('_', ' ')} marker: "
+                                       f"{r.get('why')}{cite(r.get('rule'))}"),
     "wire_destroyed": lambda g, r: (f"{_u(g, r.get('unit'))} destroys the wire in {r.get('hex')}"
                                     f"{cite(r.get('rule'))}"),
     "command_points": lambda g, r: (f"organization {r.get('organization')} has "

@@ -109,7 +109,10 @@ LEG_CARDS = ("Motor Rifle Squad", "Rifle Squad", "Squad Standard Infantry [PZF-4
              "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D]",
              "Squad Heavy Motorized Rifle Infantry [RPG-7 V/D & SA-7B]", "Rifle Team", "AT Gun")
 LEG_TERRAIN = {"clear": 2, "stream": 2, "scrub": 3, "rough": 4, "woods": 5, "brick": 6, "stone": 7,
-               "improved_position": 7, "pond": 1}
+               "improved_position": 7, "pond": 1,
+               # MBT 14.4.3.2.3: a ditch's two numbers, fire from higher up and fire from level
+               # or below (MBTD-171)
+               "ditch_above": 3, "ditch_level": 7}
 LEG_STATUS = {"FC": 2, "NM": 0, "MV": -1}  # full cover, not moving, moving (MBT 14.4.3.2.1)
 
 

@@ -587,6 +587,9 @@ PANELS: dict[int, dict[str, Any]] = {
         "stone": ["O5", "P5", "R5", "S5", "P6", "R6"],
         "brick": ["N4", "O4", "P4", "R4", "S4", "T4", "N6", "O6", "S6", "T6", "O7", "P7", "R7", "S7",
                   "M5", "U5"],
+        # the town's east end is wooden: brick hexes with the feature "wooden" (MBT 15.4.3's
+        # wooden column, MBT 13.2.2.1.2; docs/decisions.md MBTD-169)
+        "wooden": ["R4", "R7", "S4", "S6", "S7", "T4", "T6", "U5"],
         "hills": {"H3": 1, "I3": 1, "I4": 2, "J4": 1, "W6": 1, "X6": 1, "X7": 2, "Y7": 1, "FF7": 1,
                   "GG7": 1},
         "stream": [f"{c}{2}" for c in COLS[0:16]] + [f"{c}{1}" for c in COLS[16:34]],
@@ -598,9 +601,12 @@ def build_panels(out: Path) -> None:
     folder = out / "data" / "panels"
     folder.mkdir(parents=True, exist_ok=True)
     for n, spec in PANELS.items():
+        wooden_note = (["# Eight of its building hexes are wooden (the feature \"wooden\" on brick, a "
+                        "stand-in: MBTD-169)."] if spec.get("wooden") else [])
         lines = [
             f"# Stand-in for MBT mapboard panel {n}: NOT the printed panel (its terrain is not in the",
             "# rulebook). Letter-number labels A..HH x 1..10 (MBT 1.1); Basic Game terrain only.",
+            *wooden_note,
             "[panel]",
             f'id = "{n}"',
             'system = "mbt"',
@@ -625,6 +631,9 @@ def build_panels(out: Path) -> None:
         for key in ("woods", "scrub", "rough", "pond", "brick", "stone"):
             for lab in spec.get(key, []):
                 put(lab, terrain=key)
+        for lab in spec.get("wooden", []):
+            assert lab in spec["brick"], lab  # a wooden building is a brick hex marked wooden
+            put(lab, features=sorted({*described[lab].get("features", []), "wooden"}))
         for lab in spec.get("stream", []):
             d = described.get(lab, {})
             if "terrain" not in d:

@@ -122,16 +122,19 @@ def bonuses(game: Game, side: str) -> list[tuple[Unit, str, int, str]]:
     unit, his organization, points, how)."""
     out: list[tuple[Unit, str, int, str]] = []
     for u in game.state.units_of(side):
-        org = officers.officer_org(u)
-        if not officers.active(u) or org is None:
+        if not officers.active(u):
             continue  # MBT 21.1.1.2.1: an officer "with an active unit"
-        officer, hq = u.state.get("officer"), u.state.get("hq")
-        if officer == "XO":
-            out.append((u, org, 1, f"XO with {u.id}: +1 (MBT 21.1.1.2.1)"))
-        elif officer == "CO" and hq in ("company", "battalion"):
-            bonus = 2 if hq == "battalion" else 1
-            out.append((u, org, bonus,
-                        f"CO of a {hq} headquarters with {u.id}: +{bonus} (MBT 21.1.1.2)"))
+        for n in officers.carried(u):  # MBTD-167: each officer the unit carries
+            org, officer, hq = n["org"], n["officer"], n["hq"]
+            if org is None:
+                continue
+            if officer == "XO":
+                out.append((u, org, 1, f"XO with {u.id}: +1 (MBT 21.1.1.2.1)"))
+            elif officer == "CO" and hq in ("company", "battalion"):
+                bonus = 2 if hq == "battalion" else 1
+                out.append((u, org, bonus,
+                            f"CO of a {hq} headquarters with {u.id}: +{bonus} "
+                            f"(MBT {'21.1.1.2.2' if bonus == 2 else '21.1.1.2'})"))
     return out
 
 
@@ -166,7 +169,8 @@ def bonus_step(game: Game, counted: Sequence[tuple[str, str]],
     decisions: list[Decision] = []
     moves: list[tuple[str, str, int, bool]] = []
     for side in SIDES:
-        for u, org, bonus, _how in bonuses(game, side):
+        for u, org, bonus, how in bonuses(game, side):
+            title = "XO" if how.startswith("XO") else "CO"  # the one giving it (MBTD-167)
             targets = sorted(o for o in officers.commanded_orgs(game, org)
                              if (side, o) in counted and not blocked(game, o))
             kept = org in targets  # his own organization counted the bonus already
@@ -176,9 +180,9 @@ def bonus_step(game: Game, counted: Sequence[tuple[str, str]],
             options = [list(c) for c in combinations_with_replacement(own_first, bonus)]
             decisions.append(Decision(
                 side, BONUS, options=options, rule="MBT 21.1.1.2",
-                context={"unit": u.id, "officer": u.state.get("officer"), "organization": org,
+                context={"unit": u.id, "officer": title, "organization": org,
                          "bonus": bonus},
-                prompt=f"The {u.state.get('officer')} of {org} (with {u.id}): which organization "
+                prompt=f"The {title} of {org} (with {u.id}): which organization "
                        f"under his command gets each of his {bonus} bonus point(s)?"))
             moves.append((side, org, bonus, kept))
     if not decisions:
@@ -476,9 +480,9 @@ def mbt_after_damage(game: Game, unit: Unit, effects: Sequence[str]) -> None:
     he rode: MBT 21.1.3); MBT 21.3.2: and a player's personal commander."""
     if not unit.state.get("destroyed"):
         return
-    if unit.state.get("officer") == "CO":
-        org = officers.officer_org(unit)
-        if org:
-            data(game).setdefault("co_lost", {})[str(org)] = game.state.turn
-    if unit.state.get("officer"):
+    notes = officers.carried(unit)  # MBTD-167: every officer riding it is lost with it
+    for n in notes:
+        if n["officer"] == "CO" and n["org"]:
+            data(game).setdefault("co_lost", {})[str(n["org"])] = game.state.turn
+    if notes:
         radio.note_lost(game, unit)  # MBT 21.3.2

@@ -14,8 +14,13 @@ In the Adjust Markers Step (MBT 16.3, 21.1.3) each side may move any of its offi
 is active or inactive (abandoned: still there, MBT 21.1.2.4) to an active unit in the same hex
 under his command: the notation is rewritten on the new unit (``officer``, ``officer_org``,
 ``hq``), so the command points (MBT 21.1.1.2) and the CO-lost rule (MBT 21.1.2.4) follow him. An
-officer whose unit is knocked out is lost with it (MBTD-98). A unit carries one officer at most
-in this record, so a transfer onto a unit that already carries one is refused (MBTD-99).
+officer whose unit is knocked out is lost with it (MBTD-98).
+
+A unit may carry more than one officer (MBT 21.1.3 forbids no transfer onto a unit that has
+one; docs/decisions.md MBTD-167, replacing MBTD-99's refusal): the first keeps the fields above,
+each further one is a notation in ``state.riders`` (``{"officer", "officer_org", "hq"}``, the
+organization his carrier's when not written).
+:func:`carried` lists them all; every reader of officers goes through it.
 """
 
 from __future__ import annotations
@@ -43,6 +48,45 @@ def officer_org(u: Unit) -> str | None:
     """The organization the officer carried by ``u`` belongs to (his own, wherever he rides)."""
     got = u.state.get("officer_org") or u.state.get("organization")
     return str(got) if got else None
+
+
+def carried(u: Unit) -> list[dict[str, str | None]]:
+    """MBT 12.8.2, 21.1.3: every officer ``u`` carries, each as ``{"officer", "org", "hq"}`` (his
+    title, his own organization, a headquarters CO's echelon), the first one first."""
+    out: list[dict[str, str | None]] = []
+    if u.state.get("officer"):
+        hq = u.state.get("hq")
+        out.append({"officer": str(u.state["officer"]), "org": officer_org(u),
+                    "hq": str(hq) if hq else None})
+    for r in u.state.get("riders") or ():
+        if isinstance(r, dict) and r.get("officer"):
+            org, hq = r.get("officer_org") or u.state.get("organization"), r.get("hq")
+            out.append({"officer": str(r["officer"]), "org": str(org) if org else None,
+                        "hq": str(hq) if hq else None})
+    return out
+
+
+def carries(u: Unit, officer: str, org: str | None = None) -> bool:
+    """Whether ``u`` carries the ``officer`` (of ``org``, when given)."""
+    return any(n["officer"] == officer and (org is None or n["org"] == org) for n in carried(u))
+
+
+def _set_carried(u: Unit, notations: list[dict[str, str | None]]) -> None:
+    """Write ``notations`` back on ``u``: the first in ``officer``/``officer_org``/``hq``, the
+    others in ``riders`` (keys absent when there is nothing to say)."""
+    for key in (*NOTATION, "riders"):
+        u.state.pop(key, None)
+    if not notations:
+        return
+    first, *rest = notations
+    u.state["officer"] = first["officer"]
+    if first["org"] and first["org"] != u.state.get("organization"):
+        u.state["officer_org"] = first["org"]
+    if first["hq"]:
+        u.state["hq"] = first["hq"]
+    if rest:
+        u.state["riders"] = [{k: v for k, v in (("officer", n["officer"]), ("officer_org", n["org"]),
+                                                ("hq", n["hq"])) if v} for n in rest]
 
 
 def command_tree(game: Game) -> dict[str, list[str]]:
@@ -103,17 +147,21 @@ def active(u: Unit) -> bool:
 def transfer_error(game: Game, side: str, choice: Any) -> str | None:
     """MBT 21.1.3: why ``side`` may not move the officer ``choice`` names (``{"officer",
     "from", "to"}``) now, or ``None``."""
-    if not isinstance(choice, dict) or set(choice) != {"officer", "from", "to"}:
+    if not isinstance(choice, dict) or not {"officer", "from", "to"} <= set(choice) or \
+            not set(choice) <= {"officer", "from", "to", "org"}:
         return ('a transfer is {"officer": "CO"|"XO"|"SP", "from": UNIT, "to": UNIT} '
-                "(MBT 21.1.3)")
+                '(and "org": ORGANIZATION when the unit carries two such officers) (MBT 21.1.3)')
     units = game.state.units
     src, dst = units.get(str(choice["from"])), units.get(str(choice["to"]))
     if src is None or src.side != side:
         return f"{choice['from']!r} is not a unit of {side} (MBT 21.1.3)"
     if dst is None or dst.side != side:
         return f"{choice['to']!r} is not a unit of {side} (MBT 21.1.3)"
-    if src.state.get("officer") != choice["officer"]:
-        return f"{src.id} carries no {choice['officer']} (MBT 21.1.3)"
+    found = _notation(src, choice)
+    if found is None:
+        return f"{src.id} carries no {choice['officer']}{_of(choice)} (MBT 21.1.3)"
+    if isinstance(found, str):
+        return found
     if not alive(src):
         return f"the {choice['officer']} with {src.id} was lost with it (MBT 21.1.3)"
     if dst.id == src.id:
@@ -123,14 +171,28 @@ def transfer_error(game: Game, side: str, choice: Any) -> str | None:
     if dst.hex != src.hex:
         return (f"{dst.id} is not in {src.id}'s hex: an officer moves only within his hex "
                 "(MBT 21.1.3)")
-    org = officer_org(src)
+    org = found["org"]
     if org is None or dst.state.get("organization") not in commanded_orgs(game, org):
         return (f"{dst.id} is not under the command of the {choice['officer']} of {org} "
                 "(MBT 21.1.3, 12.8.2)")
-    if dst.state.get("officer"):
-        return (f"{dst.id} already carries the {dst.state['officer']}: one officer a unit in "
-                "this record (docs/decisions.md MBTD-99)")
+    # MBT 21.1.3 (MBTD-167): a unit that already carries an officer may take another
     return None
+
+
+def _of(choice: dict[str, Any]) -> str:
+    return f" of {choice['org']}" if choice.get("org") else ""
+
+
+def _notation(src: Unit, choice: dict[str, Any]) -> dict[str, str | None] | str | None:
+    """The notation on ``src`` that ``choice`` names; a message when it names two; ``None``."""
+    org = choice.get("org")
+    hits = [n for n in carried(src) if n["officer"] == choice["officer"]
+            and (org is None or n["org"] == str(org))]
+    if len(hits) > 1:
+        return (f"{src.id} carries the {choice['officer']} of "
+                f"{' and of '.join(str(n['org']) for n in hits)}: name his organization with "
+                '"org" (MBT 21.1.3)')
+    return hits[0] if hits else None
 
 
 def transfers(game: Game, side: str, done: set[str] | frozenset[str] = frozenset()
@@ -141,18 +203,21 @@ def transfers(game: Game, side: str, done: set[str] | frozenset[str] = frozenset
     out: list[tuple[bool, dict[str, str]]] = []
     mine = list(game.state.units_of(side))
     for src in mine:
-        officer = src.state.get("officer")
-        if not officer or not alive(src) or _key(src) in done:
-            continue
-        for dst in mine:
-            choice = {"officer": str(officer), "from": src.id, "to": dst.id}
-            if dst.hex == src.hex and transfer_error(game, side, choice) is None:
-                out.append((active(src), choice))
+        notes = carried(src) if alive(src) else []
+        for n in notes:
+            if _key(n) in done:
+                continue
+            for dst in mine:
+                choice = {"officer": str(n["officer"]), "from": src.id, "to": dst.id}
+                if sum(m["officer"] == n["officer"] for m in notes) > 1:
+                    choice["org"] = str(n["org"])  # two of one title on the unit: say whose
+                if dst.hex == src.hex and transfer_error(game, side, choice) is None:
+                    out.append((active(src), choice))
     return [c for _a, c in sorted(out, key=lambda t: t[0])]
 
 
-def _key(u: Unit) -> str:
-    return f"{u.state.get('officer')}/{officer_org(u)}"
+def _key(n: dict[str, str | None]) -> str:
+    return f"{n['officer']}/{n['org']}"
 
 
 def transfer(game: Game, side: str, choice: dict[str, Any]) -> None:
@@ -162,14 +227,17 @@ def transfer(game: Game, side: str, choice: dict[str, Any]) -> None:
     if err:
         raise TransferError(err)
     src, dst = game.state.units[str(choice["from"])], game.state.units[str(choice["to"])]
-    org = officer_org(src)
-    hq = src.state.get("hq")
-    for key in NOTATION:
-        src.state.pop(key, None)
-    dst.state["officer"] = str(choice["officer"])
-    dst.state["officer_org"] = org
-    if hq:
-        dst.state["hq"] = hq  # a headquarters CO's echelon goes with him
+    moving = _notation(src, choice)
+    assert isinstance(moving, dict)
+    org = moving["org"]
+    left = carried(src)
+    left.remove(moving)
+    _set_carried(src, left)
+    # his notation (a headquarters CO's echelon with it) joins any officer already there
+    dst_notes = carried(dst)
+    _set_carried(dst, [*dst_notes, moving])
+    if not dst_notes:
+        dst.state["officer_org"] = org  # as before: written on the unit he joins
     game.emit("officer transferred", visible_to=[side], officer=choice["officer"],
               organization=org, unit=src.id, to=dst.id, rule="MBT 21.1.3")
 
@@ -191,14 +259,17 @@ def transfer_step(game: Game) -> Step:
                        "or done")
             if choice == "done":
                 break
-            done.add(_key(game.state.units[str(choice["from"])]))
+            moving = _notation(game.state.units[str(choice["from"])], dict(choice))
+            if isinstance(moving, dict):
+                done.add(_key(moving))
             transfer(game, side, dict(choice))
 
 
 def _validator(game: Game, side: str, done: set[str]) -> Any:
     def validate(choice: Any) -> str | None:
         err = transfer_error(game, side, choice)
-        if err is None and _key(game.state.units[str(choice["from"])]) in done:
+        moving = None if err else _notation(game.state.units[str(choice["from"])], choice)
+        if isinstance(moving, dict) and _key(moving) in done:
             return (f"the {choice['officer']} has moved once this step already "
                     "(MBT 21.1.3)")
         return err

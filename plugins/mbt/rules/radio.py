@@ -112,8 +112,9 @@ def _st(game: Game) -> dict[str, Any]:
 
 def _rank(u: Unit) -> tuple[int, int, str]:
     """MBT 12.8.3, 21.3.2: highest echelon first (a CO before an XO among equals)."""
-    return (ECHELON.get(str(u.state.get("hq")), 2), 0 if u.state.get("officer") == "CO" else 1,
-            u.id)
+    notes = officers.carried(u) or [{"officer": None, "hq": None}]
+    return min((ECHELON.get(str(n["hq"]), 2), 0 if n["officer"] == "CO" else 1, u.id)
+               for n in notes)
 
 
 def carrier(game: Game, side: str, pc: dict[str, str] | None) -> Unit | None:
@@ -121,8 +122,7 @@ def carrier(game: Game, side: str, pc: dict[str, str] | None) -> Unit | None:
     if not pc:
         return None
     for u in game.state.units_of(side):
-        if (u.state.get("officer") == pc["officer"] and officers.officer_org(u) == pc["org"]
-                and alive(u)):
+        if officers.carries(u, pc["officer"], pc["org"]) and alive(u):  # MBTD-167: any rider
             return u
     return None
 
@@ -138,8 +138,13 @@ def has_radio(u: Unit) -> bool:
     return bool(u.state.get("radio", True)) and not u.state.get("bailed_out")
 
 
-def _pc_of(u: Unit) -> dict[str, str]:
-    return {"officer": str(u.state["officer"]), "org": str(officers.officer_org(u))}
+def _pc_of(u: Unit, title: str = "CO", org: str | None = None) -> dict[str, str]:
+    """The personal commander notation of the ``title`` ``u`` carries (of ``org`` if given; the
+    highest-ranking such one, MBTD-167)."""
+    notes = [n for n in officers.carried(u) if n["officer"] == title
+             and (org is None or n["org"] == org)]
+    n = min(notes, key=lambda m: ECHELON.get(str(m["hq"]), 2))
+    return {"officer": str(n["officer"]), "org": str(n["org"])}
 
 
 def commander_step(game: Game) -> Step:
@@ -152,7 +157,7 @@ def commander_step(game: Game) -> Step:
         for player in players(game, side):
             if player not in pcs:  # the first Turn: he selects one
                 cands = sorted((u for u in units_of(game, side, player)
-                                if u.state.get("officer") == "CO" and alive(u)), key=_rank)
+                                if officers.carries(u, "CO") and alive(u)), key=_rank)
                 best = [u for u in cands if _rank(u)[:1] == _rank(cands[0])[:1]] if cands else []
                 if len(best) > 1:
                     pick = yield Decision(side, PERSONAL, options=[u.id for u in best],
@@ -174,14 +179,14 @@ def commander_step(game: Game) -> Step:
                     game.state.turn >= lost[player] + REPLACEMENT_DELAY:
                 old = st.get("next", {}).get(side, {}).get(player) or {}
                 cands = [u for u in units_of(game, side, player) if alive(u)
-                         and u.state.get("officer") in ("CO", "XO")]
-                xo = [u for u in cands if u.state.get("officer") == "XO"
-                      and officers.officer_org(u) == old.get("org")]
-                cos = sorted((u for u in cands if u.state.get("officer") == "CO"), key=_rank)
+                         and (officers.carries(u, "CO") or officers.carries(u, "XO"))]
+                xo = [u for u in cands if officers.carries(u, "XO", old.get("org"))]
+                cos = sorted((u for u in cands if officers.carries(u, "CO")), key=_rank)
                 chosen = next(iter(xo or cos), None)
                 del lost[player]
                 if chosen is not None:
-                    pcs[player] = _pc_of(chosen)
+                    pcs[player] = (_pc_of(chosen, "XO", old.get("org")) if xo
+                                   else _pc_of(chosen))
                     _tell(game, side, player, "personal commander", rule="MBT 21.3.2",
                           unit=chosen.id, replacement=True)
 
@@ -192,8 +197,7 @@ def note_lost(game: Game, unit: Unit) -> None:
     if not st:
         return
     for player, pc in list(st.get("pc", {}).get(unit.side, {}).items()):
-        if pc and unit.state.get("officer") == pc["officer"] and \
-                officers.officer_org(unit) == pc["org"]:
+        if pc and officers.carries(unit, pc["officer"], pc["org"]):
             _lose(game, st, unit.side, player, pc)
 
 

@@ -96,7 +96,8 @@ SQUADS = [
 
 
 def test_fp_30_a_letter_applies_only_to_the_squad_with_more_sequence_units(tmp_path: Path) -> None:
-    # Firepower 9.1: Q1 has 4 sequence units, Q2 3: letter "A" is Q1's only, B-D both squads'
+    """Firepower 9.1 (FP-30): of squads with 4 and 3 sequence units, letter "A" is the 4-unit
+    squad's alone; its draw lets only that squad act, B-D both."""
     q1, q2 = sq.Squad("Q1", "A", 4, 2), sq.Squad("Q2", "A", 3, 2)
     assert [sq.applies(q1, 4, i) for i in range(4)] == [True] * 4
     assert [sq.applies(q2, 4, i) for i in range(4)] == [False, True, True, True]
@@ -121,7 +122,8 @@ def test_the_mix_puts_each_sides_lettered_sequence_units_in_the_cup(tmp_path: Pa
 
 
 def test_fp_31_each_squad_has_its_own_impulses_not_transferable(tmp_path: Path) -> None:
-    # Firepower 9.2: two squads of I = 2 each: 4 Impulses on one sequence unit, 2 per squad
+    """Firepower 9.2 (FP-31): one draw gives two squads of I = 2 two Impulses each, four in all; a
+    squad cannot use the other's."""
     units = [(f"P{i}", "RFL", "A", f"C{i}", 2, {"squad": "Q1"}) for i in range(1, 5)]
     units += [(f"R{i}", "RFL", "A", f"E{i}", 2, {"squad": "Q2"}) for i in range(1, 5)]
     units += [("E1", "RFL", "B", "N10", 5, {})]
@@ -235,8 +237,8 @@ def leader_beside_three(tmp_path: Path) -> tuple[Game, Hex]:
 
 
 def test_fp_43_an_activated_soldier_has_his_mf_less_the_leaders(tmp_path: Path) -> None:
-    # Firepower 11.4: the leader spends 2 MF (a turn and a hex) to enter a hex holding 3 soldiers
-    # of 4 MF each: each has 4 - 2 = 2 MF left; the activation costs nothing
+    """Firepower 11.4 (FP-43): a leader who spent 2 MF (a turn and a hex) reaching three 4-MF
+    soldiers activates them for nothing; each has 4 - 2 = 2 MF left."""
     game, there = leader_beside_three(tmp_path)
     leader = game.state.units["L1"]
     gen, d = _phase(game)
@@ -314,13 +316,15 @@ def test_a_private_has_four_mf(tmp_path: Path) -> None:
 
 
 def test_fp_33_head_heights_by_posture() -> None:
-    # Firepower 10.5.2: Stand 2, Crouch 1, Prone 0; a Standing soldier's feet are at 0
+    """Firepower 10.5.2 (FP-33): the head is at 2 Standing, 1 Crouching, 0 Prone; a Standing
+    soldier's feet are at 0."""
     assert [sq.head_height(p) for p in ("stand", "crouch", "prone")] == [2, 1, 0]
     assert sq.feet_height("stand") == 0
 
 
 def test_fp_32_a_soldier_up_a_tree() -> None:
-    # Firepower 10.5.1: Up, height unit 5: head at 5, feet at 3 (FP-51)
+    """Firepower 10.5.1, 12.2.8 (FP-32): Up a tree at height 5 puts the head at 5 and the feet two
+    lower, at 3 (FP-51); Up without a height is refused."""
     assert sq.head_height("up", 5) == 5 and sq.feet_height("up", 5) == 3
     with pytest.raises(RulesError, match=r"Firepower 10.5.1"):
         sq.head_height("up")
@@ -418,6 +422,8 @@ def test_the_advanced_scenario_plays_ai_against_ai_to_its_end() -> None:
 
 
 def test_fp_42_backing_while_fording_costs_four_times() -> None:
+    """Firepower 11.2.1 (FP-42): backing doubles an Action's MF; backing while fording or in an
+    abatis doubles it twice, four times."""
     from hexwar.plugins.firepower.advanced_actions import note_a_multiplier
 
     assert note_a_multiplier() == 1
@@ -460,24 +466,33 @@ def test_no_backing_into_opposing_soldiers(tmp_path: Path) -> None:
 
 
 def test_fp_27_a_hills_height_is_its_levels_times_its_heights() -> None:
+    """Firepower 8.2.2 (FP-27): a hill's height is its contour levels times its heights a level
+    (1 x 3 = 3, 2 x 3 = 6); a depression counts downwards."""
     from hexwar.plugins.firepower.advanced_los import terrain_height
 
     assert terrain_height(1, 3) == 3 and terrain_height(2, 3) == 6 and terrain_height(-1, 4) == -4
 
 
 def test_fp_44_a_hill_higher_than_both_blocks() -> None:
+    """Firepower 12.1.1 (FP-44): a hill of 3 between two Standing soldiers (2 and 2) is higher than
+    both and blocks."""
     from hexwar.plugins.firepower.advanced_los import classify, unit_height
 
     assert classify(unit_height(0, "stand"), unit_height(0, "stand"), 3) == "blocked"
 
 
 def test_fp_45_an_obstacle_equal_to_one_end_and_higher_than_the_other_blocks() -> None:
+    """Firepower 12.1.2 (FP-45): a fence of 2 between a Standing firer (2) and a Prone target (0)
+    equals one end, tops the other, and blocks."""
     from hexwar.plugins.firepower.advanced_los import classify, unit_height
 
     assert classify(unit_height(0, "stand"), unit_height(0, "prone"), 2) == "blocked"
 
 
 def test_fp_46_an_obstacle_lower_than_both_or_equal_to_both_does_not_block() -> None:
+    """Firepower 12.1.3 (FP-46): a fence of 1 or 2 between two Standing soldiers does not block; one
+    equal to the lower end does not either (FPD-46); one between the ends goes to the chart
+    (12.1.4)."""
     from hexwar.plugins.firepower.advanced_los import classify
 
     assert classify(2, 2, 1) == "clear" and classify(2, 2, 2) == "clear"
@@ -486,9 +501,9 @@ def test_fp_46_an_obstacle_lower_than_both_or_equal_to_both_does_not_block() -> 
 
 
 def test_fp_48_heights_and_chart_columns_of_the_worked_example() -> None:
-    # Firepower 12.1.4.4: A Standing on a height-3 hill (5), B Crouching in a -3 depression (-2),
-    # obstacles at height 0: column 7 for the line, column 5 for the obstacle; the chart's cell
-    # (max 9) is not in the text
+    """Firepower 12.1.4.4 (FP-48, FP-49): A Standing on a 3-height hill is at 5, B Crouching in a -3
+    depression at -2; ground obstacles (0) need the chart, columns 7 and 5 (A Prone, at 3: columns 5
+    and 3). The chart cell itself is a stand-in."""
     from hexwar.plugins.firepower.advanced_los import chart_columns, classify, unit_height
 
     a, b = unit_height(3, "stand"), unit_height(-3, "crouch")
@@ -500,6 +515,8 @@ def test_fp_48_heights_and_chart_columns_of_the_worked_example() -> None:
 
 
 def test_fp_47_chart_columns() -> None:
+    """Firepower 12.1.4.1, 12.1.4.2 (FP-47): firer 5, target 3, obstacle 4 need the chart: column 2
+    for the ends, column 1 for the obstacle."""
     from hexwar.plugins.firepower.advanced_los import chart_columns, classify
 
     assert classify(5, 3, 4) == "check" and chart_columns(5, 3, 4) == (2, 1)

@@ -76,14 +76,16 @@ def _resolve(g: Game, uid: str, choice: dict[str, Any], faces: list[int]) -> com
 
 
 def test_fp_44_a_hill_higher_than_both_ends_blocks_in_play() -> None:
-    # Firepower 12.1.1: Standing (2) to Standing (2), a hill of one level of 3 heights between
+    """Firepower 12.1.1 (FP-44): on a board, a one-level hill of 3 heights between two Standing
+    soldiers blocks, and the answer names 12.1.1."""
     w = _world(2, levels={Hex(0, 1): 1})
     res = line_of_sight(w, Hex(0, 0), Hex(0, 2), 2, 2)
     assert res.blocked and res.rule == "Firepower 12.1.1"
 
 
 def test_fp_45_a_fence_as_high_as_the_firer_blocks_a_prone_target() -> None:
-    # Firepower 12.1.2: SMG Standing (2) at a Prone target (0), a fence of height 2 between
+    """Firepower 12.1.2 (FP-45): on a board, a Standing SMG firer (2) is blocked from a Prone target
+    (0) by a fence of height 2, under 12.1.2."""
     w = _world(2, pictures=[Picture("fence", Hex(0, 1), 2, 6)], fence_height=2)
     res = line_of_sight(w, Hex(0, 0), Hex(0, 2), 2, 0)
     assert res.blocked and res.rule == "Firepower 12.1.2"
@@ -91,13 +93,15 @@ def test_fp_45_a_fence_as_high_as_the_firer_blocks_a_prone_target() -> None:
 
 @pytest.mark.parametrize("height", [1, 2])
 def test_fp_46_a_fence_no_higher_than_both_ends_does_not_block(height: int) -> None:
-    # Firepower 12.1.3: Standing to Standing over a fence of height 1 or 2
+    """Firepower 12.1.3 (FP-46): on a board, a fence of height 1 or 2 between two Standing soldiers
+    leaves the line open."""
     w = _world(2, pictures=[Picture("fence", Hex(0, 1), 2, 6)], fence_height=height)
     assert not line_of_sight(w, Hex(0, 0), Hex(0, 2), 2, 2).blocked
 
 
 def test_fp_47_the_los_chart_line_and_the_furthest_obstacle() -> None:
-    # Firepower 12.1.4.1-2: difference 2 at range 22 -> line 4 (20-24); obstacle column 1 -> 12
+    """Firepower 12.1.4.1, 12.1.4.2 (FP-47): a height difference of 2 at range 22 reads line 4
+    (20-24); column 1 on it gives 12, the furthest the obstacle may be without blocking."""
     c = advanced_card().los_check(2, 22, 1)
     assert (c.line, c.max_distance) == (4, 12)
 
@@ -109,8 +113,8 @@ def _fp48_world() -> tuple[LosWorld, Hex, Hex]:
 
 
 def test_fp_48_the_worked_example_is_not_blocked() -> None:
-    # Firepower 12.1.4.4: A Standing on the hill (5), B Crouching in the depression (-2):
-    # column 7, line 13 ("10-12"), column 5 -> 9: obstacles at 7, 8, 9 hexes do not block
+    """Firepower 12.1.4.4 (FP-48): the book's example on a board: A at 5, B at -2, 11 hexes apart;
+    column 7, line 13 (10-12), column 5 gives 9, so ground at 7, 8 and 9 hexes does not block."""
     w, a, b = _fp48_world()
     c = advanced_card().los_check(7, 11, 5)
     assert (c.line, c.max_distance) == (13, 9)
@@ -120,7 +124,8 @@ def test_fp_48_the_worked_example_is_not_blocked() -> None:
 
 
 def test_fp_49_a_prone_firer_is_blocked_by_the_obstacles_at_8_and_9_not_7() -> None:
-    # Firepower 12.1.4.4's last sentence: A Prone (3): hexes at 8 and 9 block, 7 does not
+    """Firepower 12.1.4.4 (FP-49): the same line with A Prone (3): the ground at 8 and 9 hexes
+    blocks, that at 7 does not."""
     w, a, b = _fp48_world()
     res = line_of_sight(w, a, b, 3, -2)
     assert res.blocked
@@ -217,7 +222,8 @@ def test_a_crater_is_rough_terrain_so_cover_for_basic_and_advanced_fire(
 
 
 def test_fp_52_the_movement_chart_cell_in_the_text() -> None:
-    # Firepower 12.2.12.3: the firer spent 1 MF, the target shows Run: +3
+    """Firepower 12.2.12.3 (FP-52): a firer who spent 1 MF, a target showing Run: the MOVEMENT
+    MODIFIERS CHART gives +3."""
     assert advanced_card().movement(1, 4) == 3
 
 
@@ -359,7 +365,8 @@ def test_a_soldier_throws_only_what_he_carries(fp_game: GameFactory) -> None:
 
 
 def test_fp_51_the_height_from_the_impact_to_the_feet() -> None:
-    # Firepower 12.2.8: Up a tree 5 heights, the grenade hits the tree hex: feet 3 -> +3
+    """Firepower 12.2.8 (FP-51): a grenade in the tree hex of a soldier Up 5 heights lands 3 heights
+    below his feet: +3 to the blast roll."""
     m = FpMap.plain(_line(1), cover={Hex(0, 1): "tree"})
     f = af.Firing(LosWorld(m), "HGN3", "G", "throw", {}, {}, frozenset(), 1, {}, (),
                   ups={"U": 5})
@@ -370,7 +377,8 @@ def test_fp_51_the_height_from_the_impact_to_the_feet() -> None:
 
 
 def test_fp_50_concealment_never_modifies_a_blast() -> None:
-    # Firepower 12.2: the concealment modifier has no letter B
+    """Firepower 12.2, 12.2.4 (FP-50): concealment is not a blast (B) modifier, so a soldier in
+    scrub gets no concealment against a blast."""
     m = FpMap.plain(_line(1), cover={Hex(0, 1): "scrub"})
     f = af.Firing(LosWorld(m), "HGN3", "G", "throw", {}, {}, frozenset(), 1, {}, ())
     mods = af.blast_mods(f, Soldier("S", "B", Hex(0, 1)), Hex(0, 1), 0, 5)
@@ -379,7 +387,8 @@ def test_fp_50_concealment_never_modifies_a_blast() -> None:
 
 
 def test_fp_58_the_part_of_a_fence_hex_hit_decides_the_cover() -> None:
-    # Firepower 12.7.1: the soldier on part 1; a hit on part 1 gives no cover, on part 2 it does
+    """Firepower 12.7.1 (FP-58): for a soldier on part 1 of a fence hex, a G hit on part 1 gives him
+    no fence cover, a hit on part 2 does."""
     pic = Picture("fence", Hex(0, 1), 2, 6)
     m = FpMap.plain(_line(1), pictures=[pic])
     f = af.Firing(LosWorld(m), "HGN3", "G", "throw", {}, {}, frozenset(), 1, {}, ())
@@ -391,7 +400,8 @@ def test_fp_58_the_part_of_a_fence_hex_hit_decides_the_cover() -> None:
 
 
 def test_fp_55_h_fired_as_g_halves_the_blast_and_penetrates_one() -> None:
-    # Firepower 12.3.5.2: RPG-2 (MPL19), H blast 5 -> 2, penetration 1
+    """Firepower 12.3.5.2 (FP-55): the RPG-2 (MPL19) fired as G has half its H blast of 5, rounded
+    down to 2, and penetration 1."""
     w = weapon("MPL19")
     assert w.blast["H"] == 5 and records().sources["MPL19.blast.H"] == "Firepower 12.3.5.2"
     f = af.Firing(LosWorld(FpMap.plain(_line(1))), "MPL19", "H", "semi", {}, {}, frozenset(), 2,
@@ -417,7 +427,8 @@ def _plain_ctx(n: int, item: str, ammo: str, *, mode: str = "semi", nc: int = 0,
 
 
 def test_fp_56_the_mortar_minimum_range() -> None:
-    # Firepower 12.4.2: MRT6 has no hit number at 1-20: 20 hexes is refused, 21 is legal
+    """Firepower 12.4.2 (FP-56): the MRT6 has no hit number at 1-20 hexes: a target hex at 20 is
+    refused, one at 21 accepted."""
     with pytest.raises(RulesError, match=r"Firepower 12.4.2"):
         af.step_check_hex(_plain_ctx(20, "MRT6", "G"))
     af.step_check_hex(_plain_ctx(21, "MRT6", "G"))
@@ -442,7 +453,7 @@ def test_high_trajectory_fire_needs_an_observer_when_blocked() -> None:
 
 
 def test_fp_53_canister_range_modifier() -> None:
-    # Firepower 12.3.2.1: a soldier in the arc at 5 hexes: +1
+    """Firepower 12.3.2.1 (FP-53): a soldier in a canister's arc at 5 hexes gets +1 for the range."""
     assert advanced_card().canister("LCW1", 5) == 1
 
 
@@ -457,7 +468,8 @@ def test_canister_rolls_for_everyone_in_the_arc_and_suppresses(fp_game: GameFact
 
 
 def test_fp_54_a_flamethrower_fires_six_times(fp_game: GameFactory) -> None:
-    # Firepower 12.3.3: FTR1 "6x"; no spread, a miss fails to ignite; smoke in the impact hex
+    """Firepower 12.3.3 (FP-54): the FTR1 fires six times ("6x"), then is refused; a miss fails to
+    ignite, with no spread roll."""
     g = _game(fp_game, [("A1", "RFL", "A", "C2", 4, {"model": "FTR1"}),
                         ("B1", "RFL", "B", "C3", 1)])
     ctx = _resolve(g, "A1", {"act": "grenade", "hex": "1C3"}, [10])
@@ -510,7 +522,8 @@ def test_smoke_grenade_makes_smoke_that_hinders_and_goes_after_two_turns(
 
 
 def test_fp_118_illumination_improves_observation_by_distance() -> None:
-    # Firepower 12.3.8: OC 3; hexes at 8, 15, 30 from the impact -> OC 1, 2, 3
+    """Firepower 12.3.8, 12.2.11 (FP-118): at Observation Conditions 3, illumination brings hexes
+    8, 15 and 30 from its impact to OC 1, 2 and 3; the OC modifier is +2 at 3, 0 at 1."""
     assert [improved(3, [d]) for d in (8, 15, 30)] == [1, 2, 3]
     assert advanced_card().observation(3) == 2 and advanced_card().observation(1) == 0
 
@@ -551,7 +564,8 @@ def test_demolition_charge_explodes_at_the_end_of_the_next_own_impulse_phase(
 
 
 def test_fp_61_and_fp_62_melee_needs_a_shared_height() -> None:
-    # Firepower 13: Up at 7 (feet 5) vs a soldier on the ground: none; Up at 4 vs Standing: yes
+    """Firepower 13 (FP-61, FP-62): melee needs a shared height: Up at 7 (feet 5) shares none with a
+    Standing soldier on the ground, Up at 4 (feet 2) does."""
     ground = span(0, "stand")
     assert not share_height(span(0, "up", 7), ground)
     assert share_height(span(0, "up", 4), ground)
@@ -824,7 +838,8 @@ def test_a_light_mortar_fired_by_hand_needs_its_own_line_of_sight() -> None:
 
 
 def test_fp_57_the_standard_fence_terrain_value_and_height() -> None:
-    # Firepower 12.5: a standard concrete or stone fence: terrain value 8, height 1
+    """Firepower 12.5 (FP-57): a standard concrete or stone fence has terrain value 8 and height 1
+    (the example's wall, height 4, is not checked here)."""
     m = FpMap.plain(_line(1), pictures=[Picture("fence", Hex(0, 1), 2, 6)])
     assert af.terrain_value(m, Hex(0, 1)) == 8 and af.terrain_value(m, Hex(0, 0)) is None
     assert LosWorld(m).fence_height == 1 and LosWorld(m).top(Hex(0, 1)) == 1

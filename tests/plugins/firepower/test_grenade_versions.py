@@ -29,7 +29,8 @@ def _eq(g: Game, uid: str = "A1") -> dict[str, int]:
 
 
 def test_fp_28_the_squad_leaders_three_hgn4_are_two_g_and_one_m(fp_game: GameFactory) -> None:
-    # Firepower 8.5 (FP-28): the versions are the list's; each throw uses its version's values
+    """Firepower 8.5, 12.3.7 (FP-28): soldier 3's list "RFL 5 BDA 3xHGN4 1xBNC" with two G and one M
+    HGN4: each throw uses, and uses up, its own version (the M one makes smoke)."""
     g = _grenadier(fp_game, FP_28)
     assert am.versions_carried(_eq(g), "HGN4") == {"G": 2, "M": 1}
     assert tuple(weapon("HGN4").types) == ("G", "M")

@@ -49,8 +49,8 @@ def _next_phase(game: Game, *uids: str) -> None:
 
 
 def test_fp_41_mpl13_reloads_four_rounds_in_two_impulse_phases_glr1_thirty_in_one() -> None:
-    """FP-41 (Firepower 11.1.12): the MPL13's group is four rounds loaded in two Impulse Phases,
-    the GLR1's thirty in one; after the group is fired off the weapon fires no more until it is
+    """Firepower 11.1.12 (FP-41): the MPL13's group is four rounds loaded in two Impulse Phases, the
+    GLR1's thirty in one; after the group is fired off the weapon fires no more until it is
     reloaded."""
     assert ld.load_need(weapon("MPL13"), "H", 1) == (4, 2)
     assert ld.load_need(weapon("GLR1"), "G", 2) == (30, 1)

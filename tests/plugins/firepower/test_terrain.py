@@ -107,6 +107,8 @@ def test_panels_3_and_4_and_every_terrain_value_are_named_stand_ins_and_estimate
 
 
 def test_fp_24_a_floor_plan_is_named_by_its_building_and_story() -> None:
+    """Firepower 8.2.1, 8.2.3 (FP-24): the plans of building A's stories are "A2" and "A3"; a
+    soldier on the second floor is shown on plan A2."""
     game = _game([("S1", "RFL", "B", "BB5", 1, {"floor": 2})])
     b = at.adv_map(game).buildings["A"]
     assert (b.plan(2), b.plan(3)) == ("A2", "A3")
@@ -115,6 +117,8 @@ def test_fp_24_a_floor_plan_is_named_by_its_building_and_story() -> None:
 
 
 def test_fp_27_a_hills_levels_times_its_heights_in_the_terrain() -> None:
+    """Firepower 8.2.2 (FP-27): in the panel 3 terrain (3 heights a level) a two-level hill is at 6,
+    a one-level one at 3, the stream bed at -3."""
     game = _game([("S1", "RFL", "A", "A1", 2, {})], panel=3, extra="heights_per_level = 3")
     m = at.adv_map(game)
     assert m.ground[game.board.parse("3Y5")] == 6   # two contour levels of three heights
@@ -194,6 +198,8 @@ def test_doors_and_windows_are_opened_and_closed_from_inside() -> None:
 
 
 def test_fp_112_breaking_attempts() -> None:
+    """Firepower 11.1.10 (FP-112): break-open rolls of 2 at a bunker door, 3 at a building door,
+    4 at a window and 5 at a hatch fail, succeed, succeed, fail."""
     assert [bl.can_break(2, "bunker door"), bl.can_break(3, "door"), bl.can_break(4, "window"),
             bl.can_break(5, "hatch")] == [False, True, True, False]
 
@@ -320,6 +326,9 @@ def test_the_line_of_sight_takes_the_terrain_sides_ground_floors_and_craters() -
 
 
 def test_fp_111_climbing_costs_and_the_highest_a_head_climbs_in_a_tree() -> None:
+    """Firepower 11.1.11, 11.1.11.1, 11.1.11.2 (FP-111): climbing costs 2 MF a height on a wall,
+    1 in a tree; a head goes up to the tree's height less 2 (a 3-height tree is too low); a
+    climber with a weapon that cuts his MF may not climb, nor an Up soldier enter a hex."""
     assert bl.climb_cost("wall", 2) == 4 and bl.climb_cost("tree", 3) == 3
     assert bl.max_tree_head(7) == 5 and bl.max_tree_head(3) == 1  # below a Standing head of 2
     game = _game([("S1", "RFL", "A", "Z8", 1, {}), ("S2", "LMG", "A", "Z7", 1,
@@ -368,6 +377,9 @@ def test_crawling_is_entering_prone_at_the_prone_column() -> None:
 
 
 def test_fp_29_craters_are_depressions_rough_and_kept_from_water_buildings_and_the_defender() -> None:
+    """Firepower 8.7 (FP-29): single and double craters lie -1 and -2 below the hex; none goes in
+    water, a building or another crater, and the defender sets up in none (the rough part:
+    test_worked_examples_more::test_fp_29_both_craters_are_rough_terrain_below_the_hex)."""
     game = _game([("S1", "RFL", "A", "A1", 2, {})], panel=3)
     b = game.board
     with pytest.raises(RulesError, match="water"):
@@ -473,6 +485,8 @@ def test_a_soldier_in_a_tunnel_is_hidden_and_moves_crouching_from_tunnel_hex_to_
 
 
 def test_fp_118_fp_119_the_turn_record_removes_illumination_and_old_smoke_once() -> None:
+    """Firepower 9.3, 12.3.7, 12.3.8 (FP-118, FP-119): the Turn Record Phase removes every
+    illumination unit and the smoke of earlier Turns, not this Turn's, in one logged removal."""
     sc = load_and_validate(HERE / "scenarios" / "hill-assault.toml")
     game = Game(sc, seed=1)
     d = data(game)
@@ -504,6 +518,8 @@ def test_fp_120_the_base_point_formula() -> None:
 
 
 def test_fp_63_extra_equipment_in_proportion_to_the_squad_groups() -> None:
+    """Firepower 14.1.3 (FP-63): extra equipment goes in the ratio of the squad groups: groups
+    8 and 4 get 20 items and 10."""
     assert org.extra_equipment(10, {"A": 8, "B": 4}) == {"A": 20, "B": 10}
 
 

@@ -52,12 +52,12 @@ def _feet(metres: float) -> float:
 
 
 def test_fp_25_a_hill_level_of_three_heights_is_about_nine_feet() -> None:
-    """FP-25 (Firepower 8.2.2): a hill of three heights is about nine feet per contour level."""
+    """Firepower 8.2.2 (FP-25): a hill of three heights is about nine feet per contour level."""
     assert _feet(_firepower_layer().metres_of(3)) == pytest.approx(9.0)
 
 
 def test_fp_26_a_depression_four_heights_deep_is_about_twelve_feet_down() -> None:
-    """FP-26 (Firepower 8.2.2): a depression four heights deep lies about twelve feet below the
+    """Firepower 8.2.2 (FP-26): a depression four heights deep lies about twelve feet below the
     normal ground level."""
     assert _feet(_firepower_layer().metres_of(-4)) == pytest.approx(-12.0)
 
@@ -66,8 +66,8 @@ def test_fp_26_a_depression_four_heights_deep_is_about_twelve_feet_down() -> Non
 
 
 def test_fp_35_every_crewman_of_the_spg9_loses_two_mf() -> None:
-    """FP-35 (Firepower 10.7 item 9): each crewman of the SPG-9 recoilless gun (the LCW1 row)
-    has his MF reduced by 2."""
+    """Firepower 10.7 item 9 (FP-35): each crewman of the SPG-9 recoilless gun (the LCW1 row) has
+    his MF reduced by 2."""
     assert weapon("LCW1").cls == "LCW" and "SPG-9" in weapon("LCW1").name
     game, _ = _lcw_game()
     _crew_up(game, 3)
@@ -78,8 +78,8 @@ def test_fp_35_every_crewman_of_the_spg9_loses_two_mf() -> None:
 
 
 def test_fp_36_an_lcw1_crewman_carrying_an_lmg12_loses_three_mf() -> None:
-    """FP-36 (Firepower 10.7 item 9): an LCW1 crewman (-2) whose major personal weapon is an
-    LMG12 (-1) loses 3 MF in all: a private keeps 4 - 3 = 1."""
+    """Firepower 10.7 item 9 (FP-36): an LCW1 crewman (-2) whose major personal weapon is an LMG12
+    (-1) loses 3 MF in all: a private keeps 4 - 3 = 1."""
     game, _ = _lcw_game()
     game.state.units["A3"].state["model"] = "LMG12"
     _crew_up(game, 3)
@@ -93,8 +93,8 @@ def test_fp_36_an_lcw1_crewman_carrying_an_lmg12_loses_three_mf() -> None:
 
 
 def test_fp_39_the_other_side_may_bring_four_into_a_full_pillbox(fp_game: GameFactory) -> None:
-    """FP-39 (Firepower 10.8): side A has four soldiers in a pillbox (its limit); side B may move
-    up to four of its own in for a melee, not a fifth."""
+    """Firepower 10.8 (FP-39): side A has four soldiers in a pillbox (its limit); side B may move up
+    to four of its own in for a melee, not a fifth."""
     units: list[tuple[Any, ...]] = [(f"A{i}", "RFL", "A", "C5", 4) for i in range(1, 5)]
     units += [(f"B{i}", "RFL", "B", "C5", 4) for i in range(1, 6)]
     g = _defence_game(fp_game, units, [{"type": "PBX", "hex": "1C5", "door": 4}])
@@ -113,7 +113,7 @@ def test_fp_39_the_other_side_may_bring_four_into_a_full_pillbox(fp_game: GameFa
 
 
 def test_fp_40_acquiring_two_items_is_two_actions_each_paid() -> None:
-    """FP-40 (Firepower 11.1.6): acquiring two different items of equipment takes two separate
+    """Firepower 11.1.6 (FP-40): acquiring two different items of equipment takes two separate
     Actions, each with its own MF cost."""
     game = _game([("A1", "RFL", "A", "C5", 2, {"model": "RFL10"}),
                   ("A2", "RFL", "A", "C5", 2, {"model": "RFL10"})])
@@ -137,8 +137,8 @@ def test_fp_40_acquiring_two_items_is_two_actions_each_paid() -> None:
 
 
 def test_fp_110_a_leader_with_five_mf_enters_no_fifth_hex(tmp_path: Path) -> None:
-    """FP-110 (Firepower 11.1): a leader has 5 MF but enters at most four new hexes; a fifth
-    is refused though he has the MF for it."""
+    """Firepower 11.1 (FP-110): a leader has 5 MF but enters at most four new hexes; a fifth is
+    refused though he has the MF for it."""
     units = [("L1", "RFL", "A", "A8", 2, {"squad": "Q1", "rank": "S"}),
              ("E1", "RFL", "B", "N10", 5, {})]
     game = _squad_game(tmp_path, units)
@@ -160,9 +160,9 @@ def test_fp_110_a_leader_with_five_mf_enters_no_fifth_hex(tmp_path: Path) -> Non
 
 
 def test_fp_113_an_h_blast_of_seven_fired_as_g_is_three_and_penetrates_one() -> None:
-    """FP-113 (Firepower 12.3.5.2): an H round of blast number 7 fired as a G round has blast
-    number 7 // 2 = 3 and penetration 1. No chart row has an H blast of 7, so the RPG-2's row is
-    given that blast number for the computation."""
+    """Firepower 12.3.5.2 (FP-113): an H round of blast number 7 fired as a G round has blast number
+    7 // 2 = 3 and penetration 1. No chart row has an H blast of 7, so the RPG-2's row is given that
+    blast number for the computation."""
     w = dataclasses.replace(weapon("MPL19"), blast={**weapon("MPL19").blast, "H": 7})
     m = FpMap.plain([Hex(0, k) for k in range(3)])
     f = af.Firing(LosWorld(m), "MPL19", "H", "semi", {}, {}, frozenset(), 2, {}, (), as_g=True)
@@ -202,8 +202,9 @@ def _throw(g: Game, faces: list[int]) -> tuple[combat.FireContext, list[str]]:
 
 
 def test_fp_60_the_fence_side_is_rolled_before_the_foxhole(fp_game: GameFactory) -> None:
-    """FP-60 (Firepower 12.7.4): a foxhole in a fence hex: first the roll for the side of the
-    hex hit, then, that side being the foxhole's, the roll for whether it lands in the foxhole."""
+    """Firepower 12.7.4, 12.7.1, 12.7.2 (FP-60): a foxhole in a fence hex: first the roll for the
+    side of the hex hit, then, that side being the foxhole's, the roll for whether it lands in the
+    foxhole."""
     g = _fenced_foxhole(fp_game)
     # hit roll 1; location 1 - 2 (range 2) reads 1: the part B1 is on; hole roll 3 - 1 = 2: in
     ctx, asked = _throw(g, [1, 1, 3])
@@ -213,8 +214,8 @@ def test_fp_60_the_fence_side_is_rolled_before_the_foxhole(fp_game: GameFactory)
 
 
 def test_fp_60_no_foxhole_roll_when_the_other_side_is_hit(fp_game: GameFactory) -> None:
-    """FP-60 (Firepower 12.7.4): when the side of the fence hex away from the foxhole is hit, no
-    roll for the foxhole is made (the projectile is not in it)."""
+    """Firepower 12.7.4, 12.7.1 (FP-60): when the side of the fence hex away from the foxhole is
+    hit, no roll for the foxhole is made (the projectile is not in it)."""
     g = _fenced_foxhole(fp_game)
     # hit roll 1; location 9 - 2 = 7 > 5: the other part (hexsides 3-5)
     ctx, asked = _throw(g, [1, 9])
@@ -227,9 +228,9 @@ def test_fp_60_no_foxhole_roll_when_the_other_side_is_hit(fp_game: GameFactory) 
 
 def test_fp_37_a_standing_soldier_in_a_deep_foxhole_has_his_head_at_ground_level(
         fp_game: GameFactory) -> None:
-    """FP-37 (Firepower 10.7 item 10, with 10.5.2 and 8.8.2.1): a Standing soldier (head two
-    heights above his feet) in a deep foxhole (two heights deep) has his head at 0, the ground
-    level of the lip. Only the heights are computed: resting a weapon there is not built."""
+    """Firepower 10.7 item 10, 10.5.2, 8.8.2.1 (FP-37): a Standing soldier (head two heights above
+    his feet) in a deep foxhole (two heights deep) has his head at 0, the ground level of the lip.
+    Only the heights are computed: resting a weapon there is not built."""
     g = _defence_game(fp_game, [("A1", "RFL", "A", "C5", 4, {"model": "RFL10"})],
                       [{"type": "DFX", "hex": "1C5"}])
     _defence_impulse(g, "A", "A1")

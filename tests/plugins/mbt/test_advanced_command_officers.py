@@ -86,10 +86,82 @@ def test_from_an_inactive_unit_to_an_active_one_only_21_1_3(make_game: Any) -> N
     assert "lost" in (officers.transfer_error(g, "NATO", _move("CO", "N1", "N2")) or "")
 
 
-def test_one_officer_a_unit_in_this_record_mbtd_99(make_game: Any) -> None:
+def test_two_officers_ride_one_unit_21_1_3_mbtd_167(make_game: Any) -> None:
+    """MBT 21.1.3 (MBTD-167, replacing MBTD-99's refusal): the CO of A HQ may join N2, which
+    carries the 1st platoon's XO; both are with N2, the CO as a second officer with his
+    echelon, and each still gives his own bonus to his own organization (MBT 21.1.1.2)."""
     g = _company(make_game)
-    g.state.units["N2"].state["officer"] = "XO"
-    assert "MBTD-99" in (officers.transfer_error(g, "NATO", _move("CO", "N1", "N2")) or "")
+    n1, n2 = g.state.units["N1"], g.state.units["N2"]
+    n2.state["officer"] = "XO"
+    assert officers.transfer_error(g, "NATO", _move("CO", "N1", "N2")) is None
+    officers.transfer(g, "NATO", _move("CO", "N1", "N2"))
+    assert "officer" not in n1.state and "hq" not in n1.state
+    assert officers.carried(n2) == [
+        {"officer": "XO", "org": "1st platoon", "hq": None},
+        {"officer": "CO", "org": "A HQ", "hq": "company"}]
+    assert n2.state["officer"] == "XO" and n2.state["riders"] == [
+        {"officer": "CO", "officer_org": "A HQ", "hq": "company"}]
+    got = {(org, pts) for _u, org, pts, _how in cc.bonuses(g, "NATO")}
+    assert got == {("1st platoon", 1), ("A HQ", 1)}
+    # the CO leaves again: the XO stays, the riders are gone
+    officers.transfer(g, "NATO", _move("CO", "N2", "N1"))
+    assert officers.carried(n2) == [{"officer": "XO", "org": "1st platoon", "hq": None}]
+    assert "riders" not in n2.state and n1.state["hq"] == "company"
+
+
+def test_the_first_officer_leaves_and_the_second_stays_21_1_3(make_game: Any) -> None:
+    """MBT 21.1.3 (MBTD-167): with two officers on N2, moving the first one (the XO) leaves
+    the CO as N2's officer, with his organization and echelon."""
+    g = _company(make_game)
+    n2, n4 = g.state.units["N2"], g.state.units["N4"]
+    n2.state["officer"] = "XO"
+    officers.transfer(g, "NATO", _move("CO", "N1", "N2"))
+    n4.hex = n2.hex
+    officers.transfer(g, "NATO", _move("XO", "N2", "N4"))
+    assert officers.carried(n2) == [{"officer": "CO", "org": "A HQ", "hq": "company"}]
+    assert (n2.state["officer"], n2.state["officer_org"], n2.state["hq"]) == ("CO", "A HQ",
+                                                                              "company")
+    assert officers.carried(n4) == [{"officer": "XO", "org": "1st platoon", "hq": None}]
+
+
+def test_two_cos_on_one_unit_are_told_apart_by_organization_21_1_3(make_game: Any) -> None:
+    """MBT 21.1.3 (MBTD-167): a unit with the COs of two organizations: a transfer naming only
+    "CO" is refused, naming the rule and changing nothing; with "org" it moves that one; the
+    offered transfers name the organization."""
+    g = _company(make_game, special='command = { "A HQ" = ["1st platoon", "2nd platoon"] }')
+    n1 = g.state.units["N1"]
+    n1.state["riders"] = [{"officer": "CO", "officer_org": "2nd platoon"}]
+    before = copy.deepcopy(dict(n1.state))
+    with pytest.raises(HexwarError, match=r"MBT 21\.1\.3") as err:
+        officers.transfer(g, "NATO", _move("CO", "N1", "N3"))
+    assert '"org"' in str(err.value) and dict(n1.state) == before
+    offered = officers.transfers(g, "NATO")
+    assert offered and all("org" in c for c in offered)
+    officers.transfer(g, "NATO", {**_move("CO", "N1", "N3"), "org": "2nd platoon"})
+    assert officers.carried(n1) == [{"officer": "CO", "org": "A HQ", "hq": "company"}]
+    assert officers.carried(g.state.units["N3"])[0]["org"] == "2nd platoon"
+
+
+def test_a_unit_lost_with_two_officers_loses_both_21_1_2_4(make_game: Any) -> None:
+    """MBT 21.1.2.4 with MBTD-167, MBTD-98: a knocked-out unit carrying two COs stops both
+    organizations the next Turn."""
+    g = _company(make_game, special='command = { "A HQ" = ["1st platoon", "2nd platoon"] }')
+    g.state.turn = 2
+    n1 = g.state.units["N1"]
+    n1.state["riders"] = [{"officer": "CO", "officer_org": "2nd platoon"}]
+    n1.state["destroyed"] = "KO"
+    MbtHooks.of(g).after_damage(n1, ["KO"])
+    assert data(g)["co_lost"] == {"A HQ": 2, "2nd platoon": 2}
+
+
+def test_bad_riders_are_refused_by_validate_12_8_2() -> None:
+    """MBT 12.8.2 (MBTD-167): a rider must be CO, XO or SP, on a unit with a first officer."""
+    from hexwar.plugins.mbt.grade import state_problems
+
+    assert state_problems({"officer": "CO", "riders": [{"officer": "XO"}]}) == []
+    assert any("MBT 12.8.2" in m for m in state_problems({"officer": "CO",
+                                                          "riders": [{"officer": "GEN"}]}))
+    assert any("first officer" in m for m in state_problems({"riders": [{"officer": "XO"}]}))
 
 
 def test_the_bonus_and_the_co_lost_rule_follow_the_officer_21_1_1_2_21_1_2_4(
@@ -146,7 +218,7 @@ def test_an_officer_written_in_by_hand_moves_once_a_step_too(make_game: Any) -> 
     officers.transfer(g, "NATO", _move("CO", "N1", "N2"))
     back = _move("CO", "N2", "N1")
     assert officers._validator(g, "NATO", set())(back) is None
-    moved = {officers._key(g.state.units["N2"])}
+    moved = {officers._key(officers.carried(g.state.units["N2"])[0])}
     assert "moved once" in (officers._validator(g, "NATO", moved)(back) or "")
 
 
@@ -264,3 +336,31 @@ def test_an_officer_with_an_inactive_unit_gives_no_bonus_21_1_1_2_1(make_game: A
     assert [(u.id, pts) for u, _o, pts, _h in cc.bonuses(g, "NATO")] == [("N1", 1), ("N3", 1)]
     g.state.units["N3"].state["abandoned"] = True
     assert [(u.id, pts) for u, _o, pts, _h in cc.bonuses(g, "NATO")] == [("N1", 1)]
+
+
+def test_a_force_with_two_officers_in_its_only_tank_seats_both_12_8_2() -> None:
+    """MBT 12.8.2 with MBTD-167: a headquarters of one T-80A whose scenario puts the CO and the
+    XO in the tank: the CO is its officer, the XO rides it as a second officer (before, the XO
+    was dropped)."""
+    from hexwar.plugins.mbt import forces
+
+    sc = Scenario.from_text("""
+[scenario]
+id = "mbt:two-officers"
+system = "mbt"
+rules = ["mbt.advanced"]
+turns = 1
+[sides.NATO]
+[sides.Soviet]
+[[sides.Soviet.forces]]
+id = "A"
+nation = "USSR"
+organization = "Tank Company Headquarters"
+variant = "c"
+grade = "average"
+officers = { CO = "T-80A", XO = "T-80A" }
+[board]
+panels = []
+""", path="two-officers.toml")
+    (_uid, _t, _s, state), = forces.expand(sc)
+    assert state["officer"] == "CO" and state["riders"] == [{"officer": "XO"}]

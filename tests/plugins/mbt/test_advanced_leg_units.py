@@ -521,6 +521,11 @@ def test_the_ai_rates_and_fires_a_carried_squads_rocket_launcher_15_3_4_1(
     with transport.aboard(g, n1g):
         sit = situation(g, n1g, "PZF-44", "HEAT", v1, overwatch=False, target_moving=False)
         assert n1g.hex == g.state.units["C1"].hex
+        # with the shot's Advanced modifiers (MBT 14.3.1.1.3 transported firer; MBTD-152)
+        from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+        sit.extra_modifiers = tuple(MbtHooks.of(g).ap_modifiers(sit, n1g, v1))
+        assert any("transported" in m.name for m in sit.extra_modifiers)
     assert p_carried == kill_probability(ctx(g).charts, sit)
     assert n1g.hex is None and view.unit("N1").hex is None
 

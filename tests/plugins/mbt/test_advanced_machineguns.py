@@ -495,3 +495,22 @@ def test_14_1_2_1_a_vehicle_whose_main_gun_is_out_still_fires_its_machineguns(
             assert err is not None and "main gun" in err
             f.state["mg_lost"] = ["HMG TTC", "MG TTO"]  # MBT 14.3.3.4.2: nothing left to fire
             assert "F" not in legal_orders(g, f)
+
+
+def test_the_advanced_plugin_answers_the_machinegun_hooks_14_1_2(make_game: Any) -> None:
+    """MBT 14.1.2, 14.1.2.1: the Basic Game's fire checks call hooks for the machineguns, which
+    the Advanced plugin implements; a Basic game refuses a machinegun shot outright."""
+    from hexwar.plugins.mbt.fire import fire_error
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+    hooks = {"mbt_weapon_fire_error", "mbt_fired_again_error", "mbt_shot_fired",
+             "mbt_guns_usable"}
+    adv, basic = _game(make_game, options=ADV), _game(make_game, options=())
+    assert hooks <= MbtHooks.of(adv).implemented()
+    assert not hooks & MbtHooks.of(basic).implemented()
+    for g in (adv, basic):
+        for u in g.state.units.values():
+            u.state["order"] = "F"
+    n1, s2 = basic.state.units["N1"], basic.state.units["S2"]
+    mg = next(a for a in ammo_options(adv, adv.state.units["N1"]) if "/" in a)
+    assert "Advanced Game only" in (fire_error(basic, n1, s2, mg, orders=("F",)) or "")

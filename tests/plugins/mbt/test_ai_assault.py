@@ -131,7 +131,9 @@ def test_gp_fire_at_wire_on_the_way_forward_12_4_2(make_game: Any, wire: str,
     got = ai.choose(Decision("NATO", "mbt.fire", options=["pass", *opts],
                              context={"step": "direct"}), g.view("NATO"))
     if fires:
-        assert got == {"target": None, "hex": wire, "at": "wire", "shots": [["N1", "GP"]]}
+        # MBTD-154: the HMG, with a fair chance at wire, fires beside the main gun (MBT 14.1.2.1)
+        assert got == {"target": None, "hex": wire, "at": "wire",
+                       "shots": [["N1", "GP"], ["N1", "HMG TTC/GP"]]}
         assert gp_terrain.choice_error(g, "NATO", got, ("F", "FM"), set()) is None
     else:
         assert got == "pass"

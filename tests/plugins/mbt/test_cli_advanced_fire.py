@@ -97,3 +97,14 @@ def test_a_printed_modifier_cites_its_rule_once() -> None:
     text = fire("Motor Rifle Squad", "M1", "--ammo", "CA", "--uphill", "--dice", "50").output
     assert "-10  attacking uphill  (MBT 14.5.3.1)" in text, text
     assert "[MBT 14.5.3.1]" not in text
+
+
+def test_gp_fire_at_a_squad_in_a_ditch_at_the_table_14_4_3_2_3() -> None:
+    """MBT 14.4.3.2.3 (MBTD-171): at the table the ditch's two numbers are the terrains
+    ``ditch_above`` (fire from higher up) and ``ditch_level`` (from level or below)."""
+    table = load_advanced().leg_defense
+    for kind in ("ditch_above", "ditch_level"):
+        r = fire("M1", "Motor Rifle Squad", "--ammo", "GP", "--range", "3", "--terrain", kind,
+                 "--dice", "50")
+        assert r.exit_code == 0, r.output
+        assert f"GP defense: {table[('Motor Rifle Squad', kind, 'NM')].value} " in r.output

@@ -61,7 +61,8 @@ def test_the_facade_has_one_method_per_hook_and_is_the_systems_facade() -> None:
         "mbt_fire_steps", "mbt_ap_modifiers", "mbt_orders", "mbt_unit_height", "mbt_weapon_arc",
         "mbt_after_damage", "mbt_sees", "mbt_shot_situation", "mbt_movement_allowance",
         "mbt_stacking_unlimited", "mbt_unit_moved", "mbt_fire_options", "mbt_fire_error",
-        "mbt_move_costs", "mbt_other_ammo", "mbt_ammo_error", "mbt_other_fire", "mbt_guest_card"}
+        "mbt_move_costs", "mbt_other_ammo", "mbt_ammo_error", "mbt_other_fire", "mbt_guest_card",
+        "mbt_weapon_fire_error", "mbt_fired_again_error", "mbt_shot_fired", "mbt_guns_usable"}
     assert {n for n in vars(hookspecs) if n.startswith("mbt_")} == MbtHooks.called()
     assert hexwar_register_systems()[0].hooks is MbtHooks
 
@@ -199,3 +200,92 @@ def test_a_rule_implementing_a_hook_makes_it_live(make_game: Any, hook: str) -> 
     setattr(rule, hook, hookimpl(impl))
     g = game_with(make_game, rule)
     assert MbtHooks.of(g).implemented() == {hook}
+
+
+def test_weapon_fire_error_checks_a_weapon_the_basic_game_lacks(make_game: Any) -> None:
+    """MBT 14.1.2 through ``mbt_weapon_fire_error``: a rule that knows the weapon a shot names
+    decides it (``""``: allowed), None leaves the shot to the Basic Game's checks."""
+    rule = Rule("weapon_fire_error")
+
+    @hookimpl
+    def mbt_weapon_fire_error(game: Any, firer: Unit, target: Unit, ammo: str,
+                              orders: tuple[str, ...], moving_target: bool,
+                              check_arc: bool) -> str | None:
+        rule.calls.append((firer.id, target.id, ammo, orders))
+        return {"HMG TTO/GP": "", "MG/GP": "jammed (MBT 99.2)"}.get(ammo)
+
+    rule.mbt_weapon_fire_error = mbt_weapon_fire_error  # type: ignore[attr-defined]
+    plain, ruled = game_with(make_game, None), game_with(make_game, rule)
+    for g in (plain, ruled):
+        g.state.units["A"].state["order"] = "F"
+
+    def error(g: Any, ammo: str) -> str | None:
+        return fire_error(g, g.state.units["A"], g.state.units["B"], ammo, orders=("F",))
+
+    assert "Advanced Game only" in (error(plain, "HMG TTO/GP") or "")  # the Basic Game's
+    assert error(ruled, "HMG TTO/GP") is None
+    assert error(ruled, "MG/GP") == "jammed (MBT 99.2)"
+    assert error(ruled, "APFSDS") is None and error(plain, "APFSDS") is None
+    assert rule.calls[0] == ("A", "B", "HMG TTO/GP", ("F",))
+
+
+def test_fired_again_error_lets_a_rule_fire_a_unit_twice(make_game: Any) -> None:
+    """MBT 7.1.5 once a Turn, unless ``mbt_fired_again_error`` allows it (``""``)."""
+    rule = Rule("fired_again_error")
+
+    @hookimpl
+    def mbt_fired_again_error(game: Any, firer: Unit, ammo: str, missile: bool) -> str | None:
+        rule.calls.append((firer.id, ammo, missile))
+        return "" if ammo == "APFSDS" else None
+
+    rule.mbt_fired_again_error = mbt_fired_again_error  # type: ignore[attr-defined]
+    plain, ruled = game_with(make_game, None), game_with(make_game, rule)
+    for g in (plain, ruled):
+        g.state.units["A"].state.update(order="F", fired=True)
+
+    def error(g: Any, ammo: str) -> str | None:
+        return fire_error(g, g.state.units["A"], g.state.units["B"], ammo, orders=("F",))
+
+    assert "already fired" in (error(plain, "APFSDS") or "")
+    assert error(ruled, "APFSDS") is None
+    assert "already fired" in (error(ruled, "HE") or "")  # None: the Basic Game's refusal
+    assert rule.calls == [("A", "APFSDS", False), ("A", "HE", False)]
+
+
+def test_shot_fired_hears_each_shot_of_a_declaration(make_game: Any, run: Any) -> None:
+    """MBT 7.3.2: every firer is marked FIRED before any shot resolves; ``mbt_shot_fired`` hears
+    each one then."""
+    from hexwar.plugins.mbt.fire import fire_group
+
+    rule = Rule("shot_fired")
+
+    @hookimpl
+    def mbt_shot_fired(game: Any, firer: Unit, ammo: str) -> None:
+        rule.calls.append((firer.id, ammo, bool(firer.state.get("fired"))))
+
+    rule.mbt_shot_fired = mbt_shot_fired  # type: ignore[attr-defined]
+    g = game_with(make_game, rule)
+    g.state.units["A"].state["order"] = "F"
+    run(fire_group(g, SOV, {"target": "B", "shots": [["A", "APFSDS"]]}, overwatch=False,
+                   simultaneous=True), lambda d: d.options[0])
+    assert rule.calls == [("A", "APFSDS", True)]
+
+
+def test_guns_usable_gives_orders_to_a_unit_without_its_main_gun(make_game: Any, run: Any) -> None:
+    """MBT 6.2.3: no working main gun, no F, FM or OW, unless ``mbt_guns_usable`` says the unit
+    has other guns."""
+    rule = Rule("guns_usable")
+
+    @hookimpl
+    def mbt_guns_usable(game: Any, unit: Unit) -> bool | None:
+        rule.calls.append(unit.id)
+        return True
+
+    rule.mbt_guns_usable = mbt_guns_usable  # type: ignore[attr-defined]
+    plain, ruled = game_with(make_game, None), game_with(make_game, rule)
+    for g in (plain, ruled):
+        run(sighting_phase(g), [])
+        g.state.units["A"].state["damage"]["gun"] = True
+    assert legal_orders(plain, plain.state.units["A"]) == ["M"]
+    assert legal_orders(ruled, ruled.state.units["A"]) == ["F", "FM", "M", "OW"]
+    assert "A" in rule.calls
