@@ -134,6 +134,19 @@ def enter_cost(c: BasicCard, m: FpMap, u: Unit, *, level: bool = False
     return cost, dest, parts
 
 
+def _passes(game: Game, u: Unit, there: list[str], dest: Hex) -> bool:
+    """Firepower 11.1.1 (Advanced Game; docs/decisions.md FPD-144): a hex holding opposing
+    soldiers is entered without a melee when none of them could be meleed (none shares a height
+    with the mover: upstairs, on a tower's floor, Up a tree over his head). The Advanced melee
+    refuses a melee meeting no one; the Basic Game has no such hex."""
+    if "firepower.advanced" not in game.rules_enabled:
+        return False
+    try:
+        return not FirepowerHooks.of(game).melee_defenders([u.id], there, dest)
+    except RulesError:
+        return True  # no melee is possible (Firepower 13)
+
+
 def _on_deck_way(game: Game, u: Unit) -> bool:
     """Firepower 8.9: the hex in front is entered along a bridge's deck (the Advanced Game's
     bridges; nothing without them)."""
@@ -180,8 +193,8 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
                              f"({m.label(dest)}), not {named}", rule="Firepower 6.2.1")
         # under the ground the soldiers on the surface are not met: the Advanced Game's tunnel
         # check (hidden_setup.check_tunnel_move) counts the opposing soldiers underground
-        if not u.state.get("tunnel") and any(s.hex == dest and s.side != u.side
-                                             for s in soldiers(game).values()):
+        there = sorted(s.id for s in soldiers(game).values() if s.hex == dest and s.side != u.side)
+        if not u.state.get("tunnel") and there and not _passes(game, u, there, dest):
             raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                              rule="Firepower 6.2.1")
         _pay(game, ph, u.id, cost, True)
@@ -192,9 +205,11 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
             raise RulesError("a soldier must face a hexside 1-6", rule="Firepower 4.3")
         if to == u.facing:
             raise RulesError("a turn changes the facing by 1-3 hexsides", rule="Firepower 6.2.2")
-        cost = c.mf_cost("turn", posture)
+        from hexwar.plugins.firepower.free_turns import turn_cost
+
+        cost, debt = turn_cost(game, ph, u, to, c.mf_cost("turn", posture))  # Firepower 11.3.1
         _pay(game, ph, u.id, cost, True)
-        return {"act": act, "unit": u.id, "cost": cost, "to": to}
+        return {"act": act, "unit": u.id, "cost": cost, "to": to, "owed": debt}
     if act == "posture":
         to = choice.get("to")
         if to not in POSTURES or to == posture:
@@ -227,6 +242,14 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
             raise RulesError("announce the MF to be spent after firing as a number",
                              rule="Firepower 6.3.6")
         cost = c.mf_cost("fire", posture)
+        from hexwar.plugins.firepower.free_turns import owed
+
+        due = owed(ph, u.id)  # Firepower 11.3.1: free turns are paid by a firer (FPD-142)
+        if due and cost + due + after > mf_left(game, ph, u.id):
+            raise RulesError(f"{u.id} took free turns for {due} MF this Impulse: firing costs "
+                             f"{cost} and them, {mf_left(game, ph, u.id)} MF are left",
+                             rule="Firepower 11.3.1")
+        cost += due
         if cost + after > mf_left(game, ph, u.id):
             raise RulesError(f"{u.id} has {mf_left(game, ph, u.id)} MF left: firing costs {cost}"
                              f" and {after} more were announced", rule="Firepower 6.3.5")
@@ -267,7 +290,10 @@ def fire_context(game: Game, uid: str, choice: dict[str, Any]) -> combat.FireCon
     ph = data(game).get("phase") or {}
     m, sol = fp_map(game), soldiers(game)
     firer = sol[uid]
-    nc = int((ph.get("nc") or {}).get(uid, 0)) + int(choice.get("after", 0) or 0)
+    from hexwar.plugins.firepower.free_turns import owed
+
+    # Firepower 11.3.1: free turns a firer pays count as moving (FPD-142)
+    nc = int((ph.get("nc") or {}).get(uid, 0)) + int(choice.get("after", 0) or 0) + owed(ph, uid)
     roll = game.dice.d10
     extra = extra_modifiers(game)
     if choice["act"] == "fire":
@@ -412,6 +438,9 @@ def apply_action(game: Game, choice: Any) -> dict[str, Any]:
                   unit=uid, act="enter", hex=game.board.label(u.hex),
                   cost=info["cost"], parts=info["parts"], rule="Firepower 6.2.1")
     elif act == "turn":
+        from hexwar.plugins.firepower.free_turns import note
+
+        note(game, ph, u, int(info.get("owed", 0)))  # Firepower 11.3.1
         u.facing = info["to"]
         game.emit("action", visible_to=_shown(game, uid),
                   unit=uid, act="turn", to=u.facing, cost=info["cost"],
@@ -477,6 +506,11 @@ def _do_fire(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
     uid = info["unit"]
     ctx: combat.FireContext = info["ctx"]
     ph["combat"].append(uid)
+    from hexwar.plugins.firepower.free_turns import settle
+
+    due = settle(ph, uid)  # Firepower 11.3.1: the free turns paid with the fire (in the cost)
+    if due:
+        ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + due
     ph["fired_hexes"].append(fp_map(game).label(ctx.firer.hex))
     if info["act"] == "fire":
         ph["modes"][uid] = ctx.mode

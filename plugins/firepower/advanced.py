@@ -77,7 +77,8 @@ PLUGIN = PluginManifest(
                 "Firepower 10.4", "Firepower 10.4.1", "Firepower 10.4.2", "Firepower 10.4.3",
                 "Firepower 10.4.4", "Firepower 10.4.5", "Firepower 10.4.6", "Firepower 11.2.2",
                 "Firepower 11.2.5", "Firepower 8.4", "Firepower 22.1.11.1.1",
-                "Firepower 11.1.4"),
+                "Firepower 11.1.4", "Firepower 8.2.4", "Firepower 11.3.1", "Firepower 14.1.2",
+                "Firepower 11.1.1"),
 )
 
 __all__ = ["PLUGIN"]
@@ -219,8 +220,11 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
 
     # Firepower 8.8.2, 10.5.2, 8.8.4.2, 12.1.5: the rim of a foxhole or trench around a soldier
     # in it, a pillbox's loophole, the heights of defensive units between
+    from hexwar.plugins.firepower.cover_sides import los_obstacles as stumps
+
     return [*los_obstacles(game, a, b, hexes, ends),
-            *defenses.los_obstacles(game, ends, a, b, hexes)]
+            *defenses.los_obstacles(game, ends, a, b, hexes),
+            *stumps(game, hexes)]  # Firepower 10.4.6, 12.1.5: tree stumps between
 
 
 @hookimpl(tryfirst=True)

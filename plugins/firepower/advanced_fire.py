@@ -274,7 +274,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
 
     ctx.extra["rest"] = check_rest(game, ctx.firer.id, _row(item), mode)  # Firepower 10.7 (10)
     check_helper(game, ctx.firer.id)  # Firepower 10.1.1
-    cover_sides.check_firer(game, ctx.firer.id, own or w_unit is not None)  # Firepower 10.4.2
+    cover_sides.check_firer(game, ctx, own or w_unit is not None)  # Firepower 10.4.2, 12.1.6
     crew = crew or crew_of(game, ctx.firer.id)
     if crew > 1:
         # Firepower 10.1.1: crewmen who used their own weapons this Impulse Phase do not help
@@ -514,6 +514,10 @@ def concealed(f: Firing, target: Soldier, source: Hex) -> bool:
 
     if in_position(f.positions.get(target.id)):
         return True  # Firepower 12.2.4: a foxhole, trench or loophole
+    from hexwar.plugins.firepower.cover_sides import loophole_used
+
+    if loophole_used(f, target, source):
+        return True  # Firepower 12.2.4: a building wall's loophole (FPD-141)
     m = f.world.map
     if m.cover.get(target.hex) in ("tree", "scrub"):
         return True

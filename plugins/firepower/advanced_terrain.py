@@ -534,6 +534,10 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
             continue
         o = m.opening(h, n, floor)
         if o is None:
+            from hexwar.plugins.firepower.loopholes import through
+
+            if through(game, h, d, floor, head):  # Firepower 8.2.4, 12.1.6: a loophole
+                return None
             reasons.append(f"the wall of {game.board.label(h)} (Firepower 8.2.3)")
         elif not is_open(game, o):
             reasons.append(f"the closed {o.kind} of {game.board.label(h)} (Firepower 11.1.9)")

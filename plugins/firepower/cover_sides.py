@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.state import Unit
     from hexwar.plugins.firepower.advanced_fire import Firing
+    from hexwar.plugins.firepower.combat import FireContext
     from hexwar.plugins.firepower.soldiers import Soldier
 
 DATA = Path(__file__).parent / "data" / "advanced" / "cover_sides.toml"
@@ -72,6 +73,8 @@ class Sides:
     objects: Mapping[Hex, str] = field(default_factory=dict)
     places: Mapping[str, Place] = field(default_factory=dict)
     covered: frozenset[str] | None = None  # None: no stacking known (pure tests)
+    #: Firepower 8.2.4, 12.2.3: soldier id -> the loophole hexsides of his hex and floor
+    loopholes: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
 
 @cache
@@ -142,7 +145,31 @@ def sides_of(game: Game) -> Sides:
         k = (h, p.key)
         if k not in bottom or p.order < bottom[k][0]:
             bottom[k] = (p.order, uid)
-    return Sides(objs, places, frozenset(uid for _, uid in bottom.values()))
+    from hexwar.plugins.firepower.loopholes import users
+
+    return Sides(objs, places, frozenset(uid for _, uid in bottom.values()), users(game))
+
+
+def _crossed(target: Soldier, source: Hex, impact_side: int | None) -> list[int]:
+    """The hexsides of the target's hex a line from ``source`` (or a blast on the part
+    ``impact_side``) comes in by; none from inside his own hex (FPD-139)."""
+    from hexwar.plugins.firepower.advanced_terrain import exit_sides
+
+    if impact_side is not None:
+        return [impact_side]
+    if source == target.hex:
+        return []
+    return exit_sides(target.hex, source)
+
+
+def loophole_used(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
+                  ) -> bool:
+    """Firepower 12.2.3, 12.2.4: the line comes in through a loophole of the target's hex and
+    floor (he uses it: +2 cover, and concealment)."""
+    from hexwar.plugins.firepower.loopholes import using
+
+    sides = (f.cover_sides or Sides()).loopholes.get(target.id)
+    return bool(sides) and using(sides or frozenset(), _crossed(target, source, impact_side))
 
 
 def sided_cover(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None = None
@@ -152,9 +179,11 @@ def sided_cover(f: Firing, target: Soldier, source: Hex, *, impact_side: int | N
     place's hexsides, only for the bottom soldier of a place, never Up a tree. None: no such
     cover (also when his hex has no tree, stump or well)."""
     from hexwar.plugins.firepower.advanced_fire import TREE_TV
-    from hexwar.plugins.firepower.advanced_terrain import exit_sides
+    from hexwar.plugins.firepower.loopholes import terrain_value
 
     sides = f.cover_sides or Sides()
+    if loophole_used(f, target, source, impact_side=impact_side):
+        return ("loophole", terrain_value())  # Firepower 12.2.3: +2, not also +1 (FPD-141)
     kind = "tree" if f.world.map.cover.get(target.hex) == "tree" else \
         sides.objects.get(target.hex)
     if kind is None:
@@ -165,21 +194,23 @@ def sided_cover(f: Firing, target: Soldier, source: Hex, *, impact_side: int | N
         return None  # Firepower 10.4.4: not the bottom soldier of his place
     place = sides.places.get(target.id) or Place("side", target.facing)
     covers = hexsides_of(place.at, place.toward)
-    if impact_side is not None:
-        crossed: list[int] = [impact_side]
-    elif source == target.hex:
-        return None  # no line of sight crosses a hexside (FPD-139)
-    else:
-        crossed = exit_sides(target.hex, source)
-    if not covers.intersection(crossed):
+    if not covers.intersection(_crossed(target, source, impact_side)):
         return None
     return (kind, TREE_TV if kind == "tree" else STUMP_TV)
 
 
-def check_firer(game: Game, uid: str, major: bool) -> None:
+def check_firer(game: Game, ctx: FireContext, major: bool) -> None:
     """Firepower 10.4.2: no major personal weapon is fired from the rear of a tree, stump or
-    well (a grenade or the weapon of a crew another crewman fires is not his)."""
+    well (a grenade or the weapon of a crew another crewman fires is not his); Firepower
+    12.1.6: a firer through a loophole faces it (:func:`loopholes.check_firer`)."""
+    from hexwar.plugins.firepower.loopholes import check_firer as loophole_firer
+
+    uid = ctx.firer.id
     u = game.state.units[uid]
+    targets = [ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers]
+    if ctx.target_hex is not None:
+        targets.append(ctx.target_hex)
+    loophole_firer(game, u, targets)
     if not major or u.hex is None or kind_at(game, u.hex) is None:
         return
     p = place_of(game, u)
@@ -225,3 +256,17 @@ def _apply(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
 
 
 COVER_SIDE = ActionType("cover_side", _check, _apply, None, rule="Firepower 10.4.3")
+
+
+def los_obstacles(game: Game, hexes: tuple[Hex, ...]) -> list[Any]:
+    """Firepower 10.4.6, 12.1.5: a tree stump between is one height above its ground and blocks
+    a line through its hex by the heights (a well blocks only through its picture, which hexwar
+    does not draw: FPD-139)."""
+    objs = objects(game)
+    if not objs:
+        return []
+    from hexwar.plugins.firepower.advanced_los import Obstacle
+    from hexwar.plugins.firepower.advanced_terrain import ground_of
+
+    return [Obstacle(h, "tree stump", ground_of(game, h) + 1, "Firepower 12.1.5")
+            for h in hexes if objs.get(h) == "stump"]

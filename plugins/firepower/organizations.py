@@ -137,3 +137,27 @@ def organization_problems(sides: Mapping[str, Any], units: Sequence[Mapping[str,
                 out.append(f"squad {name}'s leaders {ranks} are not {org.title}'s "
                            f"{sorted(org.leaders)} (Firepower 8.5)")
     return out
+
+
+def squad_group_problems(sides: Mapping[str, Any]) -> list[str]:
+    """Firepower 14.1.2 (docs/decisions.md FPD-143): a side that names its squad group
+    (``sides.<side>.group``) selects its squads from that group: each squad whose organization
+    is of another group is named. A side with no group is not checked (the scenario's own
+    organizations stand); nor is a squad without an organization, whose group is unknown."""
+    out: list[str] = []
+    for side, table in sorted(sides.items()):
+        table = table or {}
+        group = table.get("group")
+        if group is None:
+            continue
+        squads = table.get("squads") or {}
+        for name, sq in sorted(squads.items()):
+            oid = (sq or {}).get("organization")
+            if oid is None or str(oid) not in organizations():
+                continue  # unknown: organization_problems names a bad one
+            org = organizations()[str(oid)]
+            if org.group != int(group):
+                out.append(f"squad {name} of side {side} is {org.title}, of squad group "
+                           f"{org.group}; the side's squads come from group {group} "
+                           "(Firepower 14.1.2)")
+    return out

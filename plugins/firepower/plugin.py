@@ -224,12 +224,20 @@ def scenario_shapes() -> dict[str, Any]:
                                   "box": IntRange(1, 100)}],
                     # Firepower 10.1, 11.1.6: weapon units on the board (weapon_units.py)
                     "weapon_units": [{"id": str, "model": str, "side": str, "hex": str,
-                                      "facing": IntRange(1, 6)}]},
+                                      "facing": IntRange(1, 6)}],
+                    # Firepower 10.4.6: stump and well hexes (cover_sides.py, FPD-139)
+                    "stumps": [str], "wells": [str],
+                    # Firepower 10.2: the board sides each side may exit by (exits.py, FPD-140)
+                    "exits": MapOf([OneOf(("5/6", "2/3"))]),
+                    # Firepower 8.2.4: loopholes in building walls (loopholes.py, FPD-141)
+                    "loopholes": [{"between": [str], "floor": IntRange(1, 20)}]},
         # Firepower 23.6: hexwar's own scenarios' casualties and survivors (FPD-68)
         "victory": {"casualty": IntRange(0, 100), "survivor": IntRange(0, 100),
                     "objective": [str], "objective_hexes": [str],
                     "objective_points": IntRange(0, 100),
-                    "objective_side": str},
+                    "objective_side": str,
+                    # Firepower 10.2: points per own soldier exited (FPD-140)
+                    "exit_points": IntRange(0, 100)},
     }
 
 
@@ -256,6 +264,11 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     units = [u for u in scenario.raw.get("units", []) if isinstance(u, dict)]
     for text in organization_problems(dict(scenario.sides), units):
         problems.append(Problem(text, path, "sides"))  # Firepower 8.5, 14
+    from hexwar.plugins.firepower.organizations import squad_group_problems
+
+    for text in squad_group_problems(dict(scenario.sides)):
+        problems.append(Problem(text, path, "sides", hint="choose squads of the side's group "
+                                "in data/advanced/squads.toml"))  # Firepower 14.1.2
     return problems
 
 

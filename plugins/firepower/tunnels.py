@@ -126,7 +126,8 @@ def attacker_in_tunnels(game: Game) -> dict[str, str]:
 
 #: the Impulse Phase's per-soldier records: MF spent (all, non-combat, announced after firing),
 #: hexes entered, rates of fire; and the lists of soldiers used, active, in combat, done, down
-_PHASE_BY_SOLDIER = ("spent", "nc", "after", "entered", "modes")
+# "free_turns", "owed": Firepower 11.3.1's bookkeeping (free_turns.py) is by soldier too
+_PHASE_BY_SOLDIER = ("spent", "nc", "after", "entered", "modes", "free_turns", "owed")
 _PHASE_SOLDIERS = ("used", "active", "combat", "done", "dirt")
 
 

@@ -151,3 +151,17 @@ def test_stumps_and_wells_of_the_scenario_cover_by_sides_without_concealment() -
     with pytest.raises(RulesError) as exc:
         cs.objects(bad)
     assert exc.value.rule == "Firepower 10.4.6"
+
+
+def test_a_stump_between_blocks_low_lines_by_its_height() -> None:
+    """Firepower 10.4.6, 12.1.5: a stump is one height high and blocks a line through its hex
+    that passes below its top (two Prone soldiers), not one above it (two Standing)."""
+    from hexwar.plugins.firepower.advanced_los import line_of_sight, los_world
+
+    game = _tree_game(extra='stumps = ["1N7"]', at="N5")
+    plain = _tree_game(at="N5")
+    a, b = game.board.parse("1N9"), game.board.parse("1N5")
+    assert line_of_sight(los_world(game), a, b, 0, 0).blocked
+    assert not line_of_sight(los_world(game), a, b, 2, 2).blocked
+    a2, b2 = plain.board.parse("1N9"), plain.board.parse("1N5")
+    assert not line_of_sight(los_world(plain), a2, b2, 0, 0).blocked

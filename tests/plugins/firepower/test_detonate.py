@@ -44,7 +44,8 @@ def test_bad_detonations_are_refused_naming_the_rule_and_change_nothing() -> Non
     _impulse(game, "D1", "D2")
     _refused(game, {"unit": "D1", "act": "detonate", "hex": pmn1}, "Firepower 12.4.4.1.2")
     _refused(game, {"unit": "D1", "act": "detonate", "hex": "4A1"}, "Firepower 11.1.13")
-    _do(game, {"unit": "D2", "act": "turn", "to": 3})
+    # a turn of 120 degrees spends MF (a 60-degree one would be free, Firepower 11.3.1)
+    _do(game, {"unit": "D2", "act": "turn", "to": (game.state.units["D2"].facing + 1) % 6 + 1})
     _refused(game, {"unit": "D2", "act": "detonate", "hex": mine}, "Firepower 11.1.13")
     d1 = game.state.units["D1"]
     d1.hex = game.board.parse("4C6")

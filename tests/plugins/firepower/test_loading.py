@@ -123,7 +123,8 @@ def test_bad_load_notes_are_refused_naming_the_rule_and_change_nothing() -> None
     _next_phase(game, "A1")
     _refused(game, {"unit": "A1", "act": "load", "ammo": "H"}, "Firepower 11.1.12")  # loaded
     _refused(game, {"unit": "A1", "act": "load", "ammo": "L"}, "Firepower 10.7")  # not its ammo
-    _do(game, {"unit": "A1", "act": "turn", "to": 3})
+    # 120 degrees spends MF (a 60-degree turn would be free, Firepower 11.3.1)
+    _do(game, {"unit": "A1", "act": "turn", "to": (game.state.units["A1"].facing + 1) % 6 + 1})
     _refused(game, {"unit": "A1", "act": "unload"}, "Firepower 11.1.12")  # MF spent: not "all"
     rifle, _ = _crew_game("RFL10")
     _next_phase(rifle, "A1")

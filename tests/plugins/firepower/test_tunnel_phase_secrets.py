@@ -26,7 +26,8 @@ def test_the_defender_is_not_shown_the_mf_the_attacker_spends_in_a_tunnel() -> N
     entry for him, A's and the umpire's have it; B's log has no word of the turn either."""
     game = _setup()
     _impulse(game, "A1")
-    _do(game, {"act": "turn", "unit": "A1", "to": 5})
+    # 120 degrees: 1 MF (a 60-degree turn would be free, Firepower 11.3.1)
+    _do(game, {"act": "turn", "unit": "A1", "to": (game.state.units["A1"].facing + 1) % 6 + 1})
     for ph in (_phase(game, "A"), _phase(game, None)):
         assert ph["spent"] == {"A1": 1} and ph["nc"] == {"A1": 1} and ph["active"] == ["A1"]
     b = _phase(game, "B")
@@ -42,7 +43,8 @@ def test_the_mf_spent_underground_stay_hidden_after_he_comes_up() -> None:
     view of the phase when he is no longer in one (his MF include those spent underground)."""
     game = _setup()
     _impulse(game, "A1")
-    _do(game, {"act": "turn", "unit": "A1", "to": 5})
+    # 120 degrees: 1 MF (a 60-degree turn would be free, Firepower 11.3.1)
+    _do(game, {"act": "turn", "unit": "A1", "to": (game.state.units["A1"].facing + 1) % 6 + 1})
     game.state.units["A1"].state["tunnel"] = False  # as if up into a cave
     assert data(game)["phase"]["underground"] == ["A1"]
     assert "A1" not in json.dumps(_phase(game, "B"))
@@ -55,7 +57,8 @@ def test_the_attacker_is_not_told_who_of_the_defender_acts_in_a_tunnel() -> None
     game = _setup()
     impulses.start_impulse_phase(game, "B")
     impulses.begin_impulse(game, ["D1"])
-    _do(game, {"act": "turn", "unit": "D1", "to": 4})
+    # 120 degrees: 1 MF (a 60-degree turn would be free, Firepower 11.3.1)
+    _do(game, {"act": "turn", "unit": "D1", "to": (game.state.units["D1"].facing + 1) % 6 + 1})
     a = game.view("A")
     text = json.dumps([a.events()[1:], a.system_state, a.units], default=str)  # [0]: header
     assert "D1" not in text
@@ -103,3 +106,14 @@ def test_the_refusal_to_come_up_into_a_held_cave_tells_what_the_attacker_sees() 
     game.state.units["D3"].hex = game.board.parse("4Z13")
     _do(game, {"unit": "A1", "act": "tunnel"})
     assert game.board.label(a1.hex) == "4Y13" and not a1.state.get("tunnel")
+
+
+def test_a_free_turn_in_a_tunnel_stays_out_of_the_other_sides_view() -> None:
+    """Firepower 11.3.1 with 11.5 (FPD-137, FPD-142): the free turn's bookkeeping of a soldier
+    in a tunnel (free_turns, owed) is his side's alone."""
+    game = _setup()
+    _impulse(game, "A1")
+    _do(game, {"act": "turn", "unit": "A1", "to": game.state.units["A1"].facing % 6 + 1})
+    assert _phase(game, "A")["owed"] == {"A1": 1} and _phase(game, "A")["free_turns"]
+    b = _phase(game, "B")
+    assert b["owed"] == {} and b["free_turns"] == {} and "A1" not in json.dumps(b)
