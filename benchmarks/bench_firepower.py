@@ -14,6 +14,7 @@ from typing import Any
 from hexwar.core.engine.controllers import RandomController
 from hexwar.core.engine.game import Game
 from hexwar.core.scenario import Scenario
+from hexwar.core.simulation.stats import wilson
 from hexwar.plugins.firepower.ai import make_ai
 from hexwar.plugins.firepower.plugin import HERE
 
@@ -35,6 +36,7 @@ def versus_random(n: int) -> None:
         other = "B" if ai_side == "A" else "A"
         wins = draws = losses = 0
         vp_ai = vp_other = 0.0
+        not_won: list[str] = []
         for seed in range(n):
             result, _ = play(1000 + seed, {ai_side: "ai", other: "random"})
             if result.winner == ai_side:
@@ -43,10 +45,17 @@ def versus_random(n: int) -> None:
                 draws += 1
             else:
                 losses += 1
+            if result.winner != ai_side:
+                scores = result.scores
+                not_won.append(f"{1000 + seed} ({'drew' if result.winner is None else 'lost'} "
+                               f"{scores.get(ai_side, 0.0):g}-{scores.get(other, 0.0):g})")
             vp_ai += result.scores.get(ai_side, 0.0)
             vp_other += result.scores.get(other, 0.0)
         print(f"AI as side {ai_side} vs random: {n} games, won {wins} ({100 * wins / n:.0f}%), "
               f"drew {draws}, lost {losses}; mean VP {vp_ai / n:.1f} to {vp_other / n:.1f}")
+        lo, hi = wilson(wins, n)
+        print(f"  win rate 95% Wilson interval {100 * lo:.0f}-{100 * hi:.0f}%; "
+              f"seeds not won: {', '.join(not_won) or 'none'}", flush=True)
 
 
 def ai_vs_ai(n: int) -> None:

@@ -226,6 +226,25 @@ class FirepowerAI:
                     if u.hex is not None and not u.state.get("eliminated")), default=0)
         return 0.5 * min(near, 20)
 
+    def _own_mines(self, view: SideView) -> set[Hex]:
+        """Firepower 12.4.4, 8.8.9: the hexes of the side's own live mines and PMN2 trip wires
+        (its secret record, in its own view only). A mine goes off under whoever enters, his
+        own side's soldiers too, so the AI does not walk into them (FPD-181)."""
+        memo: dict[tuple[Any, ...], Any] | None = getattr(self, "_memo", None)
+        if memo is not None and ("own_mines",) in memo:
+            got: set[Hex] = memo[("own_mines",)]
+            return got
+        rec = view.system_state.get("secret")
+        m = rules_of(view).map
+        out: set[Hex] = set()
+        for mine in (rec.get("mines") or []) if isinstance(rec, dict) else []:
+            for lab in [mine.get("hex"), *(mine.get("trip") or [])]:
+                if isinstance(lab, str):
+                    out.add(m.parse(lab))
+        if memo is not None:
+            memo[("own_mines",)] = out
+        return out
+
     def _crater(self, view: SideView, opts: list[Any]) -> Any:
         """Firepower 8.7: craters are cover (rough, a depression) on the attacker's way in."""
         m = rules_of(view).map
@@ -579,6 +598,8 @@ class FirepowerAI:
                     nxt = s.hex.neighbor(d)
                     if nxt not in m.hexes or nxt in enemy_hexes:
                         break
+                    if me.id not in tunnel and nxt in self._own_mines(view):
+                        break  # Firepower 12.4.4: his side's own mine goes off under him too
                     level = bool(decks) and _along_deck(decks, s.hex, nxt, deck)
                     if deck and not level:
                         break  # Firepower 8.9: off the deck only along the bridge
@@ -705,6 +726,9 @@ class FirepowerAI:
             return self._acquire_value(view, me, o)
         elif act == "arm":
             return arm_value(me, sol, theirs, self._tunnel)
+        if after.hex != me.hex and after.hex in self._own_mines(view) \
+                and me.id not in getattr(self, "_tunnel", set()):
+            return -1.0  # Firepower 12.4.4: not into his side's own mine or trip wire (FPD-181)
         gain = self._position(view, after, theirs) - base[key]
         if act == "posture" and o["to"] == "stand" and me.posture == "prone":
             gain -= 0.3

@@ -169,3 +169,46 @@ def test_a_grenade_goes_through_the_window_into_a_room_holding_two_enemies() -> 
                if isinstance(o, dict))
     assert isinstance(choice, dict) and choice.get("act") == "grenade"
     assert choice["hex"] == "4H5" and choice.get("item", "HGN3") == "HGN3"
+
+
+# -- the side's own mines (Firepower 12.4.4, 8.8.9) ----------------------------------------------
+
+
+def _holder(mined: list[dict[str, Any]]) -> tuple[Any, list[Any]]:
+    # the defender B1 faces the objective 4C4 from 4C5: holding it is worth a step forward
+    game = _game([("B1", "RFL", "B", "C5", 1, {}), ("A1", "RFL", "A", "C14", 4, {})],
+                 extra=VICTORY.format(hexes='"4C4"'))
+    hs.secret(game, "B")["mines"] = mined
+    return _choose(game, "B", "B1")
+
+
+def test_the_defender_steps_onto_the_objective_with_no_mine_there() -> None:
+    choice, opts = _holder([])
+    assert {"unit": "B1", "act": "enter"} in opts
+    assert choice == {"unit": "B1", "act": "enter"}
+
+
+def test_the_defender_keeps_out_of_his_own_mines_hex() -> None:
+    # Firepower 12.4.4.1.1: his own PMN1 in 4C4 would go off under him (FPD-181; the street
+    # fight's seed 1001 lost a defender so)
+    choice, opts = _holder([{"kind": "PMN1", "hex": "4C4"}])
+    assert {"unit": "B1", "act": "enter"} in opts
+    assert choice != {"unit": "B1", "act": "enter"}
+
+
+def test_the_defender_keeps_off_his_own_trip_wire() -> None:
+    # Firepower 12.4.4.1.2: a PMN2's trip wire hex sets it off as its own hex does
+    wire = ["4C4", "4D4", "4E4", "4F4", "4G4", "4H4"]
+    choice, _ = _holder([{"kind": "PMN2", "hex": "4J4", "facing": 1, "trip": wire}])
+    assert choice != {"unit": "B1", "act": "enter"}
+
+
+def test_the_enemys_view_holds_no_mine_for_his_ai() -> None:
+    # Firepower 8.8.9: the defender's mines are his secret; the attacker's AI reads none
+    game = _game([("A1", "RFL", "A", "C5", 1, {})], extra=VICTORY.format(hexes='"4C4"'))
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C4"}]
+    ai = make_ai("A", 1)
+    ai._memo = {}
+    assert ai._own_mines(game.view("A")) == set()
+    ai._memo = {}
+    assert ai._own_mines(game.view("B")) == {game.board.parse("4C4")}
