@@ -129,6 +129,8 @@ class Firing:
     peering: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
     #: the places around trees, stumps and wells (Firepower 10.4; :mod:`cover_sides`)
     cover_sides: Sides | None = None
+    #: the soldiers inside a building, not on its roof (Firepower 12.2.4; FPD-178)
+    indoors: frozenset[str] = frozenset()
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -299,7 +301,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
                                  cover_sides=cover_sides.sides_of(game),
-                                 **bridge_decks(game))
+                                 indoors=inside_buildings(game), **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
         from hexwar.plugins.firepower.openings_fire import view
@@ -514,6 +516,24 @@ def concealed(f: Firing, target: Soldier, source: Hex) -> bool:
     return hedge is not None and hedge.between(target.fence_side, source)
 
 
+def inside_building(f: Firing, target: Soldier) -> bool:
+    """Firepower 12.2.4: a soldier inside a building is concealed; one on its roof is not
+    inside it (Firepower 11.1.11.2; docs/decisions.md FPD-178)."""
+    return target.id in f.indoors
+
+
+def inside_buildings(game: Game) -> frozenset[str]:
+    """The soldiers in a building hex under its roof (:func:`inside_building`)."""
+    from hexwar.plugins.firepower.advanced_terrain import adv_map, in_tunnel
+
+    m = adv_map(game)
+    if not m.building_of:
+        return frozenset()
+    return frozenset(uid for uid, u in game.state.units.items()
+                     if u.hex in m.building_of and u.state.get("roof") is None
+                     and not in_tunnel(u))
+
+
 def cover_mod(card: AdvancedCard, cover: tuple[str, int]) -> Modifier:
     """Firepower 12.2.3: +2 for a target using a loophole, +1 for other cover."""
     if cover[0].endswith("loophole"):
@@ -570,7 +590,7 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
                              "Firepower 12.2.2"))
     cover = cover_of(f, target, ctx.firer.hex)
     pen = w.penetration.get("L", 0)
-    hidden = concealed(f, target, ctx.firer.hex)
+    hidden = concealed(f, target, ctx.firer.hex) or inside_building(f, target)
     if cover is not None:
         if pen >= cover[1]:  # Firepower 12.3.6: penetrated cover only conceals
             hidden = True

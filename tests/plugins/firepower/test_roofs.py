@@ -10,6 +10,7 @@ toward 4Z4."""
 
 from __future__ import annotations
 
+from hexwar.core.engine.game import Game
 from hexwar.plugins.firepower import advanced_terrain as at
 from hexwar.plugins.firepower import climbing as cl
 from hexwar.plugins.firepower.advanced_los import los_world
@@ -17,11 +18,11 @@ from hexwar.plugins.firepower.state import data
 from tests.plugins.firepower.test_terrain import _do, _game, _impulse, _label, _refused
 
 
-def _spent(game, uid: str) -> int:  # type: ignore[no-untyped-def]
+def _spent(game: Game, uid: str) -> int:
     return int(data(game)["phase"]["spent"][uid])
 
 
-def _side(game, a: str, b: str) -> int:  # type: ignore[no-untyped-def]
+def _side(game: Game, a: str, b: str) -> int:
     return at.direction(game.board.parse(a), game.board.parse(b))
 
 
@@ -136,3 +137,26 @@ def test_a_soldier_on_the_roof_is_above_the_walls_and_outside_the_building() -> 
     assert confined_fire.place(game, r1) is None and confined_fire.place(game, i1) is not None
     assert not weather.under_roof(game, r1, aa5) and weather.under_roof(game, i1, aa5)
     assert floor_label(game, r1) == "4AA5, on the roof of building A"
+
+
+def _mods(game: Game, uid: str, target: str) -> dict[str, int]:
+    from hexwar.plugins.firepower import combat
+    from hexwar.plugins.firepower.actions import fire_context, fire_procedure
+
+    ctx = fire_context(game, uid, {"act": "fire", "unit": uid, "mode": "semi",
+                                   "targets": [target]})
+    combat.preview(ctx, fire_procedure(game, ctx.kind))
+    return {m.rule + ":" + m.name: int(m.value) for m in ctx.modifiers[target]}
+
+
+def test_inside_a_building_a_target_is_concealed_on_its_roof_not() -> None:
+    """Firepower 12.2.4: concealment for a target inside a building (here seen through the open
+    ground-floor window of 4AA5 from 4Z4); Firepower 11.1.11.2: on the roof he is not inside it,
+    so not concealed (docs/decisions.md FPD-178)."""
+    game = _game([("A1", "RFL", "A", "Z4", 1, {"model": "RFL10"}),
+                  ("B1", "RFL", "B", "AA5", 1, {"model": "RFL10"}),
+                  ("B2", "RFL", "B", "AA5", 1, {"model": "RFL10", "roof": "A", "floor": 3})])
+    game.state.units["A1"].facing = _side(game, "4Z4", "4AA5")
+    _impulse(game, "A1")
+    assert _mods(game, "A1", "B1")["Firepower 12.2.4:target concealed"] == 1
+    assert not any("12.2.3" in k or "12.2.4" in k for k in _mods(game, "A1", "B2"))
