@@ -167,6 +167,10 @@ def _scale_options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, A
                                                             "to": "back"}]
     outer = outer_wall_climb(game, u, u.facing, None)
     if outer is not None:  # named, so that a player (and the AI) tells it from a wall's
+        try:
+            _check_outer(game, ph, u, u.facing, None, outer, "on")
+        except RulesError:
+            return []  # only the legal climbs are offered (no window there, a closed one, ...)
         return [{"unit": uid, "act": "scale", "to": "on", "what": outer[0]}]
     if climb_path(game, u, u.facing) is None:
         return []

@@ -160,3 +160,21 @@ def test_inside_a_building_a_target_is_concealed_on_its_roof_not() -> None:
     _impulse(game, "A1")
     assert _mods(game, "A1", "B1")["Firepower 12.2.4:target concealed"] == 1
     assert not any("12.2.3" in k or "12.2.4" in k for k in _mods(game, "A1", "B2"))
+
+
+def test_only_legal_building_climbs_are_offered() -> None:
+    """Firepower 11.1.11: the options of ``scale`` name the climb of an outer wall (``what``)
+    and offer it only where it is legal: not from the ground floor (Firepower 11.1.3), nor
+    Crouching."""
+    from hexwar.plugins.firepower.climbing import SCALE
+
+    game = _game([("A1", "RFL", "A", "Z5", 2, {}), ("C1", "RFL", "A", "Z5", 2,
+                                                   {"posture": "crouch"}),
+                  ("S2", "RFL", "B", "AA5", 1, {})])
+    game.state.units["S2"].facing = _side(game, "4AA5", "4Z5")
+    ph = _impulse(game, "A1", "C1")
+    assert SCALE.options is not None
+    assert SCALE.options(game, ph, "A1") == [{"unit": "A1", "act": "scale", "to": "on",
+                                              "what": "roof"}]
+    assert SCALE.options(game, ph, "C1") == []
+    assert SCALE.options(game, ph, "S2") == []
