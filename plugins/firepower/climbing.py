@@ -104,9 +104,9 @@ def _check_scale(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict
         raise RulesError("climb 'on' (one height further) or 'back'", rule="Firepower 11.1.11")
     cur = climbing(u)
     side = int(cur["side"]) if cur else u.facing
-    outer = outer_wall_climb(game, u, side, cur)
+    outer = outer_wall_climb(game, u, side, cur, choice)
     if outer is not None:  # Firepower 11.1.11: a building's outer wall (FPD-176)
-        return _check_outer(game, ph, u, side, cur, outer, str(to))
+        return _check_outer(game, ph, u, side, cur, outer, str(to), choice.get("floor"))
     path = climb_path(game, u, side)
     if path is None:
         raise RulesError(f"there is no wall or height hexside on hexside {side} of "
@@ -348,7 +348,9 @@ def _check_may_start(u: Unit) -> None:
 
 #: the climbs of a building's outer wall: up onto its roof from outside, down from its roof,
 #: down from an open window of an upper floor
-OUTER_KINDS = ("roof", "roof-down", "window")
+OUTER_KINDS = ("roof", "roof-down", "window", "window-up")
+#: the outer-wall climbs that go down (the rest go up, Firepower 11.1.11)
+DOWN_KINDS = ("roof-down", "window")
 
 
 def on_roof(u: Unit) -> bool:
@@ -357,11 +359,11 @@ def on_roof(u: Unit) -> bool:
     return u.state.get("roof") is not None
 
 
-def outer_wall_climb(game: Game, u: Unit, side: int, cur: dict[str, Any] | None
-                     ) -> tuple[str, int] | None:
+def outer_wall_climb(game: Game, u: Unit, side: int, cur: dict[str, Any] | None,
+                     choice: dict[str, Any] | None = None) -> tuple[str, int] | None:
     """(kind, heights) of a climb of a building's outer wall over hexside ``side`` of the
     soldier's hex (None: that hexside is no building's outer wall, or the climb under way is
-    another's). The heights are counted from the outside hex's ground: to the flat roof on top
+    another's); from outside, to the roof unless ``choice`` names ``what = "window"``. The heights are counted from the outside hex's ground: to the flat roof on top
     of every story (Firepower 8.2.3), or from the sill of a window one height above its floor."""
     from hexwar.plugins.firepower.advanced_terrain import WINDOW_SPAN, floor_height, floor_of
 
@@ -381,12 +383,21 @@ def outer_wall_climb(game: Game, u: Unit, side: int, cur: dict[str, Any] | None
         return ("window", max(top + WINDOW_SPAN[0], 1))
     bd = m.building(dest)
     assert bd is not None
+    if choice is not None and choice.get("what") == "window":  # up to a window (FPD-176)
+        f = _floor_asked(choice.get("floor"))
+        sill = floor_height(game, dest, f) + WINDOW_SPAN[0] - ground_of(game, here)
+        return ("window-up", max(sill, 1))
     return ("roof", max(ground_of(game, dest) + bd.height - ground_of(game, here), 1))
 
 
+def _floor_asked(f: Any) -> int:
+    """The floor of the window a climber from outside names (``floor``, 2 when none)."""
+    return f if isinstance(f, int) and not isinstance(f, bool) else 2
+
+
 def _check_outer(game: Game, ph: dict[str, Any], u: Unit, side: int,
-                 cur: dict[str, Any] | None, outer: tuple[str, int], to: str
-                 ) -> dict[str, Any]:
+                 cur: dict[str, Any] | None, outer: tuple[str, int], to: str,
+                 floor_asked: Any = None) -> dict[str, Any]:
     """Firepower 11.1.11, 11.1.11.2: one height of a building's outer wall, two MF a height
     (walls). Up onto the roof: he stays in his hex and enters the building's hex on its roof
     with the last height (its entry paid too). Down from the roof or a window: the first height
@@ -405,10 +416,19 @@ def _check_outer(game: Game, ph: dict[str, Any], u: Unit, side: int,
     cost = MF_PER_HEIGHT["wall"]
     window: str | None = None
     floor = int(cur.get("floor", 1)) if cur else floor_of(u)
+    if kind == "window-up":
+        floor = int(cur.get("floor", 2)) if cur else _floor_asked(floor_asked)
     if cur is None:
         if to == "back":
             raise RulesError(f"{u.id} is not climbing", rule="Firepower 11.1.11")
-        if kind == "window":
+        if kind == "window-up":
+            bd = m.building(dest)
+            assert bd is not None
+            if not 2 <= floor <= bd.floors:
+                raise RulesError(f"building {bd.id} has no floor {floor} with a window to climb "
+                                 f"to (floors 2-{bd.floors}; floor 1 is gone into by 'through')",
+                                 rule="Firepower 8.2.1")
+        if kind in ("window", "window-up"):
             lab = game.board.label(u.hex)
             if floor == 1:
                 raise RulesError(f"{u.id} is on the ground floor: he goes out by an open door "
@@ -428,7 +448,7 @@ def _check_outer(game: Game, ph: dict[str, Any], u: Unit, side: int,
             window = o.key
         _check_may_start(u)
         model = u.state.get("model")
-        if kind == "roof" and isinstance(model, str) and weapon(model).move < 0:
+        if kind in ("roof", "window-up") and isinstance(model, str) and weapon(model).move < 0:
             raise RulesError(f"{u.id}'s {model} reduces his MF: he may not climb a wall",
                              rule="Firepower 11.1.11")
         if kind == "roof":
@@ -438,7 +458,7 @@ def _check_outer(game: Game, ph: dict[str, Any], u: Unit, side: int,
                 raise RulesError(f"the roof of {game.board.label(dest)} was destroyed: there is "
                                  "no roof to climb onto", rule="Firepower 12.3.4.2.7")
     k2 = k + (1 if to == "on" else -1)
-    down = kind != "roof"
+    down = kind in DOWN_KINDS
     feet = k2 if not down else total - k2
     leaving = down and k == 0  # over the wall into the hex beyond
     arriving = not down and k2 == total  # onto the roof
@@ -447,13 +467,19 @@ def _check_outer(game: Game, ph: dict[str, Any], u: Unit, side: int,
         if arriving:
             bd = m.building(dest)
             assert bd is not None
-            level = bd.floors + 1
+            level = bd.floors + 1 if kind == "roof" else floor
         if any(o.hex == dest and o.side != u.side and alive(o)
                and (not arriving or floor_of(o) == level) for o in game.state.units.values()):
             raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                              rule="Firepower 6.2.1")
         cost += card.mf_cost("enter", "stand")  # Firepower 11.1.11.2: the hex entered
-        if window is not None:
+        if kind in ("window", "window-up"):
+            o = m.opening(u.hex, dest, floor)
+            assert o is not None
+            window = o.key
+            if arriving and int((ph.get("windows") or {}).get(o.key, 0)) >= WINDOW_CROSSINGS:
+                raise RulesError("no more than four soldiers cross one window in an Impulse "
+                                 "Phase", rule="Firepower 11.1.3")
             cost += card.mf_cost("cross", "stand")  # Firepower 11.1.3: out through the window
     return {"cost": cost, "outer": kind, "side": side, "step": k2, "total": total,
             "feet": feet, "dest": dest, "floor": floor, "window": window, "leaving": leaving}
@@ -467,7 +493,15 @@ def _apply_outer(game: Game, ph: dict[str, Any], u: Unit, info: dict[str, Any]) 
     dest, floor = info["dest"], int(info["floor"])
     for key in ("climb", "up"):
         u.state.pop(key, None)
-    if kind == "roof":
+    if kind == "window-up" and k == total:  # in by the window, on its floor
+        u.hex = dest
+        u.state["side"] = None
+        u.state["floor"] = floor
+        ph["entered"][u.id] = int(ph["entered"].get(u.id, 0)) + 1
+        w = ph.setdefault("windows", {})
+        w[info["window"]] = int(w.get(info["window"], 0)) + 1
+        return
+    if kind in ("roof", "window-up"):
         if k == total:  # Firepower 11.1.11.2: on the roof (Up there, in any posture)
             bd = adv_map(game).building(dest)
             assert bd is not None

@@ -178,3 +178,27 @@ def test_only_legal_building_climbs_are_offered() -> None:
                                               "what": "roof"}]
     assert SCALE.options(game, ph, "C1") == []
     assert SCALE.options(game, ph, "S2") == []
+
+
+def test_up_an_outer_wall_into_an_upper_floor_window() -> None:
+    """Firepower 11.1.11: up a building's wall to an open window of floor 2 (``what =
+    "window"``; its sill 5 heights up, Firepower 8.2.3), two MF a height; the last height
+    crosses the window (Firepower 11.1.3) into the building hex on that floor. No floor 3 in a
+    two-story building (Firepower 8.2.1); no window there on that hexside (Firepower 11.1.11)."""
+    game = _game([("A1", "RFL", "A", "Z5", 2, {}), ("A2", "RFL", "A", "Z6", 2, {})])
+    u = game.state.units["A1"]
+    game.state.units["A2"].facing = _side(game, "4Z6", "4AA6")
+    _impulse(game, "A1", "A2")
+    _refused(game, {"unit": "A1", "act": "scale", "to": "on", "what": "window", "floor": 3},
+             "Firepower 8.2.1")
+    _refused(game, {"unit": "A2", "act": "scale", "to": "on", "what": "window"},
+             "Firepower 11.1.11")
+    for step in range(1, 5):
+        _impulse(game, "A1")
+        _do(game, {"unit": "A1", "act": "scale", "to": "on", "what": "window"})
+        assert u.state["up"] == step + 2 and _label(game, "A1") == "4Z5"
+    _impulse(game, "A1")
+    _do(game, {"unit": "A1", "act": "scale", "to": "on"})
+    assert _label(game, "A1") == "4AA5" and u.state["floor"] == 2 and not cl.on_roof(u)
+    assert "climb" not in u.state and "up" not in u.state
+    assert _spent(game, "A1") == 2 + 1 + 1
