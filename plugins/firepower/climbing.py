@@ -18,6 +18,11 @@ puts the feet on the ground again. A soldier starts climbing Standing; walls onl
 reducing his MF (Firepower 11.1.11). While climbing he neither turns, changes posture nor enters
 (docs/decisions.md FPD-73).
 
+A building's outer wall (docs/decisions.md FPD-176): ``scale`` facing it climbs up onto the
+flat roof from outside (or, with ``what = "window"``, into an open upper-floor window), down from
+the roof or from such a window, two MF a height (Firepower 11.1.11, 11.1.11.2). On the roof the
+soldier has ``state.roof`` and the floor above the top story (:func:`on_roof`).
+
 On top of a bunker or pillbox (Firepower 8.8.4; docs/decisions.md FPD-113): the Action
 ``climb`` (``{"unit", "act": "climb", "to": "up"|"down", "what"?: "bunker"}``) in its hex, one
 height an Action at two MF a height (its outer walls, Firepower 11.1.11), starting Standing and
