@@ -202,3 +202,19 @@ def test_up_an_outer_wall_into_an_upper_floor_window() -> None:
     assert _label(game, "A1") == "4AA5" and u.state["floor"] == 2 and not cl.on_roof(u)
     assert "climb" not in u.state and "up" not in u.state
     assert _spent(game, "A1") == 2 + 1 + 1
+
+
+def test_no_melee_between_the_roof_and_the_street_or_the_rooms_below() -> None:
+    """Firepower 11.1.1, 13: soldiers on the roof are not on the floor of those inside (the
+    roof is a level of its own, FPD-176) nor at the street's height: no melee reaches them
+    from either; on the roofs of one building they melee each other."""
+    game = _game([("A1", "RFL", "A", "BB4", 1, {}),  # inside, below the roof
+                  ("A2", "RFL", "A", "Z4", 2, {}),  # outside, by the open door of 4AA4
+                  ("A3", "RFL", "A", "AA5", 1, {"roof": "A", "floor": 3}),
+                  ("B1", "RFL", "B", "AA4", 1, {"roof": "A", "floor": 3})])
+    _impulse(game, "A1", "A2", "A3")
+    _refused(game, {"act": "melee", "units": ["A2"], "hex": "4AA4"}, "Firepower 13")
+    _refused(game, {"act": "melee", "units": ["A1"], "hex": "4AA4"}, "Firepower 13")
+    from hexwar.plugins.firepower.advanced_impulses import check_advanced_action
+
+    check_advanced_action(game, {"act": "melee", "units": ["A3"], "hex": "4AA4"})
