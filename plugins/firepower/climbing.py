@@ -368,8 +368,9 @@ def outer_wall_climb(game: Game, u: Unit, side: int, cur: dict[str, Any] | None,
                      choice: dict[str, Any] | None = None) -> tuple[str, int] | None:
     """(kind, heights) of a climb of a building's outer wall over hexside ``side`` of the
     soldier's hex (None: that hexside is no building's outer wall, or the climb under way is
-    another's); from outside, to the roof unless ``choice`` names ``what = "window"``. The heights are counted from the outside hex's ground: to the flat roof on top
-    of every story (Firepower 8.2.3), or from the sill of a window one height above its floor."""
+    another's); from outside, to the roof unless ``choice`` names ``what = "window"``. The
+    heights are counted from the outside hex's ground: to the flat roof on top of every story
+    (Firepower 8.2.3), or from the sill of a window one height above its floor."""
     from hexwar.plugins.firepower.advanced_terrain import WINDOW_SPAN, floor_height, floor_of
 
     if cur is not None:
