@@ -218,3 +218,16 @@ def test_no_melee_between_the_roof_and_the_street_or_the_rooms_below() -> None:
     from hexwar.plugins.firepower.advanced_impulses import check_advanced_action
 
     check_advanced_action(game, {"act": "melee", "units": ["A3"], "hex": "4AA4"})
+
+
+def test_one_height_below_the_roof_he_peers_over_the_wall() -> None:
+    """Firepower 12.2.3: a climber marked climbing at the top of a wall has it for cover
+    (peering); up a building's wall that is the last height before the roof (FPD-176)."""
+    from hexwar.plugins.firepower.advanced_fire import peering
+
+    game = _game([("A1", "RFL", "A", "Z5", 2, {})])
+    for step in range(1, 8):
+        _impulse(game, "A1")
+        _do(game, {"unit": "A1", "act": "scale", "to": "on"})
+        assert ("A1" in peering(game)) == (step == 7)
+    assert peering(game)["A1"][:2] == ("wall", 2)
