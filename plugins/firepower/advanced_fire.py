@@ -445,6 +445,8 @@ def peering(game: Game) -> dict[str, tuple[str, int, int]]:
             step, total, side = int(c["step"]), int(c["total"]), int(c["side"])
             if c.get("kind") == "wall" and step == total // 2:
                 out[uid] = ("wall", side, FENCE_TV)  # 12.5: a standard stone wall, as a fence
+            elif c.get("kind") == "roof" and step == total - 1:
+                out[uid] = ("wall", side, FENCE_TV)  # at the top of a building wall (FPD-176)
             elif (c.get("kind") == "hexside" and step == total - 1
                   and ground_of(game, u.hex.neighbor(side)) > ground_of(game, u.hex)):
                 out[uid] = ("hexside", side, 10_000)  # the ground is never penetrated

@@ -526,6 +526,8 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
         if other_floor != floor:
             return f"floor {floor} and floor {other_floor} of building {bd.id} (Firepower 8.2.1)"
         return None
+    if floor > bd.floors:
+        return None  # on the roof, above every wall (Firepower 11.1.11.2; FPD-176)
     reasons = []
     for d in m.exits(h, other):
         n = h.neighbor(d)

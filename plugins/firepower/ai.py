@@ -761,6 +761,8 @@ class FirepowerAI:
         """Firepower 11.1.11: over a wall or a height hexside one height an Action. Worth
         starting when the far hex is worth more than here by more than the Impulses the climb
         takes; once started, a soldier Up on a wall goes on (back only toward a better hex)."""
+        if o.get("what") in ("roof", "roof-down", "window"):
+            return -1.0  # FPD-177: the AI does not climb a building's outer walls yet
         far = me.with_(hex=me.hex.neighbor(me.facing))
         if far.hex not in rules_of(view).map.hexes:
             return -1.0

@@ -107,6 +107,9 @@ def _check_stairs(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dic
                          rule="Firepower 11.1.8")
     if not isinstance(to, int) or isinstance(to, bool):
         raise RulesError("name the floor the stairs lead to", rule="Firepower 11.1.8")
+    if u.state.get("roof") is not None:  # FPD-176: no stairs lead onto or off the roof
+        raise RulesError(f"{u.id} is on the roof of building {b.id}: he leaves it down an outer "
+                         "wall ('scale')", rule="Firepower 11.1.11.2")
     here = floor_of(u)
     if abs(to - here) != 1:
         raise RulesError(f"{u.id} is on floor {here}: one flight leads to floor {here - 1} or "
@@ -256,6 +259,9 @@ def _check_through(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> di
     if dest not in m.hexes:
         raise RulesError("no soldier may exit the mapboard", rule="Firepower 4.9")
     f = floor_of(u)
+    if u.state.get("roof") is not None:
+        raise RulesError(f"{u.id} is on the roof: he leaves it down an outer wall ('scale')",
+                         rule="Firepower 11.1.11.2")
     o = m.opening(u.hex, dest, f)
     if o is None:
         raise RulesError(f"no door or window in front of {u.id} (hexside {u.facing} of "
@@ -526,6 +532,10 @@ def check_terrain(game: Game, info: dict[str, Any]) -> None:
 
         if along(game, u, u.hex, dest) is not None:
             return  # Firepower 8.9: on the deck, above the water and hexsides below (FPD-123)
+        if m.wall_between(u.hex, dest) and u.state.get("roof") is not None:
+            raise RulesError(f"{u.id} is on a roof: he walks onto the roofs of his building's "
+                             "hexes only, and leaves it down an outer wall ('scale')",
+                             rule="Firepower 11.1.11.2")
         if m.wall_between(u.hex, dest):
             raise RulesError(f"{u.id} may cross the wall of a building only through an open door "
                              "or window ('through')", rule="Firepower 11.1.3")

@@ -9,7 +9,7 @@
   tower, cave, tunnel or building (vehicles come with the optional rules).
 
 A soldier on top of a bunker or pillbox (``on_top``) is outside it; one in a building hex is
-inside it on his floor (hexwar has no soldiers on building roofs yet). :func:`check` runs when the
+inside it on his floor, one on its roof outside it (FPD-176). :func:`check` runs when the
 fire is prepared, so the refusal changes nothing (docs/decisions.md FPD-152).
 """
 
@@ -47,7 +47,7 @@ def place(game: Game, u: Unit) -> tuple[str, bool] | None:
     if u.hex in m.caves and not u.state.get("on_top"):
         return ("a cave", True)
     bd = m.building(u.hex)
-    if bd is not None:
+    if bd is not None and u.state.get("roof") is None:  # on the roof he is outside (FPD-176)
         roofless = set(_roofless(game))
         return (f"building {bd.id}", game.board.label(u.hex) not in roofless)
     return None

@@ -682,4 +682,6 @@ def floor_label(game: Game, u: Unit) -> str:
     assert u.hex is not None
     b = adv_map(game).building(u.hex)
     lab = game.board.label(u.hex)
+    if b is not None and u.state.get("roof") is not None:
+        return f"{lab}, on the roof of building {b.id}"  # Firepower 11.1.11.2 (FPD-176)
     return f"{lab}, plan {b.plan(floor_of(u))}" if b is not None else lab

@@ -81,8 +81,8 @@ def under_roof(game: Game, u: Unit, h: Hex) -> bool:
     if u.state.get("tunnel"):
         return True
     m = adv_map(game)
-    if h in m.building_of or h in m.caves:
-        return True
+    if h in m.caves or (h in m.building_of and u.state.get("roof") is None):
+        return True  # on a building's roof he is out in the weather (FPD-176)
     t = in_defence(u) if h == u.hex else None
     return t is not None and types()[t.split("+")[0]].kind in ("structure", "tower")
 
