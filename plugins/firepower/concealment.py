@@ -3,8 +3,9 @@ tunnel, or swimming or fording, is concealed (+1 to L fire at him), besides the 
 scrub, trees, loopholes and hedges that :func:`~hexwar.plugins.firepower.advanced_fire.concealed`
 reads from the Basic terrain and the defensive positions.
 
-Inside a building: in a building hex on any of its floors (not on its roof, FPD-178), unless the hex's walls are destroyed
-(Firepower 12.3.4.2.7: rubble, cover rather than a building; docs/decisions.md FPD-159). In the
+Inside a building: in a building hex on any of its floors (not on its roof, FPD-178), unless
+the hex's walls are destroyed (Firepower 12.3.4.2.7: rubble, cover rather than a building;
+docs/decisions.md FPD-159). In the
 water: in a water hex and not on a bridge's deck above it (Firepower 11.2.1.1 fording, 11.2.3
 swimming; 8.9). A soldier in a tunnel is never fired at (Firepower 8.8.8), but is listed for
 completeness.
