@@ -544,23 +544,24 @@ def test_a_squad_not_as_its_organization_is_a_scenario_problem() -> None:
 
 
 @pytest.fixture(scope="module", params=["street-fight", "hill-assault"])
-def short_game(request: pytest.FixtureRequest) -> Game:
-    """Each Advanced scenario AI against AI to its end, cut to two Turns to keep the suite fast
-    (the benchmark plays the whole games)."""
+def whole_game(request: pytest.FixtureRequest) -> Game:
+    """Each Advanced scenario AI against AI, the whole game to its Turn limit (the hidden
+    information tests below read its whole log)."""
     from hexwar.core.cli import _controllers
 
     sc = load_and_validate(HERE / "scenarios" / f"{request.param}.toml")
-    game = Game(dataclasses.replace(sc, turns=2), seed=7)
+    game = Game(sc, seed=7)
     controllers, _ = _controllers(game, "ai,ai", 7)
     game.play(controllers)
     return game
 
 
-@pytest.mark.slow  # plays a game of the scenario (two Turns, shared by the module)
-def test_each_scenario_plays_ai_against_ai_to_its_end(short_game: Game) -> None:
-    assert short_game.result is not None and short_game.state.turn == 2
-    assert set(short_game.result.scores) == {"A", "B"}
-    secret = data(short_game)["secret"]["B"]
+@pytest.mark.slow  # plays a whole game of the scenario (shared by the module)
+def test_each_scenario_plays_ai_against_ai_to_its_end(whole_game: Game) -> None:
+    assert whole_game.result is not None
+    assert whole_game.state.turn <= whole_game.scenario.turns
+    assert set(whole_game.result.scores) == {"A", "B"}
+    secret = data(whole_game)["secret"]["B"]
     assert secret.get("mines")  is not None or secret.get("tunnels") is not None
 
 
@@ -588,14 +589,15 @@ def test_the_scenarios_squads_are_their_organizations_of_different_p_and_i() -> 
             assert len({(q["sequence_units"], q["impulses"]) for q in squads.values()}) >= 2
 
 
-@pytest.mark.slow  # plays a game of the scenario (two Turns, shared by the module)
-def test_the_defenders_secret_records_never_reach_the_attacker(short_game: Game) -> None:
-    """Hidden information (Firepower 8.8.8, 8.8.9, 6.1): the tunnels and unexploded mines, the
-    defender's decisions and the cup never reach side A's view or log."""
-    rec = data(short_game)["secret"]["B"]
-    view = short_game.view("A")
-    assert view.system_state["secret"] == {}
-    assert short_game.view("B").system_state["secret"] == rec
+@pytest.mark.slow  # plays a whole game of the scenario (shared by the module)
+def test_the_defenders_secret_records_never_reach_the_attacker(whole_game: Game) -> None:
+    """Hidden information (Firepower 8.8.8, 8.8.9, 6.1), over a whole game: the tunnels and
+    unexploded mines, the defender's decisions, his records for himself alone and the cup never
+    reach side A's view or log."""
+    rec = data(whole_game)["secret"]["B"]
+    view = whole_game.view("A")
+    assert view.system_state["secret"] == (data(whole_game)["secret"].get("A") or {})  # his own
+    assert whole_game.view("B").system_state["secret"] == rec
     events = view.events()[1:]  # after the header (the scenario, public, is in it)
     text = json.dumps([events, view.system_state], sort_keys=True)
     for mine in rec.get("mines", []):
@@ -605,6 +607,9 @@ def test_the_defenders_secret_records_never_reach_the_attacker(short_game: Game)
     assert '"tunnels"' not in text and '"cup"' not in text
     assert not any(e.get("type") == "secret_setup" for e in events)
     assert not any(e.get("type") == "decision" and e.get("side") == "B" for e in events)
+    # nor any record meant for B alone (loading notes, actions in tunnels: Firepower 11.1.12, 11.5)
+    assert not any(e.get("visible_to") and "A" not in e["visible_to"] for e in events)
+    assert any(e.get("visible_to") == ["B"] for e in whole_game.log.events)
 
 
 class _TunnelAI:
@@ -672,19 +677,19 @@ def test_a_whole_game_with_a_soldier_in_a_tunnel_never_shows_him_to_the_attacker
     assert not any(e.get("type") == "action" and e.get("visible_to") for e in a_log)
 
 
-@pytest.mark.slow  # plays a game of the scenario (two Turns, shared by the module)
-def test_the_ai_sets_its_defenders_up_in_the_buildings_and_on_upper_floors(short_game: Game) -> None:
+@pytest.mark.slow  # plays a whole game of the scenario (shared by the module)
+def test_the_ai_sets_its_defenders_up_in_the_buildings_and_on_upper_floors(whole_game: Game) -> None:
     """The AI reads the Advanced terrain (Firepower 8.2.1): the street fight's defender takes
     the buildings' floors; in the hill assault nobody sets up in water."""
-    m = at.adv_map(short_game)
-    placed = [e for e in short_game.log.events if e.get("type") == "placed"]
-    if short_game.scenario.id == "firepower:street-fight":
-        mine = [e for e in placed if short_game.state.units[e["unit"]].side == "B"]
-        inside = [e for e in mine if m.building(short_game.board.parse(e["hex"])) is not None]
+    m = at.adv_map(whole_game)
+    placed = [e for e in whole_game.log.events if e.get("type") == "placed"]
+    if whole_game.scenario.id == "firepower:street-fight":
+        mine = [e for e in placed if whole_game.state.units[e["unit"]].side == "B"]
+        inside = [e for e in mine if m.building(whole_game.board.parse(e["hex"])) is not None]
         assert len(inside) >= len(mine) // 2
         assert any(e["floor"] > 1 for e in mine)
     else:
-        assert not any(m.is_water(short_game.board.parse(e["hex"])) for e in placed)
+        assert not any(m.is_water(whole_game.board.parse(e["hex"])) for e in placed)
 
 
 def test_the_ai_goes_through_an_open_door_into_cover() -> None:
