@@ -153,7 +153,18 @@ def hexwar_register_data() -> Sequence[DataSource]:
             ("leg_notes", "the Actions of the LEG chart's note (e) (Firepower 11.2.5, "
                           "estimated)"),
             ("height_hexsides", "MF of crossing height hexsides (Firepower 11.1.4, estimated)"),
-            ("nations", "National Equipment Lists (Firepower 8.5, 22.1.11.1.1)"))),
+            ("nations", "National Equipment Lists (Firepower 8.5, 22.1.11.1.1)"),
+            # the Advanced Game's other stand-ins (FPD-139, 141, 151, 154, 156)
+            ("defenses", "defensive units: terrain values, heights, sides (Firepower 8.8, "
+                         "estimated)"),
+            ("hit_location", "where in a hex a hit lands (Firepower 12.7, estimated)"),
+            ("cover_sides", "the hexsides a tree's, stump's or well's places cover "
+                            "(Firepower 10.4, estimated)"),
+            ("loopholes", "loophole heights and wall value (Firepower 8.2.4, estimated)"),
+            ("openings", "the roll to pass a door or window (Firepower 12.7.3)"),
+            ("rests", "weapon rows that need a rest (Firepower 10.7 item 10, 12.6.2)"),
+            ("building_values", "damage that destroys openings, roofs and walls "
+                                "(Firepower 12.3.4.2.7, estimated)"))),
     ]
 
 
