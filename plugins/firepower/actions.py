@@ -134,7 +134,7 @@ def enter_cost(c: BasicCard, m: FpMap, u: Unit, *, level: bool = False
     return cost, dest, parts
 
 
-def _passes(game: Game, u: Unit, there: list[str], dest: Hex) -> bool:
+def passes_opposing(game: Game, u: Unit, there: list[str], dest: Hex) -> bool:
     """Firepower 11.1.1 (Advanced Game; docs/decisions.md FPD-144): a hex holding opposing
     soldiers is entered without a melee when none of them could be meleed (none shares a height
     with the mover: upstairs, on a tower's floor, Up a tree over his head). The Advanced melee
@@ -194,7 +194,7 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
         # under the ground the soldiers on the surface are not met: the Advanced Game's tunnel
         # check (hidden_setup.check_tunnel_move) counts the opposing soldiers underground
         there = sorted(s.id for s in soldiers(game).values() if s.hex == dest and s.side != u.side)
-        if not u.state.get("tunnel") and there and not _passes(game, u, there, dest):
+        if not u.state.get("tunnel") and there and not passes_opposing(game, u, there, dest):
             raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                              rule="Firepower 6.2.1")
         _pay(game, ph, u.id, cost, True)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import opposite
 from hexwar.core.provenance import load_records
-from hexwar.plugins.firepower.actions import ActionType
+from hexwar.plugins.firepower.actions import ActionType, passes_opposing
 from hexwar.plugins.firepower.state import alive, fp_map, rules_card
 
 if TYPE_CHECKING:
@@ -88,7 +88,8 @@ def note_a_multiplier(backing: bool = False, fording: bool = False, abatis: bool
 
 def _check_back(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
     """Firepower 11.2.1.2: straight backwards into the hex behind, at twice the cost of
-    entering; as for entering, not into a hex held by opposing soldiers (Firepower 6.2.1), not
+    entering; as for entering, not into a hex held by opposing soldiers a melee could reach
+    (Firepower 6.2.1, 11.1.1), not
     off the board (Firepower 4.9), not across a hill or depression hexside (docs/decisions.md
     FPD-44) and not out of a fence or hedge hex."""
     u = game.state.units[choice["unit"]]
@@ -110,8 +111,12 @@ def _check_back(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[
                          rule="Firepower 11.2.1.2")
     # under the ground the tunnel check decides (hidden_setup.check_tunnel_move; FPD-119)
     below = bool(u.state.get("tunnel"))
-    if not below and any(o.hex == dest and o.side != u.side and alive(o)
-                         and not o.state.get("tunnel") for o in game.state.units.values()):
+    there = sorted(o.id for o in game.state.units.values()
+                   if o.hex == dest and o.side != u.side and alive(o)
+                   and not o.state.get("tunnel"))
+    # Firepower 11.1.1: backing enters a hex too, so it passes opposing soldiers no melee can
+    # reach, as entering does (docs/decisions.md FPD-144)
+    if not below and there and not passes_opposing(game, u, there, dest):
         raise RulesError("a hex holding opposing soldiers may be entered only by melee",
                          rule="Firepower 6.2.1")
     base = rules_card(game).mf_cost("enter", str(u.state.get("posture", "stand")))

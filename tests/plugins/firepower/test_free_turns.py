@@ -104,3 +104,20 @@ def test_opposing_soldiers_no_melee_can_reach_are_passed() -> None:
                 panel=1)
     _impulse(low, "A1")
     _refused(low, {"unit": "A1", "act": "enter"}, "Firepower 6.2.1")
+
+
+def test_backing_passes_opposing_soldiers_no_melee_can_reach() -> None:
+    """Firepower 11.1.1, 11.2.1.2 (FPD-144): backing is entering a hex too, so a soldier backs
+    into a hex whose opposing soldier is Up a tree over his head; one at his height still bars
+    the hex (only a melee enters it), and the refusal changes nothing."""
+    # facing 4 puts hex N5 straight behind the soldier in N6
+    game = _game([("A1", "RFL", "A", "N6", 4, {}), ("B1", "RFL", "B", "N5", 4, {"up": 7})],
+                 panel=1)
+    _impulse(game, "A1")
+    _do(game, {"unit": "A1", "act": "back"})
+    assert _label(game, "A1") == "1N5"
+    low = _game([("A1", "RFL", "A", "N6", 4, {}), ("B1", "RFL", "B", "N5", 4, {"up": 4})],
+                panel=1)
+    _impulse(low, "A1")
+    _refused(low, {"unit": "A1", "act": "back"}, "Firepower 6.2.1")
+    assert _label(low, "A1") == "1N6"
