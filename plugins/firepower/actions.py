@@ -489,6 +489,17 @@ def _shown(game: Game, uid: str, secret: bool = False) -> list[str] | None:
     return [u.side] if secret or u.state.get("tunnel") else None
 
 
+def spend_extra(game: Game, uid: str, n: int) -> None:
+    """Charge ``n`` more MF to ``uid``'s Impulse for an Action already applied (an extra another
+    rule adds: snow or mud, a height hexside), counted as non-combat MF and against the MF he
+    announced when firing (Firepower 6.3.6)."""
+    ph = data(game)["phase"]
+    ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + n
+    ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + n
+    if uid in ph["after"]:
+        ph["after"][uid] = int(ph["after"][uid]) - n
+
+
 def _arrive(game: Game, u: Unit, src: Hex) -> None:
     """Entering a fence or hedge hex puts the soldier on the part he came in by (Firepower 4.7,
     docs/decisions.md FPD-8)."""

@@ -110,15 +110,10 @@ def after_action(game: Game, action: Any, info: dict[str, Any]) -> None:
     n = extra_cost(game, info, applied=True)
     if not n:
         return
-    from hexwar.plugins.firepower.actions import _shown
-    from hexwar.plugins.firepower.state import data
+    from hexwar.plugins.firepower.actions import _shown, spend_extra
 
     uid = str(info["unit"])
-    ph = data(game)["phase"]
-    ph["spent"][uid] = int(ph["spent"].get(uid, 0)) + n
-    ph["nc"][uid] = int(ph["nc"].get(uid, 0)) + n
-    if uid in ph["after"]:
-        ph["after"][uid] = int(ph["after"][uid]) - n
+    spend_extra(game, uid, n)
     u = game.state.units[uid]
     game.emit("height_hexside", unit=uid, cost=n,
               hex=game.board.label(u.hex) if u.hex is not None else None,

@@ -11,7 +11,8 @@ import pytest
 from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.plugins.firepower import combat, defenses
-from hexwar.plugins.firepower.actions import apply_effects, fire_context, fire_procedure
+from hexwar.plugins.firepower.actions import fire_context, fire_procedure
+from tests.plugins.firepower.test_advanced_fire import _resolve
 
 GameFactory = Callable[..., Game]
 ADV = ("firepower.advanced",)
@@ -22,15 +23,6 @@ def _game(fp_game: GameFactory, units: list[tuple[Any, ...]], defs: list[dict[st
     g = fp_game(units, options=ADV)
     defenses.set_defences(g, defs)
     return g
-
-
-def _resolve(g: Game, uid: str, choice: dict[str, Any], faces: list[int]) -> combat.FireContext:
-    ctx = fire_context(g, uid, choice)
-    it = iter(faces)
-    ctx.roll = lambda purpose: next(it)
-    combat.run(ctx, fire_procedure(g, ctx.kind))
-    apply_effects(g, ctx)
-    return ctx
 
 
 def test_h_penetrating_a_tower_blasts_only_those_inside_and_stuns_the_missed(
