@@ -30,15 +30,21 @@ its side an Impulse Phase of two Impulses. The modules, in rule order:
   * ``weapon_chart``: the WEAPON CHART (Firepower 10.7); ``crews``, ``weapon_units``: crews,
     carried equipment, weapon units (Firepower 10.1, 11.1.6); ``ammunition``: rounds from the
     organization list (Firepower 8.5, 11.1.12)
-  * ``entry``: entering the board later (Firepower 10.2)
+  * ``entry``: entering the board later (Firepower 10.2); ``exits``: leaving it (Firepower 10.2)
+  * ``cover_sides``: the places around trees, stumps and wells and the sides they cover
+    (Firepower 10.3, 10.4); ``loopholes``: loopholes in building walls (Firepower 8.2.4)
   * ``advanced_actions``, ``buildings``, ``climbing``, ``loading``, ``detonate``: the Advanced
     Actions (Firepower 11.1-11.2, 11.1.11, 11.1.12, 11.1.13); ``equipment_options``: the weapon
     unit, rounds and rifle-grenade Actions in the option list; ``height_hexsides``: crossing
-    height hexsides (Firepower 11.1.4); ``weather``: snow and mud (Firepower 11.2.2)
+    height hexsides (Firepower 11.1.4); ``weather``: snow and mud (Firepower 11.2.2);
+    ``free_turns``: the free 60-degree turns (Firepower 11.3.1)
   * ``tunnels``: the attacker in the defender's tunnels (Firepower 11.5)
   * ``advanced_los``: the line of sight by heights (Firepower 8.2.2, 10.5.2, 12.1);
     ``advanced_card``: the Advanced Game Card's charts (Firepower 12); ``advanced_fire``: the fire
-    procedures (Firepower 12)
+    procedures (Firepower 12), with ``concealment`` (Firepower 12.2.4), ``structure_fire``
+    (Firepower 12.3.1.2, 12.4.5), ``building_damage`` (Firepower 12.3.4.2.7), ``confined_fire``
+    (Firepower 12.4.2, 12.4.3), ``rests`` (Firepower 10.7 item 10, 12.6.2) and
+    ``openings_fire`` (Firepower 12.7.3)
   * ``advanced_melee``: melee (Firepower 13)
   * ``scenario_victory``: victory of hexwar's own Advanced scenarios (Firepower 23.6 framing)
 

@@ -26,8 +26,11 @@ hexwar plays the Basic Game (MBT 1.0-9.0) and its Basic Game Scenario, the Advan
   :mod:`~hexwar.plugins.mbt.advanced` (manifest and hooks), the Advanced sequence (MBT 11.0) in
   :mod:`~hexwar.plugins.mbt.sequence`, :mod:`~hexwar.plugins.mbt.advanced_tables` (its charts),
   :mod:`~hexwar.plugins.mbt.advanced_sighting` (MBT 12.1, 13.1-13.2),
+  :mod:`~hexwar.plugins.mbt.record_sheet` (MBT 10.3 record sheets),
   :mod:`~hexwar.plugins.mbt.suppression` (MBT 12.3), :mod:`~hexwar.plugins.mbt.markers`
-  (MBT 12.4 terrain markers, 15.4.5), :mod:`~hexwar.plugins.mbt.smoke` (MBT 12.6),
+  (MBT 12.4 terrain markers, 15.4.5), :mod:`~hexwar.plugins.mbt.marker_setup` (MBT 10.0, 12.4
+  markers placed at set-up, with :mod:`~hexwar.plugins.mbt.marker_ai` the AI's placement),
+  :mod:`~hexwar.plugins.mbt.smoke` (MBT 12.6),
   :mod:`~hexwar.plugins.mbt.grade` (MBT 12.7-12.8), :mod:`~hexwar.plugins.mbt.advanced_orders`
   (MBT 13.3), :mod:`~hexwar.plugins.mbt.doctrine` (MBT 13.4 Soviet doctrine),
   :mod:`~hexwar.plugins.mbt.close_assault` (MBT 11.3.1, 14.5-14.6),
@@ -47,7 +50,7 @@ hexwar plays the Basic Game (MBT 1.0-9.0) and its Basic Game Scenario, the Advan
 * :mod:`~hexwar.plugins.mbt.ai`: the AI, and :mod:`~hexwar.plugins.mbt.knowledge`, what a
   controller may compute from its side's knowledge (``view.rules``);
 * :mod:`~hexwar.plugins.mbt.cli`: the table-side commands (``hexwar mbt fire``, ``cards``,
-  ``points``, ``orgs``), with :mod:`~hexwar.plugins.mbt.cli_advanced` (``fire --ammo GP | CA |
+  ``points``, ``orgs``, ``record``), with :mod:`~hexwar.plugins.mbt.cli_advanced` (``fire --ammo GP | CA |
   H2H``) and :mod:`~hexwar.plugins.mbt.forces_cli` (``hexwar mbt forces``);
 * :mod:`~hexwar.plugins.mbt.explain`: decisions in words for the terminal;
 * :mod:`~hexwar.plugins.mbt.words`: the log's records in words (``hexwar_describe_event``);
