@@ -65,8 +65,8 @@ def note_e_name(game: Game, info: dict[str, Any]) -> str:
 
 
 def check_note_e(game: Game, info: dict[str, Any]) -> None:
-    """Firepower 11.2.5: a soldier marked with a status unit (Suppressed, Pinned, Stunned or
-    Inactive) may not perform an Action marked (e); raises RulesError (pure)."""
+    """Firepower 11.2.5: an Action the chart marks (e) is refused to a soldier under a
+    Suppressed, Pinned, Stunned or Inactive unit; raises RulesError (pure)."""
     name = note_e_name(game, info)
     if name not in note_e_actions():
         return
@@ -76,7 +76,7 @@ def check_note_e(game: Game, info: dict[str, Any]) -> None:
     status = game.state.units[uid].state.get("status")
     if status in STATUS_UNITS:
         what = "fire a guided missile" if name == "missile" else f"'{name}'"
-        raise RulesError(f"{uid} is {status}: a soldier marked with a status unit may not "
+        raise RulesError(f"{uid} is {status}: under a status unit he cannot "
                          f"{what} (the chart's note (e))", rule="Firepower 11.2.5")
 
 

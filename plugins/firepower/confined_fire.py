@@ -5,8 +5,8 @@
   Firepower 8.2.3, until a blast destroys it), a pillbox, a bunker, a cave or a tunnel. Fired by
   hand (MRT4, MRT5; mode ``hand``) it may.
 * Firepower 12.4.3: a weapon with a backblast (the WEAPON CHART's ``backblast`` rows: the
-  launchers and recoilless guns) may not be fired in a confined space: inside a bunker, pillbox,
-  tower, cave, tunnel or building (vehicles come with the optional rules).
+  launchers and recoilless guns) is refused where its blast behind has no room: from a bunker,
+  pillbox, tower, cave, tunnel or building (vehicles come with the optional rules).
 
 A soldier on top of a bunker or pillbox (``on_top``) is outside it; one in a building hex is
 inside it on his floor, one on its roof outside it (FPD-176). :func:`check` runs when the

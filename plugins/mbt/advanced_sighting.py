@@ -263,8 +263,8 @@ def night_sight_reach(game: Game, viewer: Unit, to: Hex, target: Unit | None = N
     """MBT 14.3.2 (I, T): how far ``viewer`` sights at Day ranges under this game's conditions,
     and by which sight (None: it does not). An image intensifier (I) out to 20 hexes at Dusk or
     Moonlight and 15 at Night, negated by any smoke and by fog or blowing snow; a thermal imager
-    (T) out to 20 hexes at nighttime (MBT 18.1: Night, Moonlight, Dusk), except to or from a unit
-    covered by its own discharger smoke (docs/decisions.md MBTD-146). Laser (L, C) and designator
+    (T) out to 20 hexes at nighttime (MBT 18.1: Night, Moonlight, Dusk), but not when either end
+    sits in the smoke of its own dischargers (docs/decisions.md MBTD-146). Laser (L, C) and designator
     (D) sights give no sighting of their own."""
     from hexwar.plugins.mbt.smoke import covered
 

@@ -1,4 +1,4 @@
-"""Cover by the side of a tree, stump or well hex in the Advanced Game (Firepower 10.4,
+"""Cover by side in the Advanced Game's tree, stump and well hexes (Firepower 10.4,
 10.4.1-10.4.6; docs/decisions.md FPD-139): places marked by a direction unit, the ``cover_side``
 Action, the stacking of places, Up a tree, stumps and wells from the scenario, and the effect in
 the Advanced fire."""

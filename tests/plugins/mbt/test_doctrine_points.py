@@ -42,7 +42,7 @@ def _with_cards(monkeypatch: Any, *names: str) -> None:
 
 
 def test_a_unit_added_to_a_doctrine_organization_costs_its_value_in_parenthesis_b_3() -> None:
-    """TO&E part 1 ("values in parenthesis are if added to a unit using doctrine") with MBT
+    """TO&E part 1 (the bracketed price holds for a unit joining a doctrine organization) with MBT
     12.8.4.3 (overstrength) and B.3.a-b: a fourth T-80A added to a doctrine platoon of three costs
     the doctrine value (60 average, 72 crack), not its 80/96; without doctrine it costs 80."""
     three = _org("1", "Tank Platoon (Tank Regiment)", "c", "average")
@@ -105,8 +105,8 @@ def test_mbt_177_airborne_at_platoon_sd44_is_two_doctrine_units_13_4_2_2(monkeyp
 
 
 def test_a_unit_attached_to_a_doctrine_platoon_costs_its_value_in_parenthesis_12_8_4_3() -> None:
-    """MBT 12.8.4.3 (``attach``, MBTD-182) with TO&E part 1 ("values in parenthesis are if added
-    to a unit using doctrine") and B.3.b: a T-64B attached to a T-80A doctrine platoon (average)
+    """MBT 12.8.4.3 (``attach``, MBTD-182) with TO&E part 1 (the bracketed price holds for a unit
+    joining a doctrine organization) and B.3.b: a T-64B attached to a T-80A doctrine platoon (average)
     costs 56.25, its doctrine value, rounded once with the platoon (180 + 56.25 -> 236; 75
     without doctrine: 315); it is fielded as a doctrine unit of its own type (MBT 13.4.2.2)."""
     base = _org("1", "Tank Platoon (Tank Regiment)", "c", "average")
