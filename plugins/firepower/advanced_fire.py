@@ -858,6 +858,16 @@ def penetration(f: Firing, w: ChartWeapon) -> int:
     return w.penetration.get(f.ammo, 0)
 
 
+def damaged_hexes(f: Firing, w: ChartWeapon, impact: Hex) -> list[Hex]:
+    """The hexes whose terrain a G or W hit at ``impact`` damages by its penetration: the impact
+    hex (Firepower 12.3.4.2), and for W its whole blast zone (Firepower 12.3.9)."""
+    hexes = [impact]
+    if f.ammo == "W":
+        reach = f.world.card.blast_reach(blast_number(f, w))
+        hexes += sorted(h for h in impact.within(reach) if h != impact)
+    return hexes
+
+
 def step_check_hex(ctx: FireContext) -> None:
     """Firepower 12.3, 12.4: the item may be fired by this soldier with this ammunition, at
     this range (minimum ranges, range lines), from his posture, and along the line of sight to

@@ -94,7 +94,7 @@ def damage(game: Game, h: Hex, penetration: int) -> list[str]:
 def after_fire(game: Game, ctx: FireContext) -> None:
     """The building damage of one Advanced fire or explosion (called from
     :func:`~hexwar.plugins.firepower.advanced_fire.applied`)."""
-    from hexwar.plugins.firepower.advanced_fire import blast_number, firing, letter, penetration
+    from hexwar.plugins.firepower.advanced_fire import damaged_hexes, firing, letter, penetration
     from hexwar.plugins.firepower.advanced_terrain import adv_map
     from hexwar.plugins.firepower.weapon_chart import weapon
 
@@ -108,12 +108,8 @@ def after_fire(game: Game, ctx: FireContext) -> None:
         return
     w = weapon(f.item)
     pen = penetration(f, w)
-    hexes = [ctx.impact]
-    if f.ammo == "W":  # Firepower 12.3.9: W penetrates in its blast zone too
-        reach = f.world.card.blast_reach(blast_number(f, w))
-        hexes += sorted(h for h in ctx.impact.within(reach) if h != ctx.impact)
     done: dict[str, Any] = {}
-    for h in hexes:
+    for h in damaged_hexes(f, w, ctx.impact):
         got = damage(game, h, pen)
         if got:
             done[game.board.label(h)] = got

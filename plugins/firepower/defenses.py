@@ -930,7 +930,7 @@ def fire_applied(game: Game, ctx: Any) -> None:
     the defensive unit with a terrain value in the impact hex by the penetration (Firepower
     12.3.4.2), and W in its blast zone too (Firepower 12.3.9). Applied after the blast, so the
     blast is resolved with the unit still standing."""
-    from hexwar.plugins.firepower.advanced_fire import blast_number, penetration
+    from hexwar.plugins.firepower.advanced_fire import damaged_hexes, penetration
     from hexwar.plugins.firepower.weapon_chart import weapon
 
     f = ctx.extra.get("firing")
@@ -940,10 +940,7 @@ def fire_applied(game: Game, ctx: Any) -> None:
         return
     w = weapon(f.item)
     pen = penetration(f, w)
-    hexes = [ctx.impact]
-    if f.ammo == "W":  # Firepower 12.3.9: W penetrates in the blast zone too
-        reach = f.world.card.blast_reach(blast_number(f, w))
-        hexes += sorted(h for h in ctx.impact.within(reach) if h != ctx.impact)
+    hexes = damaged_hexes(f, w, ctx.impact)
     felled = set(ctx.extra.get("felled") or ())
     for h in hexes:
         d = defences(game).get(h)
