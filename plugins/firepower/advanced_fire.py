@@ -307,7 +307,11 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     if ctx.kind == "fire":  # Firepower 12.2.4: buildings, tunnels and water conceal
         from hexwar.plugins.firepower.concealment import concealed_places
 
-        ctx.extra["concealed_in"] = concealed_places(game)
+        # the L modifiers are read for the soldiers of the target hexes only (step_modifiers,
+        # step_suppression)
+        aimed = {ctx.soldiers[t].hex for t in ctx.targets if t in ctx.soldiers}
+        ctx.extra["concealed_in"] = concealed_places(
+            game, [s.id for s in ctx.soldiers.values() if s.hex in aimed])
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
         from hexwar.plugins.firepower.openings_fire import view
         from hexwar.plugins.firepower.structure_fire import structures

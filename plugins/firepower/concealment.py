@@ -16,11 +16,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from hexwar.core.engine.game import Game
 
 
-def concealed_places(game: Game) -> dict[str, str]:
-    """Soldier id -> why his place conceals him (Firepower 12.2.4), for those whose place does."""
+def concealed_places(game: Game, among: Iterable[str] | None = None) -> dict[str, str]:
+    """Soldier id -> why his place conceals him (Firepower 12.2.4), for those whose place does:
+    of every soldier, or only of those ``among`` (the soldiers a shot may reach)."""
     from hexwar.plugins.firepower.advanced_terrain import adv_map, in_tunnel
     from hexwar.plugins.firepower.bridges import on_deck
     from hexwar.plugins.firepower.building_damage import ruined
@@ -31,7 +34,9 @@ def concealed_places(game: Game) -> dict[str, str]:
         return {}
     gone = ruined(game)
     out: dict[str, str] = {}
-    for uid, u in game.state.units.items():
+    units = game.state.units
+    for uid in (units if among is None else [i for i in among if i in units]):
+        u = units[uid]
         if u.hex is None or not alive(u):
             continue
         if in_tunnel(u):
