@@ -197,7 +197,12 @@ class LosResult:
                 except ValueError:
                     names.append(repr(h))
             where = "|".join(names)
-            verb = "blocked" if f.effect.kind == "block" else f"hindered ({f.effect.modifier:+d})"
+            if f.effect.kind == "block":
+                verb = "blocked"
+            elif f.effect.modifier:
+                verb = f"hindered ({f.effect.modifier:+d})"
+            else:  # a hex a rule judged and found no obstacle in (the Advanced Firepower trace)
+                verb = "clear"
             rule = f" ({f.effect.rule})" if f.effect.rule else ""
             out.append(f"{verb} at {where}: {f.effect.reason}{rule}")
         return out

@@ -83,13 +83,24 @@ def table_game(situation: str | None, options: Sequence[str] = (), *,
     if not p.exists():
         from hexwar.plugins.firepower.plugin import HERE
 
-        p = HERE / "scenarios" / f"{p.name}.toml"
+        # a built-in name, bare or qualified as elsewhere in the CLI (firepower:street-fight)
+        p = HERE / "scenarios" / f"{p.name.removeprefix('firepower:')}.toml"
     scenario = Scenario.load(p)
     try:
         game: Game = make_game(scenario, seed=0, options=options, local_plugins=local)
     except PluginError as exc:  # an unknown, foreign or conflicting optional rule
         raise click.BadParameter(str(exc), param_hint="--option") from None
     return game
+
+
+def _not_on_board(asked: Sequence[str], on_board: Iterable[str]) -> str:
+    """Which of the asked units stand nowhere in the situation, and which do."""
+    present = sorted(on_board)
+    missing = ", ".join(u for u in asked if u not in present)
+    if not present:  # a scenario whose sides place their soldiers in its set-up
+        return (f"{missing}: no unit is on the board in this situation yet (the scenario's "
+                f"soldiers are placed during its set-up); give a save of a game in play")
+    return f"{missing}: not on the board here; units on the board: {', '.join(present)}"
 
 
 def _dice(text: str | None) -> list[int] | None:
@@ -166,7 +177,8 @@ def _mods_text(mods: list[Modifier]) -> list[str]:
 
 @click.group("firepower")
 def firepower() -> None:
-    """Firepower Basic Game: adjudicate one fire or one grenade at the table."""
+    """Firepower: adjudicate one fire or one grenade at the table (Basic Game; the Advanced Game
+    with --situation naming an Advanced scenario or save)."""
 
 
 OPTION_HELP = "Enable this optional rule for the shot (repeatable)."
@@ -223,7 +235,7 @@ def fire_cmd(firer: str, target: str, situation: str | None, mode: str | None,
     if situation:
         sol = soldiers(game)
         if firer not in sol or target not in sol:
-            raise click.UsageError(f"units on the board: {', '.join(sorted(sol))}")
+            raise click.UsageError(_not_on_board([firer, target], sol))
         f = sol[firer]
         w = c.weapons[f.weapon]
         md = mode or w.modes[0]
@@ -479,7 +491,7 @@ def _advanced_table(game: Game, uid: str, choice: dict[str, object], mf_before: 
 
     sol = soldiers(game)
     if uid not in sol:
-        raise click.UsageError(f"units on the board: {', '.join(sorted(sol))}")
+        raise click.UsageError(_not_on_board([uid], sol))
     if choice["act"] == "fire" and not choice.get("mode"):
         from hexwar.plugins.firepower.advanced_fire import model_of
 

@@ -308,3 +308,21 @@ def test_end_hexes_must_be_on_the_board() -> None:
     b = ff_board()
     with pytest.raises(ValueError, match="not on the board"):
         line_of_sight(b, b.parse("2010"), Hex(500, 500), OpenGroundLos())
+
+
+class Judged(Woods):
+    """A rule that reports every hex it judged, an empty one as a hinder of +0 (as the Advanced
+    Firepower trace does, to explain its heights hex by hex)."""
+
+    def hex_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
+        found = super().hex_effect(board, h, ctx)
+        return found or LosEffect("hinder", 0, "open ground", "test 1.1")
+
+
+def test_reasons_read_clear_for_a_hex_judged_and_found_open() -> None:
+    b = ff_board({"2012": {"terrain": "smoke"}})
+    lines = line_of_sight(b, b.parse("2010"), b.parse("2013"), Judged(),
+                          exhaustive=True).reasons(b)
+    assert "clear at 2011: open ground (test 1.1)" in lines
+    assert "hindered (+2) at 2012: smoke (MBT 13.2.1)" in lines
+    assert not any("(+0)" in line for line in lines)

@@ -219,3 +219,22 @@ def test_fire_command_from_a_situation(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["range"] == 3 and out["hit_number"] == card().hit_number("LMG", "auto", 3)
+
+
+def test_a_situation_by_its_qualified_name_at_set_up_says_why_no_unit_is_there() -> None:
+    """``--situation firepower:street-fight`` names the built-in scenario as elsewhere in the CLI;
+    at its set-up no soldier stands on the board yet, and the error says so (not an empty list)."""
+    r = CliRunner().invoke(firepower, ["fire", "A1", "B1", "--situation", "firepower:street-fight"])
+    assert r.exit_code == 2, r.output
+    assert "no unit is on the board in this situation yet" in r.output
+    assert "cannot read scenario" not in r.output
+
+
+def test_an_unknown_unit_of_a_situation_is_named_beside_the_units_there(tmp_path: Path) -> None:
+    text = BASIC.read_text().replace(
+        'id = "A1"\ntype = "firepower:LMG"\nside = "A"\n',
+        'id = "A1"\ntype = "firepower:LMG"\nside = "A"\nhex = "1C10"\nfacing = 3\n')
+    (tmp_path / "sit.toml").write_text(text)
+    r = CliRunner().invoke(firepower, ["fire", "A1", "Z9", "--situation", str(tmp_path / "sit.toml")])
+    assert r.exit_code == 2
+    assert "Z9: not on the board here; units on the board: A1" in r.output
