@@ -278,8 +278,21 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: nothing sees a soldier under the ground
+        threat = sum(t for _, t in self._threats(view, me, theirs))
+        if adv and me.id in self._defence:
+            # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
+            threat *= self.DEFENCE_COVER
+        if memo is not None:
+            memo[key] = threat
+        return threat
+
+    def _threats(self, view: SideView, me: Soldier, theirs: list[Soldier]
+                 ) -> list[tuple[Soldier, float]]:
+        """Each enemy's expected hits on ``me`` next time (best weapon, any facing), those who
+        can fire at him (no memo: :meth:`_threat` keeps the sum)."""
+        adv = getattr(self, "_adv", False)
         m, c = self._fence_map(view), card()
-        threat = 0.0
+        out: list[tuple[Soldier, float]] = []
         if adv:
             theirs = [e for e in theirs if e.id not in self._tunnel]
             self._see_all(view, me, theirs)
@@ -302,13 +315,9 @@ class FirepowerAI:
                 p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
-            threat += best
-        if adv and me.id in self._defence:
-            # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
-            threat *= self.DEFENCE_COVER
-        if memo is not None:
-            memo[key] = threat
-        return threat
+            if best > 0.0:
+                out.append((e, best))
+        return out
 
     def _offense(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Best single-shot chance against any enemy from this position and facing."""
@@ -540,7 +549,54 @@ class FirepowerAI:
                 continue
             if v > best_s + 1e-9:
                 best, best_s = o, v
+        if getattr(self, "_adv", False):
+            # Firepower 10.4.3: a new place costs no MF and ends nothing, so it comes first
+            # (a shot may leave him no other Action to take it by); the best gain wins
+            cover = self._cover_options(view, opts, sol, theirs)
+            if cover:
+                return max(cover, key=lambda x: x[1])[0]
         return best
+
+    def _cover_options(self, view: SideView, opts: list[Any], sol: dict[str, Soldier],
+                       theirs: list[Soldier]) -> list[tuple[dict[str, Any], float]]:
+        """Firepower 10.4, 10.4.3 (FPD-161): for each active soldier in a tree, stump or well
+        hex, the place round it that covers him against the known enemy's fire, worth the
+        expected hits it saves, when it pays for a change (``ai_cover``). The ``cover_side``
+        Action is not in the options list (it is checked when chosen)."""
+        from hexwar.plugins.firepower.ai_cover import best_place
+
+        rules = rules_of(view)
+        if not hasattr(rules, "side_cover_kind") or not theirs:
+            return []
+        active = sorted({str(o["unit"]) for o in opts if isinstance(o, dict)
+                         and isinstance(o.get("unit"), str) and o["unit"] in sol})
+        own = {u.id: u for u in view.own_unit_objects()}
+        out: list[tuple[dict[str, Any], float]] = []
+        for uid in active:
+            me, u = sol[uid], own.get(uid)
+            if u is None or uid in self._tunnel or uid in self._climbing \
+                    or u.state.get("up") is not None:  # Firepower 10.4.5: Up, no cover
+                continue
+            if rules.side_cover_kind(me.hex) is None:
+                continue
+            label = rules.map.label(me.hex)
+            current = _place(u.state.get("cover_side"), label, me.facing)
+            # Firepower 10.4.4: a place another of the side took first covers only him
+            taken = {_place(o.state.get("cover_side"), label, 0) for o in own.values()
+                     if o.id != uid and o.hex == me.hex
+                     and isinstance(o.state.get("cover_side"), dict)}
+            threats = [(e.hex, t) for e, t in self._threats(view, me, theirs)]
+            got = best_place(me.hex, current, threats, taken, self._offense(view, me, theirs))
+            if got is None:
+                continue
+            (at, toward), gain = got
+            o = {"unit": uid, "act": "cover_side", "at": at, "toward": toward}
+            try:
+                rules.check_action(o)
+            except RulesError:
+                continue
+            out.append((o, self.W_THREAT * gain))
+        return out
 
     @staticmethod
     def _move_key(o: dict[str, Any]) -> str | None:
@@ -1099,6 +1155,14 @@ def entry_value(o: dict[str, Any]) -> float:
     """Firepower 10.2: a squad waiting off the board comes on as soon as it may (its soldiers do
     nothing off it)."""
     return 5.0 + 0.1 * len(o.get("units") or [])
+
+
+def _place(rec: Any, label: str, facing: int) -> tuple[str, int]:
+    """Firepower 10.4 (FPD-139): a soldier's place in hex ``label``: his record made there, else
+    the side place toward his facing."""
+    if isinstance(rec, dict) and rec.get("hex") == label:
+        return (str(rec["at"]), int(rec["toward"]))
+    return ("side", facing)
 
 
 def make_ai(side: str, seed: int) -> FirepowerAI:

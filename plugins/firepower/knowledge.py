@@ -161,6 +161,13 @@ class FirepowerRules:
         return blocked_at(self._game, a, b, why=False) is not None
 
 
+    def side_cover_kind(self, h: Hex) -> str | None:
+        """Firepower 10.4, 10.4.6: "tree", "stump" or "well" when hex ``h``'s cover is by
+        sides (the map's trees, the scenario's stumps and wells: public), else None."""
+        from hexwar.plugins.firepower.cover_sides import kind_at
+
+        return kind_at(self._game, h)
+
     def opening_open(self, key: str) -> bool:
         """Firepower 8.2.5, 11.1.9, 11.1.10: whether the door or window of key ``key`` is open
         (unmarked or broken open; the markers are on the board for both sides)."""
