@@ -16,12 +16,15 @@ evaluation.
 
 In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
 floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
-and through doors and windows, breaks doors open as the attacker and heads for the scenario's
-objectives; it asks ``view.rules`` what walls and floors block (docs/decisions.md FPD-69, the
-batch of FPD-99). It climbs walls and height hexsides it cannot cross (Firepower 11.1.11, FPD-100),
-gets into foxholes, trenches and bunkers under fire (Firepower 8.8.1, FPD-101), lets its leaders
-activate the soldiers of their hex where those have something to do (Firepower 11.4, FPD-102) and
-goes down tunnels out of the enemy's fire (Firepower 8.8.8, 11.5, FPD-103).
+and through doors and windows, opening closed ones from inside to fire out of them or go
+through (Firepower 11.1.9, 11.1.3, FPD-160), breaks doors open as the attacker and heads for the
+scenario's objectives, takes the place round a tree, stump or well that covers it against the
+known enemy (Firepower 10.4, FPD-161); it asks ``view.rules`` what walls and floors block
+(docs/decisions.md FPD-69, the batch of FPD-99). It climbs walls and height hexsides it cannot
+cross (Firepower 11.1.11, FPD-100), gets into foxholes, trenches and bunkers under fire
+(Firepower 8.8.1, FPD-101), lets its leaders activate the soldiers of their hex where those have
+something to do (Firepower 11.4, FPD-102) and goes down tunnels out of the enemy's fire
+(Firepower 8.8.8, 11.5, FPD-103). It does not climb a building's outer walls (FPD-177).
 
 It decides from its side's view alone (docs/decisions.md CORE-55): the soldiers its view shows
 (everything on the board is open in the Basic Game, Firepower 6.1), the public state

@@ -27,6 +27,7 @@ def _actions(game: Game, uid: str) -> list[Any]:
         opts = legal_advanced_actions(game)
         choice = make_ai("B", 1).choose(Decision("B", "action", options=opts),
                                         game.view("B"))
+        assert choice in opts  # the decision takes only listed fields (core Decision.check)
         done.append(choice)
         if choice == "end":
             break
@@ -99,3 +100,15 @@ def test_no_place_is_taken_out_of_a_tree_hex_or_with_no_enemy_in_sight() -> None
     game = _game([("B1", "RFL", "B", "EE2", 5, {}), ("A1", "RFL", "A", "A1", 1, {})])
     assert not any(isinstance(c, dict) and c.get("act") == "cover_side"
                    for c in _actions(game, "B1"))
+
+
+def test_the_places_are_listed_in_the_action_options() -> None:
+    """Firepower 10.4.3 (FPD-161): a decision takes only the fields its options show, so every
+    place but the one he recorded is listed for a soldier in a tree hex, none elsewhere."""
+    game = _record(_game([("B1", "RFL", "B", "EE2", 5, {}), ("B2", "RFL", "B", "EE5", 5, {})]),
+                   "B1", 4)
+    _impulse(game, "B1", "B2")
+    places = [o for o in legal_advanced_actions(game)
+              if isinstance(o, dict) and o.get("act") == "cover_side"]
+    assert len(places) == 11 and all(o["unit"] == "B1" for o in places)
+    assert {"unit": "B1", "act": "cover_side", "at": "side", "toward": 4} not in places

@@ -32,6 +32,7 @@ def _play_impulse(game: Game, side: str, uid: str) -> list[Any]:
         opts = legal_advanced_actions(game)
         choice = make_ai(side, 1).choose(Decision(side, "action", options=opts),
                                          game.view(side))
+        assert choice in opts  # the decision takes only listed fields (core Decision.check)
         done.append(choice)
         if choice == "end":
             break
