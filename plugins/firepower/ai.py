@@ -16,12 +16,15 @@ evaluation.
 
 In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
 floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
-and through doors and windows, breaks doors open as the attacker and heads for the scenario's
-objectives; it asks ``view.rules`` what walls and floors block (docs/decisions.md FPD-69, the
-batch of FPD-99). It climbs walls and height hexsides it cannot cross (Firepower 11.1.11, FPD-100),
-gets into foxholes, trenches and bunkers under fire (Firepower 8.8.1, FPD-101), lets its leaders
-activate the soldiers of their hex where those have something to do (Firepower 11.4, FPD-102) and
-goes down tunnels out of the enemy's fire (Firepower 8.8.8, 11.5, FPD-103).
+and through doors and windows, opening closed ones from inside to fire out of them or go
+through (Firepower 11.1.9, 11.1.3, FPD-160), breaks doors open as the attacker and heads for the
+scenario's objectives, takes the place round a tree, stump or well that covers it against the
+known enemy (Firepower 10.4, FPD-161); it asks ``view.rules`` what walls and floors block
+(docs/decisions.md FPD-69, the batch of FPD-99). It climbs walls and height hexsides it cannot
+cross (Firepower 11.1.11, FPD-100), gets into foxholes, trenches and bunkers under fire
+(Firepower 8.8.1, FPD-101), lets its leaders activate the soldiers of their hex where those have
+something to do (Firepower 11.4, FPD-102) and goes down tunnels out of the enemy's fire
+(Firepower 8.8.8, 11.5, FPD-103). It does not climb a building's outer walls (FPD-177).
 
 It decides from its side's view alone (docs/decisions.md CORE-55): the soldiers its view shows
 (everything on the board is open in the Basic Game, Firepower 6.1), the public state
@@ -74,6 +77,7 @@ class FirepowerAI:
     DEFENCE_COVER = 0.5      # Advanced Game: the enemy's hits left on a soldier in a position
     W_CLIMB = 0.6            # Advanced Game: what the Impulses of a climb over a wall cost
     CLIMB_MF = 4             # Advanced Game: MF counted in a plan for the climb's first Impulse
+    W_WAIT = 0.4             # Advanced Game: a door or window crossed an Impulse later (FPD-160)
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -85,6 +89,10 @@ class FirepowerAI:
     # -- entry point -------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
+        #: closed doors and windows counted open by a plan's look ahead, and a memo for each
+        #: set of them (FPD-160)
+        self._opened: frozenset[str] = frozenset()
+        self._open_memos: dict[frozenset[str], dict[tuple[Any, ...], Any]] = {}
         self._adv_setup(view)
         kind = decision.kind
         opts = list(decision.options or [])
@@ -187,7 +195,9 @@ class FirepowerAI:
         if not todo:
             return
         rules = getattr(self, "_sight_rules", None) or rules_of(view)
-        for loc, blocked in zip(todo, rules.sight_blocks(src, todo), strict=True):
+        opened: frozenset[str] = getattr(self, "_opened", frozenset())
+        got = rules.sight_blocks(src, todo, opened) if opened else rules.sight_blocks(src, todo)
+        for loc, blocked in zip(todo, got, strict=True):
             memo[("blocked", src, loc)] = blocked
             memo[("blocked", loc, src)] = blocked  # the line is the same both ways
 
@@ -271,8 +281,21 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: nothing sees a soldier under the ground
+        threat = sum(t for _, t in self._threats(view, me, theirs))
+        if adv and me.id in self._defence:
+            # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
+            threat *= self.DEFENCE_COVER
+        if memo is not None:
+            memo[key] = threat
+        return threat
+
+    def _threats(self, view: SideView, me: Soldier, theirs: list[Soldier]
+                 ) -> list[tuple[Soldier, float]]:
+        """Each enemy's expected hits on ``me`` next time (best weapon, any facing), those who
+        can fire at him (no memo: :meth:`_threat` keeps the sum)."""
+        adv = getattr(self, "_adv", False)
         m, c = self._fence_map(view), card()
-        threat = 0.0
+        out: list[tuple[Soldier, float]] = []
         if adv:
             theirs = [e for e in theirs if e.id not in self._tunnel]
             self._see_all(view, me, theirs)
@@ -295,13 +318,9 @@ class FirepowerAI:
                 p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
-            threat += best
-        if adv and me.id in self._defence:
-            # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
-            threat *= self.DEFENCE_COVER
-        if memo is not None:
-            memo[key] = threat
-        return threat
+            if best > 0.0:
+                out.append((e, best))
+        return out
 
     def _offense(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         """Best single-shot chance against any enemy from this position and facing."""
@@ -367,6 +386,20 @@ class FirepowerAI:
             score += self._adv_position(view, me)
             score -= self.W_CHARGE * charge_danger(view, me.hex)
         return score
+
+    def _open_position(self, view: SideView, me: Soldier, theirs: list[Soldier],
+                       opened: frozenset[str]) -> float:
+        """:meth:`_position` with the closed doors and windows ``opened`` counted open
+        (Firepower 11.1.9: a plan that opens them; FPD-160), with a memo of its own."""
+        if not opened:
+            return self._position(view, me, theirs)
+        saved = (self._opened, self._memo)
+        self._opened = saved[0] | opened
+        self._memo = self._open_memos.setdefault(self._opened, {})
+        try:
+            return self._position(view, me, theirs)
+        finally:
+            self._opened, self._memo = saved
 
     # -- set-up ------------------------------------------------------------------------------------
     def _place(self, view: SideView, decision: Decision, opts: list[Any]) -> Any:
@@ -519,7 +552,54 @@ class FirepowerAI:
                 continue
             if v > best_s + 1e-9:
                 best, best_s = o, v
+        if getattr(self, "_adv", False):
+            # Firepower 10.4.3: a new place costs no MF and ends nothing, so it comes first
+            # (a shot may leave him no other Action to take it by); the best gain wins
+            cover = self._cover_options(view, opts, sol, theirs)
+            if cover:
+                return max(cover, key=lambda x: x[1])[0]
         return best
+
+    def _cover_options(self, view: SideView, opts: list[Any], sol: dict[str, Soldier],
+                       theirs: list[Soldier]) -> list[tuple[dict[str, Any], float]]:
+        """Firepower 10.4, 10.4.3 (FPD-161): for each active soldier in a tree, stump or well
+        hex, the place round it that covers him against the known enemy's fire, worth the
+        expected hits it saves, when it pays for a change (``ai_cover``). The ``cover_side``
+        Action is not in the options list (it is checked when chosen)."""
+        from hexwar.plugins.firepower.ai_cover import best_place
+
+        rules = rules_of(view)
+        if not hasattr(rules, "side_cover_kind") or not theirs:
+            return []
+        active = sorted({str(o["unit"]) for o in opts if isinstance(o, dict)
+                         and isinstance(o.get("unit"), str) and o["unit"] in sol})
+        own = {u.id: u for u in view.own_unit_objects()}
+        out: list[tuple[dict[str, Any], float]] = []
+        for uid in active:
+            me, u = sol[uid], own.get(uid)
+            if u is None or uid in self._tunnel or uid in self._climbing \
+                    or u.state.get("up") is not None:  # Firepower 10.4.5: Up, no cover
+                continue
+            if rules.side_cover_kind(me.hex) is None:
+                continue
+            label = rules.map.label(me.hex)
+            current = _place(u.state.get("cover_side"), label, me.facing)
+            # Firepower 10.4.4: a place another of the side took first covers only him
+            taken = {_place(o.state.get("cover_side"), label, 0) for o in own.values()
+                     if o.id != uid and o.hex == me.hex
+                     and isinstance(o.state.get("cover_side"), dict)}
+            threats = [(e.hex, t) for e, t in self._threats(view, me, theirs)]
+            got = best_place(me.hex, current, threats, taken, self._offense(view, me, theirs))
+            if got is None:
+                continue
+            (at, toward), gain = got
+            o = {"unit": uid, "act": "cover_side", "at": at, "toward": toward}
+            try:
+                rules.check_action(o)
+            except RulesError:
+                continue
+            out.append((o, self.W_THREAT * gain))
+        return out
 
     @staticmethod
     def _move_key(o: dict[str, Any]) -> str | None:
@@ -528,6 +608,10 @@ class FirepowerAI:
             return "enter"
         if act in ("turn", "posture"):
             return f"{act}:{o['to']}"
+        if act == "door" and o.get("to") == "open":
+            return f"door:{o['side']}"  # Firepower 11.1.9 (FPD-160)
+        if act == "through":
+            return "through"  # Firepower 11.1.3 (FPD-160)
         return None
 
     def _plans(self, view: SideView, ph: dict[str, Any], me: Soldier, theirs: list[Soldier],
@@ -539,9 +623,17 @@ class FirepowerAI:
         front (Firepower 6.2.1), a hill or depression hexside adds a cross (Firepower 6.2.3),
         four new hexes mark Running (Firepower 4.5). A plan stops in a fence or hedge hex
         (crossing its picture is one more Action, Firepower 6.2.3) and before a hex holding
-        enemies (melee is judged on its own)."""
+        enemies (melee is judged on its own).
+
+        In a building (FPD-160) a plan may open a closed door or window of the hex it stops in
+        (from inside, on his floor, Firepower 11.1.9) and turn to it, and on the ground floor go
+        through a door or window in front, opening it first when it is closed, and walk on
+        (Firepower 11.1.3: the crossing and the entering paid)."""
+        from hexwar.plugins.firepower.ai_doors import crossing, door_mf, openable
+
         c, m = card(), self._fence_map(view)
-        budget = rules_of(view).mf_left(ph, me.id)
+        rules = rules_of(view)
+        budget = rules.mf_left(ph, me.id)
         if me.id in ph["after"]:
             budget = min(budget, int(ph["after"][me.id]))
         now = self._position(view, me, theirs)
@@ -549,25 +641,66 @@ class FirepowerAI:
         entered0 = int(ph["entered"].get(me.id, 0))
         can_enter = {"unit": me.id, "act": "enter"} in opts
         start_pic = m.fence.get(me.hex) or m.hedge.get(me.hex)
-        am = rules_of(view).adv_map() if getattr(self, "_adv", False) else None
+        am = rules.adv_map() if getattr(self, "_adv", False) else None
         tunnel: set[str] = getattr(self, "_tunnel", set())
         # Firepower 8.9: bridges' decks, walked along at the paved cost (FPD-127)
-        decks = rules_of(view).bridges() if hasattr(rules_of(view), "bridges") else {}
+        decks = rules.bridges() if hasattr(rules, "bridges") else {}
         me_deck = bool(decks) and any(u.id == me.id and u.state.get("deck")
                                       for u in view.own_unit_objects())
+        # Firepower 11.1.9: the doors and windows he may open (not from a tunnel, a roof or Up)
+        floor = self._floors.get(me.id, (1, None))[0]
+        doors = (am is not None and hasattr(rules, "opening_open") and me.id not in tunnel
+                 and me.id not in self._climbing and floor <= am.floors(me.hex))
+        is_open = rules.opening_open if doors else (lambda k: True)
+        dmf = door_mf() if doors else 0
+        turn_mf = c.mf_cost("turn", me.posture)
+        windows: dict[str, int] = dict(ph.get("windows") or {})
         out: dict[str, float] = {}
 
-        def finish(key: str, s: Soldier, used: int, extra: float = 0.0) -> None:
-            best = self._position(view, s, theirs) - 0.05 * used - extra
+        def value(s: Soldier, used: int, opened: frozenset[str]) -> float:
+            best = self._open_position(view, s, theirs, opened) - 0.05 * used
             for p in ("crouch", "prone"):
                 if p != s.posture:
                     cost = c.mf_cost(f"to_{p}", s.posture)
                     if used + cost <= budget:
-                        best = max(best, self._position(view, s.with_(posture=p), theirs)
-                                   - 0.05 * (used + cost))
+                        best = max(best, self._open_position(view, s.with_(posture=p), theirs,
+                                                             opened) - 0.05 * (used + cost))
+            return best
+
+        def finish(key: str, s: Soldier, used: int, extra: float = 0.0,
+                   opened: frozenset[str] = frozenset(), window: bool = True,
+                   face: bool = False) -> None:
+            best = value(s, used, opened) - extra
+            if face and (used + turn_mf <= budget or extra > 0.0):
+                # out of a door or window he turns to face whoever he can fire at (FPD-160)
+                best = max([best, *(value(s.with_(facing=f), used + turn_mf, opened) - extra
+                                    for f in range(1, 7) if f != s.facing)])
+            if doors and window and am is not None:
+                # and then open a closed door or window of the hex (FPD-160), perhaps turned
+                # to look out of it
+                for side, o in openable(am, s.hex, floor, is_open, opened):
+                    if used + dmf > budget:
+                        break
+                    more = opened | {o.key}
+                    best = max(best, value(s, used + dmf, more) - extra)
+                    for f in (side, side % 6 + 1, (side - 2) % 6 + 1):
+                        if f != s.facing and used + dmf + turn_mf <= budget:
+                            best = max(best, value(s.with_(facing=f), used + dmf + turn_mf, more)
+                                       - extra)
             gain = best - now
             if gain > out.get(key, -1e9):
                 out[key] = gain
+
+        # Firepower 11.1.9: first open a door or window of his hex, perhaps turning to it
+        if doors and am is not None:
+            for side, o in openable(am, me.hex, floor, is_open):
+                if dmf > budget:
+                    break
+                finish(f"door:{side}", me, dmf, opened=frozenset({o.key}), window=False)
+                for f in (side, side % 6 + 1, (side - 2) % 6 + 1):
+                    if f != me.facing and dmf + turn_mf <= budget:
+                        finish(f"door:{side}", me.with_(facing=f), dmf + turn_mf,
+                               opened=frozenset({o.key}), window=False)
 
         starts: list[tuple[Soldier, int, str | None]] = [(me, 0, None)]
         for p in ("stand", "crouch", "prone"):
@@ -589,11 +722,9 @@ class FirepowerAI:
                     finish(key, s, used)
                 if start_pic is not None and not (d == me.facing and can_enter):
                     continue
-                if key is None and not can_enter:
-                    continue
-                key = key or "enter"
                 n = entered0
                 deck = me_deck
+                opened: frozenset[str] = frozenset()
                 while True:
                     nxt = s.hex.neighbor(d)
                     if nxt not in m.hexes or nxt in enemy_hexes:
@@ -603,28 +734,53 @@ class FirepowerAI:
                     level = bool(decks) and _along_deck(decks, s.hex, nxt, deck)
                     if deck and not level:
                         break  # Firepower 8.9: off the deck only along the bridge
+                    through = None
                     if level:
                         pass  # Firepower 8.9: on the deck, above the ground and water below
-                    elif am is not None and (am.wall_between(s.hex, nxt) or am.is_water(nxt)
-                                             or am.is_water(s.hex)):
-                        break  # Firepower 11.1.3, 11.2.1.1: walls and water need other Actions
+                    elif am is not None and am.wall_between(s.hex, nxt):
+                        # Firepower 11.1.3: a building's wall only through a door or window
+                        # (opened first from inside when closed, Firepower 11.1.9; FPD-160)
+                        through = crossing(am, s.hex, nxt, floor, is_open, opened,
+                                           windows) if doors else None
+                        if through is None:
+                            break
+                    elif am is not None and (am.is_water(nxt) or am.is_water(s.hex)):
+                        break  # Firepower 11.2.1.1: water needs other Actions
                     elif am is not None and _must_climb(am, s.hex, nxt):
-                        if s.hex == me.hex and key != "enter" and s.posture == "stand":
+                        if s.hex == me.hex and key is not None and s.posture == "stand":
                             # Firepower 11.1.11: turned to the wall, he climbs it (the scale
                             # Actions of later Impulses), worth the far side less their cost
                             finish(key, s.with_(hex=nxt), used + self.CLIMB_MF, self.W_CLIMB)
                         break
-                    cost = c.mf_cost("enter", s.posture)
-                    if m.contour_between(s.hex, nxt) and not level:
-                        cost += c.mf_cost("cross", s.posture)
+                    if through is not None:
+                        cost = c.mf_cost("cross", s.posture) + c.mf_cost("enter", s.posture) \
+                            + (dmf if through.opens else 0)
+                        if key is None:
+                            key = f"door:{d}" if through.opens else "through"
+                    else:
+                        if key is None and not can_enter:
+                            break
+                        key = key or "enter"
+                        cost = c.mf_cost("enter", s.posture)
+                        if m.contour_between(s.hex, nxt) and not level:
+                            cost += c.mf_cost("cross", s.posture)
                     if used + cost > budget:
+                        if through is not None and used + (dmf if through.opens else 0) \
+                                <= budget and key is not None and key != "through":
+                            # Firepower 11.1.3, 11.1.9: he turns (and opens it) now and goes
+                            # through in a later Impulse, worth the far hex less the wait
+                            finish(key, s.with_(hex=nxt, fence_side=None), budget,
+                                   self.W_WAIT, opened | {through.opening.key}, window=False,
+                                   face=True)
                         break
                     used, n = used + cost, n + 1
                     deck = level and nxt in decks
                     pic = m.fence.get(nxt) or m.hedge.get(nxt)
+                    if through is not None and through.opens:
+                        opened = opened | {through.opening.key}
                     s = s.with_(hex=nxt, speed="running" if n >= 4 else s.speed,
                                 fence_side=opposite(d) if pic else None)
-                    finish(key, s, used)
+                    finish(key, s, used, opened=opened, face=through is not None)
                     if pic is not None or me.id in tunnel:
                         break  # in a tunnel, one hex at a time: only tunnel hexes go on
         return out
@@ -1002,6 +1158,14 @@ def entry_value(o: dict[str, Any]) -> float:
     """Firepower 10.2: a squad waiting off the board comes on as soon as it may (its soldiers do
     nothing off it)."""
     return 5.0 + 0.1 * len(o.get("units") or [])
+
+
+def _place(rec: Any, label: str, facing: int) -> tuple[str, int]:
+    """Firepower 10.4 (FPD-139): a soldier's place in hex ``label``: his record made there, else
+    the side place toward his facing."""
+    if isinstance(rec, dict) and rec.get("hex") == label:
+        return (str(rec["at"]), int(rec["toward"]))
+    return ("side", facing)
 
 
 def make_ai(side: str, seed: int) -> FirepowerAI:

@@ -255,7 +255,21 @@ def _apply(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
                              "toward": info["toward"], "n": n}
 
 
-COVER_SIDE = ActionType("cover_side", _check, _apply, None, rule="Firepower 10.4.3")
+def _options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+    """Firepower 10.4.3: every place a soldier in a tree, stump or well hex may take (all but
+    the one he recorded there), listed so that a controller may choose one (the decisions take
+    only the fields their options show; FPD-161)."""
+    u = game.state.units[uid]
+    if u.hex is None or kind_at(game, u.hex) is None:
+        return []
+    rec = u.state.get("cover_side")
+    mine = place_of(game, u).key if isinstance(rec, dict) and \
+        rec.get("hex") == game.board.label(u.hex) else None
+    return [{"unit": uid, "act": "cover_side", "at": at, "toward": d}
+            for at in place_kinds() for d in range(1, 7) if (at, d) != mine]
+
+
+COVER_SIDE = ActionType("cover_side", _check, _apply, _options, rule="Firepower 10.4.3")
 
 
 def los_obstacles(game: Game, hexes: tuple[Hex, ...]) -> list[Any]:

@@ -161,8 +161,22 @@ class FirepowerRules:
         return blocked_at(self._game, a, b, why=False) is not None
 
 
-    def sight_blocks(self, src: tuple[Hex, int, int], others: list[tuple[Hex, int, int]]
-                     ) -> list[bool]:
+    def side_cover_kind(self, h: Hex) -> str | None:
+        """Firepower 10.4, 10.4.6: "tree", "stump" or "well" when hex ``h``'s cover is by
+        sides (the map's trees, the scenario's stumps and wells: public), else None."""
+        from hexwar.plugins.firepower.cover_sides import kind_at
+
+        return kind_at(self._game, h)
+
+    def opening_open(self, key: str) -> bool:
+        """Firepower 8.2.5, 11.1.9, 11.1.10: whether the door or window of key ``key`` is open
+        (unmarked or broken open; the markers are on the board for both sides)."""
+        from hexwar.plugins.firepower.state import data
+
+        return str((data(self._game).get("openings") or {}).get(key, "open")) != "closed"
+
+    def sight_blocks(self, src: tuple[Hex, int, int], others: list[tuple[Hex, int, int]],
+                     opened: frozenset[str] = frozenset()) -> list[bool]:
         """Firepower 12.1: the real Advanced line of sight (:func:`~hexwar.plugins.firepower.
         advanced_los.line_of_sight`, with the LOS CHART, smoke, tree heights) from one location
         (hex, floor, head above the floor) to each of ``others``, in one batch: the ends'
@@ -176,7 +190,10 @@ class FirepowerRules:
         and kept for the game (:data:`SIGHT_CACHE`); a line is then judged by 12.1.1-12.1.4
         from that short list, and a line whose obstacles are all no higher than the lower end
         is clear at once (Firepower 12.1.3). The answers are the exact ones of
-        :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (a test checks)."""
+        :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (a test checks).
+
+        ``opened``: keys of closed doors and windows to count as open, for the AI's look ahead
+        at opening one (Firepower 11.1.9; docs/decisions.md FPD-160)."""
         from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
 
         game = self._game
@@ -191,7 +208,8 @@ class FirepowerRules:
             if oh == h:
                 out.append(False)
                 continue
-            if wall_block(game, h, f, head, oh, of) or wall_block(game, oh, of, ohead, h, f):
+            if wall_block(game, h, f, head, oh, of, opened) \
+                    or wall_block(game, oh, of, ohead, h, f, opened):
                 out.append(True)
                 continue
             th = floor_height(game, oh, of) + ohead

@@ -31,8 +31,10 @@ def test_an_ai_game_of_the_street_fight_loads_and_fires_a_rifle_grenade() -> Non
     from hexwar.core.cli import _controllers
 
     sc = load_and_validate(HERE / "scenarios" / "street-fight.toml")
-    game = Game(dataclasses.replace(sc, turns=3), seed=1)
-    controllers, _ = _controllers(game, "ai,ai", 1)
+    # seed 3: with the AI's door and window plans (FPD-160) seed 1's loaded grenade finds no
+    # target in three Turns
+    game = Game(dataclasses.replace(sc, turns=3), seed=3)
+    controllers, _ = _controllers(game, "ai,ai", 3)
     game.play(controllers)
     log = game.log.for_side(None)
     loads = [i for i, e in enumerate(log) if e.get("type") == "loading"

@@ -694,9 +694,12 @@ def test_the_ai_sets_its_defenders_up_in_the_buildings_and_on_upper_floors(whole
 
 def test_the_ai_goes_through_an_open_door_into_cover() -> None:
     """Firepower 11.1.3, 8.2.3: a soldier before an open door with an enemy rifleman in the open
-    takes the building's walls (the AI's choice among the legal Actions)."""
+    takes the building's walls (the AI's choices among the legal Actions, one Impulse). Its
+    plans go through doors and windows (FPD-160): it may turn to the open window beside the
+    door and climb in there instead; either way it ends the Impulse inside building A."""
     from hexwar.core.engine.decisions import Decision
     from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
     from hexwar.plugins.firepower.ai import make_ai
 
     game = _game([("S1", "RFL", "A", "Z4", 2, {}), ("E1", "RFL", "B", "Z12", 1, {}),
@@ -704,8 +707,15 @@ def test_the_ai_goes_through_an_open_door_into_cover() -> None:
     _impulse(game, "S1")
     opts = legal_advanced_actions(game)
     assert {"unit": "S1", "act": "through"} in opts
-    choice = make_ai("A", 1).choose(Decision("A", "action", options=opts), game.view("A"))
-    assert choice == {"unit": "S1", "act": "through"}
+    for _ in range(6):
+        choice = make_ai("A", 1).choose(Decision("A", "action", options=opts), game.view("A"))
+        assert choice in opts
+        if choice == "end":
+            break
+        _do(game, choice)
+        opts = legal_advanced_actions(game)
+    h = game.state.units["S1"].hex
+    assert h is not None and adv_map(game).building_of.get(h) == "A"
 
 
 def test_no_melee_through_a_wall_or_with_soldiers_on_another_floor() -> None:
