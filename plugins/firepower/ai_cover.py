@@ -45,12 +45,12 @@ def place_value(h: Hex, at: str, toward: int, threats: Iterable[tuple[Hex, float
     """The expected hits the place saves (``threats``: each enemy's hex and his expected hits
     on the soldier), nothing at a place another holds first; the rear place costs the worth
     of his best shot (``shot``: he cannot fire from there)."""
-    from hexwar.plugins.firepower.cover_sides import _records
+    from hexwar.plugins.firepower.cover_sides import fires_major_weapon
 
     if (at, toward) in taken:
         return 0.0
     saved = COVER_SAVE * sum(t for src, t in threats if covered(h, at, toward, src))
-    if not bool(_records()[at].get("major_weapon", True)):
+    if not fires_major_weapon(at):
         saved -= shot
     return saved
 

@@ -92,6 +92,12 @@ def hexsides_of(at: str, toward: int) -> frozenset[int]:
     return frozenset((toward - 1 + int(o)) % 6 + 1 for o in offs)
 
 
+def fires_major_weapon(at: str) -> bool:
+    """Firepower 10.4.2: whether a soldier at place ``at`` may fire a major personal weapon (not
+    from the rear of the trunk)."""
+    return bool(_records()[at].get("major_weapon", True))
+
+
 def change_cost() -> int:
     """Firepower 10.4.3: the MF of changing places (none)."""
     return int(_records()["change"]["mf"])
@@ -214,7 +220,7 @@ def check_firer(game: Game, ctx: FireContext, major: bool) -> None:
     if not major or u.hex is None or kind_at(game, u.hex) is None:
         return
     p = place_of(game, u)
-    if not bool(_records()[p.at].get("major_weapon", True)):
+    if not fires_major_weapon(p.at):
         raise RulesError(f"{uid} is at the rear of the {kind_at(game, u.hex)}: he may help a "
                          "crew but fire no major personal weapon from there",
                          rule="Firepower 10.4.2")
