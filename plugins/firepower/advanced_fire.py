@@ -1393,6 +1393,9 @@ def applied(game: Game, ctx: FireContext) -> None:
     from hexwar.plugins.firepower.building_damage import after_fire
 
     after_fire(game, ctx)  # Firepower 12.3.4.2.7: walls, openings and roofs of buildings
+    from hexwar.plugins.firepower import cave_damage
+
+    cave_damage.after_fire(game, ctx)  # Firepower 12.3.4.2.2: a cave destroyed becomes rubble
     item = ctx.extra.get("consume")
     if isinstance(item, str):
         consume(game, ctx.firer.id, item)

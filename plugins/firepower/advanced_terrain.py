@@ -269,20 +269,46 @@ def hill_height(game: Game) -> int:
 ADV_MAP = StashKey[dict[tuple[tuple[str, ...], int], AdvMap]]("firepower.advanced-map")
 
 
-#: each game's Advanced terrain, found once (the inner loops of the AI ask thousands of times)
-_BY_GAME: weakref.WeakKeyDictionary[Any, AdvMap] = weakref.WeakKeyDictionary()
+#: each game's Advanced terrain, found once (the inner loops of the AI ask thousands of times),
+#: with the destroyed caves it was derived for
+_BY_GAME: weakref.WeakKeyDictionary[Any, tuple[tuple[str, ...], AdvMap]] = (
+    weakref.WeakKeyDictionary())
+
+#: ``state.data["firepower"]`` key: the labels of the caves fire has destroyed (Firepower
+#: 12.3.4.2.2; :mod:`~hexwar.plugins.firepower.cave_damage`)
+CAVES_DESTROYED = "caves_destroyed"
 
 
 def adv_map(game: Game) -> AdvMap:
     """The game's Advanced terrain (built once per board, terrain files and hill height). The
     game gets a copy that shares the terrain and has its own caches of lines and exits, so that
     what one game computes goes with it (the board's map kept every game's lines: about 1,300
-    objects a game in the street fight)."""
+    objects a game in the street fight). The copy leaves out the caves this game's fire has
+    destroyed (Firepower 12.3.4.2.2), read from the state each time, so a restored or replayed
+    state gets its own caves back; the shared map is never changed."""
+    fp = game.state.data.get("firepower")
+    gone_list = fp.get(CAVES_DESTROYED) if fp else None
+    gone = tuple(gone_list) if gone_list else ()
     got = _BY_GAME.get(game)
-    if got is None:
-        got = replace(_adv_map(game))
+    if got is None or got[0] != gone:
+        base = _adv_map(game)
+        caves = base.caves
+        if gone:
+            caves = {h: d for h, d in caves.items() if game.board.label(h) not in gone}
+        new = replace(base, caves=caves)
+        if got is not None:  # the same walls and buildings: the traced lines still hold
+            new._lines, new._exits = got[1]._lines, got[1]._exits
+        got = (gone, new)
         _BY_GAME[game] = got
-    return got
+    return got[1]
+
+
+def use_map(game: Game, m: AdvMap) -> None:
+    """Give ``game`` the terrain ``m`` in place of its copy (a test's changed terrain for one
+    game), kept until the game's destroyed caves change."""
+    fp = game.state.data.get("firepower")
+    gone = fp.get(CAVES_DESTROYED) if fp else None
+    _BY_GAME[game] = (tuple(gone) if gone else (), m)
 
 
 def _adv_map(game: Game) -> AdvMap:

@@ -22,7 +22,7 @@ def adv_map(game: Game) -> AdvMap:
     if not getattr(m, "_mine", False):
         m = dataclasses.replace(m, walls=dict(m.walls), ground=dict(m.ground))
         object.__setattr__(m, "_mine", True)
-        at._BY_GAME[game] = m
+        at.use_map(game, m)
     return m
 
 

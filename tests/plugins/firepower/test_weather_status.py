@@ -108,7 +108,7 @@ def test_inside_a_building_snow_is_not_paid(fp_game: GameFactory) -> None:
     g = _game(fp_game, [("A1", "RFL", "A", "C3", 4)], "snow")
     m = at.adv_map(g)
     c3, c4 = (g.board.parse("1C3"), g.board.parse("1C4"))
-    at._BY_GAME[g] = dataclasses.replace(m, building_of={c3: "A", c4: "A"})
+    at.use_map(g, dataclasses.replace(m, building_of={c3: "A", c4: "A"}))
     _impulse(g, "A", "A1")
     _act(g, {"act": "enter", "unit": "A1"})
     assert _spent(g, "A1") == 1
