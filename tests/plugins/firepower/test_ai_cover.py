@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.game import Game
 from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
-from hexwar.plugins.firepower.ai import make_ai
 from hexwar.plugins.firepower.ai_cover import covered
-from tests.plugins.firepower.test_terrain import _do, _game, _impulse
+from tests.plugins.firepower.test_ai_doors import _play_impulse
+from tests.plugins.firepower.test_terrain import _game, _impulse
 
 TREE = "4EE2"
 #: from 4EE2 the line to 4EE8 leaves over hexside 4, to 4Y4 over 5, to 4Y1 over 6
@@ -20,19 +19,8 @@ SOUTH, WEST, NORTH_WEST = "EE8", "Y4", "Y1"
 
 
 def _actions(game: Game, uid: str) -> list[Any]:
-    """The AI's Actions for ``uid`` in one Impulse, applied one by one, up to its "end"."""
-    _impulse(game, uid)
-    done: list[Any] = []
-    for _ in range(8):
-        opts = legal_advanced_actions(game)
-        choice = make_ai("B", 1).choose(Decision("B", "action", options=opts),
-                                        game.view("B"))
-        assert choice in opts  # the decision takes only listed fields (core Decision.check)
-        done.append(choice)
-        if choice == "end":
-            break
-        _do(game, choice)
-    return done
+    """The AI's Actions for side B's ``uid`` in one Impulse, applied one by one, up to its "end"."""
+    return _play_impulse(game, "B", uid, limit=8)
 
 
 def _record(game: Game, uid: str, toward: int, n: int = 1) -> Game:

@@ -24,11 +24,12 @@ def _close_all(game: Game, building: str) -> None:
             data(game).setdefault("openings", {})[o.key] = "closed"
 
 
-def _play_impulse(game: Game, side: str, uid: str) -> list[Any]:
-    """The AI's Actions for ``uid`` in one Impulse, applied one by one, up to its "end"."""
+def _play_impulse(game: Game, side: str, uid: str, limit: int = 10) -> list[Any]:
+    """The AI's Actions for ``uid`` in one Impulse, applied one by one, up to its "end" (at most
+    ``limit`` of them)."""
     _impulse(game, uid)
     done: list[Any] = []
-    for _ in range(10):
+    for _ in range(limit):
         opts = legal_advanced_actions(game)
         choice = make_ai(side, 1).choose(Decision(side, "action", options=opts),
                                          game.view(side))
