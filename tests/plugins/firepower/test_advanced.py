@@ -70,11 +70,11 @@ Gen = Generator[Any, Any, None]
 
 def _face(game: Game, uid: str, at: str) -> None:
     """Turn ``uid`` to face ``at`` (the hexside whose front arc holds it, Firepower 6.3.3)."""
-    from hexwar.plugins.firepower.combat import in_arc
+    from tests.plugins.firepower.test_terrain import _face as face_hex
 
     u, t = game.state.units[uid], game.state.units[at]
     assert u.hex is not None and t.hex is not None
-    u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, t.hex, "front60"))
+    face_hex(u, t.hex)
 
 
 def _phase(game: Game, side: str = "A", index: int = 1) -> tuple[Gen, Decision]:

@@ -11,11 +11,10 @@ from hexwar.core.provenance import load_records
 from hexwar.plugins.firepower import cave_damage as cd
 from hexwar.plugins.firepower import confined_fire as cf
 from hexwar.plugins.firepower.advanced_terrain import ADV_MAP, CAVES_DESTROYED, adv_map
-from hexwar.plugins.firepower.combat import in_arc
 from hexwar.plugins.firepower.hidden_setup import cave_backs, secret
 from hexwar.plugins.firepower.state import data
 from hexwar.plugins.firepower.weapon_chart import weapon
-from tests.plugins.firepower.test_terrain import _do, _game, _impulse, _refused
+from tests.plugins.firepower.test_terrain import _do, _face, _game, _impulse, _refused
 
 # panel 4 (terrain-4.toml): a cave in 4V13, its mouth on hexside 5 (toward 4U14, 4T14), the
 # height hexside at its back toward 4W13, where a tunnel may start
@@ -29,7 +28,7 @@ def _cave_game(*extra: tuple[Any, ...]) -> Game:
     assert t.hex is not None
     t.state["equipment"] = {"HGN3": 2}
     cave = g.board.parse("4V13")
-    t.facing = next(d for d in range(1, 7) if in_arc(t.hex, d, cave, "front60"))
+    _face(t, cave)
     return g
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.actions import fire_context, fire_procedure
-from hexwar.plugins.firepower.combat import in_arc
 from hexwar.plugins.firepower.concealment import concealed_places
 from hexwar.plugins.firepower.state import data
-from tests.plugins.firepower.test_terrain import _game
+from tests.plugins.firepower.test_terrain import _face, _game
 
 # panel 4: 4AA5 is in building A; its ground-floor window toward 4Z4 is open (unmarked)
 
@@ -19,7 +18,7 @@ def _mods(target_floor: int | None = None) -> dict[str, int]:
     u = g.state.units["OUT"]
     assert u.hex is not None
     t = g.board.parse("4AA5")
-    u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, t, "front60"))
+    _face(u, t)
     ctx = fire_context(g, "OUT", {"act": "fire", "unit": "OUT", "mode": "semi",
                                   "targets": ["IN"]})
     combat.preview(ctx, fire_procedure(g, ctx.kind))

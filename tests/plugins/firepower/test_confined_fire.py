@@ -11,10 +11,9 @@ from hexwar.core.engine.game import Game
 from hexwar.core.errors import RulesError
 from hexwar.plugins.firepower import confined_fire as cf
 from hexwar.plugins.firepower.actions import fire_context
-from hexwar.plugins.firepower.combat import in_arc
 from hexwar.plugins.firepower.state import data
 from hexwar.plugins.firepower.weapon_chart import weapon
-from tests.plugins.firepower.test_terrain import _game
+from tests.plugins.firepower.test_terrain import _face, _game
 
 # panel 4: 4AA5 is in building A (terrain-4.toml), 4W3 in the open
 
@@ -72,7 +71,7 @@ def test_the_refusal_comes_through_the_fire_and_changes_nothing() -> None:
     u = g.state.units["F"]
     assert u.hex is not None
     t = g.board.parse("4W3")
-    u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, t, "front60"))
+    _face(u, t)
     before = g.state.digest()
     with pytest.raises(RulesError) as exc:
         fire_context(g, "F", {"act": "grenade", "unit": "F", "hex": "4W3", "item": "LPL3"})

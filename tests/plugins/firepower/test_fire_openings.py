@@ -11,9 +11,8 @@ from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower import openings_fire as of
 from hexwar.plugins.firepower.actions import fire_context, fire_procedure
 from hexwar.plugins.firepower.advanced_terrain import adv_map
-from hexwar.plugins.firepower.combat import in_arc
 from hexwar.plugins.firepower.state import data
-from tests.plugins.firepower.test_terrain import _game
+from tests.plugins.firepower.test_terrain import _face, _game
 
 # panel 4's building A: a ground-floor window between 4AA5 and 4Z4 (terrain-4.toml)
 
@@ -24,7 +23,7 @@ def _setup(at: str = "W3", posture: str = "stand") -> Game:
     assert u.hex is not None
     u.state["equipment"] = {"HGN3": 5}
     t = g.board.parse("4AA5")
-    u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, t, "front60"))
+    _face(u, t)
     return g
 
 

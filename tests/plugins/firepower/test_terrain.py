@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from hexwar.core.engine.game import Game
+from hexwar.core.engine.state import Unit
 from hexwar.core.errors import DataError, HexwarError, RulesError
+from hexwar.core.hexgrid import Hex
 from hexwar.core.scenario import Scenario, load_and_validate
 from hexwar.core.testing import make_game
 from hexwar.plugins.firepower import advanced_terrain as at
@@ -22,6 +24,7 @@ from hexwar.plugins.firepower import hidden_setup as hs
 from hexwar.plugins.firepower import organizations as org
 from hexwar.plugins.firepower.actions import apply_action
 from hexwar.plugins.firepower.advanced_impulses import check_advanced_action
+from hexwar.plugins.firepower.combat import in_arc
 from hexwar.plugins.firepower.plugin import HERE
 from hexwar.plugins.firepower.state import data, new_phase
 
@@ -54,6 +57,12 @@ def _impulse(game: Game, *uids: str) -> dict[str, Any]:
     ph["active"] = list(uids)
     data(game)["phase"] = ph
     return ph
+
+
+def _face(u: Unit, target: Hex) -> None:
+    """Turn ``u`` to the first facing whose front arc holds ``target`` (Firepower 6.3.3)."""
+    assert u.hex is not None
+    u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, target, "front60"))
 
 
 def _do(game: Game, choice: dict[str, Any]) -> dict[str, Any]:
@@ -263,12 +272,10 @@ def test_a_building_higher_than_both_ends_blocks_and_the_obstacles_are_listed() 
 
 def test_fire_through_a_wall_is_refused_by_the_line_of_sight_naming_the_rule() -> None:
     # Firepower 12.1.6: the Advanced line of sight refuses it (no interim check of the terrain)
-    from hexwar.plugins.firepower.combat import in_arc
-
     game = _game([("IN", "RFL", "B", "BB4", 3, {}), ("OUT", "RFL", "A", "W4", 2, {})])
     u, t = game.state.units["IN"], game.state.units["OUT"]
     assert u.hex is not None and t.hex is not None
-    u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, t.hex, "front60"))
+    _face(u, t.hex)
     _impulse(game, "IN")
     _refused(game, {"unit": "IN", "act": "fire", "mode": "semi", "targets": ["OUT"],
                     "after": 0}, "Firepower 12.1.6")
