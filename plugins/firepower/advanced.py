@@ -224,7 +224,7 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
 
     return [*los_obstacles(game, a, b, hexes, ends),
             *defenses.los_obstacles(game, ends, a, b, hexes),
-            *stumps(game, hexes)]  # Firepower 10.4.6, 12.1.5: tree stumps between
+            *stumps(game, hexes, a, b)]  # Firepower 10.4.6, 12.1.5: stumps and wells between
 
 
 @hookimpl(tryfirst=True)

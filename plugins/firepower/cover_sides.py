@@ -278,15 +278,43 @@ def _options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
 COVER_SIDE = ActionType("cover_side", _check, _apply, _options, rule="Firepower 10.4.3")
 
 
-def los_obstacles(game: Game, hexes: tuple[Hex, ...]) -> list[Any]:
+def los_obstacles(game: Game, hexes: tuple[Hex, ...], a: Hex | None = None,
+                  b: Hex | None = None) -> list[Any]:
     """Firepower 10.4.6, 12.1.5: a tree stump between is one height above its ground and blocks
-    a line through its hex by the heights (a well blocks only through its picture, which hexwar
-    does not draw: FPD-139)."""
+    a line through its hex by the heights; a well between, as high, only a line from ``a`` to
+    ``b`` that passes through its picture (:func:`crosses_well`, FPD-185)."""
     objs = objects(game)
     if not objs:
         return []
     from hexwar.plugins.firepower.advanced_los import Obstacle
     from hexwar.plugins.firepower.advanced_terrain import ground_of
 
-    return [Obstacle(h, "tree stump", ground_of(game, h) + 1, "Firepower 12.1.5")
-            for h in hexes if objs.get(h) == "stump"]
+    out = []
+    for h in hexes:
+        kind = objs.get(h)
+        if kind == "stump":
+            out.append(Obstacle(h, "tree stump", ground_of(game, h) + 1, "Firepower 12.1.5"))
+        elif kind == "well" and a is not None and b is not None and crosses_well(a, b, h):
+            out.append(Obstacle(h, "well", ground_of(game, h) + 1, "Firepower 12.1.5"))
+    return out
+
+
+def well_radius() -> float:
+    """The radius of a well's picture, as a share of the distance from a hex's centre to its
+    sides (a stand-in: the mapboard's picture is not in the text; FPD-185)."""
+    return float(_records()["well"]["picture_radius"])
+
+
+def crosses_well(a: Hex, b: Hex, h: Hex) -> bool:
+    """Firepower 12.1.5: whether the line from the centre of ``a`` to the centre of ``b`` passes
+    through the picture of a well drawn at the centre of hex ``h`` (FPD-185)."""
+    (ax, ay), (bx, by), (hx, hy) = a.to_pixel(), b.to_pixel(), h.to_pixel()
+    dx, dy = bx - ax, by - ay
+    length2 = dx * dx + dy * dy
+    if length2 == 0:
+        return False
+    t = max(0.0, min(1.0, ((hx - ax) * dx + (hy - ay) * dy) / length2))
+    px, py = ax + t * dx - hx, ay + t * dy - hy
+    inner = 3 ** 0.5 / 2  # a hex's centre to its sides, in corner radii (Hex.to_pixel's unit)
+    r = well_radius() * inner
+    return px * px + py * py <= r * r + 1e-9

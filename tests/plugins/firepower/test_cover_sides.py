@@ -165,3 +165,22 @@ def test_a_stump_between_blocks_low_lines_by_its_height() -> None:
     assert not line_of_sight(los_world(game), a, b, 2, 2).blocked
     a2, b2 = plain.board.parse("1N9"), plain.board.parse("1N5")
     assert not line_of_sight(los_world(plain), a2, b2, 0, 0).blocked
+
+
+def test_a_well_between_blocks_only_lines_through_its_picture() -> None:
+    """Firepower 12.1.5, 10.4.6 (FPD-185): a well one height high blocks a low line only where
+    the line passes through its picture at the hex's centre; a line through another part of its
+    hex is not blocked, as it would be by a stump there."""
+    from hexwar.plugins.firepower.advanced_los import intervening, line_of_sight, los_world
+
+    game = _tree_game(extra='wells = ["1N7"]', at="N5")
+    a, well = game.board.parse("1N9"), game.board.parse("1N7")
+    through, aside = game.board.parse("1N5"), game.board.parse("1M5")
+    assert well in intervening(a, through) and well in intervening(a, aside)
+    world = los_world(game)
+    got = line_of_sight(world, a, through, 0, 0)
+    assert got.blocked and got.reason.startswith("1N7: well at height 1")
+    assert not line_of_sight(world, a, through, 2, 2).blocked  # above its top
+    assert not line_of_sight(world, a, aside, 0, 0).blocked  # past the picture
+    stump = _tree_game(extra='stumps = ["1N7"]', at="N5")
+    assert line_of_sight(los_world(stump), a, aside, 0, 0).blocked  # a stump: the whole hex
