@@ -10,6 +10,7 @@ on the map.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.view import game_of
@@ -17,7 +18,11 @@ from hexwar.plugins.firepower.explain import DESCRIBE
 
 if TYPE_CHECKING:
     from hexwar.core.engine.decisions import Decision
+    from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
     from hexwar.core.engine.view import SideView
+    from hexwar.core.hexgrid import Hex
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap
 
 Form = dict[str, Any]
 
@@ -122,15 +127,110 @@ def _reach(view: SideView, d: Decision, uid: str,
             elif o.get("act") == "turn" and isinstance(o.get("to"), int):
                 index[(u.hex, int(o["to"]))] = i
 
+    advanced = _AdvancedSteps.of(game, u, posture, enter, cross)
+    if advanced is not None and not advanced.walking:
+        return []  # under the ground, up high or in a position: his moves are other Actions
+
     def steps(state: Any) -> list[tuple[Any, float]]:
         h, f = state
         out: list[tuple[Any, float]] = [((h, g), float(turn)) for g in range(1, 7) if g != f]
         if h != u.hex and (m.fence.get(h) or m.hedge.get(h)):
             return out
+        if advanced is not None and h != u.hex and advanced.ends_here(h):
+            return out
         dest = h.neighbor(f)
         if dest in m.hexes and (dest.q, dest.r) not in blocked:
-            out.append(((dest, f), float(enter + (cross if m.contour_between(h, dest) else 0))))
+            if advanced is None:
+                out.append(((dest, f), float(enter + (cross if m.contour_between(h, dest)
+                                                      else 0))))
+            elif (cost := advanced.cost(h, dest, first=(dest, f) in index)) is not None:
+                out.append(((dest, f), float(cost)))
         return out
 
     return reach(start, float(mf_left(game, phase_of(game), uid)), steps, lambda s: s[0],
                  m.label, lambda s: index.get(s))
+
+
+@dataclass(frozen=True)
+class _AdvancedSteps:
+    """The Advanced Game's part of a move's preview (docs/decisions.md FPD-186): the walls a
+    step may not cross, the hexes a route stops in and what the MF chart's cost gains. It shows
+    less rather than more: where another Action is needed first (a door to open, a wall to
+    climb, water, a defensive unit, a bridge), the route ends before it."""
+
+    game: Game
+    unit: Unit
+    posture: str
+    enter: int
+    cross: int
+    map: AdvMap
+    floor: int
+    defences: Mapping[Hex, Any]
+    spans: frozenset[Hex]
+    walking: bool
+
+    @classmethod
+    def of(cls, game: Game, u: Unit, posture: str, enter: int,
+           cross: int) -> _AdvancedSteps | None:
+        """The preview's Advanced steps (None in the Basic Game); not ``walking`` when the
+        soldier's moves are not walks (in a tunnel, Up, on a roof or structure, part way up a
+        climb, in a defensive position or on a bridge's deck)."""
+        if "firepower.advanced" not in game.rules_enabled:
+            return None
+        from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_of
+        from hexwar.plugins.firepower.bridges import spans
+        from hexwar.plugins.firepower.defenses import defences, in_defence
+
+        st = u.state
+        walking = not (any(st.get(k) not in (None, False) for k in _NOT_WALKING)
+                       or in_defence(u))
+        return cls(game, u, posture, enter, cross, adv_map(game), floor_of(u),
+                   defences(game), frozenset(spans(game)), walking)
+
+    def ends_here(self, h: Hex) -> bool:
+        """A route goes no further than a defensive unit's hex or a bridge hex (their own rules
+        for leaving: Firepower 8.8, 8.9, 11.2.1)."""
+        return h in self.defences or h in self.spans
+
+    def cost(self, a: Hex, b: Hex, *, first: bool) -> int | None:
+        """The MF of stepping from ``a`` into ``b`` (None: not a walk). ``first``: the form
+        offers the step, so the rules already allow it."""
+        from hexwar.plugins.firepower import height_hexsides, weather
+        from hexwar.plugins.firepower.advanced_terrain import is_open, side_key
+        from hexwar.plugins.firepower.climbing import CROSSABLE_HEXSIDE, CROSSABLE_WALL
+        from hexwar.plugins.firepower.state import fp_map
+
+        m, game = self.map, self.game
+        if m.is_water(a) or m.is_water(b):
+            return None  # Firepower 11.2.1.1: swimming and fording are Actions of their own
+        if (b in self.defences or b in self.spans) and not first:
+            return None
+        if m.wall_between(a, b):
+            o = m.opening(a, b, 1) if self.floor == 1 else None
+            if o is None or not is_open(game, o):
+                return None  # Firepower 11.1.3, 11.1.9: only through an open door or window
+            cost = self.cross + self.enter
+        elif m.walls.get(side_key(a, b), 0) > CROSSABLE_WALL:
+            return None  # Firepower 11.1.3: climbed, not crossed
+        else:
+            cost = self.enter
+            if fp_map(game).contour_between(a, b):  # a hill or depression hexside
+                heights = height_hexsides._heights(game, a, b)
+                mf = height_hexsides.crossing_mf(heights, self.posture)
+                if heights > CROSSABLE_HEXSIDE or mf is None:
+                    return None  # Firepower 11.2.4: climbed
+                cost += max(mf, self.cross)  # Firepower 11.1.4: by the hexside's heights
+        w = weather.weather(game)
+        if w in weather.WEATHERS and not weather.under_roof(game, self.unit, b) \
+                and not (w == "mud" and weather.paved(game, b)):
+            cost += weather.extras()[w].get("enter", 0)  # Firepower 11.2.2
+        there = self.defences.get(b)
+        if there is not None:  # Firepower 11.2.1: an abatis doubles it
+            cost *= there.type.move_multiplier
+        return cost
+
+
+#: a soldier's state keys under which he does not walk (tunnels, Up, roofs and structures,
+#: climbs part way, bridge decks)
+_NOT_WALKING = ("tunnel", "up", "roof", "on_top", "roof_climb", "rbl_climb", "climb", "deck")
+

@@ -330,3 +330,80 @@ def test_mbt_fire_form_keeps_the_targets_secret_order() -> None:
                 assert not any("vs MV" in line for line in c.get("detail", [])), c["detail"]
         game.answer(ais[d.side].choose(d, game.view(d.side)))
     assert checked, "no fire form at a target with a secret moving order"
+
+
+def test_advanced_firepower_reach_keeps_to_doors_and_pays_snow_and_hexsides() -> None:
+    """Firepower 11.1.3, 11.1.9, 11.1.4, 11.2.2 (FPD-186): in the Advanced Game a soldier's reach
+    crosses a building's outer wall only through an open door or window on the ground floor, and
+    its costs include the snow's extra and a height hexside's MF, as the Actions charge them."""
+    from hexwar.plugins.firepower import weather
+    from hexwar.plugins.firepower.advanced_terrain import adv_map, is_open
+    from hexwar.plugins.firepower.present import _reach
+
+    game, d, form = _first_form("firepower:street-fight", "action", limit=900,
+                                want=lambda f: any(len(r["route"]) > 2
+                                                   for r in f.get("reach", ())))
+    m, board = adv_map(game), game.board
+    starts = {c["choice"]["unit"]: game.state.units[c["choice"]["unit"]].hex
+              for c in form["choices"]  # type: ignore[attr-defined]
+              if isinstance(c["choice"], dict) and "unit" in c["choice"]}
+
+    def crossings(reach: list[dict[str, object]]) -> int:
+        n = 0
+        for r in reach:
+            here = starts[r.get("group") or next(iter(starts))]
+            for label, _cost in r["route"]:
+                h = board.parse(label)
+                if m.wall_between(here, h):
+                    o = m.opening(here, h, 1)
+                    assert o is not None and is_open(game, o), (r["hex"], label)
+                    n += 1
+                here = h
+        return n
+
+    crossings(form["reach"])  # type: ignore[arg-type]
+    # the same soldier's reach in snow: each hex costs at least the snow's extra more
+    uid = next(iter(starts))
+    view = game.view(d.side)  # type: ignore[attr-defined]
+    clear = {r["hex"]: float(r["cost"]) for r in _reach(view, d, uid, form["choices"])}
+    game.scenario.raw.setdefault("special", {})["weather"] = "snow"
+    snow = {r["hex"]: float(r["cost"]) for r in _reach(view, d, uid, form["choices"])}
+    extra = weather.extras()["snow"]["enter"]
+    assert extra > 0 and snow and set(snow) <= set(clear)
+    assert all(snow[h] >= clear[h] + extra for h in snow if not m.building_of.get(board.parse(h)))
+
+
+def test_advanced_firepower_reach_goes_in_by_an_open_door_only() -> None:
+    """Firepower 11.1.3, 11.1.9 (FPD-186): a soldier outside a building's door reaches the hexes
+    inside through it while it is open (the crossing and the entering paid), not once it is
+    closed, and never through the walls round it."""
+    from hexwar.core.engine.decisions import Decision
+    from hexwar.plugins.firepower.advanced_terrain import adv_map, direction, is_open
+    from hexwar.plugins.firepower.present import _reach
+    from hexwar.plugins.firepower.state import data, rules_card
+    from tests.plugins.firepower.test_terrain import _game, _impulse
+
+    game = _game([("A1", "RFL", "A", "Z4", 1, {})])
+    board, m = game.board, adv_map(game)
+    door, inside = board.parse("4Z4"), board.parse("4AA4")
+    game.state.units["A1"].facing = direction(door, inside)
+    _impulse(game, "A1")
+    choices = [{"choice": {"unit": "A1", "act": "enter"}, "hex": "4AA4"},
+               *({"choice": {"unit": "A1", "act": "turn", "to": f}} for f in range(1, 7))]
+    d = Decision("A", "action", options=[c["choice"] for c in choices])
+    card = rules_card(game)
+    reach = {r["hex"]: r for r in _reach(game.view("A"), d, "A1", choices)}
+    assert float(reach["4AA4"]["cost"]) == card.mf_cost("cross", "stand") + card.mf_cost(
+        "enter", "stand")
+    for r in reach.values():  # in by an opening, or not in at all
+        here = door
+        for label, _c in r["route"]:
+            h = board.parse(label)
+            if m.wall_between(here, h):
+                o = m.opening(here, h, 1)
+                assert o is not None and is_open(game, o)
+            here = h
+    keys = {o.key for o in m.openings_of(door)}
+    data(game)["openings"] = dict.fromkeys(keys, "closed")
+    shut = _reach(game.view("A"), d, "A1", choices)
+    assert not any(m.building_of.get(board.parse(r["hex"])) for r in shut)
