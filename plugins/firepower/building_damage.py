@@ -9,9 +9,10 @@ reaches its terrain value (``data/advanced/building_values.toml``, stand-ins, FP
 * the hex's doors and windows (any floor) become permanently open (``broken``, as a door broken
   open by Firepower 11.1.10: it cannot be closed again);
 * the roof: the hex is ``roofless`` (no longer a covered structure for mortars, Firepower 12.4.2;
-  :mod:`~hexwar.plugins.firepower.confined_fire`);
+  :mod:`~hexwar.plugins.firepower.confined_fire`), and every soldier on it is eliminated;
 * the walls: the hex is ``ruined``: its floors collapse, so every soldier on an upper story of
-  the hex is eliminated (Firepower 12.3.4.2.7), its walls no longer block a line of sight
+  the hex is eliminated (Firepower 12.3.4.2.7), and so is every soldier part way up one of
+  its outer walls from outside (FPD-156), its walls no longer block a line of sight
   (:func:`~hexwar.plugins.firepower.advanced_terrain.wall_block`) and it is rubble (cover in every
   direction, Firepower 12.3.4.2.5).
 
@@ -29,6 +30,7 @@ from hexwar.core.provenance import load_records
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
+    from hexwar.core.engine.state import Unit
     from hexwar.plugins.firepower.combat import FireContext
 
 TABLE = Path(__file__).parent / "data" / "advanced" / "building_values.toml"
@@ -75,20 +77,38 @@ def damage(game: Game, h: Hex, penetration: int) -> list[str]:
             gone.append(o.kind)
     if gone:
         d["openings"] = states
+    units = sorted(game.state.units.values(), key=lambda u: u.id)
     if before < tv["roof"] <= now:
         d[ROOFLESS] = sorted({*(d.get(ROOFLESS) or []), label})
         gone.append("roof")
+        for u in units:  # the roof goes from under those on it
+            if u.hex == h and alive(u) and u.state.get("roof") is not None:
+                eliminate(game, u.id, None, "Firepower 12.3.4.2.7")
     if before < tv["wall"] <= now:
         d[RUINED] = sorted({*(d.get(RUINED) or []), label})
         d["destroyed"] = {**(d.get("destroyed") or {}), label: "rubble"}
         gone.append("walls")
-        for u in sorted(game.state.units.values(), key=lambda u: u.id):
-            if u.hex == h and alive(u) and floor_of(u) > 1 and not u.state.get("tunnel"):
+        for u in units:
+            if not alive(u) or u.hex is None or u.state.get("tunnel"):
+                continue
+            if u.hex == h and floor_of(u) > 1:
                 eliminate(game, u.id, None, "Firepower 12.3.4.2.7")  # the floor collapses
+            elif _up_its_wall(u, h):
+                eliminate(game, u.id, None, "Firepower 12.3.4.2.7")  # the wall he is up
     if gone:
         game.emit("building_damaged", hex=label, destroyed=gone, damage=now,
                   rule="Firepower 12.3.4.2.7")
     return gone
+
+
+def _up_its_wall(u: Unit, h: Hex) -> bool:
+    """Whether soldier ``u`` is part way up (or down) an outer wall of building hex ``h``
+    (``climbing.py``'s record: the hexside of his hex he climbs, Firepower 11.1.11.2)."""
+    climb = u.state.get("climb")
+    if not isinstance(climb, dict) or u.hex is None:
+        return False
+    side = climb.get("side")
+    return isinstance(side, int) and 1 <= side <= 6 and u.hex.neighbor(side) == h
 
 
 def after_fire(game: Game, ctx: FireContext) -> None:

@@ -69,3 +69,27 @@ def test_a_and_h_do_no_damage_and_nothing_outside_buildings() -> None:
     g = _game([("OUT", "RFL", "A", "W3", 2, {})])
     assert bd.damage(g, g.board.parse("4W3"), 5) == []
     assert not data(g).get(bd.DAMAGE)
+
+
+def test_those_on_a_destroyed_roof_or_up_a_destroyed_wall_are_eliminated() -> None:
+    """Firepower 12.3.4.2.7 (FPD-156): the roof going eliminates the soldiers on it; the walls
+    going eliminate those part way up an outer wall of the hex from outside, not a climber on
+    another building's wall, nor a soldier on the ground floor."""
+    from hexwar.plugins.firepower.advanced_terrain import direction
+
+    g = _game([("ROOF", "RFL", "B", "AA5", 5, {"floor": 3, "roof": "A"}),
+               ("IN", "RFL", "B", "AA5", 6, {}),
+               ("WALL", "RFL", "A", "Z4", 1, {}), ("AWAY", "RFL", "A", "W3", 2, {})])
+    u, h = g.state.units, g.board.parse("4AA5")
+    out = g.board.parse("4Z4")
+    side = direction(out, h)
+    u["WALL"].state.update(climb={"side": side, "step": 1, "total": 4, "kind": "roof",
+                                  "floor": 1}, up=4, posture="stand")
+    u["AWAY"].state.update(climb={"side": 1, "step": 1, "total": 4, "kind": "roof",
+                                  "floor": 1}, up=4, posture="stand")
+    assert "roof" in bd.damage(g, h, bd.values()["roof"])
+    assert u["ROOF"].state.get("eliminated")
+    assert not u["WALL"].state.get("eliminated") and not u["IN"].state.get("eliminated")
+    assert "walls" in bd.damage(g, h, bd.values()["wall"])
+    assert u["WALL"].state.get("eliminated")
+    assert not u["AWAY"].state.get("eliminated") and not u["IN"].state.get("eliminated")
