@@ -164,7 +164,9 @@ def hexwar_register_data() -> Sequence[DataSource]:
             ("openings", "the roll to pass a door or window (Firepower 12.7.3)"),
             ("rests", "weapon rows that need a rest (Firepower 10.7 item 10, 12.6.2)"),
             ("building_values", "damage that destroys openings, roofs and walls "
-                                "(Firepower 12.3.4.2.7, estimated)"))),
+                                "(Firepower 12.3.4.2.7, estimated)"),
+            ("caves", "the damage that destroys a cave (Firepower 8.8.7, 12.3.4.2.2, "
+                      "estimated)"))),
     ]
 
 
