@@ -18,9 +18,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hexwar.core.errors import RulesError
+from hexwar.core.errors import DataError, RulesError
 from hexwar.core.provenance import Records, load_records
 from hexwar.plugins.firepower.ammunition import split_version
+from hexwar.plugins.firepower.weapon_chart import listing_problem
 
 PATH = Path(__file__).parent / "data" / "advanced" / "squads.toml"
 
@@ -54,6 +55,11 @@ def records() -> Records:
 def organizations() -> dict[str, Organization]:
     out: dict[str, Organization] = {}
     for oid, row in (records().values.get("squads") or {}).items():
+        for model in row["weapons"]:
+            problem = listing_problem(str(model))  # Firepower 10.7 item 2: never GMGn
+            if problem is not None:
+                raise DataError(f"squad organization {oid}: {problem}", path=str(PATH),
+                                key=f"squads.{oid}.weapons")
         out[oid] = Organization(oid, str(row["title"]), bool(row["stand_in"]),
                                 int(row["sequence_units"]), int(row["impulses"]),
                                 tuple(str(x) for x in row["leaders"]),
@@ -136,6 +142,25 @@ def organization_problems(sides: Mapping[str, Any], units: Sequence[Mapping[str,
             if ranks != sorted(org.leaders):
                 out.append(f"squad {name}'s leaders {ranks} are not {org.title}'s "
                            f"{sorted(org.leaders)} (Firepower 8.5)")
+    return out
+
+
+def listing_problems(units: Sequence[Mapping[str, Any]],
+                     weapon_units: Sequence[Mapping[str, Any]] = ()) -> list[str]:
+    """Firepower 10.7 item 2 (docs/decisions.md FPD-172): a scenario lists a general purpose
+    machinegun as LMGn (bipod) or MMGn (tripod), never as GMGn; each soldier (with his squad)
+    or weapon unit that names a GMG row is named."""
+    out: list[str] = []
+    for u in units:
+        st = u.get("state") or {}
+        problem = listing_problem(str(st.get("model", "")))
+        if problem is not None:
+            squad = f" of squad {st['squad']}" if st.get("squad") is not None else ""
+            out.append(f"soldier {u.get('id')}{squad}: {problem}")
+    for wu in weapon_units:
+        problem = listing_problem(str(wu.get("model", "")))
+        if problem is not None:
+            out.append(f"weapon unit {wu.get('id')}: {problem}")
     return out
 
 

@@ -277,7 +277,13 @@ def hexwar_validate_scenario(scenario: Scenario) -> Sequence[Problem]:
     units = [u for u in scenario.raw.get("units", []) if isinstance(u, dict)]
     for text in organization_problems(dict(scenario.sides), units):
         problems.append(Problem(text, path, "sides"))  # Firepower 8.5, 14
-    from hexwar.plugins.firepower.organizations import squad_group_problems
+    from hexwar.plugins.firepower.organizations import listing_problems, squad_group_problems
+
+    guns = special.get("weapon_units") if isinstance(special, dict) else None
+    guns = [g for g in guns if isinstance(g, dict)] if isinstance(guns, list) else []
+    for text in listing_problems(units, guns):
+        problems.append(Problem(text, path, "units", hint="a GMG is listed as LMGn (bipod) or "
+                                "MMGn (tripod)"))  # Firepower 10.7 item 2
 
     for text in squad_group_problems(dict(scenario.sides)):
         problems.append(Problem(text, path, "sides", hint="choose squads of the side's group "

@@ -10,6 +10,12 @@ Columns used: ammunition types (item 4), rates of fire per type (item 5: ``b x s
 (item 10), crew (item 11, Firepower 10.1), minimum ranges (Firepower 12.4.1.1, 12.4.2), range
 lines (Firepower 6.3.2.1.1), uses (Firepower 12.3.3), notes (B bipod, T tripod, Y bayonet).
 Vehicles' weapons (Option 19) add rows of the same shape.
+
+General purpose machineguns (Firepower 10.7 items 2, 5; docs/decisions.md FPD-172): a ``GMGn``
+row has two uses, ``as_L`` and ``as_M``, each with its rate of fire and the columns its mount
+changes. A scenario never names ``GMGn``: it lists ``LMGn`` (the bipod use, an LMG soldier unit)
+or ``MMGn`` (the tripod use, an MMG soldier unit), and :func:`chart` holds those two rows in its
+place; :func:`listing_problem` names a scenario that lists ``GMGn`` itself.
 """
 
 from __future__ import annotations
@@ -17,12 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from hexwar.core.errors import DataError, RulesError
 from hexwar.core.provenance import Records, load_records
 
 PATH = Path(__file__).parent / "data" / "advanced" / "weapons.toml"
 POSTURES = ("stand", "crouch", "prone")
+#: Firepower 10.7 item 2: a general purpose machinegun's class, and the class (and soldier unit)
+#: it is listed as in each use, with that use's mount
+GMG = "GMG"
+GMG_USES = {"as_L": ("LMG", "bipod"), "as_M": ("MMG", "tripod")}
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,19 @@ class ChartWeapon:
     separate_load: bool = False
     #: Firepower 12.4.6: hexes a missile's control box may be from the missile unit
     separation: int = 0
+    #: Firepower 10.7 item 2: the GMG row this listing (LMG2, MMG2) uses, else ""
+    gmg: str = ""
+
+    @property
+    def mount(self) -> str:
+        """Firepower 10.7 item 2: "tripod" (notes T), "bipod" (notes B) or ""."""
+        return "tripod" if self.tripod else "bipod" if "B" in self.notes else ""
+
+    @property
+    def soldier_unit(self) -> str:
+        """Firepower 10.7 item 2: the soldier unit that carries the weapon; a GMG listed as an
+        LMG uses an LMG soldier unit, as an MMG an MMG soldier unit (its class here)."""
+        return self.cls
 
     @property
     def bayonet(self) -> bool:
@@ -124,13 +148,59 @@ def records() -> Records:
     return load_records(PATH)
 
 
+def _gmg_uses(wid: str, row: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Firepower 10.7 items 2, 5: the rows a GMG row stands for, by listing (``GMG2`` ->
+    ``LMG2`` used as L with a bipod, ``MMG2`` used as M with a tripod)."""
+    number = wid[len(GMG):]
+    out: dict[str, dict[str, Any]] = {}
+    for key, (cls, mount) in GMG_USES.items():
+        use = row.get(key)
+        if not isinstance(use, dict):
+            raise DataError(f"weapon {wid}: a GMG row needs {key} (its use as {cls}, "
+                            "Firepower 10.7 item 5)", path=str(PATH))
+        rate = str(use.get("rof", ""))
+        listed = {k: v for k, v in row.items() if k not in GMG_USES}
+        listed.update({k: v for k, v in use.items() if k != "rof"})
+        listed.update({"class": cls, "name": f"{row.get('name')} ({mount})", "gmg": wid,
+                       "rof": {str(t): rate for t in row.get("types", ())}})
+        out[cls + number] = listed
+    return out
+
+
+@cache
+def general_purpose() -> dict[str, tuple[str, ...]]:
+    """Firepower 10.7 item 2: each GMG row's id and the listings a scenario uses for it."""
+    return {wid: tuple(_gmg_uses(wid, row)) for wid, row in records().values.items()
+            if isinstance(row, dict) and row.get("class") == GMG}
+
+
+def listing_problem(model: str) -> str | None:
+    """Firepower 10.7 item 2: a scenario lists a GMG as an LMG or an MMG, never as itself."""
+    uses = general_purpose().get(model)
+    if uses is None:
+        return None
+    return (f"{model} is a general purpose machinegun: list it as {' or '.join(uses)} "
+            "(bipod or tripod mount), never as " + model + " (Firepower 10.7)")
+
+
 @cache
 def chart() -> dict[str, ChartWeapon]:
-    """Every stand-in row, by id; DataError naming the row for a malformed one."""
-    out: dict[str, ChartWeapon] = {}
+    """Every stand-in row, by id (a GMG row by its two listings); DataError naming the row for
+    a malformed one."""
+    rows: dict[str, dict[str, Any]] = {}
     for wid, row in records().values.items():
         if not isinstance(row, dict):
             continue
+        if row.get("class") != GMG:
+            rows[wid] = row
+            continue
+        for lid, listed in _gmg_uses(wid, row).items():
+            if lid in records().values:
+                raise DataError(f"weapon {lid} is both a row and {wid}'s listing "
+                                "(Firepower 10.7 item 2)", path=str(PATH))
+            rows[lid] = listed
+    out: dict[str, ChartWeapon] = {}
+    for wid, row in rows.items():
         try:
             posture = tuple(str(x) for x in row["posture"])
             if len(posture) != 3:
@@ -152,7 +222,7 @@ def chart() -> dict[str, ChartWeapon]:
                 backblast=bool(row.get("backblast", False)),
                 load=(int(load[0]), int(load[1])) if load else None,
                 separate_load=bool(row.get("separate_load", False)),
-                separation=int(row.get("separation", 0)))
+                separation=int(row.get("separation", 0)), gmg=str(row.get("gmg", "")))
         except (KeyError, ValueError, TypeError) as exc:
             raise DataError(f"weapon {wid}: {exc}", path=str(PATH)) from None
     return out
@@ -168,6 +238,9 @@ def weapon(model: str) -> ChartWeapon:
         return UNARMED
     w = chart().get(model)
     if w is None:
+        problem = listing_problem(model)
+        if problem is not None:
+            raise RulesError(problem, rule="Firepower 10.7")
         raise RulesError(f"no WEAPON CHART row {model!r} (known: {', '.join(sorted(chart()))})",
                          rule="Firepower 10.7")
     return w

@@ -57,14 +57,14 @@ def long_gun_barred(info: MapInfo, src: Hex, dst: Hex) -> bool:
     return side not in info.road and bool({"woods", "heavy_woods"} & set(info.kinds[dst]))
 
 
-#: Advanced MBT 15.6: the words of a data card's NOTES that put its long gun under the rule
-PATH_NOTE = "path restrictions on turret turns in building and wood hexes"
+#: Advanced MBT 15.6: the ``[card]`` field a transcriber sets when the card's NOTES put its long
+#: main gun under the path restrictions (data/cards/README.md; docs/decisions.md MBTD-184)
+PATH_FIELD = "path_restricted"
 
 
 def path_restricted(card: Card) -> bool:
-    """Advanced MBT 15.6: the card's NOTES name the path restrictions on its main gun."""
-    notes = card.records.values.get("card", {}).get("notes") or []
-    return card.kind == "vehicle" and any(PATH_NOTE in str(n).lower() for n in notes)
+    """Advanced MBT 15.6: the vehicle card is marked ``path_restricted = true``."""
+    return card.kind == "vehicle" and card.records.values.get("card", {}).get(PATH_FIELD) is True
 
 
 def aligned(turret: int, facing: int) -> bool:

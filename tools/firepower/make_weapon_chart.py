@@ -22,7 +22,8 @@ DISCLOSED: dict[tuple[str, str], str] = {
     ("LMG4", "class"): "Firepower 26.2", ("LMG12", "class"): "Firepower 10.7",
     ("LMG12", "move"): "Firepower 10.7", ("LMG12", "notes"): "Firepower 10.7",
     ("LMG4", "notes"): "Firepower 10.7",
-    ("MMG2", "class"): "Firepower 10.7", ("MMG2", "notes"): "Firepower 10.7",
+    ("GMG2", "class"): "Firepower 10.7", ("GMG2", "as_L.notes"): "Firepower 10.7",
+    ("GMG2", "as_M.notes"): "Firepower 10.7",
     ("GLR2", "class"): "Firepower 26.2", ("GLR3", "class"): "Firepower 12.4.1.1",
     ("GLR1", "load"): "Firepower 11.1.12",
     ("LCW1", "move"): "Firepower 10.7", ("LCW1", "class"): "Firepower 10.7",
@@ -54,6 +55,24 @@ def w(cls: str, name: str, types: list[str], *, rof: dict[str, str], hits: dict[
             "blast": blast or {}, "penetration": pen or {}, "move": move,
             "posture": list(posture), "crew": crew, "impact": impact, "notes": notes, **extra}
 
+
+def use(rof: str, hits: list[Any], *, move: int, posture: tuple[str, str, str], crew: int,
+        notes: str) -> dict[str, Any]:
+    """One use of a GMG (Firepower 10.7 item 5): as a light (``as_L``) or medium (``as_M``)
+    machinegun, with its rate of fire, hit line and the columns its mount changes."""
+    return {"rof": rof, "hits": hits, "move": move, "posture": list(posture), "crew": crew,
+            "notes": notes}
+
+
+def gmg(name: str, types: list[str], *, pen: dict[str, int], fires_as: str, as_L: dict[str, Any],
+        as_M: dict[str, Any], impact: str = "5") -> dict[str, Any]:
+    """A general purpose machinegun row (Firepower 10.7 item 2, class GMG)."""
+    return {"class": "GMG", "name": name, "types": types, "penetration": pen, "impact": impact,
+            "fires_as": fires_as, "as_L": as_L, "as_M": as_M}
+
+
+#: Firepower 10.7 item 2: the listing of a GMG used as L (bipod) and as M (tripod)
+GMG_AS = {"as_L": "LMG", "as_M": "MMG"}
 
 _ = None
 RIFLE = [5, 4, 4, 4, 3, 2, 1, _, _, _]
@@ -90,9 +109,11 @@ WEAPONS: dict[str, dict[str, Any]] = {
               pen={"L": 2}, move=-1, posture=("+1", "X", "X"), notes="B", fires_as="LMG"),
     "LMG12": w("LMG", "light machinegun (bipod)", ["L"], rof={"L": "3x4"}, hits={"L.auto": LMG},
                pen={"L": 2}, move=-1, posture=("+1", "X", "X"), notes="B", fires_as="LMG"),
-    "MMG2": w("MMG", "general purpose machinegun (tripod)", ["L"], rof={"L": "4x4"},
-              hits={"L.auto": MMG}, pen={"L": 2}, move=-2, posture=("-", "X", "X"), crew=2,
-              notes="T", fires_as="LMG"),
+    # Firepower 10.7 items 2, 5: a GMG has one row and two uses; a scenario lists it as LMG2
+    # (bipod) or MMG2 (tripod), each with its own rate of fire (docs/decisions.md FPD-172)
+    "GMG2": gmg("general purpose machinegun", ["L"], pen={"L": 2}, fires_as="LMG",
+                as_L=use("3x4", LMG, move=-1, posture=("+1", "X", "X"), crew=1, notes="B"),
+                as_M=use("4x4", MMG, move=-2, posture=("-", "X", "X"), crew=2, notes="T")),
     "GLR1": w("GLR", "automatic grenade launcher (tripod)", ["G"], rof={"G": "2x3"},
               hits={"G.auto": GLR}, blast={"G": 4}, pen={"G": 1}, move=-2,
               posture=("-", "X", "X"), crew=2, load=[30, 1], fires_as="LMG"),
@@ -217,11 +238,18 @@ def main() -> None:
            "# rifle grenade loaded on the rifle before it is fired; FPD-91). `fires_as` is the Basic",
            "# weapon profile a Basic procedure would use (FPD-43). Notes G: a rifle grenade launcher.",
            "# separation (12.4.6): how far a missile's control box may be from the missile unit.",
+           "# A GMG row (10.7 items 2, 5) has as_L / as_M: its rate of fire and mount columns when a",
+           "# scenario lists it as LMGn (bipod) or MMGn (tripod); never as GMGn (FPD-172).",
            'source = "estimated"', ""]
     for wid, row in WEAPONS.items():
         out.append(f"[{wid}]")
         for key, v in row.items():
             if key in ("hits",):
+                continue
+            if key in GMG_AS:
+                parts = ", ".join(f"{k} = {_cell(wid, f'{key}.{k}', x)}"
+                                  for k, x in v.items() if k != "hits")
+                out.append(f"{key} = {{ {parts} }}")
                 continue
             if key == "fires_as":
                 out.append(f"fires_as = {json.dumps(v)}")
@@ -239,12 +267,19 @@ def main() -> None:
             "# FPD-51). mode: auto / semi / throw / offensive / defensive / rifle. A range with no row is",
             "# out of range or inside the minimum range (the chart's \"-\").",
             "weapon:label,ammo:label,mode:label,range:band,value:int,source"]
+    hit_rows: list[tuple[str, str, list[Any]]] = []
     for wid, row in WEAPONS.items():
-        for key, line in row["hits"].items():
-            ammo, mode = key.split(".")
-            for band, hit in zip(BANDS, line, strict=True):
-                if hit is not None:
-                    rows.append(f"{wid},{ammo},{mode},{band},{hit},estimated")
+        if row["class"] == "GMG":  # hit lines by the listing (LMG2, MMG2), not the GMG row
+            for key, listed in GMG_AS.items():
+                hit_rows += [(listed + wid[3:], f"{t}.auto", row[key]["hits"])
+                             for t in row["types"]]
+        else:
+            hit_rows += [(wid, key, line) for key, line in row["hits"].items()]
+    for wid, key, line in hit_rows:
+        ammo, mode = key.split(".")
+        for band, hit in zip(BANDS, line, strict=True):
+            if hit is not None:
+                rows.append(f"{wid},{ammo},{mode},{band},{hit},estimated")
     (ROOT / "advanced_card" / "weapon_hits.csv").write_text("\n".join(rows) + "\n",
                                                             encoding="utf-8")
 

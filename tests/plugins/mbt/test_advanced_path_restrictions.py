@@ -6,9 +6,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from hexwar.core.errors import DataError
 from hexwar.plugins.mbt import movement_costs
 from hexwar.plugins.mbt.advanced_adjustment import turret_phase
 from hexwar.plugins.mbt.advanced_movement import turret_lock
+from hexwar.plugins.mbt.cards import load_card
 from hexwar.plugins.mbt.movement import destinations, move_context
 from hexwar.plugins.mbt.state import card_of, ctx
 
@@ -17,12 +21,12 @@ SHIPPED = Path(__file__).resolve().parents[3] / "plugins/mbt/data/cards/frg-1b_l
 
 
 def _long_gun_cards(tmp_path: Path) -> str:
-    """The shipped stand-in Leopard 2 with the NOTES line of MBT 15.6 (a test card only)."""
+    """The shipped stand-in Leopard 2 marked as under MBT 15.6 (a test card only)."""
     folder = tmp_path / "cards"
     folder.mkdir(exist_ok=True)
     text = SHIPPED.read_text(encoding="utf-8").replace(
-        'notes = ["stand-in card', 'notes = ["path restrictions on turret turns in building and '
-        'wood hexes", "stand-in card', 1)
+        'notes = ["stand-in card', 'path_restricted = true\nnotes = ["stand-in card', 1)
+    assert "path_restricted = true" in text
     (folder / "leopard-2.toml").write_text(text, encoding="utf-8")
     return 'cards = "cards"'
 
@@ -41,13 +45,25 @@ def _game(make_game: Any, tmp_path: Path, turret: int, **kw: Any) -> tuple[Any, 
     return g, u
 
 
-def test_the_cards_notes_name_the_restriction_15_6(make_game: Any, tmp_path: Path) -> None:
-    """MBT 15.6: only a card whose NOTES say so is restricted (no shipped stand-in does)."""
+def test_the_cards_flag_names_the_restriction_15_6(make_game: Any, tmp_path: Path) -> None:
+    """MBT 15.6 (MBTD-184): only a card marked ``path_restricted`` (its NOTES say so) is
+    restricted (no shipped stand-in is)."""
     g, u = _game(make_game, tmp_path, 1)
     assert movement_costs.path_restricted(card_of(g, u))
     plain = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)], options=ADV)
     assert not movement_costs.path_restricted(card_of(plain, plain.state.units["N1"]))
     assert move_context(plain, plain.state.units["N1"]).turret is None
+
+
+def test_the_restriction_flag_is_true_or_false_15_6(tmp_path: Path) -> None:
+    """MBT 15.6 (MBTD-184): a card's ``path_restricted`` that is not a boolean is refused at load,
+    naming the key and the rule."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SHIPPED.read_text(encoding="utf-8").replace(
+        'notes = ["stand-in card', 'path_restricted = "yes"\nnotes = ["stand-in card', 1),
+        encoding="utf-8")
+    with pytest.raises(DataError, match=r"path_restricted.*MBT 15.6"):
+        load_card(bad)
 
 
 def test_into_light_woods_only_with_the_turret_front_or_rear_15_6_2(make_game: Any,
