@@ -11,8 +11,8 @@
   plus 5 per point of its close assault defense (MBT 15.4.3.1); a modified roll in a line's band
   gives a track hit (TK) or a main gun hit (GN, the forward or back line by the gun's facing to
   the direction of movement, MBT 15.4.3.2.1), as normal hits (MBT 15.4.3.2.3); a track hit means
-  it did not get inside (MBT 15.4.3.2.4). Leaving is normal movement. A card whose notes say it
-  "may not enter or overrun buildings" never goes inside (MBT 15.4.1.2).
+  it did not get inside (MBT 15.4.3.2.4). Leaving is normal movement. A vehicle whose card is marked
+  ``enters_buildings = false`` (its NOTES keep it out) never goes inside (MBT 15.4.1.2).
 * Fire into buildings: the inside-building AP modifier (-8) and hull down in brick or stone for
   INB vehicles (MBT 14.3.1.2, :mod:`~hexwar.plugins.mbt.markers`), the GP building modifiers
   (MBT 14.4.2.2.1) and leg GP defense by building type (MBT 14.4.3.2).
@@ -66,10 +66,14 @@ def building_height(game: Game, u: Unit) -> int:
     return max(0, top - ground)
 
 
+#: MBT 15.4.1.2: the ``[card]`` field a transcriber sets to false when the card's NOTES keep the
+#: vehicle out of buildings (data/cards/README.md; docs/decisions.md MBTD-185)
+INSIDE_FIELD = "enters_buildings"
+
+
 def may_enter_buildings(card: Card) -> bool:
-    """MBT 15.4.1.2: not for a card whose notes say it may not enter or overrun buildings."""
-    notes = card.records.values.get("card", {}).get("notes") or []
-    return not any("may not enter or overrun buildings" in str(n).lower() for n in notes)
+    """MBT 15.4.1.2: not for a card marked ``enters_buildings = false``."""
+    return card.records.values.get("card", {}).get(INSIDE_FIELD, True) is not False
 
 
 @dataclass(frozen=True)

@@ -327,10 +327,11 @@ def card_from_records(rec: Records) -> Card:
     if unknown:
         raise DataError(f"unknown section {unknown[0]!r} (a card has: {', '.join(sorted(CARD_SECTIONS))}; "
                         "format: data/cards/README.md)", path=path, key=unknown[0])
-    if not isinstance(head.get("path_restricted", False), bool):
-        # MBT 15.6: the NOTES' path restrictions on a long main gun, as a flag (MBTD-184)
-        raise DataError("card.path_restricted is true or false (MBT 15.6)", path=path,
-                        key="card.path_restricted")
+    for flag, rule in (("path_restricted", "MBT 15.6"), ("enters_buildings", "MBT 15.4.1.2")):
+        if not isinstance(head.get(flag, False), bool):
+            # what a card's NOTES say, as flags (MBTD-184, MBTD-185)
+            raise DataError(f"card.{flag} is true or false ({rule})", path=path,
+                            key=f"card.{flag}")
     if str(head.get("kind", "vehicle")) == "vehicle":
         # a vehicle card must carry what the Basic Game reads: SPEEDS (MBT 8.2), HIT LOCATION CHARTS
         # (MBT 7.4.5) for every angle and ARMOR CHARTS (MBT 7.4.6)
