@@ -140,3 +140,19 @@ def test_a_grenade_short_of_the_value_only_adds_damage() -> None:
     assert data(g)[cd.DAMAGE] == {"4V13": 1}
     assert g.board.parse("4V13") in adv_map(g).caves
     assert not g.state.units["IN"].state.get("eliminated")
+
+
+def test_a_white_phosphorus_blast_zone_damages_the_cave_beside_its_impact() -> None:
+    """Firepower 12.3.9, 12.3.4.2.2: a W grenade (HGN6) bursting in 4U14, beside the cave, damages
+    every hex of its blast zone, so the cave one short of its value goes; a G grenade (HGN3)
+    bursting there damages only its impact hex and leaves the cave."""
+    for item, gone in (("HGN6", True), ("HGN3", False)):
+        g = _cave_game()
+        g.state.units["T"].state["equipment"] = {item: 1}
+        data(g)[cd.DAMAGE] = {"4V13": cd.terrain_value() - 1}
+        _impulse(g, "T")
+        g.dice.d10 = lambda purpose, **_: (  # type: ignore[method-assign]
+            1 if purpose.startswith("T ") else 10)
+        _do(g, {"act": "grenade", "unit": "T", "hex": "4U14", "item": item})
+        assert (g.board.parse("4V13") not in adv_map(g).caves) is gone, item
+        assert bool(g.state.units["IN"].state.get("eliminated")) is gone, item
