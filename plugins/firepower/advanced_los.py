@@ -486,7 +486,7 @@ class AdvancedLos(BaseLosRules):
         ends = (res.firer_height, res.target_height)
         found = [s for s in res.steps if s.obstacle.hex == h]
         if not found:
-            return None
+            return self._opening(board, h, ctx) if not res.blocked else None
         block = next((s for s in found if s.verdict == "blocked"), None)
         if block is not None:
             return LosEffect("block", 0, block.describe(ends, False, False), block.rule)
@@ -494,6 +494,32 @@ class AdvancedLos(BaseLosRules):
         main = next((s for s in found if s.verdict.startswith("hinders")), found[-1])
         return LosEffect("hinder", mod, "; ".join(s.describe(ends, False, False) for s in found),
                          main.rule)
+
+    def _opening(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
+        """Firepower 12.1.6: an end hex in a building that the line leaves by an open door,
+        window or loophole names it (a clear finding, so the explanation shows which)."""
+        if h not in (ctx.a, ctx.b):
+            return None
+        from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_of, is_open
+
+        m = adv_map(self.game)
+        bd = m.building(h)
+        if bd is None:
+            return None
+        # the first soldier there, as the heights (none: the ground floor, FPD-70)
+        here = sorted((u for u in self.game.state.units.values() if u.hex == h),
+                      key=lambda u: u.id)
+        floor = floor_of(here[0]) if here else 1
+        other = ctx.b if h == ctx.a else ctx.a
+        for d in m.exits(h, other):
+            n = h.neighbor(d)
+            o = m.opening(h, n, floor)
+            if m.building_of.get(n) != bd.id and o is not None and is_open(self.game, o):
+                lo, hi = o.span
+                return LosEffect("hinder", 0, f"through the open {o.kind} on the hexside toward "
+                                 f"{board.label(n)} ({lo}-{hi} heights above the floor)",
+                                 "Firepower 12.1.6")
+        return None
 
     def off_board_effect(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
         return None

@@ -856,3 +856,23 @@ def test_a_soldier_raised_by_a_floor_sees_over_a_hill(fp_game: GameFactory) -> N
     g.state.units["A1"].state["stands_at"] = 5
     ctx = _preview(g, "A1", {"act": "fire", "mode": "semi", "targets": ["B1"]})
     assert ctx.extra["los"]["B1"].firer_height == 7
+
+
+def test_hexwar_los_names_the_opening_a_building_end_looks_through() -> None:
+    """Firepower 12.1.6: ``hexwar los`` to a building hex names the open window the line goes
+    through as a clear finding; with the window closed the line is blocked by it."""
+    from hexwar.core.los import line_of_sight as core_los
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+    from hexwar.plugins.firepower.state import data
+    from tests.plugins.firepower.test_terrain import _game as terrain_game
+
+    g = terrain_game([("A1", "RFL", "A", "W3", 2, {})])
+    a, b = g.board.parse("4W3"), g.board.parse("4AA5")
+    res = core_los(g.board, a, b, g.los_rules, data=g, exhaustive=True)
+    text = " ".join(res.reasons(g.board))
+    assert not res.blocked and "through the open window on the hexside toward 4Z4" in text
+    win = adv_map(g).opening(b, g.board.parse("4Z4"), 1)
+    assert win is not None
+    data(g)["openings"] = {win.key: "closed"}
+    shut = core_los(g.board, a, b, g.los_rules, data=g, exhaustive=True)
+    assert shut.blocked and "closed window" in " ".join(shut.reasons(g.board))
