@@ -496,8 +496,8 @@ class AdvancedLos(BaseLosRules):
                          main.rule)
 
     def _opening(self, board: Board, h: Hex, ctx: LosContext) -> LosEffect | None:
-        """Firepower 12.1.6: an end hex in a building that the line leaves by an open door,
-        window or loophole names it (a clear finding, so the explanation shows which)."""
+        """Firepower 12.1.6: an end hex in a building that the line leaves by an open door or
+        window names it (a clear finding, so the explanation shows which)."""
         if h not in (ctx.a, ctx.b):
             return None
         from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_of, is_open
