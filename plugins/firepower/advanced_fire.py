@@ -1160,7 +1160,7 @@ def step_hole(ctx: FireContext) -> None:
 
 def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                impact_side: int | None = None, source: Hex | None = None,
-               in_hole: bool = False) -> list[Modifier] | None:
+               in_hole: bool = False, floor: int | None = None) -> list[Modifier] | None:
     """The modifiers of one blast roll (Firepower 12.2, letter B): the BLAST DIAGRAM's distance
     (Firepower 12.3.4.1), cover (12.2.3; not for F or W), Crouching/Prone (12.2.5; not for F or
     W), trees between the impact and the soldier (12.2.6), each height between the impact and
@@ -1184,6 +1184,8 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
 
         if slab_blocks(ground, soldier_height(f.world, s), d, d, *mine):
             return None
+    if floor is not None and d == 0:
+        ground = floor  # Firepower 12.7.3: the burst on the shelter's floor (a tower's: 8.8.6)
     if in_hole and d == 0:  # Firepower 12.7.2: the blast is at the bottom of the hole
         from hexwar.plugins.firepower.defenses import types
 
@@ -1204,6 +1206,8 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                          impact_side=impact_side if d == 0 else None)
         if d == 0 and in_hole and f.positions.get(s.id) == f.holes.get(impact):
             cover = None  # Firepower 12.7.2: in the hole with him, no cover modifier
+        if d == 0 and floor is not None:
+            cover = None  # Firepower 12.7.3: burst inside his shelter (FPD-148), no cover
         mods.extend(blast_target_mods(card, s, cover))
     feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
     head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
@@ -1226,12 +1230,22 @@ def resolve_blast(ctx: FireContext, f: Firing, impact: Hex, blast: int, *,
     could have hit (Firepower 6.4.2)."""
     side = ctx.extra.get("impact_side")
     in_hole = bool(ctx.extra.get("in_hole")) and impact == ctx.impact
+    from hexwar.plugins.firepower.openings_fire import Shelter
+
+    room = ctx.extra.get("shelter") if impact == ctx.impact else None
+    room = room if isinstance(room, Shelter) else None
+    pierces = room is not None and penetration(f, weapon(f.item)) >= room.terrain_value
     for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
         d = s.hex.distance(impact)
         if d and not zone:
             continue
+        floor = None
+        if room is not None:  # Firepower 12.7.3, 12.2.3 (FPD-148): in or outside a shelter
+            if room.inside != (s.id in room.ids) and not (not room.inside and pierces):
+                continue  # its walls stand between the burst and him
+            floor = room.floor if room.inside else None
         mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source,
-                          in_hole=in_hole)
+                          in_hole=in_hole, floor=floor)
         if mods is None:
             continue
         ctx.modifiers[s.id] = mods
