@@ -115,6 +115,8 @@ def _structure(kind: dict[str, Any]) -> Game:
                    "+S" if kind.get("sandbagged") else ""), "posture": "stand"})],
               panel=1, extra=f"defenses = [{{ {spec} }}]".replace("True", "true"))
     g.state.units["A1"].state["equipment"] = {"HGN3": 3}
+    if kind["type"] == "TWR":  # on the tower's floor, as the position Action leaves him
+        g.state.units["B1"].state["stands_at"] = 5
     return g
 
 
@@ -129,6 +131,26 @@ def test_a_bunker_has_loopholes_on_every_side_but_its_door() -> None:
     g = _structure({"type": "BKR", "hex": "1C4", "door": 1})  # the door toward the thrower
     ctx, _ = _throw(g, "A1", "1C4", [1, 9])
     assert ctx.extra["summary"]["opening"]["kind"] is None and _hits(ctx) == {"A1": 1}
+
+
+def test_flame_at_a_bunker_rolls_for_no_loophole() -> None:
+    """Firepower 12.7.3: the shelter's hex holds the opening, so only G rolls; an F projectile
+    hits every part of the hex (B1 inside is reached as before: no opening roll, no shelter)."""
+    g = _structure({"type": "BKR", "hex": "1C4", "door": 4})
+    g.state.units["A1"].state.update(model="FTR1", equipment={"FTR1AMO-F": 1})
+    ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": "1C4"})
+    it = iter([1, 9, 9])
+    asked: list[str] = []
+
+    def roll(purpose: str) -> int:
+        asked.append(purpose)
+        return next(it)
+
+    ctx.roll = roll
+    combat.run(ctx, fire_procedure(g, ctx.kind))
+    assert "opening" not in ctx.extra["summary"] and "shelter" not in ctx.extra
+    assert not any("through" in a for a in asked)
+    assert "B1" in _hits(ctx)
 
 
 def test_a_sandbagged_towers_loopholes_are_above_its_floor() -> None:
@@ -178,3 +200,16 @@ def test_a_grenade_at_the_loophole_hex() -> None:
         assert op["kind"] == "loophole" and op["passed"] is passed
         assert ctx.impact is not None
         assert g.board.label(ctx.impact) == ("4AA6" if passed else "4Z5")
+
+
+def test_a_grenade_through_a_tower_loophole_bursts_on_its_floor() -> None:
+    """Firepower 12.7.3, 8.8.6, 12.7.5 (FPD-148): thrown from 1C3 at the sandbagged tower in
+    1C4 (range 1: -2; head at 2, loopholes at 6-7: +4), announced "+" (reversed: -2), a 3 passes;
+    the burst is on the floor five up, so B1 there has no height modifier and no cover."""
+    g = _structure({"type": "TWR", "hex": "1C4", "sandbagged": True})
+    ctx, _ = _throw(g, "A1", "1C4", [1, 3, 9], location_sign="+")
+    op = ctx.extra["summary"]["opening"]
+    assert (op["modified"], op["passed"]) == (1, True)
+    assert _hits(ctx) == {"B1": 0}
+    assert not any(m.rule in ("Firepower 12.2.8", "Firepower 12.2.3")
+                   for m in ctx.modifiers["B1"])
