@@ -217,6 +217,7 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
     on an Advanced line of sight (docs/decisions.md FPD-70)."""
     from hexwar.plugins.firepower import defenses
     from hexwar.plugins.firepower.advanced_terrain import los_obstacles
+    from hexwar.plugins.firepower.caves import los_obstacles as caves
 
     # Firepower 8.8.2, 10.5.2, 8.8.4.2, 12.1.5: the rim of a foxhole or trench around a soldier
     # in it, a pillbox's loophole, the heights of defensive units between
@@ -224,7 +225,8 @@ def firepower_los_obstacles(game: Game, a: Hex, b: Hex, hexes: tuple[Hex, ...],
 
     return [*los_obstacles(game, a, b, hexes, ends),
             *defenses.los_obstacles(game, ends, a, b, hexes),
-            *stumps(game, hexes, a, b)]  # Firepower 10.4.6, 12.1.5: stumps and wells between
+            *stumps(game, hexes, a, b),  # Firepower 10.4.6, 12.1.5: stumps and wells between
+            *caves(game, a, b, hexes, ends)]  # Firepower 8.8.7: a cave's hill and its mouth
 
 
 @hookimpl(tryfirst=True)

@@ -129,6 +129,9 @@ class Firing:
     peering: Mapping[str, tuple[str, int, int]] = field(default_factory=dict)
     #: the places around trees, stumps and wells (Firepower 10.4; :mod:`cover_sides`)
     cover_sides: Sides | None = None
+    #: the soldiers inside caves (Firepower 8.8.7; :mod:`caves`), and a cave's terrain value
+    in_cave: frozenset[str] = frozenset()
+    cave_value: int = 10_000
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -270,6 +273,9 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     from hexwar.plugins.firepower.confined_fire import check as check_confined
 
     check_confined(game, ctx.firer.id, _row(item), mode)  # Firepower 12.4.2, 12.4.3
+    from hexwar.plugins.firepower.caves import check_firer as check_cave
+
+    check_cave(game, me, hexes)  # Firepower 8.8.7: out of a cave's mouth only
     from hexwar.plugins.firepower.rests import check as check_rest
 
     ctx.extra["rest"] = check_rest(game, ctx.firer.id, _row(item), mode)  # Firepower 10.7 (10)
@@ -302,7 +308,7 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=peering(game),
                                  cover_sides=cover_sides.sides_of(game),
-                                 **bridge_decks(game))
+                                 **caves_of(game), **bridge_decks(game))
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     if ctx.kind == "fire":  # Firepower 12.2.4: buildings, tunnels and water conceal
         from hexwar.plugins.firepower.concealment import concealed_places
@@ -324,6 +330,18 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         # Firepower 12.4.1.1 (FPD-132): a rifle grenade is fired from the rifle, not thrown;
         # the log names it and the rifle in place of the Basic context's HGN and "throw"
         ctx.extra["summary"].update(weapon=item, mode="rifle", rifle=model)
+
+
+def caves_of(game: Game) -> dict[str, Any]:
+    """Firepower 8.8.7: the :class:`Firing` fields of the caves (FPD-149)."""
+    from hexwar.plugins.firepower.caves import insiders
+
+    ids = insiders(game)
+    if not ids:
+        return {}
+    from hexwar.plugins.firepower.cave_damage import terrain_value
+
+    return {"in_cave": ids, "cave_value": terrain_value()}
 
 
 def bridge_decks(game: Game) -> dict[str, Any]:
@@ -481,7 +499,8 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
     """Firepower 12.2.3: the cover a soldier has against fire or blast from ``source``: a tree
     or rough hex or a crater (rough terrain, Firepower 8.7), in all directions (10.4's
     direction units are not built, docs/decisions.md FPD-58), or a fence with the fence
-    between; with its terrain value (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
+    between, or a cave against fire from outside it (Firepower 8.8.7); with its terrain value
+    (Firepower 12.5) for Firepower 12.3.6. ``impact_side``: the
     part of the soldier's own fence hex a blast hit (Firepower 12.7.1)."""
     from hexwar.plugins.firepower import cover_sides, defenses
 
@@ -490,6 +509,8 @@ def cover_of(f: Firing, target: Soldier, source: Hex, *, impact_side: int | None
         code = f.positions[target.id]
         tv = defenses.types()[code].terrain_value or 10_000  # a hole is never penetrated
         return (pos[0], tv)
+    if target.id in f.in_cave and source != target.hex:  # Firepower 8.8.7 (FPD-149)
+        return ("cave", f.cave_value)
     peer = f.peering.get(target.id)
     if peer is not None and impact_side is None and source != target.hex \
             and _peers_over(f, target, peer, source):  # Firepower 12.2.3 (FPD-129)
@@ -524,6 +545,8 @@ def concealed(f: Firing, target: Soldier, source: Hex) -> bool:
 
     if loophole_used(f, target, source):
         return True  # Firepower 12.2.4: a building wall's loophole (FPD-141)
+    if target.id in f.in_cave and source != target.hex:
+        return True  # Firepower 8.8.7: inside a cave, against fire from outside (FPD-149)
     m = f.world.map
     if m.cover.get(target.hex) in ("tree", "scrub"):
         return True
@@ -1160,7 +1183,7 @@ def step_hole(ctx: FireContext) -> None:
 
 def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                impact_side: int | None = None, source: Hex | None = None,
-               in_hole: bool = False) -> list[Modifier] | None:
+               in_hole: bool = False, floor: int | None = None) -> list[Modifier] | None:
     """The modifiers of one blast roll (Firepower 12.2, letter B): the BLAST DIAGRAM's distance
     (Firepower 12.3.4.1), cover (12.2.3; not for F or W), Crouching/Prone (12.2.5; not for F or
     W), trees between the impact and the soldier (12.2.6), each height between the impact and
@@ -1184,6 +1207,8 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
 
         if slab_blocks(ground, soldier_height(f.world, s), d, d, *mine):
             return None
+    if floor is not None and d == 0:
+        ground = floor  # Firepower 12.7.3: the burst on the shelter's floor (a tower's: 8.8.6)
     if in_hole and d == 0:  # Firepower 12.7.2: the blast is at the bottom of the hole
         from hexwar.plugins.firepower.defenses import types
 
@@ -1204,6 +1229,8 @@ def blast_mods(f: Firing, s: Soldier, impact: Hex, d: int, blast: int, *,
                          impact_side=impact_side if d == 0 else None)
         if d == 0 and in_hole and f.positions.get(s.id) == f.holes.get(impact):
             cover = None  # Firepower 12.7.2: in the hole with him, no cover modifier
+        if d == 0 and floor is not None:
+            cover = None  # Firepower 12.7.3: burst inside his shelter (FPD-148), no cover
         mods.extend(blast_target_mods(card, s, cover))
     feet = f.world.base(s) + feet_height(s.posture, f.ups.get(s.id))
     head = f.world.base(s) + head_height(s.posture, f.ups.get(s.id))
@@ -1226,12 +1253,22 @@ def resolve_blast(ctx: FireContext, f: Firing, impact: Hex, blast: int, *,
     could have hit (Firepower 6.4.2)."""
     side = ctx.extra.get("impact_side")
     in_hole = bool(ctx.extra.get("in_hole")) and impact == ctx.impact
+    from hexwar.plugins.firepower.openings_fire import Shelter
+
+    room = ctx.extra.get("shelter") if impact == ctx.impact else None
+    room = room if isinstance(room, Shelter) else None
+    pierces = room is not None and penetration(f, weapon(f.item)) >= room.terrain_value
     for s in sorted(ctx.soldiers.values(), key=lambda s: s.id):
         d = s.hex.distance(impact)
         if d and not zone:
             continue
+        floor = None
+        if room is not None:  # Firepower 12.7.3, 12.2.3 (FPD-148): in or outside a shelter
+            if room.inside != (s.id in room.ids) and not (not room.inside and pierces):
+                continue  # its walls stand between the burst and him
+            floor = room.floor if room.inside else None
         mods = blast_mods(f, s, impact, d, blast, impact_side=side, source=source,
-                          in_hole=in_hole)
+                          in_hole=in_hole, floor=floor)
         if mods is None:
             continue
         ctx.modifiers[s.id] = mods

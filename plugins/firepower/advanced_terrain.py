@@ -598,6 +598,10 @@ def _tops(game: Game, a: Hex, b: Hex) -> list[tuple[int, Any]]:
         if bd is not None and gone and game.board.label(h) in gone:
             bd = None  # Firepower 12.3.4.2.7: rubble, no walls to look over
         top = g + (m.buildings[bd].height if bd is not None else m.trees.get(h, 0))
+        if h in m.caves:  # Firepower 8.8.7: a hill three heights up for those outside
+            from hexwar.plugins.firepower.caves import HILL
+
+            top = max(top, g + HILL)
         out.append((top, h))
     for k in walls:
         base = max(m.ground.get(k[0], 0) - cr.get(k[0], 0),
@@ -668,6 +672,11 @@ def sight_heights(game: Game) -> tuple[Callable[[Hex], int], dict[Hex, int], dic
         posture = str(u.state.get("posture", "stand"))
         if isinstance(up, int) and not isinstance(up, bool) and posture != "up":
             lift += up - head_height(posture)  # FPD-63: Standing, his head at ``up``
+        if u.hex in m.caves and u.state.get("on_top") and not isinstance(
+                u.state.get("stands_at"), int):
+            from hexwar.plugins.firepower.caves import HILL
+
+            lift += HILL  # Firepower 8.8.7: on top of the cave, on its hill (FPD-150)
         if lift:
             raised[uid] = lift
     return ground_at, m.trees, raised

@@ -12,8 +12,9 @@ destroyed (Firepower 12.3.4.2.2):
   board's shared map is never changed), so it is neither a confined or roofed place
   (Firepower 12.4.2, 12.4.3) nor a way into a tunnel (Firepower 8.8.8);
 * it is rubble (the Advanced fire's ``destroyed`` marker: cover in every direction, Firepower
-  12.2.3) at the hex's own ground height: hexwar never raised a cave hex (Firepower 8.8.7's
-  "three heights higher" seen from outside), so no height changes;
+  12.2.3) at the hex's own ground height: the hill three heights higher that a standing cave is
+  for those outside (Firepower 8.8.7; :mod:`~hexwar.plugins.firepower.caves`, FPD-150) goes
+  with the cave, since the game's map no longer lists it;
 * every soldier in the hex, inside the cave or on top of it, is eliminated; one in a tunnel
   under the hex is not (he is under the ground, Firepower 8.8.8).
 
