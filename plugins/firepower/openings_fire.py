@@ -41,6 +41,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.provenance import load_records
 
@@ -212,6 +213,22 @@ def chance(gap: Gap, height: int, rng: int, *, plus: bool = False) -> tuple[int,
     return passes[gap.kind], (-mod if plus else mod)
 
 
+def high_trajectory(ctx: FireContext) -> bool:
+    """Firepower 12.4.2: the fire is a mortar's high-trajectory fire (not a light mortar fired
+    flat by hand), seen by its firer or by an observer (FPD-151: it comes down from above)."""
+    from hexwar.plugins.firepower.advanced_fire import by_hand, firing
+    from hexwar.plugins.firepower.weapon_chart import weapon
+
+    if "observer" in ctx.extra:
+        return True
+    f = firing(ctx)
+    try:
+        w = weapon(f.item)
+    except RulesError:  # a Basic item with no chart row fires flat
+        return False
+    return w.high_trajectory and not by_hand(w, f)
+
+
 def step_opening(ctx: FireContext) -> None:
     """Firepower 12.7.3 (see the module): the opening roll of a G, F or W impact in a building
     hex reached through a door or window."""
@@ -222,7 +239,7 @@ def step_opening(ctx: FireContext) -> None:
     v: Any = ctx.extra.get("openings")
     if ctx.impact is None or not isinstance(v, OpeningsView) or letter(f) not in LETTERS:
         return
-    if "observer" in ctx.extra:
+    if high_trajectory(ctx):
         return  # high-trajectory fire: down on the roof, through no opening
     impact, me = ctx.impact, ctx.firer.hex
     if impact in v.rooms and impact != me:

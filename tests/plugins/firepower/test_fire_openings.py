@@ -94,3 +94,16 @@ def test_no_opening_roll_outside_buildings_or_when_the_window_is_broken_open() -
     data(g)["openings"] = {o.key: "broken"}
     ctx, _ = _throw(g, [1, 2, 9])
     assert ctx.extra["summary"]["opening"]["passed"] is True
+
+
+def test_a_mortar_fired_high_comes_down_through_no_window() -> None:
+    """Firepower 12.4.2, 12.7.3 (FPD-151): a light mortar fired high at 4AA5, which its firer
+    sees himself through the open window, comes down from above: no opening roll; fired flat by
+    hand it rolls to pass the window as a grenade does."""
+    for mode, rolls in (("", False), ("hand", True)):
+        g = _setup(posture="crouch")
+        g.state.units["OUT"].state.update(model="MRT4", equipment={"MRT4AMO-G": 2})
+        extra = {"item": "MRT4", **({"mode": mode} if mode else {})}
+        ctx, asked = _throw(g, [1, 2, 9, 9, 9], **extra)
+        assert ("opening" in ctx.extra.get("summary", {})) is rolls, mode
+        assert any("through the window" in a for a in asked) is rolls, mode
