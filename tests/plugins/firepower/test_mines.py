@@ -188,7 +188,8 @@ def test_12_4_4_3_a_demolition_charge_sets_off_the_mines_of_its_hex_after_its_bl
     off once the charge's own effects are applied."""
     from hexwar.plugins.firepower.advanced_fire import explode_due
 
-    game = _game([("S1", "RFL", "A", "C5", 4, {}), ("D1", "RFL", "B", "C15", 1, {})])
+    game = _game([("S1", "RFL", "A", "C5", 4, {}), ("S0", "RFL", "A", "C6", 4, {}),
+                  ("D1", "RFL", "B", "C15", 1, {})])
     hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C6"}]
     data(game)["charges"] = [{"hex": "4C6", "side": "A", "by": "S1", "item": "DMC1", "due": 1}]
     _impulse(game, "S1")
@@ -198,3 +199,12 @@ def test_12_4_4_3_a_demolition_charge_sets_off_the_mines_of_its_hex_after_its_bl
     kinds = [e["type"] for e in game.log.events if e.get("type") in ("demolition", "mine")]
     assert kinds == ["demolition", "mine"]
     assert _status(game, "S1") == "suppressed"  # in the zone of both, never in an impact hex
+    # on a low roll the charge's own blast kills S0 first: the mine finds him gone
+    game = _game([("S1", "RFL", "A", "C5", 4, {}), ("S0", "RFL", "A", "C6", 4, {})])
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C6"}]
+    data(game)["charges"] = [{"hex": "4C6", "side": "A", "by": "S1", "item": "DMC1", "due": 1}]
+    _impulse(game, "S1")
+    _dice(game, 1)
+    explode_due(game, "A")
+    assert game.state.units["S0"].state.get("eliminated_by") == "A"
+    assert "S0" not in _booms(game)[0]["eliminated"]
