@@ -56,7 +56,8 @@ def _apply(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
     from hexwar.plugins.firepower.hidden_setup import set_off
 
     u = game.state.units[info["unit"]]
-    set_off(game, u.side, info["mine"], "Firepower 12.4.4.1.2", by=u.id, at=str(info["at"]))
+    set_off(game, u.side, info["mine"], "Firepower 12.4.4.1.2", by=u.id, at=str(info["at"]),
+            how="detonated")
 
 
 def _options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:

@@ -584,13 +584,13 @@ def shown_to(game: Game, uid: str) -> list[str] | None:
 
 
 def set_off(game: Game, side: str, mine: dict[str, Any], rule: str, *, by: str | None,
-            at: str) -> list[str]:
+            at: str, how: str) -> list[str]:
     """Firepower 12.4.4: ``side``'s ``mine`` goes off, once: its record leaves the side's
     secret (it is public from now on, in the ``mine`` event), and the Advanced fire resolves it
     (:func:`~hexwar.plugins.firepower.advanced_fire.mine_fire`: a PMN1 as a G impact in its hex,
     a PMN2 as canister along its facing; docs/decisions.md FPD-187). ``by`` is the soldier who
-    set it off (None for an impact, Firepower 12.4.4.3), ``at`` the hex he did it from. Returns
-    the soldiers eliminated."""
+    set it off (None for an impact, Firepower 12.4.4.3), ``at`` the hex he did it from, ``how``
+    ``entered``, ``detonated`` or ``impact``. Returns the soldiers eliminated."""
     from hexwar.plugins.firepower.advanced_fire import mine_applied, mine_fire
 
     rec = secret(game, side)
@@ -598,7 +598,7 @@ def set_off(game: Game, side: str, mine: dict[str, Any], rule: str, *, by: str |
     facing = mine.get("facing")
     ctx = mine_fire(game, str(mine["kind"]), game.board.parse(str(mine["hex"])), side, rule,
                     facing=int(facing) if isinstance(facing, int) else None)
-    game.emit("mine", kind=mine["kind"], hex=mine["hex"], set_off_at=at, by=by,
+    game.emit("mine", kind=mine["kind"], hex=mine["hex"], set_off_at=at, by=by, how=how,
               eliminated=list(ctx.eliminated), rule=rule)
     mine_applied(game, ctx)
     return list(ctx.eliminated)
@@ -622,7 +622,7 @@ def after_entering(game: Game, u: Unit) -> None:
     for side, rec in sorted((data(game).get("secret") or {}).items()):
         for mine in [x for x in rec.get("mines") or [] if _sets_off(x, lab)]:
             rule = "Firepower 12.4.4.1.1" if mine["kind"] == "PMN1" else "Firepower 12.4.4.1.2"
-            set_off(game, side, mine, rule, by=u.id, at=lab)
+            set_off(game, side, mine, rule, by=u.id, at=lab, how="entered")
 
 
 def mines_hit(game: Game, h: Hex) -> list[str]:
@@ -633,7 +633,8 @@ def mines_hit(game: Game, h: Hex) -> list[str]:
     hit: list[str] = []
     for side, rec in sorted((data(game).get("secret") or {}).items()):
         for mine in [x for x in rec.get("mines") or [] if x["hex"] == lab]:
-            hit += set_off(game, side, mine, "Firepower 12.4.4.3", by=None, at=lab)
+            hit += set_off(game, side, mine, "Firepower 12.4.4.3", by=None, at=lab,
+                           how="impact")
     return hit
 
 

@@ -208,3 +208,25 @@ def test_12_4_4_3_a_demolition_charge_sets_off_the_mines_of_its_hex_after_its_bl
     explode_due(game, "A")
     assert game.state.units["S0"].state.get("eliminated_by") == "A"
     assert "S0" not in _booms(game)[0]["eliminated"]
+
+
+def test_12_4_4_the_mine_and_its_blast_in_words() -> None:
+    """Firepower 12.4.4.1.2, 11.1.13, 12.4.4.3: the log says how a mine went off (entered,
+    detonated, hit by an impact) and reads its blast as a mine's, with no firer or throw."""
+    from hexwar.plugins.firepower.words import describe_event
+
+    game = _claymore(trip=False)
+    _impulse(game, "D1")
+    _dice(game, 1)
+    _do(game, {"unit": "D1", "act": "detonate", "hex": "4C5"})
+    said = [describe_event(game, e) for e in game.log.events if e.get("type") == "mine"
+            or "Firepower 12.4.4.1.2" in (e.get("rules") or [])]
+    assert said[0] == ("a PMN2 mine in 4C5 is detonated by RFL D1 from 4C4: RFL A1, RFL A2 "
+                       "eliminated [Firepower 12.4.4.1.2]"), said
+    assert said[1] is not None and said[1].startswith(
+        "PMN2 in 4C5 goes off (canister along its facing), blast RFL A1 1->1 eliminated"), said
+    game = _claymore()
+    _dice(game, 10)
+    hs.mines_hit(game, game.board.parse("4C5"))
+    boom = _booms(game)[0]
+    assert describe_event(game, boom).startswith("a PMN2 mine in 4C5 goes off, its hex hit by")
