@@ -640,14 +640,16 @@ def mines_hit(game: Game, h: Hex) -> list[str]:
 
 def after_action(game: Game, action: Any, info: dict[str, Any] | None = None) -> None:
     """After an Advanced Action (``info`` as applied): a Basic entering (or backing) may set off
-    a mine; attackers who won a melee under the ground entered its tunnel hex (Firepower 11.5,
-    FPD-98); an attacker stopped in a tunnel (FPD-119) entered nothing."""
+    a mine, as may attackers who won a melee and entered its hex (FPD-190); attackers who won a
+    melee under the ground entered its tunnel hex (Firepower 11.5, FPD-98); an attacker stopped
+    in a tunnel (FPD-119) entered nothing."""
     if info is not None and info.get("stopped"):
         return
     if isinstance(action, dict) and action.get("act") == "melee":
         from hexwar.plugins.firepower.tunnels import after_melee
 
         after_melee(game, action)
+        _winners_entered(game, action)
         return
     if isinstance(action, dict) and action.get("act") in ("enter", "back"):
         u = game.state.units.get(str(action.get("unit")))
@@ -656,6 +658,19 @@ def after_action(game: Game, action: Any, info: dict[str, Any] | None = None) ->
             from hexwar.plugins.firepower.tunnels import moved
 
             moved(game, u)  # Firepower 11.5: an attacker entered a cave or tunnel hex
+
+
+def _winners_entered(game: Game, action: dict[str, Any]) -> None:
+    """Firepower 12.4.4, 6.5.1: attackers who won a melee entered its hex, and the first of
+    them sets off a PMN1 there (not under the ground; docs/decisions.md FPD-190)."""
+    try:
+        dest = game.board.parse(str(action.get("hex")))
+    except ValueError:
+        return
+    for uid in action.get("units") or []:
+        u = game.state.units.get(str(uid))
+        if u is not None and alive(u) and u.hex == dest:
+            after_entering(game, u)
 
 
 def sequence_edits() -> tuple[SequenceEdit, ...]:

@@ -230,3 +230,16 @@ def test_12_4_4_the_mine_and_its_blast_in_words() -> None:
     hs.mines_hit(game, game.board.parse("4C5"))
     boom = _booms(game)[0]
     assert describe_event(game, boom).startswith("a PMN2 mine in 4C5 goes off, its hex hit by")
+
+
+def test_12_4_4_attackers_who_win_a_melee_enter_the_hex_and_set_its_pmn1_off() -> None:
+    """Firepower 12.4.4, 12.4.4.1.1, 6.5.1 (docs/decisions.md FPD-190): the winners of a melee
+    enter its hex; the first soldier to enter a PMN1's hex sets it off, the defenders who set up
+    there never having entered it."""
+    game = _game([("A1", "RFL", "A", "C5", 4, {}), ("D1", "RFL", "B", "C6", 1, {})])
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C6"}]
+    _impulse(game, "A1")
+    _dice(game, 1)  # the attacker wins the melee; the blast kills
+    _do(game, {"act": "melee", "units": ["A1"], "hex": "4C6"})
+    boom = _booms(game)
+    assert len(boom) == 1 and boom[0]["by"] == "A1" and _status(game, "A1") == "eliminated"
