@@ -593,11 +593,11 @@ def set_off(game: Game, side: str, mine: dict[str, Any], rule: str, *, by: str |
     ``entered``, ``detonated`` or ``impact``. Returns the soldiers eliminated."""
     from hexwar.plugins.firepower.advanced_fire import mine_applied, mine_fire
 
-    rec = secret(game, side)
-    rec["mines"] = [x for x in rec.get("mines") or [] if x["hex"] != mine["hex"]]
     facing = mine.get("facing")
     ctx = mine_fire(game, str(mine["kind"]), game.board.parse(str(mine["hex"])), side, rule,
                     facing=int(facing) if isinstance(facing, int) else None)
+    rec = secret(game, side)  # resolved: now it is used up
+    rec["mines"] = [x for x in rec.get("mines") or [] if x["hex"] != mine["hex"]]
     game.emit("mine", kind=mine["kind"], hex=mine["hex"], set_off_at=at, by=by, how=how,
               eliminated=list(ctx.eliminated), rule=rule)
     mine_applied(game, ctx)
