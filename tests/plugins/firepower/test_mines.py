@@ -243,3 +243,33 @@ def test_12_4_4_attackers_who_win_a_melee_enter_the_hex_and_set_its_pmn1_off() -
     _do(game, {"act": "melee", "units": ["A1"], "hex": "4C6"})
     boom = _booms(game)
     assert len(boom) == 1 and boom[0]["by"] == "A1" and _status(game, "A1") == "eliminated"
+
+
+def test_12_3_4_2_1_a_pmn1_damages_the_wire_in_its_hex() -> None:
+    """Firepower 12.3.4.2, 12.3.4.2.1, 12.4.4.1.1: a defensive unit with a terrain value in the
+    PMN1's hex takes its penetration; wire whose damage reaches its value is removed."""
+    game = _game([("S1", "RFL", "A", "C5", 4, {})],
+                 extra='defenses = [{ type = "WIR", hex = "4C8" }]')
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C8"}]
+    data(game)["defence_damage"] = {"4C8": 1}
+    _dice(game, 10)
+    hs.mines_hit(game, game.board.parse("4C8"))
+    assert data(game)["defences_destroyed"] == ["4C8"]
+
+
+def test_12_4_4_a_mine_going_off_tells_the_attacker_of_no_other_mine() -> None:
+    """Firepower 8.8.9, 12.4.4 (hidden information): the mine that goes off is public; the
+    defender's other mines, and an impact in an unmined hex, leave nothing in the attacker's
+    view or log."""
+    import json
+
+    game = _pmn1_field()
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C6"},
+                                     {"kind": "PMN2", "hex": "4F9", "facing": 1,
+                                      "trigger": "4F12"}]
+    _dice(game, 10)
+    assert hs.mines_hit(game, game.board.parse("4C7")) == [] and not _booms(game)
+    _impulse(game, "S1")
+    _do(game, {"unit": "S1", "act": "enter"})
+    text = json.dumps([game.view("A").events(), game.view("A").system_state], default=str)
+    assert "4C6" in text and "4F9" not in text and "4F12" not in text
