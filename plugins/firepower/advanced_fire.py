@@ -1538,9 +1538,116 @@ def explode_due(game: Game, side: str) -> None:
         ctx.impact, ctx.outcome = impact, "demolition charge"
         resolve_blast(ctx, firing(ctx), impact, w.blast_of("G"), source=impact)
         ctx.rules.append("Firepower 12.4.9")
+        ctx.extra["mines_at"] = ch["hex"]  # Firepower 12.4.4.3: a G impact in a mined hex
         game.emit("demolition", hex=ch["hex"], rule="Firepower 12.4.9")
         apply_effects(game, ctx)
     d["charges"] = left
+
+
+# ---------------------------------------------------------------------------------------------
+# Explosions with no firing soldier: mines (Firepower 12.4.4)
+# ---------------------------------------------------------------------------------------------
+
+#: Firepower 12.4.4.1: a mine lies on the ground; its canister is fired from there (FPD-188)
+MINE_POSTURE = "prone"
+
+
+def unfired(game: Game, item: str, ammo: str) -> Firing:
+    """The :class:`Firing` of a weapon that goes off with no soldier firing it (a mine): what
+    the blast rolls read from the game (body armour, Up heights, defensive positions, holes,
+    bridge decks, climbers peering over the top, cover around trees and wells); no
+    equipment, crew or sights."""
+    from hexwar.plugins.firepower import cover_sides
+    from hexwar.plugins.firepower.advanced_los import los_world
+    from hexwar.plugins.firepower.defenses import hole_sides, holes, positions
+
+    units = game.state.units
+    armour = frozenset(uid for uid, u in units.items()
+                       if int(dict(u.state.get("equipment") or {}).get("BDA", 0)) > 0)
+    ups = {uid: int(u.state["up"]) for uid, u in units.items()
+           if isinstance(u.state.get("up"), int)}
+    return Firing(los_world(game), item, ammo, "semi", {}, {}, armour, 1, {}, (), ups=ups,
+                  positions=positions(game), holes=holes(game), hole_sides=hole_sides(game),
+                  peering=peering(game), cover_sides=cover_sides.sides_of(game),
+                  **bridge_decks(game))
+
+
+def mine_fire(game: Game, kind: str, at: Hex, side: str, rule: str, *,
+              facing: int | None = None) -> FireContext:
+    """Firepower 12.4.4.1: the mine ``kind`` in ``at``, laid by ``side``, goes off, resolved by
+    the Advanced fire's own procedures with the mine in place of a firer (nothing is thrown, so
+    no hit number, spread or dud):
+
+    * PMN1, a G weapon exploding in its own hex (Firepower 12.4.4.1.1): the G blast of its row
+      (7) on every soldier, of either side, in the hex and its blast zone, stunning the missed in
+      the hex and suppressing those in the zone an unmodified 2 could have hit (Firepower
+      12.3.4.1, 12.3.4.2, 6.4.2); its penetration (1) damages the hex's terrain with a terrain
+      value, its buildings, cave and defensive units (Firepower 12.3.4.2, 12.3.4.2.7);
+    * PMN2, a C weapon (Firepower 12.4.4.1.2): its canister is fired from its hex along its
+      recorded ``facing`` at every soldier in that arc and line of sight, with the PMN2's own
+      range modifiers (Firepower 12.3.2.1, ``canister_range``: estimated) and its blast number
+      (8); no one is stunned and no terrain is damaged (Firepower 12.3.2.2).
+
+    Returns the resolved context; :func:`mine_applied` applies it."""
+    from hexwar.plugins.firepower.state import fp_map, rules_card, soldiers
+
+    m = fp_map(game)
+    w = weapon(kind)
+    if w.cls != "PMN":
+        raise RulesError(f"{kind} is not an anti-personnel mine (PMN1, PMN2)",
+                         rule="Firepower 12.4.4.1")
+    ammo = w.types[0]
+    if ammo == "C" and facing not in range(1, 7):
+        raise RulesError(f"the {kind} in {m.label(at)} has no facing to fire along",
+                         rule="Firepower 8.8.9")
+    mine = Soldier(f"{kind} in {m.label(at)}", side, at, facing=facing or 1, weapon=kind,
+                   posture=MINE_POSTURE)
+    ctx = FireContext("grenade", rules_card(game), m, soldiers(game), mine, kind, "semi",
+                      game.dice.d10, target_hex=at)
+    f = unfired(game, kind, ammo)
+    ctx.extra["firing"] = f
+    ctx.extra["summary"] = {"item": kind, "ammo": ammo, "mine": True}
+    ctx.rules.append(rule)
+    if ammo == "C":
+        _canister(ctx, f, w)  # Firepower 12.3.2: over the arc of its facing
+        ctx.outcome = "canister"
+        return ctx
+    ctx.impact, ctx.outcome = at, "mine"
+    resolve_blast(ctx, f, at, blast_number(f, w), source=at)
+    pen = penetration(f, w)
+    ctx.extra["damage"] = ([{"hex": m.label(at), "penetration": pen}]
+                           if terrain_value(f.world.map, at) is not None else [])
+    return ctx
+
+
+def mine_applied(game: Game, ctx: FireContext) -> None:
+    """Apply a mine's results at once (Firepower 6.6), as a fire's, credited to the side that
+    laid it: the hits, stuns and suppressions, then the terrain its impact damages (Firepower
+    12.3.4.2: terrain values, buildings 12.3.4.2.7, caves 12.3.4.2.2, defensive units), and
+    the report with every modifier. No soldier acted, so no one's Action is marked."""
+    from hexwar.plugins.firepower import building_damage, cave_damage, defenses
+    from hexwar.plugins.firepower.state import alive, eliminate, fp_map, stun, suppress
+
+    units = game.state.units
+    for t in ctx.eliminated:
+        if alive(units[t]):
+            eliminate(game, t, ctx.firer.side, "Firepower 12.4.4")
+    for t in ctx.stunned:
+        if alive(units[t]):
+            stun(game, t)
+    for t in ctx.suppressed:
+        if alive(units[t]):
+            suppress(game, t)
+    m = fp_map(game)
+    for dmg in ctx.extra.get("damage") or []:
+        if damage_terrain(game, m.parse(str(dmg["hex"])), int(dmg["penetration"])):
+            ctx.extra.setdefault("felled", []).append(m.parse(str(dmg["hex"])))
+    building_damage.after_fire(game, ctx)  # Firepower 12.3.4.2.7
+    cave_damage.after_fire(game, ctx)  # Firepower 12.3.4.2.2
+    defenses.fire_applied(game, ctx)  # Firepower 12.3.4.2: towers, wire, abatis...
+    mods = [x for ms in ctx.modifiers.values() for x in ms]
+    game.report(f"{ctx.firer.id} goes off", result=ctx.summary(), modifiers=mods,
+                rules=ctx.rules)
 
 
 def arm_charge(game: Game, uid: str, item: str) -> dict[str, Any]:

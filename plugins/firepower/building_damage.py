@@ -113,7 +113,9 @@ def _up_its_wall(u: Unit, h: Hex) -> bool:
 
 def after_fire(game: Game, ctx: FireContext) -> None:
     """The building damage of one Advanced fire or explosion (called from
-    :func:`~hexwar.plugins.firepower.advanced_fire.applied`)."""
+    :func:`~hexwar.plugins.firepower.advanced_fire.applied`, and from
+    :func:`~hexwar.plugins.firepower.advanced_fire.mine_applied` for a PMN1 mine,
+    Firepower 12.3.4.2.7)."""
     from hexwar.plugins.firepower.advanced_fire import damaged_hexes, firing, letter, penetration
     from hexwar.plugins.firepower.advanced_terrain import adv_map
     from hexwar.plugins.firepower.weapon_chart import weapon

@@ -3,7 +3,9 @@
 A cave (Firepower 8.8.7, the terrain file's ``[[cave]]``) has a terrain value, a stand-in
 (``data/advanced/caves.toml``, ``estimated``; docs/decisions.md FPD-145). A G impact in the cave
 hex (or H used as G, Firepower 12.3.5.2; W also in its blast zone, Firepower 12.3.9; a demolition
-charge, Firepower 12.4.9; a mine, Firepower 12.4.4) adds its penetration to the hex's damage
+charge, Firepower 12.4.9; a PMN1 mine, Firepower 12.4.4.1.1, through
+:func:`~hexwar.plugins.firepower.advanced_fire.mine_applied`; a PMN2's canister damages no
+terrain, Firepower 12.3.2.2) adds its penetration to the hex's damage
 (``state.data["firepower"]["cave_damage"]``, by label). When the sum reaches the value the cave is
 destroyed (Firepower 12.3.4.2.2):
 
@@ -107,8 +109,9 @@ def _forget_told(game: Game, label: str) -> None:
 
 def after_fire(game: Game, ctx: FireContext) -> None:
     """The cave damage of one Advanced fire or explosion (called from
-    :func:`~hexwar.plugins.firepower.advanced_fire.applied`): the impact hex, and for W its
-    blast zone (``advanced_fire.damaged_hexes``), as the buildings'."""
+    :func:`~hexwar.plugins.firepower.advanced_fire.applied`, and from
+    :func:`~hexwar.plugins.firepower.advanced_fire.mine_applied` for a mine): the impact hex,
+    and for W its blast zone (``advanced_fire.damaged_hexes``), as the buildings'."""
     from hexwar.plugins.firepower.advanced_fire import damaged_hexes, firing, letter, penetration
     from hexwar.plugins.firepower.advanced_terrain import adv_map
     from hexwar.plugins.firepower.weapon_chart import weapon

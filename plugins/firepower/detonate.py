@@ -3,9 +3,10 @@ Action ``{"unit", "act": "detonate", "hex": mine hex}``.
 
 A soldier of the side that laid the mine, in the trigger hex recorded for it at set-up
 (Firepower 8.8.9), sets it off with all his MF; it is his Combat Action (the mine is "fired").
-The mine is used once and is public from then on, as a trip wire's is. Its blast is the interim
-blast of docs/decisions.md FPD-64 with the PMN2's blast number 8, in the hex in front of the mine
-by its recorded facing, where its canister points (docs/decisions.md FPD-74).
+The mine is used once and is public from then on, as a trip wire's is. It is fired as
+the "C" weapon it is (Firepower 12.3.2): canister from the mine's hex along its recorded facing,
+with the PMN2's own range modifiers and blast number 8
+(:func:`~hexwar.plugins.firepower.hidden_setup.set_off`; docs/decisions.md FPD-187, FPD-189).
 """
 
 from __future__ import annotations
@@ -48,22 +49,15 @@ def _check(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, 
     left = mf_left(game, ph, u.id)
     if left <= 0:
         raise RulesError(f"{u.id} has no MF to detonate the mine", rule=RULE)
-    h = game.board.parse(str(label))
-    target = h.neighbor(int(mine["facing"]))
-    return {"cost": left, "mine": mine, "at": target if target in game.board.hexes else h}
+    return {"cost": left, "mine": mine, "at": here}
 
 
 def _apply(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> None:
-    from hexwar.plugins.firepower.hidden_setup import MINE_BLAST, mine_blast, secret
+    from hexwar.plugins.firepower.hidden_setup import set_off
 
     u = game.state.units[info["unit"]]
-    mine = info["mine"]
-    rec = secret(game, u.side)
-    rec["mines"] = [x for x in rec.get("mines") or [] if x["hex"] != mine["hex"]]
-    at = info["at"]
-    hit = mine_blast(game, at, MINE_BLAST["PMN2"], "Firepower 12.4.4.1.2")
-    game.emit("mine", kind="PMN2", hex=mine["hex"], set_off_at=game.board.label(at), by=u.id,
-              eliminated=hit, rule="Firepower 12.4.4.1.2")
+    set_off(game, u.side, info["mine"], "Firepower 12.4.4.1.2", by=u.id, at=str(info["at"]),
+            how="detonated")
 
 
 def _options(game: Game, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:

@@ -21,8 +21,9 @@ Sequence edits (:func:`sequence_edits`), for scenarios with ``special.attacker``
 In play: a soldier of the defender in a tunnel is under the ground (``state.tunnel``): the other
 side's view does not show him (:func:`visible_units`), his Actions are logged for his side only,
 and nothing on the surface meets him (Firepower 8.8.8, Firepower 11.5). A mine goes off the first
-time a soldier enters its hex, or a PMN2's trip wire hex (Firepower 12.4.4, Firepower 12.4.4.1.1,
-Firepower 12.4.4.1.2), and is then public.
+time a soldier enters its hex (a PMN1), or a PMN2's trip wire hex (Firepower 12.4.4, Firepower
+12.4.4.1.1, Firepower 12.4.4.1.2), or when an impact hits its hex (Firepower 12.4.4.3), and is
+then public; the Advanced fire resolves it (a G impact, or canister along the PMN2's facing).
 
 The Holding Box Card (Firepower 8.4) is the soldier's own state: a soldier "in" a cave or tunnel
 is marked in his state, which the card's boxes stand for (docs/decisions.md FPD-66).
@@ -42,7 +43,7 @@ from hexwar.core.types import PhaseSpec, SequenceEdit
 from hexwar.plugins.firepower.actions import ActionType
 from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_of, in_tunnel
 from hexwar.plugins.firepower.setup import check_placement, placement_options
-from hexwar.plugins.firepower.state import alive, data, eliminate, fp_map, rules_card, stun, validator
+from hexwar.plugins.firepower.state import alive, data, fp_map, rules_card, validator
 
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
@@ -50,8 +51,6 @@ if TYPE_CHECKING:
 
 Gen = Generator[Any, Any, None]
 
-#: Firepower 12.4.4.1.1, 12.4.4.1.2: blast hit numbers of the anti-personnel mines
-MINE_BLAST = {"PMN1": 7, "PMN2": 8}
 #: Firepower 8.8.8: soldiers of one side in a tunnel hex
 TUNNEL_STACK = 4
 #: Firepower 8.8.9: a trigger hex within ten hexes; six trip wire hexes ending within twenty
@@ -584,71 +583,73 @@ def shown_to(game: Game, uid: str) -> list[str] | None:
     return [u.side] if u is not None and in_tunnel(u) else None
 
 
-def mine_blast(game: Game, h: Hex, blast: int, rule: str) -> list[str]:
-    """A mine's blast on the soldiers in ``h`` (not those under it in a tunnel): each is
-    eliminated on a roll of the blast number or less after his modifiers, else Stunned, as a
-    survivor of a blast in its impact hex (Firepower 6.4.2). The modifiers are the Basic blast's
-    in the impact hex: +2 Prone, +1 in cover (tree, rough or crater); docs/decisions.md FPD-64."""
-    m = fp_map(game)
-    cover = 1 if m.cover.get(h) in ("tree", "rough") or is_crater(game, h) else 0
-    hit: list[str] = []
-    for u in sorted((u for u in game.state.units.values()
-                     if u.hex == h and alive(u) and not in_tunnel(u)), key=lambda x: x.id):
-        roll = game.dice.d10(f"{rule} mine blast on {u.id}")
-        mod = (2 if u.state.get("posture") == "prone" else 0) + cover
-        if roll + mod <= blast:
-            eliminate(game, u.id, defender(game), rule)
-            hit.append(u.id)
-        else:
-            stun(game, u.id)
-    return hit
+def set_off(game: Game, side: str, mine: dict[str, Any], rule: str, *, by: str | None,
+            at: str, how: str) -> list[str]:
+    """Firepower 12.4.4: ``side``'s ``mine`` goes off, once: its record leaves the side's
+    secret (it is public from now on, in the ``mine`` event), and the Advanced fire resolves it
+    (:func:`~hexwar.plugins.firepower.advanced_fire.mine_fire`: a PMN1 as a G impact in its hex,
+    a PMN2 as canister along its facing; docs/decisions.md FPD-187). ``by`` is the soldier who
+    set it off (None for an impact, Firepower 12.4.4.3), ``at`` the hex he did it from, ``how``
+    ``entered``, ``detonated`` or ``impact``. Returns the soldiers eliminated."""
+    from hexwar.plugins.firepower.advanced_fire import mine_applied, mine_fire
+
+    facing = mine.get("facing")
+    ctx = mine_fire(game, str(mine["kind"]), game.board.parse(str(mine["hex"])), side, rule,
+                    facing=int(facing) if isinstance(facing, int) else None)
+    rec = secret(game, side)  # resolved: now it is used up
+    rec["mines"] = [x for x in rec.get("mines") or [] if x["hex"] != mine["hex"]]
+    game.emit("mine", kind=mine["kind"], hex=mine["hex"], set_off_at=at, by=by, how=how,
+              eliminated=list(ctx.eliminated), rule=rule)
+    mine_applied(game, ctx)
+    return list(ctx.eliminated)
+
+
+def _sets_off(mine: dict[str, Any], lab: str) -> bool:
+    """Firepower 12.4.4.1.1: a PMN1 by its own hex; Firepower 12.4.4.1.2: a PMN2 by a hex of
+    its trip wire only (one laid with a trigger hex is set off by hand; FPD-188)."""
+    if mine["kind"] == "PMN2":
+        return lab in (mine.get("trip") or [])
+    return bool(mine["hex"] == lab)
 
 
 def after_entering(game: Game, u: Unit) -> None:
-    """Firepower 12.4.4: a mine is used once, the first time a soldier enters its hex (PMN1,
-    12.4.4.1.1) or a PMN2's trip wire hex (12.4.4.1.2)."""
+    """Firepower 12.4.4: a mine is used once, the first time a soldier of either side enters its
+    hex (PMN1, 12.4.4.1.1) or a PMN2's trip wire hex (12.4.4.1.2); one in a tunnel passes under
+    them. Every mine the hex sets off goes off."""
     if u.hex is None or in_tunnel(u):
         return
     lab = game.board.label(u.hex)
-    for _side, rec in sorted((data(game).get("secret") or {}).items()):
-        mines = rec.get("mines") or []
-        for mine in list(mines):
-            kind = mine["kind"]
-            trip = mine.get("trip") or []
-            if mine["hex"] == lab or lab in trip:
-                mines.remove(mine)
-                rule = "Firepower 12.4.4.1.1" if kind == "PMN1" else "Firepower 12.4.4.1.2"
-                hit = mine_blast(game, u.hex, MINE_BLAST[kind], rule)
-                game.emit("mine", kind=kind, hex=mine["hex"], set_off_at=lab, by=u.id,
-                          eliminated=hit, rule=rule)
-                return
+    for side, rec in sorted((data(game).get("secret") or {}).items()):
+        for mine in [x for x in rec.get("mines") or [] if _sets_off(x, lab)]:
+            rule = "Firepower 12.4.4.1.1" if mine["kind"] == "PMN1" else "Firepower 12.4.4.1.2"
+            set_off(game, side, mine, rule, by=u.id, at=lab, how="entered")
 
 
 def mines_hit(game: Game, h: Hex) -> list[str]:
     """Firepower 12.4.4.3: an F, G, H (as G) or W impact in a mined hex sets off all its mines,
-    after the impacting weapon's effects (for the Advanced fire to call); returns the soldiers
-    the mines eliminated."""
+    after the impacting weapon's effects (the Advanced fire and the demolition charges call it
+    once those are applied); returns the soldiers the mines eliminated."""
     lab = game.board.label(h)
     hit: list[str] = []
-    for _side, rec in sorted((data(game).get("secret") or {}).items()):
+    for side, rec in sorted((data(game).get("secret") or {}).items()):
         for mine in [x for x in rec.get("mines") or [] if x["hex"] == lab]:
-            rec["mines"].remove(mine)
-            hit += mine_blast(game, h, MINE_BLAST[mine["kind"]], "Firepower 12.4.4.3")
-            game.emit("mine", kind=mine["kind"], hex=lab, set_off_at=lab, by=None,
-                      eliminated=hit, rule="Firepower 12.4.4.3")
+            hit += set_off(game, side, mine, "Firepower 12.4.4.3", by=None, at=lab,
+                           how="impact")
     return hit
 
 
 def after_action(game: Game, action: Any, info: dict[str, Any] | None = None) -> None:
     """After an Advanced Action (``info`` as applied): a Basic entering (or backing) may set off
-    a mine; attackers who won a melee under the ground entered its tunnel hex (Firepower 11.5,
-    FPD-98); an attacker stopped in a tunnel (FPD-119) entered nothing."""
+    a mine, as may attackers who won a melee and entered its hex (FPD-190); attackers who won a
+    melee under the ground entered its tunnel hex (Firepower 11.5, FPD-98); an attacker stopped
+    in a tunnel (FPD-119) entered nothing."""
     if info is not None and info.get("stopped"):
         return
     if isinstance(action, dict) and action.get("act") == "melee":
         from hexwar.plugins.firepower.tunnels import after_melee
 
         after_melee(game, action)
+        _winners_entered(game, action)
         return
     if isinstance(action, dict) and action.get("act") in ("enter", "back"):
         u = game.state.units.get(str(action.get("unit")))
@@ -657,6 +658,19 @@ def after_action(game: Game, action: Any, info: dict[str, Any] | None = None) ->
             from hexwar.plugins.firepower.tunnels import moved
 
             moved(game, u)  # Firepower 11.5: an attacker entered a cave or tunnel hex
+
+
+def _winners_entered(game: Game, action: dict[str, Any]) -> None:
+    """Firepower 12.4.4, 6.5.1: attackers who won a melee entered its hex, and the first of
+    them sets off a PMN1 there (not under the ground; docs/decisions.md FPD-190)."""
+    try:
+        dest = game.board.parse(str(action.get("hex")))
+    except ValueError:
+        return
+    for uid in action.get("units") or []:
+        u = game.state.units.get(str(uid))
+        if u is not None and alive(u) and u.hex == dest:
+            after_entering(game, u)
 
 
 def sequence_edits() -> tuple[SequenceEdit, ...]:

@@ -76,6 +76,10 @@ def _grenade(game: Game | None, r: Record, s: Mapping[str, Any]) -> str:
     blasts = ", blast " + "; ".join(f"{_u(game, b.get('unit'))} {b.get('roll')}->"
                                     f"{b.get('modified')} {b.get('result')}" for b in blast) \
         if blast else ""
+    if s.get("mine"):  # Firepower 12.4.4.1: no firer, nothing thrown (FPD-187)
+        how = "canister along its facing" if s.get("ammo") == "C" else "G blast"
+        return (f"{s.get('firer')} goes off ({how}){lands}{blasts}: {_effects(game, s)}"
+                f"{cite(r.get('rules'))}")
     what = (f"fires the rifle grenade {s['item']} ({s.get('ammo')}) from his {s['rifle']}"
             if s.get("mode") == "rifle" and s.get("rifle")  # Firepower 12.4.1.1 (FPD-132)
             else f"throws {s['item']} ({s.get('ammo')})"  # a hand grenade (Firepower 12.4.1)
@@ -138,9 +142,15 @@ def _listed(value: Any) -> list[Any]:
 
 def _mine(g: Game | None, r: Record) -> str:
     hit = r.get("eliminated") or []
-    return (f"a {r.get('kind')} mine in {r.get('hex')} goes off as {_u(g, r.get('by'))} enters "
-            f"{r.get('set_off_at')}" + (f": {_units(g, hit)} eliminated" if hit else "")
-            + cite(r.get("rule")))
+    how = r.get("how")
+    if how == "impact" or (how is None and r.get("by") is None):
+        what = "goes off, its hex hit by an impact"
+    elif how == "detonated":
+        what = f"is detonated by {_u(g, r.get('by'))} from {r.get('set_off_at')}"
+    else:
+        what = f"goes off as {_u(g, r.get('by'))} enters {r.get('set_off_at')}"
+    return (f"a {r.get('kind')} mine in {r.get('hex')} {what}"
+            + (f": {_units(g, hit)} eliminated" if hit else "") + cite(r.get("rule")))
 
 
 EVENTS: dict[str, Callable[[Game | None, Record], str | None]] = {

@@ -453,14 +453,16 @@ def test_a_pmn1_goes_off_once_when_a_soldier_enters_its_hex() -> None:
     front = game.board.label(game.board.parse("4C5").neighbor(2))
     hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": front}]
     _impulse(game, "S1", "S2")
+    game.dice.d10 = lambda purpose, **_: 10  # type: ignore[method-assign]
     _do(game, {"unit": "S1", "act": "enter"})
-    s1 = game.state.units["S1"].state
-    assert s1.get("eliminated") or s1.get("status") == "stunned"
+    assert game.state.units["S1"].state.get("status") == "stunned"  # in the impact hex
+    # S2, one hex away, is in the G blast's zone (Firepower 12.3.4.2, FPD-187)
+    assert game.state.units["S2"].state.get("status") == "suppressed"
     assert hs.secret(game, "B")["mines"] == []
     boom = [e for e in game.log.events if e.get("type") == "mine"]
     assert len(boom) == 1 and "visible_to" not in boom[0] and boom[0]["hex"] == front
     _do(game, {"unit": "S2", "act": "enter"})  # used once (Firepower 12.4.4)
-    assert game.state.units["S2"].state.get("status") is None
+    assert game.state.units["S2"].state.get("status") == "suppressed"  # not stunned there
     assert len([e for e in game.log.events if e.get("type") == "mine"]) == 1
 
 
