@@ -1538,6 +1538,8 @@ def explode_due(game: Game, side: str) -> None:
         ctx.impact, ctx.outcome = impact, "demolition charge"
         resolve_blast(ctx, firing(ctx), impact, w.blast_of("G"), source=impact)
         ctx.rules.append("Firepower 12.4.9")
+        if terrain_value(m, impact) is not None:  # Firepower 12.3.4.2: its penetration counts
+            ctx.extra["damage"] = [{"hex": ch["hex"], "penetration": w.penetration.get("G", 0)}]
         ctx.extra["mines_at"] = ch["hex"]  # Firepower 12.4.4.3: a G impact in a mined hex
         game.emit("demolition", hex=ch["hex"], rule="Firepower 12.4.9")
         apply_effects(game, ctx)

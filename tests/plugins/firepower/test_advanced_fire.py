@@ -876,3 +876,17 @@ def test_hexwar_los_names_the_opening_a_building_end_looks_through() -> None:
     data(g)["openings"] = {win.key: "closed"}
     shut = core_los(g.board, a, b, g.los_rules, data=g, exhaustive=True)
     assert shut.blocked and "closed window" in " ".join(shut.reasons(g.board))
+
+
+def test_a_demolition_charge_damages_the_fence_of_its_hex(fp_game: GameFactory) -> None:
+    """Firepower 12.4.9, 12.3.4.2, 12.3.4.2.1: a charge (DMC1, penetration 10) exploding in a
+    fence hex (terrain value 8) destroys the fence: the hex is rubble."""
+    g = _game(fp_game, [("A1", "RFL", "A", "C5", 4, {"model": "RFL10"})],
+              hexes=[{"at": "C5", "features": ["fence:2-6"]}])
+    g.state.units["A1"].state["equipment"] = {"DMC1": 1}
+    af.arm_charge(g, "A1", "DMC1")
+    g.state.units["A1"].hex = g.board.parse("1K2")
+    af.explode_due(g, "A")
+    g.dice.d10 = lambda purpose: 10  # type: ignore[method-assign]
+    af.explode_due(g, "A")
+    assert data(g)["destroyed"] == {"1C5": "rubble"}
