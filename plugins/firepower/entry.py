@@ -162,6 +162,13 @@ def enter_board(game: Game, side: str, choice: dict[str, Any]) -> list[str]:
     ph.setdefault("entering", []).append(str(choice["squad"]))
     game.emit("enter_board", squad=choice["squad"], side=side,
               at={uid: game.board.label(h) for uid, (h, _f) in spots.items()}, rule=RULE)
+    from hexwar.plugins.firepower.hidden_setup import after_entering
+    from hexwar.plugins.firepower.state import alive
+
+    for uid in ids:  # Firepower 12.4.4: entering a mined edge hex sets the mine off
+        u = game.state.units[uid]
+        if alive(u):
+            after_entering(game, u)
     return ids
 
 

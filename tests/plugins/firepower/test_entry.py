@@ -91,3 +91,20 @@ def test_the_ai_brings_a_late_squad_on_in_a_whole_game() -> None:
     assert [e["squad"] for e in entries] == ["late"]
     assert all(game.state.units[u].hex is not None or game.state.units[u].state.get("eliminated")
                for u in ("L1", "L2"))
+
+
+def test_a_squad_entering_onto_a_mined_edge_hex_sets_the_mine_off() -> None:
+    """Firepower 12.4.4, 12.4.4.1.1 with 10.2: coming onto the board is entering the edge hex, so
+    a PMN1 recorded there goes off (once) under the first soldier in it."""
+    from hexwar.plugins.firepower.advanced_impulses import impulse_options
+    from hexwar.plugins.firepower.hidden_setup import secret
+
+    game = _late()
+    _phase(game)
+    game.state.turn = 2
+    opt = next(o for o in impulse_options(game, "A") if o.get("enter_board"))
+    secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": opt["at"]["L1"][0]}]
+    en.enter_board(game, "A", opt)
+    ev = [e for e in game.log.events if e.get("type") == "mine"]
+    assert len(ev) == 1 and ev[0]["by"] == "L1" and ev[0]["how"] == "entered"
+    assert secret(game, "B")["mines"] == []
