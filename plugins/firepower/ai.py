@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
-from hexwar.core.types import total
+from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.los import basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
@@ -130,6 +130,10 @@ class FirepowerAI:
         #: from (its WEAPON CHART Posture column's "-", Firepower 10.7 item 10)
         self._crewing: dict[str, set[str]] = {}
         self._guns: set[str] = set()
+        #: Firepower 12.2.4 (FPD-179): where each known soldier is now, and those on a roof or
+        #: a bridge's deck there (their place's concealment reads it)
+        self._here: dict[str, Hex] = {}
+        self._aloft: dict[str, tuple[bool, bool]] = {}
         if not self._adv:
             return
         from hexwar.plugins.firepower.weapon_chart import weapon
@@ -159,6 +163,9 @@ class FirepowerAI:
                 self._defence[u.id] = d
             if isinstance(u.state.get("climb"), dict):
                 self._climbing.add(u.id)
+            if u.hex is not None:
+                self._here[u.id] = u.hex
+                self._aloft[u.id] = (u.state.get("roof") is not None, bool(u.state.get("deck")))
         st = view.system_state
         self._objectives = [rules.map.parse(x) for x in st.get("objectives") or []]
         self._attacking = st.get("objective_side") == self.side
@@ -200,6 +207,41 @@ class FirepowerAI:
         for loc, blocked in zip(todo, got, strict=True):
             memo[("blocked", src, loc)] = blocked
             memo[("blocked", loc, src)] = blocked  # the line is the same both ways
+
+    def _concealment(self, view: SideView, s: Soldier) -> Modifier | None:
+        """Firepower 12.2.4 (FPD-179): the +1 the enemy's L fire takes at ``s`` for his place
+        (inside a building, in a tunnel, swimming or fording), as the fire reads it
+        (``view.rules.place_concealment``); None in the Basic Game or where nothing conceals
+        him. ``s`` may be a soldier of a plan: moved, on another floor or the roof."""
+        if not getattr(self, "_adv", False):
+            return None
+        rules = rules_of(view)
+        if not hasattr(rules, "place_concealment"):
+            return None
+        f = self._floors.get(s.id, (1, None))[0]
+        here = self._here.get(s.id) == s.hex
+        roof, deck = self._aloft.get(s.id, (False, False)) if here else (False, False)
+        am = rules.adv_map()
+        roof = roof or (am.building(s.hex) is not None and f > am.floors(s.hex))
+        if not here and am.is_water(s.hex):
+            # a plan walks into water only along a bridge's deck (Firepower 8.9)
+            deck = s.hex in (rules.bridges() if hasattr(rules, "bridges") else {})
+        tunnel = s.id in self._tunnel
+        key = ("conceal", s.hex, s.posture, roof, tunnel, deck)
+        memo: dict[tuple[Any, ...], Any] = self._memo
+        if key not in memo:
+            memo[key] = rules.place_concealment(s.hex, posture=s.posture, roof=roof,
+                                                tunnel=tunnel, deck=deck)
+        got: Modifier | None = memo[key]
+        return got
+
+    @staticmethod
+    def _concealed(mods: list[Modifier], conceal: Modifier | None) -> list[Modifier]:
+        """Firepower 12.2.4, FPD-159: the place's concealment added to the modifiers of a shot,
+        once (a tree's, a scrub's or a hedge's concealment already counted is the same +1)."""
+        if conceal is None or any(m.name == conceal.name for m in mods):
+            return mods
+        return [*mods, conceal]
 
     def _adv_position(self, view: SideView, me: Soldier) -> float:
         """Firepower 8.2.3: a building's walls are cover, an upper floor sees over the street;
@@ -296,9 +338,11 @@ class FirepowerAI:
         adv = getattr(self, "_adv", False)
         m, c = self._fence_map(view), card()
         out: list[tuple[Soldier, float]] = []
+        conceal = None
         if adv:
             theirs = [e for e in theirs if e.id not in self._tunnel]
             self._see_all(view, me, theirs)
+            conceal = self._concealment(view, me)
         for e in theirs:
             if e.stunned or (adv and self._blocked(view, e, me)):
                 continue
@@ -313,8 +357,8 @@ class FirepowerAI:
                                 target_side=me.fence_side)
                 if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
                     break
-                mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
-                    e.hex, e.facing, me.hex) else 0)
+                mods = self._concealed(combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
+                    e.hex, e.facing, me.hex) else 0), conceal)
                 p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
@@ -352,7 +396,8 @@ class FirepowerAI:
                                 target_side=e.fence_side)
                 if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
                     break
-                mods = combat.fire_modifiers(m, me, e, los, 0)
+                mods = self._concealed(combat.fire_modifiers(m, me, e, los, 0),
+                                       self._concealment(view, e) if adv else None)
                 best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
                                                         total(mods)))
         if memo is not None:

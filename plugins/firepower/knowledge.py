@@ -20,6 +20,7 @@ from hexwar.plugins.firepower.advanced_card import AdvancedCard
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
+    from hexwar.core.types import Modifier
     from hexwar.plugins.firepower.advanced_terrain import AdvMap
     from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.combat import FireContext
@@ -167,6 +168,23 @@ class FirepowerRules:
         from hexwar.plugins.firepower.cover_sides import kind_at
 
         return kind_at(self._game, h)
+
+    def place_concealment(self, h: Hex, *, posture: str, roof: bool = False,
+                          tunnel: bool = False, deck: bool = False) -> Modifier | None:
+        """Firepower 12.2.4: the modifier the Advanced L fire takes at a soldier at hex ``h``
+        whose place conceals him (inside a building, in a tunnel, swimming or fording: the
+        fire's own reading, ``concealment.place_concealment``), or None; the terrain and the
+        ruined hexes are public (docs/decisions.md FPD-179)."""
+        from hexwar.plugins.firepower.advanced_card import advanced_card
+        from hexwar.plugins.firepower.advanced_fire import concealment_mod
+        from hexwar.plugins.firepower.concealment import place_concealment
+
+        card = advanced_card()
+        if not card.applies("target_concealed", "L"):
+            return None
+        why = place_concealment(self._game, h, posture=posture, roof=roof, tunnel=tunnel,
+                                deck=deck)
+        return None if why is None else concealment_mod(card)
 
     def opening_open(self, key: str) -> bool:
         """Firepower 8.2.5, 11.1.9, 11.1.10: whether the door or window of key ``key`` is open

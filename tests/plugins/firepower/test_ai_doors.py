@@ -8,10 +8,12 @@ from typing import Any
 
 from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.game import Game
+from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
 from hexwar.plugins.firepower.advanced_terrain import adv_map
 from hexwar.plugins.firepower.ai import make_ai
 from hexwar.plugins.firepower.state import data
+from hexwar.plugins.firepower.tables import card
 from tests.plugins.firepower.test_ai_advanced_moves import VICTORY
 from tests.plugins.firepower.test_terrain import _do, _game, _impulse
 
@@ -106,8 +108,54 @@ def test_upstairs_the_defender_opens_a_window_to_fire_out_of_it() -> None:
 
 
 def test_no_door_is_opened_for_nothing() -> None:
-    """FPD-160: with no enemy and no objective a closed door stays closed."""
-    game = _game([("B1", "RFL", "B", "R4", 5, {}), ("A1", "RFL", "A", "A1", 1, {})])
+    """FPD-160: with no enemy in sight from the building (4Q1, as in the first test) and no
+    objective a closed door stays closed. (An enemy in sight in the open is worth a door
+    opened from the concealment inside, FPD-179.)"""
+    game = _game([("B1", "RFL", "B", "R4", 5, {}), ("A1", "RFL", "A", "Q1", 1, {})])
     _close_all(game, "C")
     done = _play_impulse(game, "B", "B1")
     assert not any(isinstance(c, dict) and c.get("act") in ("door", "through") for c in done)
+
+
+def test_upstairs_the_concealed_defender_opens_a_window_on_an_armed_enemy() -> None:
+    """Firepower 12.2.4, 11.1.9 (FPD-179): B1 on the second floor of building A, every window
+    closed; A1 in the street (4V7, not Stunned, facing away) is in sight through the window onto
+    4Z5 and could turn and fire back. Inside the building B1 is concealed (+1 to the enemy's L
+    fire); counted so, his shot from the window (crouching) is worth more than the fire it
+    draws, and he crouches, opens the window and fires. Without the concealment the estimate
+    keeps the window shut."""
+    game = _game([("B1", "RFL", "B", "AA5", 5, {"floor": 2}),
+                  ("A1", "RFL", "A", "V7", 5, {})])
+    _close_all(game, "A")
+    done = _play_impulse(game, "B", "B1")
+    assert {"unit": "B1", "act": "door", "side": 5, "to": "open"} in done
+    assert any(isinstance(c, dict) and c.get("act") == "fire" for c in done)
+
+
+def test_the_threat_estimate_takes_the_fire_s_concealment_inside_a_building() -> None:
+    """Firepower 12.2.4 (FPD-179, FPD-159): the AI's expected hits of A1's fire at B1 at an
+    open window count the +1 the real fire takes (its preview's modifiers), once; on the roof
+    (FPD-178) the building conceals nothing."""
+    game = _game([("B1", "RFL", "B", "AA5", 5, {"floor": 2}),
+                  ("A1", "RFL", "A", "V7", 2, {})])
+    _impulse(game, "A1")
+    fire = next(o for o in legal_advanced_actions(game) if isinstance(o, dict)
+                and o.get("act") == "fire" and o.get("targets") == ["B1"]
+                and o.get("after") == 0)
+    real = game.view("A").rules.preview_fire("A1", fire).modifiers["B1"]
+    assert [(m.name, m.value) for m in real] == [("target concealed", 1)]
+    ai = make_ai("B", 1)
+    view = game.view("B")
+    ai.choose(Decision("B", "action", options=["end"]), view)
+    sol, _mine, theirs = ai._sol(view)
+    me = sol["B1"]
+    got = dict((e.id, t) for e, t in ai._threats(view, me, theirs))
+    c = card()
+    rng = me.hex.distance(sol["A1"].hex)
+    want = max(1 - (1 - combat.hit_probability(c.hit_number("RFL", mode, rng), 1)) ** n
+               for mode, n in (("auto", 3), ("semi", 2)))
+    assert abs(got["A1"] - want) < 1e-9
+    assert ai._concealment(view, me) is not None
+    assert ai._concealment(view, me.with_(hex=sol["A1"].hex)) is None  # a plan's street hex
+    ai._floors["B1"] = (3, None)  # above the top floor: the roof
+    assert ai._concealment(view, me) is None
