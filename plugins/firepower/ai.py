@@ -46,9 +46,11 @@ from hexwar.plugins.firepower.soldiers import Soldier
 from hexwar.plugins.firepower.tables import card
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.view import SideView
-    from hexwar.plugins.firepower.advanced_terrain import AdvMap
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap, Opening
     from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.knowledge import FirepowerRules
     from hexwar.plugins.firepower.terrain import FpMap
@@ -102,6 +104,8 @@ class FirepowerAI:
             return tunnel_plan(opts)
         if kind == "board_side":
             return opts[0]
+        if kind == "firepower.openings":
+            return self._openings(view, opts)
         if kind == "place":
             return self._place(view, decision, opts)
         if kind == "impulse":
@@ -481,6 +485,60 @@ class FirepowerAI:
         if getattr(self, "_adv", False):
             return self._kit_place(view, decision, choice)
         return choice
+
+    def _openings(self, view: SideView, opts: list[Any]) -> dict[str, list[str]]:
+        """Firepower 8.2.5 (FPD-180): the defender's doors and windows at set-up. A door or
+        window of a hex and floor a soldier of the side holds is left open when his shot out of
+        it is worth more than the enemy's fire in through it (the position estimate's own
+        weights, with the concealment inside, FPD-179; any facing and posture: he may turn to
+        it and crouch), and
+        closed otherwise where it faces the enemy's side; the others are closed where they face
+        the enemy (on the ground floor the attacker must then break in, Firepower 11.1.10; the
+        defender opens one from inside for one MF when he needs it, 11.1.9) and left open where
+        they face away (the defender's own ways out and looks round). A building the enemy's
+        soldiers stand in keeps every one open (Firepower 8.2.5: the attacker's start open)."""
+        from hexwar.plugins.firepower.ai_doors import crosses, faces_enemy
+
+        rules = rules_of(view)
+        if not hasattr(rules, "opening_names"):
+            return dict(opts[0]) if opts else {"closed": []}
+        _sol, mine, theirs = self._sol(view)
+        enemies = [e.hex for e in theirs]
+        # Firepower 8.2.5: the attacker's buildings start with every door and window open
+        am = rules.adv_map()
+        held = {am.building_of.get(h) for h in enemies} - {None}
+        closed: list[str] = []
+        for name, o in sorted(rules.opening_names().items()):
+            if am.building_of.get(o.inside) in held:
+                continue
+            holders = [s for s in mine if s.hex == o.inside and s.id not in self._tunnel
+                       and self._floors.get(s.id, (1, None))[0] == o.floor]
+            if faces_enemy(o, lambda h: self._progress(view, h), enemies) and not (
+                    holders and self._fires_out(view, o, holders, theirs, crosses)):
+                closed.append(name)
+        return {"closed": closed}
+
+    def _fires_out(self, view: SideView, o: Opening, holders: list[Soldier],
+                   theirs: list[Soldier], crosses: Callable[[Opening, Hex], bool]) -> bool:
+        """Whether a soldier of ``holders`` has a shot out of opening ``o`` worth more than the
+        enemy's fire in through it (the enemies whose line to him comes over its hexside)."""
+        through = [e for e in theirs if crosses(o, e.hex)]
+        if not through:
+            return False
+        saved = self._memo
+        try:
+            for s in holders:
+                self._memo = {}  # the memo's keys do not name the enemies counted
+                for p in ("stand", "crouch", "prone"):  # he may crouch at the window
+                    at = s.with_(posture=p)
+                    threat = sum(t for _, t in self._threats(view, at, through))
+                    shot = max(self._offense(view, at.with_(facing=f), through)
+                               for f in range(1, 7))
+                    if self.W_OFFENSE * shot > self.W_THREAT * threat + 1e-9:
+                        return True
+        finally:
+            self._memo = saved
+        return False
 
     def _kit_place(self, view: SideView, decision: Decision, choice: dict[str, Any]
                    ) -> dict[str, Any]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
     from hexwar.core.types import Modifier
-    from hexwar.plugins.firepower.advanced_terrain import AdvMap
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap, Opening
     from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.combat import FireContext
     from hexwar.plugins.firepower.soldiers import Soldier
@@ -185,6 +185,14 @@ class FirepowerRules:
         why = place_concealment(self._game, h, posture=posture, roof=roof, tunnel=tunnel,
                                 deck=deck)
         return None if why is None else concealment_mod(card)
+
+    def opening_names(self) -> dict[str, Opening]:
+        """Firepower 8.2.5: the doors and windows of the buildings by the names the
+        defender's set-up choice of closed ones takes (public terrain)."""
+        from hexwar.plugins.firepower.advanced_terrain import adv_map
+        from hexwar.plugins.firepower.hidden_setup import opening_name
+
+        return {opening_name(self._game, o): o for o in adv_map(self._game).openings.values()}
 
     def opening_open(self, key: str) -> bool:
         """Firepower 8.2.5, 11.1.9, 11.1.10: whether the door or window of key ``key`` is open

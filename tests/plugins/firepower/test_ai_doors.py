@@ -159,3 +159,48 @@ def test_the_threat_estimate_takes_the_fire_s_concealment_inside_a_building() ->
     assert ai._concealment(view, me.with_(hex=sol["A1"].hex)) is None  # a plan's street hex
     ai._floors["B1"] = (3, None)  # above the top floor: the roof
     assert ai._concealment(view, me) is None
+
+
+def _setup_openings(game: Game) -> dict[str, bool]:
+    """The defender AI's set-up choice of closed doors and windows (Firepower 8.2.5), checked
+    by the set-up's own validation: name -> closed, for buildings A and C."""
+    from hexwar.plugins.firepower.hidden_setup import check_openings, opening_name
+
+    choice = make_ai("B", 1).choose(
+        Decision("B", "firepower.openings", options=[{"closed": []}]), game.view("B"))
+    closed = {opening_name(game, o) for o in check_openings(game, choice)}
+    m = adv_map(game)
+    return {opening_name(game, o): opening_name(game, o) in closed
+            for o in m.openings.values() if m.building_of[o.inside] in ("A", "C")}
+
+
+def test_at_set_up_the_defender_closes_the_ground_floor_toward_the_enemy() -> None:
+    """Firepower 8.2.5, 11.1.10 (FPD-180): B1 holds the second floor of 4AA5 (building A);
+    the attacker comes from the 5/6 side (lower columns): A1 in the street at 4V7 facing the
+    building, A2 in building C (4R4). The ground floor's doors and windows toward the
+    attacker's side (onto the Z column and 4AA7) are closed, so he must break in; those at
+    the back (onto the BB and CC columns) stay open, the defender's ways out. B1's window
+    onto 4Z5 is closed: A1 could fire back through it at least as well as B1 out of it.
+    Building C, where the attacker stands, keeps every opening open (8.2.5)."""
+    game = _game([("B1", "RFL", "B", "AA5", 5, {"floor": 2}),
+                  ("A1", "RFL", "A", "V7", 2, {}), ("A2", "RFL", "A", "R4", 2, {})])
+    got = _setup_openings(game)
+    toward = ["4AA4-4Z3@1", "4AA4-4Z4@1", "4AA5-4Z4@1", "4AA6-4Z6@1", "4BB6-4AA7@1"]
+    back = ["4AA4-4BB3@1", "4BB4-4CC5@1", "4BB5-4CC6@1", "4BB6-4CC7@1"]
+    assert all(got[n] for n in toward), {n: got[n] for n in toward}
+    assert not any(got[n] for n in back), {n: got[n] for n in back}
+    assert got["4AA5-4Z5@2"]
+    assert not any(closed for n, closed in got.items() if n.startswith(("4R", "4S")))
+
+
+def test_at_set_up_the_defender_leaves_open_the_window_he_fires_out_of() -> None:
+    """Firepower 8.2.5, 12.2.4 (FPD-180, FPD-179): as above, but A1 faces away from the
+    building (he must turn to fire back): B1's shot out of his window onto 4Z5, concealed
+    inside the building, is worth more than the fire it draws, so that window starts open;
+    the ground floor toward the attacker is still closed."""
+    game = _game([("B1", "RFL", "B", "AA5", 5, {"floor": 2}),
+                  ("A1", "RFL", "A", "V7", 5, {}), ("A2", "RFL", "A", "R4", 2, {})])
+    got = _setup_openings(game)
+    assert not got["4AA5-4Z5@2"]
+    assert got["4AA6-4Z5@2"]  # the next hex's window: no soldier of his there
+    assert got["4AA5-4Z4@1"]
