@@ -80,6 +80,7 @@ class FirepowerAI:
     W_CLIMB = 0.6            # Advanced Game: what the Impulses of a climb over a wall cost
     CLIMB_MF = 4             # Advanced Game: MF counted in a plan for the climb's first Impulse
     W_WAIT = 0.4             # Advanced Game: a door or window crossed an Impulse later (FPD-160)
+    CLOSE_MARGIN = 0.3       # Advanced Game: what closing a door or window must save (FPD-182)
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -95,6 +96,8 @@ class FirepowerAI:
         #: set of them (FPD-160)
         self._opened: frozenset[str] = frozenset()
         self._open_memos: dict[frozenset[str], dict[tuple[Any, ...], Any]] = {}
+        #: open ones counted closed by the look ahead at closing one (FPD-182)
+        self._shut: frozenset[str] = frozenset()
         self._adv_setup(view)
         kind = decision.kind
         opts = list(decision.options or [])
@@ -111,7 +114,9 @@ class FirepowerAI:
         if kind == "impulse":
             return self._impulse(view, opts)
         if kind == "action":
-            return self._action(view, opts)
+            got = self._action(view, opts)
+            self._note_opened(view, got)
+            return got
         return self._rng.choice(opts)
 
     # -- the Advanced Game's terrain (Firepower 8.2, 12.1) -------------------------------------------
@@ -207,7 +212,10 @@ class FirepowerAI:
             return
         rules = getattr(self, "_sight_rules", None) or rules_of(view)
         opened: frozenset[str] = getattr(self, "_opened", frozenset())
-        got = rules.sight_blocks(src, todo, opened) if opened else rules.sight_blocks(src, todo)
+        shut: frozenset[str] = getattr(self, "_shut", frozenset())
+        got = (rules.sight_blocks(src, todo, opened, shut) if shut
+               else rules.sight_blocks(src, todo, opened) if opened
+               else rules.sight_blocks(src, todo))
         for loc, blocked in zip(todo, got, strict=True):
             memo[("blocked", src, loc)] = blocked
             memo[("blocked", loc, src)] = blocked  # the line is the same both ways
@@ -449,6 +457,64 @@ class FirepowerAI:
             return self._position(view, me, theirs)
         finally:
             self._opened, self._memo = saved
+
+    def _note_opened(self, view: SideView, choice: Any) -> None:
+        """FPD-182: the doors and windows this AI opened, by the Turn: one opened to be crossed
+        in a later Impulse (FPD-160) is not closed meanwhile."""
+        if not (isinstance(choice, dict) and choice.get("act") == "door"
+                and choice.get("to") == "open") or not getattr(self, "_adv", False):
+            return
+        sol = rules_of(view).soldiers()
+        me = sol.get(str(choice.get("unit")))
+        if me is None:
+            return
+        floor = self._floors.get(me.id, (1, None))[0]
+        o = rules_of(view).adv_map().opening(me.hex, me.hex.neighbor(int(choice["side"])),
+                                             floor)
+        if o is not None:
+            self._opened_at = {**getattr(self, "_opened_at", {}), o.key: view.turn}
+
+    def _close_value(self, view: SideView, me: Soldier, o: dict[str, Any],
+                     theirs: list[Soldier]) -> float:
+        """Firepower 11.1.9 (FPD-182): closing an open door or window of his hex (from inside,
+        on his floor) is worth what it saves the soldiers of his side in that hex and floor,
+        the only ones whose lines cross it: the enemy's fire it shuts out (each at his best
+        facing, as he may turn), when that is more than :data:`CLOSE_MARGIN`. It is not closed
+        when one of them needs it to fire (his best shot, at any facing, goes out of it) nor
+        when this AI opened it this Turn or the last (to be crossed, FPD-160)."""
+        if not getattr(self, "_adv", False):
+            return -1.0
+        from hexwar.plugins.firepower.ai_doors import door_mf
+
+        rules = rules_of(view)
+        am = rules.adv_map()
+        floor = self._floors.get(me.id, (1, None))[0]
+        opening = am.opening(me.hex, me.hex.neighbor(int(o["side"])), floor)
+        if opening is None or opening.inside != me.hex:
+            return -1.0
+        opened_at: dict[str, int] = getattr(self, "_opened_at", {})
+        if opening.key in opened_at and view.turn - opened_at[opening.key] <= 1:
+            return -1.0  # opened to be crossed (FPD-160): not shut again before
+        _sol, mine, _theirs = self._sol(view)
+        held = [s for s in mine if s.hex == me.hex and s.id not in self._tunnel
+                and self._floors.get(s.id, (1, None))[0] == floor]
+        saved = (self._shut, self._memo)
+        gain = 0.0
+        try:
+            for s in held:
+                turned = [s.with_(facing=f) for f in range(1, 7)]
+                now = max(self._position(view, t, theirs) for t in turned)
+                shot = max(self._offense(view, t, theirs) for t in turned)
+                self._shut, self._memo = saved[0] | {opening.key}, {}
+                shut = max(self._position(view, t, theirs) for t in turned)
+                if max(self._offense(view, t, theirs) for t in turned) < shot - 1e-9:
+                    return -1.0  # his best shot goes out of it: he needs it to fire
+                self._shut, self._memo = saved
+                gain += shut - now
+        finally:
+            self._shut, self._memo = saved
+        gain -= 0.05 * door_mf()
+        return gain if gain > self.CLOSE_MARGIN else -1.0
 
     # -- set-up ------------------------------------------------------------------------------------
     def _place(self, view: SideView, decision: Decision, opts: list[Any]) -> Any:
@@ -961,6 +1027,8 @@ class FirepowerAI:
             self._floors[me.id] = (1, None)
         elif act == "stairs":  # Firepower 11.1.8: up to the windows, or down
             return self._as_if(view, me, me, theirs, floor=int(o["to"])) - base[key] - 0.1
+        elif act == "door" and o.get("to") == "close":
+            return self._close_value(view, me, o, theirs)  # Firepower 11.1.9 (FPD-182)
         elif act in ("door", "break"):
             # Firepower 11.1.9, 11.1.10: an opening in front is worth opening for the attacker
             opens = o.get("to") == "open" or act == "break"

@@ -202,7 +202,8 @@ class FirepowerRules:
         return str((data(self._game).get("openings") or {}).get(key, "open")) != "closed"
 
     def sight_blocks(self, src: tuple[Hex, int, int], others: list[tuple[Hex, int, int]],
-                     opened: frozenset[str] = frozenset()) -> list[bool]:
+                     opened: frozenset[str] = frozenset(),
+                     shut: frozenset[str] = frozenset()) -> list[bool]:
         """Firepower 12.1: the real Advanced line of sight (:func:`~hexwar.plugins.firepower.
         advanced_los.line_of_sight`, with the LOS CHART, smoke, tree heights) from one location
         (hex, floor, head above the floor) to each of ``others``, in one batch: the ends'
@@ -219,7 +220,8 @@ class FirepowerRules:
         :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (a test checks).
 
         ``opened``: keys of closed doors and windows to count as open, for the AI's look ahead
-        at opening one (Firepower 11.1.9; docs/decisions.md FPD-160)."""
+        at opening one (Firepower 11.1.9; docs/decisions.md FPD-160); ``shut``: keys of open
+        ones to count as closed, for its look ahead at closing one (FPD-182)."""
         from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
 
         game = self._game
@@ -234,8 +236,8 @@ class FirepowerRules:
             if oh == h:
                 out.append(False)
                 continue
-            if wall_block(game, h, f, head, oh, of, opened) \
-                    or wall_block(game, oh, of, ohead, h, f, opened):
+            if wall_block(game, h, f, head, oh, of, opened, shut) \
+                    or wall_block(game, oh, of, ohead, h, f, opened, shut):
                 out.append(True)
                 continue
             th = floor_height(game, oh, of) + ohead

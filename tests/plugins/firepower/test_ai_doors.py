@@ -204,3 +204,32 @@ def test_at_set_up_the_defender_leaves_open_the_window_he_fires_out_of() -> None
     assert not got["4AA5-4Z5@2"]
     assert got["4AA6-4Z5@2"]  # the next hex's window: no soldier of his there
     assert got["4AA5-4Z4@1"]
+
+
+def test_the_defender_closes_the_door_the_enemy_fires_in_by() -> None:
+    """Firepower 11.1.9 (FPD-182): B1, armed with a pistol, holds his objective 4R4 in
+    building C; its door onto 4Q5 is open and three riflemen in the street (4H7, 4I6, 4I8,
+    9-10 hexes off), beyond his pistol's reach, see him through it alone. He does not need it
+    to fire: he closes it, which cuts their line of sight to him."""
+    game = _game([("B1", "PST", "B", "R4", 5, {}), ("A1", "RFL", "A", "I6", 2, {}),
+                  ("A2", "RFL", "A", "I8", 2, {}), ("A3", "RFL", "A", "H7", 2, {})],
+                 extra=VICTORY.format(hexes='"4R4"'))
+    done = _play_impulse(game, "B", "B1")
+    assert done[0] == {"unit": "B1", "act": "door", "side": 5, "to": "close"}
+    door = adv_map(game).opening(game.board.parse("4R4"), game.board.parse("4Q5"), 1)
+    assert door is not None and data(game)["openings"][door.key] == "closed"
+
+
+def test_a_door_he_fires_out_of_stays_open() -> None:
+    """Firepower 11.1.9 (FPD-182): as above, but B1 carries a rifle: the door is the way his
+    shots go out, worth more than the fire it lets in, so closing it is worth nothing to him
+    (offered only "close" and "end", he ends)."""
+    game = _game([("B1", "RFL", "B", "R4", 5, {}), ("A1", "RFL", "A", "I6", 2, {}),
+                  ("A2", "RFL", "A", "I8", 2, {}), ("A3", "RFL", "A", "H7", 2, {})],
+                 extra=VICTORY.format(hexes='"4R4"'))
+    _impulse(game, "B1")
+    close = {"unit": "B1", "act": "door", "side": 5, "to": "close"}
+    assert close in legal_advanced_actions(game)
+    choice = make_ai("B", 1).choose(Decision("B", "action", options=[close, "end"]),
+                                    game.view("B"))
+    assert choice == "end"
