@@ -17,7 +17,10 @@ evaluation.
 In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
 floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
 and through doors and windows, opening closed ones from inside to fire out of them or go
-through (Firepower 11.1.9, 11.1.3, FPD-160), breaks doors open as the attacker and heads for the
+through (Firepower 11.1.9, 11.1.3, FPD-160), closes one the enemy fires in by when it does not
+need it to fire (FPD-182), counts the concealment inside a building, a tunnel or water in its
+estimate of fire (Firepower 12.2.4, FPD-179), chooses the defender's closed doors and windows at
+set-up (Firepower 8.2.5, FPD-180), breaks doors open as the attacker and heads for the
 scenario's objectives, takes the place round a tree, stump or well that covers it against the
 known enemy (Firepower 10.4, FPD-161); it asks ``view.rules`` what walls and floors block
 (docs/decisions.md FPD-69, the batch of FPD-99). It climbs walls and height hexsides it cannot
@@ -479,7 +482,8 @@ class FirepowerAI:
         """Firepower 11.1.9 (FPD-182): closing an open door or window of his hex (from inside,
         on his floor) is worth what it saves the soldiers of his side in that hex and floor,
         the only ones whose lines cross it: the enemy's fire it shuts out (each at his best
-        facing, as he may turn), when that is more than :data:`CLOSE_MARGIN`. It is not closed
+        facing, as he may turn), less its MF, when that is more than :data:`CLOSE_MARGIN`.
+        It is not closed
         when one of them needs it to fire (his best shot, at any facing, goes out of it) nor
         when this AI opened it this Turn or the last (to be crossed, FPD-160)."""
         if not getattr(self, "_adv", False):
@@ -553,16 +557,15 @@ class FirepowerAI:
         return choice
 
     def _openings(self, view: SideView, opts: list[Any]) -> dict[str, list[str]]:
-        """Firepower 8.2.5 (FPD-180): the defender's doors and windows at set-up. A door or
-        window of a hex and floor a soldier of the side holds is left open when his shot out of
-        it is worth more than the enemy's fire in through it (the position estimate's own
-        weights, with the concealment inside, FPD-179; any facing and posture: he may turn to
-        it and crouch), and
-        closed otherwise where it faces the enemy's side; the others are closed where they face
-        the enemy (on the ground floor the attacker must then break in, Firepower 11.1.10; the
-        defender opens one from inside for one MF when he needs it, 11.1.9) and left open where
-        they face away (the defender's own ways out and looks round). A building the enemy's
-        soldiers stand in keeps every one open (Firepower 8.2.5: the attacker's start open)."""
+        """Firepower 8.2.5 (FPD-180): the defender's doors and windows at set-up. Those facing
+        the enemy's side are closed (on the ground floor the attacker must then break in,
+        Firepower 11.1.10; the defender opens one from inside for one MF when he needs it,
+        11.1.9), except one of a hex and floor a soldier of the side holds whose shot out of it
+        is worth more than the enemy's fire in through it (the position estimate's weights,
+        with the concealment inside, FPD-179; any facing and posture: he may turn to it and
+        crouch). Those facing away stay open (the defender's own ways out and looks round). A
+        building the enemy's soldiers stand in keeps every one open (Firepower 8.2.5: the
+        attacker's start open)."""
         from hexwar.plugins.firepower.ai_doors import crosses, faces_enemy
 
         rules = rules_of(view)

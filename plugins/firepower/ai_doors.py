@@ -1,5 +1,5 @@
 """The Advanced AI's doors and windows in its movement plans (Firepower 8.2.5, 11.1.3, 11.1.9;
-docs/decisions.md FPD-160).
+docs/decisions.md FPD-160), at set-up (FPD-180) and closed against the enemy's fire (FPD-182).
 
 A plan may open a closed door or window of the hex a soldier is in (from inside, on his floor:
 Firepower 11.1.9) to see and fire out of it, and may open a closed door or window on the ground

@@ -233,3 +233,20 @@ def test_a_door_he_fires_out_of_stays_open() -> None:
     choice = make_ai("B", 1).choose(Decision("B", "action", options=[close, "end"]),
                                     game.view("B"))
     assert choice == "end"
+
+
+def test_a_door_the_ai_opened_this_turn_is_not_closed_again() -> None:
+    """FPD-182, FPD-160: in the first test's position the AI itself opened that door this Turn
+    (to go through it an Impulse later, say): it does not close it again meanwhile."""
+    game = _game([("B1", "PST", "B", "R4", 5, {}), ("A1", "RFL", "A", "I6", 2, {}),
+                  ("A2", "RFL", "A", "I8", 2, {}), ("A3", "RFL", "A", "H7", 2, {})],
+                 extra=VICTORY.format(hexes='"4R4"'))
+    _impulse(game, "B1")
+    close = {"unit": "B1", "act": "door", "side": 5, "to": "close"}
+    ai = make_ai("B", 1)
+    view = game.view("B")
+    ai.choose(Decision("B", "action", options=["end"]), view)
+    ai._note_opened(view, {"unit": "B1", "act": "door", "side": 5, "to": "open"})
+    assert ai.choose(Decision("B", "action", options=[close, "end"]), view) == "end"
+    assert make_ai("B", 1).choose(Decision("B", "action", options=[close, "end"]),
+                                  view) == close
