@@ -488,7 +488,7 @@ class FirepowerAI:
         when this AI opened it this Turn or the last (to be crossed, FPD-160)."""
         if not getattr(self, "_adv", False):
             return -1.0
-        from hexwar.plugins.firepower.ai_doors import door_mf
+        from hexwar.plugins.firepower.ai_doors import crosses, door_mf
 
         rules = rules_of(view)
         am = rules.adv_map()
@@ -499,6 +499,8 @@ class FirepowerAI:
         opened_at: dict[str, int] = getattr(self, "_opened_at", {})
         if opening.key in opened_at and view.turn - opened_at[opening.key] <= 1:
             return -1.0  # opened to be crossed (FPD-160): not shut again before
+        if not any(crosses(opening, e.hex) for e in theirs):
+            return -1.0  # no enemy's line comes in over its hexside: nothing to shut out
         _sol, mine, _theirs = self._sol(view)
         held = [s for s in mine if s.hex == me.hex and s.id not in self._tunnel
                 and self._floors.get(s.id, (1, None))[0] == floor]
@@ -1144,15 +1146,18 @@ class FirepowerAI:
     def _rgn_value(self, view: SideView, me: Soldier, o: dict[str, Any],
                    theirs: list[Soldier]) -> float:
         """Firepower 12.4.1.1: a rifle grenade is loaded (an Impulse Phase of notes) when an
-        enemy is within its reach, beyond its minimum range, and out of reach of a hand grenade
-        (three hexes and more); his rifle does not fire meanwhile, so not when it has a good
-        shot (FPD-108)."""
+        enemy in his front arc is within its reach, beyond its minimum range, and out of reach
+        of a hand grenade (three hexes and more); his rifle does not fire meanwhile, so not when
+        it has a good shot (FPD-108, FPD-183)."""
         from hexwar.plugins.firepower.weapon_chart import weapon
 
         if o.get("act") != "load":
             return -1.0
         w = weapon(str(o["item"]))
-        near = min((me.hex.distance(e.hex) for e in theirs), default=99)
+        # Firepower 12.4.1.1: it is fired in an Impulse he spends no other MF in, not even on a
+        # turn, so only at an enemy in his front arc now
+        near = min((me.hex.distance(e.hex) for e in theirs if in_arc(me.hex, me.facing, e.hex)),
+                   default=99)
         lo = w.min_range or 3
         shots = [x for x in getattr(self, "_opts", []) if isinstance(x, dict)
                  and x.get("unit") == me.id and x.get("act") == "fire"]
