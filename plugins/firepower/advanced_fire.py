@@ -554,6 +554,11 @@ def concealed(f: Firing, target: Soldier, source: Hex) -> bool:
     return hedge is not None and hedge.between(target.fence_side, source)
 
 
+def concealment_mod(card: AdvancedCard) -> Modifier:
+    """Firepower 12.2.4: +1 for a concealed target (once, whatever conceals him)."""
+    return Modifier("target concealed", card.mod("target_concealed"), "Firepower 12.2.4")
+
+
 def cover_mod(card: AdvancedCard, cover: tuple[str, int]) -> Modifier:
     """Firepower 12.2.3: +2 for a target using a loophole, +1 for other cover."""
     if cover[0].endswith("loophole"):
@@ -618,8 +623,7 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
         else:
             mods.append(cover_mod(card, cover))
     if hidden:
-        mods.append(Modifier("target concealed", card.mod("target_concealed"),
-                             "Firepower 12.2.4"))
+        mods.append(concealment_mod(card))
     if target.posture == "crouch":
         mods.append(Modifier("target crouching", card.mod("target_crouching"),
                              "Firepower 12.2.5"))

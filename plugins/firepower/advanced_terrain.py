@@ -536,13 +536,15 @@ def sight_obstacles(game: Game, a: Hex, b: Hex) -> list[Obstacle]:
 
 
 def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
-               other_floor: int, opened: Collection[str] = ()) -> str | None:
+               other_floor: int, opened: Collection[str] = (),
+               shut: Collection[str] = ()) -> str | None:
     """Why a soldier in building hex ``h`` on ``floor`` with his head ``head`` heights above
     the floor cannot see toward ``other`` (None: he can). He sees out across his hex's outer
     walls only through an open door or window on his floor at his head's height (Firepower
     8.2.3, Firepower 11.1.9); inside his building only on his own floor (the floor plans have no
     inner walls; docs/decisions.md FPD-61). ``opened``: keys of closed openings to count as
-    open (the AI's look ahead at opening one, FPD-160)."""
+    open (the AI's look ahead at opening one, FPD-160); ``shut``: keys of open ones to count
+    closed (its look ahead at closing one, FPD-182)."""
     m = adv_map(game)
     bd = m.building(h)
     if bd is None:
@@ -568,7 +570,7 @@ def wall_block(game: Game, h: Hex, floor: int, head: int, other: Hex,
             if through(game, h, d, floor, head):  # Firepower 8.2.4, 12.1.6: a loophole
                 return None
             reasons.append(f"the wall of {game.board.label(h)} (Firepower 8.2.3)")
-        elif not is_open(game, o) and o.key not in opened:
+        elif (not is_open(game, o) and o.key not in opened) or o.key in shut:
             reasons.append(f"the closed {o.kind} of {game.board.label(h)} (Firepower 11.1.9)")
         elif not o.span[0] <= head <= o.span[1]:
             reasons.append(f"the {o.kind} of {game.board.label(h)} is {o.span[0]}-{o.span[1]} "

@@ -17,7 +17,10 @@ evaluation.
 In the Advanced Game's terrain (Firepower 8.2) it counts a building's walls as cover and an upper
 floor's windows as sight over the street, sets its defenders up in the buildings, goes up stairs
 and through doors and windows, opening closed ones from inside to fire out of them or go
-through (Firepower 11.1.9, 11.1.3, FPD-160), breaks doors open as the attacker and heads for the
+through (Firepower 11.1.9, 11.1.3, FPD-160), closes one the enemy fires in by when it does not
+need it to fire (FPD-182), counts the concealment inside a building, a tunnel or water in its
+estimate of fire (Firepower 12.2.4, FPD-179), chooses the defender's closed doors and windows at
+set-up (Firepower 8.2.5, FPD-180), breaks doors open as the attacker and heads for the
 scenario's objectives, takes the place round a tree, stump or well that covers it against the
 known enemy (Firepower 10.4, FPD-161); it asks ``view.rules`` what walls and floors block
 (docs/decisions.md FPD-69, the batch of FPD-99). It climbs walls and height hexsides it cannot
@@ -39,16 +42,18 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
-from hexwar.core.types import total
+from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.los import basic_los
 from hexwar.plugins.firepower.soldiers import Soldier
 from hexwar.plugins.firepower.tables import card
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hexwar.core.engine.decisions import Decision
     from hexwar.core.engine.view import SideView
-    from hexwar.plugins.firepower.advanced_terrain import AdvMap
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap, Opening
     from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.knowledge import FirepowerRules
     from hexwar.plugins.firepower.terrain import FpMap
@@ -78,6 +83,7 @@ class FirepowerAI:
     W_CLIMB = 0.6            # Advanced Game: what the Impulses of a climb over a wall cost
     CLIMB_MF = 4             # Advanced Game: MF counted in a plan for the climb's first Impulse
     W_WAIT = 0.4             # Advanced Game: a door or window crossed an Impulse later (FPD-160)
+    CLOSE_MARGIN = 0.3       # Advanced Game: what closing a door or window must save (FPD-182)
 
     def __init__(self, side: str, seed: int, **weights: Any) -> None:
         self.side = side
@@ -93,6 +99,8 @@ class FirepowerAI:
         #: set of them (FPD-160)
         self._opened: frozenset[str] = frozenset()
         self._open_memos: dict[frozenset[str], dict[tuple[Any, ...], Any]] = {}
+        #: open ones counted closed by the look ahead at closing one (FPD-182)
+        self._shut: frozenset[str] = frozenset()
         self._adv_setup(view)
         kind = decision.kind
         opts = list(decision.options or [])
@@ -102,12 +110,16 @@ class FirepowerAI:
             return tunnel_plan(opts)
         if kind == "board_side":
             return opts[0]
+        if kind == "firepower.openings":
+            return self._openings(view, opts)
         if kind == "place":
             return self._place(view, decision, opts)
         if kind == "impulse":
             return self._impulse(view, opts)
         if kind == "action":
-            return self._action(view, opts)
+            got = self._action(view, opts)
+            self._note_opened(view, got)
+            return got
         return self._rng.choice(opts)
 
     # -- the Advanced Game's terrain (Firepower 8.2, 12.1) -------------------------------------------
@@ -130,6 +142,10 @@ class FirepowerAI:
         #: from (its WEAPON CHART Posture column's "-", Firepower 10.7 item 10)
         self._crewing: dict[str, set[str]] = {}
         self._guns: set[str] = set()
+        #: Firepower 12.2.4 (FPD-179): where each known soldier is now, and those on a roof or
+        #: a bridge's deck there (their place's concealment reads it)
+        self._here: dict[str, Hex] = {}
+        self._aloft: dict[str, tuple[bool, bool]] = {}
         if not self._adv:
             return
         from hexwar.plugins.firepower.weapon_chart import weapon
@@ -159,6 +175,9 @@ class FirepowerAI:
                 self._defence[u.id] = d
             if isinstance(u.state.get("climb"), dict):
                 self._climbing.add(u.id)
+            if u.hex is not None:
+                self._here[u.id] = u.hex
+                self._aloft[u.id] = (u.state.get("roof") is not None, bool(u.state.get("deck")))
         st = view.system_state
         self._objectives = [rules.map.parse(x) for x in st.get("objectives") or []]
         self._attacking = st.get("objective_side") == self.side
@@ -196,10 +215,48 @@ class FirepowerAI:
             return
         rules = getattr(self, "_sight_rules", None) or rules_of(view)
         opened: frozenset[str] = getattr(self, "_opened", frozenset())
-        got = rules.sight_blocks(src, todo, opened) if opened else rules.sight_blocks(src, todo)
+        shut: frozenset[str] = getattr(self, "_shut", frozenset())
+        got = (rules.sight_blocks(src, todo, opened, shut) if shut
+               else rules.sight_blocks(src, todo, opened) if opened
+               else rules.sight_blocks(src, todo))
         for loc, blocked in zip(todo, got, strict=True):
             memo[("blocked", src, loc)] = blocked
             memo[("blocked", loc, src)] = blocked  # the line is the same both ways
+
+    def _concealment(self, view: SideView, s: Soldier) -> Modifier | None:
+        """Firepower 12.2.4 (FPD-179): the +1 the enemy's L fire takes at ``s`` for his place
+        (inside a building, in a tunnel, swimming or fording), as the fire reads it
+        (``view.rules.place_concealment``); None in the Basic Game or where nothing conceals
+        him. ``s`` may be a soldier of a plan: moved, on another floor or the roof."""
+        if not getattr(self, "_adv", False):
+            return None
+        rules = rules_of(view)
+        if not hasattr(rules, "place_concealment"):
+            return None
+        f = self._floors.get(s.id, (1, None))[0]
+        here = self._here.get(s.id) == s.hex
+        roof, deck = self._aloft.get(s.id, (False, False)) if here else (False, False)
+        am = rules.adv_map()
+        roof = roof or (am.building(s.hex) is not None and f > am.floors(s.hex))
+        if not here and am.is_water(s.hex):
+            # a plan walks into water only along a bridge's deck (Firepower 8.9)
+            deck = s.hex in (rules.bridges() if hasattr(rules, "bridges") else {})
+        tunnel = s.id in self._tunnel
+        key = ("conceal", s.hex, s.posture, roof, tunnel, deck)
+        memo: dict[tuple[Any, ...], Any] = self._memo
+        if key not in memo:
+            memo[key] = rules.place_concealment(s.hex, posture=s.posture, roof=roof,
+                                                tunnel=tunnel, deck=deck)
+        got: Modifier | None = memo[key]
+        return got
+
+    @staticmethod
+    def _concealed(mods: list[Modifier], conceal: Modifier | None) -> list[Modifier]:
+        """Firepower 12.2.4, FPD-159: the place's concealment added to the modifiers of a shot,
+        once (a tree's, a scrub's or a hedge's concealment already counted is the same +1)."""
+        if conceal is None or any(m.name == conceal.name for m in mods):
+            return mods
+        return [*mods, conceal]
 
     def _adv_position(self, view: SideView, me: Soldier) -> float:
         """Firepower 8.2.3: a building's walls are cover, an upper floor sees over the street;
@@ -296,9 +353,11 @@ class FirepowerAI:
         adv = getattr(self, "_adv", False)
         m, c = self._fence_map(view), card()
         out: list[tuple[Soldier, float]] = []
+        conceal = None
         if adv:
             theirs = [e for e in theirs if e.id not in self._tunnel]
             self._see_all(view, me, theirs)
+            conceal = self._concealment(view, me)
         for e in theirs:
             if e.stunned or (adv and self._blocked(view, e, me)):
                 continue
@@ -313,8 +372,8 @@ class FirepowerAI:
                                 target_side=me.fence_side)
                 if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
                     break
-                mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
-                    e.hex, e.facing, me.hex) else 0)
+                mods = self._concealed(combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
+                    e.hex, e.facing, me.hex) else 0), conceal)
                 p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
@@ -352,7 +411,8 @@ class FirepowerAI:
                                 target_side=e.fence_side)
                 if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
                     break
-                mods = combat.fire_modifiers(m, me, e, los, 0)
+                mods = self._concealed(combat.fire_modifiers(m, me, e, los, 0),
+                                       self._concealment(view, e) if adv else None)
                 best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
                                                         total(mods)))
         if memo is not None:
@@ -401,6 +461,67 @@ class FirepowerAI:
         finally:
             self._opened, self._memo = saved
 
+    def _note_opened(self, view: SideView, choice: Any) -> None:
+        """FPD-182: the doors and windows this AI opened, by the Turn: one opened to be crossed
+        in a later Impulse (FPD-160) is not closed meanwhile."""
+        if not (isinstance(choice, dict) and choice.get("act") == "door"
+                and choice.get("to") == "open") or not getattr(self, "_adv", False):
+            return
+        sol = rules_of(view).soldiers()
+        me = sol.get(str(choice.get("unit")))
+        if me is None:
+            return
+        floor = self._floors.get(me.id, (1, None))[0]
+        o = rules_of(view).adv_map().opening(me.hex, me.hex.neighbor(int(choice["side"])),
+                                             floor)
+        if o is not None:
+            self._opened_at = {**getattr(self, "_opened_at", {}), o.key: view.turn}
+
+    def _close_value(self, view: SideView, me: Soldier, o: dict[str, Any],
+                     theirs: list[Soldier]) -> float:
+        """Firepower 11.1.9 (FPD-182): closing an open door or window of his hex (from inside,
+        on his floor) is worth what it saves the soldiers of his side in that hex and floor,
+        the only ones whose lines cross it: the enemy's fire it shuts out (each at his best
+        facing, as he may turn), less its MF, when that is more than :data:`CLOSE_MARGIN`.
+        It is not closed
+        when one of them needs it to fire (his best shot, at any facing, goes out of it) nor
+        when this AI opened it this Turn or the last (to be crossed, FPD-160)."""
+        if not getattr(self, "_adv", False):
+            return -1.0
+        from hexwar.plugins.firepower.ai_doors import crosses, door_mf
+
+        rules = rules_of(view)
+        am = rules.adv_map()
+        floor = self._floors.get(me.id, (1, None))[0]
+        opening = am.opening(me.hex, me.hex.neighbor(int(o["side"])), floor)
+        if opening is None or opening.inside != me.hex:
+            return -1.0
+        opened_at: dict[str, int] = getattr(self, "_opened_at", {})
+        if opening.key in opened_at and view.turn - opened_at[opening.key] <= 1:
+            return -1.0  # opened to be crossed (FPD-160): not shut again before
+        if not any(crosses(opening, e.hex) for e in theirs):
+            return -1.0  # no enemy's line comes in over its hexside: nothing to shut out
+        _sol, mine, _theirs = self._sol(view)
+        held = [s for s in mine if s.hex == me.hex and s.id not in self._tunnel
+                and self._floors.get(s.id, (1, None))[0] == floor]
+        saved = (self._shut, self._memo)
+        gain = 0.0
+        try:
+            for s in held:
+                turned = [s.with_(facing=f) for f in range(1, 7)]
+                now = max(self._position(view, t, theirs) for t in turned)
+                shot = max(self._offense(view, t, theirs) for t in turned)
+                self._shut, self._memo = saved[0] | {opening.key}, {}
+                shut = max(self._position(view, t, theirs) for t in turned)
+                if max(self._offense(view, t, theirs) for t in turned) < shot - 1e-9:
+                    return -1.0  # his best shot goes out of it: he needs it to fire
+                self._shut, self._memo = saved
+                gain += shut - now
+        finally:
+            self._shut, self._memo = saved
+        gain -= 0.05 * door_mf()
+        return gain if gain > self.CLOSE_MARGIN else -1.0
+
     # -- set-up ------------------------------------------------------------------------------------
     def _place(self, view: SideView, decision: Decision, opts: list[Any]) -> Any:
         m = rules_of(view).map
@@ -436,6 +557,59 @@ class FirepowerAI:
         if getattr(self, "_adv", False):
             return self._kit_place(view, decision, choice)
         return choice
+
+    def _openings(self, view: SideView, opts: list[Any]) -> dict[str, list[str]]:
+        """Firepower 8.2.5 (FPD-180): the defender's doors and windows at set-up. Those facing
+        the enemy's side are closed (on the ground floor the attacker must then break in,
+        Firepower 11.1.10; the defender opens one from inside for one MF when he needs it,
+        11.1.9), except one of a hex and floor a soldier of the side holds whose shot out of it
+        is worth more than the enemy's fire in through it (the position estimate's weights,
+        with the concealment inside, FPD-179; any facing and posture: he may turn to it and
+        crouch). Those facing away stay open (the defender's own ways out and looks round). A
+        building the enemy's soldiers stand in keeps every one open (Firepower 8.2.5: the
+        attacker's start open)."""
+        from hexwar.plugins.firepower.ai_doors import crosses, faces_enemy
+
+        rules = rules_of(view)
+        if not hasattr(rules, "opening_names"):
+            return dict(opts[0]) if opts else {"closed": []}
+        _sol, mine, theirs = self._sol(view)
+        enemies = [e.hex for e in theirs]
+        # Firepower 8.2.5: the attacker's buildings start with every door and window open
+        am = rules.adv_map()
+        held = {am.building_of.get(h) for h in enemies} - {None}
+        closed: list[str] = []
+        for name, o in sorted(rules.opening_names().items()):
+            if am.building_of.get(o.inside) in held:
+                continue
+            holders = [s for s in mine if s.hex == o.inside and s.id not in self._tunnel
+                       and self._floors.get(s.id, (1, None))[0] == o.floor]
+            if faces_enemy(o, lambda h: self._progress(view, h), enemies) and not (
+                    holders and self._fires_out(view, o, holders, theirs, crosses)):
+                closed.append(name)
+        return {"closed": closed}
+
+    def _fires_out(self, view: SideView, o: Opening, holders: list[Soldier],
+                   theirs: list[Soldier], crosses: Callable[[Opening, Hex], bool]) -> bool:
+        """Whether a soldier of ``holders`` has a shot out of opening ``o`` worth more than the
+        enemy's fire in through it (the enemies whose line to him comes over its hexside)."""
+        through = [e for e in theirs if crosses(o, e.hex)]
+        if not through:
+            return False
+        saved = self._memo
+        try:
+            for s in holders:
+                self._memo = {}  # the memo's keys do not name the enemies counted
+                for p in ("stand", "crouch", "prone"):  # he may crouch at the window
+                    at = s.with_(posture=p)
+                    threat = sum(t for _, t in self._threats(view, at, through))
+                    shot = max(self._offense(view, at.with_(facing=f), through)
+                               for f in range(1, 7))
+                    if self.W_OFFENSE * shot > self.W_THREAT * threat + 1e-9:
+                        return True
+        finally:
+            self._memo = saved
+        return False
 
     def _kit_place(self, view: SideView, decision: Decision, choice: dict[str, Any]
                    ) -> dict[str, Any]:
@@ -858,6 +1032,8 @@ class FirepowerAI:
             self._floors[me.id] = (1, None)
         elif act == "stairs":  # Firepower 11.1.8: up to the windows, or down
             return self._as_if(view, me, me, theirs, floor=int(o["to"])) - base[key] - 0.1
+        elif act == "door" and o.get("to") == "close":
+            return self._close_value(view, me, o, theirs)  # Firepower 11.1.9 (FPD-182)
         elif act in ("door", "break"):
             # Firepower 11.1.9, 11.1.10: an opening in front is worth opening for the attacker
             opens = o.get("to") == "open" or act == "break"
@@ -970,15 +1146,18 @@ class FirepowerAI:
     def _rgn_value(self, view: SideView, me: Soldier, o: dict[str, Any],
                    theirs: list[Soldier]) -> float:
         """Firepower 12.4.1.1: a rifle grenade is loaded (an Impulse Phase of notes) when an
-        enemy is within its reach, beyond its minimum range, and out of reach of a hand grenade
-        (three hexes and more); his rifle does not fire meanwhile, so not when it has a good
-        shot (FPD-108)."""
+        enemy in his front arc is within its reach, beyond its minimum range, and out of reach
+        of a hand grenade (three hexes and more); his rifle does not fire meanwhile, so not when
+        it has a good shot (FPD-108, FPD-183)."""
         from hexwar.plugins.firepower.weapon_chart import weapon
 
         if o.get("act") != "load":
             return -1.0
         w = weapon(str(o["item"]))
-        near = min((me.hex.distance(e.hex) for e in theirs), default=99)
+        # Firepower 12.4.1.1: it is fired in an Impulse he spends no other MF in, not even on a
+        # turn, so only at an enemy in his front arc now
+        near = min((me.hex.distance(e.hex) for e in theirs if in_arc(me.hex, me.facing, e.hex)),
+                   default=99)
         lo = w.min_range or 3
         shots = [x for x in getattr(self, "_opts", []) if isinstance(x, dict)
                  and x.get("unit") == me.id and x.get("act") == "fire"]

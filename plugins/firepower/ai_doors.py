@@ -1,5 +1,5 @@
 """The Advanced AI's doors and windows in its movement plans (Firepower 8.2.5, 11.1.3, 11.1.9;
-docs/decisions.md FPD-160).
+docs/decisions.md FPD-160), at set-up (FPD-180) and closed against the enemy's fire (FPD-182).
 
 A plan may open a closed door or window of the hex a soldier is in (from inside, on his floor:
 Firepower 11.1.9) to see and fire out of it, and may open a closed door or window on the ground
@@ -72,3 +72,26 @@ def crossing(am: AdvMap, a: Hex, b: Hex, floor: int, is_open: Callable[[str], bo
     if o.kind == "window" and int(windows.get(o.key, 0)) >= WINDOW_CROSSINGS:
         return None
     return Crossing(o, closed)
+
+
+def faces_enemy(o: Opening, progress: Callable[[Hex], float], enemies: list[Hex]) -> bool:
+    """Firepower 8.2.5 (FPD-180): whether door or window ``o`` faces the enemy's side: its
+    outside hex lies further toward the enemy's board side than its inside hex (``progress``:
+    the side's columns toward the enemy's side); on a wall along the columns, nearer the
+    enemy's soldiers on the board (their mean distance)."""
+    a, b = progress(o.inside), progress(o.outside)
+    if a != b:
+        return b > a
+    if not enemies:
+        return False
+    return sum(o.outside.distance(e) for e in enemies) < sum(o.inside.distance(e)
+                                                               for e in enemies)
+
+
+def crosses(o: Opening, source: Hex) -> bool:
+    """Whether the line from ``source`` to a soldier in ``o``'s building hex comes in over the
+    opening's hexside (through a corner, either of its two hexsides)."""
+    from hexwar.plugins.firepower.advanced_terrain import direction, exit_sides
+
+    return source != o.inside and direction(o.inside, o.outside) in exit_sides(o.inside,
+                                                                                 source)

@@ -20,7 +20,8 @@ from hexwar.plugins.firepower.advanced_card import AdvancedCard
 if TYPE_CHECKING:
     from hexwar.core.engine.game import Game
     from hexwar.core.engine.view import SideView
-    from hexwar.plugins.firepower.advanced_terrain import AdvMap
+    from hexwar.core.types import Modifier
+    from hexwar.plugins.firepower.advanced_terrain import AdvMap, Opening
     from hexwar.plugins.firepower.bridges import Bridge
     from hexwar.plugins.firepower.combat import FireContext
     from hexwar.plugins.firepower.soldiers import Soldier
@@ -168,6 +169,31 @@ class FirepowerRules:
 
         return kind_at(self._game, h)
 
+    def place_concealment(self, h: Hex, *, posture: str, roof: bool = False,
+                          tunnel: bool = False, deck: bool = False) -> Modifier | None:
+        """Firepower 12.2.4: the modifier the Advanced L fire takes at a soldier at hex ``h``
+        whose place conceals him (inside a building, in a tunnel, swimming or fording: the
+        fire's own reading, ``concealment.place_concealment``), or None; the terrain and the
+        ruined hexes are public (docs/decisions.md FPD-179)."""
+        from hexwar.plugins.firepower.advanced_card import advanced_card
+        from hexwar.plugins.firepower.advanced_fire import concealment_mod
+        from hexwar.plugins.firepower.concealment import place_concealment
+
+        card = advanced_card()
+        if not card.applies("target_concealed", "L"):
+            return None
+        why = place_concealment(self._game, h, posture=posture, roof=roof, tunnel=tunnel,
+                                deck=deck)
+        return None if why is None else concealment_mod(card)
+
+    def opening_names(self) -> dict[str, Opening]:
+        """Firepower 8.2.5: the doors and windows of the buildings by the names the
+        defender's set-up choice of closed ones takes (public terrain)."""
+        from hexwar.plugins.firepower.advanced_terrain import adv_map
+        from hexwar.plugins.firepower.hidden_setup import opening_name
+
+        return {opening_name(self._game, o): o for o in adv_map(self._game).openings.values()}
+
     def opening_open(self, key: str) -> bool:
         """Firepower 8.2.5, 11.1.9, 11.1.10: whether the door or window of key ``key`` is open
         (unmarked or broken open; the markers are on the board for both sides)."""
@@ -176,7 +202,8 @@ class FirepowerRules:
         return str((data(self._game).get("openings") or {}).get(key, "open")) != "closed"
 
     def sight_blocks(self, src: tuple[Hex, int, int], others: list[tuple[Hex, int, int]],
-                     opened: frozenset[str] = frozenset()) -> list[bool]:
+                     opened: frozenset[str] = frozenset(),
+                     shut: frozenset[str] = frozenset()) -> list[bool]:
         """Firepower 12.1: the real Advanced line of sight (:func:`~hexwar.plugins.firepower.
         advanced_los.line_of_sight`, with the LOS CHART, smoke, tree heights) from one location
         (hex, floor, head above the floor) to each of ``others``, in one batch: the ends'
@@ -193,7 +220,8 @@ class FirepowerRules:
         :func:`~hexwar.plugins.firepower.advanced_los.line_of_sight` (a test checks).
 
         ``opened``: keys of closed doors and windows to count as open, for the AI's look ahead
-        at opening one (Firepower 11.1.9; docs/decisions.md FPD-160)."""
+        at opening one (Firepower 11.1.9; docs/decisions.md FPD-160); ``shut``: keys of open
+        ones to count as closed, for its look ahead at closing one (FPD-182)."""
         from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
 
         game = self._game
@@ -208,8 +236,8 @@ class FirepowerRules:
             if oh == h:
                 out.append(False)
                 continue
-            if wall_block(game, h, f, head, oh, of, opened) \
-                    or wall_block(game, oh, of, ohead, h, f, opened):
+            if wall_block(game, h, f, head, oh, of, opened, shut) \
+                    or wall_block(game, oh, of, ohead, h, f, opened, shut):
                 out.append(True)
                 continue
             th = floor_height(game, oh, of) + ohead

@@ -131,6 +131,25 @@ def test_no_rifle_grenade_is_loaded_with_no_enemy_in_its_reach() -> None:
     assert not (isinstance(choice, dict) and choice.get("act") == "load")
 
 
+def test_no_rifle_grenade_is_loaded_for_an_enemy_behind_him() -> None:
+    """Firepower 12.4.1.1 (FPD-183): as the first test, but A1 faces away from B1. The grenade
+    is fired only in an Impulse he spends no other MF in, not even on a turn, so it could never
+    be fired at B1 from where he is: he does not load it (before, he did, and in the street
+    fight's games the loaded grenade was never fired)."""
+    game, _ = _crew_game("RFL14")
+    a1, b1 = game.state.units["A1"], game.state.units["B1"]
+    a1.state["equipment"] = {"RGN1": 2}
+    assert a1.hex is not None
+    b1.hex = a1.hex.neighbor(2).neighbor(2).neighbor(2).neighbor(2).neighbor(2)
+    defenses.set_defences(game, [{"type": "DFX", "hex": game.board.label(b1.hex)}])
+    b1.state.update(posture="crouch", in_defence="DFX",
+                    stands_at=-defenses.types()["DFX"].depth)
+    a1.facing = 5  # his back to B1 (toward 2)
+    choice, opts = _choose(game, "A", "A1")
+    assert {"unit": "A1", "act": "load", "item": "RGN1"} in opts
+    assert not (isinstance(choice, dict) and choice.get("act") == "load")
+
+
 # -- the defender's positions and tunnels (Firepower 8.8) ------------------------------------------
 
 
