@@ -333,16 +333,33 @@ def opening_name(game: Game, o: Any) -> str:
     return f"{game.board.label(o.inside)}-{game.board.label(o.outside)}@{o.floor}"
 
 
+def attacker_buildings(game: Game) -> frozenset[str]:
+    """Firepower 8.2.5: the buildings the attacker holds as play starts (one of his soldiers set
+    up in a hex of it); their doors and windows all start open."""
+    a, m = attacker(game), adv_map(game)
+    if a is None:
+        return frozenset()
+    return frozenset(m.building_of[u.hex] for u in game.state.units_of(a)
+                     if u.hex is not None and u.hex in m.building_of)
+
+
 def check_openings(game: Game, choice: Any) -> list[Any]:
-    """Firepower 8.2.5: the defender closes any doors and windows of the buildings; the rest
-    start open."""
-    names = {opening_name(game, o): o for o in adv_map(game).openings.values()}
+    """Firepower 8.2.5: the defender closes any doors and windows of the buildings but those the
+    attacker holds (:func:`attacker_buildings`); the rest start open."""
+    m = adv_map(game)
+    names = {opening_name(game, o): o for o in m.openings.values()}
     closed = choice.get("closed") if isinstance(choice, dict) else None
     if not isinstance(closed, list) or not all(isinstance(x, str) for x in closed):
         raise RulesError("name the closed doors and windows", rule="Firepower 8.2.5")
     bad = [x for x in closed if x not in names]
     if bad:
         raise RulesError(f"no door or window {bad[0]!r} (e.g. {next(iter(names), '-')})",
+                         rule="Firepower 8.2.5")
+    held = attacker_buildings(game)
+    theirs = [x for x in closed if m.building_of.get(names[x].inside) in held]
+    if theirs:
+        raise RulesError(f"{theirs[0]} is in building {m.building_of[names[theirs[0]].inside]}, "
+                         "which the attacker holds: its doors and windows start open",
                          rule="Firepower 8.2.5")
     return [names[x] for x in closed]
 
@@ -433,7 +450,9 @@ def phase_secret_setup(game: Game) -> Gen:
         rec.setdefault("mines", []).append(check_mine(game, kind, choice))
     ops = adv_map(game).openings
     if ops:
-        names = sorted(opening_name(game, o) for o in ops.values())
+        held = attacker_buildings(game)  # Firepower 8.2.5: the attacker's stay open
+        names = sorted(opening_name(game, o) for o in ops.values()
+                       if adv_map(game).building_of.get(o.inside) not in held)
         doors = [n for n in names if ops_kind(game, n) == "door"]
         choice = yield Decision(side, "firepower.openings",
                                 options=[{"closed": []}, {"closed": doors}, {"closed": names}],
