@@ -7,8 +7,8 @@ Inside a building: in a building hex on any of its floors (not on its roof, FPD-
 the hex's walls are destroyed (Firepower 12.3.4.2.7: rubble, cover rather than a building;
 docs/decisions.md FPD-159). In the
 water: in a water hex and not on a bridge's deck above it (Firepower 11.2.1.1 fording, 11.2.3
-swimming; 8.9). A soldier in a tunnel is never fired at (Firepower 8.8.8), but is listed for
-completeness.
+swimming; 8.9). In a tunnel 12.2.4 lists too, though no fire reaches a soldier there in hexwar:
+the tunnel is under the ground and nothing on the surface sees into it (docs/decisions.md FPD-66).
 """
 
 from __future__ import annotations
