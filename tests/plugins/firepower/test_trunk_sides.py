@@ -204,3 +204,35 @@ def test_a_grenade_thrown_at_the_tree_in_play_spares_the_soldier_behind_the_trun
     assert not u["B1"].state.get("eliminated") and u["B2"].state.get("eliminated")
     assert u["B1"].state.get("status") == "stunned"  # Firepower 6.4.2: in the impact hex
     assert not u["A1"].state.get("eliminated")
+
+
+def test_h_fired_as_g_rolls_the_side_of_the_trunk_and_h_as_h_does_not() -> None:
+    """Firepower 12.7.1, 12.3.5.2: an H round fired as G (the RPG-2, MPL19) is a "G" impact and
+    rolls the side of a tree hex; fired as H (armour-piercing) it rolls none."""
+    from hexwar.core.hexgrid import Hex
+    from hexwar.plugins.firepower.advanced_los import LosWorld
+    from hexwar.plugins.firepower.soldiers import Soldier
+    from hexwar.plugins.firepower.tables import card
+    from hexwar.plugins.firepower.terrain import FpMap
+
+    for as_g in (True, False):
+        hexes = [Hex(0, r) for r in range(4)]
+        m = FpMap.plain(hexes)
+        tree = Hex(0, 2)
+        m.cover[tree] = "tree"
+        firer = Soldier("F", "A", Hex(0, 0), 4)
+        sol = {"F": firer, "B": Soldier("B", "B", tree, 4)}
+        asked: list[str] = []
+
+        def roll(purpose: str) -> int:
+            asked.append(purpose)
+            return 9
+
+        ctx = combat.FireContext("grenade", card(), m, sol, firer, "MPL19", "fire", roll,
+                                 target_hex=tree)
+        ctx.extra["firing"] = af.Firing(LosWorld(m), "MPL19", "H", "semi", {}, {"F": "MPL19"},
+                                        frozenset(), 2, {}, (), as_g=as_g)
+        ctx.impact = tree
+        af.step_location(ctx)
+        assert any("hit location" in p for p in asked) is as_g
+        assert (ctx.extra.get("impact_side") == 4) is as_g  # 9 - 2 = 7: side 2, hexside 4
