@@ -224,7 +224,7 @@ def test_h_fired_as_g_rolls_the_side_of_the_trunk_and_h_as_h_does_not() -> None:
         sol = {"F": firer, "B": Soldier("B", "B", tree, 4)}
         asked: list[str] = []
 
-        def roll(purpose: str) -> int:
+        def roll(purpose: str, asked: list[str] = asked) -> int:
             asked.append(purpose)
             return 9
 
