@@ -17,8 +17,9 @@ Two kinds, as in the Basic Game:
   (Firepower 12.3.5.2), F (12.3.3), W (12.3.9), M smoke (12.3.7), U illumination (12.3.8),
   C canister over the arc (12.3.2) and A or H used as armour-piercing against a fence
   (12.3.1, 12.3.5.1). The steps: check, hit_number, throw (the Basic spread diagram), location (the
-  side of a fence hex hit, Firepower 12.7.1), blast (the BLAST DIAGRAM of the blast number,
-  Firepower 12.3.4.1; stun in the impact hex and suppression in the blast zone, Firepower 6.4.2).
+  side of a fence hex or of a tree, stump or well hit, Firepower 12.7.1), blast (the BLAST
+  DIAGRAM of the blast number, Firepower 12.3.4.1; stun in the impact hex and suppression in the
+  blast zone, Firepower 6.4.2).
 
 The steps are pure: they read ``ctx.extra`` (filled by :func:`prepare` from the game) and record
 what to place (smoke, illumination) and what is used up (``ctx.extra["consume"]``); the game-side
@@ -1112,9 +1113,14 @@ def step_location(ctx: FireContext) -> None:
     """Firepower 12.7.1: a G (or H as G) impact in a fence hex: the firer numbers the two parts,
     the one he wants most 1 (the part with more opposing soldiers on it), and rolls, -2 at range
     1-3 (rolls read 1 to 10): 1-5 hits part 1, 6-10 part 2 (the table's split is a stand-in,
-    docs/decisions.md FPD-57). The part hit decides who has the fence between him and the blast."""
+    docs/decisions.md FPD-53). The part hit decides who has the fence between him and the blast.
+    In a tree, stump or well hex the trunk's two sides are rolled for instead
+    (:func:`trunk_location`, FPD-162)."""
     f = firing(ctx)
-    if ctx.impact is None or letter(f) != "G" or ctx.impact not in f.world.map.fence:
+    if ctx.impact is None or letter(f) != "G":
+        return
+    if ctx.impact not in f.world.map.fence:
+        trunk_location(ctx, f)
         return
     pic = f.world.map.fence[ctx.impact]
     parts = pic.sides()
@@ -1123,10 +1129,11 @@ def step_location(ctx: FireContext) -> None:
         if s.hex == ctx.impact and s.side != ctx.firer.side and s.fence_side is not None:
             counts[pic.part_of(s.fence_side)] += 1
     want = 0 if counts[0] >= counts[1] else 1
+    split, reach, by_range = side_table()
     r = ctx.roll(f"{f.item} hit location in {ctx.map.label(ctx.impact)}")
-    mod = -2 if ctx.range <= 3 else 0
+    mod = by_range if ctx.range <= reach else 0
     final = min(10, max(1, r + mod))
-    got = want if final <= 5 else 1 - want
+    got = want if final <= split else 1 - want
     side = min(parts[got])
     ctx.extra["impact_side"] = side
     ctx.extra.setdefault("summary", {})["location"] = {
@@ -1135,6 +1142,65 @@ def step_location(ctx: FireContext) -> None:
 
 
 HIT_LOCATION = Path(__file__).parent / "data" / "advanced" / "hit_location.toml"
+
+
+@cache
+def side_table() -> tuple[int, int, int]:
+    """Firepower 12.7.1: (the modified roll or less that hits side 1 of the TWO SIDES table, the
+    longest range of the modifier, the modifier) of ``data/advanced/hit_location.toml`` (the
+    split is a stand-in, docs/decisions.md FPD-53, FPD-162)."""
+    v = load_records(HIT_LOCATION).values["sides"]
+    return int(v["two"]), int(v["range"]), int(v["modifier"])
+
+
+def opposite(side: int) -> int:
+    """The hexside across the hex from ``side`` (1-6)."""
+    return (side + 2) % 6 + 1
+
+
+def trunk_location(ctx: FireContext, f: Firing) -> None:
+    """Firepower 12.7.1 in a tree, stump or well hex (Firepower 10.4; docs/decisions.md FPD-162):
+    the trunk makes two sides of the hex. The firer numbers as side 1 the part by the hexside
+    where a burst leaves the most opposing soldiers of the hex without the trunk between them
+    and it (ties: the lowest hexside), side 2 the part across the trunk (the opposite hexside),
+    and rolls, -2 at range 1-3 (+2 if he announced "+", Firepower 12.7.5; read 1 to 10), on the
+    TWO SIDES split of the fence. The burst lands by that hexside (``ctx.extra["impact_side"]``):
+    a soldier whose place covers it has the trunk's cover against the blast (Firepower 10.4.1,
+    10.4.2), the others do not. No roll when both sides leave everyone's cover as it is (it
+    makes no difference, as 19.3.1.1.2 says of vehicles); the burst still lands by side 1, never
+    on the line from the firer (FPD-162 replaces that part of FPD-139 for G)."""
+    from hexwar.plugins.firepower import cover_sides
+
+    impact = ctx.impact
+    assert impact is not None
+    kind = cover_sides.kind_at_fire(f, impact)
+    if kind is None:
+        return
+    here = [s for s in ctx.soldiers.values() if s.hex == impact]
+    src = ctx.firer.hex
+
+    def bare(s: Soldier, side: int) -> bool:
+        return cover_of(f, s, src, impact_side=side) is None
+
+    exposed = {h: sum(1 for s in here if s.side != ctx.firer.side and bare(s, h))
+               for h in range(1, 7)}
+    first = max(range(1, 7), key=lambda h: (exposed[h], -h))
+    second = opposite(first)
+    summary: dict[str, Any] = {"kind": kind, "sides": [first, second],
+                               "rule": "Firepower 12.7.1"}
+    if all(bare(s, first) == bare(s, second) for s in here):
+        side = first  # Firepower 12.7.1: no two sides to consider, nothing to roll
+        summary.update(part=1, side=side, rolled=False)
+    else:
+        split, reach, by_range = side_table()
+        r = ctx.roll(f"{f.item} hit location in {ctx.map.label(impact)}")
+        mod = by_range if ctx.range <= reach else 0
+        final = min(10, max(1, r + (-mod if f.location_plus else mod)))  # Firepower 12.7.5
+        part = 1 if final <= split else 2
+        side = first if part == 1 else second
+        summary.update(roll=r, modified=final, part=part, side=side, rolled=True)
+    ctx.extra["impact_side"] = side
+    ctx.extra.setdefault("summary", {})["location"] = summary
 
 
 @cache

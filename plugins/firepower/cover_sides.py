@@ -127,6 +127,14 @@ def kind_at(game: Game, h: Hex, objs: Mapping[Hex, str] | None = None) -> str | 
     return (objects(game) if objs is None else objs).get(h)
 
 
+def kind_at_fire(f: Firing, h: Hex) -> str | None:
+    """What gives cover by sides in ``h`` as one fire sees the game: "tree", "stump", "well" or
+    None (Firepower 10.4, 10.4.6)."""
+    if f.world.map.cover.get(h) == "tree":
+        return "tree"
+    return (f.cover_sides or Sides()).objects.get(h)
+
+
 def place_of(game: Game, u: Unit) -> Place:
     """The soldier's place in his hex: his record if made in this hex, else the side place
     toward his facing (FPD-139)."""

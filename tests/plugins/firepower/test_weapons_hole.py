@@ -52,7 +52,8 @@ def test_the_table_cites_the_range_modifiers_and_the_ditch_and_marks_the_rest() 
     recs = load_records(af.HIT_LOCATION)
     assert recs.sources["range_modifier.1"] == "Firepower 12.7.2"
     assert recs.sources["into.DCH"] == "Firepower 12.7.2"
-    assert set(recs.estimated_fields) == {"into.DFX", "into.SFX", "into.TRN"}
+    # the TWO SIDES split of Firepower 12.7.1 shares the file (FPD-162)
+    assert set(recs.estimated_fields) == {"into.DFX", "into.SFX", "into.TRN", "sides.two"}
 
 
 def test_the_range_modifiers_are_minus_three_at_one_hex_and_minus_one_at_two_or_three() -> None:
