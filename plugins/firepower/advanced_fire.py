@@ -1064,7 +1064,7 @@ def step_hex_modifiers(ctx: FireContext) -> None:
 def step_throw(ctx: FireContext) -> None:
     """Firepower 12.3.4.1, 6.3.6.3.2: the hit number or less hits the target hex; over 10 misses
     completely; otherwise the spread diagram (the Basic one for every weapon, docs/decisions.md
-    FPD-57) gives the impact hex, a dud off the board, beyond the range or out of the firer's
+    FPD-53) gives the impact hex, a dud off the board, beyond the range or out of the firer's
     line of sight. F ammunition has no spread: a miss fails to ignite (Firepower 12.3.3); A or H
     against a structure simply misses (Firepower 12.3.1.1). Canister has no throw."""
     f = firing(ctx)
@@ -1132,7 +1132,7 @@ def step_location(ctx: FireContext) -> None:
     split, reach, by_range = side_table()
     r = ctx.roll(f"{f.item} hit location in {ctx.map.label(ctx.impact)}")
     mod = by_range if ctx.range <= reach else 0
-    final = min(10, max(1, r + mod))
+    final = min(10, max(1, r + (-mod if f.location_plus else mod)))  # Firepower 12.7.5
     got = want if final <= split else 1 - want
     side = min(parts[got])
     ctx.extra["impact_side"] = side

@@ -130,3 +130,17 @@ def test_a_scenario_file_with_a_foxholes_side_passes_validation(tmp_path: Path) 
     path.write_text(text.replace("SIDE", "9"), encoding="utf-8")
     with pytest.raises(Exception, match="side"):
         load_and_validate(path)
+
+
+def test_an_announced_plus_reverses_the_fence_parts_range_modifier(
+        fp_game: GameFactory) -> None:
+    """Firepower 12.7.1, 12.7.5: at two hexes a roll of 6 reads 6 - 2 = 4, part 1; with "+"
+    announced it reads 6 + 2 = 8, part 2."""
+    from tests.plugins.firepower.test_weapons_hole import _throw as _throw_signed
+
+    for sign, reads, part in (("", 4, 1), ("+", 8, 2)):
+        g = _fenced(fp_game)
+        g.state.units["A1"].state["equipment"] = {"HGN3": 2}
+        ctx = _throw_signed(g, [1, 6], **({"location_sign": sign} if sign else {}))
+        loc = ctx.extra["summary"]["location"]
+        assert (loc["modified"], loc["part"]) == (reads, part), sign
