@@ -273,3 +273,29 @@ def test_12_4_4_a_mine_going_off_tells_the_attacker_of_no_other_mine() -> None:
     _do(game, {"unit": "S1", "act": "enter"})
     text = json.dumps([game.view("A").events(), game.view("A").system_state], default=str)
     assert "4C6" in text and "4F9" not in text and "4F12" not in text
+
+
+def test_12_4_4_1_1_the_pmn1s_blast_number_is_seven() -> None:
+    """Firepower 12.4.4.1.1: blast 7: the Standing soldier entering the hex in the open is
+    eliminated on a 7 and only Stunned on an 8."""
+    for roll, got in ((7, "eliminated"), (8, "stunned")):
+        game = _pmn1_field()
+        hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C6"}]
+        _impulse(game, "S1")
+        _dice(game, roll)
+        _do(game, {"unit": "S1", "act": "enter"})
+        assert _status(game, "S1") == got, roll
+
+
+def test_12_4_4_3_a_white_phosphorus_grenade_in_a_mined_hex_sets_the_mine_off() -> None:
+    """Firepower 12.4.4.3: not only G: a W impact (an HGN6 thrown into 4C6) sets off the PMN1
+    there after its own effects."""
+    game = _pmn1_field()
+    hs.secret(game, "B")["mines"] = [{"kind": "PMN1", "hex": "4C6"}]
+    game.state.units["S1"].state["equipment"] = {"HGN6": 1}
+    _impulse(game, "S1")
+    _dice(game, 1)
+    _do(game, {"unit": "S1", "act": "grenade", "hex": "4C6", "item": "HGN6"})
+    boom = _booms(game)
+    assert len(boom) == 1 and boom[0]["rule"] == "Firepower 12.4.4.3" and boom[0]["how"] == "impact"
+    assert hs.secret(game, "B")["mines"] == []
