@@ -58,9 +58,10 @@ def crossing(am: AdvMap, a: Hex, b: Hex, floor: int, is_open: Callable[[str], bo
              opened: frozenset[str], windows: dict[str, int]) -> Crossing | None:
     """Whether a soldier in ``a`` on ``floor`` may go through a door or window into adjacent
     ``b`` (open, or closed and he inside to open it), None when he may not: no opening there,
-    not on the ground floor (Firepower 11.1.3: none lies beyond an upper floor's), closed seen
-    from outside (Firepower 11.1.10: broken open, not opened), or a window four soldiers crossed
-    this Impulse Phase (Firepower 11.1.3)."""
+    not on the ground floor (Firepower 11.1.11, FPD-176: out of an upper floor's window is a
+    climb down the wall, which the AI does not make, FPD-177), closed seen from outside
+    (Firepower 11.1.10: broken open, not opened), or a window four soldiers crossed this
+    Impulse Phase (Firepower 11.1.3)."""
     if floor != 1:
         return None
     o = am.opening(a, b, 1)

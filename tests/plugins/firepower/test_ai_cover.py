@@ -100,3 +100,21 @@ def test_the_places_are_listed_in_the_action_options() -> None:
               if isinstance(o, dict) and o.get("act") == "cover_side"]
     assert len(places) == 11 and all(o["unit"] == "B1" for o in places)
     assert {"unit": "B1", "act": "cover_side", "at": "side", "toward": 4} not in places
+
+
+def test_the_rear_place_costs_the_shot_given_up() -> None:
+    """Firepower 10.4.2 (FPD-161): no major personal weapon is fired from the rear of the
+    trunk, so the rear place is charged the soldier's best shot. Three riflemen come in over
+    hexsides 4, 5 and 6 of 4EE2: the rear place toward 5 covers all three, a side place two;
+    with a shot worth 0.5 he takes a side place, with none the rear."""
+    from hexwar.plugins.firepower.ai_cover import best_place, place_value
+
+    game = _game([("B1", "RFL", "B", "EE2", 5, {})])
+    h = game.board.parse(TREE)
+    threats = [(game.board.parse("4" + e), 0.3) for e in (SOUTH, WEST, NORTH_WEST)]
+    assert abs(place_value(h, "rear", 5, threats, set(), 0.5) - (0.3 * 0.9 - 0.5)) < 1e-9
+    assert abs(place_value(h, "side", 5, threats, set(), 0.5) - 0.3 * 0.6) < 1e-9
+    best = best_place(h, ("side", 1), threats, set(), 0.5)
+    assert best is not None and best[0][0] == "side"
+    best = best_place(h, ("side", 1), threats, set(), 0.0)
+    assert best is not None and best[0] == ("rear", 5)

@@ -12,6 +12,7 @@ from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.advanced_impulses import legal_advanced_actions
 from hexwar.plugins.firepower.advanced_terrain import adv_map
 from hexwar.plugins.firepower.ai import make_ai
+from hexwar.plugins.firepower.ai_doors import Crossing, crossing
 from hexwar.plugins.firepower.state import data
 from hexwar.plugins.firepower.tables import card
 from tests.plugins.firepower.test_ai_advanced_moves import VICTORY
@@ -250,3 +251,53 @@ def test_a_door_the_ai_opened_this_turn_is_not_closed_again() -> None:
     assert ai.choose(Decision("B", "action", options=[close, "end"]), view) == "end"
     assert make_ai("B", 1).choose(Decision("B", "action", options=[close, "end"]),
                                   view) == close
+
+
+# -- the plans' crossings (ai_doors.crossing): the rules a plan may not count on breaking ----------
+
+
+def _crossing(game: Game, a: str, b: str, floor: int = 1,
+              windows: dict[str, int] | None = None) -> Crossing | None:
+    def is_open(k: str) -> bool:
+        return data(game).get("openings", {}).get(k) != "closed"
+
+    return crossing(adv_map(game), game.board.parse(a), game.board.parse(b), floor, is_open,
+                    frozenset(), windows or {})
+
+
+def test_a_plan_does_not_cross_a_closed_opening_from_outside() -> None:
+    """Firepower 11.1.9, 11.1.10: building C's door 4R4-4Q5 closed. From inside (4R4) a plan may
+    open it and go through; from outside (4Q5) it is broken open by a roll, not opened, so no
+    plan goes in by it. Open, it is crossed either way."""
+    game = _game([("B1", "RFL", "B", "R4", 5, {})])
+    _close_all(game, "C")
+    out = _crossing(game, "4R4", "4Q5")
+    assert out is not None and out.opens and out.opening.kind == "door"
+    assert _crossing(game, "4Q5", "4R4") is None
+    data(game)["openings"].clear()
+    into = _crossing(game, "4Q5", "4R4")
+    assert into is not None and not into.opens
+
+
+def test_a_plan_does_not_cross_a_window_four_soldiers_crossed_this_impulse_phase() -> None:
+    """Firepower 11.1.3: no more than four soldiers cross one window in an Impulse Phase; a door
+    takes any number. Building C's window 4R5-4Q5 and door 4R4-4Q5, open."""
+    game = _game([("B1", "RFL", "B", "R5", 5, {})])
+    m = adv_map(game)
+    win = m.opening(game.board.parse("4R5"), game.board.parse("4Q5"), 1)
+    door = m.opening(game.board.parse("4R4"), game.board.parse("4Q5"), 1)
+    assert win is not None and win.kind == "window" and door is not None
+    assert _crossing(game, "4R5", "4Q5", windows={win.key: 3}) is not None
+    assert _crossing(game, "4R5", "4Q5", windows={win.key: 4}) is None
+    assert _crossing(game, "4Q5", "4R5", windows={win.key: 4}) is None
+    assert _crossing(game, "4R4", "4Q5", windows={door.key: 9}) is not None
+
+
+def test_a_plan_goes_through_no_opening_from_an_upper_floor() -> None:
+    """Firepower 11.1.3, 11.1.11 (FPD-176): only the ground floor's doors and windows are gone
+    through; from floor 2 of building A (4AA4, over the ground floor's door onto 4Z4) the way
+    out is a climb down the wall, which the plans do not make (FPD-177)."""
+    game = _game([("B1", "RFL", "B", "AA4", 5, {"floor": 2})])
+    assert _crossing(game, "4AA4", "4Z4") is not None
+    assert _crossing(game, "4AA4", "4Z4", floor=2) is None
+    assert _crossing(game, "4AA5", "4Z5", floor=2) is None  # floor 2's own window
