@@ -1236,8 +1236,10 @@ class FirepowerAI:
         key = f.stock or f.item
         if left is None and key in f.equipment and f.item[:3] in ("HGN", "HRG", "RGN"):
             left = int(f.equipment[key])
-        # (not a weapon unit's load: it is in the gun, and only firing it lets the next in)
-        scarce = left is not None and left <= 2 and f.weapon_unit is None
+        # (not a weapon unit's load, nor a rifle grenade loaded on the launcher: it is in the
+        # gun, and only firing it lets the next in; FPD-191)
+        scarce = left is not None and left <= 2 and f.weapon_unit is None \
+            and not f.item.startswith("RGN")
         need = 0.2 + 0.15 * (3 - left) if scarce and left is not None else 0.2
         return KILL * ev if ev > need else -1
 

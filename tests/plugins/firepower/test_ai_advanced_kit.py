@@ -255,3 +255,26 @@ def test_a_defender_behind_on_points_goes_out_to_find_the_attacker() -> None:
     game.state.units["A2"].state["eliminated"] = True  # now he is ahead: he holds again
     view = game.view("B")
     assert ai._sally(view, me) == 0.0
+
+
+def test_a_loaded_rifle_grenade_is_fired_before_he_moves() -> None:
+    """Firepower 12.4.1.1 (FPD-191): in the Impulse after loading it, with the enemy still in
+    front, he fires the rifle grenade before a step or a turn, which would forbid the shot. (The
+    AI held the grenade on the launcher to the scarce-grenade bar of FPD-108, which it never
+    cleared: in the street fight's games it loaded, then walked, and fired none.)"""
+    game, _ = _crew_game("RFL14")
+    a1, b1 = game.state.units["A1"], game.state.units["B1"]
+    a1.state["equipment"] = {"RGN1": 2}
+    assert a1.hex is not None
+    b1.hex = a1.hex.neighbor(2).neighbor(2).neighbor(2).neighbor(2).neighbor(2)
+    defenses.set_defences(game, [{"type": "DFX", "hex": game.board.label(b1.hex)}])
+    b1.state.update(posture="crouch", in_defence="DFX",
+                    stands_at=-defenses.types()["DFX"].depth)
+    _impulse(game, "A1")
+    _do(game, {"unit": "A1", "act": "load", "item": "RGN1"})
+    choice, opts = _choose(game, "A", "A1")
+    fire = [o for o in opts if isinstance(o, dict) and o.get("act") == "grenade"
+            and o.get("item") == "RGN1"]
+    assert fire, "the loaded grenade is not offered"
+    assert isinstance(choice, dict) and choice.get("act") == "grenade" \
+        and choice.get("item") == "RGN1", choice
