@@ -104,9 +104,9 @@ def test_nothing_is_taken_while_his_own_rounds_last() -> None:
 # -- rifle grenades (Firepower 12.4.1.1) ----------------------------------------------------------
 
 
-def test_a_rifleman_loads_a_rifle_grenade_for_an_enemy_low_in_a_foxhole() -> None:
-    # B1 five hexes off, Crouching in a deep foxhole: no bullet reaches him (Firepower 10.5.2),
-    # a rifle grenade's blast in his hex does (Firepower 12.7.2)
+def _foxhole_target() -> Game:
+    """A1 with an M14 and two rifle grenades; B1 five hexes in front of him, Crouching in a deep
+    foxhole, where no bullet reaches him (Firepower 10.5.2) but a blast in his hex does."""
     game, _ = _crew_game("RFL14")
     a1, b1 = game.state.units["A1"], game.state.units["B1"]
     a1.state["equipment"] = {"RGN1": 2}
@@ -115,6 +115,13 @@ def test_a_rifleman_loads_a_rifle_grenade_for_an_enemy_low_in_a_foxhole() -> Non
     defenses.set_defences(game, [{"type": "DFX", "hex": game.board.label(b1.hex)}])
     b1.state.update(posture="crouch", in_defence="DFX",
                     stands_at=-defenses.types()["DFX"].depth)
+    return game
+
+
+def test_a_rifleman_loads_a_rifle_grenade_for_an_enemy_low_in_a_foxhole() -> None:
+    # B1 five hexes off, Crouching in a deep foxhole: no bullet reaches him (Firepower 10.5.2),
+    # a rifle grenade's blast in his hex does (Firepower 12.7.2)
+    game = _foxhole_target()
     choice, opts = _choose(game, "A", "A1")
     assert not [o for o in opts if isinstance(o, dict) and o.get("act") == "fire"]
     want = {"unit": "A1", "act": "load", "item": "RGN1"}
@@ -136,14 +143,8 @@ def test_no_rifle_grenade_is_loaded_for_an_enemy_behind_him() -> None:
     is fired only in an Impulse he spends no other MF in, not even on a turn, so it could never
     be fired at B1 from where he is: he does not load it (before, he did, and in the street
     fight's games the loaded grenade was never fired)."""
-    game, _ = _crew_game("RFL14")
-    a1, b1 = game.state.units["A1"], game.state.units["B1"]
-    a1.state["equipment"] = {"RGN1": 2}
-    assert a1.hex is not None
-    b1.hex = a1.hex.neighbor(2).neighbor(2).neighbor(2).neighbor(2).neighbor(2)
-    defenses.set_defences(game, [{"type": "DFX", "hex": game.board.label(b1.hex)}])
-    b1.state.update(posture="crouch", in_defence="DFX",
-                    stands_at=-defenses.types()["DFX"].depth)
+    game = _foxhole_target()
+    a1 = game.state.units["A1"]
     a1.facing = 5  # his back to B1 (toward 2)
     choice, opts = _choose(game, "A", "A1")
     assert {"unit": "A1", "act": "load", "item": "RGN1"} in opts
@@ -262,14 +263,7 @@ def test_a_loaded_rifle_grenade_is_fired_before_he_moves() -> None:
     front, he fires the rifle grenade before a step or a turn, which would forbid the shot. (The
     AI held the grenade on the launcher to the scarce-grenade bar of FPD-108, which it never
     cleared: in the street fight's games it loaded, then walked, and fired none.)"""
-    game, _ = _crew_game("RFL14")
-    a1, b1 = game.state.units["A1"], game.state.units["B1"]
-    a1.state["equipment"] = {"RGN1": 2}
-    assert a1.hex is not None
-    b1.hex = a1.hex.neighbor(2).neighbor(2).neighbor(2).neighbor(2).neighbor(2)
-    defenses.set_defences(game, [{"type": "DFX", "hex": game.board.label(b1.hex)}])
-    b1.state.update(posture="crouch", in_defence="DFX",
-                    stands_at=-defenses.types()["DFX"].depth)
+    game = _foxhole_target()
     _impulse(game, "A1")
     _do(game, {"unit": "A1", "act": "load", "item": "RGN1"})
     choice, opts = _choose(game, "A", "A1")
