@@ -12,7 +12,7 @@ from hexwar.plugins.firepower import openings_fire as of
 from hexwar.plugins.firepower.actions import fire_context, fire_procedure
 from hexwar.plugins.firepower.advanced_terrain import adv_map
 from hexwar.plugins.firepower.state import data
-from tests.plugins.firepower.test_terrain import _face, _game
+from tests.plugins.firepower.test_terrain import _face, _game, _scripted
 
 # panel 4's building A: a ground-floor window between 4AA5 and 4Z4 (terrain-4.toml)
 
@@ -30,14 +30,7 @@ def _setup(at: str = "W3", posture: str = "stand") -> Game:
 def _throw(g: Game, faces: list[int], **extra: Any) -> tuple[combat.FireContext, list[str]]:
     ctx = fire_context(g, "OUT", {"act": "grenade", "unit": "OUT", "hex": "4AA5",
                                   "item": "HGN3", **extra})
-    it = iter(faces)
-    asked: list[str] = []
-
-    def roll(purpose: str) -> int:
-        asked.append(purpose)
-        return next(it)
-
-    ctx.roll = roll
+    asked = _scripted(ctx, faces)
     combat.run(ctx, fire_procedure(g, ctx.kind))
     return ctx, asked
 

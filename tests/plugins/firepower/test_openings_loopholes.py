@@ -15,21 +15,14 @@ from hexwar.plugins.firepower import openings_fire as of
 from hexwar.plugins.firepower.actions import fire_context, fire_procedure
 from hexwar.plugins.firepower.plugin import HERE
 from hexwar.plugins.firepower.state import data
-from tests.plugins.firepower.test_terrain import _face, _game
+from tests.plugins.firepower.test_terrain import _face, _game, _scripted
 
 
 def _throw(g: Game, uid: str, at: str, faces: list[int], **extra: Any
            ) -> tuple[combat.FireContext, list[str]]:
     ctx = fire_context(g, uid, {"act": "grenade", "unit": uid, "hex": at, "item": "HGN3",
                                 **extra})
-    it = iter(faces)
-    asked: list[str] = []
-
-    def roll(purpose: str) -> int:
-        asked.append(purpose)
-        return next(it)
-
-    ctx.roll = roll
+    asked = _scripted(ctx, faces)
     combat.run(ctx, fire_procedure(g, ctx.kind))
     return ctx, asked
 
@@ -139,14 +132,7 @@ def test_flame_at_a_bunker_rolls_for_no_loophole() -> None:
     g = _structure({"type": "BKR", "hex": "1C4", "door": 4})
     g.state.units["A1"].state.update(model="FTR1", equipment={"FTR1AMO-F": 1})
     ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": "1C4"})
-    it = iter([1, 9, 9])
-    asked: list[str] = []
-
-    def roll(purpose: str) -> int:
-        asked.append(purpose)
-        return next(it)
-
-    ctx.roll = roll
+    asked = _scripted(ctx, [1, 9, 9])
     combat.run(ctx, fire_procedure(g, ctx.kind))
     assert "opening" not in ctx.extra["summary"] and "shelter" not in ctx.extra
     assert not any("through" in a for a in asked)

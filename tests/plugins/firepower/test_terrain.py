@@ -65,6 +65,21 @@ def _face(u: Unit, target: Hex) -> None:
     u.facing = next(d for d in range(1, 7) if in_arc(u.hex, d, target, "front60"))
 
 
+def _scripted(ctx: Any, faces: list[int], then: int | None = None) -> list[str]:
+    """Give fire context ``ctx`` the die faces ``faces`` in order (then ``then`` for every roll
+    after them; None: no more rolls are expected); returns the list the purposes of the rolls
+    are appended to, in order."""
+    it = iter(faces)
+    asked: list[str] = []
+
+    def roll(purpose: str) -> int:
+        asked.append(purpose)
+        return next(it) if then is None else next(it, then)
+
+    ctx.roll = roll
+    return asked
+
+
 def _do(game: Game, choice: dict[str, Any]) -> dict[str, Any]:
     check_advanced_action(game, choice)
     info = apply_action(game, choice)

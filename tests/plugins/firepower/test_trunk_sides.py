@@ -15,7 +15,7 @@ from hexwar.plugins.firepower import combat, defenses
 from hexwar.plugins.firepower.actions import fire_context, fire_procedure
 from hexwar.plugins.firepower.weapon_chart import weapon
 from tests.plugins.firepower.test_cover_sides import _place
-from tests.plugins.firepower.test_terrain import _do, _face, _game, _impulse
+from tests.plugins.firepower.test_terrain import _do, _face, _game, _impulse, _scripted
 
 TREE = "N5"  # a tree hex of stand-in panel 1
 NEAR = "N7"  # two hexes from it (the -2 applies)
@@ -39,14 +39,7 @@ def _throw(g: Game, faces: list[int], *, at: str = TREE, **more: Any
     """A1 throws an HGN3 at ``at``; the rolls take ``faces`` in order, then 9s."""
     choice = {"act": "grenade", "unit": "A1", "hex": f"1{at}", "item": "HGN3", **more}
     ctx = fire_context(g, "A1", choice)
-    it = iter(faces)
-    asked: list[str] = []
-
-    def roll(purpose: str) -> int:
-        asked.append(purpose)
-        return next(it, 9)
-
-    ctx.roll = roll
+    asked = _scripted(ctx, faces, then=9)
     combat.run(ctx, fire_procedure(g, ctx.kind))
     return ctx, asked
 

@@ -34,7 +34,7 @@ from tests.plugins.firepower.test_defenses import _game as _defence_game
 from tests.plugins.firepower.test_defenses import _impulse as _defence_impulse
 from tests.plugins.firepower.test_defenses_more import _act as _defence_act
 from tests.plugins.firepower.test_defenses_more import _refused as _defence_refused
-from tests.plugins.firepower.test_terrain import _do, _game, _impulse, _refused
+from tests.plugins.firepower.test_terrain import _do, _game, _impulse, _refused, _scripted
 from tests.plugins.firepower.test_weapons import _crew_up, _lcw_game
 
 # -- Firepower 8.2.2: heights in feet ------------------------------------------------------------
@@ -189,14 +189,7 @@ def _throw(g: Game, faces: list[int]) -> tuple[combat.FireContext, list[str]]:
     """The throw at 1C4 with the given die faces (then 9s); returns the context and the purpose
     of every roll in order."""
     ctx = fire_context(g, "A1", {"act": "grenade", "unit": "A1", "hex": "1C4", "item": "HGN3"})
-    it = iter(faces)
-    asked: list[str] = []
-
-    def roll(purpose: str) -> int:
-        asked.append(purpose)
-        return next(it, 9)
-
-    ctx.roll = roll
+    asked = _scripted(ctx, faces, then=9)
     combat.run(ctx, fire_procedure(g, ctx.kind))
     return ctx, asked
 
