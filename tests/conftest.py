@@ -39,6 +39,18 @@ def _bytecode_cache() -> None:
 _bytecode_cache()
 
 
+def _check_state_hashes() -> None:
+    # CORE-133: every state hash in the suite (and in the `hexwar` subprocesses it starts) is
+    # checked against one made from scratch, so a rule that changes a unit unseen fails its tests
+    os.environ["HEXWAR_CHECK_STATE"] = "1"
+    from hexwar.core.engine import state
+
+    state.CHECK_STATE = True
+
+
+_check_state_hashes()
+
+
 # CORE-114: where each xdist worker starts. pytest-xdist's worksteal gives each of N workers one
 # contiguous 1/N of the collection, and a worker that runs dry takes the second half of another
 # one's queue (never its last two tests). In plain collection order the heavy modules sit

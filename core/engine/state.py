@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import operator
+import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from hexwar.core.hexgrid import Hex
 
@@ -18,6 +20,13 @@ class Unit:
     ``type`` is qualified by system (``mbt:T-80A``). ``hex`` is ``None`` while the unit is off the
     board (not yet entered, exited, or removed). ``state`` holds the system's own status of the
     unit (markers, damage, orders) as JSON values, so that it saves and hashes.
+
+    Every write to a unit is seen by the state that holds it, so that the state hash after a
+    decision encodes again only the units written since the last one (docs/decisions.md
+    CORE-133): setting a field, and setting, deleting or popping a key of ``state``, mark the
+    unit. A nested value changed in place (``unit.state["marks"].append(m)``) is not seen: assign
+    the key again, or call :meth:`touch`. Tests run with ``HEXWAR_CHECK_STATE=1``, which compares
+    every hash with one made from scratch and names a unit changed unseen.
     """
 
     id: str
@@ -27,10 +36,37 @@ class Unit:
     facing: int = 1
     state: dict[str, Any] = field(default_factory=dict)
 
+    #: the written units of the state holding this one (see :meth:`GameState.canonical_text`)
+    _sink: ClassVar[dict[int, Unit] | None] = None
+    #: a number drawn afresh at every write: two reads of a unit with the same number read the
+    #: same unit (a copy keeps its original's, being equal to it); views are cached by it
+    _rev: ClassVar[int] = 0
+
     def __setattr__(self, name: str, value: Any) -> None:
-        if name == "hex":  # every state's index of units by hex is out of date
+        if name == "state":
+            value = _owned_state(value, self)
+        elif name == "hex":  # every state's index of units by hex is out of date
             _MOVES[0] += 1
-        object.__setattr__(self, name, value)
+        d = self.__dict__
+        d[name] = value
+        d["_rev"] = next(_REVISIONS)
+        sink = self._sink
+        if sink is not None:
+            sink[id(self)] = self
+
+    def touch(self) -> None:
+        """Tell the state holding this unit that the unit changed: needed only after changing a
+        nested value of :attr:`state` in place (see the class's docstring)."""
+        self.__dict__["_rev"] = next(_REVISIONS)
+        sink = self._sink
+        if sink is not None:
+            sink[id(self)] = self
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy or a pickle belongs to no state's record of written units
+        d = dict(self.__dict__)
+        d.pop("_sink", None)
+        return d
 
     @property
     def system(self) -> str:
@@ -45,6 +81,67 @@ class Unit:
             "facing": self.facing,
             "state": self.state,
         }
+
+
+class UnitState(dict[str, Any]):
+    """A unit's :attr:`Unit.state`: a plain ``dict`` that marks its unit written when a key is
+    set, deleted or popped (reads cost what a ``dict``'s do)."""
+
+    __slots__ = ("_unit",)
+    _unit: Unit
+
+    def _written(self) -> None:
+        try:
+            unit = self._unit
+        except AttributeError:  # being unpickled: the unit comes after the keys
+            return
+        unit.touch()
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        dict.__setitem__(self, key, value)
+        self._written()
+
+    def __delitem__(self, key: str) -> None:
+        dict.__delitem__(self, key)
+        self._written()
+
+    def __ior__(self, other: Any) -> UnitState:  # type: ignore[override,misc]
+        dict.update(self, other)
+        self._written()
+        return self
+
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        self._written()  # the caller may go on to change the value in place
+        return dict.setdefault(self, key, default)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        self._written()
+        return dict.pop(self, key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._written()
+        return dict.popitem(self)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        dict.update(self, *args, **kwargs)
+        self._written()
+
+    def clear(self) -> None:
+        dict.clear(self)
+        self._written()
+
+
+def _owned_state(value: Any, unit: Unit) -> UnitState:
+    """``value`` as ``unit``'s own :class:`UnitState` (a shallow copy unless it is one already)."""
+    if type(value) is UnitState:
+        try:
+            if value._unit is unit:
+                return value
+        except AttributeError:
+            pass
+    owned = UnitState(value)
+    owned._unit = unit
+    return owned
 
 
 @dataclass
@@ -65,9 +162,10 @@ class GameState:
                                        compare=False)
     _at_key: tuple[int, int, int] = field(default=(-1, -1, -1), init=False, repr=False,
                                           compare=False)
-    #: per unit, in id order: (ids, id/type/side/hex/facing, repr of state, JSON text, joined)
-    _unit_texts: tuple[list[str], list[tuple[Any, ...]], list[str], list[str], str] | None = \
-        field(default=None, init=False, repr=False, compare=False)
+    #: the units written since the last hash, by ``id()`` (each unit held here marks itself)
+    _written: dict[int, Unit] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: what the units' text was last made of (see :meth:`canonical_text`)
+    _unit_texts: _UnitTexts | None = field(default=None, init=False, repr=False, compare=False)
     #: the unit ids in the dict's order and sorted (see :meth:`_ids`)
     _order: tuple[list[str], list[str]] = field(default=([], []), init=False, repr=False,
                                                 compare=False)
@@ -89,43 +187,58 @@ class GameState:
     def canonical_text(self) -> str:
         """:meth:`to_dict` as sorted, compact JSON (sets as sorted lists, hexes as ``[q, r]``).
 
-        The engine hashes the state after every decision, so the text is assembled from the
-        JSON of each unit and of each entry of the system state (three levels deep), and only a
-        part that changed since the last call is encoded again. A part counts as changed when
-        its ``repr`` changed (a unit: its state's ``repr``, or its id, type, side, hex or facing
-        by value): ``repr`` (in C, several times cheaper than encoding) tells apart every value
-        the encoder accepts (``1``, ``1.0`` and ``True``; a list and a tuple), so the text is
-        exactly the one :func:`json.dumps` gives for the whole state at once.
+        The engine hashes the state after every decision, so the text is assembled from the JSON
+        of each unit and of each entry of the system state (three levels deep), and only a part
+        that changed since the last call is encoded again (docs/decisions.md CORE-133):
+
+        * a unit's text is made again only when the unit was written (:class:`Unit` marks itself
+          in this state's record when a field or a key of its state is set), so the Python work
+          is in the units written, not in all units; what remains for all units is a C-level
+          comparison of which unit objects the state holds;
+        * an entry of the system state (:attr:`data`) is encoded again when its ``repr``
+          changed: ``repr`` tells apart every value the encoder accepts (``1``, ``1.0`` and
+          ``True``; a list and a tuple).
+
+        The text is exactly the one :func:`json.dumps` gives for the whole state at once; with
+        ``HEXWAR_CHECK_STATE=1`` every call checks that, naming a unit changed unseen.
         """
         units = self.units
-        ids = self._ids()
-        us = list(map(units.__getitem__, ids))
-        # what each unit's text is made of, gathered by C-level maps (no Python loop when
-        # nothing changed, the case after a third of all decisions)
-        fields = list(map(_UNIT_FIELDS, us))
-        states = list(map(repr, map(_UNIT_STATE, us)))
+        held = list(map(id, units.values()))
         last = self._unit_texts
-        if last is not None and last[0] is ids:  # the same units in the same order
-            texts, joined = last[3], last[4]
-            if fields != last[1] or states != last[2]:
-                texts = list(texts)
-                for i, (f, st, f0, s0) in enumerate(zip(fields, states, last[1], last[2],
-                                                        strict=True)):
-                    if st != s0 or f != f0:
-                        texts[i] = _dumps(us[i].to_dict())
-                joined = ",".join(texts)
-        else:
-            texts = [_dumps(u.to_dict()) for u in us]
-            joined = ",".join(texts)
-        self._unit_texts = (ids, fields, states, texts, joined)
+        written = self._written
+        if last is None or last.held != held:  # units added, removed or replaced: start afresh
+            ids = self._ids()
+            us = list(map(units.__getitem__, ids))
+            written.clear()
+            for u in us:
+                object.__setattr__(u, "_sink", written)
+            last = self._unit_texts = _UnitTexts(held, us, [_dumps(u.to_dict()) for u in us])
+        elif written:
+            at, texts = last.at, last.texts
+            for key, u in list(written.items()):
+                i = at.get(key)
+                if i is not None:
+                    texts[i] = _dumps(u.to_dict())
+            written.clear()
+            last.joined = None
+        if last.joined is None:
+            last.joined = ",".join(last.texts)
+        if CHECK_STATE:
+            _check_units(last)
         cache = self._texts
-        used = [0]
-        data = _cached(cache, ("data",), self.data, 3, used)
-        if len(cache) > 2 * used[0] + 16:  # dropped entries: start afresh
-            cache.clear()
+        whole = repr(self.data)  # one C-level call; most decisions leave the system state as is
+        hit = cache.get(_WHOLE_DATA)
+        if hit is not None and hit[0] == whole:
+            data = hit[1]
+        else:
+            used = [0]
+            data = _cached(cache, ("data",), self.data, 3, used)
+            if len(cache) > 2 * used[0] + 16:  # dropped entries: start afresh
+                cache.clear()
+            cache[_WHOLE_DATA] = (whole, data)
         return (f'{{"data":{data},"phase":{_dumps(self.phase)},'
                 f'"sides":{_dumps(list(self.sides))},"turn":{_dumps(self.turn)},'
-                f'"units":[{joined}]}}')
+                f'"units":[{last.joined}]}}')
 
     def units_at(self, h: Hex) -> list[Unit]:
         """The units in hex ``h``, in the order of :attr:`units` (the caller must not change the
@@ -161,6 +274,50 @@ class GameState:
 
 _UNIT_FIELDS = operator.attrgetter("id", "type", "side", "hex", "facing")
 _UNIT_STATE = operator.attrgetter("state")
+
+#: the key of :attr:`GameState._texts` under which the whole system state's text is kept
+_WHOLE_DATA = ("",)
+#: each write to a unit draws its next number (see ``Unit._rev``)
+_REVISIONS = itertools.count(1)
+#: a unit's revision, gathered by C-level maps (views, CORE-133)
+UNIT_REVISION = operator.attrgetter("_rev")
+
+#: check every state hash against one made from scratch (slow: for tests, CORE-133)
+CHECK_STATE = os.environ.get("HEXWAR_CHECK_STATE") == "1"
+
+
+class StateTrackingError(AssertionError):
+    """A unit's state changed without the unit being marked written (a nested value changed in
+    place with no :meth:`Unit.touch`): the incremental state hash would miss it."""
+
+
+class _UnitTexts:
+    """The units' part of the last state text: the unit objects held (their ``id()``s, in the
+    dict's order; the objects are kept so that no ``id()`` is reused), in id order, their JSON
+    texts and the texts joined."""
+
+    __slots__ = ("at", "held", "joined", "texts", "units")
+
+    def __init__(self, held: list[int], units: list[Unit], texts: list[str]) -> None:
+        self.held, self.units, self.texts = held, units, texts
+        self.at = {id(u): i for i, u in enumerate(units)}
+        self.joined: str | None = None
+
+
+def _check_units(last: _UnitTexts) -> None:
+    stale = []
+    for u, text in zip(last.units, last.texts, strict=True):
+        now = _dumps(u.to_dict())
+        if now != text:
+            was, is_ = json.loads(text)["state"], json.loads(now)["state"]
+            keys = sorted(k for k in was.keys() | is_.keys() if was.get(k) != is_.get(k))
+            stale.append(f"{u.id!r} (state keys {', '.join(keys) or 'none'})")
+    if stale:
+        raise StateTrackingError(
+            f"unit(s) {', '.join(stale)} changed without being marked written: a "
+            "nested value of a unit's state was changed in place; assign its key again or call "
+            "Unit.touch() (docs/decisions.md CORE-133)")
+
 
 #: how many times any unit's hex has been set (the index of :meth:`GameState.units_at` is valid
 #: while it stays the same); a one-item list so that it is changed in place

@@ -7,6 +7,8 @@ from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from hexwar.core.engine import state as state_module
+from hexwar.core.engine.state import UNIT_REVISION
 from hexwar.core.errors import RulesError
 from hexwar.core.kit.stash import StashKey
 
@@ -98,17 +100,17 @@ class SideView:
         sides = game.stash.setdefault(_VIEW_CACHE, {})
         cache = sides.get(side)
         if cache is None or cache[0] != token:
-            cache = sides[side] = (token, {})
+            cache = sides[side] = (token, {}, {})
         entries = cache[1]
         units = game.state.units
         us = list(map(units.__getitem__, ids))
-        # each unit's own record: id, type, side, hex and facing by value, and the ``repr`` of
-        # its state, which tells apart every JSON value (the state hash's test, CORE-25);
-        # gathered by C-level maps, as the state hash gathers them
-        keys = zip(map(_UNIT_FIELDS, us), map(repr, map(_UNIT_STATE, us)), strict=True)
+        # each unit's own record is asked again when the unit was written since (a new revision,
+        # CORE-133), gathered by a C-level map
         get = entries.get
-        stale = {uid: key for uid, key in zip(ids, keys, strict=True)
+        stale = {uid: key for uid, key in zip(ids, map(UNIT_REVISION, us), strict=True)
                  if (hit := get(uid)) is None or hit[0] != key}
+        if state_module.CHECK_STATE:  # the tests: a unit whose revision stayed is unchanged
+            _check_revisions(us, cache[2], stale)
         if len(entries) > 2 * len(units) + 16:  # units gone for good: keep those still here
             for gone in [k for k in entries if k not in units]:
                 del entries[gone]
@@ -216,7 +218,18 @@ class _Shown:
 
 
 _UNIT_FIELDS = operator.attrgetter("id", "type", "side", "hex", "facing")
-_UNIT_STATE = operator.attrgetter("state")
+
+
+def _check_revisions(units: list[Unit], contents: dict[str, Any], stale: dict[str, int]) -> None:
+    """In check mode (``HEXWAR_CHECK_STATE=1``): a unit kept from the view cache must read as it
+    did when its record was made (else a rule changed it unseen, CORE-133)."""
+    for u in units:
+        now = (_UNIT_FIELDS(u), repr(u.state))
+        if u.id not in stale and contents.get(u.id, now) != now:
+            raise state_module.StateTrackingError(
+                f"unit {u.id!r} changed without being marked written: its view would be stale; "
+                "assign its state's key again or call Unit.touch() (docs/decisions.md CORE-133)")
+        contents[u.id] = now
 
 #: a system's promise that lets views reuse what they showed before (docs/decisions.md CORE-116):
 #: ``context(game, side)`` returns a token such that, while it stays equal, what ``side`` is shown
@@ -233,8 +246,10 @@ STATE_VIEWS: StashKey[bool] = StashKey("hexwar.core.engine.view.STATE_VIEWS")
 #: per side: (the state's text, the records shown at it)
 _STATE_VIEW_CACHE: StashKey[dict[str, tuple[str, list[tuple[str, _Shown]]]]] = \
     StashKey("hexwar.core.engine.view._STATE_VIEW_CACHE")
-#: per side: (the context token, unit id -> (the unit's own record's key, what the side is shown))
-_VIEW_CACHE: StashKey[dict[str, tuple[Hashable, dict[str, tuple[Any, _Shown | None]]]]] = \
+#: per side: (the context token, unit id -> (the unit's revision, what the side is shown), and in
+#: check mode unit id -> what its record was made from)
+_VIEW_CACHE: StashKey[dict[str, tuple[Hashable, dict[str, tuple[Any, _Shown | None]],
+                                      dict[str, Any]]]] = \
     StashKey("hexwar.core.engine.view._VIEW_CACHE")
 
 

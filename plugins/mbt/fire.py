@@ -488,6 +488,7 @@ def apply_effects(game: Game, u: Unit, effects: list[str]) -> None:
                 dmg["compartment"] = e.split("_")[0]
         elif e in ("KO", "BU"):
             destroy(game, u, e)
+    u.touch()  # the damage record changed in place (CORE-133)
     game.emit("damage", unit=u.id, damage=dict(dmg), destroyed=u.state.get("destroyed"),
               rule="MBT 7.4.7")
     MbtHooks.of(game).after_damage(u, effects)

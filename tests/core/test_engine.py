@@ -269,7 +269,7 @@ def test_the_cached_state_text_is_the_whole_state_encoded_at_once() -> None:
 @pytest.mark.parametrize(("change", "same_json"), [
     (lambda u, d: u.state.__setitem__("n", True), False),  # 1 -> True: equal in Python only
     (lambda u, d: u.state.__setitem__("n", 1.0), False),   # 1 -> 1.0
-    (lambda u, d: u.state["list"].append(3), False),       # a nested list changed in place
+    (lambda u, d: (u.state["list"].append(3), u.touch()), False),  # changed in place, told
     (lambda u, d: u.state.__setitem__("list", (1, 2)), True),  # a tuple of the same items
     (lambda u, d: d["toy"]["deep"]["x"].append("y"), False),   # below the split levels
     (lambda u, d: d["toy"].__setitem__("new", {"a": 1}), False),  # a new entry

@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hexwar.core.cli import _controllers
 from hexwar.core.engine.game import Game
 from hexwar.core.engine.view import _VIEW_CACHE, VIEW_CONTEXT, SideView
@@ -62,8 +64,8 @@ def test_views_in_play_equal_views_built_afresh() -> None:
 
 
 def test_a_change_made_in_place_is_shown(tmp_path: Path) -> None:
-    """A unit moved, a state value changed in type only (1 to True), a list changed in place, a
-    unit removed from the map: each is in the very next view."""
+    """A unit moved, a state value changed in type only (1 to True), a list changed in place (and
+    the unit told, CORE-133), a unit removed from the map: each is in the very next view."""
     game = mini_game(tmp_path, [U("us", "US-M60A1", "US", "1005"), U("su", "SU-T62", "SU", "1030")])
     before = game.view("US").unit("su")
     su = game.state.units["su"]
@@ -76,6 +78,7 @@ def test_a_change_made_in_place_is_shown(tmp_path: Path) -> None:
     su.state["marks"] = [1]
     assert game.view("US").unit("su").state["marks"] == [1]
     su.state["marks"].append(2)
+    su.touch()
     assert game.view("US").unit("su").state["marks"] == [1, 2]
     su.facing = 4
     assert game.view("US").unit("su").facing == 4
@@ -147,3 +150,19 @@ def test_an_unknown_unit_view_turns_the_cache_off(tmp_path: Path) -> None:
                      rules=["house.disguise"], local_plugins=[_Disguise])
     view = game.view("US")
     assert view.units and not view._cached and not game.stash.get(_VIEW_CACHE)
+
+
+def test_a_change_in_place_the_unit_is_not_told_of_is_named_in_check_mode(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/decisions.md CORE-133: a view kept by revision would be stale; the suite's check
+    mode names the unit instead."""
+    from hexwar.core.engine import state as state_module
+
+    monkeypatch.setattr(state_module, "CHECK_STATE", True)
+    game = mini_game(tmp_path, [U("us", "US-M60A1", "US", "1005"), U("su", "SU-T62", "SU", "1030")])
+    su = game.state.units["su"]
+    su.state["marks"] = [1]
+    game.view("US").unit("su")
+    su.state["marks"].append(2)  # not told
+    with pytest.raises(state_module.StateTrackingError, match="'su'"):
+        game.view("US").unit("su")
