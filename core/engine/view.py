@@ -8,14 +8,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from hexwar.core.engine import state as state_module
-from hexwar.core.engine.state import UNIT_REVISION
+from hexwar.core.engine.state import UNIT_REVISION, Unit, UnitState
 from hexwar.core.errors import RulesError
 from hexwar.core.kit.stash import StashKey
 
 if TYPE_CHECKING:
     from hexwar.core.board import Board
     from hexwar.core.engine.game import Game
-    from hexwar.core.engine.state import Unit
 
 #: the refusal of ``view.game``: a controller decides from its side's knowledge only
 NO_GAME = ("a side's view gives no access to the game: read view.units, view.unit(), "
@@ -125,22 +124,33 @@ class SideView:
 
     @cached_property
     def _unit_objects(self) -> dict[str, Unit]:
-        from hexwar.core.engine.state import Unit
-
+        """The units the side knows as :class:`Unit` copies. Records kept by the game's view
+        cache give copies kept per side too: a copy handed to an earlier view is handed out
+        again while its record is the same and nothing was assigned to the copy since (its
+        revision, CORE-134); otherwise a fresh copy is made."""
         out: dict[str, Unit] = {}
-        new = object.__new__
         records = self._records
-        own = not self._cached  # this view's own records: their states are copied already
+        if not self._cached:  # this view's own records: their states are copied already
+            for k, e in records:
+                out[k] = _unit_copy(k, e, dict(e.state))
+            return out
+        game, side = self._game, self.side
+        copies = game.stash.setdefault(_COPIES, {}).setdefault(side, {})
+        get = copies.get
+        check = state_module.CHECK_STATE
         for k, e in records:
-            # Unit's fields set directly: its __init__ goes through Unit.__setattr__, which marks
-            # every state's index of units by hex stale, and these copies are in no state
-            u = new(Unit)
-            d = u.__dict__
-            d.update(e.fields)
-            d["id"] = k
-            st = e.state
-            d["state"] = dict(st) if own or e.flat else _copied(st)
+            hit = get(k)
+            if hit is not None and hit[0] is e and hit[1]._rev == hit[2]:
+                u = hit[1]
+                if check:
+                    _check_copy(u, k, e)
+            else:
+                u = _unit_copy(k, e, dict(e.state) if e.flat else _copied(e.state))
+                copies[k] = (e, u, u._rev)
             out[k] = u
+        if len(copies) > 2 * len(records) + 16:  # units no longer known: keep those still shown
+            for gone in [k for k in copies if k not in out]:
+                del copies[gone]
         return out
 
     def unit(self, unit_id: str) -> Unit:
@@ -220,6 +230,32 @@ class _Shown:
 _UNIT_FIELDS = operator.attrgetter("id", "type", "side", "hex", "facing")
 
 
+def _unit_copy(key: str, shown: _Shown, state: dict[str, Any]) -> Unit:
+    """A :class:`Unit` made from a record, its fields set directly: ``Unit.__init__`` goes through
+    ``Unit.__setattr__``, which marks every state's index of units by hex stale, and a copy is in
+    no state. Its own :class:`UnitState` and a fresh revision let a later view tell whether a
+    controller assigned to it (CORE-134)."""
+    u: Unit = object.__new__(Unit)
+    d = u.__dict__
+    d.update(shown.fields)
+    d["id"] = key
+    owned = UnitState(state)
+    owned._unit = u
+    d["state"] = owned
+    d["_rev"] = next(state_module._REVISIONS)
+    return u
+
+
+def _check_copy(u: Unit, key: str, shown: _Shown) -> None:
+    """In check mode: a copy handed out again must read as a fresh copy of its record would (else
+    a controller changed a nested value of its copy in place, CORE-134)."""
+    if (u.id, u.type, u.side, u.hex, u.facing) != (key, *shown.fields.values()) or \
+            repr(u.state) != repr(shown.state):
+        raise state_module.StateTrackingError(
+            f"the view's copy of unit {key!r} was changed in place by its controller: assign to a "
+            "copy's fields and state keys instead (docs/decisions.md CORE-134)")
+
+
 def _check_revisions(units: list[Unit], contents: dict[str, Any], stale: dict[str, int]) -> None:
     """In check mode (``HEXWAR_CHECK_STATE=1``): a unit kept from the view cache must read as it
     did when its record was made (else a rule changed it unseen, CORE-133)."""
@@ -246,6 +282,9 @@ STATE_VIEWS: StashKey[bool] = StashKey("hexwar.core.engine.view.STATE_VIEWS")
 #: per side: (the state's text, the records shown at it)
 _STATE_VIEW_CACHE: StashKey[dict[str, tuple[str, list[tuple[str, _Shown]]]]] = \
     StashKey("hexwar.core.engine.view._STATE_VIEW_CACHE")
+#: per side: unit id -> (the record, the copy made of it, the copy's revision when made)
+_COPIES: StashKey[dict[str | None, dict[str, tuple[_Shown, Unit, int]]]] = StashKey(
+    "hexwar.core.engine.view._COPIES")
 #: per side: (the context token, unit id -> (the unit's revision, what the side is shown), and in
 #: check mode unit id -> what its record was made from)
 _VIEW_CACHE: StashKey[dict[str, tuple[Hashable, dict[str, tuple[Any, _Shown | None]],

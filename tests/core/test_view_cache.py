@@ -166,3 +166,21 @@ def test_a_change_in_place_the_unit_is_not_told_of_is_named_in_check_mode(
     su.state["marks"].append(2)  # not told
     with pytest.raises(state_module.StateTrackingError, match="'su'"):
         game.view("US").unit("su")
+
+
+def test_a_sides_views_share_a_copy_until_it_or_its_record_changes(tmp_path: Path) -> None:
+    """docs/decisions.md CORE-134: the same copy while nothing changed; a fresh one after the
+    unit moved or after the controller assigned to its copy; never another side's."""
+    game = mini_game(tmp_path, [U("us", "US-M60A1", "US", "1005"), U("su", "SU-T62", "SU", "1030")])
+    first = game.view("US").unit("us")
+    assert game.view("US").unit("us") is first
+    assert game.view("SU").unit("su") is not game.view("US").unit("su")
+    first.facing = 5  # the controller assigns to its copy: the next view gets a true one
+    again = game.view("US").unit("us")
+    assert again is not first and again.facing == game.state.units["us"].facing != 5
+    again.state["planned"] = True
+    assert "planned" not in game.view("US").unit("us").state
+    game.state.units["us"].hex = game.board.parse("1006")
+    moved = game.view("US").unit("us")
+    assert moved.hex == game.board.parse("1006")
+    assert_fresh(game)
