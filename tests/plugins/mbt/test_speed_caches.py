@@ -53,3 +53,55 @@ def test_fractions_of_a_search_are_exact_8_1() -> None:
     for k in (6, 12):
         f = movement_costs._fractions(k)
         assert [f(c) for c in range(40)] == [Fraction(c, k) for c in range(40)]
+
+
+def test_sight_answers_kept_for_one_moment_only_6_1(make_game: Any) -> None:
+    """MBT 6.1, 6.1.2, 6.1.3 (MBTD-189): while one decision's options are listed a viewer-target
+    answer is kept; it follows a unit that stands elsewhere (as a passenger aboard its carrier),
+    and nothing is kept once the moment is over (a viewer buttoned up since sights less far)."""
+    from hexwar.plugins.mbt.sighting import one_moment, seen_by_side, sees
+
+    probe = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)])
+    h = probe.state.units["N1"].hex
+    for _ in range(5):
+        h = h.neighbor(4)
+    woods = probe.board.label(h)  # five hexes away: Open sights a unit in woods there, Buttoned not
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1), ("W1", "T-80A", "Soviet", woods, 1)],
+                  terrain={woods: "woods", "9J3": "woods", "9J2": "woods"})
+    n1, w1 = g.state.units["N1"], g.state.units["W1"]
+    near, far = w1.hex, g.board.parse("9J1")
+    w1.hex = far
+    assert not sees(g, n1, w1) and not seen_by_side(g, "NATO", w1)  # behind the woods
+    w1.hex = near
+    assert sees(g, n1, w1) and seen_by_side(g, "NATO", w1)
+    with one_moment(g):
+        assert sees(g, n1, w1) and seen_by_side(g, "NATO", w1)
+        w1.hex = far  # standing elsewhere: asked afresh
+        assert not sees(g, n1, w1) and not seen_by_side(g, "NATO", w1)
+        home, w1.hex = n1.hex, g.board.parse("9J4")
+        assert sees(g, n1, w1)
+        n1.hex = far  # the viewer elsewhere, behind the woods: asked afresh
+        assert not sees(g, n1, w1)
+        n1.hex, w1.hex = home, near
+        with one_moment(g):  # nested: the same moment
+            assert sees(g, n1, w1) and seen_by_side(g, "NATO", w1)
+    n1.state["open"] = False  # MBT 6.1.3: buttoned, woods at five hexes is out of sight
+    assert not sees(g, n1, w1) and not seen_by_side(g, "NATO", w1)
+
+
+def test_sight_letters_kept_per_card_and_lost_compartment_14_3_2(make_game: Any) -> None:
+    """MBT 14.3.2, 14.3.3.1 (MBTD-188): the sight letters kept per card follow a compartment hit
+    that takes the turret's sights, and each unit's card is its own type's."""
+    from hexwar.plugins.mbt.advanced_sighting import unit_sights
+
+    g = make_game([("N1", "M1A1", "NATO", "9J5", 1), ("N2", "Leopard 2", "NATO", "9J6", 1),
+                   ("W1", "T-80A", "Soviet", "9J3", 4)], options=["mbt.advanced"])
+    n1, n2, w1 = g.state.units["N1"], g.state.units["N2"], g.state.units["W1"]
+    assert [card_of(g, u).name for u in (n1, n2, w1)] == ["M1A1", "Leopard 2", "T-80A"]
+    whole = unit_sights(g, n1)
+    n1.state["damage"]["compartment"] = "turret"
+    hit = unit_sights(g, n1)
+    ctx(g).sights.clear()
+    assert hit == unit_sights(g, n1) and hit != whole
+    n1.state["damage"]["compartment"] = None
+    assert unit_sights(g, n1) == whole
