@@ -105,3 +105,31 @@ def test_sight_letters_kept_per_card_and_lost_compartment_14_3_2(make_game: Any)
     assert hit == unit_sights(g, n1) and hit != whole
     n1.state["damage"]["compartment"] = None
     assert unit_sights(g, n1) == whole
+
+
+def test_card_values_kept_with_the_card_follow_the_game_14_1_2(make_game: Any) -> None:
+    """MBT 14.1.1.2, 14.1.2 (MBTD-190): the other ammunition kept with a card is asked per game
+    kind (the cards are shared by the games of a process: an Advanced game's machinegun shots are
+    no Basic game's), and a card made from another has its own values."""
+    import dataclasses
+
+    from hexwar.plugins.mbt import machineguns
+    from hexwar.plugins.mbt.cards import derived
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+    adv = make_game([("N1", "M1A1", "NATO", "9J5", 1)], options=["mbt.advanced"])
+    basic = make_game([("N1", "M1A1", "NATO", "9J5", 1)])
+    card = card_of(adv, adv.state.units["N1"])
+    assert card is card_of(basic, basic.state.units["N1"])  # one card object for both games
+    shots = MbtHooks.of(adv).other_ammo(adv.state.units["N1"], False)
+    assert any(machineguns.SEP in a for a in shots)
+    from hexwar.plugins.mbt.advanced import mbt_other_ammo
+
+    assert not any(machineguns.SEP in a for a in mbt_other_ammo(basic, basic.state.units["N1"],
+                                                                False))
+    assert MbtHooks.of(adv).other_ammo(adv.state.units["N1"], False) == shots
+    mgs = machineguns.machineguns(card)
+    assert mgs
+    bare = dataclasses.replace(card, weapons=tuple(w for w in card.weapons if w.main_gun))
+    assert machineguns.machineguns(bare) == () and machineguns.machineguns(card) == mgs
+    assert derived(bare) is not derived(card)
