@@ -133,3 +133,46 @@ def test_card_values_kept_with_the_card_follow_the_game_14_1_2(make_game: Any) -
     bare = dataclasses.replace(card, weapons=tuple(w for w in card.weapons if w.main_gun))
     assert machineguns.machineguns(bare) == () and machineguns.machineguns(card) == mgs
     assert derived(bare) is not derived(card)
+
+
+def test_a_lone_sighting_rule_is_called_straight_13_1(make_game: Any) -> None:
+    """Advanced MBT 13.1 (MBTD-191): ``mbt_sees`` is called straight only when one plain
+    implementation answers it; with a second rule, or a wrapper, pluggy decides as before."""
+    import pluggy
+
+    from hexwar.core.markers import PROJECT, hookimpl
+    from hexwar.plugins.mbt import hookspecs
+    from hexwar.plugins.mbt.hookspecs import MbtHooks, _lone_impl
+    from hexwar.plugins.mbt.sighting import sees
+
+    names = ("game", "viewer", "target", "moving")
+
+    class Never:
+        @hookimpl
+        def mbt_sees(self, game: Any, viewer: Any, target: Any, moving: bool) -> bool:
+            return False
+
+    class Wrap:
+        @hookimpl(hookwrapper=True)
+        def mbt_sees(self, game: Any, viewer: Any, target: Any, moving: bool) -> Any:
+            yield
+
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    one = Never()
+    pm.register(one)
+    assert _lone_impl(pm.hook.mbt_sees, names) == one.mbt_sees
+    assert _lone_impl(pm.hook.mbt_sees, ("game", "viewer", "target")) is None
+    pm.register(Never())
+    assert _lone_impl(pm.hook.mbt_sees, names) is None
+    pm2 = pluggy.PluginManager(PROJECT)
+    pm2.add_hookspecs(hookspecs)
+    pm2.register(Wrap())  # a wrapper alone: pluggy's to call
+    assert _lone_impl(pm2.hook.mbt_sees, names) is None
+    # in an Advanced game the one rule answers as through pluggy
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1), ("W1", "T-80A", "Soviet", "9J3", 4)],
+                  options=["mbt.advanced"])
+    n1, w1 = g.state.units["N1"], g.state.units["W1"]
+    via = g.pm.hook.mbt_sees(game=g, viewer=n1, target=w1, moving=False)
+    assert MbtHooks.of(g).sees(n1, w1, False) == via and sees(g, n1, w1) == via
+    assert callable(MbtHooks.of(g).__dict__["_sees_direct"])
