@@ -227,20 +227,29 @@ def mbt_other_ammo(game: Game, unit: Unit, missile: bool) -> list[str]:
     from hexwar.plugins.mbt import machineguns
     from hexwar.plugins.mbt.alternate_ammo import CANISTER, alternate
     from hexwar.plugins.mbt.attached import shot_ammo
+    from hexwar.plugins.mbt.cards import derived
     from hexwar.plugins.mbt.gp_fire import GP, gp_range
     from hexwar.plugins.mbt.state import card_of
 
     card = card_of(game, unit)
-    w = card.main_gun
     if missile:
         return []
-    mgs = machineguns.shot_ammo(game, unit)
-    if w is None:
-        return mgs
-    gp = [GP] if gp_range(game, unit, w.name) is not None else []
-    if gp and CANISTER in alternate(card, w.name):
-        gp.append(CANISTER)
-    return gp + shot_ammo(card) + mgs
+    # the same for every unit of the card in an Advanced game (MBTD-190)
+    memo = derived(card)
+    key = ("other_ammo", machineguns.advanced(game))
+    got: list[str] | None = memo.get(key)
+    if got is None:
+        w = card.main_gun
+        mgs = machineguns.shot_ammo(game, unit)
+        if w is None:
+            got = mgs
+        else:
+            gp = [GP] if gp_range(game, unit, w.name) is not None else []
+            if gp and CANISTER in alternate(card, w.name):
+                gp.append(CANISTER)
+            got = gp + shot_ammo(card) + mgs
+        memo[key] = got
+    return list(got)
 
 
 @hookimpl

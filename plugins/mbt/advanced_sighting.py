@@ -233,14 +233,19 @@ def unit_sights(game: Game, u: Unit) -> str:
     compartment hit takes the turret's weapons, a hull compartment hit the hull's)."""
     card = card_of(game, u)
     lost = u.state.get("damage", {}).get("compartment")
-    out = ""
-    for w in card.weapons:
-        if lost is not None and w.mount == lost:
-            continue
-        for letter in weapon_sights(game, u, w.name):
-            if letter not in out:
-                out += letter
-    return out
+    memo = ctx(game).sights
+    key = (card.name, lost)
+    got = memo.get(key)
+    if got is None:  # the card's weapons and sights are fixed for the game (MBTD-188)
+        got = ""
+        for w in card.weapons:
+            if lost is not None and w.mount == lost:
+                continue
+            for letter in weapon_sights(game, u, w.name):
+                if letter not in got:
+                    got += letter
+        memo[key] = got
+    return got
 
 
 def _any_smoke(game: Game, viewer: Unit, to: Hex, target: Unit | None) -> bool:

@@ -924,10 +924,13 @@ class MbtAI:
         if "stay" in options:
             best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies,
                                                         memo) + 0.2
+        hexes: dict[str, Hex] = {}  # each hex is offered in up to six facings: read it once
         for o in options:
             if not isinstance(o, list):  # "stay" is scored above; the AI never exits (MBT 8.7)
                 continue
-            h = view.board.parse(o[0])
+            h = hexes.get(o[0])
+            if h is None:
+                h = hexes[o[0]] = view.board.parse(o[0])
             s = self._position_score(view, u, h, int(o[1]), enemies, memo) + self.rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s

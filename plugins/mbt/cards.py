@@ -471,6 +471,16 @@ def load_cards(dirs: Iterable[str | Path] = ()) -> dict[str, Card]:
     return _load(files)
 
 
+def derived(card: Card) -> dict[Any, Any]:
+    """Values worked out from the card alone, kept with the card object: a card is frozen once
+    loaded, so they never change, and they go when the card goes (docs/decisions.md MBTD-190)."""
+    got: dict[Any, Any] | None = card.__dict__.get("_derived")
+    if got is None:
+        got = {}
+        object.__setattr__(card, "_derived", got)  # not a field: no part of eq, hash or repr
+    return got
+
+
 def card_names(cards: Mapping[str, Card]) -> Sequence[str]:
     return sorted(cards)
 

@@ -302,6 +302,16 @@ def declaration_options(game: Game, side: str, targets: list[Unit], *, orders: t
                         overwatch: bool, moving_target: bool = False,
                         declared: set[str] | None = None) -> list[Any]:
     """Options for one declaration (MBT 7.3.2): ``{"target": id, "shots": [[firer, ammo], ...]}``."""
+    from hexwar.plugins.mbt.sighting import one_moment
+
+    with one_moment(game):
+        return _declaration_options(game, side, targets, orders=orders, overwatch=overwatch,
+                                    moving_target=moving_target, declared=declared)
+
+
+def _declaration_options(game: Game, side: str, targets: list[Unit], *, orders: tuple[str, ...],
+                         overwatch: bool, moving_target: bool,
+                         declared: set[str] | None) -> list[Any]:
     options: list[Any] = []
     declared = declared or set()
     for t in targets:

@@ -42,6 +42,7 @@ from hexwar.core.types import Modifier
 from hexwar.plugins.mbt.advanced_fire import THERMAL_RANGE, brewup_without_smoke
 from hexwar.plugins.mbt.advanced_sighting import hull_down, unit_height, weapon_sights
 from hexwar.plugins.mbt.advanced_tables import load_advanced
+from hexwar.plugins.mbt.cards import derived
 from hexwar.plugins.mbt.fire import brewup_hexes
 from hexwar.plugins.mbt.grade import grade_of
 from hexwar.plugins.mbt.smoke import covered, smoke_hexes_on_line, smoke_markers
@@ -94,12 +95,19 @@ def _raw_weapon(game: Game, u: Unit, weapon: str) -> dict[str, Any]:
 
 def card_gp_range(card: Card, weapon: str) -> tuple[int, int] | None:
     """The ranges of a weapon's GP line (None: it has no GP line)."""
+    memo = derived(card)
+    key = ("gp_range", weapon)
+    if key in memo:
+        got: tuple[int, int] | None = memo[key]
+        return got
     w = raw_weapon(card, weapon)
     gp = w.get("gp") or {}
     if not gp.get("nm"):
+        memo[key] = None
         return None
     bands = [parse_band(str(b)) for b in w.get("bands", [])]
     top = int(gp.get("max_range") or max((b.hi or 0) for b in bands))
+    memo[key] = (1, top)
     return (1, top)
 
 

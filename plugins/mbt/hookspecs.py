@@ -13,7 +13,7 @@ which skips a hook that no enabled plugin implements.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.kit import SystemHooks, collect
@@ -184,6 +184,19 @@ def mbt_guest_card(game: Game, unit_type: str, side: str) -> str | None:
     raise NotImplementedError
 
 
+def _lone_impl(hook: Any, argnames: tuple[str, ...]) -> Callable[..., Any] | None:
+    """The function of a hook's only implementation when pluggy would just call it with the
+    hook's arguments in order (no wrapper, the same argument names); else None."""
+    impls = hook.get_hookimpls()
+    if len(impls) != 1:
+        return None
+    one = impls[0]
+    if one.hookwrapper or getattr(one, "wrapper", False) or tuple(one.argnames) != argnames:
+        return None
+    fn: Callable[..., Any] = one.function
+    return fn
+
+
 class MbtHooks(SystemHooks):
     """Typed calls into the ``mbt_`` hooks of one game (``MbtHooks.of(game)``)."""
 
@@ -246,11 +259,20 @@ class MbtHooks(SystemHooks):
             hook(game=self.game, unit=unit, effects=list(effects))
 
     def sees(self, viewer: Unit, target: Unit, moving: bool) -> bool | None:
-        """A rule's sighting answer, or None for the Basic Game's."""
+        """A rule's sighting answer, or None for the Basic Game's. Asked for every viewer and
+        target pair, so a lone plain implementation is called straight, not through pluggy's
+        loop (the same answer: ``firstresult`` of one; docs/decisions.md MBTD-191)."""
         hook = self.hook.mbt_sees
         if hook not in self.live:
             return None
-        got = hook(game=self.game, viewer=viewer, target=target, moving=moving)
+        direct: Callable[..., Any] | bool | None = self.__dict__.get("_sees_direct")
+        if direct is None:
+            direct = self.__dict__["_sees_direct"] = _lone_impl(
+                hook, ("game", "viewer", "target", "moving")) or False
+        if callable(direct):
+            got = direct(self.game, viewer, target, moving)
+        else:
+            got = hook(game=self.game, viewer=viewer, target=target, moving=moving)
         return None if got is None else bool(got)
 
     def shot_situation(self, situation: Situation, firer: Unit, target: Unit) -> None:

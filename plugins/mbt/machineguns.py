@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import in_arc
 from hexwar.plugins.mbt.ap_fire import MG_LOST
-from hexwar.plugins.mbt.cards import HULL_LOCATIONS, TURRET_LOCATIONS
+from hexwar.plugins.mbt.cards import HULL_LOCATIONS, TURRET_LOCATIONS, derived
 from hexwar.plugins.mbt.orders import seen_by
 from hexwar.plugins.mbt.state import alive, card_of
 from hexwar.plugins.mbt.suppression import suppressed
@@ -87,12 +87,17 @@ def machineguns(card: Card) -> tuple[MachineGun, ...]:
     """MBT 14.1.2: a vehicle card's independent machineguns (the loader checked their fields)."""
     if card.kind != "vehicle":
         return ()
-    out = []
-    for w in card.weapons:
-        raw = _raw(card, w.name)
-        if raw.get("machinegun") and not w.main_gun:
-            out.append(MachineGun(w.name, str(raw["machinegun"]), str(raw.get("location", ""))))
-    return tuple(out)
+    memo = derived(card)
+    got: tuple[MachineGun, ...] | None = memo.get("machineguns")
+    if got is None:
+        out = []
+        for w in card.weapons:
+            raw = _raw(card, w.name)
+            if raw.get("machinegun") and not w.main_gun:
+                out.append(MachineGun(w.name, str(raw["machinegun"]),
+                                      str(raw.get("location", ""))))
+        got = memo["machineguns"] = tuple(out)
+    return got
 
 
 def attached_mgs(card: Card) -> tuple[MachineGun, ...]:
@@ -100,7 +105,11 @@ def attached_mgs(card: Card) -> tuple[MachineGun, ...]:
     machinegun's GP shot; they have no vehicle location."""
     from hexwar.plugins.mbt.attached import attached_gp
 
-    return tuple(MachineGun(w.name, "MG", "") for w in attached_gp(card))
+    memo = derived(card)
+    got: tuple[MachineGun, ...] | None = memo.get("attached_mgs")
+    if got is None:
+        got = memo["attached_mgs"] = tuple(MachineGun(w.name, "MG", "") for w in attached_gp(card))
+    return got
 
 
 def split(card: Card, ammo: str) -> MachineGun | None:

@@ -10,6 +10,7 @@ most three hexsides away, so one turn per hex is enough and turning twice in a h
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -184,6 +185,8 @@ class MoveIndex:
     index: dict[Hex, int]
     hexes: list[Hex]
     nbr: list[tuple[int, ...]]
+    #: (hex, facing) of each state code halved (the "turned" bit dropped), for reading a search
+    keys: list[tuple[Hex, int]] = field(default_factory=list)
 
 
 def move_index(info: MapInfo) -> MoveIndex:
@@ -193,7 +196,8 @@ def move_index(info: MapInfo) -> MoveIndex:
         hexes = sorted(info.board.hexes, key=lambda h: (h.q, h.r))
         idx = {h: i for i, h in enumerate(hexes)}
         got = info.moves = MoveIndex(
-            idx, hexes, [tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes])
+            idx, hexes, [tuple(idx.get(h.neighbor(d), -1) for d in range(1, 7)) for h in hexes],
+            [(h, f) for h in hexes for f in range(1, 7)])
     return got
 
 
@@ -223,10 +227,62 @@ def _static_costs(card: Card, info: MapInfo) -> dict[tuple[int, int], int | None
     return table
 
 
+class _Succ(dict[int, list[tuple[int, int]]]):
+    """Successor lists by integer-coded state, filled on first use by ``fill`` (a miss); a
+    search then reads them with the C-level ``__getitem__``."""
+
+    __slots__ = ("fill",)
+
+    def __init__(self, fill: Callable[[int], list[tuple[int, int]]],
+                 seed: Mapping[int, list[tuple[int, int]]] | None = None) -> None:
+        super().__init__(seed or {})
+        self.fill = fill
+
+    def __missing__(self, code: int) -> list[tuple[int, int]]:
+        got = self[code] = self.fill(code)
+        return got
+
+
 def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
                    *, allow_reverse: bool = True) -> Callable[[int], list[tuple[int, int]]]:
     """The search's successor function over integer-coded states (:func:`encode`); costs in units
-    of 1/``scale_of(card)`` MF."""
+    of 1/``scale_of(card)`` MF.
+
+    A state's successors depend only on the card, the board, ``allow_reverse``, the turret (MBT
+    15.6) and, through the entry costs, on the context's wrecks, smoke, enemies and markers in
+    the hex ahead or behind. The lists of states with no such hex next to them are kept on the
+    board's facts for later searches (``info.move_succ``, docs/decisions.md MBTD-186); the others
+    are worked out for this search alone."""
+    turret = ctx.turret
+    key = f"{card.name}|{card.records.path}|{int(allow_reverse)}|{turret}"
+    shared = info.move_succ.get(key)
+    if shared is None:
+        shared = info.move_succ[key] = _Succ(
+            _successor_lists(card, info, MoveContext(turret=turret), allow_reverse))
+    mi = move_index(info)
+    index, nbr = mi.index, mi.nbr
+    special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies, *ctx.extra)
+               if h in index}
+    if not special:
+        return shared.__getitem__
+    # the hexes next to a wreck, smoke, enemy or marker: their lists are this search's own
+    near = {i for j in special for i in nbr[j] if i >= 0}
+    own = _successor_lists(card, info, ctx, allow_reverse)
+
+    def fill(code: int) -> list[tuple[int, int]]:
+        return own(code) if code // 12 in near else shared[code]
+
+    mine = _Succ(fill, shared)
+    for i in near:
+        for code in range(i * 12, i * 12 + 12):
+            mine.pop(code, None)
+    return mine.__getitem__
+
+
+def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
+                     allow_reverse: bool) -> Callable[[int], list[tuple[int, int]]]:
+    """The successors of one integer-coded state under ``ctx`` (MBT 8.1-8.5; Advanced MBT 12.4,
+    15.6), worked out afresh."""
     k = scale_of(card)
     tc = [int(c * k) for c in card.turn_costs]
     mi = move_index(info)
@@ -236,7 +292,6 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
     special = {index[h] for h in (*ctx.wrecks, *ctx.burning, *ctx.enemies, *ctx.extra)
                if h in index}
     dynamic: dict[tuple[int, int], int | None] = {}
-    out_memo: dict[int, list[tuple[int, int]]] = {}
     turns: list[tuple[int, int]] = []  # (rotation in hexsides, cost)
     for n_sides in (1, 2, 3):
         if n_sides > len(tc):
@@ -268,9 +323,6 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
         return got
 
     def succ(code: int) -> list[tuple[int, int]]:
-        got = out_memo.get(code)
-        if got is not None:
-            return got
         rest, turned = divmod(code, 2)
         i, f0 = divmod(rest, 6)  # f0 = facing - 1
         out: list[tuple[int, int]] = []
@@ -285,7 +337,6 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
         if not turned:  # MBT 8.3
             for rot, tcost in turns:
                 out.append(((i * 6 + (f0 + rot) % 6) * 2 + 1, tcost))
-        out_memo[code] = out
         return out
 
     return succ
@@ -305,18 +356,28 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     _LAST_SEARCH[:] = [(card, info, code, limit, ctx), tree]  # for plan() of a listed move
     found = tree[0]
     least: dict[tuple[Hex, int], int] = {}  # in scaled ints: one Fraction per (hex, facing)
-    hexes = move_index(info).hexes
+    keys = move_index(info).keys
+    get = least.get
     for code, cost in found.items():
-        key = (hexes[code // 12], code // 2 % 6 + 1)  # decode() without the "turned" bit
+        key = keys[code >> 1]  # decode() without the "turned" bit
         c = int(cost)
-        if c < least.get(key, c + 1):
+        if c < get(key, c + 1):
             least[key] = c
-    out: dict[tuple[Hex, int], Fraction] = {key: Fraction(c, k) for key, c in least.items()}
+    fr = _fractions(k)
+    out: dict[tuple[Hex, int], Fraction] = {key: fr(c) for key, c in least.items()}
     if first_hex_rule:
         for (nh, g), c2 in first_hex_entries(card, info, start, ctx).items():
             if (nh, g) not in out:
                 out[(nh, g)] = c2
     return out
+
+
+@functools.cache
+def _fractions(k: int) -> Callable[[int], Fraction]:
+    """``c -> Fraction(c, k)``, memoised: a search's costs are a few hundred small integers and
+    a Fraction is immutable, so the same object may serve every search (bounded by the MF on
+    the cards: at most ``k`` times the largest allowance, docs/decisions.md MBTD-187)."""
+    return functools.lru_cache(maxsize=4096)(lambda c: Fraction(c, k))
 
 
 #: the last search of :func:`reach`: [(card, map, start code, scaled budget, context), its

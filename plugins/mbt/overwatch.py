@@ -149,6 +149,14 @@ def ow_options(game: Game, side: str, targets: list[Unit], *, moving_target: boo
     """The overwatch declarations ``side`` may make at ``targets``: the gun shots (MBT 7.5) and,
     in the Advanced Game, each missile shot (MBT 13.3, 14.1.4.3; a doctrine organization's
     members together, MBT 13.4.3.2)."""
+    from hexwar.plugins.mbt.sighting import one_moment
+
+    with one_moment(game):
+        return _ow_options(game, side, targets, moving_target=moving_target, declared=declared)
+
+
+def _ow_options(game: Game, side: str, targets: list[Unit], *, moving_target: bool,
+                declared: set[str] | None) -> list[Any]:
     options = declaration_options(game, side, targets, orders=("OW",), overwatch=True,
                                   moving_target=moving_target, declared=declared)
     if not missiles_on_overwatch(game):

@@ -8,10 +8,12 @@ decides whether it may fire (MBT 7.2).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.state import Unit
+from hexwar.core.kit import StashKey
 from hexwar.plugins.mbt.hookspecs import MbtHooks
 from hexwar.plugins.mbt.state import SIDES, Step, alive, ctx, data, enemy_of
 
@@ -42,11 +44,44 @@ def in_sighting_range(game: Game, viewer: Unit, target: Unit, *, moving: bool = 
     return True
 
 
+#: sight answers kept while :func:`one_moment` holds (None outside it)
+SIGHT_MEMO = StashKey[dict[tuple[Any, ...], bool]]("mbt.sight_memo")
+
+
+@contextmanager
+def one_moment(game: Game) -> Iterator[None]:
+    """While the options of one decision are listed nothing in the game changes but a
+    passenger's stand at its carrier (:func:`hexwar.plugins.mbt.transport.aboard`), so each
+    viewer-target question of :func:`sees` is answered once (docs/decisions.md MBTD-189)."""
+    if game.stash.get(SIGHT_MEMO) is not None:
+        yield
+        return
+    game.stash[SIGHT_MEMO] = {}
+    try:
+        yield
+    finally:
+        game.stash.pop(SIGHT_MEMO)
+
+
 def sees(game: Game, viewer: Unit, target: Unit, *, moving: bool = False) -> bool:
     """MBT 6.1: within sighting range (:func:`in_sighting_range`) and a clear Basic line of sight
     (MBT 6.1.4); a rule may answer instead (the Advanced Game's MBT 13.1-13.2)."""
     if viewer.hex is None or target.hex is None:
         return False
+    memo = game.stash.get(SIGHT_MEMO)
+    if memo is None:
+        return _sees(game, viewer, target, moving)
+    # where each end stands and faces: a passenger aboard its carrier takes the carrier's
+    key = (viewer.id, viewer.hex, viewer.facing, viewer.state.get("turret"), target.id,
+           target.hex, target.facing, target.state.get("turret"), moving)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _sees(game, viewer, target, moving)
+    return got
+
+
+def _sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool:
+    assert viewer.hex is not None and target.hex is not None
     rule = MbtHooks.of(game).sees(viewer, target, moving)  # Advanced MBT 13.1-13.2
     if rule is not None:
         return rule
@@ -106,6 +141,21 @@ def seen_by_side(game: Game, side: str, target: Unit, *, moving: bool = False) -
     """MBT 6.1.2: any unit of ``side`` that sees the target (hidden information, MBT 6.1)."""
     if target.hex is None:
         return False
+    memo = game.stash.get(SIGHT_MEMO)
+    if memo is None:
+        return _seen_by_side(game, side, target, moving)
+    viewers = game.state.units_of(side)
+    # the target as it stands, and any passenger of the side standing aboard its carrier now
+    key = ("side", side, target.id, target.hex, target.facing, target.state.get("turret"), moving,
+           tuple(v.id for v in viewers if v.hex is not None and v.state.get("mounted")))
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _seen_by_side(game, side, target, moving)
+    return got
+
+
+def _seen_by_side(game: Game, side: str, target: Unit, moving: bool) -> bool:
+    assert target.hex is not None
     if _rule_sights(game):
         return any(sees(game, v, target, moving=moving)
                    for v in game.state.units_of(side) if alive(v))

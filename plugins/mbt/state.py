@@ -57,6 +57,11 @@ class Ctx:
     fire: FireProcedure
     #: (guest unit type, side) -> the MBT card its adapter names (docs/cross-system.md)
     guests: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (unit type, side) -> its card, for :func:`card_of` (the cards and the adapters' answers
+    #: are fixed for the game, docs/decisions.md MBTD-188)
+    unit_cards: dict[tuple[str, str], Card] = field(default_factory=dict)
+    #: (card name, compartment lost) -> the unit's sight letters (MBT 14.3.2, MBTD-188)
+    sights: dict[tuple[str, str | None], str] = field(default_factory=dict)
 
 
 #: the game's :class:`Ctx`, built on first use
@@ -192,7 +197,12 @@ def card_name(game: Game, unit_type: str, side: str | None = None) -> str:
 
 
 def card_of(game: Game, u: Unit) -> Card:
-    return ctx(game).cards[card_name(game, u.type, u.side)]
+    c = ctx(game)
+    key = (u.type, u.side)
+    got = c.unit_cards.get(key)
+    if got is None:
+        got = c.unit_cards[key] = c.cards[card_name(game, u.type, u.side)]
+    return got
 
 
 def init_unit(u: Unit) -> None:

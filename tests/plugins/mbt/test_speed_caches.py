@@ -1,0 +1,178 @@
+"""The speed caches of the MBT movement search, sighting and AI give the answers of a fresh
+computation, whatever was asked before (docs/decisions.md MBTD-186..)."""
+
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+from typing import Any
+
+from hexwar.plugins.mbt import movement_costs
+from hexwar.plugins.mbt.movement_costs import MoveContext
+from hexwar.plugins.mbt.state import card_of, ctx
+from hexwar.plugins.mbt.terrain import MapInfo
+
+
+def _fresh(info: MapInfo) -> MapInfo:
+    """The same board's facts with no search remembered."""
+    own = copy.copy(info)
+    own.move_succ, own.move_costs = {}, {}
+    return own
+
+
+def test_successor_lists_kept_between_searches_follow_each_context_8_4_8_5(make_game: Any) -> None:
+    """MBT 8.4-8.5, Advanced MBT 15.6 (MBTD-186): the successor lists kept on the board's facts
+    from one search do not leak into a search with an enemy, a wreck or a turret restriction, and
+    those do not leak into a later search without them: each equals a search on fresh facts."""
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)], roads=[("9J5", "9J4"), ("9J4", "9J3")],
+                  terrain={"9I5": "woods", "9K5": "woods"})
+    u = g.state.units["N1"]
+    card, info = card_of(g, u), ctx(g).info
+    start, budget = (u.hex, u.facing, False), card.mf
+    ahead, beyond = g.board.parse("9J4"), g.board.parse("9J3")
+    contexts = [MoveContext(), MoveContext(enemies=frozenset({ahead})),
+                MoveContext(wrecks=frozenset({beyond}), burning=frozenset({beyond})),
+                MoveContext(extra={ahead: 3}), MoveContext(extra={ahead: None}),
+                MoveContext(turret=2), MoveContext()]
+    found = []
+    for mctx in contexts:
+        got = movement_costs.reach(card, info, start, budget, mctx)
+        assert got == movement_costs.reach(card, _fresh(info), start, budget, mctx)
+        found.append(got)
+    # the contexts do change the answer, so the test would see an old one
+    assert found[0] != found[1] and found[0] != found[2] and found[0] != found[3]
+    assert (ahead, 1) not in found[4] and found[0] != found[5] and found[0] == found[6]
+    # and in the other order: a search with an enemy first, then one without
+    info2 = _fresh(info)
+    movement_costs.reach(card, info2, start, budget, contexts[1])
+    assert movement_costs.reach(card, info2, start, budget, MoveContext()) == found[0]
+
+
+def test_fractions_of_a_search_are_exact_8_1() -> None:
+    """MBT 8.1 (MBTD-187): the kept Fractions of search costs are the exact values."""
+    for k in (6, 12):
+        f = movement_costs._fractions(k)
+        assert [f(c) for c in range(40)] == [Fraction(c, k) for c in range(40)]
+
+
+def test_sight_answers_kept_for_one_moment_only_6_1(make_game: Any) -> None:
+    """MBT 6.1, 6.1.2, 6.1.3 (MBTD-189): while one decision's options are listed a viewer-target
+    answer is kept; it follows a unit that stands elsewhere (as a passenger aboard its carrier),
+    and nothing is kept once the moment is over (a viewer buttoned up since sights less far)."""
+    from hexwar.plugins.mbt.sighting import one_moment, seen_by_side, sees
+
+    probe = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)])
+    h = probe.state.units["N1"].hex
+    for _ in range(5):
+        h = h.neighbor(4)
+    woods = probe.board.label(h)  # five hexes away: Open sights a unit in woods there, Buttoned not
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1), ("W1", "T-80A", "Soviet", woods, 1)],
+                  terrain={woods: "woods", "9J3": "woods", "9J2": "woods"})
+    n1, w1 = g.state.units["N1"], g.state.units["W1"]
+    near, far = w1.hex, g.board.parse("9J1")
+    w1.hex = far
+    assert not sees(g, n1, w1) and not seen_by_side(g, "NATO", w1)  # behind the woods
+    w1.hex = near
+    assert sees(g, n1, w1) and seen_by_side(g, "NATO", w1)
+    with one_moment(g):
+        assert sees(g, n1, w1) and seen_by_side(g, "NATO", w1)
+        w1.hex = far  # standing elsewhere: asked afresh
+        assert not sees(g, n1, w1) and not seen_by_side(g, "NATO", w1)
+        home, w1.hex = n1.hex, g.board.parse("9J4")
+        assert sees(g, n1, w1)
+        n1.hex = far  # the viewer elsewhere, behind the woods: asked afresh
+        assert not sees(g, n1, w1)
+        n1.hex, w1.hex = home, near
+        with one_moment(g):  # nested: the same moment
+            assert sees(g, n1, w1) and seen_by_side(g, "NATO", w1)
+    n1.state["open"] = False  # MBT 6.1.3: buttoned, woods at five hexes is out of sight
+    assert not sees(g, n1, w1) and not seen_by_side(g, "NATO", w1)
+
+
+def test_sight_letters_kept_per_card_and_lost_compartment_14_3_2(make_game: Any) -> None:
+    """MBT 14.3.2, 14.3.3.1 (MBTD-188): the sight letters kept per card follow a compartment hit
+    that takes the turret's sights, and each unit's card is its own type's."""
+    from hexwar.plugins.mbt.advanced_sighting import unit_sights
+
+    g = make_game([("N1", "M1A1", "NATO", "9J5", 1), ("N2", "Leopard 2", "NATO", "9J6", 1),
+                   ("W1", "T-80A", "Soviet", "9J3", 4)], options=["mbt.advanced"])
+    n1, n2, w1 = g.state.units["N1"], g.state.units["N2"], g.state.units["W1"]
+    assert [card_of(g, u).name for u in (n1, n2, w1)] == ["M1A1", "Leopard 2", "T-80A"]
+    whole = unit_sights(g, n1)
+    n1.state["damage"]["compartment"] = "turret"
+    hit = unit_sights(g, n1)
+    ctx(g).sights.clear()
+    assert hit == unit_sights(g, n1) and hit != whole
+    n1.state["damage"]["compartment"] = None
+    assert unit_sights(g, n1) == whole
+
+
+def test_card_values_kept_with_the_card_follow_the_game_14_1_2(make_game: Any) -> None:
+    """MBT 14.1.1.2, 14.1.2 (MBTD-190): the other ammunition kept with a card is asked per game
+    kind (the cards are shared by the games of a process: an Advanced game's machinegun shots are
+    no Basic game's), and a card made from another has its own values."""
+    import dataclasses
+
+    from hexwar.plugins.mbt import machineguns
+    from hexwar.plugins.mbt.cards import derived
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+
+    adv = make_game([("N1", "M1A1", "NATO", "9J5", 1)], options=["mbt.advanced"])
+    basic = make_game([("N1", "M1A1", "NATO", "9J5", 1)])
+    card = card_of(adv, adv.state.units["N1"])
+    assert card is card_of(basic, basic.state.units["N1"])  # one card object for both games
+    shots = MbtHooks.of(adv).other_ammo(adv.state.units["N1"], False)
+    assert any(machineguns.SEP in a for a in shots)
+    from hexwar.plugins.mbt.advanced import mbt_other_ammo
+
+    assert not any(machineguns.SEP in a for a in mbt_other_ammo(basic, basic.state.units["N1"],
+                                                                False))
+    assert MbtHooks.of(adv).other_ammo(adv.state.units["N1"], False) == shots
+    mgs = machineguns.machineguns(card)
+    assert mgs
+    bare = dataclasses.replace(card, weapons=tuple(w for w in card.weapons if w.main_gun))
+    assert machineguns.machineguns(bare) == () and machineguns.machineguns(card) == mgs
+    assert derived(bare) is not derived(card)
+
+
+def test_a_lone_sighting_rule_is_called_straight_13_1(make_game: Any) -> None:
+    """Advanced MBT 13.1 (MBTD-191): ``mbt_sees`` is called straight only when one plain
+    implementation answers it; with a second rule, or a wrapper, pluggy decides as before."""
+    import pluggy
+
+    from hexwar.core.markers import PROJECT, hookimpl
+    from hexwar.plugins.mbt import hookspecs
+    from hexwar.plugins.mbt.hookspecs import MbtHooks, _lone_impl
+    from hexwar.plugins.mbt.sighting import sees
+
+    names = ("game", "viewer", "target", "moving")
+
+    class Never:
+        @hookimpl
+        def mbt_sees(self, game: Any, viewer: Any, target: Any, moving: bool) -> bool:
+            return False
+
+    class Wrap:
+        @hookimpl(hookwrapper=True)
+        def mbt_sees(self, game: Any, viewer: Any, target: Any, moving: bool) -> Any:
+            yield
+
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    one = Never()
+    pm.register(one)
+    assert _lone_impl(pm.hook.mbt_sees, names) == one.mbt_sees
+    assert _lone_impl(pm.hook.mbt_sees, ("game", "viewer", "target")) is None
+    pm.register(Never())
+    assert _lone_impl(pm.hook.mbt_sees, names) is None
+    pm2 = pluggy.PluginManager(PROJECT)
+    pm2.add_hookspecs(hookspecs)
+    pm2.register(Wrap())  # a wrapper alone: pluggy's to call
+    assert _lone_impl(pm2.hook.mbt_sees, names) is None
+    # in an Advanced game the one rule answers as through pluggy
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1), ("W1", "T-80A", "Soviet", "9J3", 4)],
+                  options=["mbt.advanced"])
+    n1, w1 = g.state.units["N1"], g.state.units["W1"]
+    via = g.pm.hook.mbt_sees(game=g, viewer=n1, target=w1, moving=False)
+    assert MbtHooks.of(g).sees(n1, w1, False) == via and sees(g, n1, w1) == via
+    assert callable(MbtHooks.of(g).__dict__["_sees_direct"])
