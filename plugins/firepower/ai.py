@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from hexwar.plugins.firepower.terrain import FpMap
 
 KILL = 10.0
+#: a soldier's head above his floor by his posture, in heights (Firepower 12.1)
+_HEAD = {"stand": 2, "crouch": 1, "prone": 0}
 
 
 def _int_total(mods: list[Modifier]) -> float:
@@ -102,6 +104,7 @@ class FirepowerAI:
     def choose(self, decision: Decision, view: SideView) -> Any:
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
         self._prog_memo: dict[Hex, float] = {}
+        self._adv_pos_memo: dict[tuple[Hex, int], float] = {}
         #: closed doors and windows counted open by a plan's look ahead, and a memo for each
         #: set of them (FPD-160)
         self._opened: frozenset[str] = frozenset()
@@ -198,7 +201,7 @@ class FirepowerAI:
         f, up = self._floors.get(s.id, (1, None))
         if floor is not None:
             f, up = floor, None
-        head = up if up is not None else {"stand": 2, "crouch": 1, "prone": 0}.get(s.posture, 2)
+        head = up if up is not None else _HEAD.get(s.posture, 2)
         return s.hex, f, head
 
     def _blocked(self, view: SideView, a: Soldier, b: Soldier) -> bool:
@@ -271,9 +274,20 @@ class FirepowerAI:
         defender."""
         if not self._adv:
             return 0.0
+        f = self._floors.get(me.id, (1, None))[0]
+        # per decision: the objectives, the Turn, the score and the enemy are fixed in it
+        memo: dict[tuple[Hex, int], float] | None = getattr(self, "_adv_pos_memo", None)
+        if memo is not None:
+            got = memo.get((me.hex, f))
+            if got is None:
+                got = memo[(me.hex, f)] = self._adv_position_of(view, me, f)
+            return got
+        return self._adv_position_of(view, me, f)
+
+    def _adv_position_of(self, view: SideView, me: Soldier, f: int) -> float:
+        """:meth:`_adv_position` worked out for ``me`` on floor ``f``."""
         m = rules_of(view).adv_map()
         score = 0.0
-        f = self._floors.get(me.id, (1, None))[0]
         if m.building(me.hex) is not None:
             score += 1.0 + 0.4 * (f - 1)
         if self._objectives:
