@@ -389,28 +389,28 @@ class FirepowerAI:
                 if best > 0.0:
                     out.append((e, best))
             return out
-        conceal = None
-        if adv:
-            theirs = [e for e in theirs if e.id not in self._tunnel]
-            self._see_all(view, me, theirs)
-            conceal = self._concealment(view, me)
+        # Advanced Game (below): _blocked alone decides the line (FPD-157)
+        theirs = [e for e in theirs if e.id not in self._tunnel]
+        self._see_all(view, me, theirs)
+        conceal = self._concealment(view, me)
         for e in theirs:
-            if e.stunned or (adv and self._blocked(view, e, me)):
+            if e.stunned or self._blocked(view, e, me):
                 continue
             rng = e.hex.distance(me.hex)
             w = c.weapons[e.weapon]
             best = 0.0
+            mod: float | None = None  # the modifiers do not depend on the rate of fire
             for mode in w.modes:
                 if not c.in_range(e.weapon, mode, rng):
                     continue
-                los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
-                                firer_side=e.fence_side, target_posture=me.posture,
-                                target_side=me.fence_side)
-                if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
-                    break
-                mods = self._concealed(combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
-                    e.hex, e.facing, me.hex) else 0), conceal)
-                p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
+                if mod is None:
+                    los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
+                                    firer_side=e.fence_side, target_posture=me.posture,
+                                    target_side=me.fence_side)
+                    mod = total(self._concealed(combat.fire_modifiers(
+                        m, e, me, los, 1 if not in_arc(e.hex, e.facing, me.hex) else 0),
+                        conceal))
+                p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), mod)
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
             if best > 0.0:
@@ -445,27 +445,26 @@ class FirepowerAI:
             if memo is not None:
                 memo[key0] = best
             return best
-        if adv:
-            theirs = [e for e in theirs if e.id not in self._tunnel]
-            self._see_all(view, me, [e for e in theirs if in_arc(me.hex, me.facing, e.hex)])
+        # Advanced Game (below): _blocked alone decides the line (FPD-157)
+        theirs = [e for e in theirs if e.id not in self._tunnel
+                  and in_arc(me.hex, me.facing, e.hex)]
+        self._see_all(view, me, theirs)
         for e in theirs:
             rng = me.hex.distance(e.hex)
-            if not in_arc(me.hex, me.facing, e.hex):
+            if self._blocked(view, me, e):
                 continue
-            if adv and self._blocked(view, me, e):
-                continue
+            mod: float | None = None  # the modifiers do not depend on the rate of fire
             for mode in w.modes:
                 if not c.in_range(me.weapon, mode, rng):
                     continue
-                los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
-                                firer_side=me.fence_side, target_posture=e.posture,
-                                target_side=e.fence_side)
-                if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
-                    break
-                mods = self._concealed(combat.fire_modifiers(m, me, e, los, 0),
-                                       self._concealment(view, e) if adv else None)
+                if mod is None:
+                    los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
+                                    firer_side=me.fence_side, target_posture=e.posture,
+                                    target_side=e.fence_side)
+                    mod = total(self._concealed(combat.fire_modifiers(m, me, e, los, 0),
+                                                self._concealment(view, e)))
                 best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
-                                                        total(mods)))
+                                                        mod))
         if memo is not None:
             memo[key0] = best
         return best
