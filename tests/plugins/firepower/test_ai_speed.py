@@ -99,3 +99,54 @@ def test_fpd_193_with_gives_what_dataclasses_replace_gives() -> None:
         s.with_(bogus=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.with_(facing=2).facing = 3  # type: ignore[misc]
+
+
+class _CountedRule:
+    """A stand-in optional rule with one Action, counting the calls of its hook."""
+
+    def __init__(self) -> None:
+        from hexwar.core.types import PluginManifest
+
+        self.PLUGIN = PluginManifest("firepower.countrule", "firepower", "rule", "count rule",
+                                     "for tests", implements=("Firepower 11.1",))
+        self.calls = 0
+
+    from hexwar.core.markers import hookimpl
+
+    @hookimpl
+    def firepower_action_types(self) -> list[Any]:
+        from hexwar.plugins.firepower.actions import ActionType
+
+        self.calls += 1
+
+        def check(game: Any, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
+            return {"cost": 1}
+
+        def options(game: Any, ph: dict[str, Any], uid: str) -> list[dict[str, Any]]:
+            return [{"unit": uid, "act": "wave"}]
+
+        return [ActionType("wave", check, lambda g, p, i: None, options, rule="Firepower 11.1")]
+
+
+def test_fpd_194_action_types_are_asked_once_a_game_and_each_game_its_own(fp_game: Any) -> None:
+    """Firepower 6.2, 11.1 (FPD-194): the optional rules' kinds of Action are asked once a game,
+    however many Actions are checked and listed; a game without the rule lists none of them
+    (nothing kept from the game before), and one with it lists them again."""
+    from hexwar.plugins.firepower import actions, impulses
+
+    units = [("A1", "RFL", "A", "C2", 4), ("A2", "RFL", "A", "E2", 4), ("B1", "RFL", "B", "C9", 1)]
+
+    def listed(g: Any) -> list[Any]:
+        impulses.start_impulse_phase(g, "A")
+        impulses.begin_impulse(g, ["A1", "A2"])
+        return [o for o in actions.legal_actions(g) + actions.legal_actions(g)
+                if isinstance(o, dict) and o.get("act") == "wave"]
+
+    rule = _CountedRule()
+    g1 = fp_game(units, options=("firepower.countrule",), local_plugins=(rule,))
+    assert len(listed(g1)) == 4 and rule.calls == 1
+    g2 = fp_game(units, local_plugins=(_CountedRule(),))  # offered, not enabled
+    assert listed(g2) == []
+    rule3 = _CountedRule()
+    g3 = fp_game(units, options=("firepower.countrule",), local_plugins=(rule3,))
+    assert len(listed(g3)) == 4 and rule3.calls == 1
