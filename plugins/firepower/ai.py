@@ -97,6 +97,9 @@ class FirepowerAI:
         self.side = side
         self._opts: list[Any] = []
         self._rng = random.Random(f"{seed}:{side}:firepower-ai")
+        #: kept for the game's terrain (FPD-192): pair figures, and the columns of hexes
+        self._pair_memo: tuple[FpMap, dict[tuple[Any, ...], float]] | None = None
+        self._cols: tuple[FpMap, dict[Hex, int]] | None = None
         for k, v in weights.items():
             setattr(self, k, v)
 
@@ -477,7 +480,7 @@ class FirepowerAI:
         """FPD-192: the Basic Game's figures for one firer and one target, kept for the terrain
         ``m`` they were worked out on (a new map, with craters or for another game, starts
         afresh); bounded by :data:`PAIR_LIMIT`."""
-        got: tuple[FpMap, dict[tuple[Any, ...], float]] | None = getattr(self, "_pair_memo", None)
+        got = self._pair_memo
         if got is None or got[0] is not m or len(got[1]) >= self.PAIR_LIMIT:
             got = self._pair_memo = (m, {})
         return got[1]
@@ -533,7 +536,7 @@ class FirepowerAI:
         bs = (view.system_state.get("board_side") or {}).get(self.side, "5/6")
         rules = rules_of(view)
         # a hex's column is the board's (labels never change): kept with the board's terrain
-        cols: tuple[FpMap, dict[Hex, int]] | None = getattr(self, "_cols", None)
+        cols = self._cols
         if cols is None or cols[0] is not rules.map:
             cols = self._cols = (rules.map, {})
         col = cols[1].get(h)
