@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, opposite
 from hexwar.core.kit import Pipeline
+from hexwar.core.kit.stash import StashKey
 from hexwar.core.types import Modifier, total
 from hexwar.plugins.firepower import combat
 from hexwar.plugins.firepower.hookspecs import FirepowerHooks
@@ -260,13 +261,25 @@ def check_action(game: Game, choice: Any) -> dict[str, Any]:
     raise RulesError(f"unknown Action {act!r}", rule="Firepower 6.2")
 
 
+#: the game's Action types by name, with the hook facade they came from (FPD-194)
+ACTION_TYPES = StashKey[tuple[object, dict[str, ActionType]]]("firepower.action_types")
+
+
 def action_types(game: Game) -> dict[str, ActionType]:
-    """Action types added by optional rules (hook ``firepower_action_types``)."""
+    """Action types added by optional rules (hook ``firepower_action_types``), asked once a
+    game (FPD-194): the hook takes no argument and the game's plugins are fixed, so its answer
+    is the game's for good; every check and listing of an Action read it (a hook call in the
+    inner loop of listing the legal Actions). Not to be changed by the caller."""
+    hooks = FirepowerHooks.of(game)
+    got = game.stash.get(ACTION_TYPES)
+    if got is not None and got[0] is hooks:
+        return got[1]
     out: dict[str, ActionType] = {}
-    for t in FirepowerHooks.of(game).action_types():
+    for t in hooks.action_types():
         if t.name in BUILT_IN or t.name in out:
             raise RulesError(f"two definitions of the Action {t.name!r}")
         out[t.name] = t
+    game.stash[ACTION_TYPES] = (hooks, out)
     return out
 
 

@@ -59,6 +59,14 @@ if TYPE_CHECKING:
     from hexwar.plugins.firepower.terrain import FpMap
 
 KILL = 10.0
+#: a soldier's head above his floor by his posture, in heights (Firepower 12.1)
+_HEAD = {"stand": 2, "crouch": 1, "prone": 0}
+
+
+def _int_total(mods: list[Modifier]) -> float:
+    """:func:`~hexwar.core.types.total` of the Basic firing modifiers, whose values are whole
+    numbers (the card's table): their sum is exact in any order, so no second sort is needed."""
+    return float(sum(m.value for m in mods))
 
 
 def rules_of(view: SideView) -> FirepowerRules:
@@ -89,12 +97,17 @@ class FirepowerAI:
         self.side = side
         self._opts: list[Any] = []
         self._rng = random.Random(f"{seed}:{side}:firepower-ai")
+        #: kept for the game's terrain (FPD-192): pair figures, and the columns of hexes
+        self._pair_memo: tuple[FpMap, dict[tuple[Any, ...], float]] | None = None
+        self._cols: tuple[FpMap, dict[Hex, int]] | None = None
         for k, v in weights.items():
             setattr(self, k, v)
 
     # -- entry point -------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: SideView) -> Any:
         self._memo: dict[tuple[Any, ...], float] = {}   # per decision: the state is fixed
+        self._prog_memo: dict[Hex, float] = {}
+        self._adv_pos_memo: dict[tuple[Hex, int], float] = {}
         #: closed doors and windows counted open by a plan's look ahead, and a memo for each
         #: set of them (FPD-160)
         self._opened: frozenset[str] = frozenset()
@@ -191,7 +204,7 @@ class FirepowerAI:
         f, up = self._floors.get(s.id, (1, None))
         if floor is not None:
             f, up = floor, None
-        head = up if up is not None else {"stand": 2, "crouch": 1, "prone": 0}.get(s.posture, 2)
+        head = up if up is not None else _HEAD.get(s.posture, 2)
         return s.hex, f, head
 
     def _blocked(self, view: SideView, a: Soldier, b: Soldier) -> bool:
@@ -264,9 +277,20 @@ class FirepowerAI:
         defender."""
         if not self._adv:
             return 0.0
+        f = self._floors.get(me.id, (1, None))[0]
+        # per decision: the objectives, the Turn, the score and the enemy are fixed in it
+        memo: dict[tuple[Hex, int], float] | None = getattr(self, "_adv_pos_memo", None)
+        if memo is not None:
+            got = memo.get((me.hex, f))
+            if got is None:
+                got = memo[(me.hex, f)] = self._adv_position_of(view, me, f)
+            return got
+        return self._adv_position_of(view, me, f)
+
+    def _adv_position_of(self, view: SideView, me: Soldier, f: int) -> float:
+        """:meth:`_adv_position` worked out for ``me`` on floor ``f``."""
         m = rules_of(view).adv_map()
         score = 0.0
-        f = self._floors.get(me.id, (1, None))[0]
         if m.building(me.hex) is not None:
             score += 1.0 + 0.4 * (f - 1)
         if self._objectives:
@@ -353,28 +377,43 @@ class FirepowerAI:
         adv = getattr(self, "_adv", False)
         m, c = self._fence_map(view), card()
         out: list[tuple[Soldier, float]] = []
-        conceal = None
-        if adv:
-            theirs = [e for e in theirs if e.id not in self._tunnel]
-            self._see_all(view, me, theirs)
-            conceal = self._concealment(view, me)
+        if not adv:
+            # Basic Game: each enemy's figure depends on the two soldiers and the terrain alone
+            # (FPD-192), so it is kept for the game
+            pairs = self._pairs(m)
+            tk = (me.hex, me.posture, me.fence_side, me.speed)
+            for e in theirs:
+                if e.stunned:
+                    continue
+                key = (True, e.weapon, e.hex, e.facing, e.posture, e.fence_side, e.status, *tk)
+                best = pairs.get(key)
+                if best is None:
+                    best = pairs[key] = self._pair_threat(m, c, e, me)
+                if best > 0.0:
+                    out.append((e, best))
+            return out
+        # Advanced Game (below): _blocked alone decides the line (FPD-157)
+        theirs = [e for e in theirs if e.id not in self._tunnel]
+        self._see_all(view, me, theirs)
+        conceal = self._concealment(view, me)
         for e in theirs:
-            if e.stunned or (adv and self._blocked(view, e, me)):
+            if e.stunned or self._blocked(view, e, me):
                 continue
             rng = e.hex.distance(me.hex)
             w = c.weapons[e.weapon]
             best = 0.0
+            mod: float | None = None  # the modifiers do not depend on the rate of fire
             for mode in w.modes:
                 if not c.in_range(e.weapon, mode, rng):
                     continue
-                los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
-                                firer_side=e.fence_side, target_posture=me.posture,
-                                target_side=me.fence_side)
-                if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
-                    break
-                mods = self._concealed(combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
-                    e.hex, e.facing, me.hex) else 0), conceal)
-                p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), total(mods))
+                if mod is None:
+                    los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
+                                    firer_side=e.fence_side, target_posture=me.posture,
+                                    target_side=me.fence_side)
+                    mod = total(self._concealed(combat.fire_modifiers(
+                        m, e, me, los, 1 if not in_arc(e.hex, e.facing, me.hex) else 0),
+                        conceal))
+                p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), mod)
                 shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
                 best = max(best, 1 - (1 - p) ** shots)
             if best > 0.0:
@@ -385,46 +424,129 @@ class FirepowerAI:
         """Best single-shot chance against any enemy from this position and facing."""
         memo: dict[tuple[Any, ...], float] | None = getattr(self, "_memo", None)
         adv = getattr(self, "_adv", False)
-        key = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status,
-               (self._loc(me), me.id in self._tunnel) if adv else None)
-        if memo is not None and key in memo:
-            return memo[key]
+        key0 = ("offense", me.weapon, me.hex, me.facing, me.posture, me.fence_side, me.status,
+                (self._loc(me), me.id in self._tunnel) if adv else None)
+        if memo is not None and key0 in memo:
+            return memo[key0]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: no fire from a tunnel
         m, c = self._fence_map(view), card()
         w = c.weapons[me.weapon]
         best = 0.0
-        if adv:
-            theirs = [e for e in theirs if e.id not in self._tunnel]
-            self._see_all(view, me, [e for e in theirs if in_arc(me.hex, me.facing, e.hex)])
+        if not adv:
+            # Basic Game: the best chance at each enemy is kept for the game (FPD-192)
+            pairs = self._pairs(m)
+            fk = (me.weapon, me.hex, me.posture, me.fence_side, me.status)
+            for e in theirs:
+                if not in_arc(me.hex, me.facing, e.hex):
+                    continue  # Firepower 6.3.3: only at a target in his front arc
+                key = (False, *fk, e.hex, e.posture, e.fence_side, e.speed)
+                got = pairs.get(key)
+                if got is None:
+                    got = pairs[key] = self._pair_offense(m, c, me, e)
+                best = max(best, got)
+            if memo is not None:
+                memo[key0] = best
+            return best
+        # Advanced Game (below): _blocked alone decides the line (FPD-157)
+        theirs = [e for e in theirs if e.id not in self._tunnel
+                  and in_arc(me.hex, me.facing, e.hex)]
+        self._see_all(view, me, theirs)
         for e in theirs:
             rng = me.hex.distance(e.hex)
-            if not in_arc(me.hex, me.facing, e.hex):
+            if self._blocked(view, me, e):
                 continue
-            if adv and self._blocked(view, me, e):
-                continue
+            mod: float | None = None  # the modifiers do not depend on the rate of fire
             for mode in w.modes:
                 if not c.in_range(me.weapon, mode, rng):
                     continue
-                los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
-                                firer_side=me.fence_side, target_posture=e.posture,
-                                target_side=e.fence_side)
-                if los.blocked and not adv:  # Advanced: _blocked alone decides (FPD-157)
-                    break
-                mods = self._concealed(combat.fire_modifiers(m, me, e, los, 0),
-                                       self._concealment(view, e) if adv else None)
+                if mod is None:
+                    los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
+                                    firer_side=me.fence_side, target_posture=e.posture,
+                                    target_side=e.fence_side)
+                    mod = total(self._concealed(combat.fire_modifiers(m, me, e, los, 0),
+                                                self._concealment(view, e)))
                 best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
-                                                        total(mods)))
+                                                        mod))
         if memo is not None:
-            memo[key] = best
+            memo[key0] = best
+        return best
+
+    #: entries of the Basic Game's pair figures (FPD-192) before they are dropped: a game's
+    #: soldiers meet in far fewer states than this
+    PAIR_LIMIT = 200_000
+
+    def _pairs(self, m: FpMap) -> dict[tuple[Any, ...], float]:
+        """FPD-192: the Basic Game's figures for one firer and one target, kept for the terrain
+        ``m`` they were worked out on (a new map, with craters or for another game, starts
+        afresh); bounded by :data:`PAIR_LIMIT`."""
+        got = self._pair_memo
+        if got is None or got[0] is not m or len(got[1]) >= self.PAIR_LIMIT:
+            got = self._pair_memo = (m, {})
+        return got[1]
+
+    @staticmethod
+    def _pair_threat(m: FpMap, c: Any, e: Soldier, me: Soldier) -> float:
+        """Basic Game: ``e``'s expected hits on ``me`` with his best rate of fire, turning to
+        him first when he is out of his arc (Firepower 6.3.3, 6.3.6.2.7)."""
+        rng = e.hex.distance(me.hex)
+        w = c.weapons[e.weapon]
+        best = 0.0
+        for mode in w.modes:
+            if not c.in_range(e.weapon, mode, rng):
+                continue
+            los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
+                            firer_side=e.fence_side, target_posture=me.posture,
+                            target_side=me.fence_side)
+            if los.blocked:
+                break
+            mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
+                e.hex, e.facing, me.hex) else 0)
+            p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), _int_total(mods))
+            shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
+            best = max(best, 1 - (1 - p) ** shots)
+        return best
+
+    @staticmethod
+    def _pair_offense(m: FpMap, c: Any, me: Soldier, e: Soldier) -> float:
+        """Basic Game: ``me``'s best single-shot chance at ``e`` (in his arc: the caller's
+        check, Firepower 6.3.3; his facing changes nothing else)."""
+        rng = me.hex.distance(e.hex)
+        best = 0.0
+        for mode in c.weapons[me.weapon].modes:
+            if not c.in_range(me.weapon, mode, rng):
+                continue
+            los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
+                            firer_side=me.fence_side, target_posture=e.posture,
+                            target_side=e.fence_side)
+            if los.blocked:
+                break
+            mods = combat.fire_modifiers(m, me, e, los, 0)
+            best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
+                                                    _int_total(mods)))
         return best
 
     def _progress(self, view: SideView, h: Hex) -> float:
         """How far toward (and past) the fold, in columns, for this side."""
+        memo: dict[Hex, float] | None = getattr(self, "_prog_memo", None)
+        if memo is not None:
+            got = memo.get(h)
+            if got is not None:
+                return got
         bs = (view.system_state.get("board_side") or {}).get(self.side, "5/6")
-        col = rules_of(view).column_of(h)
-        fold = rules_of(view).fold_column()
-        return float(col - fold if bs == "5/6" else fold - col)
+        rules = rules_of(view)
+        # a hex's column is the board's (labels never change): kept with the board's terrain
+        cols = self._cols
+        if cols is None or cols[0] is not rules.map:
+            cols = self._cols = (rules.map, {})
+        col = cols[1].get(h)
+        if col is None:
+            col = cols[1][h] = rules.column_of(h)
+        fold = rules.fold_column()
+        got = float(col - fold if bs == "5/6" else fold - col)
+        if memo is not None:
+            memo[h] = got  # per decision: the board side and the fold are fixed in it
+        return got
 
     def _position(self, view: SideView, me: Soldier, theirs: list[Soldier]) -> float:
         m = rules_of(view).map

@@ -64,7 +64,8 @@ def firepower_action_types() -> Sequence[ActionType]:
     choices; the system charges MF and keeps the one-Combat-Action rule (Firepower 6.2,
     Firepower 6.2.5).
 
-    Called: whenever the Actions of an Impulse are checked or listed (only if implemented).
+    Called: once a game (only if implemented), at the first check or listing of an Impulse's
+    Actions; the kinds returned are the game's from then on (docs/decisions.md FPD-194).
     """
     raise NotImplementedError
 

@@ -222,22 +222,27 @@ class FirepowerRules:
         ``opened``: keys of closed doors and windows to count as open, for the AI's look ahead
         at opening one (Firepower 11.1.9; docs/decisions.md FPD-160); ``shut``: keys of open
         ones to count as closed, for its look ahead at closing one (FPD-182)."""
-        from hexwar.plugins.firepower.advanced_terrain import floor_height, wall_block
+        from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_height, wall_block
 
         game = self._game
+        # wall_block answers None at once for a hex outside every building: asked only of ends
+        # in one (the map is the game's for this state, the batch changes nothing)
+        building = adv_map(game).building
         cache = self._sight_cache()
         profiles, card = cache.profiles, cache.card
         smoke = self._smoke_hexes()
         h, f, head = src
         fh = floor_height(game, h, f) + head
+        src_in = building(h) is not None
         out: list[bool] = []
         for o in others:
             oh, of, ohead = o
             if oh == h:
                 out.append(False)
                 continue
-            if wall_block(game, h, f, head, oh, of, opened, shut) \
-                    or wall_block(game, oh, of, ohead, h, f, opened, shut):
+            if (src_in and wall_block(game, h, f, head, oh, of, opened, shut)) \
+                    or (building(oh) is not None
+                        and wall_block(game, oh, of, ohead, h, f, opened, shut)):
                 out.append(True)
                 continue
             th = floor_height(game, oh, of) + ohead

@@ -93,8 +93,12 @@ def placement_options(game: Game, side: str) -> list[Any]:
     bs = data(game)["board_side"][side]
     facings = (2, 3) if bs == "5/6" else (5, 6)
     m = fp_map(game)
-    return [{"hex": m.label(h), "facing": f, "posture": "stand"}
-            for h in sorted(game.board.hexes) if in_setup_zone(game, bs, h) for f in facings]
+    # Firepower 2.4 as in in_setup_zone, its columns and depth read once, not once a hex
+    lo, hi = board_columns(game)
+    depth = setup_depth(game)
+    cols = [(h, column_of(game, h)) for h in sorted(game.board.hexes)]
+    zone = [h for h, c in cols if (c <= lo + depth - 1 if bs == "5/6" else c >= hi - depth + 1)]
+    return [{"hex": m.label(h), "facing": f, "posture": "stand"} for h in zone for f in facings]
 
 
 def check_placement(game: Game, side: str, choice: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex
@@ -58,7 +58,18 @@ class Soldier:
         return self.status == "stunned"
 
     def with_(self, **kw: Any) -> Soldier:
-        return replace(self, **kw)
+        """A copy with the fields ``kw`` changed (what :func:`dataclasses.replace` gives, without
+        its generic work: the AI's plans make thousands of these a decision; FPD-193)."""
+        if not kw.keys() <= _SOLDIER_FIELDS:
+            return replace(self, **kw)  # its TypeError names the unknown field
+        new = object.__new__(type(self))
+        d = dict(self.__dict__)
+        d.update(kw)
+        object.__setattr__(new, "__dict__", d)
+        return new
+
+
+_SOLDIER_FIELDS = frozenset(f.name for f in fields(Soldier))
 
 
 def mf_allowance(status: str | None, base: int = BASE_MF) -> int:

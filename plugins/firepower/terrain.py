@@ -224,13 +224,23 @@ class FpMap:
             if len(self._static) >= STATIC_LOS_LIMIT:
                 self._static.clear()  # bounded, also within one long game
             hexes = intervening(a, b)
-            got = StaticLos(
-                frozenset(hexes),
-                tuple(h for h in hexes if self.level.get(h) == HILL),
-                tuple(h for h in hexes if h in self.fence and self.fence[h].crossed_by(a, b)),
-                tuple(h for h in hexes if self.cover.get(h) == "tree"),
-                tuple(h for h in hexes if h in self.hedge and self.hedge[h].crossed_by(a, b)),
-            )
+            # one pass over the line, in its order (each list keeps the order of the trace)
+            hills: list[Hex] = []
+            fences: list[Hex] = []
+            trees: list[Hex] = []
+            hedges: list[Hex] = []
+            level, cover, fence, hedge = self.level.get, self.cover.get, self.fence, self.hedge
+            for h in hexes:
+                if level(h) == HILL:
+                    hills.append(h)
+                if h in fence and fence[h].crossed_by(a, b):
+                    fences.append(h)
+                if cover(h) == "tree":
+                    trees.append(h)
+                if h in hedge and hedge[h].crossed_by(a, b):
+                    hedges.append(h)
+            got = StaticLos(frozenset(hexes), tuple(hills), tuple(fences), tuple(trees),
+                            tuple(hedges))
             self._static[key] = got
         return got
 
@@ -299,7 +309,9 @@ def intervening(a: Hex, b: Hex) -> tuple[Hex, ...]:
     """Hexes (and hexsides) the line between the sighting dots passes through or along, without
     the two end hexes (Firepower 6.3.4: the straight edge from dot to dot)."""
     q, r = a
-    return tuple([Hex(q + dq, r + dr) for dq, dr in _intervening_from_origin(b.q - q, b.r - r)])
+    make = tuple.__new__  # Hex's own constructor without its Python-level __new__
+    return tuple([make(Hex, (q + dq, r + dr))
+                  for dq, dr in _intervening_from_origin(b.q - q, b.r - r)])
 
 
 # full after about 15 Basic games, then flat: docs/decisions.md CORE-117 (the per-game
