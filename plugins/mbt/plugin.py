@@ -172,6 +172,12 @@ def hexwar_setup_game(game: Game) -> None:
     from hexwar.plugins.mbt.state import start_game
 
     start_game(game)
+    # the movement search's successor lists are kept for one game at a time (MBTD-186): a board
+    # shared by games in a row would otherwise fill with every game's lists
+    from hexwar.plugins.mbt.terrain import MAP_INFO
+
+    for _charts, info in game.board.stash.get(MAP_INFO, {}).values():
+        info.move_succ.clear()
     # what a side sees (MBT 6.1) and is shown of a unit (MBT 6.2) is read from the state
     # alone: views of an unchanged state reuse their records (docs/decisions.md CORE-129)
     game.stash[STATE_VIEWS] = True
