@@ -92,7 +92,8 @@ class SystemHooks:
     @classmethod
     def of(cls: type[F], game: Game) -> F:
         """The facade of ``game``, built on first use."""
-        facade = game.stash.get(cls._key)
+        # the stash's dict itself: a system's helpers ask for their facade at every rule
+        facade: F | None = game.stash._data.get(cls._key)  # type: ignore[assignment]
         if facade is None:
             facade = cls(game)
             game.stash[cls._key] = facade

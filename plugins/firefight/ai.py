@@ -78,6 +78,8 @@ class FirefightAI:
         self._enemy_cache: tuple[SideView, list[Unit]] | None = None
         self._held: tuple[SideView, list[int]] | None = None
         self._seen_memo: tuple[SideView, dict[str, int]] | None = None
+        #: each hex's distance to each objective group (fixed for the game: a board's worth)
+        self._near: dict[Hex, tuple[int, ...]] = {}
 
     # -- helpers ----------------------------------------------------------------------------
     def hints(self, view: SideView) -> dict[str, Any]:
@@ -112,15 +114,18 @@ class FirefightAI:
         groups: list[frozenset[Hex]] = self.hints(view).get("groups", [])
         if not groups:
             return 0
+        near = self._near.get(h)
+        if near is None:  # the objectives are the scenario's: each hex's distances, once a game (FFD-49)
+            near = self._near[h] = tuple(min(map(h.distance, g)) for g in groups)
         if len(groups) == 1:
-            return min(h.distance(x) for x in groups[0])
+            return near[0]
         if self._held is None or self._held[0] is not view:
             own = view.own_unit_objects()
             held = [sum(1 for u in own if u.hex in g) for g in groups]
             self._held = (view, held)
         held = self._held[1]
-        return min(min(h.distance(x) for x in g) + (0 if h in g else min(2 * n, 12))
-                   for g, n in zip(groups, held, strict=True))
+        return min(d + (0 if h in g else min(2 * n, 12))
+                   for d, g, n in zip(near, groups, held, strict=True))
 
     def enemies(self, view: SideView) -> list[Unit]:
         """Enemy units on the map this side may see, as it sees them (a face-down counter is

@@ -130,17 +130,19 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
     mp = float(unit.state["mp"]) if unit.state.get("moved") else movement_allowance(unit, game)
     if dst not in game.board.hexes:
         return "not a hex of the map"
+    vehicle = moves_as_vehicle(unit)  # asked once: the legal steps ask this of every neighbour
+    facade = hooks(game)
     if src is None:
         entry = [hexof(game, x) for x in _entry_hexes(unit)]
         if dst not in entry:
             return "a unit enters the map at its scenario entry hexes (Firefight 9.13)"
-        cost = 1.0 if not moves_as_vehicle(unit) else (game.board.terrain_of.get(dst) and \
+        cost = 1.0 if not vehicle else (game.board.terrain_of.get(dst) and \
             ff_data().hex_cost.get(game.board.terrain_of[dst], 1.0)) or 1.0
     else:
         if src.distance(dst) != 1:
             return "a unit moves from hex to adjacent hex (Firefight 7.24)"
         cost = step_cost(game, game.board, unit, src, dst)
-        if moves_as_vehicle(unit):
+        if vehicle:
             pair = frozenset((src, dst))
             add = addenda(game)
             if pair in add["impassable"]:
@@ -149,19 +151,18 @@ def step_problem(game: Game, unit: Unit, dst: Hex) -> str | None:
                     "bridge" not in game.board.hexside_of.get((src, dst), frozenset())
                     or pair in add["demolished"]):
                 return "the stream is impassable to vehicles (Firefight Addenda)"
-        facade = hooks(game)
         if facade.move_restrictions_live:
             reasons = facade.move_restrictions(unit.id, game.board.label(src),
                                                game.board.label(dst))
             if reasons:
                 return reasons[0]
-    if not moves_as_vehicle(unit):
+    if not vehicle:
         if unit.state.get("steps", 0) >= 1:
             return "infantry moves one hex per Game-Turn (Firefight 7.0)"
     elif cost > mp + 1e-9:
         return f"needs {cost:g} MP, {mp:g} left (Firefight 7.23)"
     if any(u.side != unit.side and not carried(u)
-           for u in game.state.units_at(dst)) and not hooks(game).may_enter_enemy_hex(
+           for u in game.state.units_at(dst)) and not facade.may_enter_enemy_hex(
                unit.id, game.board.label(dst)):
         return "enemy units occupy that hex (Firefight 7.25)"
     return None

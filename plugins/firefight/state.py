@@ -41,7 +41,18 @@ def ff(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+#: the Firefight units' data by unit type, for the data it was read from (``ff_data()``, one a
+#: process unless a test replaces it): ``utype`` runs tens of thousands of times a game (FFD-48)
+_UTYPES: list[Any] = [None, {}]
+
+
 def utype(unit: Unit) -> UnitData:
+    data = ff_data()
+    if _UTYPES[0] is not data:
+        _UTYPES[0], _UTYPES[1] = data, {}
+    got: UnitData | None = _UTYPES[1].get(unit.type)
+    if got is not None:
+        return got
     system, name = unit.type.split(":", 1)
     if system != "firefight":
         # a guest unit of a cross-system game fights as the Firefight type its adapter names
@@ -50,8 +61,9 @@ def utype(unit: Unit) -> UnitData:
         if not isinstance(profile, str) or profile not in ff_data().units:
             raise RulesError(f"unit {unit.id} ({unit.type}) has no Firefight profile: no adapter "
                              "gave it one", rule="Firefight 3.3")
-        name = profile
-    return ff_data().units[name]
+        return data.units[profile]  # the unit's own state names it: not kept by type
+    got = _UTYPES[1][unit.type] = data.units[name]
+    return got
 
 
 def side_code(unit_type: str) -> str:

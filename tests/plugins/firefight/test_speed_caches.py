@@ -1,0 +1,52 @@
+"""The Firefight fast paths of issue 14 answer as the plain computation does (FFD-48, FFD-49)."""
+
+from __future__ import annotations
+
+from hexwar.core.engine.state import Unit
+from hexwar.core.testing import make_game
+from hexwar.plugins.firefight import state as ST
+from hexwar.plugins.firefight.ai import FirefightAI
+from hexwar.plugins.firefight.tables import ff_data
+
+
+def test_utype_by_type_is_the_data_of_that_type() -> None:
+    """FFD-48: every shipped type reads its own data, the first time and every time after."""
+    data = ff_data()
+    for name, want in data.units.items():
+        u = Unit(id="x", type=f"firefight:{name}", side="US", hex=None)
+        assert ST.utype(u) is want
+        assert ST.utype(u) is want  # the kept answer
+
+
+def test_utype_of_guests_follows_each_units_own_profile() -> None:
+    """FFD-48: a guest unit (Firefight 3.3 through an adapter) fights as the profile in its own
+    state, so two guests of one type with different profiles are not confused by the kept
+    answers, and a changed profile is read again."""
+    names = list(ff_data().units)
+    a = Unit(id="a", type="mbt:T-72M1", side="SU", hex=None, state={"firefight_as": names[0]})
+    b = Unit(id="b", type="mbt:T-72M1", side="SU", hex=None, state={"firefight_as": names[1]})
+    assert ST.utype(a) is ff_data().units[names[0]]
+    assert ST.utype(b) is ff_data().units[names[1]]
+    a.state["firefight_as"] = names[2]
+    assert ST.utype(a) is ff_data().units[names[2]]
+
+
+def test_distance_to_objective_matches_the_plain_minimum() -> None:
+    """FFD-49: the AI's kept distances to the objective groups are the plain hex distances,
+    with the weight of friendly holders (Scenario 6 has two objectives) added afresh."""
+    for scenario in ("firefight:scenario-1", "firefight:scenario-6"):
+        g = make_game(scenario, seed=1)
+        for side in ("US", "SU"):
+            ai = FirefightAI(side, 1)
+            view = g.view(side)
+            groups = ai.hints(view)["groups"]
+            assert groups
+            held = [sum(1 for u in view.own_unit_objects() if u.hex in grp) for grp in groups]
+            for h in sorted(g.board.hexes)[::37]:
+                plain = [min(h.distance(x) for x in grp) for grp in groups]
+                want = plain[0] if len(groups) == 1 else min(
+                    d + (0 if h in grp else min(2 * n, 12))
+                    for d, grp, n in zip(plain, groups, held, strict=True))
+                assert ai.dist_obj(view, h) == want
+                assert ai.dist_obj(view, h) == want
+            assert len(ai._near) <= len(g.board.hexes)
