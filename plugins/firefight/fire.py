@@ -571,6 +571,28 @@ def resolve_attack(game: Game, attack: dict[str, Any], roll: int) -> dict[str, A
     return shot.outcome()
 
 
+def resolve_attack_rolls(game: Game, attack: dict[str, Any],
+                         rolls: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """:func:`resolve_attack` for each of ``rolls``, with the Attack Rating's steps (``base_rating``
+    up to ``range``) run once: they never read the dice (:func:`attack_rating` runs them without
+    a roll; docs/decisions.md FFD-50). What an AI weighs before it fires."""
+    pipeline, start, rng, end = fire_pipeline(game)
+    base = _shot_of(game, attack, None)
+    _run(pipeline.steps[start:rng], base)
+    rest = pipeline.steps[rng:end + 1]
+    out: dict[int, dict[str, Any]] = {}
+    for roll in rolls:
+        shot = object.__new__(Shot)  # a copy of the shared part (copy.copy is slower)
+        d = shot.__dict__
+        d.update(base.__dict__)
+        d.update(roll=roll, record=None, attack=dict(base.attack),
+                 modifiers=list(base.modifiers), filters=set(base.filters))
+        if not (base.resolved or base.finished):
+            _run(rest, shot)
+        out[roll] = shot.outcome()
+    return out
+
+
 def execute_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
                    weapons_by_firer: Mapping[str, str] | None, mode: str,
                    rolls: Sequence[int] | None = None) -> list[dict[str, Any]]:

@@ -257,7 +257,9 @@ def firefight_fire_steps(game: Game) -> Sequence[Edit[FireStep]]:
     one, replaces one or removes one; a step is a callable taking the
     :class:`~hexwar.plugins.firefight.fire.Shot`. The steps from ``base_rating`` to
     ``result_override`` are the pure part (``resolve_attack``), those before ``range`` the Attack
-    Rating (``attack_rating``); these three may be replaced, not removed. Called: once per game,
+    Rating (``attack_rating``), which must not read the dice: it is worked out once for every
+    roll an AI previews (docs/decisions.md FFD-50); these three may be replaced, not removed.
+    Called: once per game,
     when the first shot is resolved."""
     raise NotImplementedError
 

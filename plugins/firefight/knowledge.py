@@ -89,12 +89,17 @@ class FirefightRules:
         key = (firer, target, weapon, mode)
         if key in self._attacks:
             return self._attacks[key]
-        from hexwar.plugins.firefight.fire import choose_weapon, describe_attack, resolve_attack
+        from hexwar.plugins.firefight.fire import (
+            choose_weapon,
+            describe_attack,
+            resolve_attack_rolls,
+        )
 
         f, t = self._known(firer), self._known(target)
         w = choose_weapon(self._game, f, t, weapon)
         att = describe_attack(self._game, f, t, w, mode)
-        results = {roll: str(resolve_attack(self._game, att, roll)["result"]) for roll in ROLLS}
+        results = {roll: str(shot["result"])
+                   for roll, shot in resolve_attack_rolls(self._game, att, ROLLS).items()}
         out = (w.line, str(att["target_class"]), results)
         self._attacks[key] = out
         return out

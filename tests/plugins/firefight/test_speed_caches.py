@@ -1,9 +1,12 @@
-"""The Firefight fast paths of issue 14 answer as the plain computation does (FFD-48, FFD-49)."""
+"""The Firefight fast paths of issue 14 answer as the plain computation does (FFD-48 to FFD-50)."""
 
 from __future__ import annotations
 
+import pytest
+
 from hexwar.core.engine.state import Unit
 from hexwar.core.testing import make_game
+from hexwar.plugins.firefight import fire as FI
 from hexwar.plugins.firefight import state as ST
 from hexwar.plugins.firefight.ai import FirefightAI
 from hexwar.plugins.firefight.tables import ff_data
@@ -50,3 +53,30 @@ def test_distance_to_objective_matches_the_plain_minimum() -> None:
                 assert ai.dist_obj(view, h) == want
                 assert ai.dist_obj(view, h) == want
             assert len(ai._near) <= len(g.board.hexes)
+
+
+@pytest.mark.parametrize("scenario", ["firefight:scenario-1", "firefight:scenario-5"])
+def test_all_rolls_at_once_match_one_roll_at_a_time(scenario: str) -> None:
+    """FFD-50: the AI's preview of a shot for every two-dice total (the Attack Rating's steps run
+    once) gives each roll the record that resolving that roll alone gives (Firefight 6.0), for
+    every attack offered in the first fire decisions of a game (Scenario 5 adds mines and
+    artillery, with their rules' fire steps)."""
+    g = make_game(scenario, seed=3)
+    ai = {s: FirefightAI(s, 3) for s in ("US", "SU")}
+    compared = 0
+    while g.pending is not None and compared < 60:
+        dec = g.pending
+        if dec.kind.endswith("_fire"):
+            mode = str(dec.context.get("mode", "direct"))
+            for opt in dec.options or ():
+                if not isinstance(opt, dict) or "firers" not in opt:
+                    continue
+                units = g.state.units
+                f, t = units[opt["firers"][0]], units[opt["target"]]
+                att = FI.describe_attack(g, f, t, FI.choose_weapon(
+                    g, f, t, opt["weapons"][f.id]), mode)
+                together = FI.resolve_attack_rolls(g, att, range(2, 13))
+                assert together == {r: FI.resolve_attack(g, att, r) for r in range(2, 13)}
+                compared += 1
+        g.answer(ai[dec.side].choose(dec, g.view(dec.side)))
+    assert compared >= 20
