@@ -3,7 +3,9 @@ references measured in the same run, and the engine's own overhead on a trivial 
 
     python benchmarks/bench_engine.py [--seconds S] [--scenario NAME ...] [--no-toy]
 
-References (each measured in this run, before and after the hexwar games; the median is used):
+References (each measured in this run, before every scenario and once after the last; a
+scenario's ratio is to the mean of the measurements just before and just after it, so that a
+change in the machine's load during the run moves both sides of a ratio alike):
 
 * ``reference``: a straightforward random-play hex wargame written here in plain Python, the
   size of Atlatl's ``test4`` (a 10 x 10 board of 100 hexes, 17 units, no line of sight): the
@@ -46,8 +48,16 @@ from hexwar.core.scenario import Scenario  # noqa: E402
 from tests.core.toy import toy_system  # noqa: E402
 
 #: every built-in scenario
+#: the scenarios of earlier runs (the default is every installed built-in scenario)
 SCENARIOS = (*(f"firefight:scenario-{n}" for n in range(1, 10)), "firepower:basic",
              *(f"mbt:basic-{m}" for m in "abcd"))
+
+
+def builtin_scenarios() -> list[str]:
+    """Every built-in scenario the installed plugins register (``hexwar scenarios``)."""
+    from hexwar.core.cli import _scenario_sources
+
+    return sorted(source.name for source in _scenario_sources())
 
 
 # -- the straightforward reference --------------------------------------------------------------
@@ -252,34 +262,42 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=3.0,
                     help="play time per scenario (whole games; default 3)")
-    ap.add_argument("--scenario", action="append", help="a scenario (repeatable; default all)")
+    ap.add_argument("--scenario", action="append",
+                    help="a scenario (repeatable; default every built-in scenario)")
     ap.add_argument("--no-toy", action="store_true", help="skip the trivial-system figures")
     args = ap.parse_args(argv)
     if not args.no_toy:
         toy()
-    ref_budget = min(args.seconds, 2.0)
-    refs = [reference_rate(ref_budget)]
-    atlatl = atlatl_rate(ref_budget)
-    rows = [(name, *hexwar_rate(name, args.seconds)) for name in args.scenario or SCENARIOS]
-    refs.append(reference_rate(ref_budget))
-    if isinstance(atlatl, float):
-        again = atlatl_rate(ref_budget)
-        atlatl = statistics.median([atlatl, again]) if isinstance(again, float) else atlatl
-    ref = statistics.median(refs)
-    print(f"\nreference (100 hexes, 17 units, random play): {ref:9.0f} transitions/s "
-          f"(runs: {', '.join(f'{r:.0f}' for r in refs)})")
-    if isinstance(atlatl, float):
-        print(f"Atlatl ({ATLATL_WHAT[0]}), random play: {atlatl:9.0f} transitions/s")
+    names = args.scenario or builtin_scenarios()
+    budget = min(args.seconds, 1.0)
+
+    def references() -> tuple[float, float | str]:
+        return reference_rate(budget), atlatl_rate(budget)
+
+    marks = [references()]  # before each scenario, and once after the last
+    rows = []
+    for name in names:
+        rows.append((name, *hexwar_rate(name, args.seconds)))
+        marks.append(references())
+    refs = [m[0] for m in marks]
+    atl = [m[1] for m in marks]
+    have_atlatl = all(isinstance(a, float) for a in atl)
+    print(f"\nreference (100 hexes, 17 units, random play): {statistics.median(refs):9.0f} "
+          f"transitions/s (median of {len(refs)}; {min(refs):.0f} to {max(refs):.0f})")
+    if have_atlatl:
+        rates = [float(a) for a in atl]
+        print(f"Atlatl ({ATLATL_WHAT[0]}), random play: {statistics.median(rates):9.0f} "
+              f"transitions/s (median of {len(rates)}; {min(rates):.0f} to {max(rates):.0f})")
     else:
-        print(f"Atlatl: {atlatl}")
-    print(f"\n{'scenario (AI vs AI)':<24} {'decisions/s':>11} {'setup s':>8} {'games':>5} "
-          f"{'decisions':>9} {'/ reference':>11}" + (f" {'/ Atlatl':>9}" if isinstance(atlatl, float)
-                                                       else ""))
-    for name, rate, setup, games, decisions in rows:
-        line = (f"{name:<24} {rate:11.0f} {setup:8.2f} {games:5d} {decisions:9d} "
+        print(f"Atlatl: {next(a for a in atl if isinstance(a, str))}")
+    print(f"\n{'scenario (AI vs AI)':<34} {'decisions/s':>11} {'setup s':>8} {'games':>5} "
+          f"{'decisions':>9} {'/ reference':>11}" + (f" {'/ Atlatl':>9}" if have_atlatl else ""))
+    for i, (name, rate, setup, games, decisions) in enumerate(rows):
+        ref = (refs[i] + refs[i + 1]) / 2  # the references measured just before and after
+        line = (f"{name:<34} {rate:11.0f} {setup:8.2f} {games:5d} {decisions:9d} "
                 f"{rate / ref:11.3f}")
-        if isinstance(atlatl, float):
-            line += f" {rate / atlatl:9.3f}"
+        if have_atlatl:
+            line += f" {rate / ((float(atl[i]) + float(atl[i + 1])) / 2):9.3f}"
         print(line)
 
 
