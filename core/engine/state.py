@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import marshal
 import operator
 import os
 from dataclasses import dataclass, field
@@ -153,10 +154,9 @@ class GameState:
     turn: int = 0
     phase: str = ""
     data: dict[str, Any] = field(default_factory=dict)
-    #: the JSON text of each part of the state last hashed, with what it was made from (see
-    #: :meth:`canonical_text`); derived data, never saved, compared or shown
-    _texts: dict[Any, tuple[Any, str]] = field(default_factory=dict, init=False, repr=False,
-                                               compare=False)
+    #: the system state's text last hashed, as a tree of parts (see :meth:`canonical_text`);
+    #: derived data, never saved, compared or shown
+    _data_text: _Part | None = field(default=None, init=False, repr=False, compare=False)
     #: units by hex (see :meth:`units_at`) and what it was built from
     _at: dict[Hex, list[Unit]] = field(default_factory=dict, init=False, repr=False,
                                        compare=False)
@@ -195,9 +195,11 @@ class GameState:
           in this state's record when a field or a key of its state is set), so the Python work
           is in the units written, not in all units; what remains for all units is a C-level
           comparison of which unit objects the state holds;
-        * an entry of the system state (:attr:`data`) is encoded again when its ``repr``
-          changed: ``repr`` tells apart every value the encoder accepts (``1``, ``1.0`` and
-          ``True``; a list and a tuple).
+        * the system state (:attr:`data`) is compared by a fingerprint level by level (its
+          ``marshal`` bytes, else its ``repr``: :func:`_made_of`), and a part is encoded again
+          only where its fingerprint changed. An unchanged system state costs one C-level
+          fingerprint; a changed one, the fingerprints of the parts on the way down to the
+          change and the Python work of those parts alone.
 
         The text is exactly the one :func:`json.dumps` gives for the whole state at once; with
         ``HEXWAR_CHECK_STATE=1`` every call checks that, naming a unit changed unseen.
@@ -225,17 +227,11 @@ class GameState:
             last.joined = ",".join(last.texts)
         if CHECK_STATE:
             _check_units(last)
-        cache = self._texts
-        whole = repr(self.data)  # one C-level call; most decisions leave the system state as is
-        hit = cache.get(_WHOLE_DATA)
-        if hit is not None and hit[0] == whole:
-            data = hit[1]
-        else:
-            used = [0]
-            data = _cached(cache, ("data",), self.data, 3, used)
-            if len(cache) > 2 * used[0] + 16:  # dropped entries: start afresh
-                cache.clear()
-            cache[_WHOLE_DATA] = (whole, data)
+        part = self._data_text = _part(self._data_text, self.data, _DATA_DEPTH)
+        data = part[1]
+        if CHECK_STATE and data != _dumps(self.data):
+            raise StateTrackingError("the system state's kept text differs from the system state "
+                                     "encoded afresh (docs/decisions.md CORE-135)")
         return (f'{{"data":{data},"phase":{_dumps(self.phase)},'
                 f'"sides":{_dumps(list(self.sides))},"turn":{_dumps(self.turn)},'
                 f'"units":[{last.joined}]}}')
@@ -275,8 +271,8 @@ class GameState:
 _UNIT_FIELDS = operator.attrgetter("id", "type", "side", "hex", "facing")
 _UNIT_STATE = operator.attrgetter("state")
 
-#: the key of :attr:`GameState._texts` under which the whole system state's text is kept
-_WHOLE_DATA = ("",)
+#: how many levels of tables of the system state are kept part by part (below, whole values)
+_DATA_DEPTH = 4
 #: each write to a unit draws its next number (see ``Unit._rev``)
 _REVISIONS = itertools.count(1)
 #: a unit's revision, gathered by C-level maps (views, CORE-133)
@@ -331,22 +327,41 @@ def _dumps(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
-def _cached(texts: dict[Any, tuple[Any, str]], path: tuple[str, ...], value: Any,
-            depth: int, used: list[int]) -> str:
-    """The JSON text of ``value`` (a part of the state at ``path``), from ``texts`` when its
-    ``repr`` is the one it was encoded from; a table of string keys is split into its entries
-    down to ``depth`` levels, so a change re-encodes only the entry it is in."""
+#: a part of the system state's text: (what it was made from, see :func:`_made_of`; its JSON
+#: text; and for a table split further, its entries' parts by key)
+_Part = tuple[bytes | str, str, "dict[str, _Part] | None"]
+
+
+def _made_of(value: Any) -> bytes | str:
+    """A fingerprint of a JSON-like value: equal fingerprints, equal JSON (CORE-135). ``marshal``
+    (in C, about four times as fast as ``repr``) writes the exact types (``1``, ``1.0`` and
+    ``True``; a list and a tuple) and reads back an equal value, so equal bytes are equal
+    values; it refuses other types (``Hex``, a subclass), which fall back to ``repr`` (CORE-25).
+    Equal values may give unequal bytes (a table's key order, shared objects): a part encoded
+    again, never a stale one."""
+    try:
+        return marshal.dumps(value)
+    except ValueError:
+        return repr(value)
+
+
+def _part(last: _Part | None, value: Any, depth: int) -> _Part:
+    """The JSON text of ``value`` with what it was made from, reusing ``last`` (its part at the
+    previous hash) where the fingerprint is unchanged (CORE-135). A table of string keys down
+    to ``depth`` levels is made of its entries' parts, so a change below re-encodes only the
+    entries on its way; entries gone from the table go with the new part."""
+    made_of = _made_of(value)
+    if last is not None and last[0] == made_of:
+        return last
     if depth > 0 and type(value) is dict and all(type(k) is str for k in value):
-        inner = ",".join(f"{_key(k)}:{_cached(texts, (*path, k), value[k], depth - 1, used)}"
-                         for k in sorted(value))
-        return f"{{{inner}}}"
-    used[0] += 1
-    made_of = repr(value)
-    hit = texts.get(path)
-    if hit is None or hit[0] != made_of:
-        hit = (made_of, _dumps(value))
-        texts[path] = hit
-    return hit[1]
+        before = last[2] if last is not None and last[2] is not None else {}
+        kids: dict[str, _Part] = {}
+        texts = []
+        for k in sorted(value):
+            kid = kids[k] = _part(before.get(k), value[k], depth - 1)
+            texts.append(f"{_key(k)}:{kid[1]}")
+        return (made_of, f"{{{','.join(texts)}}}", kids)
+    return (made_of, _dumps(value), None)
 
 
 def _reject(value: object) -> object:

@@ -190,3 +190,72 @@ def test_the_incremental_text_is_always_the_whole_state_encoded(
         if v % 2:
             assert state.canonical_text() == _full_text(state)
     assert state.canonical_text() == _full_text(state)
+
+
+# -- the system state (CORE-135) ---------------------------------------------------------------
+
+_LEAF = st.one_of(st.integers(-2, 2), st.floats(-2, 2, allow_nan=False), st.booleans(),
+                  st.none(), st.text("ab", max_size=2),
+                  st.builds(Hex, st.integers(-1, 1), st.integers(-1, 1)))
+_VALUE = st.recursive(_LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.tuples(inner, inner),
+    st.frozensets(st.integers(0, 3), max_size=3),
+    st.dictionaries(st.sampled_from(["x", "y", "z"]), inner, max_size=3)), max_leaves=8)
+_DATA_WRITES = st.lists(st.tuples(st.lists(st.sampled_from(["x", "y", "z"]), min_size=1,
+                                           max_size=5), _VALUE), max_size=25)
+
+
+@given(_DATA_WRITES)
+def test_the_system_state_text_is_always_the_system_state_encoded(
+        writes: list[tuple[list[str], Any]]) -> None:
+    """Any value set anywhere in the system state, at any depth (below the split levels too,
+    in place), of any JSON-like type (``1``, ``1.0``, ``True``; a list and a tuple; hexes, which
+    marshal refuses; sets) gives the text of the whole state encoded at once."""
+    state = _state(2)
+    state.data["sys"] = {}
+    for path, value in writes:
+        node = state.data["sys"]
+        for key in path[:-1]:
+            nxt = node.get(key)
+            if not isinstance(nxt, dict):
+                nxt = node[key] = {}
+            node = nxt
+        node[path[-1]] = value
+        assert state.canonical_text() == _full_text(state)
+
+
+def test_an_unchanged_system_state_encodes_nothing_and_a_change_only_its_way() -> None:
+    """CORE-135: with the system state as it was, nothing of it is encoded again; a change deep
+    inside encodes again only the entry holding it at the deepest split level (four levels of
+    tables: the tables above it are assembled from their entries' kept texts)."""
+    state = _state(1)
+    state.data["sys"] = {"a": {"b": {"c": {"d": [1, 2], "e": "keep"}}, "f": list(range(50))}}
+    state.canonical_text()
+    encoded: list[Any] = []
+    real = state_module._dumps
+
+    def spy(value: Any) -> str:
+        encoded.append(value)
+        return real(value)
+
+    state_module._dumps = spy
+    try:
+        state.canonical_text()
+        assert encoded == ["", ["red", "blue"], 0]  # the phase, the sides and the turn alone
+        encoded.clear()
+        state.data["sys"]["a"]["b"]["c"]["d"].append(3)
+        assert state.canonical_text() == _full_text(state)
+        assert encoded[0] == {"d": [1, 2, 3], "e": "keep"}  # data > sys > a > b > c: whole
+        assert list(range(50)) not in encoded and len(encoded) == 4
+    finally:
+        state_module._dumps = real
+
+
+def test_equal_fingerprints_are_equal_json() -> None:
+    """CORE-135: the fingerprint tells apart what JSON tells apart, and falls back to ``repr``
+    for what ``marshal`` refuses."""
+    fp = state_module._made_of
+    assert len({fp(1), fp(1.0), fp(True)}) == 3
+    assert fp([1, 2]) != fp((1, 2))
+    assert fp({"h": Hex(1, 2)}) == repr({"h": Hex(1, 2)})
+    assert fp({"a": 1}) == fp({"a": 1})
