@@ -300,9 +300,10 @@ class FirefightAI:
         """Hexes whose mines would attack ``unit`` (Firefight 18.0, 25.0): the Mine Markers are public
         (``view.system_state``); own hexes of five points or less are safe under the Friendly
         Minefields option."""
+        if unit.state.get("dummy") or not rules_of(view).mines_in_play():
+            return set()  # the markers come with the mines rules alone (FFD-51)
         shown = view.system_state
-        if ("minefields" not in shown and "artillery_mines" not in shown) or \
-                unit.state.get("dummy"):
+        if "minefields" not in shown and "artillery_mines" not in shown:
             return set()
         friendly = rules_of(view).friendly_minefields()
         out = {str(f["hex"]) for f in shown.get("minefields", [])

@@ -56,6 +56,12 @@ class FirefightRules:
         default = {"posture": "attack", "objective": ""}
         return copy.deepcopy(dict(ai.get(self._view.side, default)))
 
+    def mines_in_play(self) -> bool:
+        """Whether the game has mines at all (Firefight 18.0, 25.0: the optional rules are in
+        the game's public header), so an AI need not read the Mine Markers of a game without."""
+        return bool({"firefight.mines", "firefight.artillery_mines"}
+                    & set(self._game.rules_enabled))
+
     def friendly_minefields(self) -> bool:
         """The Addenda Friendly Minefields option of the scenario (Firefight 18.0)."""
         return bool(self._game.scenario.raw.get("special", {}).get("friendly_minefields", False))

@@ -80,3 +80,26 @@ def test_all_rolls_at_once_match_one_roll_at_a_time(scenario: str) -> None:
                 compared += 1
         g.answer(ai[dec.side].choose(dec, g.view(dec.side)))
     assert compared >= 20
+
+
+def test_the_ai_reads_mine_markers_only_in_a_game_with_mines() -> None:
+    """FFD-51: without the mines rules (Firefight 18.0, 25.0) the AI knows from the public header
+    that no hex is mined and builds no view of the system state; with them it reads the
+    markers, the emplaced fields among them."""
+    from hexwar.plugins.firefight.rules import mines as MI
+
+    plain = make_game("firefight:scenario-5", seed=1)
+    view = plain.view("SU")
+    su = next(u for u in view.own_unit_objects() if not u.state.get("dummy"))
+    assert not view.rules.mines_in_play()
+    assert FirefightAI("SU", 1).mined_hexes(view, su) == set()
+    assert "system_state" not in view.__dict__  # the cached property was never read
+    mined = make_game("firefight:scenario-5", seed=1, options=["firefight.mines"])
+    ai = {s: FirefightAI(s, 1) for s in ("US", "SU")}
+    while mined.pending is not None and mined.state.turn < 1:
+        dec = mined.pending
+        mined.answer(ai[dec.side].choose(dec, mined.view(dec.side)))
+    view = mined.view("SU")
+    su = next(u for u in view.own_unit_objects() if not u.state.get("dummy"))
+    assert view.rules.mines_in_play()
+    assert ai["SU"].mined_hexes(view, su) == set(MI.fields(mined)) != set()
