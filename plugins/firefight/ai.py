@@ -209,11 +209,11 @@ class FirefightAI:
         c = 0.3 if t in ("forest", "town") else 0.0
         seen = 0
         rules = rules_of(view)
-        near = [e.hex for e in enemies if e.hex is not None and e.hex.distance(h) <= 25]
-        sees_h = rules.visible(h, near)  # one batch: who of them sees h
-        for e in enemies:
+        near = [e for e in enemies if e.hex is not None and e.hex.distance(h) <= 25]
+        sees_h = rules.visible(h, [e.hex for e in near])  # one batch: who of them sees h
+        for e in near:
             assert e.hex is not None
-            if e.hex.distance(h) <= 25 and e.hex in sees_h:
+            if e.hex in sees_h:
                 seen += 1
                 if in_defilade_geom(view.board, e.hex, h):
                     c += 0.1
