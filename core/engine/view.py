@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Hashable
 from functools import cached_property
+from itertools import compress
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from hexwar.core.engine import state as state_module
@@ -88,38 +89,59 @@ class SideView:
     def _built(self, game: Game, side: str) -> list[tuple[str, _Shown]]:
         """The records of :attr:`_records` asked of the hooks (through the view cache of
         :data:`VIEW_CONTEXT` when the system gives one)."""
-        ids = sorted(game.hooks.visible_units(game, side))
+        seen = list(game.hooks.visible_units(game, side))
         context_of = game.stash.get(VIEW_CONTEXT)
         token = None if context_of is None else context_of(game, side)
         if token is None:
             self._cached = False
             return [(str(shown.get("id", uid)), _Shown(_copied(shown)))
-                    for uid, shown in game.hooks.unit_views(game, side, ids) if shown is not None]
+                    for uid, shown in game.hooks.unit_views(game, side, sorted(seen))
+                    if shown is not None]
         self._cached = True
         sides = game.stash.setdefault(_VIEW_CACHE, {})
         cache = sides.get(side)
         if cache is None or cache[0] != token:
-            cache = sides[side] = (token, {}, {})
-        entries = cache[1]
+            cache = sides[side] = (token, {}, {}, _LastBuild())
+        entries, last = cache[1], cache[3]
+        # the same units seen as at the side's last view: their order is known (CORE-136)
+        same = seen == last.seen
+        ids = last.ids if same else sorted(seen)
         units = game.state.units
         us = list(map(units.__getitem__, ids))
-        # each unit's own record is asked again when the unit was written since (a new revision,
-        # CORE-133), gathered by a C-level map
-        get = entries.get
-        stale = {uid: key for uid, key in zip(ids, map(UNIT_REVISION, us), strict=True)
-                 if (hit := get(uid)) is None or hit[0] != key}
+        revs = list(map(UNIT_REVISION, us))  # C-level: a unit written since has a new revision
+        if same:  # only the units whose revision changed since the last view, found in C
+            flags = list(map(operator.ne, revs, last.revs))
+            stale = dict(zip(compress(ids, flags), compress(revs, flags), strict=True))
+        else:  # each unit's own record is asked again when it was written since (CORE-133)
+            get = entries.get
+            stale = {uid: key for uid, key in zip(ids, revs, strict=True)
+                     if (hit := get(uid)) is None or hit[0] != key}
         if state_module.CHECK_STATE:  # the tests: a unit whose revision stayed is unchanged
             _check_revisions(us, cache[2], stale)
         if len(entries) > 2 * len(units) + 16:  # units gone for good: keep those still here
             for gone in [k for k in entries if k not in units]:
                 del entries[gone]
+        was = {uid: entries[uid][1] for uid in stale if uid in entries} if same else {}
         for uid, shown in game.hooks.unit_views(game, side, list(stale)):
             entries[uid] = (stale[uid], None if shown is None else _Shown(_copied(shown)))
-        out: list[tuple[str, _Shown]] = []
-        for uid in ids:
-            rec = entries[uid][1]
-            if rec is not None:
-                out.append((rec.key if rec.key is not None else uid, rec))
+        if same and all((was.get(u) is None) == (entries[u][1] is None) for u in stale):
+            # the same records shown in the same places: the last list with the changed ones
+            # replaced (a new list: an earlier view holds the old one)
+            out = list(last.out) if stale else last.out
+            pos = last.pos
+            for uid in stale:
+                rec = entries[uid][1]
+                if rec is not None:
+                    out[pos[uid]] = (rec.key if rec.key is not None else uid, rec)
+        else:
+            out = []
+            pos = {}
+            for uid in ids:
+                rec = entries[uid][1]
+                if rec is not None:
+                    pos[uid] = len(out)
+                    out.append((rec.key if rec.key is not None else uid, rec))
+        last.seen, last.ids, last.revs, last.out, last.pos = seen, ids, revs, out, pos
         return out
 
     @cached_property
@@ -204,6 +226,20 @@ class SideView:
         return {k: u for k, u in self.units.items() if u.get("side") != self.side}
 
 
+class _LastBuild:
+    """A side's last records from the view cache (CORE-136): the units it saw (as the hook
+    listed them) and sorted, their revisions, the records and where each unit's is in them."""
+
+    __slots__ = ("ids", "out", "pos", "revs", "seen")
+
+    def __init__(self) -> None:
+        self.seen: list[str] | None = None
+        self.ids: list[str] = []
+        self.revs: list[int] = []
+        self.out: list[tuple[str, _Shown]] = []
+        self.pos: dict[str, int] = {}
+
+
 class _Shown:
     """One unit's record as a side is shown it (a private copy), with the parts a :class:`Unit`
     copy is made of worked out once: a record kept in the view cache serves many views."""
@@ -285,10 +321,10 @@ _STATE_VIEW_CACHE: StashKey[dict[str, tuple[str, list[tuple[str, _Shown]]]]] = \
 #: per side: unit id -> (the record, the copy made of it, the copy's revision when made)
 _COPIES: StashKey[dict[str | None, dict[str, tuple[_Shown, Unit, int]]]] = StashKey(
     "hexwar.core.engine.view._COPIES")
-#: per side: (the context token, unit id -> (the unit's revision, what the side is shown), and in
-#: check mode unit id -> what its record was made from)
+#: per side: (the context token, unit id -> (the unit's revision, what the side is shown), in
+#: check mode unit id -> what its record was made from, and the side's last records)
 _VIEW_CACHE: StashKey[dict[str, tuple[Hashable, dict[str, tuple[Any, _Shown | None]],
-                                      dict[str, Any]]]] = \
+                                      dict[str, Any], _LastBuild]]] = \
     StashKey("hexwar.core.engine.view._VIEW_CACHE")
 
 

@@ -210,7 +210,7 @@ class FirefightAI:
         seen = 0
         rules = rules_of(view)
         near = [e for e in enemies if e.hex is not None and e.hex.distance(h) <= 25]
-        sees_h = rules.visible(h, [e.hex for e in near])  # one batch: who of them sees h
+        sees_h = rules.visible(h, [e.hex for e in near if e.hex is not None])  # one batch
         for e in near:
             assert e.hex is not None
             if e.hex in sees_h:
