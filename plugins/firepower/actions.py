@@ -639,12 +639,52 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
 # ---------------------------------------------------------------------------------------------
 
 
+#: FPD-199: while a listing of the legal Actions is under way (``listing``), what the Basic
+#: check answered for each choice listed, by the choice's ``repr``
+_LISTED = StashKey[dict[str, dict[str, Any]]]("firepower.listed-checks")
+
+
 def _legal(game: Game, choice: Any) -> bool:
     try:
-        check_action(game, choice)
+        info = check_action(game, choice)
     except RulesError:
         return False
+    listed = game.stash.get(_LISTED)
+    if listed is not None:
+        listed[repr(choice)] = info
     return True
+
+
+class listing:
+    """FPD-199: one listing of the legal Actions (``with listing(game): ...``), which checks
+    every choice of :func:`legal_actions` with the Basic check and then again with a rule's
+    fuller check (the Advanced Game's) that begins with the Basic one: the game does not change
+    in between (a check never changes it), so the second asks :func:`listed_check` for the
+    first's answer, each answer handed out once. Emptied when the listing ends."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.outer = False
+
+    def __enter__(self) -> None:
+        if self.game.stash.get(_LISTED) is None:  # a listing within one goes on with it
+            self.game.stash[_LISTED] = {}
+            self.outer = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.outer:
+            self.game.stash.pop(_LISTED, None)
+
+
+def listed_check(game: Game, choice: Any) -> dict[str, Any]:
+    """:func:`check_action` of ``choice``: the answer the current listing (FPD-199) already had
+    for it, handed out once, or a check made now."""
+    listed = game.stash.get(_LISTED)
+    if listed is not None:
+        got = listed.pop(repr(choice), None)
+        if got is not None:
+            return got
+    return check_action(game, choice)
 
 
 def legal_actions(game: Game) -> list[Any]:

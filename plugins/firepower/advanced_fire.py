@@ -134,6 +134,9 @@ class Firing:
     #: the soldiers inside caves (Firepower 8.8.7; :mod:`caves`), and a cave's terrain value
     in_cave: frozenset[str] = frozenset()
     cave_value: int = 10_000
+    #: lines of sight already traced in ``world`` for this state (FPD-198; :class:`FireTables`)
+    lines: dict[tuple[Any, ...], AdvancedLosResult] | None = field(default=None, compare=False,
+                                                                   repr=False)
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -246,6 +249,9 @@ class FireTables:
         self.cover_sides = cover_sides.sides_of(game)
         self.caves = caves_of(game)
         self.decks = bridge_decks(game)
+        #: FPD-198: the lines of sight traced in ``world`` (by firer, target, ammunition and
+        #: the soldiers on the board): they depend on nothing else of the state
+        self.lines: dict[tuple[Any, ...], AdvancedLosResult] = {}
         self._obs: dict[Hex, int] = {}
         self._lazy: dict[str, Any] = {}
 
@@ -386,7 +392,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                                  holes=t.holes, hole_sides=t.hole_sides,
                                  location_plus=sign == "+",
                                  weapon_unit=w_unit, rounds=rounds, peering=t.peering,
-                                 cover_sides=t.cover_sides, **t.caves, **t.decks)
+                                 cover_sides=t.cover_sides, lines=t.lines, **t.caves,
+                                 **t.decks)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     if ctx.kind == "fire":  # Firepower 12.2.4: buildings, tunnels and water conceal
         from hexwar.plugins.firepower.concealment import concealed_places
@@ -733,7 +740,20 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
 
 
 def _los_to(ctx: FireContext, target: Soldier, ammo: str) -> AdvancedLosResult:
+    """The line of sight from the firer to ``target``'s height for ``ammo`` (Firepower 12.1),
+    traced once per state for the same firer, target and soldiers (FPD-198)."""
     f = firing(ctx)
+    lines = f.lines
+    if lines is None:
+        return _trace_to(ctx, f, target, ammo)
+    key = (ctx.firer, target, ammo, tuple(ctx.soldiers.items()))
+    got = lines.get(key)
+    if got is None:
+        got = lines[key] = _trace_to(ctx, f, target, ammo)
+    return got
+
+
+def _trace_to(ctx: FireContext, f: Firing, target: Soldier, ammo: str) -> AdvancedLosResult:
     world = f.world
     fh = soldier_height(world, ctx.firer)
     th = target_height(world, ammo, target.hex, target, ctx.soldiers.values())

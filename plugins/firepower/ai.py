@@ -218,14 +218,16 @@ class FirepowerAI:
             self._see_all(view, a, [b])
         return bool(memo[key])
 
-    def _see_all(self, view: SideView, a: Soldier, others: list[Soldier]) -> None:
+    def _see_all(self, view: SideView, a: Soldier, others: list[Soldier]) -> list[bool]:
         """Ask the line of sight from ``a`` to every soldier of ``others`` not yet known this
-        decision, in one batch (one line-of-sight world per decision)."""
+        decision, in one batch (one line-of-sight world per decision); whether each of
+        ``others`` is blocked from ``a`` (the line is the same both ways)."""
         memo: dict[tuple[Any, ...], Any] = self._memo
         src = self._loc(a)
-        todo = [self._loc(o) for o in others if ("blocked", src, self._loc(o)) not in memo]
+        keys = [("blocked", src, self._loc(o)) for o in others]
+        todo = [k[2] for k in keys if k not in memo]
         if not todo:
-            return
+            return [bool(memo[k]) for k in keys]
         rules = getattr(self, "_sight_rules", None) or rules_of(view)
         opened: frozenset[str] = getattr(self, "_opened", frozenset())
         shut: frozenset[str] = getattr(self, "_shut", frozenset())
@@ -235,6 +237,7 @@ class FirepowerAI:
         for loc, blocked in zip(todo, got, strict=True):
             memo[("blocked", src, loc)] = blocked
             memo[("blocked", loc, src)] = blocked  # the line is the same both ways
+        return [bool(memo[k]) for k in keys]
 
     def _concealment(self, view: SideView, s: Soldier) -> Modifier | None:
         """Firepower 12.2.4 (FPD-179): the +1 the enemy's L fire takes at ``s`` for his place
@@ -394,10 +397,10 @@ class FirepowerAI:
             return out
         # Advanced Game (below): _blocked alone decides the line (FPD-157)
         theirs = [e for e in theirs if e.id not in self._tunnel]
-        self._see_all(view, me, theirs)
+        sight = self._see_all(view, me, theirs)
         conceal = self._concealment(view, me)
-        for e in theirs:
-            if e.stunned or self._blocked(view, e, me):
+        for e, blocked in zip(theirs, sight, strict=True):
+            if e.stunned or blocked:
                 continue
             rng = e.hex.distance(me.hex)
             w = c.weapons[e.weapon]
@@ -451,10 +454,10 @@ class FirepowerAI:
         # Advanced Game (below): _blocked alone decides the line (FPD-157)
         theirs = [e for e in theirs if e.id not in self._tunnel
                   and in_arc(me.hex, me.facing, e.hex)]
-        self._see_all(view, me, theirs)
-        for e in theirs:
+        sight = self._see_all(view, me, theirs)
+        for e, blocked in zip(theirs, sight, strict=True):
             rng = me.hex.distance(e.hex)
-            if self._blocked(view, me, e):
+            if blocked:
                 continue
             mod: float | None = None  # the modifiers do not depend on the rate of fire
             for mode in w.modes:

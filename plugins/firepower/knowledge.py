@@ -434,9 +434,10 @@ SIGHT_CACHE = StashKey[_SightCache]("firepower sight profiles")
 #: the game's answers of ``sight_blocks`` with the terrain state they hold for (FPD-197)
 SIGHT_ANSWERS = StashKey[tuple[str, dict[tuple[Any, ...], bool]]]("firepower sight answers")
 #: entries of ``state.data["firepower"]`` no line of sight reads, rewritten by every Action
-#: (the Impulse Phase's bookkeeping) or every draw (the cup, the count of phases): left out of
-#: the terrain state the sight answers are kept for (FPD-197)
-SIGHT_VOLATILE = frozenset({"phase", "cup", "drawn", "side_phases"})
+#: (the Impulse Phase's bookkeeping), every draw (the cup, the count of phases) or a casualty
+#: (the items dropped in his hex, Firepower 11.1.6.4): left out of the terrain state the sight
+#: answers are kept for (FPD-197)
+SIGHT_VOLATILE = frozenset({"phase", "cup", "drawn", "side_phases", "dropped"})
 
 
 def side_rules(game: Game, view: SideView) -> FirepowerRules:
