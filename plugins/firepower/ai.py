@@ -63,12 +63,6 @@ KILL = 10.0
 _HEAD = {"stand": 2, "crouch": 1, "prone": 0}
 
 
-def _int_total(mods: list[Modifier]) -> float:
-    """:func:`~hexwar.core.types.total` of the Basic firing modifiers, whose values are whole
-    numbers (the card's table): their sum is exact in any order, so no second sort is needed."""
-    return float(sum(m.value for m in mods))
-
-
 def rules_of(view: SideView) -> FirepowerRules:
     rules: FirepowerRules = view.rules
     return rules
@@ -495,17 +489,20 @@ class FirepowerAI:
         rng = e.hex.distance(me.hex)
         w = c.weapons[e.weapon]
         best = 0.0
+        mod: float | None = None  # the line and the modifiers do not depend on the rate of fire
         for mode in w.modes:
             if not c.in_range(e.weapon, mode, rng):
                 continue
-            los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
-                            firer_side=e.fence_side, target_posture=me.posture,
-                            target_side=me.fence_side)
-            if los.blocked:
-                break
-            mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
-                e.hex, e.facing, me.hex) else 0)
-            p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), _int_total(mods))
+            if mod is None:
+                los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
+                                firer_side=e.fence_side, target_posture=me.posture,
+                                target_side=me.fence_side)
+                if los.blocked:
+                    break
+                # FPD-201: the modifiers' sum alone (what the Modifier records added up to)
+                mod = float(combat.fire_modifier_sum(m, e, me, los, 1 if not in_arc(
+                    e.hex, e.facing, me.hex) else 0))
+            p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), mod)
             shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
             best = max(best, 1 - (1 - p) ** shots)
         return best
@@ -516,17 +513,18 @@ class FirepowerAI:
         check, Firepower 6.3.3; his facing changes nothing else)."""
         rng = me.hex.distance(e.hex)
         best = 0.0
+        mod: float | None = None  # the line and the modifiers do not depend on the rate of fire
         for mode in c.weapons[me.weapon].modes:
             if not c.in_range(me.weapon, mode, rng):
                 continue
-            los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
-                            firer_side=me.fence_side, target_posture=e.posture,
-                            target_side=e.fence_side)
-            if los.blocked:
-                break
-            mods = combat.fire_modifiers(m, me, e, los, 0)
-            best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
-                                                    _int_total(mods)))
+            if mod is None:
+                los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
+                                firer_side=me.fence_side, target_posture=e.posture,
+                                target_side=e.fence_side)
+                if los.blocked:
+                    break
+                mod = float(combat.fire_modifier_sum(m, me, e, los, 0))  # FPD-201
+            best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng), mod))
         return best
 
     def _progress(self, view: SideView, h: Hex) -> float:
