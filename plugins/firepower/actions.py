@@ -353,10 +353,32 @@ def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[
     return extra
 
 
+#: FPD-202: the game's fire procedures, by kind and the rules' step edits they were built from
+_PROCEDURES = StashKey[dict[tuple[Any, ...], Pipeline[combat.Step]]]("firepower.procedures")
+
+
 def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
     """The fire procedure of ``kind`` with the enabled rules' step edits
-    (hook ``firepower_fire_steps``)."""
-    return combat.procedure(kind, FirepowerHooks.of(game).fire_steps(kind))
+    (hook ``firepower_fire_steps``). The hook is asked every time; the procedure built from its
+    edits is kept for the game by their content (FPD-202: the same edits make the same steps,
+    and a procedure is never changed), since every check of a fire builds one."""
+    edits = FirepowerHooks.of(game).fire_steps(kind)
+    try:
+        key: tuple[Any, ...] | None = (kind, *edits)
+        hash(key)
+    except TypeError:  # an edit that cannot be compared by content: built afresh
+        key = None
+    if key is None:
+        return combat.procedure(kind, edits)
+    kept = game.stash.get(_PROCEDURES)
+    if kept is None:
+        kept = game.stash[_PROCEDURES] = {}
+    got = kept.get(key)
+    if got is None:
+        if len(kept) > 64:
+            kept.clear()
+        got = kept[key] = combat.procedure(kind, edits)
+    return got
 
 
 def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:

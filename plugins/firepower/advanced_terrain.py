@@ -200,20 +200,26 @@ class AdvMap:
     # -- lines of sight -------------------------------------------------------------------------
     def hexsides_crossed(self, a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
         """The hexsides the line between the centres of ``a`` and ``b`` crosses or runs along."""
+        from hexwar.plugins.firepower.terrain import segments_touch
+
         hexes = [a, *intervening(a, b), b]
+        on_line = set(hexes)  # membership only (the list's order is the output's)
         out: list[tuple[Hex, Hex]] = []
         pa, pb = centre(a), centre(b)
         seen: set[tuple[Hex, Hex]] = set()
+        board = self.hexes
         for h in hexes:
+            if h not in board:
+                continue
             for d in range(1, 7):
                 n = h.neighbor(d)
+                if n not in on_line or n not in board:
+                    continue
                 k = side_key(h, n)
-                if k in seen or n not in hexes or n not in self.hexes or h not in self.hexes:
+                if k in seen:
                     continue
                 seen.add(k)
                 c1, c2 = _corners(h, d)
-                from hexwar.plugins.firepower.terrain import segments_touch
-
                 if segments_touch(pa, pb, c1, c2):
                     out.append(k)
         return out
