@@ -650,7 +650,18 @@ class FirepowerAI:
         m = rules_of(view).map
         placed = [u.hex for u in view.own_unit_objects() if u.hex is not None]
         best, best_s = opts[0], -1e9
+        # the score of a hex (and floor) before its random part is the same for each facing
+        # offered there: worked out once (the same operations in the same order)
+        scored: dict[tuple[Any, Any], float] = {}
         for o in opts:
+            k = (o["hex"], o.get("floor"))
+            got = scored.get(k)
+            if got is not None:
+                s = got
+                s += self._rng.random() * 0.3
+                if s > best_s:
+                    best, best_s = o, s
+                continue
             h = m.parse(o["hex"])
             s = self._progress(view, h) * 0.6
             cov = m.cover.get(h)
@@ -671,6 +682,7 @@ class FirepowerAI:
             else:
                 s -= 2.5 * (same + near)
             s -= 0.02 * abs(h.r + h.q / 2 - 16)
+            scored[k] = s
             s += self._rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s
