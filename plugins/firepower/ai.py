@@ -94,6 +94,10 @@ class FirepowerAI:
         #: kept for the game's terrain (FPD-192): pair figures, and the columns of hexes
         self._pair_memo: tuple[FpMap, dict[tuple[Any, ...], float]] | None = None
         self._cols: tuple[FpMap, dict[Hex, int]] | None = None
+        #: FPD-204: (the pair figures they go with, the sets of enemies seen, the sums)
+        self._sum_memo: tuple[dict[tuple[Any, ...], float], dict[tuple[Soldier, ...], int],
+                              dict[tuple[Any, ...], float]] | None = None
+        self._last_theirs: tuple[list[Soldier], int] | None = None
         for k, v in weights.items():
             setattr(self, k, v)
 
@@ -359,6 +363,15 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: nothing sees a soldier under the ground
+        if not adv:
+            # Basic Game (FPD-204): the sum over the same enemies is kept for the game
+            sums, tid = self._sums(view, theirs)
+            got = sums.get((tid, key))
+            if got is None:
+                got = sums[(tid, key)] = sum(t for _, t in self._threats(view, me, theirs))
+            if memo is not None:
+                memo[key] = got
+            return got
         threat = sum(t for _, t in self._threats(view, me, theirs))
         if adv and me.id in self._defence:
             # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
@@ -431,6 +444,13 @@ class FirepowerAI:
         w = c.weapons[me.weapon]
         best = 0.0
         if not adv:
+            # Basic Game (FPD-204): the best over the same enemies is kept for the game
+            sums, tid = self._sums(view, theirs)
+            kept = sums.get((tid, key0))
+            if kept is not None:
+                if memo is not None:
+                    memo[key0] = kept
+                return kept
             # Basic Game: the best chance at each enemy is kept for the game (FPD-192)
             pairs = self._pairs(m)
             fk = (me.weapon, me.hex, me.posture, me.fence_side, me.status)
@@ -442,6 +462,7 @@ class FirepowerAI:
                 if got is None:
                     got = pairs[key] = self._pair_offense(m, c, me, e)
                 best = max(best, got)
+            sums[(tid, key0)] = best
             if memo is not None:
                 memo[key0] = best
             return best
@@ -472,6 +493,32 @@ class FirepowerAI:
     #: entries of the Basic Game's pair figures (FPD-192) before they are dropped: a game's
     #: soldiers meet in far fewer states than this
     PAIR_LIMIT = 200_000
+
+    #: entries of the Basic Game's kept sums (FPD-204) before they are dropped
+    SUM_LIMIT = 200_000
+
+    def _sums(self, view: SideView, theirs: list[Soldier]
+              ) -> tuple[dict[tuple[Any, ...], float], int]:
+        """FPD-204: the Basic Game's threat and offense figures of a position against one set of
+        enemies (the same soldiers in the same order: the sum is made in that order), kept
+        with the pair figures they are made of (a new terrain, or the pair figures dropped,
+        start them afresh; bounded by :data:`SUM_LIMIT`), and the number of ``theirs`` among
+        the sets of enemies seen."""
+        pairs = self._pairs(self._fence_map(view))
+        got = self._sum_memo
+        if got is None or got[0] is not pairs or len(got[2]) >= self.SUM_LIMIT:
+            got = self._sum_memo = (pairs, {}, {})
+            self._last_theirs = None
+        last = self._last_theirs
+        if last is not None and last[0] is theirs:
+            return got[2], last[1]
+        ids = got[1]
+        sig = tuple(theirs)
+        tid = ids.get(sig)
+        if tid is None:
+            tid = ids[sig] = len(ids)
+        self._last_theirs = (theirs, tid)  # the list held: its id() is not reused meanwhile
+        return got[2], tid
 
     def _pairs(self, m: FpMap) -> dict[tuple[Any, ...], float]:
         """FPD-192: the Basic Game's figures for one firer and one target, kept for the terrain
