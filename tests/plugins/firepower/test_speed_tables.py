@@ -203,3 +203,48 @@ def test_fpd_201_the_modifier_sum_is_the_sum_of_the_modifiers() -> None:
                 assert got == want
                 seen.add(got)
     assert len(seen) > 6
+
+
+def _sides_as_before(m: Any, a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
+    """The hexsides crossed as they were traced before FPD-205 (from ``a`` itself)."""
+    from hexwar.plugins.firepower.advanced_terrain import _corners, side_key
+    from hexwar.plugins.firepower.terrain import centre, intervening, segments_touch
+
+    hexes = [a, *intervening(a, b), b]
+    out: list[tuple[Hex, Hex]] = []
+    pa, pb = centre(a), centre(b)
+    seen: set[tuple[Hex, Hex]] = set()
+    for h in hexes:
+        for d in range(1, 7):
+            n = h.neighbor(d)
+            k = side_key(h, n)
+            if k in seen or n not in hexes or n not in m.hexes or h not in m.hexes:
+                continue
+            seen.add(k)
+            c1, c2 = _corners(h, d)
+            if segments_touch(pa, pb, c1, c2):
+                out.append(k)
+    return out
+
+
+@pytest.mark.parametrize("name", ["firepower:street-fight", "firepower:hill-assault"])
+def test_fpd_205_sides_kept_per_offset_are_those_traced_from_the_ends(name: str) -> None:
+    """Firepower 12.5 (FPD-205): the walled hexsides a line crosses, moved from the line out of
+    ``(0, 0)``, are those traced from its own ends, in the same order, for lines all over the
+    board (off the board's edge too), hexside-exact and corner-grazing ones among them."""
+    from hexwar.plugins.firepower.advanced_terrain import adv_map
+
+    game = Game(load_and_validate(_resolve_scenario_path(name)), seed=1)
+    m = adv_map(game)
+    rng = random.Random(5)
+    hexes = sorted(game.board.hexes)
+    pairs = [(rng.choice(hexes), rng.choice(hexes)) for _ in range(400)]
+    a0 = hexes[len(hexes) // 2]
+    pairs += [(a0, Hex(a0.q + dq, a0.r + dr)) for dq in range(-6, 7) for dr in range(-6, 7)]
+    pairs += [(hexes[0], Hex(hexes[0].q - 3, hexes[0].r + 1))]
+    crossing = 0
+    for a, b in pairs:
+        got = m.hexsides_crossed(a, b)
+        assert got == _sides_as_before(m, a, b) == m.hexsides_crossed_traced(a, b), (a, b)
+        crossing += bool(got)
+    assert crossing > 100
