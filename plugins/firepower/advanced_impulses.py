@@ -273,13 +273,14 @@ def _underground(game: Game, choice: dict[str, Any]) -> bool:
 
 
 def legal_advanced_actions(game: Game) -> list[Any]:
-
-    out = []
+    """The Basic listing and the Advanced Game's own choices, each passing the Advanced check;
+    one listing (FPD-199): the Basic answers are handed on to the Advanced check."""
     with listing(game):
-        return _legal_advanced(game, out)
+        return _legal_advanced(game)
 
 
-def _legal_advanced(game: Game, out: list[Any]) -> list[Any]:
+def _legal_advanced(game: Game) -> list[Any]:
+    out: list[Any] = []
     from hexwar.plugins.firepower.advanced_fire import hex_options
 
     basic = legal_actions(game)
