@@ -248,3 +248,35 @@ def test_fpd_205_sides_kept_per_offset_are_those_traced_from_the_ends(name: str)
         assert got == _sides_as_before(m, a, b) == m.hexsides_crossed_traced(a, b), (a, b)
         crossing += bool(got)
     assert crossing > 100
+
+
+@pytest.mark.parametrize("name", ["firepower:street-fight", "firepower:basic"])
+def test_fpd_202_a_kept_procedure_is_the_one_its_edits_build(name: str) -> None:
+    """Firepower 6.3, 12 (FPD-202): the fire procedures kept for the game have the steps that
+    the rules' edits build afresh, one kept object for each kind."""
+    from hexwar.plugins.firepower.hookspecs import FirepowerHooks
+
+    game = Game(load_and_validate(_resolve_scenario_path(name)), seed=1)
+    for kind in ("fire", "grenade"):
+        got = actions.fire_procedure(game, kind)
+        assert actions.fire_procedure(game, kind) is got
+        fresh = combat.procedure(kind, FirepowerHooks.of(game).fire_steps(kind))
+        assert [(s.name, s.run, s.rule) for s in got.steps] == \
+            [(s.name, s.run, s.rule) for s in fresh.steps]
+    assert actions.fire_procedure(game, "fire") is not actions.fire_procedure(game, "grenade")
+
+
+def test_fpd_203_kept_set_up_zones_are_the_zones(fp_game: Any) -> None:
+    """Firepower 2.4 (FPD-203): the kept zone of each board side lists the hexes
+    ``in_setup_zone`` accepts, in the board's order, as new options every time."""
+    from hexwar.plugins.firepower import setup, state
+
+    game = fp_game([("A1", "RFL", "A", "C2", 4)])
+    for bs in ("5/6", "2/3"):
+        state.data(game)["board_side"] = {"A": bs, "B": "2/3" if bs == "5/6" else "5/6"}
+        got = setup.placement_options(game, "A")
+        want = [h for h in sorted(game.board.hexes) if setup.in_setup_zone(game, bs, h)]
+        labels = list(dict.fromkeys(o["hex"] for o in got))
+        assert labels == [state.fp_map(game).label(h) for h in want]
+        got[0]["facing"] = 99
+        assert setup.placement_options(game, "A")[0]["facing"] != 99
