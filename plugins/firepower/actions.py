@@ -353,10 +353,32 @@ def extra_modifiers(game: Game) -> Callable[[combat.FireContext, Soldier], list[
     return extra
 
 
+#: FPD-202: the game's fire procedures, by kind and the rules' step edits they were built from
+_PROCEDURES = StashKey[dict[tuple[Any, ...], Pipeline[combat.Step]]]("firepower.procedures")
+
+
 def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
     """The fire procedure of ``kind`` with the enabled rules' step edits
-    (hook ``firepower_fire_steps``)."""
-    return combat.procedure(kind, FirepowerHooks.of(game).fire_steps(kind))
+    (hook ``firepower_fire_steps``). The hook is asked every time; the procedure built from its
+    edits is kept for the game by their content (FPD-202: the same edits make the same steps,
+    and a procedure is never changed), since every check of a fire builds one."""
+    edits = FirepowerHooks.of(game).fire_steps(kind)
+    try:
+        key: tuple[Any, ...] | None = (kind, *edits)
+        hash(key)
+    except TypeError:  # an edit that cannot be compared by content: built afresh
+        key = None
+    if key is None:
+        return combat.procedure(kind, edits)
+    kept = game.stash.get(_PROCEDURES)
+    if kept is None:
+        kept = game.stash[_PROCEDURES] = {}
+    got = kept.get(key)
+    if got is None:
+        if len(kept) > 64:
+            kept.clear()
+        got = kept[key] = combat.procedure(kind, edits)
+    return got
 
 
 def _check_melee(game: Game, ph: dict[str, Any], choice: dict[str, Any]) -> dict[str, Any]:
@@ -639,12 +661,52 @@ def _do_melee(game: Game, ph: dict[str, Any], info: dict[str, Any]) -> dict[str,
 # ---------------------------------------------------------------------------------------------
 
 
+#: FPD-199: while a listing of the legal Actions is under way (``listing``), what the Basic
+#: check answered for each choice listed, by the choice's ``repr``
+_LISTED = StashKey[dict[str, dict[str, Any]]]("firepower.listed-checks")
+
+
 def _legal(game: Game, choice: Any) -> bool:
     try:
-        check_action(game, choice)
+        info = check_action(game, choice)
     except RulesError:
         return False
+    listed = game.stash.get(_LISTED)
+    if listed is not None:
+        listed[repr(choice)] = info
     return True
+
+
+class listing:
+    """FPD-199: one listing of the legal Actions (``with listing(game): ...``), which checks
+    every choice of :func:`legal_actions` with the Basic check and then again with a rule's
+    fuller check (the Advanced Game's) that begins with the Basic one: the game does not change
+    in between (a check never changes it), so the second asks :func:`listed_check` for the
+    first's answer, each answer handed out once. Emptied when the listing ends."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.outer = False
+
+    def __enter__(self) -> None:
+        if self.game.stash.get(_LISTED) is None:  # a listing within one goes on with it
+            self.game.stash[_LISTED] = {}
+            self.outer = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self.outer:
+            self.game.stash.pop(_LISTED, None)
+
+
+def listed_check(game: Game, choice: Any) -> dict[str, Any]:
+    """:func:`check_action` of ``choice``: the answer the current listing (FPD-199) already had
+    for it, handed out once, or a check made now."""
+    listed = game.stash.get(_LISTED)
+    if listed is not None:
+        got = listed.pop(repr(choice), None)
+        if got is not None:
+            return got
+    return check_action(game, choice)
 
 
 def legal_actions(game: Game) -> list[Any]:

@@ -41,9 +41,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.engine.state import UNIT_REVISION
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, trace
-from hexwar.core.kit import Edit
+from hexwar.core.kit import Edit, StashKey
 from hexwar.core.provenance import load_records
 from hexwar.core.types import Modifier, sort_modifiers, total
 from hexwar.plugins.firepower import combat
@@ -133,6 +134,9 @@ class Firing:
     #: the soldiers inside caves (Firepower 8.8.7; :mod:`caves`), and a cave's terrain value
     in_cave: frozenset[str] = frozenset()
     cave_value: int = 10_000
+    #: lines of sight already traced in ``world`` for this state (FPD-198; :class:`FireTables`)
+    lines: dict[tuple[Any, ...], AdvancedLosResult] | None = field(default=None, compare=False,
+                                                                   repr=False)
 
 
 def _versioned(item: str, asked: Any) -> tuple[str, str | None]:
@@ -217,24 +221,107 @@ def crew_of(game: Game, uid: str) -> int:
     return 1 + len(crewmen_of(game, uid))
 
 
+class FireTables:
+    """FPD-196: the parts of a :class:`Firing` that depend on the game's state alone, not on
+    the fire chosen (the line-of-sight world, every soldier's row, body armour, Up heights,
+    defensive positions, holes, climbers peering, places round trees, caves, bridge decks; the
+    Observation Condition of a hex and the buildings' openings and structures when first
+    asked). Listing the legal Actions and the AI's estimates prepare a fire for every
+    candidate with the state unchanged; these are worked out once per state."""
+
+    def __init__(self, game: Game) -> None:
+        from hexwar.plugins.firepower import cover_sides
+        from hexwar.plugins.firepower.advanced_los import los_world
+        from hexwar.plugins.firepower.defenses import hole_sides, holes, positions
+
+        units = game.state.units
+        self._game = game
+        self.world = los_world(game)
+        self.models = {uid: model_of(u.state) for uid, u in units.items()}
+        self.armour = frozenset(uid for uid, u in units.items()
+                                if int(dict(u.state.get("equipment") or {}).get("BDA", 0)) > 0)
+        self.ups = {uid: int(u.state["up"]) for uid, u in units.items()
+                    if isinstance(u.state.get("up"), int)}
+        self.positions = positions(game)
+        self.holes = holes(game)
+        self.hole_sides = hole_sides(game)
+        self.peering = peering(game)
+        self.cover_sides = cover_sides.sides_of(game)
+        self.caves = caves_of(game)
+        self.decks = bridge_decks(game)
+        #: FPD-198: the lines of sight traced in ``world`` (by firer, target, ammunition and
+        #: the soldiers on the board): they depend on nothing else of the state
+        self.lines: dict[tuple[Any, ...], AdvancedLosResult] = {}
+        self._obs: dict[Hex, int] = {}
+        self._lazy: dict[str, Any] = {}
+
+    def observation(self, hexes: Sequence[Hex]) -> dict[Hex, int]:
+        """Firepower 12.2.11: the Observation Condition of each of ``hexes`` (a new dict)."""
+        from hexwar.plugins.firepower.smoke import observation
+
+        obs = self._obs
+        for h in hexes:
+            if h not in obs:
+                obs[h] = observation(self._game, h)
+        return {h: obs[h] for h in hexes}
+
+    def openings(self) -> Any:
+        """Firepower 12.7.3: the buildings' openings view (``openings_fire.view``)."""
+        if "openings" not in self._lazy:
+            from hexwar.plugins.firepower.openings_fire import view
+
+            self._lazy["openings"] = view(self._game)
+        return self._lazy["openings"]
+
+    def structures(self) -> dict[Hex, tuple[str, str, int]]:
+        """Firepower 12.3.1.2: the standing structures (a new dict)."""
+        if "structures" not in self._lazy:
+            from hexwar.plugins.firepower.structure_fire import structures
+
+            self._lazy["structures"] = structures(self._game)
+        return dict(self._lazy["structures"])
+
+
+#: the game's last :class:`FireTables`, with the state and its token it was made for (FPD-196)
+_FIRE_TABLES = StashKey[tuple[object, tuple[Any, ...], FireTables]]("firepower.fire-tables")
+
+
+def state_token(game: Game) -> tuple[Any, ...]:
+    """What the game's state is made of, cheaply compared (FPD-196): its units in order with
+    their revisions (every write to a unit draws a new one, CORE-133), the Turn and phase, and
+    the system state's ``repr`` (it tells apart every JSON value). Two equal tokens of one
+    state object are the same state."""
+    st = game.state
+    units = st.units
+    return (st.turn, st.phase, list(units), list(map(UNIT_REVISION, units.values())),
+            repr(st.data))
+
+
+def fire_tables(game: Game) -> FireTables:
+    """The :class:`FireTables` of the game's state now: kept in the game's stash with the
+    state's token, made again when the state changed (one kept: bounded, gone with the game)."""
+    token = state_token(game)
+    got = game.stash.get(_FIRE_TABLES)
+    if got is not None and got[0] is game.state and got[1] == token:
+        return got[2]
+    tables = FireTables(game)
+    game.stash[_FIRE_TABLES] = (game.state, token, tables)
+    return tables
+
+
 def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     """Hook ``firepower_prepare_fire``: fill ``ctx.extra["firing"]`` from the game and the
     choice."""
     from hexwar.plugins.firepower import cover_sides
     from hexwar.plugins.firepower import weapon_units as wu
-    from hexwar.plugins.firepower.advanced_los import los_world
     from hexwar.plugins.firepower.ammunition import grenade_stock_key, rounds_for
     from hexwar.plugins.firepower.crews import check_helper, check_squads, helpers
     from hexwar.plugins.firepower.loading import check_rgn_fire
-    from hexwar.plugins.firepower.smoke import observation
 
     units = game.state.units
     me = units[ctx.firer.id]
-    models = {uid: model_of(u.state) for uid, u in units.items()}
-    model = models[ctx.firer.id]
+    model = model_of(me.state)
     eq = equipment_of(me.state)
-    armour = frozenset(uid for uid, u in units.items()
-                       if int(dict(u.state.get("equipment") or {}).get("BDA", 0)) > 0)
     w_unit: str | None = None
     crew = 0
     if ctx.kind == "fire":
@@ -260,11 +347,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         raw_mode = choice.get("mode")
         mode = str(raw_mode) if isinstance(raw_mode, str) else _default_mode(w)
         hexes = [ctx.target_hex] if ctx.target_hex is not None else []
-    obs = {h: observation(game, h) for h in hexes}
     observers = tuple(s for s in ctx.soldiers.values()
                       if s.side == ctx.firer.side and s.id != ctx.firer.id and not s.stunned)
-    ups = {uid: int(u.state["up"]) for uid, u in units.items()
-           if isinstance(u.state.get("up"), int)}
     left = uses_left(me.state, item) if _row(item) is not None else None
     own = item == model and bool(item)
     if own and me.state.get("weapon_side") not in (None, me.side):
@@ -291,8 +375,6 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
     counted = own or (w_unit is not None and not wu.is_missile(game, w_unit))
     rounds = (rounds_for(game, ctx.firer.id, item, ammo)
               if counted and ammo != "L" and _row(item) is not None else None)
-    from hexwar.plugins.firepower.defenses import hole_sides, holes, positions
-
     scope, night = sights(item, eq, choice)
     sign = choice.get("location_sign", "-")
     if sign not in ("-", "+"):
@@ -300,16 +382,18 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
                          "\"+\" (reversed, to keep out of a hole)", rule="Firepower 12.7.5")
     key = (grenade_stock_key(eq, item, ammo) if item[:3] in HAND_CLASSES and item != model
            else None)
-    ctx.extra["firing"] = Firing(los_world(game), item, ammo, mode, eq, models, armour,
-                                 crew, obs, observers, stock=key,
-                                 as_g=bool(choice.get("as_g")), ups=ups, uses_left=left,
+    # FPD-196: what depends on the state alone is worked out once per state, not per choice
+    t = fire_tables(game)
+    ctx.extra["firing"] = Firing(t.world, item, ammo, mode, eq, t.models, t.armour,
+                                 crew, t.observation(hexes), observers, stock=key,
+                                 as_g=bool(choice.get("as_g")), ups=t.ups, uses_left=left,
                                  suppressive=bool(choice.get("suppressive")),
-                                 positions=positions(game), scope=scope, nightsight=night,
-                                 holes=holes(game), hole_sides=hole_sides(game),
+                                 positions=t.positions, scope=scope, nightsight=night,
+                                 holes=t.holes, hole_sides=t.hole_sides,
                                  location_plus=sign == "+",
-                                 weapon_unit=w_unit, rounds=rounds, peering=peering(game),
-                                 cover_sides=cover_sides.sides_of(game),
-                                 **caves_of(game), **bridge_decks(game))
+                                 weapon_unit=w_unit, rounds=rounds, peering=t.peering,
+                                 cover_sides=t.cover_sides, lines=t.lines, **t.caves,
+                                 **t.decks)
     ctx.extra["summary"] = {"item": item, "ammo": ammo}
     if ctx.kind == "fire":  # Firepower 12.2.4: buildings, tunnels and water conceal
         from hexwar.plugins.firepower.concealment import concealed_places
@@ -320,11 +404,8 @@ def prepare(game: Game, ctx: FireContext, choice: Mapping[str, Any]) -> None:
         ctx.extra["concealed_in"] = concealed_places(
             game, [s.id for s in ctx.soldiers.values() if s.hex in aimed])
     if ctx.kind == "grenade":  # Firepower 12.7.3: the doors and windows a projectile passes
-        from hexwar.plugins.firepower.openings_fire import view
-        from hexwar.plugins.firepower.structure_fire import structures
-
-        ctx.extra["openings"] = view(game)
-        ctx.extra["structures"] = structures(game)  # Firepower 12.3.1.2
+        ctx.extra["openings"] = t.openings()
+        ctx.extra["structures"] = t.structures()  # Firepower 12.3.1.2
     row = _row(item)
     if ctx.kind == "grenade" and row is not None and (
             row.cls == "RGN" or (row.cls == "HRG" and mode == "rifle")):
@@ -659,7 +740,20 @@ def l_modifiers(ctx: FireContext, w: ChartWeapon, target: Soldier, los: Advanced
 
 
 def _los_to(ctx: FireContext, target: Soldier, ammo: str) -> AdvancedLosResult:
+    """The line of sight from the firer to ``target``'s height for ``ammo`` (Firepower 12.1),
+    traced once per state for the same firer, target and soldiers (FPD-198)."""
     f = firing(ctx)
+    lines = f.lines
+    if lines is None:
+        return _trace_to(ctx, f, target, ammo)
+    key = (ctx.firer, target, ammo, tuple(ctx.soldiers.items()))
+    got = lines.get(key)
+    if got is None:
+        got = lines[key] = _trace_to(ctx, f, target, ammo)
+    return got
+
+
+def _trace_to(ctx: FireContext, f: Firing, target: Soldier, ammo: str) -> AdvancedLosResult:
     world = f.world
     fh = soldier_height(world, ctx.firer)
     th = target_height(world, ammo, target.hex, target, ctx.soldiers.values())

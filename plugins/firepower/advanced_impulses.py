@@ -25,7 +25,12 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import ChitCup
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
-from hexwar.plugins.firepower.actions import ActionType, check_action, legal_actions
+from hexwar.plugins.firepower.actions import (
+    ActionType,
+    legal_actions,
+    listed_check,
+    listing,
+)
 from hexwar.plugins.firepower.hidden_setup import after_action
 from hexwar.plugins.firepower.impulses import (
     begin_impulse,
@@ -216,7 +221,7 @@ def check_advanced_action(game: Game, choice: Any) -> dict[str, Any]:
         from hexwar.plugins.firepower.tunnels import check_melee_underground
 
         check_melee_underground(game, choice)  # Firepower 13, 8.8.8, 11.5 (FPD-98)
-    info = check_action(game, choice)
+    info = listed_check(game, choice)  # check_action, or its answer in a listing (FPD-199)
     check_terrain(game, info)
     from hexwar.plugins.firepower.defenses import check_move
 
@@ -268,9 +273,16 @@ def _underground(game: Game, choice: dict[str, Any]) -> bool:
 
 
 def legal_advanced_actions(game: Game) -> list[Any]:
+    """The Basic listing and the Advanced Game's own choices, each passing the Advanced check;
+    one listing (FPD-199): the Basic answers are handed on to the Advanced check."""
+    with listing(game):
+        return _legal_advanced(game)
+
+
+def _legal_advanced(game: Game) -> list[Any]:
+    out: list[Any] = []
     from hexwar.plugins.firepower.advanced_fire import hex_options
 
-    out = []
     basic = legal_actions(game)
     # Firepower 12.3: the Advanced fire at hexes (other items, smoke, launchers, mortars)
     # Firepower 13 with 8.8.8: melee under the ground (docs/decisions.md FPD-98)

@@ -30,7 +30,7 @@ import math
 import weakref
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -199,24 +199,59 @@ class AdvMap:
 
     # -- lines of sight -------------------------------------------------------------------------
     def hexsides_crossed(self, a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
-        """The hexsides the line between the centres of ``a`` and ``b`` crosses or runs along."""
-        hexes = [a, *intervening(a, b), b]
+        """The hexsides the line between the centres of ``a`` and ``b`` crosses or runs along
+        (both hexes on the board). FPD-205: the geometry is that of the line from ``(0, 0)`` to
+        ``b - a`` moved to ``a`` (:func:`_sides_from_origin`, kept per offset); the board's
+        hexes are then picked, in the line's order."""
+        q, r = a
+        board = self.hexes
         out: list[tuple[Hex, Hex]] = []
-        pa, pb = centre(a), centre(b)
-        seen: set[tuple[Hex, Hex]] = set()
-        for h in hexes:
-            for d in range(1, 7):
-                n = h.neighbor(d)
-                k = side_key(h, n)
-                if k in seen or n not in hexes or n not in self.hexes or h not in self.hexes:
-                    continue
-                seen.add(k)
-                c1, c2 = _corners(h, d)
-                from hexwar.plugins.firepower.terrain import segments_touch
-
-                if segments_touch(pa, pb, c1, c2):
-                    out.append(k)
+        for (q1, r1), (q2, r2) in _sides_from_origin(b.q - q, b.r - r):
+            h, n = Hex(q + q1, r + r1), Hex(q + q2, r + r2)
+            if h in board and n in board:
+                out.append((h, n))
         return out
+
+    def hexsides_crossed_traced(self, a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
+        """:meth:`hexsides_crossed` traced from ``a`` and ``b`` themselves (the reference the
+        kept offsets are tested against)."""
+        return [k for k in _sides_crossed(a, b) if k[0] in self.hexes and k[1] in self.hexes]
+
+
+def _sides_crossed(a: Hex, b: Hex) -> list[tuple[Hex, Hex]]:
+    """Every hexside, as :func:`side_key`, the line between the centres of ``a`` and ``b``
+    crosses or runs along, between two hexes of the line (its own and the intervening ones), in
+    the order of the line's hexes and their hexsides 1-6."""
+    from hexwar.plugins.firepower.terrain import segments_touch
+
+    hexes = [a, *intervening(a, b), b]
+    on_line = set(hexes)  # membership only (the list's order is the output's)
+    out: list[tuple[Hex, Hex]] = []
+    pa, pb = centre(a), centre(b)
+    seen: set[tuple[Hex, Hex]] = set()
+    for h in hexes:
+        for d in range(1, 7):
+            n = h.neighbor(d)
+            if n not in on_line:
+                continue
+            k = side_key(h, n)
+            if k in seen:
+                continue
+            seen.add(k)
+            c1, c2 = _corners(h, d)
+            if segments_touch(pa, pb, c1, c2):
+                out.append(k)
+    return out
+
+
+@lru_cache(maxsize=4_096)
+def _sides_from_origin(dq: int, dr: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """FPD-205: :func:`_sides_crossed` from ``(0, 0)`` to ``(dq, dr)``, as offsets. A move of
+    both ends moves every hexside with them and keeps the order of :func:`side_key`; the
+    crossing tests read coordinates that are multiples of 1/2 and of the root of 3 / 2, whose
+    products are zero or far from the tests' tolerance, so they answer the same anywhere (a
+    test compares with the traced sides on random boards). Bounded by the boards' size."""
+    return tuple(((h.q, h.r), (n.q, n.r)) for h, n in _sides_crossed(Hex(0, 0), Hex(dq, dr)))
 
 
 def _corners(h: Hex, d: int) -> tuple[tuple[float, float], tuple[float, float]]:

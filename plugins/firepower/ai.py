@@ -63,12 +63,6 @@ KILL = 10.0
 _HEAD = {"stand": 2, "crouch": 1, "prone": 0}
 
 
-def _int_total(mods: list[Modifier]) -> float:
-    """:func:`~hexwar.core.types.total` of the Basic firing modifiers, whose values are whole
-    numbers (the card's table): their sum is exact in any order, so no second sort is needed."""
-    return float(sum(m.value for m in mods))
-
-
 def rules_of(view: SideView) -> FirepowerRules:
     rules: FirepowerRules = view.rules
     return rules
@@ -100,6 +94,10 @@ class FirepowerAI:
         #: kept for the game's terrain (FPD-192): pair figures, and the columns of hexes
         self._pair_memo: tuple[FpMap, dict[tuple[Any, ...], float]] | None = None
         self._cols: tuple[FpMap, dict[Hex, int]] | None = None
+        #: FPD-204: (the pair figures they go with, the sets of enemies seen, the sums)
+        self._sum_memo: tuple[dict[tuple[Any, ...], float], dict[tuple[Soldier, ...], int],
+                              dict[tuple[Any, ...], float]] | None = None
+        self._last_theirs: tuple[list[Soldier], int] | None = None
         for k, v in weights.items():
             setattr(self, k, v)
 
@@ -218,14 +216,16 @@ class FirepowerAI:
             self._see_all(view, a, [b])
         return bool(memo[key])
 
-    def _see_all(self, view: SideView, a: Soldier, others: list[Soldier]) -> None:
+    def _see_all(self, view: SideView, a: Soldier, others: list[Soldier]) -> list[bool]:
         """Ask the line of sight from ``a`` to every soldier of ``others`` not yet known this
-        decision, in one batch (one line-of-sight world per decision)."""
+        decision, in one batch (one line-of-sight world per decision); whether each of
+        ``others`` is blocked from ``a`` (the line is the same both ways)."""
         memo: dict[tuple[Any, ...], Any] = self._memo
         src = self._loc(a)
-        todo = [self._loc(o) for o in others if ("blocked", src, self._loc(o)) not in memo]
+        keys = [("blocked", src, self._loc(o)) for o in others]
+        todo = [k[2] for k in keys if k not in memo]
         if not todo:
-            return
+            return [bool(memo[k]) for k in keys]
         rules = getattr(self, "_sight_rules", None) or rules_of(view)
         opened: frozenset[str] = getattr(self, "_opened", frozenset())
         shut: frozenset[str] = getattr(self, "_shut", frozenset())
@@ -235,6 +235,7 @@ class FirepowerAI:
         for loc, blocked in zip(todo, got, strict=True):
             memo[("blocked", src, loc)] = blocked
             memo[("blocked", loc, src)] = blocked  # the line is the same both ways
+        return [bool(memo[k]) for k in keys]
 
     def _concealment(self, view: SideView, s: Soldier) -> Modifier | None:
         """Firepower 12.2.4 (FPD-179): the +1 the enemy's L fire takes at ``s`` for his place
@@ -362,6 +363,15 @@ class FirepowerAI:
             return memo[key]
         if adv and me.id in self._tunnel:
             return 0.0  # Firepower 8.8.8: nothing sees a soldier under the ground
+        if not adv:
+            # Basic Game (FPD-204): the sum over the same enemies is kept for the game
+            sums, tid = self._sums(view, theirs)
+            got = sums.get((tid, key))
+            if got is None:
+                got = sums[(tid, key)] = sum(t for _, t in self._threats(view, me, theirs))
+            if memo is not None:
+                memo[key] = got
+            return got
         threat = sum(t for _, t in self._threats(view, me, theirs))
         if adv and me.id in self._defence:
             # Firepower 8.8.2.1, 8.8.4, 12.2.3, 12.2.4: cover and concealment from every side
@@ -394,10 +404,10 @@ class FirepowerAI:
             return out
         # Advanced Game (below): _blocked alone decides the line (FPD-157)
         theirs = [e for e in theirs if e.id not in self._tunnel]
-        self._see_all(view, me, theirs)
+        sight = self._see_all(view, me, theirs)
         conceal = self._concealment(view, me)
-        for e in theirs:
-            if e.stunned or self._blocked(view, e, me):
+        for e, blocked in zip(theirs, sight, strict=True):
+            if e.stunned or blocked:
                 continue
             rng = e.hex.distance(me.hex)
             w = c.weapons[e.weapon]
@@ -434,6 +444,13 @@ class FirepowerAI:
         w = c.weapons[me.weapon]
         best = 0.0
         if not adv:
+            # Basic Game (FPD-204): the best over the same enemies is kept for the game
+            sums, tid = self._sums(view, theirs)
+            kept = sums.get((tid, key0))
+            if kept is not None:
+                if memo is not None:
+                    memo[key0] = kept
+                return kept
             # Basic Game: the best chance at each enemy is kept for the game (FPD-192)
             pairs = self._pairs(m)
             fk = (me.weapon, me.hex, me.posture, me.fence_side, me.status)
@@ -445,16 +462,17 @@ class FirepowerAI:
                 if got is None:
                     got = pairs[key] = self._pair_offense(m, c, me, e)
                 best = max(best, got)
+            sums[(tid, key0)] = best
             if memo is not None:
                 memo[key0] = best
             return best
         # Advanced Game (below): _blocked alone decides the line (FPD-157)
         theirs = [e for e in theirs if e.id not in self._tunnel
                   and in_arc(me.hex, me.facing, e.hex)]
-        self._see_all(view, me, theirs)
-        for e in theirs:
+        sight = self._see_all(view, me, theirs)
+        for e, blocked in zip(theirs, sight, strict=True):
             rng = me.hex.distance(e.hex)
-            if self._blocked(view, me, e):
+            if blocked:
                 continue
             mod: float | None = None  # the modifiers do not depend on the rate of fire
             for mode in w.modes:
@@ -476,6 +494,32 @@ class FirepowerAI:
     #: soldiers meet in far fewer states than this
     PAIR_LIMIT = 200_000
 
+    #: entries of the Basic Game's kept sums (FPD-204) before they are dropped
+    SUM_LIMIT = 200_000
+
+    def _sums(self, view: SideView, theirs: list[Soldier]
+              ) -> tuple[dict[tuple[Any, ...], float], int]:
+        """FPD-204: the Basic Game's threat and offense figures of a position against one set of
+        enemies (the same soldiers in the same order: the sum is made in that order), kept
+        with the pair figures they are made of (a new terrain, or the pair figures dropped,
+        start them afresh; bounded by :data:`SUM_LIMIT`), and the number of ``theirs`` among
+        the sets of enemies seen."""
+        pairs = self._pairs(self._fence_map(view))
+        got = self._sum_memo
+        if got is None or got[0] is not pairs or len(got[2]) >= self.SUM_LIMIT:
+            got = self._sum_memo = (pairs, {}, {})
+            self._last_theirs = None
+        last = self._last_theirs
+        if last is not None and last[0] is theirs:
+            return got[2], last[1]
+        ids = got[1]
+        sig = tuple(theirs)
+        tid = ids.get(sig)
+        if tid is None:
+            tid = ids[sig] = len(ids)
+        self._last_theirs = (theirs, tid)  # the list held: its id() is not reused meanwhile
+        return got[2], tid
+
     def _pairs(self, m: FpMap) -> dict[tuple[Any, ...], float]:
         """FPD-192: the Basic Game's figures for one firer and one target, kept for the terrain
         ``m`` they were worked out on (a new map, with craters or for another game, starts
@@ -492,17 +536,20 @@ class FirepowerAI:
         rng = e.hex.distance(me.hex)
         w = c.weapons[e.weapon]
         best = 0.0
+        mod: float | None = None  # the line and the modifiers do not depend on the rate of fire
         for mode in w.modes:
             if not c.in_range(e.weapon, mode, rng):
                 continue
-            los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
-                            firer_side=e.fence_side, target_posture=me.posture,
-                            target_side=me.fence_side)
-            if los.blocked:
-                break
-            mods = combat.fire_modifiers(m, e, me, los, 1 if not in_arc(
-                e.hex, e.facing, me.hex) else 0)
-            p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), _int_total(mods))
+            if mod is None:
+                los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
+                                firer_side=e.fence_side, target_posture=me.posture,
+                                target_side=me.fence_side)
+                if los.blocked:
+                    break
+                # FPD-201: the modifiers' sum alone (what the Modifier records added up to)
+                mod = float(combat.fire_modifier_sum(m, e, me, los, 1 if not in_arc(
+                    e.hex, e.facing, me.hex) else 0))
+            p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), mod)
             shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
             best = max(best, 1 - (1 - p) ** shots)
         return best
@@ -513,17 +560,18 @@ class FirepowerAI:
         check, Firepower 6.3.3; his facing changes nothing else)."""
         rng = me.hex.distance(e.hex)
         best = 0.0
+        mod: float | None = None  # the line and the modifiers do not depend on the rate of fire
         for mode in c.weapons[me.weapon].modes:
             if not c.in_range(me.weapon, mode, rng):
                 continue
-            los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
-                            firer_side=me.fence_side, target_posture=e.posture,
-                            target_side=e.fence_side)
-            if los.blocked:
-                break
-            mods = combat.fire_modifiers(m, me, e, los, 0)
-            best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng),
-                                                    _int_total(mods)))
+            if mod is None:
+                los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
+                                firer_side=me.fence_side, target_posture=e.posture,
+                                target_side=e.fence_side)
+                if los.blocked:
+                    break
+                mod = float(combat.fire_modifier_sum(m, me, e, los, 0))  # FPD-201
+            best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng), mod))
         return best
 
     def _progress(self, view: SideView, h: Hex) -> float:
@@ -649,7 +697,18 @@ class FirepowerAI:
         m = rules_of(view).map
         placed = [u.hex for u in view.own_unit_objects() if u.hex is not None]
         best, best_s = opts[0], -1e9
+        # the score of a hex (and floor) before its random part is the same for each facing
+        # offered there: worked out once (the same operations in the same order)
+        scored: dict[tuple[Any, Any], float] = {}
         for o in opts:
+            k = (o["hex"], o.get("floor"))
+            got = scored.get(k)
+            if got is not None:
+                s = got
+                s += self._rng.random() * 0.3
+                if s > best_s:
+                    best, best_s = o, s
+                continue
             h = m.parse(o["hex"])
             s = self._progress(view, h) * 0.6
             cov = m.cover.get(h)
@@ -670,6 +729,7 @@ class FirepowerAI:
             else:
                 s -= 2.5 * (same + near)
             s -= 0.02 * abs(h.r + h.q / 2 - 16)
+            scored[k] = s
             s += self._rng.random() * 0.3
             if s > best_s:
                 best, best_s = o, s

@@ -83,6 +83,36 @@ def fire_modifiers(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
     return sort_modifiers(mods)
 
 
+def fire_modifier_sum(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
+                      noncombat_mf: int, card: BasicCard | None = None) -> int:
+    """FPD-201: the sum of :func:`fire_modifiers` (the same conditions, the same table
+    values), without making and sorting the :class:`Modifier` records: the AI's estimates
+    read only the sum, thousands of times a game. The table's values are whole numbers, so
+    the sum is exact in any order (a test compares the two)."""
+    v = (card or _card()).mod
+    got = 0
+    if firer.suppressed:
+        got += v["firer_suppressed"]
+    if target_cover(m, target, firer.hex):
+        got += v["target_in_cover"]
+    if target_concealed(m, target, firer.hex):
+        got += v["target_concealed"]
+    if target.posture == "crouch":
+        got += v["target_crouching"]
+    elif target.posture == "prone":
+        got += v["target_prone"]
+    per = v["per_tree_or_hedge"]
+    if los.trees:
+        got += per * los.trees
+    if los.hedges:
+        got += per * los.hedges
+    if target.running:
+        got += v["target_running"]
+    if noncombat_mf:
+        got += v["per_firer_mf"] * noncombat_mf
+    return got
+
+
 def throw_modifiers(thrower: Soldier, los: LosResult,
                     card: BasicCard | None = None) -> list[Modifier]:
     """Modifiers of a hand grenade throw (Firepower 6.3.6.3.2): cover, concealment, posture,

@@ -221,7 +221,51 @@ class FirepowerRules:
 
         ``opened``: keys of closed doors and windows to count as open, for the AI's look ahead
         at opening one (Firepower 11.1.9; docs/decisions.md FPD-160); ``shut``: keys of open
-        ones to count as closed, for its look ahead at closing one (FPD-182)."""
+        ones to count as closed, for its look ahead at closing one (FPD-182).
+
+        Each answer is kept for the game while the terrain's state stays the same
+        (:meth:`_sight_answers`, docs/decisions.md FPD-197): the AI asks the same lines again
+        decision after decision while only soldiers move."""
+        answers = self._sight_answers()
+        out: list[bool | None] = [answers.get((src, o, opened, shut)) for o in others]
+        todo = [o for o, got in zip(others, out, strict=True) if got is None]
+        if not todo:
+            return out  # type: ignore[return-value]
+        fresh = iter(self._sight_blocks_now(src, todo, opened, shut))
+        for i, got in enumerate(out):
+            if got is None:
+                b = out[i] = next(fresh)
+                answers[(src, others[i], opened, shut)] = b
+        return out  # type: ignore[return-value]
+
+    #: entries of the game's kept sight answers (FPD-197) before they are dropped
+    SIGHT_ANSWERS_LIMIT = 200_000
+
+    def _sight_answers(self) -> dict[tuple[Any, ...], bool]:
+        """FPD-197: the game's answers of :meth:`sight_blocks` for one state of the terrain,
+        made afresh when it changed. What a line meets is read from the board, the scenario and
+        the system state (doors and windows, smoke, craters, ruins, destroyed terrain and
+        defences, caves), never from the soldiers, who are its ends: so the state it is kept
+        for is the system state without the entries every Action or draw rewrites and no line
+        reads (:data:`SIGHT_VOLATILE`). Worked out once for this object (one decision's view,
+        like the profiles' cache), bounded by :attr:`SIGHT_ANSWERS_LIMIT`."""
+        got: dict[tuple[Any, ...], bool] | None = getattr(self, "_answers", None)
+        if got is not None:
+            return got
+        data = self._game.state.data
+        fp = data.get("firepower") or {}
+        sig = repr((sorted((k, v) for k, v in data.items() if k != "firepower"),
+                    sorted((k, v) for k, v in fp.items() if k not in SIGHT_VOLATILE)))
+        kept = self._game.stash.get(SIGHT_ANSWERS)
+        if kept is None or kept[0] != sig or len(kept[1]) > self.SIGHT_ANSWERS_LIMIT:
+            kept = (sig, {})
+            self._game.stash[SIGHT_ANSWERS] = kept
+        self._answers = kept[1]
+        return kept[1]
+
+    def _sight_blocks_now(self, src: tuple[Hex, int, int], others: list[tuple[Hex, int, int]],
+                          opened: frozenset[str], shut: frozenset[str]) -> list[bool]:
+        """:meth:`sight_blocks` worked out (nothing kept of the answers)."""
         from hexwar.plugins.firepower.advanced_terrain import adv_map, floor_height, wall_block
 
         game = self._game
@@ -387,6 +431,13 @@ _ROADBLOCK_MAPS: dict[tuple[int, tuple[tuple[str, int, int], ...]], tuple[FpMap,
 
 #: the game's line profiles (derived data: not saved, hashed or replayed)
 SIGHT_CACHE = StashKey[_SightCache]("firepower sight profiles")
+#: the game's answers of ``sight_blocks`` with the terrain state they hold for (FPD-197)
+SIGHT_ANSWERS = StashKey[tuple[str, dict[tuple[Any, ...], bool]]]("firepower sight answers")
+#: entries of ``state.data["firepower"]`` no line of sight reads, rewritten by every Action
+#: (the Impulse Phase's bookkeeping), every draw (the cup, the count of phases) or a casualty
+#: (the items dropped in his hex, Firepower 11.1.6.4): left out of the terrain state the sight
+#: answers are kept for (FPD-197)
+SIGHT_VOLATILE = frozenset({"phase", "cup", "drawn", "side_phases", "dropped"})
 
 
 def side_rules(game: Game, view: SideView) -> FirepowerRules:

@@ -14,6 +14,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.primitives import roll_off
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
+from hexwar.core.kit.stash import StashKey
 from hexwar.plugins.firepower.soldiers import initial_state
 from hexwar.plugins.firepower.state import board_columns, column_of, data, fp_map, validator
 from hexwar.plugins.firepower.tables import POSTURES
@@ -96,9 +97,22 @@ def placement_options(game: Game, side: str) -> list[Any]:
     # Firepower 2.4 as in in_setup_zone, its columns and depth read once, not once a hex
     lo, hi = board_columns(game)
     depth = setup_depth(game)
-    cols = [(h, column_of(game, h)) for h in sorted(game.board.hexes)]
-    zone = [h for h, c in cols if (c <= lo + depth - 1 if bs == "5/6" else c >= hi - depth + 1)]
-    return [{"hex": m.label(h), "facing": f, "posture": "stand"} for h in zone for f in facings]
+    # the zone's hexes, sorted, with their labels: the board, its columns and the depth are the
+    # game's for good, so they are found once a game and board side (FPD-203)
+    key = (bs, lo, hi, depth)
+    zones = game.stash.get(_ZONES)
+    if zones is None:
+        zones = game.stash[_ZONES] = {}
+    labels = zones.get(key)
+    if labels is None:
+        cols = [(h, column_of(game, h)) for h in sorted(game.board.hexes)]
+        labels = zones[key] = [m.label(h) for h, c in cols
+                               if (c <= lo + depth - 1 if bs == "5/6" else c >= hi - depth + 1)]
+    return [{"hex": lab, "facing": f, "posture": "stand"} for lab in labels for f in facings]
+
+
+#: FPD-203: the labels of each set-up zone's hexes, by board side, columns and depth
+_ZONES = StashKey[dict[tuple[str, int, int, int], list[str]]]("firepower.setup-zones")
 
 
 def check_placement(game: Game, side: str, choice: Any) -> dict[str, Any]:

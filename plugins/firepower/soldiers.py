@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.engine.state import UNIT_REVISION
 from hexwar.core.hexgrid import Hex
 
 if TYPE_CHECKING:
@@ -96,11 +97,12 @@ def soldiers_of(units: Mapping[str, Unit], *, tunnels: bool = False) -> dict[str
 
     The AI asks for every soldier thousands of times a turn, mostly with nothing changed in
     between: the views of the last call are kept with what they were made of (each unit's id,
-    side, hex, facing and the ``repr`` of the state entries a view reads: the whole state's repr
-    cost most of a fire check once soldiers carried equipment) and handed back while that is
-    the same."""
+    side, hex, facing and its revision, which every write to the unit or a key of its state
+    renews, docs/decisions.md CORE-133: FPD-200, in place of the ``repr`` of the state entries
+    a view reads, which was a tenth of an Advanced game) and handed back while that is the
+    same."""
     made_of = (tunnels, list(units), list(map(_FIELDS, units.values())),
-               list(map(repr, map(_READ, map(_STATE, units.values())))))
+               list(map(UNIT_REVISION, units.values())))
     if _last and _last[0] == made_of:
         return dict(_last[1])
     got = {k: soldier_of(u) for k, u in units.items()
@@ -111,14 +113,6 @@ def soldiers_of(units: Mapping[str, Unit], *, tunnels: bool = False) -> dict[str
 
 
 _FIELDS = operator.attrgetter("id", "side", "hex", "facing")
-_STATE = operator.attrgetter("state")
-
-
-def _READ(state: dict[str, Any]) -> tuple[Any, ...]:
-    """The entries of a unit's state that :func:`soldiers_of` reads (its view and its filter)."""
-    g = state.get
-    return (g("weapon", "RFL"), g("posture", "stand"), g("speed", "normal"), g("status"),
-            g("side"), g("eliminated"), g("tunnel"))
 #: the last call of :func:`soldiers_of`: [what it was made of, the soldiers]
 _last: list[Any] = []
 

@@ -150,3 +150,27 @@ def test_fpd_194_action_types_are_asked_once_a_game_and_each_game_its_own(fp_gam
     rule3 = _CountedRule()
     g3 = fp_game(units, options=("firepower.countrule",), local_plugins=(rule3,))
     assert len(listed(g3)) == 4 and rule3.calls == 1
+
+
+def test_fpd_204_kept_sums_are_per_set_of_enemies_and_match_a_fresh_ai(fp_game: Any) -> None:
+    """FPD-204: the Basic threat and offense of a position are kept for the game per set of
+    enemies: asked again in a later decision they come from the kept sums, and a set with one
+    enemy moved or turned is a new set, worked out afresh (and as a fresh AI works it out)."""
+    game = fp_game([("A1", "LMG", "A", "C2", 4), ("B1", "RFL", "B", "C8", 1),
+                    ("B2", "PST", "B", "D7", 1)], hexes=HEXES)
+    view = game.view("A")
+    ai = make_ai("A", 0)
+    ai.choose(Decision("A", "board_side", options=["2/3"]), view)
+    sol, _mine, theirs = ai._sol(view)
+    me = sol["A1"]
+    first = _kept(ai, view, me, theirs)
+    assert ai._sum_memo is not None
+    sums = ai._sum_memo[2]
+    assert len(sums) == 2  # the threat and the offense of A1 against B1 and B2
+    assert _kept(ai, view, me, list(theirs)) == first  # the same enemies in a new list
+    assert len(sums) == 2
+    m = state.fp_map(game)
+    for them in ([theirs[0].with_(hex=m.parse("1C4")), theirs[1]],
+                 [theirs[0].with_(facing=4), theirs[1]], [theirs[1], theirs[0]]):
+        assert _kept(ai, view, me, them) == _fresh("A", view, me, them)
+    assert len(ai._sum_memo[1]) == 4  # four sets of enemies seen
