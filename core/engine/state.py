@@ -69,6 +69,13 @@ class Unit:
         d.pop("_sink", None)
         return d
 
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        # a fresh revision: one drawn in another process (a pickle sent to a worker) could
+        # equal a later one of this process's counter, and caches keyed by revision would
+        # take the unit for unchanged (CORE-133)
+        self.__dict__.update(d)
+        self.__dict__["_rev"] = next(_REVISIONS)
+
     @property
     def system(self) -> str:
         return self.type.split(":", 1)[0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hexwar.core.engine import state as state_module
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex
 from hexwar.core.kit.stash import StashKey
@@ -228,6 +229,8 @@ class FirepowerRules:
         decision after decision while only soldiers move."""
         answers = self._sight_answers()
         out: list[bool | None] = [answers.get((src, o, opened, shut)) for o in others]
+        if state_module.CHECK_STATE:  # the tests: every kept answer is the one made afresh
+            _check_kept_sight(self, src, others, out, opened, shut)
         todo = [o for o, got in zip(others, out, strict=True) if got is None]
         if not todo:
             return out  # type: ignore[return-value]
@@ -438,6 +441,23 @@ SIGHT_ANSWERS = StashKey[tuple[str, dict[tuple[Any, ...], bool]]]("firepower sig
 #: (the items dropped in his hex, Firepower 11.1.6.4): left out of the terrain state the sight
 #: answers are kept for (FPD-197)
 SIGHT_VOLATILE = frozenset({"phase", "cup", "drawn", "side_phases", "dropped"})
+
+
+def _check_kept_sight(rules: FirepowerRules, src: tuple[Hex, int, int],
+                      others: list[tuple[Hex, int, int]], kept: list[bool | None],
+                      opened: frozenset[str], shut: frozenset[str]) -> None:
+    """In check mode (``HEXWAR_CHECK_STATE=1``): the sight answers kept for the terrain's state
+    (FPD-197) must be those worked out now, else the state they are kept for misses something
+    a line reads (an entry wrongly in :data:`SIGHT_VOLATILE`, or sight read from elsewhere)."""
+    asked = [(o, got) for o, got in zip(others, kept, strict=True) if got is not None]
+    if not asked:
+        return
+    fresh = rules._sight_blocks_now(src, [o for o, _ in asked], opened, shut)
+    for (o, got), now in zip(asked, fresh, strict=True):
+        if got != now:
+            raise state_module.StateTrackingError(
+                f"the kept sight answer from {src} to {o} is {got}, worked out now {now}: the "
+                "terrain state it was kept for misses what changed (docs/decisions.md FPD-197)")
 
 
 def side_rules(game: Game, view: SideView) -> FirepowerRules:

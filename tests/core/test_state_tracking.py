@@ -259,3 +259,13 @@ def test_equal_fingerprints_are_equal_json() -> None:
     assert fp([1, 2]) != fp((1, 2))
     assert fp({"h": Hex(1, 2)}) == repr({"h": Hex(1, 2)})
     assert fp({"a": 1}) == fp({"a": 1})
+
+
+def test_an_unpickled_unit_draws_a_fresh_revision() -> None:
+    """A unit read back from a pickle (sent to another process) takes a revision of this
+    process's counter, so no cache keyed by revision can take it for another unit's or for an
+    earlier self unchanged (CORE-133)."""
+    u = Unit("u", "toy:a", "red", Hex(0, 0))
+    back = pickle.loads(pickle.dumps(u))
+    assert back == u and back._rev > u._rev
+    assert copy.deepcopy(u)._rev > back._rev
