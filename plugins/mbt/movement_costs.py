@@ -19,7 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from hexwar.core.hexgrid import Hex, opposite, rotate_direction
-from hexwar.core.movement import least_cost_path, reachable_tree, tree_path
+from hexwar.core.movement import least_cost_path, tree_path
 from hexwar.plugins.mbt.cards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
@@ -299,6 +299,9 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
         for sign in ((1, -1) if n_sides < 3 else (1,)):
             turns.append((sign * n_sides, tc[n_sides - 1]))
 
+    if any(c < 0 for c in tc):
+        raise ValueError(f"negative turn cost on card {card.name!r}: {card.turn_costs}")
+
     def cost(i: int, j: int) -> int | None:
         if j < 0:
             return None
@@ -306,6 +309,8 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
         table = dynamic if j in special else static
         if key not in table:
             c = enter_cost(card, info, hexes[i], hexes[j], ctx if j in special else empty)
+            if c is not None and c < 0:  # int_tree() takes every step cost as >= 0
+                raise ValueError(f"negative step cost {c!r} from {hexes[i]!r} to {hexes[j]!r}")
             table[key] = None if c is None else int(c * k)
         return table[key]
 
@@ -342,6 +347,40 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
     return succ
 
 
+def int_tree(start: int, limit: int, succ: Callable[[int], Iterable[tuple[int, int]]]
+             ) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """:func:`hexwar.core.movement.reachable_tree` for integer step costs of at least 0 (the
+    search's scaled MF, MBT 8.1-8.5), with one list of states per cost instead of a heap
+    (docs/decisions.md MBTD-192).
+
+    The heap settles its entries by (cost, push counter); here the list of each cost is read in
+    push order, the costs in increasing order, and a step of cost 0 appends to the list being
+    read, after every entry already in it, as its counter would place it. So the states settle
+    in the same order with the same parents, and the three dicts are equal to the heap's, keys in
+    the same order."""
+    best: dict[int, int] = {start: 0}
+    parent: dict[int, int] = {}
+    order: dict[int, int] = {}
+    lists: list[list[int]] = [[] for _ in range(limit + 1)]
+    lists[0].append(start)
+    get = best.get
+    for c, states in enumerate(lists):
+        for state in states:  # a list read while it grows: 0-cost steps join the end
+            if state in order:
+                continue  # a dearer entry of a state settled already
+            order[state] = len(order)
+            for nxt, step in succ(state):
+                nc = c + step
+                if nc > limit:
+                    continue
+                old = get(nxt)
+                if old is None or nc < old:
+                    best[nxt] = nc
+                    parent[nxt] = state
+                    lists[nc].append(nxt)
+    return best, parent, order
+
+
 def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveContext,
           *, first_hex_rule: bool = False) -> dict[tuple[Hex, int], Fraction]:
     """Every (hex, facing) reachable for at most ``budget`` MF, with its least cost.
@@ -352,7 +391,7 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     k = scale_of(card)
     index = _index(info)
     code, limit = encode(index, *start), math.floor(budget * k)
-    tree = reachable_tree(code, limit, int_successors(card, info, ctx))
+    tree = int_tree(code, limit, int_successors(card, info, ctx))
     _LAST_SEARCH[:] = [(card, info, code, limit, ctx), tree]  # for plan() of a listed move
     found = tree[0]
     least: dict[tuple[Hex, int], int] = {}  # in scaled ints: one Fraction per (hex, facing)

@@ -176,3 +176,30 @@ def test_a_lone_sighting_rule_is_called_straight_13_1(make_game: Any) -> None:
     via = g.pm.hook.mbt_sees(game=g, viewer=n1, target=w1, moving=False)
     assert MbtHooks.of(g).sees(n1, w1, False) == via and sees(g, n1, w1) == via
     assert callable(MbtHooks.of(g).__dict__["_sees_direct"])
+
+
+def test_list_per_cost_search_is_the_heap_search_8_1(make_game: Any) -> None:
+    """MBT 8.1-8.5 (MBTD-192): the movement search with one list per cost settles the states of
+    the core heap search in the same order, with the same costs and parents (every dict equal,
+    keys in the same order), from any start, with free turns (0-cost steps), a road, woods, an
+    enemy and a wreck about, and a budget too small to move."""
+    from hexwar.core.movement import reachable_tree
+
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)], roads=[("9J5", "9J4"), ("9J4", "9J3")],
+                  terrain={"9I5": "woods", "9K5": "woods", "9J7": "rough"})
+    u = g.state.units["N1"]
+    card, info = card_of(g, u), ctx(g).info
+    assert 0 in card.turn_costs  # a free turn: 0-cost steps join the list being read
+    mi = movement_costs.move_index(info)
+    k = movement_costs.scale_of(card)
+    near = g.board.parse("9J4")
+    for mctx in (MoveContext(), MoveContext(enemies=frozenset({near})),
+                 MoveContext(wrecks=frozenset({near}), burning=frozenset({near}))):
+        succ = movement_costs.int_successors(card, info, mctx)
+        for i in range(0, len(mi.hexes), 7):
+            for code in (i * 12, i * 12 + 5):
+                for limit in (0, 3, int(card.mf * k)):
+                    heap = reachable_tree(code, limit, succ)
+                    lists = movement_costs.int_tree(code, limit, succ)
+                    for a, b in zip(heap, lists, strict=True):
+                        assert list(a.items()) == list(b.items())
