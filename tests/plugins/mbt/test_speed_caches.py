@@ -203,3 +203,43 @@ def test_list_per_cost_search_is_the_heap_search_8_1(make_game: Any) -> None:
                     lists = movement_costs.int_tree(code, limit, succ)
                     for a, b in zip(heap, lists, strict=True):
                         assert list(a.items()) == list(b.items())
+
+
+def test_overrun_reach_kept_per_search_inputs_14_7_1_2(make_game: Any) -> None:
+    """MBT 14.7.1.2 (MBTD-193): the hexes an overrun search reaches, kept for the game, answer as
+    a fresh search after the vehicle turned, moved or changed order, and after an enemy came to
+    stand on its road; the memo is the game's and bounded."""
+    from hexwar.plugins.mbt import overrun
+    from hexwar.plugins.mbt.movement import move_context, movement_allowance
+
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1), ("W1", "T-80A", "Soviet", "9A1", 1)],
+                  roads=[("9J5", "9J4"), ("9J4", "9J3"), ("9J3", "9J2")],
+                  terrain={"9I5": "woods", "9K5": "woods"}, options=["mbt.advanced"])
+    u, w = g.state.units["N1"], g.state.units["W1"]
+    hexes = sorted(g.board.hexes, key=lambda h: (h.q, h.r))
+
+    def fresh(target: Any) -> bool:
+        assert u.hex is not None
+        found = movement_costs.reach(card_of(g, u), ctx(g).info, (u.hex, u.facing, False),
+                                     movement_allowance(g, u), move_context(g, u),
+                                     first_hex_rule=True)
+        return any(h == target for h, _f in found)
+
+    answers = []
+    for change in (None, ("facing", 4), ("hex", "9J4"), ("order", "FM"), ("enemy", "9J3")):
+        if change is not None:
+            what, value = change
+            if what == "facing":
+                u.facing = value
+            elif what == "hex":
+                u.hex = g.board.parse(value)
+            elif what == "order":
+                u.state["order"] = value
+            else:
+                w.hex = g.board.parse(value)
+        got = [overrun._reachable(g, u, h) for h in hexes]
+        assert got == [fresh(h) for h in hexes]
+        answers.append(got)
+    assert len({tuple(a) for a in answers}) == len(answers)  # each change changed the answer
+    memo = g.stash.get(overrun.REACHED)
+    assert memo is not None and 0 < len(memo) <= overrun.REACHED_LIMIT
