@@ -243,3 +243,89 @@ def test_overrun_reach_kept_per_search_inputs_14_7_1_2(make_game: Any) -> None:
     assert len({tuple(a) for a in answers}) == len(answers)  # each change changed the answer
     memo = g.stash.get(overrun.REACHED)
     assert memo is not None and 0 < len(memo) <= overrun.REACHED_LIMIT
+
+
+def _every_declaration(game: Any, side: str, targets: list[Any], orders: tuple[str, ...],
+                       overwatch: bool) -> list[Any]:
+    """The declarations of MBT 7.3.2 listed the long way: every unit of the side, every one of
+    its ammunition types asked of ``fire_error`` for every target."""
+    from hexwar.plugins.mbt.fire import ammo_options, best_ammo, fire_error
+    from hexwar.plugins.mbt.hookspecs import MbtHooks
+    from hexwar.plugins.mbt.state import alive
+
+    options: list[Any] = []
+    for t in targets:
+        if not alive(t):
+            continue
+        group = []
+        for f in game.state.units_of(side):
+            legal = [a for a in ammo_options(game, f)
+                     if fire_error(game, f, t, a, orders=orders, overwatch=overwatch) is None]
+            options += [{"target": t.id, "shots": [[f.id, a]]} for a in legal]
+            if legal:
+                group.append([f.id, best_ammo(game, f, t, overwatch=overwatch,
+                                              legal_only=tuple(legal))[0]])
+        if len(group) > 1:
+            options.append({"target": t.id, "shots": group})
+    return MbtHooks.of(game).fire_options(side, options)
+
+
+def test_declarations_list_each_firers_ammunition_once_7_3_2(make_game: Any) -> None:
+    """MBT 7.3.2, 6.2.4, 14.1.2, 15.3.4 (MBTD-194): the declarations listed with each unit's
+    ammunition found once, and the shots of a destroyed unit and the main gun shots of a unit
+    without the orders left unasked, are those listed asking every unit every shot: a unit with F
+    orders, one with M orders (its machineguns are asked), a destroyed one, a passenger."""
+    from hexwar.plugins.mbt import transport
+    from hexwar.plugins.mbt.fire import declaration_options
+
+    g = make_game([("N1", "M1A1", "NATO", "9J5", 4), ("N2", "M1A1", "NATO", "9I5", 4),
+                   ("N3", "Leopard 2", "NATO", "9K5", 4), ("C1", "Transport APC", "NATO", "9J6", 4),
+                   ("S1", "Rifle Squad", "NATO", "9J6", 4),
+                   ("W1", "T-80A", "Soviet", "9J2", 1), ("W2", "Motor Rifle Squad", "Soviet",
+                                                         "9I2", 1)],
+                  options=["mbt.advanced"])
+    units = g.state.units
+    c1, s1 = units["C1"], units["S1"]
+    c1.state["order"] = s1.state["order"] = "M"
+    transport.load(g, c1, s1)
+    units["N1"].state["order"] = "F"
+    units["N2"].state["order"] = "M"
+    units["N3"].state.update(order="F", destroyed="KO")
+    c1.state.update(order="F", open=True)
+    s1.state["order"] = "F"
+    targets = [units["W1"], units["W2"]]
+    for orders, overwatch in ((("F", "FM"), False), (("OW",), True), (("M",), False)):
+        got = declaration_options(g, "NATO", targets, orders=orders, overwatch=overwatch)
+        assert got == _every_declaration(g, "NATO", targets, orders, overwatch)
+    assert any(s[0][0] == "S1" for o in declaration_options(
+        g, "NATO", targets, orders=("F", "FM"), overwatch=False) for s in [o["shots"]])
+
+
+def test_a_blocked_line_of_sight_answers_first_13_2(make_game: Any) -> None:
+    """Advanced MBT 13.1-13.2 (MBTD-195): with the lines of sight already traced, every viewer and
+    target answers as with none traced: a blocked line says no before the range is read, a clear
+    one still needs the range (buttoned at Night) and a suppressed viewer's arc."""
+    from hexwar.plugins.mbt.advanced_sighting import LOS_CACHE, sees
+
+    g = make_game([("N1", "M1A1", "NATO", "9J8", 1), ("W1", "T-80A", "Soviet", "9J2", 4)],
+                  terrain={"9J5": "woods", "9I5": "woods", "9K4": "woods", "9H6": "brick"},
+                  heights={"9J3": 1, "9J2": 1}, options=["mbt.advanced"])
+    n1, w1 = g.state.units["N1"], g.state.units["W1"]
+    places = sorted(g.board.hexes, key=lambda h: (h.q, h.r))[::5]
+    setups = [{}, {"open": False}, {"suppressed": True}]
+
+    def answers() -> list[bool]:
+        out = []
+        for state in setups:
+            n1.state.update({"open": True, "suppressed": None} | state)
+            for h in places:
+                w1.hex = h
+                out.append(sees(g, n1, w1, False))
+        return out
+
+    g.stash.pop(LOS_CACHE, None)
+    first = answers()  # traces every line
+    assert len(g.stash.get(LOS_CACHE) or {}) > 0
+    again = answers()  # every line known now
+    g.stash.pop(LOS_CACHE, None)
+    assert first == again == answers() and True in first and False in first
