@@ -121,6 +121,8 @@ class MbtAI:
         self._last_seen: dict[str, Hex] = {}
         #: the goals of the move being scored (Advanced Game advance to contact)
         self._goals: tuple[list[Hex], list[Hex]] | None = None
+        #: the goals of the last scoring and each hex's distance to them (MBTD-196)
+        self._goal_dist: tuple[tuple[tuple[Hex, ...], tuple[Hex, ...], int], dict[Hex, int]] | None = None
 
     # -- helpers ---------------------------------------------------------------------------
     def _known_enemies(self, view: SideView) -> list[Unit]:
@@ -868,9 +870,7 @@ class MbtAI:
             # Advanced Game (MBTD-87): toward the nearer of the open objectives and the enemy
             # (seen or likely), so that the force takes the objectives on its way to contact
             open_objs, enemy_at = self._goals
-            dist = min([h.distance(o) for o in open_objs]
-                       + [max(0, h.distance(e) - self.close_to) for e in enemy_at], default=0)
-            s -= self.objective_pull * dist
+            s -= self.objective_pull * self._goal_distance(h, open_objs, enemy_at)
             if h in open_objs:
                 s += self.objective_bonus
         elif objs:
@@ -912,6 +912,27 @@ class MbtAI:
                     # miss the lower hull: most of the exposure is taken back
                     s += self.hull_down_weight
         return s, wants
+
+    def _goal_distance(self, h: Hex, open_objs: list[Hex], enemy_at: list[Hex]) -> int:
+        """Advanced Game (MBTD-87): how far ``h`` is from the nearer of the open objectives and
+        the enemy (within ``close_to`` hexes of it counts as there). Kept per hex while the
+        goals stay the same: the moves of a Turn score the same hexes against the same goals, a
+        row of up to a few dozen hexes where the enemy set up (MBTD-196)."""
+        key = (tuple(open_objs), tuple(enemy_at), self.close_to)
+        memo = self._goal_dist
+        if memo is None or memo[0] != key:
+            memo = self._goal_dist = (key, {})
+        got = memo[1].get(h)
+        if got is None:
+            # Hex.distance written out (axial): min(d - c) floored at 0 is min(d) - c floored
+            q, r = h.q, h.r
+            near = min([abs(q - g.q) + abs(r - g.r) + abs(q - g.q + r - g.r) for g in enemy_at],
+                       default=None)
+            dists = [abs(q - o.q) + abs(r - o.r) + abs(q - o.q + r - o.r) for o in open_objs]
+            if near is not None:
+                dists.append(max(0, near - 2 * self.close_to))
+            got = memo[1][h] = min(dists, default=0) // 2
+        return got
 
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         u = view.unit(d.context["unit"])

@@ -329,3 +329,27 @@ def test_a_blocked_line_of_sight_answers_first_13_2(make_game: Any) -> None:
     again = answers()  # every line known now
     g.stash.pop(LOS_CACHE, None)
     assert first == again == answers() and True in first and False in first
+
+
+def test_ai_goal_distance_is_the_plain_sum_and_follows_the_goals() -> None:
+    """MBTD-87, MBTD-196: the AI's kept distance to its goals is the one worked out plainly
+    (nearest open objective, or the enemy less ``close_to``, never below 0), for goals changed
+    between two questions and with no objective or no enemy left."""
+    import random
+
+    from hexwar.core.hexgrid import Hex
+    from hexwar.plugins.mbt.ai import MbtAI
+
+    ai = MbtAI("NATO", 1)
+    rng = random.Random(3)
+
+    def some(n: int) -> list[Hex]:
+        return [Hex(rng.randrange(-20, 20), rng.randrange(-20, 20)) for _ in range(n)]
+
+    for objs, enemy in ((some(3), some(30)), (some(2), some(30)), ([], some(5)), (some(4), []),
+                        ([], [])):
+        for h in some(60) + objs + enemy:
+            plain = min([h.distance(o) for o in objs]
+                        + [max(0, h.distance(e) - ai.close_to) for e in enemy], default=0)
+            assert ai._goal_distance(h, objs, enemy) == plain
+            assert ai._goal_distance(h, objs, enemy) == plain  # kept
