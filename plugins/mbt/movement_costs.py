@@ -24,6 +24,8 @@ from hexwar.plugins.mbt.cards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
 State = tuple[Hex, int, bool]
+#: the successors of one integer-coded state: (state code, scaled cost) pairs
+Steps = tuple[tuple[int, int], ...]
 BUILDINGS = frozenset({"brick", "stone"})
 
 
@@ -227,24 +229,24 @@ def _static_costs(card: Card, info: MapInfo) -> dict[tuple[int, int], int | None
     return table
 
 
-class _Succ(dict[int, list[tuple[int, int]]]):
+class _Succ(dict[int, Steps]):
     """Successor lists by integer-coded state, filled on first use by ``fill`` (a miss); a
     search then reads them with the C-level ``__getitem__``."""
 
     __slots__ = ("fill",)
 
-    def __init__(self, fill: Callable[[int], list[tuple[int, int]]],
-                 seed: Mapping[int, list[tuple[int, int]]] | None = None) -> None:
+    def __init__(self, fill: Callable[[int], Steps],
+                 seed: Mapping[int, Steps] | None = None) -> None:
         super().__init__(seed or {})
         self.fill = fill
 
-    def __missing__(self, code: int) -> list[tuple[int, int]]:
+    def __missing__(self, code: int) -> Steps:
         got = self[code] = self.fill(code)
         return got
 
 
 def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
-                   *, allow_reverse: bool = True) -> Callable[[int], list[tuple[int, int]]]:
+                   *, allow_reverse: bool = True) -> Callable[[int], Steps]:
     """The search's successor function over integer-coded states (:func:`encode`); costs in units
     of 1/``scale_of(card)`` MF.
 
@@ -269,7 +271,7 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
     near = {i for j in special for i in nbr[j] if i >= 0}
     own = _successor_lists(card, info, ctx, allow_reverse)
 
-    def fill(code: int) -> list[tuple[int, int]]:
+    def fill(code: int) -> Steps:
         return own(code) if code // 12 in near else shared[code]
 
     mine = _Succ(fill, shared)
@@ -280,7 +282,7 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
 
 
 def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
-                     allow_reverse: bool) -> Callable[[int], list[tuple[int, int]]]:
+                     allow_reverse: bool) -> Callable[[int], Steps]:
     """The successors of one integer-coded state under ``ctx`` (MBT 8.1-8.5; Advanced MBT 12.4,
     15.6), worked out afresh."""
     k = scale_of(card)
@@ -327,7 +329,7 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
             got = barred_memo[key] = long_gun_barred(info, hexes[i], hexes[j])
         return got
 
-    def succ(code: int) -> list[tuple[int, int]]:
+    def succ(code: int) -> Steps:
         rest, turned = divmod(code, 2)
         i, f0 = divmod(rest, 6)  # f0 = facing - 1
         out: list[tuple[int, int]] = []
@@ -342,7 +344,9 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
         if not turned:  # MBT 8.3
             for rot, tcost in turns:
                 out.append(((i * 6 + (f0 + rot) % 6) * 2 + 1, tcost))
-        return out
+        # a tuple of tuples of ints: the collector stops tracking it, so a game's 20,000
+        # kept lists do not count towards a full collection (MBTD-192)
+        return tuple(out)
 
     return succ
 

@@ -353,3 +353,21 @@ def test_ai_goal_distance_is_the_plain_sum_and_follows_the_goals() -> None:
                         + [max(0, h.distance(e) - ai.close_to) for e in enemy], default=0)
             assert ai._goal_distance(h, objs, enemy) == plain
             assert ai._goal_distance(h, objs, enemy) == plain  # kept
+
+
+def test_kept_successor_lists_are_not_tracked_by_the_collector_8_1(make_game: Any) -> None:
+    """MBT 8.1 (MBTD-192): the successor lists a game keeps are tuples of integers, which the
+    cyclic collector stops tracking: they do not push a game towards a full collection."""
+    import gc
+
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)])
+    u = g.state.units["N1"]
+    card, info = card_of(g, u), ctx(g).info
+    movement_costs.reach(card, info, (u.hex, u.facing, False), card.mf, MoveContext())
+    kept = [steps for table in info.move_succ.values() for steps in table.values()]
+    assert len(kept) > 100
+    assert all(type(s) is tuple and all(type(p) is tuple and type(p[0]) is int
+                                        and type(p[1]) is int for p in s) for s in kept)
+    gc.collect()
+    gc.collect()  # a tuple is let go once its items were
+    assert sum(gc.is_tracked(s) for s in kept) < len(kept) // 10
