@@ -121,6 +121,8 @@ class MbtAI:
         self._last_seen: dict[str, Hex] = {}
         #: the goals of the move being scored (Advanced Game advance to contact)
         self._goals: tuple[list[Hex], list[Hex]] | None = None
+        #: the Basic Game's objectives the side does not hold, for the move being scored
+        self._open_objs: list[Hex] = []
         #: the goals of the last scoring and each hex's distance to them (MBTD-196)
         self._goal_dist: tuple[tuple[tuple[Hex, ...], tuple[Hex, ...], int], dict[Hex, int]] | None = None
 
@@ -865,7 +867,6 @@ class MbtAI:
         kinds = info.kinds[h]
         s = max(COVER.get(k, 0.0) for k in kinds) + 1.2 * (info.height[h] > 0)
         objs = info.objectives
-        control = view.system_state.get("control") or {}
         if self._goals is not None:
             # Advanced Game (MBTD-87): toward the nearer of the open objectives and the enemy
             # (seen or likely), so that the force takes the objectives on its way to contact
@@ -874,7 +875,7 @@ class MbtAI:
             if h in open_objs:
                 s += self.objective_bonus
         elif objs:
-            open_objs = [o for o in objs if control.get(view.board.label(o)) != u.side]
+            open_objs = self._open_objs  # listed once per move decision (MBTD-196)
             dist = min(h.distance(o) for o in (open_objs or objs))
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
             if h in open_objs:
@@ -942,6 +943,10 @@ class MbtAI:
         assert u.hex is not None
         memo: dict[Hex, tuple[float, list[int | None]]] = {}
         self._goals = self._move_goals(view, u) if rules_of(view).advanced else None
+        # Basic Game: the objectives the side does not hold, the same for every hex scored
+        control = view.system_state.get("control") or {}
+        self._open_objs = [o for o in rules_of(view).info.objectives
+                           if control.get(view.board.label(o)) != u.side]
         if "stay" in options:
             best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies,
                                                         memo) + 0.2
