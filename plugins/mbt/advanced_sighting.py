@@ -312,6 +312,13 @@ def sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool:
     r = viewer.hex.distance(target.hex)
     if r == 0:
         return True
+    # a line of sight traced blocked before answers at once: the range and arc checks below
+    # could only say False too (MBTD-195)
+    hv, ht = unit_height(game, viewer), unit_height(game, target)
+    traced = game.stash.get(LOS_CACHE)
+    known = None if traced is None else traced.get((viewer.hex, hv, target.hex, ht))
+    if known is not None and not known.clear:
+        return False
     arc = sighting_arc(game, viewer)
     if arc is not None and not in_arc(viewer.hex, arc, target.hex, "front60"):
         return False
@@ -322,8 +329,9 @@ def sees(game: Game, viewer: Unit, target: Unit, moving: bool) -> bool:
         if r > sighting_reach(game, viewer, target.hex, terrain, target_class(game, target),
                               target=target, doubled=spotted == "MOVED" or moving):
             return False
-    return line_of_sight(game, viewer.hex, unit_height(game, viewer), target.hex,
-                         unit_height(game, target)).clear
+    if known is not None:
+        return known.clear
+    return line_of_sight(game, viewer.hex, hv, target.hex, ht).clear
 
 
 def hull_down(game: Game, firer: Unit, target: Unit) -> tuple[bool, str]:

@@ -121,6 +121,10 @@ class MbtAI:
         self._last_seen: dict[str, Hex] = {}
         #: the goals of the move being scored (Advanced Game advance to contact)
         self._goals: tuple[list[Hex], list[Hex]] | None = None
+        #: the Basic Game's objectives the side does not hold, for the move being scored
+        self._open_objs: list[Hex] = []
+        #: the goals of the last scoring and each hex's distance to them (MBTD-196)
+        self._goal_dist: tuple[tuple[tuple[Hex, ...], tuple[Hex, ...], int], dict[Hex, int]] | None = None
 
     # -- helpers ---------------------------------------------------------------------------
     def _known_enemies(self, view: SideView) -> list[Unit]:
@@ -863,18 +867,15 @@ class MbtAI:
         kinds = info.kinds[h]
         s = max(COVER.get(k, 0.0) for k in kinds) + 1.2 * (info.height[h] > 0)
         objs = info.objectives
-        control = view.system_state.get("control") or {}
         if self._goals is not None:
             # Advanced Game (MBTD-87): toward the nearer of the open objectives and the enemy
             # (seen or likely), so that the force takes the objectives on its way to contact
             open_objs, enemy_at = self._goals
-            dist = min([h.distance(o) for o in open_objs]
-                       + [max(0, h.distance(e) - self.close_to) for e in enemy_at], default=0)
-            s -= self.objective_pull * dist
+            s -= self.objective_pull * self._goal_distance(h, open_objs, enemy_at)
             if h in open_objs:
                 s += self.objective_bonus
         elif objs:
-            open_objs = [o for o in objs if control.get(view.board.label(o)) != u.side]
+            open_objs = self._open_objs  # listed once per move decision (MBTD-196)
             dist = min(h.distance(o) for o in (open_objs or objs))
             s -= (self.objective_pull if open_objs else self.hold_pull) * dist
             if h in open_objs:
@@ -913,6 +914,27 @@ class MbtAI:
                     s += self.hull_down_weight
         return s, wants
 
+    def _goal_distance(self, h: Hex, open_objs: list[Hex], enemy_at: list[Hex]) -> int:
+        """Advanced Game (MBTD-87): how far ``h`` is from the nearer of the open objectives and
+        the enemy (within ``close_to`` hexes of it counts as there). Kept per hex while the
+        goals stay the same: the moves of a Turn score the same hexes against the same goals, a
+        row of up to a few dozen hexes where the enemy set up (MBTD-196)."""
+        key = (tuple(open_objs), tuple(enemy_at), self.close_to)
+        memo = self._goal_dist
+        if memo is None or memo[0] != key:
+            memo = self._goal_dist = (key, {})
+        got = memo[1].get(h)
+        if got is None:
+            # Hex.distance written out (axial): min(d - c) floored at 0 is min(d) - c floored
+            q, r = h.q, h.r
+            near = min([abs(q - g.q) + abs(r - g.r) + abs(q - g.q + r - g.r) for g in enemy_at],
+                       default=None)
+            dists = [abs(q - o.q) + abs(r - o.r) + abs(q - o.q + r - o.r) for o in open_objs]
+            if near is not None:
+                dists.append(max(0, near - 2 * self.close_to))
+            got = memo[1][h] = min(dists, default=0) // 2
+        return got
+
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:
         u = view.unit(d.context["unit"])
         enemies = [e for e in self._known_enemies(view) if alive(e)]
@@ -921,6 +943,10 @@ class MbtAI:
         assert u.hex is not None
         memo: dict[Hex, tuple[float, list[int | None]]] = {}
         self._goals = self._move_goals(view, u) if rules_of(view).advanced else None
+        # Basic Game: the objectives the side does not hold, the same for every hex scored
+        control = view.system_state.get("control") or {}
+        self._open_objs = [o for o in rules_of(view).info.objectives
+                           if control.get(view.board.label(o)) != u.side]
         if "stay" in options:
             best, best_s = "stay", self._position_score(view, u, u.hex, u.facing, enemies,
                                                         memo) + 0.2

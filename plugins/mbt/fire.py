@@ -314,12 +314,13 @@ def _declaration_options(game: Game, side: str, targets: list[Unit], *, orders: 
                          declared: set[str] | None) -> list[Any]:
     options: list[Any] = []
     declared = declared or set()
+    firers = _firers(game, side, orders)
     for t in targets:
         if t.id in declared or not alive(t):
             continue
         group: list[list[str]] = []
-        for f in game.state.units_of(side):
-            legal = [a for a in ammo_options(game, f)
+        for f, ammo in firers:
+            legal = [a for a in ammo
                      if fire_error(game, f, t, a, orders=orders, overwatch=overwatch,
                                    moving_target=moving_target) is None]
             for a in legal:
@@ -330,6 +331,27 @@ def _declaration_options(game: Game, side: str, targets: list[Unit], *, orders: 
         if len(group) > 1:
             options.append({"target": t.id, "shots": group})
     return MbtHooks.of(game).fire_options(side, options)  # Advanced MBT 13.4.3.2
+
+
+def _firers(game: Game, side: str, orders: tuple[str, ...]) -> list[tuple[Unit, list[str]]]:
+    """The units of ``side`` that might fire in one declaration, each with the ammunition that
+    :func:`fire_error` is to be asked about, by id: whatever the target, it refuses every shot of
+    a unit destroyed or off the map (not a passenger, MBT 15.3.4), and every main gun shot of a
+    unit without one of ``orders`` (MBT 6.2.4; a weapon a rule names is that rule's to refuse).
+    The ammunition is listed once per declaration, not once per target (MBTD-194)."""
+    out: list[tuple[Unit, list[str]]] = []
+    for f in game.state.units_of(side):
+        if alive(f):
+            ammo = ammo_options(game, f)
+            if f.state.get("order") not in orders:
+                ammo = [a for a in ammo if attached.SEP in a]
+        elif f.hex is None and f.state.get("mounted") and not f.state.get("destroyed"):
+            ammo = ammo_options(game, f)  # a passenger: its carrier's hex (MBT 15.3.4)
+        else:
+            continue
+        if ammo:
+            out.append((f, ammo))
+    return out
 
 
 def declaration_validator(game: Game, side: str, *, orders: tuple[str, ...], overwatch: bool,

@@ -19,11 +19,13 @@ from itertools import pairwise
 from typing import Any
 
 from hexwar.core.hexgrid import Hex, opposite, rotate_direction
-from hexwar.core.movement import least_cost_path, reachable_tree, tree_path
+from hexwar.core.movement import least_cost_path, tree_path
 from hexwar.plugins.mbt.cards import Card
 from hexwar.plugins.mbt.terrain import MapInfo
 
 State = tuple[Hex, int, bool]
+#: the successors of one integer-coded state: (state code, scaled cost) pairs
+Steps = tuple[tuple[int, int], ...]
 BUILDINGS = frozenset({"brick", "stone"})
 
 
@@ -227,24 +229,24 @@ def _static_costs(card: Card, info: MapInfo) -> dict[tuple[int, int], int | None
     return table
 
 
-class _Succ(dict[int, list[tuple[int, int]]]):
+class _Succ(dict[int, Steps]):
     """Successor lists by integer-coded state, filled on first use by ``fill`` (a miss); a
     search then reads them with the C-level ``__getitem__``."""
 
     __slots__ = ("fill",)
 
-    def __init__(self, fill: Callable[[int], list[tuple[int, int]]],
-                 seed: Mapping[int, list[tuple[int, int]]] | None = None) -> None:
+    def __init__(self, fill: Callable[[int], Steps],
+                 seed: Mapping[int, Steps] | None = None) -> None:
         super().__init__(seed or {})
         self.fill = fill
 
-    def __missing__(self, code: int) -> list[tuple[int, int]]:
+    def __missing__(self, code: int) -> Steps:
         got = self[code] = self.fill(code)
         return got
 
 
 def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
-                   *, allow_reverse: bool = True) -> Callable[[int], list[tuple[int, int]]]:
+                   *, allow_reverse: bool = True) -> Callable[[int], Steps]:
     """The search's successor function over integer-coded states (:func:`encode`); costs in units
     of 1/``scale_of(card)`` MF.
 
@@ -269,7 +271,7 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
     near = {i for j in special for i in nbr[j] if i >= 0}
     own = _successor_lists(card, info, ctx, allow_reverse)
 
-    def fill(code: int) -> list[tuple[int, int]]:
+    def fill(code: int) -> Steps:
         return own(code) if code // 12 in near else shared[code]
 
     mine = _Succ(fill, shared)
@@ -280,7 +282,7 @@ def int_successors(card: Card, info: MapInfo, ctx: MoveContext,
 
 
 def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
-                     allow_reverse: bool) -> Callable[[int], list[tuple[int, int]]]:
+                     allow_reverse: bool) -> Callable[[int], Steps]:
     """The successors of one integer-coded state under ``ctx`` (MBT 8.1-8.5; Advanced MBT 12.4,
     15.6), worked out afresh."""
     k = scale_of(card)
@@ -299,6 +301,9 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
         for sign in ((1, -1) if n_sides < 3 else (1,)):
             turns.append((sign * n_sides, tc[n_sides - 1]))
 
+    if any(c < 0 for c in tc):
+        raise ValueError(f"negative turn cost on card {card.name!r}: {card.turn_costs}")
+
     def cost(i: int, j: int) -> int | None:
         if j < 0:
             return None
@@ -306,6 +311,8 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
         table = dynamic if j in special else static
         if key not in table:
             c = enter_cost(card, info, hexes[i], hexes[j], ctx if j in special else empty)
+            if c is not None and c < 0:  # int_tree() takes every step cost as >= 0
+                raise ValueError(f"negative step cost {c!r} from {hexes[i]!r} to {hexes[j]!r}")
             table[key] = None if c is None else int(c * k)
         return table[key]
 
@@ -322,7 +329,7 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
             got = barred_memo[key] = long_gun_barred(info, hexes[i], hexes[j])
         return got
 
-    def succ(code: int) -> list[tuple[int, int]]:
+    def succ(code: int) -> Steps:
         rest, turned = divmod(code, 2)
         i, f0 = divmod(rest, 6)  # f0 = facing - 1
         out: list[tuple[int, int]] = []
@@ -337,9 +344,45 @@ def _successor_lists(card: Card, info: MapInfo, ctx: MoveContext,
         if not turned:  # MBT 8.3
             for rot, tcost in turns:
                 out.append(((i * 6 + (f0 + rot) % 6) * 2 + 1, tcost))
-        return out
+        # a tuple of tuples of ints: the collector stops tracking it, so a game's 20,000
+        # kept lists do not count towards a full collection (MBTD-192)
+        return tuple(out)
 
     return succ
+
+
+def int_tree(start: int, limit: int, succ: Callable[[int], Iterable[tuple[int, int]]]
+             ) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """:func:`hexwar.core.movement.reachable_tree` for integer step costs of at least 0 (the
+    search's scaled MF, MBT 8.1-8.5), with one list of states per cost instead of a heap
+    (docs/decisions.md MBTD-192).
+
+    The heap settles its entries by (cost, push counter); here the list of each cost is read in
+    push order, the costs in increasing order, and a step of cost 0 appends to the list being
+    read, after every entry already in it, as its counter would place it. So the states settle
+    in the same order with the same parents, and the three dicts are equal to the heap's, keys in
+    the same order."""
+    best: dict[int, int] = {start: 0}
+    parent: dict[int, int] = {}
+    order: dict[int, int] = {}
+    lists: list[list[int]] = [[] for _ in range(limit + 1)]
+    lists[0].append(start)
+    get = best.get
+    for c, states in enumerate(lists):
+        for state in states:  # a list read while it grows: 0-cost steps join the end
+            if state in order:
+                continue  # a dearer entry of a state settled already
+            order[state] = len(order)
+            for nxt, step in succ(state):
+                nc = c + step
+                if nc > limit:
+                    continue
+                old = get(nxt)
+                if old is None or nc < old:
+                    best[nxt] = nc
+                    parent[nxt] = state
+                    lists[nc].append(nxt)
+    return best, parent, order
 
 
 def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveContext,
@@ -352,7 +395,7 @@ def reach(card: Card, info: MapInfo, start: State, budget: Fraction, ctx: MoveCo
     k = scale_of(card)
     index = _index(info)
     code, limit = encode(index, *start), math.floor(budget * k)
-    tree = reachable_tree(code, limit, int_successors(card, info, ctx))
+    tree = int_tree(code, limit, int_successors(card, info, ctx))
     _LAST_SEARCH[:] = [(card, info, code, limit, ctx), tree]  # for plan() of a listed move
     found = tree[0]
     least: dict[tuple[Hex, int], int] = {}  # in scaled ints: one Fraction per (hex, facing)

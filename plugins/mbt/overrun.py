@@ -43,6 +43,7 @@ from hexwar.core.engine.decisions import Decision
 from hexwar.core.engine.state import Unit
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc
+from hexwar.core.kit import StashKey
 from hexwar.core.types import Modifier
 from hexwar.plugins.mbt import doctrine, movement_costs
 from hexwar.plugins.mbt.advanced_tables import load_advanced
@@ -116,15 +117,31 @@ def _plan(game: Game, u: Unit, target: Hex) -> list[tuple[movement_costs.State, 
     return best
 
 
+#: per game: the hexes a vehicle's search reaches, by everything the search reads (MBTD-193)
+REACHED = StashKey[dict[tuple[Any, ...], frozenset[Hex]]]("mbt.overrun.reached")
+#: the most searches :data:`REACHED` keeps (each a set of at most a few hundred hexes)
+REACHED_LIMIT = 64
+
+
 def _reachable(game: Game, u: Unit, target: Hex) -> bool:
-    """Whether ``u`` can enter ``target`` with its movement factors (one search)."""
+    """Whether ``u`` can enter ``target`` with its movement factors (one search). The hexes one
+    search reaches are kept for the game by its inputs: the Mark Orders Step asks it for each
+    sighted leg unit, and again each Turn for a vehicle that has not moved (MBTD-193)."""
     from hexwar.plugins.mbt.movement import move_context, movement_allowance
 
     assert u.hex is not None
-    found = movement_costs.reach(card_of(game, u), ctx(game).info, (u.hex, u.facing, False),
-                                 movement_allowance(game, u), move_context(game, u),
-                                 first_hex_rule=True)
-    return any(h == target for h, _f in found)
+    card, budget, mctx = card_of(game, u), movement_allowance(game, u), move_context(game, u)
+    key = (card.name, card.records.path, u.hex, u.facing, budget, mctx.wrecks, mctx.burning,
+           mctx.enemies, frozenset(mctx.extra.items()), mctx.turret, mctx.halts)
+    memo = game.stash.setdefault(REACHED, {})
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= REACHED_LIMIT:  # bounded: a long game searches again
+            memo.clear()
+        found = movement_costs.reach(card, ctx(game).info, (u.hex, u.facing, False), budget,
+                                     mctx, first_hex_rule=True)
+        got = memo[key] = frozenset(h for h, _f in found)
+    return target in got
 
 
 def overrun_error(game: Game, u: Unit, t: Unit, *, sighted_now: bool = True) -> str | None:

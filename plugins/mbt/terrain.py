@@ -85,7 +85,7 @@ class MapInfo:
     move_costs: dict[str, dict[tuple[int, int], int | None]] = field(default_factory=dict)
     #: successor lists of the movement search by card, reverse and turret key, for states with
     #: no wreck, smoke, enemy or marker ahead or behind (docs/decisions.md MBTD-186)
-    move_succ: dict[str, dict[int, list[tuple[int, int]]]] = field(default_factory=dict)
+    move_succ: dict[str, dict[int, tuple[tuple[int, int], ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         b = self.board
