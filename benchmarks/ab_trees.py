@@ -32,6 +32,12 @@ def play(name: str, seeds: list[int], repeat: int = 1) -> None:
     from hexwar.core.scenario import load_and_validate
 
     scenario = load_and_validate(_resolve_scenario_path(name))
+    try:  # as `hexwar simulate` plays (CORE-137); a tree from before it has no such step
+        from hexwar.core.simulation.runner import freeze_long_lived
+    except ImportError:
+        pass
+    else:
+        freeze_long_lived()
     for seed in [99, *seeds]:
         cpu = float("inf")
         for _ in range(1 if seed == 99 else repeat):

@@ -20,6 +20,8 @@ change in the machine's load during the run moves both sides of a ratio alike):
   size written here in Atlatl's format (:func:`atlatl_scenario`); skipped with a message when
   the variable is not set. No Atlatl code is part of hexwar.
 
+Before each scenario's games the process's objects are moved out of the garbage collector's
+scans (``gc.freeze``), as ``hexwar simulate`` does before a process's first game (CORE-137).
 Each hexwar figure counts the decisions of whole games (seeds 1, 2, ... until ``--seconds`` have
 passed, at least one game) over the time of playing them; building the game (board, units) is
 timed apart (``setup``). Every figure is CPU time of this process (``time.process_time``), so that
@@ -29,6 +31,7 @@ other work on a shared machine does not count.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -209,6 +212,10 @@ def hexwar_rate(name: str, seconds: float) -> tuple[float, float, int, int]:
     from hexwar.core.scenario import load_and_validate
 
     scenario = load_and_validate(_resolve_scenario_path(name))
+    # what `hexwar simulate` does before a process's first game (docs/decisions.md CORE-137),
+    # done for each scenario here, as each would be a run of its own
+    gc.collect()
+    gc.freeze()
     games = decisions = 0
     played = setup = 0.0
     seed = 0

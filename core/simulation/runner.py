@@ -8,6 +8,7 @@ same records however many processes or machines play it, and in whatever order t
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import socket
@@ -138,6 +139,22 @@ def _scenario_of(task: GameTask) -> Scenario:
     return found
 
 
+#: whether this process has left its long-lived objects out of the collector's scans (CORE-137)
+_SETTLED = [False]
+
+
+def freeze_long_lived() -> None:
+    """Once a process, before its first game: collect, then move every object alive (modules,
+    plugins, the unit registry, the loaded scenario and its board) to the collector's permanent
+    generation, so that the full collections a long run of games sets off no longer walk them
+    (docs/decisions.md CORE-137). Objects made later, the games' among them, are collected as
+    before."""
+    if not _SETTLED[0]:
+        _SETTLED[0] = True
+        gc.collect()
+        gc.freeze()
+
+
 def play_one(task: GameTask) -> GameRecord:
     """Play the game of ``task`` to its end and describe it."""
     from hexwar.core.engine.controllers import make_controller
@@ -146,6 +163,7 @@ def play_one(task: GameTask) -> GameRecord:
     with _ONE_GAME_AT_A_TIME:
         start = time.perf_counter()
         scenario = _scenario_of(task)
+        freeze_long_lived()
         game = Game(scenario, seed=task.seed, options=task.options)
         sides = tuple(game.state.sides)
         words = [w.strip() for w in task.players.split(",") if w.strip()]

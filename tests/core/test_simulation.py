@@ -395,3 +395,31 @@ def test_each_optional_package_missing_is_a_clear_error(tmp_path: Path,
     code, out = run("simulate", "firepower:basic", "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and "--scheduler needs Dask distributed" in out
     assert not list(tmp_path.iterdir())  # nothing written, no game played
+
+
+def test_a_process_freezes_its_long_lived_objects_once_before_its_first_game() -> None:
+    """CORE-137: the first game a process plays moves what is alive (modules, plugins, the loaded
+    scenario) out of the collector's scans, once; objects made afterwards (a game's) are still
+    collected. Run in a fresh interpreter, so that this test's process is left as it was."""
+    import subprocess
+    import sys
+
+    code = """
+import gc
+from hexwar.core.cli import _resolve_scenario_path
+from hexwar.core.scenario import Scenario
+from hexwar.core.simulation import runner
+assert gc.get_freeze_count() == 0
+sc = Scenario.load(_resolve_scenario_path("firefight:scenario-7"))
+runner.play_one(runner.GameTask("", 0, 1, sc.text, sc.path, (), "random,random"))
+frozen = gc.get_freeze_count()
+assert frozen > 1000, frozen
+runner.play_one(runner.GameTask("", 1, 2, sc.text, sc.path, (), "random,random"))
+assert gc.get_freeze_count() == frozen  # once a process
+a = []; a.append(a); del a  # a cycle made afterwards is still collected
+assert gc.collect() >= 1
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
