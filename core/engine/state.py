@@ -39,8 +39,8 @@ class Unit:
 
     #: the written units of the state holding this one (see :meth:`GameState.canonical_text`)
     _sink: ClassVar[dict[int, Unit] | None] = None
-    #: a number drawn afresh at every write: two reads of a unit with the same number read the
-    #: same unit (a copy keeps its original's, being equal to it); views are cached by it
+    #: a number drawn afresh at every write, and for a copy or an unpickled unit: two reads of
+    #: a unit with the same number read the same unit; views are cached by it
     _rev: ClassVar[int] = 0
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -72,8 +72,11 @@ class Unit:
     def __setstate__(self, d: dict[str, Any]) -> None:
         # a fresh revision: one drawn in another process (a pickle sent to a worker) could
         # equal a later one of this process's counter, and caches keyed by revision would
-        # take the unit for unchanged (CORE-133)
+        # take the unit for unchanged (CORE-133); and a state of its own: a shallow copy
+        # (copy.copy) would otherwise write into its original's state and revision
         self.__dict__.update(d)
+        if "state" in d:
+            self.__dict__["state"] = _owned_state(d["state"], self)
         self.__dict__["_rev"] = next(_REVISIONS)
 
     @property

@@ -90,7 +90,7 @@ class MbtAI:
     #: likely to be, half the force moves while the other half watches the approaches; and the
     #: range a unit closes to on a known enemy it has no shot at
     contact_range = 16
-    close_to = 8
+    close_to: int = 8  # hexes; a whole number (MBTD-196 works in doubled whole distances)
     #: Advanced Game (MBTD-97): a shot this likely to kill holds a unit in place with F orders;
     #: a poorer one at an enemy beyond ``close_to`` is fired on the move (FM) while closing
     stand_p = 0.15

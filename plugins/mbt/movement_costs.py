@@ -365,6 +365,8 @@ def int_tree(start: int, limit: int, succ: Callable[[int], Iterable[tuple[int, i
     best: dict[int, int] = {start: 0}
     parent: dict[int, int] = {}
     order: dict[int, int] = {}
+    if limit < 0:  # MF overspent (MBT 8.4.4's one hex whatever it costs): the start alone, as
+        return best, parent, {start: 0}  # the heap settles it before any step is weighed
     lists: list[list[int]] = [[] for _ in range(limit + 1)]
     lists[0].append(start)
     get = best.get

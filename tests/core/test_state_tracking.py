@@ -269,3 +269,6 @@ def test_an_unpickled_unit_draws_a_fresh_revision() -> None:
     back = pickle.loads(pickle.dumps(u))
     assert back == u and back._rev > u._rev
     assert copy.deepcopy(u)._rev > back._rev
+    shallow = copy.copy(u)
+    shallow.state["k"] = 1  # its own state: the original is not written through the copy
+    assert "k" not in u.state and shallow._rev > back._rev

@@ -182,7 +182,8 @@ def test_list_per_cost_search_is_the_heap_search_8_1(make_game: Any) -> None:
     """MBT 8.1-8.5 (MBTD-192): the movement search with one list per cost settles the states of
     the core heap search in the same order, with the same costs and parents (every dict equal,
     keys in the same order), from any start, with free turns (0-cost steps), a road, woods, an
-    enemy and a wreck about, and a budget too small to move."""
+    enemy and a wreck about, a budget too small to move, and one already overspent (MBT 8.4.4:
+    a unit may enter one hex whatever it costs, so what is left can be below zero)."""
     from hexwar.core.movement import reachable_tree
 
     g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)], roads=[("9J5", "9J4"), ("9J4", "9J3")],
@@ -198,7 +199,7 @@ def test_list_per_cost_search_is_the_heap_search_8_1(make_game: Any) -> None:
         succ = movement_costs.int_successors(card, info, mctx)
         for i in range(0, len(mi.hexes), 7):
             for code in (i * 12, i * 12 + 5):
-                for limit in (0, 3, int(card.mf * k)):
+                for limit in (-3, -1, 0, 3, int(card.mf * k)):
                     heap = reachable_tree(code, limit, succ)
                     lists = movement_costs.int_tree(code, limit, succ)
                     for a, b in zip(heap, lists, strict=True):
