@@ -453,6 +453,10 @@ def _terrain_filters(shot: Shot) -> None:
     shot.filters = (set(shot.attack.get("filters", ())) | adds) - removes
 
 
+#: the shipped steps between ``range`` and ``crt``: none reads the dice (FFD-50)
+_DICE_FREE = frozenset({_range, _final_rating, _terrain_filters})
+
+
 def _crt(shot: Shot) -> None:
     """Firefight 6.0 Step 4, 6.7: the Combat Results Table."""
     assert shot.ar is not None and shot.roll is not None
@@ -575,11 +579,17 @@ def resolve_attack_rolls(game: Game, attack: dict[str, Any],
                          rolls: Iterable[int]) -> dict[int, dict[str, Any]]:
     """:func:`resolve_attack` for each of ``rolls``, with the Attack Rating's steps (``base_rating``
     up to ``range``) run once: they never read the dice (:func:`attack_rating` runs them without
-    a roll; docs/decisions.md FFD-50). What an AI weighs before it fires."""
+    a roll; docs/decisions.md FFD-50), and when the steps from ``range`` to ``crt`` are the
+    shipped ones, which read no dice either, those too. What an AI weighs before it fires."""
     pipeline, start, rng, end = fire_pipeline(game)
+    steps = pipeline.steps
+    shared = rng
+    crt = pipeline.names.index("crt") if "crt" in pipeline.names else -1
+    if rng <= crt <= end and all(step in _DICE_FREE for step in steps[rng:crt]):
+        shared = crt
     base = _shot_of(game, attack, None)
-    _run(pipeline.steps[start:rng], base)
-    rest = pipeline.steps[rng:end + 1]
+    _run(steps[start:shared], base)
+    rest = steps[shared:end + 1]
     out: dict[int, dict[str, Any]] = {}
     for roll in rolls:
         shot = object.__new__(Shot)  # a copy of the shared part (copy.copy is slower)

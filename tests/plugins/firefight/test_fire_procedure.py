@@ -76,3 +76,22 @@ def test_the_computing_steps_may_not_be_removed(tmp_path: Path) -> None:
     g = mini_game(tmp_path, UNITS, rules=["house.fire_steps"], local_plugins=[rule])
     with pytest.raises(PluginError, match="range"):
         _shot(g)
+
+
+def test_a_step_after_range_that_reads_the_dice_is_run_for_every_roll(tmp_path: Path) -> None:
+    """FFD-50: a rule's step between ``range`` and ``crt`` may read the dice, so the AI's preview
+    of all eleven totals (``resolve_attack_rolls``) then runs it once a roll: each total's record
+    is the one resolving that roll alone gives. With the shipped steps alone the preview shares
+    them, with the same records."""
+    def jittery(shot: FI.Shot) -> None:
+        assert shot.roll is not None
+        shot.modifiers.append(Modifier("jitter", shot.roll % 3, "House 1.0"))
+
+    rule = _rule([Edit("insert_after", "final_rating", "jitter", jittery, "House 1.0")])
+    for g in (mini_game(tmp_path, UNITS),
+              mini_game(tmp_path, UNITS, rules=["house.fire_steps"], local_plugins=[rule])):
+        f, t = g.state.units["t62"], g.state.units["tm"]
+        att = FI.describe_attack(g, f, t, FI.choose_weapon(g, f, t, None), "direct")
+        together = FI.resolve_attack_rolls(g, att, range(2, 13))
+        assert together == {r: FI.resolve_attack(g, att, r) for r in range(2, 13)}
+    assert {len(together[r]["modifiers"]) for r in range(2, 13)} == {1}
