@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from hexwar.core.engine.decisions import Decision
@@ -220,17 +221,30 @@ def brewup_hexes(game: Game, a: Hex, b: Hex) -> int:
     if not burning:
         return 0
     count = 0
-    counted: set[Hex] = set()
-    for st in trace(a, b).steps:
-        hs = [h for h in st.hexes if h in burning and h not in counted]
-        if len(st.hexes) == 2 and all(h in burning for h in st.hexes):
-            if any(h not in counted for h in st.hexes):
+    counted: set[tuple[int, int]] = set()
+    q, r = a
+    # the line's steps from the trace of its offset, moved to ``a`` (MBTD-197); plain (q, r)
+    # pairs equal and hash as the hexes they name
+    for offsets in _line_steps(b.q - q, b.r - r):
+        step = [(q + x, r + y) for x, y in offsets]
+        hs = [h for h in step if h in burning and h not in counted]
+        if len(step) == 2 and all(h in burning for h in step):
+            if any(h not in counted for h in step):
                 count += 1
-            counted |= set(st.hexes)
+            counted.update(step)
         elif hs:
             count += len(hs)
-            counted |= set(hs)
+            counted.update(hs)
     return count
+
+
+@lru_cache(maxsize=4_096)  # bounded: one entry per offset asked (the boards' size)
+def _line_steps(dq: int, dr: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """MBTD-197: the hexes of each step of the exact line from ``(0, 0)`` to ``(dq, dr)``, as
+    offsets. The trace is worked out in integers from the offset alone, so moved to any start it
+    is that start's line (``brewup_hexes`` asks it for every shot an AI weighs)."""
+    return tuple(tuple((h.q, h.r) for h in st.hexes)
+                 for st in trace(Hex(0, 0), Hex(dq, dr)).steps)
 
 
 def _elev(game: Game, firer: Unit, target: Unit) -> str:

@@ -372,3 +372,45 @@ def test_kept_successor_lists_are_not_tracked_by_the_collector_8_1(make_game: An
     gc.collect()
     gc.collect()  # a tuple is let go once its items were
     assert sum(gc.is_tracked(s) for s in kept) < len(kept) // 10
+
+
+def _brewup_traced(burning: set[Any], a: Any, b: Any) -> int:
+    """MBT 7.4.2.3.3 counted on the line traced from ``a`` to ``b`` itself (before MBTD-197)."""
+    from hexwar.core.hexgrid import trace
+
+    count = 0
+    counted: set[Any] = set()
+    for st in trace(a, b).steps:
+        hs = [h for h in st.hexes if h in burning and h not in counted]
+        if len(st.hexes) == 2 and all(h in burning for h in st.hexes):
+            if any(h not in counted for h in st.hexes):
+                count += 1
+            counted |= set(st.hexes)
+        elif hs:
+            count += len(hs)
+            counted |= set(hs)
+    return count
+
+
+def test_brewup_hexes_on_lines_kept_per_offset_7_4_2_3_3(make_game: Any,
+                                                         monkeypatch: Any) -> None:
+    """MBT 7.4.2.3.3 (MBTD-197): the brewed-up wreck hexes a line meets, counted on the line of
+    its offset moved to its start, are those counted on the line traced from its own ends, for
+    lines in every direction (along hexsides and through corners too) and wrecks anywhere."""
+    import random
+
+    from hexwar.plugins.mbt import fire
+
+    g = make_game([("N1", "Leopard 2", "NATO", "9J5", 1)])
+    hexes = sorted(g.board.hexes)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(40):
+        burning = set(rng.sample(hexes, 25))
+        monkeypatch.setattr(fire, "wreck_hexes", lambda game, w=burning: dict.fromkeys(w, "burning"))
+        for _ in range(25):
+            a, b = rng.sample(hexes, 2)
+            want = _brewup_traced(burning, a, b)
+            assert fire.brewup_hexes(g, a, b) == want
+            checked += want > 0
+    assert checked > 50  # most lines met a wreck: the counting was exercised
