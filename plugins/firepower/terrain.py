@@ -18,10 +18,10 @@ the chord or on the other part (docs/decisions.md FPD-7).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexwar.core.hexgrid import Hex, trace
 
@@ -182,7 +182,9 @@ STATIC_LOS_LIMIT = 50_000
 class StaticLos:
     """What the terrain alone puts on the line between two sighting dots (cached per pair)."""
 
-    hexes: frozenset[Hex]
+    #: the intervening hexes as plain ``(q, r)`` pairs (a :class:`Hex` is found among them:
+    #: they equal and hash alike); only membership is asked of them
+    hexes: frozenset[tuple[int, int]]
     hills: tuple[Hex, ...]
     fences: tuple[Hex, ...]
     trees: tuple[Hex, ...]
@@ -223,22 +225,27 @@ class FpMap:
         if got is None:
             if len(self._static) >= STATIC_LOS_LIMIT:
                 self._static.clear()  # bounded, also within one long game
-            hexes = intervening(a, b)
+            q, r = a
+            # the line as plain pairs, made a Hex only where it meets something (FPD-206)
+            hexes = [(q + dq, r + dr) for dq, dr in _intervening_from_origin(b.q - q, b.r - r)]
             # one pass over the line, in its order (each list keeps the order of the trace)
             hills: list[Hex] = []
             fences: list[Hex] = []
             trees: list[Hex] = []
             hedges: list[Hex] = []
-            level, cover, fence, hedge = self.level.get, self.cover.get, self.fence, self.hedge
+            # the tables are keyed by Hex; a plain pair finds the same entry
+            level: Callable[[Any], Any] = self.level.get
+            cover: Callable[[Any], Any] = self.cover.get
+            fence, hedge = self.fence, self.hedge
             for h in hexes:
                 if level(h) == HILL:
-                    hills.append(h)
+                    hills.append(Hex(*h))
                 if h in fence and fence[h].crossed_by(a, b):
-                    fences.append(h)
+                    fences.append(Hex(*h))
                 if cover(h) == "tree":
-                    trees.append(h)
+                    trees.append(Hex(*h))
                 if h in hedge and hedge[h].crossed_by(a, b):
-                    hedges.append(h)
+                    hedges.append(Hex(*h))
             got = StaticLos(frozenset(hexes), tuple(hills), tuple(fences), tuple(trees),
                             tuple(hedges))
             self._static[key] = got

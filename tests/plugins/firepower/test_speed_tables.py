@@ -280,3 +280,33 @@ def test_fpd_203_kept_set_up_zones_are_the_zones(fp_game: Any) -> None:
         assert labels == [state.fp_map(game).label(h) for h in want]
         got[0]["facing"] = 99
         assert setup.placement_options(game, "A")[0]["facing"] != 99
+
+
+@pytest.mark.parametrize("name", ["firepower:basic", "firepower:street-fight"])
+def test_fpd_206_static_line_of_plain_pairs_is_the_line_of_hexes(name: str) -> None:
+    """Firepower 6.3.4 (FPD-206): what the terrain puts on a line, found on plain ``(q, r)``
+    pairs, is what it is on the intervening hexes themselves: the same hills, fence and hedge
+    pictures crossed and tree hexes, as hexes and in the line's order, and the same hexes for
+    the friendly-soldiers check."""
+    from hexwar.plugins.firepower.state import fp_map
+    from hexwar.plugins.firepower.terrain import HILL, intervening
+
+    game = Game(load_and_validate(_resolve_scenario_path(name)), seed=1)
+    m = fp_map(game)
+    rng = random.Random(11)
+    hexes = sorted(game.board.hexes)
+    met = 0
+    for _ in range(600):
+        a, b = rng.sample(hexes, 2)
+        line = intervening(a, b)
+        got = m.static_los(a, b)
+        assert got.hills == tuple(h for h in line if m.level.get(h) == HILL)
+        assert got.fences == tuple(h for h in line if h in m.fence
+                                   and m.fence[h].crossed_by(a, b))
+        assert got.trees == tuple(h for h in line if m.cover.get(h) == "tree")
+        assert got.hedges == tuple(h for h in line if h in m.hedge
+                                   and m.hedge[h].crossed_by(a, b))
+        assert all(type(h) is Hex for h in (*got.hills, *got.fences, *got.trees, *got.hedges))
+        assert got.hexes == frozenset(line) and all(h in got.hexes for h in line)
+        met += bool(got.hills or got.fences or got.trees or got.hedges)
+    assert met > 50
