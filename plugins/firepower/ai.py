@@ -68,6 +68,18 @@ def rules_of(view: SideView) -> FirepowerRules:
     return rules
 
 
+def _basic_mod(m: FpMap, firer: Soldier, target: Soldier, noncombat_mf: int) -> float | None:
+    """Basic Game: the sum of the firing modifiers of ``firer``'s fire at ``target`` (FPD-201:
+    the sum alone, not the Modifier records), or ``None`` when the line of sight is blocked
+    (Firepower 6.3.4, 6.3.6.2)."""
+    los = basic_los(m, firer.hex, target.hex, firer_posture=firer.posture,
+                    firer_side=firer.fence_side, target_posture=target.posture,
+                    target_side=target.fence_side)
+    if los.blocked:
+        return None
+    return float(combat.fire_modifier_sum(m, firer, target, los, noncombat_mf))
+
+
 class FirepowerAI:
     name = "ai"
 
@@ -541,14 +553,9 @@ class FirepowerAI:
             if not c.in_range(e.weapon, mode, rng):
                 continue
             if mod is None:
-                los = basic_los(m, e.hex, me.hex, firer_posture=e.posture,
-                                firer_side=e.fence_side, target_posture=me.posture,
-                                target_side=me.fence_side)
-                if los.blocked:
-                    break
-                # FPD-201: the modifiers' sum alone (what the Modifier records added up to)
-                mod = float(combat.fire_modifier_sum(m, e, me, los, 1 if not in_arc(
-                    e.hex, e.facing, me.hex) else 0))
+                mod = _basic_mod(m, e, me, 1 if not in_arc(e.hex, e.facing, me.hex) else 0)
+                if mod is None:
+                    break  # the line is blocked
             p = combat.hit_probability(c.hit_number(e.weapon, mode, rng), mod)
             shots = (w.automatic[1] if mode == "auto" and w.automatic else w.semi or 1)
             best = max(best, 1 - (1 - p) ** shots)
@@ -565,12 +572,9 @@ class FirepowerAI:
             if not c.in_range(me.weapon, mode, rng):
                 continue
             if mod is None:
-                los = basic_los(m, me.hex, e.hex, firer_posture=me.posture,
-                                firer_side=me.fence_side, target_posture=e.posture,
-                                target_side=e.fence_side)
-                if los.blocked:
-                    break
-                mod = float(combat.fire_modifier_sum(m, me, e, los, 0))  # FPD-201
+                mod = _basic_mod(m, me, e, 0)
+                if mod is None:
+                    break  # the line is blocked
             best = max(best, combat.hit_probability(c.hit_number(me.weapon, mode, rng), mod))
         return best
 

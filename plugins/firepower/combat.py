@@ -52,64 +52,72 @@ def target_concealed(m: FpMap, target: Soldier, source: Hex) -> bool:
     return hedge is not None and hedge.between(target.fence_side, source)
 
 
+def _firing_terms(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
+                  noncombat_mf: int) -> list[tuple[str, int]]:
+    """The Basic Game firing modifiers that apply to one shot (Firepower 6.3.6.2), each as its
+    term of :data:`_TERMS` and how many times it counts."""
+    out: list[tuple[str, int]] = []
+    if firer.suppressed:
+        out.append(("suppressed", 1))
+    if target_cover(m, target, firer.hex):
+        out.append(("cover", 1))
+    if target_concealed(m, target, firer.hex):
+        out.append(("concealed", 1))
+    if target.posture == "crouch":
+        out.append(("crouching", 1))
+    elif target.posture == "prone":
+        out.append(("prone", 1))
+    if los.trees:
+        out.append(("trees", los.trees))
+    if los.hedges:
+        out.append(("hedges", los.hedges))
+    if target.running:
+        out.append(("running", 1))
+    if noncombat_mf:
+        out.append(("firer_mf", noncombat_mf))
+    return out
+
+
+#: each firing term: (its key in the BASIC GAME FIRING MODIFIERS table, the rule, its name for
+#: a count)
+_TERMS: dict[str, tuple[str, str, Callable[[int], str]]] = {
+    "suppressed": ("firer_suppressed", "Firepower 6.3.6.2.1", lambda n: "firer suppressed"),
+    "cover": ("target_in_cover", "Firepower 6.3.6.2.2", lambda n: "target in cover"),
+    "concealed": ("target_concealed", "Firepower 6.3.6.2.3", lambda n: "target concealed"),
+    "crouching": ("target_crouching", "Firepower 6.3.6.2.4", lambda n: "target crouching"),
+    "prone": ("target_prone", "Firepower 6.3.6.2.4", lambda n: "target prone"),
+    "trees": ("per_tree_or_hedge", "Firepower 6.3.6.2.5",
+              lambda n: f"{n} tree hex(es) in the line of sight"),
+    "hedges": ("per_tree_or_hedge", "Firepower 6.3.6.2.5",
+               lambda n: f"{n} hedge(s) in the line of sight"),
+    "running": ("target_running", "Firepower 6.3.6.2.6", lambda n: "target running"),
+    "firer_mf": ("per_firer_mf", "Firepower 6.3.6.2.7",
+                 lambda n: f"firer spends {n} MF on other actions"),
+}
+
+
 def fire_modifiers(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
                    noncombat_mf: int, card: BasicCard | None = None) -> list[Modifier]:
     """Every Basic Game firing modifier for one shot at ``target`` (Firepower 6.3.6.2); the
     values come from the BASIC GAME FIRING MODIFIERS table."""
     v = (card or _card()).mod
-    mods: list[Modifier] = []
-    if firer.suppressed:
-        mods.append(Modifier("firer suppressed", v["firer_suppressed"], "Firepower 6.3.6.2.1"))
-    if target_cover(m, target, firer.hex):
-        mods.append(Modifier("target in cover", v["target_in_cover"], "Firepower 6.3.6.2.2"))
-    if target_concealed(m, target, firer.hex):
-        mods.append(Modifier("target concealed", v["target_concealed"], "Firepower 6.3.6.2.3"))
-    if target.posture == "crouch":
-        mods.append(Modifier("target crouching", v["target_crouching"], "Firepower 6.3.6.2.4"))
-    elif target.posture == "prone":
-        mods.append(Modifier("target prone", v["target_prone"], "Firepower 6.3.6.2.4"))
-    per = v["per_tree_or_hedge"]
-    if los.trees:
-        mods.append(Modifier(f"{los.trees} tree hex(es) in the line of sight", per * los.trees,
-                             "Firepower 6.3.6.2.5"))
-    if los.hedges:
-        mods.append(Modifier(f"{los.hedges} hedge(s) in the line of sight", per * los.hedges,
-                             "Firepower 6.3.6.2.5"))
-    if target.running:
-        mods.append(Modifier("target running", v["target_running"], "Firepower 6.3.6.2.6"))
-    if noncombat_mf:
-        mods.append(Modifier(f"firer spends {noncombat_mf} MF on other actions",
-                             v["per_firer_mf"] * noncombat_mf, "Firepower 6.3.6.2.7"))
+    mods = []
+    for term, n in _firing_terms(m, firer, target, los, noncombat_mf):
+        key, rule, name = _TERMS[term]
+        mods.append(Modifier(name(n), v[key] * n, rule))
     return sort_modifiers(mods)
 
 
 def fire_modifier_sum(m: FpMap, firer: Soldier, target: Soldier, los: LosResult,
                       noncombat_mf: int, card: BasicCard | None = None) -> int:
-    """FPD-201: the sum of :func:`fire_modifiers` (the same conditions, the same table
-    values), without making and sorting the :class:`Modifier` records: the AI's estimates
-    read only the sum, thousands of times a game. The table's values are whole numbers, so
-    the sum is exact in any order (a test compares the two)."""
+    """FPD-201: the sum of :func:`fire_modifiers` (the same terms, the same table values),
+    without making and sorting the :class:`Modifier` records: the AI's estimates read only the
+    sum, thousands of times a game. The table's values are whole numbers, so the sum is exact
+    in any order (a test compares the two)."""
     v = (card or _card()).mod
     got = 0
-    if firer.suppressed:
-        got += v["firer_suppressed"]
-    if target_cover(m, target, firer.hex):
-        got += v["target_in_cover"]
-    if target_concealed(m, target, firer.hex):
-        got += v["target_concealed"]
-    if target.posture == "crouch":
-        got += v["target_crouching"]
-    elif target.posture == "prone":
-        got += v["target_prone"]
-    per = v["per_tree_or_hedge"]
-    if los.trees:
-        got += per * los.trees
-    if los.hedges:
-        got += per * los.hedges
-    if target.running:
-        got += v["target_running"]
-    if noncombat_mf:
-        got += v["per_firer_mf"] * noncombat_mf
+    for term, n in _firing_terms(m, firer, target, los, noncombat_mf):
+        got += v[_TERMS[term][0]] * n
     return got
 
 
