@@ -90,7 +90,7 @@ class MbtAI:
     #: likely to be, half the force moves while the other half watches the approaches; and the
     #: range a unit closes to on a known enemy it has no shot at
     contact_range = 16
-    close_to: int = 8  # hexes; a whole number (MBTD-196 works in doubled whole distances)
+    close_to = 8
     #: Advanced Game (MBTD-97): a shot this likely to kill holds a unit in place with F orders;
     #: a poorer one at an enemy beyond ``close_to`` is fired on the move (FM) while closing
     stand_p = 0.15
@@ -925,14 +925,12 @@ class MbtAI:
             memo = self._goal_dist = (key, {})
         got = memo[1].get(h)
         if got is None:
-            # Hex.distance written out (axial): min(d - c) floored at 0 is min(d) - c floored
-            q, r = h.q, h.r
-            near = min([abs(q - g.q) + abs(r - g.r) + abs(q - g.q + r - g.r) for g in enemy_at],
-                       default=None)
-            dists = [abs(q - o.q) + abs(r - o.r) + abs(q - o.q + r - o.r) for o in open_objs]
+            # min over the enemy of (d - close_to) floored at 0 is (nearest d - close_to) floored
+            dists = list(map(h.distance, open_objs))
+            near = min(map(h.distance, enemy_at), default=None)
             if near is not None:
-                dists.append(max(0, near - 2 * self.close_to))
-            got = memo[1][h] = min(dists, default=0) // 2
+                dists.append(max(0, near - self.close_to))
+            got = memo[1][h] = min(dists, default=0)
         return got
 
     def _on_move_to(self, d: Decision, view: SideView, options: list[Any]) -> Any:
