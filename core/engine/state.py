@@ -206,7 +206,7 @@ class GameState:
           is in the units written, not in all units; what remains for all units is a C-level
           comparison of which unit objects the state holds;
         * the system state (:attr:`data`) is compared by a fingerprint level by level (its
-          ``marshal`` bytes, else its ``repr``: :func:`_made_of`), and a part is encoded again
+          ``marshal`` bytes, else its ``repr``: :func:`fingerprint`), and a part is encoded again
           only where its fingerprint changed. An unchanged system state costs one C-level
           fingerprint; a changed one, the fingerprints of the parts on the way down to the
           change and the Python work of those parts alone.
@@ -337,12 +337,12 @@ def _dumps(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
-#: a part of the system state's text: (what it was made from, see :func:`_made_of`; its JSON
+#: a part of the system state's text: (what it was made from, see :func:`fingerprint`; its JSON
 #: text; and for a table split further, its entries' parts by key)
 _Part = tuple[bytes | str, str, "dict[str, _Part] | None"]
 
 
-def _made_of(value: Any) -> bytes | str:
+def fingerprint(value: Any) -> bytes | str:
     """A fingerprint of a JSON-like value: equal fingerprints, equal JSON (CORE-135). ``marshal``
     (in C, about four times as fast as ``repr``) writes the exact types (``1``, ``1.0`` and
     ``True``; a list and a tuple) and reads back an equal value, so equal bytes are equal
@@ -360,7 +360,7 @@ def _part(last: _Part | None, value: Any, depth: int) -> _Part:
     previous hash) where the fingerprint is unchanged (CORE-135). A table of string keys down
     to ``depth`` levels is made of its entries' parts, so a change below re-encodes only the
     entries on its way; entries gone from the table go with the new part."""
-    made_of = _made_of(value)
+    made_of = fingerprint(value)
     if last is not None and last[0] == made_of:
         return last
     if depth > 0 and type(value) is dict and all(type(k) is str for k in value):

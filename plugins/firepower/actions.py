@@ -19,7 +19,8 @@ of :mod:`hexwar.plugins.firepower.combat`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -363,16 +364,12 @@ def fire_procedure(game: Game, kind: str) -> Pipeline[combat.Step]:
     edits is kept for the game by their content (FPD-202: the same edits make the same steps,
     and a procedure is never changed), since every check of a fire builds one."""
     edits = FirepowerHooks.of(game).fire_steps(kind)
+    key = (kind, *edits)
     try:
-        key: tuple[Any, ...] | None = (kind, *edits)
         hash(key)
     except TypeError:  # an edit that cannot be compared by content: built afresh
-        key = None
-    if key is None:
         return combat.procedure(kind, edits)
-    kept = game.stash.get(_PROCEDURES)
-    if kept is None:
-        kept = game.stash[_PROCEDURES] = {}
+    kept = game.stash.setdefault(_PROCEDURES, {})
     got = kept.get(key)
     if got is None:
         if len(kept) > 64:
@@ -677,25 +674,21 @@ def _legal(game: Game, choice: Any) -> bool:
     return True
 
 
-class listing:
+@contextmanager
+def listing(game: Game) -> Iterator[None]:
     """FPD-199: one listing of the legal Actions (``with listing(game): ...``), which checks
     every choice of :func:`legal_actions` with the Basic check and then again with a rule's
     fuller check (the Advanced Game's) that begins with the Basic one: the game does not change
     in between (a check never changes it), so the second asks :func:`listed_check` for the
     first's answer, each answer handed out once. Emptied when the listing ends."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.outer = False
-
-    def __enter__(self) -> None:
-        if self.game.stash.get(_LISTED) is None:  # a listing within one goes on with it
-            self.game.stash[_LISTED] = {}
-            self.outer = True
-
-    def __exit__(self, *exc: object) -> None:
-        if self.outer:
-            self.game.stash.pop(_LISTED, None)
+    if game.stash.get(_LISTED) is not None:  # a listing within one goes on with it
+        yield
+        return
+    game.stash[_LISTED] = {}
+    try:
+        yield
+    finally:
+        game.stash.pop(_LISTED, None)
 
 
 def listed_check(game: Game, choice: Any) -> dict[str, Any]:

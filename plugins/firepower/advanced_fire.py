@@ -41,7 +41,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hexwar.core.engine.state import UNIT_REVISION
+from hexwar.core.engine.state import UNIT_REVISION, fingerprint
 from hexwar.core.errors import RulesError
 from hexwar.core.hexgrid import Hex, in_arc, trace
 from hexwar.core.kit import Edit, StashKey
@@ -289,12 +289,12 @@ _FIRE_TABLES = StashKey[tuple[object, tuple[Any, ...], FireTables]]("firepower.f
 def state_token(game: Game) -> tuple[Any, ...]:
     """What the game's state is made of, cheaply compared (FPD-196): its units in order with
     their revisions (every write to a unit draws a new one, CORE-133), the Turn and phase, and
-    the system state's ``repr`` (it tells apart every JSON value). Two equal tokens of one
-    state object are the same state."""
+    the system state's fingerprint (``state.fingerprint``: equal fingerprints, equal values,
+    CORE-135). Two equal tokens of one state object are the same state."""
     st = game.state
     units = st.units
     return (st.turn, st.phase, list(units), list(map(UNIT_REVISION, units.values())),
-            repr(st.data))
+            fingerprint(st.data))
 
 
 def fire_tables(game: Game) -> FireTables:

@@ -257,8 +257,9 @@ class FirepowerRules:
             return got
         data = self._game.state.data
         fp = data.get("firepower") or {}
-        sig = repr((sorted((k, v) for k, v in data.items() if k != "firepower"),
-                    sorted((k, v) for k, v in fp.items() if k not in SIGHT_VOLATILE)))
+        sig = state_module.fingerprint((
+            sorted((k, v) for k, v in data.items() if k != "firepower"),
+            sorted((k, v) for k, v in fp.items() if k not in SIGHT_VOLATILE)))
         kept = self._game.stash.get(SIGHT_ANSWERS)
         if kept is None or kept[0] != sig or len(kept[1]) > self.SIGHT_ANSWERS_LIMIT:
             kept = (sig, {})
@@ -435,7 +436,8 @@ _ROADBLOCK_MAPS: dict[tuple[int, tuple[tuple[str, int, int], ...]], tuple[FpMap,
 #: the game's line profiles (derived data: not saved, hashed or replayed)
 SIGHT_CACHE = StashKey[_SightCache]("firepower sight profiles")
 #: the game's answers of ``sight_blocks`` with the terrain state they hold for (FPD-197)
-SIGHT_ANSWERS = StashKey[tuple[str, dict[tuple[Any, ...], bool]]]("firepower sight answers")
+SIGHT_ANSWERS = StashKey[tuple[bytes | str, dict[tuple[Any, ...], bool]]](
+    "firepower sight answers")
 #: entries of ``state.data["firepower"]`` no line of sight reads, rewritten by every Action
 #: (the Impulse Phase's bookkeeping), every draw (the cup, the count of phases) or a casualty
 #: (the items dropped in his hex, Firepower 11.1.6.4): left out of the terrain state the sight

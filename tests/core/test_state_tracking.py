@@ -254,7 +254,7 @@ def test_an_unchanged_system_state_encodes_nothing_and_a_change_only_its_way() -
 def test_equal_fingerprints_are_equal_json() -> None:
     """CORE-135: the fingerprint tells apart what JSON tells apart, and falls back to ``repr``
     for what ``marshal`` refuses."""
-    fp = state_module._made_of
+    fp = state_module.fingerprint
     assert len({fp(1), fp(1.0), fp(True)}) == 3
     assert fp([1, 2]) != fp((1, 2))
     assert fp({"h": Hex(1, 2)}) == repr({"h": Hex(1, 2)})
