@@ -603,6 +603,38 @@ def resolve_attack_rolls(game: Game, attack: dict[str, Any],
     return out
 
 
+def attack_roll_results(game: Game, attack: dict[str, Any],
+                        rolls: Iterable[int]) -> dict[int, str]:
+    """The result alone of :func:`resolve_attack` for each of ``rolls`` (what the AI weighs, FFD-52):
+    the Attack Rating's steps run once as in :func:`resolve_attack_rolls`, and when the steps from
+    there to ``result_override`` are the shipped CRT and override, each roll is one CRT look-up
+    (and the rules' overrides, when any rule proposes one) with no shot or record built."""
+    pipeline, start, rng, end = fire_pipeline(game)
+    steps = pipeline.steps
+    crt = pipeline.names.index("crt") if "crt" in pipeline.names else -1
+    if not (rng <= crt <= end and all(step in _DICE_FREE for step in steps[rng:crt])
+            and list(steps[crt:end + 1]) == [_crt, _result_override]):
+        return {roll: str(shot["result"])
+                for roll, shot in resolve_attack_rolls(game, attack, rolls).items()}
+    base = _shot_of(game, attack, None)
+    _run(steps[start:crt], base)
+    if base.resolved or base.finished:  # what a copy of the shared shot would record
+        return {roll: str(base.result) for roll in rolls}
+    assert base.ar is not None
+    table, ar, filters = base.attack["crt"], base.ar, base.filters
+    facade = hooks(game)
+    overrides = facade.hook.firefight_result_override in facade.live
+    out: dict[int, str] = {}
+    for roll in rolls:
+        result = crt_result(table, ar, roll, filters)[0]
+        if overrides:  # as _result_override: the weakest result any rule proposes
+            for r in facade.result_override(dict(base.attack), roll, result):
+                if RESULT_ORDER.get(r, 0) < RESULT_ORDER.get(result, 0):
+                    result = r
+        out[roll] = str(result)
+    return out
+
+
 def execute_attack(game: Game, side: str, firers: Sequence[str], target_id: str,
                    weapons_by_firer: Mapping[str, str] | None, mode: str,
                    rolls: Sequence[int] | None = None) -> list[dict[str, Any]]:

@@ -96,16 +96,15 @@ class FirefightRules:
         if key in self._attacks:
             return self._attacks[key]
         from hexwar.plugins.firefight.fire import (
+            attack_roll_results,
             choose_weapon,
             describe_attack,
-            resolve_attack_rolls,
         )
 
         f, t = self._known(firer), self._known(target)
         w = choose_weapon(self._game, f, t, weapon)
         att = describe_attack(self._game, f, t, w, mode)
-        results = {roll: str(shot["result"])
-                   for roll, shot in resolve_attack_rolls(self._game, att, ROLLS).items()}
+        results = attack_roll_results(self._game, att, ROLLS)
         out = (w.line, str(att["target_class"]), results)
         self._attacks[key] = out
         return out

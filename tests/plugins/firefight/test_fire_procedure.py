@@ -95,3 +95,40 @@ def test_a_step_after_range_that_reads_the_dice_is_run_for_every_roll(tmp_path: 
         together = FI.resolve_attack_rolls(g, att, range(2, 13))
         assert together == {r: FI.resolve_attack(g, att, r) for r in range(2, 13)}
     assert {len(together[r]["modifiers"]) for r in range(2, 13)} == {1}
+
+
+def test_the_ais_results_by_roll_follow_overrides_and_inserted_steps(tmp_path: Path) -> None:
+    """FFD-52: the AI's results for every two-dice total (``attack_roll_results``, one CRT
+    look-up a roll) are the results of the whole procedure for each roll: with the shipped
+    steps, with a rule's override of the result (here every even roll's result is weakened to
+    no effect), and with a rule's step between ``crt`` and ``result_override`` (the general
+    path)."""
+    class Override:
+        PLUGIN = PluginManifest(name="house.override", system="firefight", kind="rule",
+                                title="Override", summary="test", implements=("House 2.0",))
+
+        @staticmethod
+        @hookimpl
+        def firefight_result_override(game: Any, attack: Any, roll: int, result: str) -> list[str]:
+            return ["-"] if roll % 2 == 0 else []
+
+    def doubled(shot: FI.Shot) -> None:
+        if shot.roll == 12:
+            shot.result = "K"
+
+    inserted = _rule([Edit("insert_after", "crt", "doubled", doubled, "House 1.0")])
+    games = {"shipped": mini_game(tmp_path, UNITS),
+             "override": mini_game(tmp_path, UNITS, rules=["house.override"],
+                                   local_plugins=[Override]),
+             "inserted": mini_game(tmp_path, UNITS, rules=["house.fire_steps"],
+                                   local_plugins=[inserted])}
+    results = {}
+    for name, g in games.items():
+        f, t = g.state.units["t62"], g.state.units["tm"]
+        att = FI.describe_attack(g, f, t, FI.choose_weapon(g, f, t, None), "direct")
+        want = {r: str(FI.resolve_attack(g, att, r)["result"]) for r in range(2, 13)}
+        assert FI.attack_roll_results(g, att, range(2, 13)) == want, name
+        results[name] = want
+    assert results["override"] != results["shipped"]
+    assert {results["override"][r] for r in range(2, 13, 2)} == {"-"}
+    assert results["inserted"][12] == "K"

@@ -77,6 +77,8 @@ def test_all_rolls_at_once_match_one_roll_at_a_time(scenario: str) -> None:
                     g, f, t, opt["weapons"][f.id]), mode)
                 together = FI.resolve_attack_rolls(g, att, range(2, 13))
                 assert together == {r: FI.resolve_attack(g, att, r) for r in range(2, 13)}
+                assert FI.attack_roll_results(g, att, range(2, 13)) == {  # FFD-52
+                    r: str(shot["result"]) for r, shot in together.items()}
                 compared += 1
         g.answer(ai[dec.side].choose(dec, g.view(dec.side)))
     assert compared >= 20
